@@ -1,0 +1,17 @@
+/* hello: every node prints its rank, its coordinates and the machine. */
+#include <stdio.h>
+#include "apps.h"
+#include "../netdev/net.h"
+
+int app_hello(void)
+{
+    static const char *const kind[] = { "mesh", "torus", "hypercube" };
+    const struct net_topology *t = net_topology();
+    int c[NET_MAX_DIMS];
+    net_coords(net_rank(), c);
+    printf("hello from node %d of %d, %s, coordinates (", net_rank(), net_nodes(), kind[t->kind]);
+    for (int i = 0; i < t->ndims; i++)
+        printf(i ? ",%d" : "%d", c[i]);
+    printf(")\n");
+    return 0;
+}

@@ -1,0 +1,73 @@
+/* Reset entry and exception vectors for a Cortex-A15 on QEMU's ARM virt
+ * board. QEMU enters _start in SVC mode with the MMU off.
+ *
+ * Invariant: the node runs in SVC mode with IRQ and FIQ masked (CPSR.I/F)
+ * for its whole life. The NIC's interrupt only wakes the core from WFI
+ * (ARMv7 ARM B1.8.13: WFI wakes on a pending IRQ whatever CPSR.I says), so
+ * no asynchronous handler ever runs and the retired-instruction count of
+ * the app does not depend on when the host delivers an interrupt.
+ */
+	.section .text.boot, "ax"
+	.arm
+	.global _start
+_start:
+	cpsid	aif
+	/* One stack per mode that can be entered: abort and undefined for the
+	 * fault path, SVC for everything else. */
+	cps	#0x17			/* abort */
+	ldr	sp, =__abt_stack_top
+	cps	#0x1b			/* undefined */
+	ldr	sp, =__und_stack_top
+	cps	#0x13			/* SVC */
+	ldr	sp, =__stack_top
+	/* Vector base (VBAR, c12): our table below. */
+	ldr	r0, =vectors
+	mcr	p15, 0, r0, c12, c0, 0
+	/* Clear .bss. */
+	ldr	r0, =__bss_start
+	ldr	r1, =__bss_end
+	mov	r2, #0
+1:	cmp	r0, r1
+	strlo	r2, [r0], #4
+	blo	1b
+	bl	kernel_main
+2:	wfi
+	b	2b
+
+	.balign	32
+vectors:
+	b	_start			/* reset */
+	b	undef_entry		/* undefined instruction */
+	b	unexpected_entry	/* SVC: the kernel never issues one except semihosting */
+	b	pabort_entry		/* prefetch abort */
+	b	dabort_entry		/* data abort */
+	b	unexpected_entry	/* reserved */
+	b	unexpected_entry	/* IRQ: masked for life, see the invariant above */
+	b	unexpected_entry	/* FIQ: masked for life */
+
+/* Each entry passes (kind, faulting PC) to fault_report(), which never
+ * returns. The preferred return addresses are in ARMv7 ARM table B1-7:
+ * undefined LR-4 (ARM state), prefetch abort LR-4, data abort LR-8. */
+undef_entry:
+	sub	r1, lr, #4
+	mov	r0, #1
+	b	fault_enter
+pabort_entry:
+	sub	r1, lr, #4
+	mov	r0, #2
+	b	fault_enter
+dabort_entry:
+	sub	r1, lr, #8
+	mov	r0, #3
+	b	fault_enter
+unexpected_entry:
+	mov	r1, lr
+	mov	r0, #4
+fault_enter:
+	/* Report from SVC mode on the kernel stack's tail; the app will not
+	 * run again, so its frame may be overwritten. */
+	cps	#0x13
+	ldr	sp, =__stack_top
+	bl	fault_report
+3:	wfi
+	b	3b

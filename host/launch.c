@@ -1,0 +1,135 @@
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include "launch.h"
+
+int template_load(struct template *t, const char *path, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read QEMU template %s: %m", path);
+        return -1;
+    }
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        for (char *w = strtok(line, " \t\r\n"); w; w = strtok(NULL, " \t\r\n")) {
+            t->argv = realloc(t->argv, (size_t)(t->argc + 2) * sizeof *t->argv);
+            t->argv[t->argc++] = strdup(w);
+            t->argv[t->argc] = NULL;
+        }
+    }
+    fclose(f);
+    if (t->argc == 0) {
+        snprintf(err, errlen, "QEMU template %s names no program", path);
+        return -1;
+    }
+    return 0;
+}
+
+void template_free(struct template *t)
+{
+    for (int i = 0; i < t->argc; i++)
+        free(t->argv[i]);
+    free(t->argv);
+    memset(t, 0, sizeof *t);
+}
+
+int template_check_program(const struct template *t, char *err, size_t errlen)
+{
+    const char *prog = t->argv[0];
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) ? (snprintf(err, errlen, "%s is not executable", prog), -1) : 0;
+    const char *path = getenv("PATH");
+    char buf[4096];
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+        if (!access(buf, X_OK))
+            return 0;
+        p += n + (p[n] == ':');
+    }
+    snprintf(err, errlen, "%s not found on PATH; install it with: sudo apt-get install %s",
+             prog, !strcmp(prog, "qemu-system-riscv64") ? "qemu-system-misc" : prog);
+    return -1;
+}
+
+/* Replace @NAME@ in one word; returns a new string. */
+static char *expand(const char *w, const struct launch_vars *v)
+{
+    char port[16];
+    snprintf(port, sizeof port, "%d", v->gdb_port);
+    const char *keys[] = { "@KERNEL@", "@SOCKET@", "@MEM@" };
+    const char *vals[] = { v->kernel, v->socket, v->mem };
+    char out[2048];
+    size_t o = 0;
+    while (*w && o < sizeof out - 1) {
+        int hit = 0;
+        for (int k = 0; k < 3; k++) {
+            size_t kl = strlen(keys[k]);
+            if (!strncmp(w, keys[k], kl)) {
+                o += (size_t)snprintf(out + o, sizeof out - o, "%s", vals[k]);
+                w += kl;
+                hit = 1;
+                break;
+            }
+        }
+        if (!hit)
+            out[o++] = *w++;
+    }
+    out[o < sizeof out ? o : sizeof out - 1] = 0;
+    return strdup(out);
+}
+
+pid_t launch_node(const struct template *t, const struct launch_vars *v, const char *log_path)
+{
+    char **argv = calloc((size_t)t->argc + 4, sizeof *argv);
+    int n = 0;
+    char gdb_arg[64];
+    snprintf(gdb_arg, sizeof gdb_arg, "tcp:127.0.0.1:%d", v->gdb_port);
+    for (int i = 0; i < t->argc; i++) {
+        if (!strcmp(t->argv[i], "@GDB@")) {
+            if (v->gdb_port) {
+                argv[n++] = strdup("-S");
+                argv[n++] = strdup("-gdb");
+                argv[n++] = strdup(gdb_arg);
+            }
+            continue;
+        }
+        argv[n++] = expand(t->argv[i], v);
+    }
+    argv[n] = NULL;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        setpgid(0, 0);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        int in = open("/dev/null", O_RDONLY);
+        int out = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0)
+            _exit(127);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(out, 2);
+        execvp(argv[0], argv);
+        dprintf(2, "cannot start %s: %m\n", argv[0]);
+        _exit(127);
+    }
+    for (int i = 0; i < n; i++)
+        free(argv[i]);
+    free(argv);
+    return pid;
+}

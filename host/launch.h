@@ -1,0 +1,30 @@
+/* Starting node emulators from the qemu-scripts/ templates. */
+#ifndef LAUNCH_H
+#define LAUNCH_H
+
+#include <sys/types.h>
+
+struct template {
+    char **argv;     /* words, with @NAME@ placeholders */
+    int argc;
+};
+
+/* Read a template file. Returns -1 with a message in err. */
+int template_load(struct template *t, const char *path, char *err, size_t errlen);
+void template_free(struct template *t);
+
+/* 0 if the template's program is found on PATH; else the message. */
+int template_check_program(const struct template *t, char *err, size_t errlen);
+
+struct launch_vars {
+    const char *kernel, *socket, *mem;
+    int gdb_port;    /* 0: no gdbstub */
+};
+
+/* Fork and exec one node's QEMU, its console and stderr into log_path. The
+ * child dies with the router (PR_SET_PDEATHSIG) and has its own process
+ * group, so a terminal's Ctrl-C reaches only the router, which then ends
+ * every node itself. Returns the pid, or -1. */
+pid_t launch_node(const struct template *t, const struct launch_vars *v, const char *log_path);
+
+#endif

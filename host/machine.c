@@ -1,0 +1,137 @@
+/* Machine shapes: k-ary n-cubes (mesh, torus) with a size per dimension,
+ * and the binary hypercube (2-ary n-cube). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "machine.h"
+
+const char *const topo_names[] = { "mesh", "torus", "hypercube" };
+
+static int parse_pos(const char *s, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Near-square factorisation for a 2D shape: the largest divisor <= sqrt(n)
+ * is the number of rows, so 64 -> 8x8, 32 -> 8x4, 12 -> 4x3. */
+static void default_2d(int n, int dims[2])
+{
+    int r = 1;
+    for (int d = 1; d * d <= n; d++)
+        if (n % d == 0)
+            r = d;
+    dims[0] = n / r;
+    dims[1] = r;
+}
+
+int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
+                  const char *dims_s, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    int t = -1;
+    for (int i = 0; i < 3; i++)
+        if (topo_s && !strcmp(topo_s, topo_names[i]))
+            t = i;
+    if (t < 0) {
+        snprintf(err, errlen, "unknown topology '%s'; accepted: mesh, torus, hypercube",
+                 topo_s ? topo_s : "");
+        return -1;
+    }
+    m->topo = (enum nic_topo)t;
+    long nodes = 0;
+    if (nodes_s && parse_pos(nodes_s, 4096, &nodes)) {
+        snprintf(err, errlen, "NODES='%s' is not a whole number from 1 to 4096", nodes_s);
+        return -1;
+    }
+    if (dims_s && *dims_s) {
+        const char *p = dims_s;
+        long prod = 1;
+        for (;;) {
+            char part[16];
+            size_t n = strcspn(p, "x");
+            if (n == 0 || n >= sizeof part || m->ndims == NIC_MAX_DIMS)
+                goto bad_dims;
+            memcpy(part, p, n);
+            part[n] = 0;
+            long v;
+            if (parse_pos(part, 4096, &v))
+                goto bad_dims;
+            m->dims[m->ndims++] = (int)v;
+            prod *= v;
+            if (prod > 4096)
+                goto bad_dims;
+            p += n;
+            if (!*p)
+                break;
+            p++;
+        }
+        if (m->topo == NIC_TOPO_HYPERCUBE) {
+            snprintf(err, errlen, "DIMS does not apply to a hypercube; give NODES (a power of two)");
+            return -1;
+        }
+        if (nodes && nodes != prod) {
+            snprintf(err, errlen, "NODES=%ld does not match DIMS=%s (%ld nodes)", nodes, dims_s, prod);
+            return -1;
+        }
+        nodes = prod;
+    } else {
+        if (!nodes)
+            nodes = 64;
+        if (m->topo == NIC_TOPO_HYPERCUBE) {
+            if (nodes < 2 || (nodes & (nodes - 1))) {
+                snprintf(err, errlen, "a hypercube needs NODES a power of two from 2 to 4096, not %ld", nodes);
+                return -1;
+            }
+            while ((1L << m->ndims) < nodes)
+                m->dims[m->ndims++] = 2;
+        } else {
+            m->ndims = 2;
+            default_2d((int)nodes, m->dims);
+        }
+    }
+    for (int i = m->ndims; i < NIC_MAX_DIMS; i++)
+        m->dims[i] = 1;
+    m->nodes = (int)nodes;
+    return 0;
+bad_dims:
+    snprintf(err, errlen, "DIMS='%s' is malformed; expected 1 to %d sizes joined by 'x' "
+             "(for example 8x8 or 4x4x4), at most 4096 nodes", dims_s, NIC_MAX_DIMS);
+    return -1;
+}
+
+void machine_dims_str(const struct machine *m, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < m->ndims && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, i ? "x%d" : "%d", m->dims[i]);
+}
+
+void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS])
+{
+    for (int i = 0; i < NIC_MAX_DIMS; i++) {
+        c[i] = rank % m->dims[i];
+        rank /= m->dims[i];
+    }
+}
+
+int machine_hops(const struct machine *m, int a, int b)
+{
+    int ca[NIC_MAX_DIMS], cb[NIC_MAX_DIMS], h = 0;
+    machine_coords(m, a, ca);
+    machine_coords(m, b, cb);
+    for (int i = 0; i < m->ndims; i++) {
+        int d = abs(ca[i] - cb[i]);
+        if (m->topo == NIC_TOPO_TORUS && m->dims[i] - d < d)
+            d = m->dims[i] - d;
+        h += d;
+    }
+    return h;
+}

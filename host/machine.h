@@ -1,0 +1,42 @@
+/* The simulated machine's shape and the run's parameters. */
+#ifndef MACHINE_H
+#define MACHINE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "../netdev/nic_shm.h"
+
+struct machine {
+    enum nic_topo topo;
+    int ndims;
+    int dims[NIC_MAX_DIMS];          /* dims[0] varies fastest in the rank */
+    int nodes;
+    enum nic_port port_model;
+};
+
+/* Network and node parameters of the contention-free model. */
+struct params {
+    uint32_t t_send_ns, t_recv_ns;   /* software start-up per send / receive */
+    uint32_t hop_ns;                 /* router delay per hop */
+    uint32_t byte_ps;                /* link transfer time per byte */
+    uint32_t ps_per_instr;           /* node CPU speed */
+    uint32_t msg_max;                /* largest message payload */
+    uint32_t nic_mem;                /* bytes of NIC memory per node (power of two) */
+};
+
+extern const char *const topo_names[];   /* indexed by enum nic_topo */
+
+/* Fill m from the user's words. Any of nodes_s / dims_s may be NULL.
+ * Returns 0, or -1 with a message naming the problem and the accepted
+ * values in err. */
+int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
+                  const char *dims_s, char *err, size_t errlen);
+
+/* "8x8", "2x2x2x2" ... */
+void machine_dims_str(const struct machine *m, char *buf, size_t len);
+
+/* Coordinates of a rank and the hop count of the dimension-ordered route. */
+void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS]);
+int machine_hops(const struct machine *m, int a, int b);
+
+#endif

@@ -1,0 +1,116 @@
+/* summary.json (through jansson) and the console summary. */
+#include <stdio.h>
+#include <string.h>
+#include <jansson.h>
+#include "results.h"
+
+static const char *state_name(enum node_state s)
+{
+    static const char *const n[] = { "boot", "running", "blocked", "exited", "failed" };
+    return n[s];
+}
+
+static json_t *waiting_json(const struct router *r)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < r->n; i++) {
+        const struct node *n = &r->nodes[i];
+        if (n->state != NODE_BLOCKED)
+            continue;
+        json_t *w = json_pack("{s:i, s:s, s:I}", "node", i, "op", router_op_name(n->blk.op),
+                              "since_ns", (json_int_t)n->blk.time_ns);
+        json_object_set_new(w, "src", n->blk.peer == NIC_ANY ? json_string("any") : json_integer(n->blk.peer));
+        json_object_set_new(w, "tag", n->blk.tag == NIC_ANY ? json_string("any") : json_integer(n->blk.tag));
+        json_array_append_new(a, w);
+    }
+    return a;
+}
+
+int results_write(const struct router *r, const struct outcome *o)
+{
+    char dims[64];
+    machine_dims_str(&r->m, dims, sizeof dims);
+    json_t *codes = json_array(), *finish = json_array(), *states = json_array();
+    json_t *per_node = json_array();
+    for (int i = 0; i < r->n; i++) {
+        const struct node *n = &r->nodes[i];
+        json_array_append_new(codes, n->state == NODE_EXITED ? json_integer(n->exit_code) : json_null());
+        json_array_append_new(finish, n->state == NODE_EXITED ? json_integer((json_int_t)n->finish_ns) : json_null());
+        json_array_append_new(states, json_string(state_name(n->state)));
+        json_array_append_new(per_node, json_pack("{s:I, s:I, s:I, s:I}",
+            "sends", (json_int_t)n->sends, "recvs", (json_int_t)n->recvs,
+            "bytes_sent", (json_int_t)n->bytes_sent, "bytes_recv", (json_int_t)n->bytes_recv));
+    }
+    json_t *net = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
+        "model", "contention-free",
+        "t_send_ns", (json_int_t)r->p.t_send_ns, "t_recv_ns", (json_int_t)r->p.t_recv_ns,
+        "hop_ns", (json_int_t)r->p.hop_ns, "byte_ps", (json_int_t)r->p.byte_ps,
+        "cpu_ps_per_instr", (json_int_t)r->p.ps_per_instr, "msg_max", (json_int_t)r->p.msg_max,
+        "port_model", r->m.port_model == NIC_PORT_ALL ? "all-port" : "one-port");
+    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+        "ok", o->ok, "app", o->app, "args", o->args ? o->args : "",
+        "topology", topo_names[r->m.topo], "dims", dims, "nodes", r->n,
+        "exit_codes", codes, "finish_ns", finish, "node_states", states,
+        "sim_time_ns", (json_int_t)r->sim_end,
+        "messages", (json_int_t)r->messages, "bytes", (json_int_t)r->bytes,
+        "unreceived_messages", (json_int_t)r->unreceived,
+        "wall_s", o->wall_s, "network", net, "per_node", per_node);
+    json_object_set_new(s, "error", o->error[0] ? json_string(o->error) : json_null());
+    if (o->fault.node >= 0)
+        json_object_set_new(s, "fault", json_pack("{s:i, s:s, s:I, s:I}", "node", o->fault.node,
+            "kind", o->fault.kind, "pc", (json_int_t)o->fault.pc, "addr", (json_int_t)o->fault.addr));
+    else
+        json_object_set_new(s, "fault", json_null());
+    json_object_set_new(s, "waiting", waiting_json(r));
+    json_object_set_new(s, "interrupted", json_boolean(o->interrupted));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/summary.json", o->run_dir);
+    int rc = json_dump_file(s, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(s);
+    return rc;
+}
+
+void results_print_waiting(const struct router *r, FILE *f, int max_lines)
+{
+    int shown = 0, total = 0;
+    for (int i = 0; i < r->n; i++) {
+        const struct node *n = &r->nodes[i];
+        if (n->state != NODE_BLOCKED && n->state != NODE_RUNNING && n->state != NODE_BOOT)
+            continue;
+        total++;
+        if (shown >= max_lines)
+            continue;
+        shown++;
+        if (n->state == NODE_BLOCKED) {
+            char src[16], tag[16];
+            snprintf(src, sizeof src, n->blk.peer == NIC_ANY ? "any" : "%u", n->blk.peer);
+            snprintf(tag, sizeof tag, n->blk.tag == NIC_ANY ? "any" : "%u", n->blk.tag);
+            fprintf(f, "  node %d waits in %s(src=%s, tag=%s) since %llu ns\n", i,
+                    router_op_name(n->blk.op), src, tag, (unsigned long long)n->blk.time_ns);
+        } else if (n->state == NODE_RUNNING) {
+            fprintf(f, "  node %d is running; last heard of at %llu ns\n", i, (unsigned long long)n->lb);
+        } else {
+            fprintf(f, "  node %d never brought its NIC up\n", i);
+        }
+    }
+    if (total > shown)
+        fprintf(f, "  ... and %d more (summary.json lists them all)\n", total - shown);
+}
+
+void results_print(const struct router *r, const struct outcome *o)
+{
+    char dims[64];
+    machine_dims_str(&r->m, dims, sizeof dims);
+    FILE *f = o->ok ? stdout : stderr;
+    fprintf(f, "wormsim: %s on %s %s (%d nodes): %s\n", o->app, topo_names[r->m.topo], dims, r->n,
+            o->ok ? "ok" : "FAILED");
+    if (!o->ok)
+        fprintf(f, "  %s\n", o->error);
+    fprintf(f, "  simulated time  %llu ns\n", (unsigned long long)r->sim_end);
+    fprintf(f, "  messages        %llu (%llu bytes)\n", (unsigned long long)r->messages,
+            (unsigned long long)r->bytes);
+    if (r->unreceived)
+        fprintf(f, "  unreceived      %llu messages were never received\n", (unsigned long long)r->unreceived);
+    fprintf(f, "  wall time       %.2f s\n", o->wall_s);
+    fprintf(f, "  results         %s/summary.json\n", o->run_dir);
+}

@@ -1,0 +1,32 @@
+#ifndef RESULTS_H
+#define RESULTS_H
+
+#include "router.h"
+
+struct node_fault {
+    int node;
+    const char *kind;
+    uint32_t pc, addr;
+};
+
+struct outcome {
+    int ok;
+    char error[1024];          /* empty when ok */
+    struct node_fault fault;   /* node = -1 if none */
+    int interrupted;           /* a signal ended the run */
+    double wall_s;
+    const char *app, *args;
+    const char *run_dir;
+    int gdb_node;
+};
+
+/* Write run_dir/summary.json. Returns 0 or -1. */
+int results_write(const struct router *r, const struct outcome *o);
+
+/* The console summary. */
+void results_print(const struct router *r, const struct outcome *o);
+
+/* "node 3 waits in RECV(src=4, tag=7) since 1200 ns" for each waiting node. */
+void results_print_waiting(const struct router *r, FILE *f, int max_lines);
+
+#endif

@@ -1,0 +1,438 @@
+/* The router engine; see router.h for the synchronisation argument. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "router.h"
+
+#define SHM32(n, off) (*(volatile uint32_t *)((n)->shm + (off)))
+
+static struct nic_config *cfg_of(struct node *n) { return (struct nic_config *)(n->shm + NIC_CONFIG_OFF); }
+static volatile struct nic_status *status_of(struct node *n) { return (volatile struct nic_status *)(n->shm + NIC_STATUS_OFF); }
+static volatile struct nic_reply *reply_of(struct node *n) { return (volatile struct nic_reply *)(n->shm + NIC_REPLY_OFF); }
+
+const char *router_op_name(uint32_t op)
+{
+    static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT" };
+    return op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
+
+/* --- the in-flight heap, ordered by (t_arrive, src, seq): a total order
+ * that does not depend on the order the host learned of the messages. */
+static int msg_before(const struct msg *a, const struct msg *b)
+{
+    if (a->t_arrive != b->t_arrive)
+        return a->t_arrive < b->t_arrive;
+    if (a->src != b->src)
+        return a->src < b->src;
+    return a->seq < b->seq;
+}
+
+static void heap_push(struct router *r, struct msg *m)
+{
+    if (r->heap_len == r->heap_cap) {
+        r->heap_cap = r->heap_cap ? 2 * r->heap_cap : 256;
+        r->heap = realloc(r->heap, r->heap_cap * sizeof *r->heap);
+        if (!r->heap) { perror("router"); exit(1); }
+    }
+    size_t i = r->heap_len++;
+    while (i && msg_before(m, r->heap[(i - 1) / 2])) {
+        r->heap[i] = r->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    r->heap[i] = m;
+}
+
+static struct msg *heap_pop(struct router *r)
+{
+    struct msg *top = r->heap[0], *last = r->heap[--r->heap_len];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= r->heap_len)
+            break;
+        if (c + 1 < r->heap_len && msg_before(r->heap[c + 1], r->heap[c]))
+            c++;
+        if (!msg_before(r->heap[c], last))
+            break;
+        r->heap[i] = r->heap[c];
+        i = c;
+    }
+    if (r->heap_len)
+        r->heap[i] = last;
+    return top;
+}
+
+int router_init(struct router *r, const struct machine *m, const struct params *p)
+{
+    memset(r, 0, sizeof *r);
+    r->m = *m;
+    r->p = *p;
+    r->n = m->nodes;
+    r->failed_node = -1;
+    r->nodes = calloc((size_t)r->n, sizeof *r->nodes);
+    if (!r->nodes)
+        return -1;
+    for (int i = 0; i < r->n; i++)
+        r->nodes[i].rank = i;
+    return 0;
+}
+
+void router_free(struct router *r)
+{
+    for (int i = 0; i < r->n; i++)
+        for (struct msg *m = r->nodes[i].mbox, *nx; m; m = nx) {
+            nx = m->next;
+            free(m);
+        }
+    for (size_t i = 0; i < r->heap_len; i++)
+        free(r->heap[i]);
+    free(r->heap);
+    free(r->nodes);
+}
+
+void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
+                   const char *app, const char *args)
+{
+    struct node *n = &r->nodes[rank];
+    n->shm = shm;
+    n->shm_size = size;
+    memset(shm, 0, NIC_RING_OFF);
+    struct nic_config *c = cfg_of(n);
+    c->magic = NIC_MAGIC;
+    c->version = NIC_VERSION;
+    c->rank = (uint32_t)rank;
+    c->nodes = (uint32_t)r->n;
+    c->topo = r->m.topo;
+    c->ndims = (uint32_t)r->m.ndims;
+    for (int i = 0; i < NIC_MAX_DIMS; i++)
+        c->dims[i] = (uint32_t)r->m.dims[i];
+    c->port_model = r->m.port_model;
+    c->shm_size = (uint32_t)size;
+    c->ring_off = NIC_RING_OFF;
+    c->ring_slots = 64;
+    c->rx_size = (r->p.msg_max + 4095u) & ~4095u;
+    c->rx_off = (uint32_t)size - c->rx_size;
+    c->tx_off = (c->ring_off + c->ring_slots * (uint32_t)sizeof(struct nic_desc) + 4095u) & ~4095u;
+    c->tx_size = c->rx_off - c->tx_off;
+    c->msg_max = r->p.msg_max;
+    c->ps_per_instr = r->p.ps_per_instr;
+    c->t_send_ns = r->p.t_send_ns;
+    c->t_recv_ns = r->p.t_recv_ns;
+    snprintf(c->app, sizeof c->app, "%s", app);
+    snprintf(c->args, sizeof c->args, "%s", args ? args : "");
+    reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
+    n->state = NODE_BOOT;
+}
+
+int router_node_hello(struct router *r, int rank)
+{
+    struct node *n = &r->nodes[rank];
+    volatile struct nic_status *st = status_of(n);
+    if (n->state != NODE_BOOT || !st->hello)
+        return 0;
+    st->link_up = 1;
+    n->state = NODE_RUNNING;
+    n->lb = 0;
+    return 1;
+}
+
+static int fail(struct router *r, struct node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static int fail(struct router *r, struct node *n, const char *fmt, ...)
+{
+    if (r->failed_node < 0) {
+        va_list ap;
+        int o = snprintf(r->error, sizeof r->error, "node %d: ", n->rank);
+        va_start(ap, fmt);
+        vsnprintf(r->error + o, sizeof r->error - (size_t)o, fmt, ap);
+        va_end(ap);
+        r->failed_node = n->rank;
+    }
+    n->state = NODE_FAILED;
+    return -1;
+}
+
+void router_node_failed(struct router *r, int rank)
+{
+    r->nodes[rank].state = NODE_FAILED;
+}
+
+/* The contention-free network: a message is injected after the send
+ * start-up, its head crosses `hops` routers, its body follows at the link
+ * rate. Latency = t_send + hops x hop_ns + len x byte_ps (at least 1 ns,
+ * the lookahead the synchronisation relies on). */
+static void inject(struct router *r, struct msg *m)
+{
+    uint64_t body = ((uint64_t)m->len * r->p.byte_ps + 999) / 1000;
+    m->hops = machine_hops(&r->m, m->src, m->dst);
+    m->t_inject = m->t_post + r->p.t_send_ns;
+    m->t_leave = m->t_inject + body;
+    m->t_arrive = m->t_inject + (uint64_t)m->hops * r->p.hop_ns + body;
+    if (m->t_arrive <= m->t_post)
+        m->t_arrive = m->t_post + 1;
+    heap_push(r, m);
+}
+
+static void answer(struct router *r, struct node *n, uint32_t status, const struct msg *m,
+                   uint64_t t)
+{
+    if (r->trace)
+        fprintf(r->trace, "%12llu node %d: answer %s #%u status %u%s%d\n", (unsigned long long)t,
+                n->rank, router_op_name(n->blk.op), n->blk.seq, status, m ? " from " : "", m ? m->src : -1);
+    volatile struct nic_reply *rep = reply_of(n);
+    rep->status = status;
+    rep->src = m ? (uint32_t)m->src : 0;
+    rep->tag = m ? m->tag : 0;
+    rep->len = m ? m->len : 0;
+    rep->time_ns = t;
+    __sync_synchronize();
+    rep->seq = n->blk.seq;
+    __sync_synchronize();
+    n->state = NODE_RUNNING;
+    n->lb = t;
+    r->notify(r->ctx, n->rank);
+}
+
+/* Hand message m (already unlinked) to node n's pending RECV at time t. */
+static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
+{
+    struct nic_config *c = cfg_of(n);
+    uint32_t status = NIC_REPLY_OK;
+    if (m->len > n->blk.len)
+        status = NIC_REPLY_TRUNC;
+    else
+        memcpy(n->shm + c->rx_off, m->data, m->len);
+    n->recvs++;
+    n->bytes_recv += m->len;
+    answer(r, n, status, m, t);
+    free(m);
+}
+
+static int matches(const struct nic_desc *d, const struct msg *m)
+{
+    return (d->peer == NIC_ANY || d->peer == (uint32_t)m->src) &&
+           (d->tag == NIC_ANY || d->tag == m->tag);
+}
+
+/* The first matching message in n's mailbox (arrival order), unlinked if
+ * take is set. */
+static struct msg *mbox_find(struct node *n, int take)
+{
+    struct msg *prev = NULL;
+    for (struct msg *m = n->mbox; m; prev = m, m = m->next) {
+        if (!matches(&n->blk, m))
+            continue;
+        if (take) {
+            if (prev)
+                prev->next = m->next;
+            else
+                n->mbox = m->next;
+            if (n->mbox_tail == m)
+                n->mbox_tail = prev;
+            m->next = NULL;
+        }
+        return m;
+    }
+    return NULL;
+}
+
+static void deliver(struct router *r, struct msg *m)
+{
+    struct node *n = &r->nodes[m->dst];
+    if (n->state == NODE_EXITED || n->state == NODE_FAILED) {
+        r->unreceived++;
+        free(m);
+        return;
+    }
+    m->next = NULL;
+    if (n->mbox_tail)
+        n->mbox_tail->next = m;
+    else
+        n->mbox = m;
+    n->mbox_tail = m;
+    if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && matches(&n->blk, m))
+        receive(r, n, mbox_find(n, 1), m->t_arrive);
+}
+
+/* The blocked node's request time has been reached: everything that
+ * arrives by then is in its mailbox. */
+static void check(struct router *r, struct node *n)
+{
+    uint64_t t = n->blk.time_ns;
+    if (n->blk.op == NIC_OP_PROBE) {
+        struct msg *m = mbox_find(n, 0);
+        answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m, t);
+        return;
+    }
+    struct msg *m = mbox_find(n, 1);
+    if (m)
+        receive(r, n, m, t > m->t_arrive ? t : m->t_arrive);
+    else
+        n->blk_checked = 1;
+}
+
+void router_advance(struct router *r)
+{
+    for (;;) {
+        uint64_t safe = SIM_INF, b = SIM_INF;
+        struct node *bn = NULL;
+        for (int i = 0; i < r->n; i++) {
+            struct node *n = &r->nodes[i];
+            if (n->state == NODE_BOOT)
+                safe = 0;
+            else if (n->state == NODE_RUNNING && n->lb < safe)
+                safe = n->lb;
+            else if (n->state == NODE_BLOCKED && !n->blk_checked && n->blk.time_ns < b) {
+                b = n->blk.time_ns;
+                bn = n;
+            }
+        }
+        uint64_t a = r->heap_len ? r->heap[0]->t_arrive : SIM_INF;
+        if (a == SIM_INF && b == SIM_INF)
+            return;
+        if (a <= b) {               /* arrivals at T count as there by T */
+            if (a > safe)
+                return;
+            deliver(r, heap_pop(r));
+        } else {
+            if (b > safe)
+                return;
+            check(r, bn);
+        }
+    }
+}
+
+static int handle(struct router *r, struct node *n, const struct nic_desc *d)
+{
+    if (r->trace)
+        fprintf(r->trace, "%12llu node %d: %s #%u peer %d tag %d len %u\n", (unsigned long long)d->time_ns,
+                n->rank, router_op_name(d->op), d->seq, (int)d->peer, (int)d->tag, d->len);
+    struct nic_config *c = cfg_of(n);
+    if (n->state == NODE_BLOCKED)
+        return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered",
+                    router_op_name(d->op), d->seq, router_op_name(n->blk.op));
+    if (d->time_ns < n->lb)
+        return fail(r, n, "descriptor %u has time %llu ns, before the node's clock (%llu ns)",
+                    d->seq, (unsigned long long)d->time_ns, (unsigned long long)n->lb);
+    switch (d->op) {
+    case NIC_OP_SEND: {
+        if (d->peer >= (uint32_t)r->n)
+            return fail(r, n, "SEND descriptor %u: destination %u out of range 0..%d",
+                        d->seq, d->peer, r->n - 1);
+        if (d->len > c->msg_max)
+            return fail(r, n, "SEND descriptor %u: length %u exceeds the largest message, %u bytes",
+                        d->seq, d->len, c->msg_max);
+        if (d->off > c->tx_size || d->len > c->tx_size - d->off)
+            return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
+                        d->seq, d->off, d->len, c->tx_size);
+        struct msg *m = malloc(sizeof *m + d->len);
+        if (!m) { perror("router"); exit(1); }
+        m->src = n->rank;
+        m->dst = (int)d->peer;
+        m->tag = d->tag;
+        m->len = d->len;
+        m->seq = n->next_seq++;
+        m->t_post = d->time_ns;
+        memcpy(m->data, n->shm + c->tx_off + d->off, d->len);
+        inject(r, m);
+        if (m->t_leave > n->last_leave)
+            n->last_leave = m->t_leave;
+        n->sends++;
+        n->bytes_sent += d->len;
+        r->messages++;
+        r->bytes += d->len;
+        n->lb = d->time_ns + r->p.t_send_ns;
+        return 0;
+    }
+    case NIC_OP_RECV:
+    case NIC_OP_PROBE:
+        if (d->peer != NIC_ANY && d->peer >= (uint32_t)r->n)
+            return fail(r, n, "%s descriptor %u: source %u out of range 0..%d",
+                        router_op_name(d->op), d->seq, d->peer, r->n - 1);
+        n->blk = *d;
+        n->blk_checked = 0;
+        n->state = NODE_BLOCKED;
+        return 0;
+    case NIC_OP_WAIT_SENT:
+        n->blk = *d;
+        answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > d->time_ns ? n->last_leave : d->time_ns);
+        return 0;
+    case NIC_OP_STEP:
+        n->step = d->tag;
+        n->lb = d->time_ns;
+        return 0;
+    case NIC_OP_EXIT:
+        n->state = NODE_EXITED;
+        n->exit_code = (int)d->tag;
+        n->finish_ns = d->time_ns;
+        if (d->time_ns > r->sim_end)
+            r->sim_end = d->time_ns;
+        for (struct msg *m = n->mbox, *nx; m; m = nx) {
+            nx = m->next;
+            r->unreceived++;
+            free(m);
+        }
+        n->mbox = n->mbox_tail = NULL;
+        return 0;
+    default:
+        return fail(r, n, "descriptor %u has unknown operation %u", d->seq, d->op);
+    }
+}
+
+int router_node_poll(struct router *r, int rank)
+{
+    struct node *n = &r->nodes[rank];
+    if (n->state == NODE_FAILED || n->state == NODE_BOOT)
+        return n->state == NODE_FAILED ? -1 : 0;
+    struct nic_config *c = cfg_of(n);
+    uint32_t prod = SHM32(n, NIC_PROD_OFF);
+    __sync_synchronize();
+    if (prod - n->cons > c->ring_slots)
+        return fail(r, n, "producer index %u is beyond the ring (consumer %u, %u slots)",
+                    prod, n->cons, c->ring_slots);
+    while (n->cons != prod && n->state != NODE_EXITED) {
+        struct nic_desc d;
+        memcpy(&d, n->shm + c->ring_off + (n->cons % c->ring_slots) * sizeof d, sizeof d);
+        if (d.seq != n->cons)
+            return fail(r, n, "descriptor in slot %u has index %u, expected %u",
+                        n->cons % c->ring_slots, d.seq, n->cons);
+        if (handle(r, n, &d))
+            return -1;
+        n->cons++;
+    }
+    __sync_synchronize();
+    SHM32(n, NIC_CONS_OFF) = n->cons;
+    __sync_synchronize();
+    if (status_of(n)->want_space)
+        r->notify(r->ctx, n->rank);
+    router_advance(r);
+    return 0;
+}
+
+int router_deadlocked(const struct router *r)
+{
+    int blocked = 0;
+    if (r->heap_len)
+        return 0;
+    for (int i = 0; i < r->n; i++) {
+        enum node_state s = r->nodes[i].state;
+        if (s == NODE_BOOT || s == NODE_RUNNING)
+            return 0;
+        if (s == NODE_BLOCKED) {
+            if (!r->nodes[i].blk_checked)
+                return 0;
+            blocked++;
+        }
+    }
+    return blocked > 0;
+}
+
+int router_all_exited(const struct router *r)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->nodes[i].state != NODE_EXITED)
+            return 0;
+    return 1;
+}

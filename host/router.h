@@ -1,0 +1,108 @@
+/* The router engine: reads each node's NIC memory, moves messages through
+ * the network model in simulated-time order, answers blocking requests.
+ *
+ * It knows nothing of QEMU or sockets: the caller attaches each node's
+ * memory, calls router_node_poll() when a node rang its doorbell (or died),
+ * and is called back through notify() to interrupt a node. That keeps it
+ * testable on the host (tests/unit/).
+ *
+ * Synchronisation is conservative (Chandy-Misra style, the lookahead being
+ * the network's minimum latency of 1 ns): an event at simulated time T is
+ * processed only when every running node is known to be at or past T. A
+ * running node is known to be at the time of the last descriptor it
+ * posted; a blocked node imposes no bound until it is woken. So what each
+ * node sees, and when, is a function of the programs and the parameters
+ * only, never of host scheduling.
+ */
+#ifndef ROUTER_H
+#define ROUTER_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "machine.h"
+
+#define SIM_INF UINT64_MAX
+
+enum node_state {
+    NODE_BOOT,        /* QEMU started, link not up yet */
+    NODE_RUNNING,     /* executing; lb is a lower bound of its clock */
+    NODE_BLOCKED,     /* waiting for an answer to RECV / PROBE */
+    NODE_EXITED,      /* posted EXIT */
+    NODE_FAILED,      /* faulted, broke the protocol, or died */
+};
+
+struct msg {
+    int src, dst;
+    uint32_t tag, len;
+    uint64_t seq;                 /* per-source sequence number */
+    uint64_t t_post, t_inject, t_leave, t_arrive;
+    int hops;
+    struct msg *next;
+    uint8_t data[];
+};
+
+struct node {
+    int rank;
+    enum node_state state;
+    uint8_t *shm;
+    size_t shm_size;
+    uint32_t cons;                /* descriptors consumed */
+    uint64_t lb;                  /* lower bound of the node's simulated time */
+    struct nic_desc blk;          /* the blocking request, when BLOCKED */
+    int blk_checked;              /* its time has been reached with no match */
+    struct msg *mbox, *mbox_tail; /* arrived, not yet received; arrival order */
+    uint64_t next_seq;
+    uint64_t last_leave;          /* when this node's last send left it */
+    uint64_t finish_ns;
+    int exit_code;
+    uint32_t step;
+    /* counters */
+    uint64_t sends, recvs, bytes_sent, bytes_recv;
+};
+
+struct router {
+    struct machine m;
+    struct params p;
+    int n;
+    struct node *nodes;
+    struct msg **heap;            /* messages in flight, min-heap on (t_arrive, src, seq) */
+    size_t heap_len, heap_cap;
+    uint64_t messages, bytes, unreceived;
+    uint64_t sim_end;             /* latest finish time */
+    int failed_node;              /* first node that broke the protocol, or -1 */
+    char error[512];              /* why the run must stop, if set */
+    FILE *trace;                  /* every descriptor and answer, if set */
+    void (*notify)(void *ctx, int rank);
+    void *ctx;
+};
+
+int  router_init(struct router *r, const struct machine *m, const struct params *p);
+void router_free(struct router *r);
+
+/* Write the node's configuration into its NIC memory (before it boots). */
+void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
+                   const char *app, const char *args);
+
+/* Read what node `rank` posted, then run the network as far as is safe.
+ * Returns -1 (with r->error set) if the node broke the NIC protocol. */
+int router_node_poll(struct router *r, int rank);
+
+/* The node's link-up handshake: 1 if it just came up. */
+int router_node_hello(struct router *r, int rank);
+
+/* Run the network as far as is safe (also called by router_node_poll). */
+void router_advance(struct router *r);
+
+/* 1 if every unfinished node waits in RECV and nothing is in flight. */
+int router_deadlocked(const struct router *r);
+
+/* 1 if every node has posted EXIT. */
+int router_all_exited(const struct router *r);
+
+/* Mark a node failed (fault, death) so it no longer holds time back. */
+void router_node_failed(struct router *r, int rank);
+
+const char *router_op_name(uint32_t op);
+
+#endif

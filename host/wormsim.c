@@ -1,0 +1,605 @@
+/* wormsim: run a program on an emulated wormhole-routed multicomputer.
+ *
+ * Starts one QEMU per node, serves each node's NIC (ivshmem-doorbell) as
+ * the router, and writes the run's results into its own run directory.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
+#include <netinet/in.h>
+#include "machine.h"
+#include "router.h"
+#include "ivshmem.h"
+#include "launch.h"
+#include "results.h"
+
+enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
+static const struct { const char *name; int restr; const char *desc; } apps[] = {
+#define APP(n, r, d) { #n, r, d },
+#include "../apps/apps.def"
+#undef APP
+};
+#define NAPPS ((int)(sizeof apps / sizeof apps[0]))
+
+struct run {
+    struct machine m;
+    struct params p;
+    struct router r;
+    const char *app, *args, *kernel, *template_path, *runs_dir;
+    int gdb_node;
+    double timeout_s, hang_s;
+    struct template tpl;
+    char dir[1024];
+    struct nic_mem *mem;
+    pid_t *pid;
+    int *conn;
+    int listen_fd, epfd, sigfd, timerfd;
+    double t0, last_progress;
+    struct outcome out;
+    int done;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: wormsim [options]\n"
+"  -a, --app NAME         node program (default alltoall_pex); --list-apps lists them\n"
+"  -n, --nodes N          node count (default 64, or the product of --dims)\n"
+"  -t, --topo KIND        mesh | torus | hypercube (default torus)\n"
+"  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
+"      --port-model M     one-port | all-port (default one-port)\n"
+"  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
+"  -g, --gdb NODE         start NODE halted with a gdbstub; attach with make gdb NODE=...\n"
+"      --runs-dir DIR     where run directories go (default runs)\n"
+"      --kernel ELF       node image (default build/arm/node.elf)\n"
+"      --qemu-template F  QEMU command template (default qemu-scripts/arm-virt.args)\n"
+"      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2)\n"
+"      --hang-timeout S   end the run when nothing moved for S seconds (default 15)\n"
+"      --t-send NS        send start-up (default 500)    --t-recv NS  receive start-up (default 500)\n"
+"      --hop-ns NS        router delay per hop (default 10)\n"
+"      --byte-ps PS       link time per byte (default 1000, 1 byte/ns)\n"
+"      --cpu-ps PS        node time per instruction (default 1000, 1 GHz)\n"
+"      --msg-max BYTES    largest message (default 262144)\n"
+"      --nic-mem BYTES    NIC memory per node, a power of two (default 1048576)\n"
+"      --list-apps        print the node programs and exit\n");
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || v < lo || v > hi || *s == '-') {
+        fprintf(stderr, "wormsim: %s '%s' is not a whole number from %u to %u\n", opt, s, lo, hi);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int parse_seconds(const char *opt, const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v > 0) || v > 86400) {
+        fprintf(stderr, "wormsim: %s '%s' is not a number of seconds from 0 to 86400\n", opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void list_apps(FILE *f)
+{
+    for (int i = 0; i < NAPPS; i++)
+        fprintf(f, "  %-14s %s\n", apps[i].name, apps[i].desc);
+}
+
+static int check_app(const struct run *rn)
+{
+    for (int i = 0; i < NAPPS; i++) {
+        if (strcmp(apps[i].name, rn->app))
+            continue;
+        int n = rn->m.nodes;
+        if (apps[i].restr == APP_POW2 && (n & (n - 1))) {
+            fprintf(stderr, "wormsim: app %s needs a power-of-two node count, not %d\n", rn->app, n);
+            return -1;
+        }
+        if (apps[i].restr == APP_TWO && n < 2) {
+            fprintf(stderr, "wormsim: app %s needs at least two nodes\n", rn->app);
+            return -1;
+        }
+        return 0;
+    }
+    fprintf(stderr, "wormsim: unknown app '%s'; accepted:\n", rn->app);
+    list_apps(stderr);
+    return -1;
+}
+
+/* runs/<date>-<time>-<app>-<topo><dims>, never reusing a name. */
+static int make_run_dir(struct run *rn)
+{
+    char dims[64], stamp[32];
+    machine_dims_str(&rn->m, dims, sizeof dims);
+    time_t t = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&t));
+    mkdir(rn->runs_dir, 0755);
+    for (int k = 1; k < 1000; k++) {
+        if (k == 1)
+            snprintf(rn->dir, sizeof rn->dir, "%s/%s-%s-%s%s", rn->runs_dir, stamp, rn->app,
+                     topo_names[rn->m.topo], dims);
+        else
+            snprintf(rn->dir, sizeof rn->dir, "%s/%s-%s-%s%s-%d", rn->runs_dir, stamp, rn->app,
+                     topo_names[rn->m.topo], dims, k);
+        if (mkdir(rn->dir, 0755) == 0) {
+            char tmp[1100], link[1100];
+            snprintf(tmp, sizeof tmp, "%s/.latest-%d", rn->runs_dir, (int)getpid());
+            snprintf(link, sizeof link, "%s/latest", rn->runs_dir);
+            unlink(tmp);
+            if (symlink(strrchr(rn->dir, '/') + 1, tmp) == 0)
+                rename(tmp, link);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    fprintf(stderr, "wormsim: cannot create a run directory under %s: %m\n", rn->runs_dir);
+    return -1;
+}
+
+static void notify(void *ctx, int rank)
+{
+    struct run *rn = ctx;
+    uint64_t one = 1;
+    if (write(rn->mem[rank].irq_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        perror("wormsim: interrupt");
+}
+
+static int free_tcp_port(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t l = sizeof a;
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) || getsockname(s, (struct sockaddr *)&a, &l)) {
+        if (s >= 0) close(s);
+        return -1;
+    }
+    close(s);
+    return ntohs(a.sin_port);
+}
+
+static void fail(struct run *rn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct run *rn, const char *fmt, ...)
+{
+    if (!rn->out.error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(rn->out.error, sizeof rn->out.error, fmt, ap);
+        va_end(ap);
+    }
+    rn->out.ok = 0;
+    rn->done = 1;
+}
+
+static int rank_of_pid(const struct run *rn, pid_t pid)
+{
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (rn->pid[i] == pid)
+            return i;
+    return -1;
+}
+
+/* A node reported a fault in its status block. */
+static int check_fault(struct run *rn, int rank)
+{
+    volatile struct nic_status *st = (volatile struct nic_status *)(rn->mem[rank].map + NIC_STATUS_OFF);
+    if (st->state != NIC_STATE_FAULT)
+        return 0;
+    static const char *const kinds[] = { "fault", "undefined instruction", "prefetch abort",
+                                         "data abort", "unexpected exception", "panic" };
+    uint32_t k = st->fault_kind;
+    rn->out.fault = (struct node_fault){ rank, k <= 5 ? kinds[k] : "fault", st->fault_pc, st->fault_addr };
+    router_node_failed(&rn->r, rank);
+    fail(rn, "node %d: %s at pc 0x%08x (address 0x%08x); see node-%03d.log",
+         rank, rn->out.fault.kind, st->fault_pc, st->fault_addr, rank);
+    return 1;
+}
+
+static void on_bell(struct run *rn, int rank)
+{
+    uint64_t v;
+    while (read(rn->mem[rank].bell_fd, &v, sizeof v) == sizeof v)
+        ;
+    rn->last_progress = now_s();
+    if (check_fault(rn, rank))
+        return;
+    if (router_node_hello(&rn->r, rank))
+        notify(rn, rank);
+    if (router_node_poll(&rn->r, rank) < 0)
+        fail(rn, "%s", rn->r.error);
+}
+
+static void on_accept(struct run *rn)
+{
+    for (;;) {
+        int c = accept4(rn->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0)
+            return;
+        struct ucred cr;
+        socklen_t l = sizeof cr;
+        int rank = getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &l) ? -1 : rank_of_pid(rn, cr.pid);
+        if (rank < 0 || rn->conn[rank] >= 0) {
+            close(c);       /* not one of ours */
+            continue;
+        }
+        rn->conn[rank] = c;
+        if (ivshmem_handshake(c, rank + 1, &rn->mem[rank]))
+            fail(rn, "node %d: NIC handshake with QEMU failed: %m", rank);
+        close(rn->mem[rank].memfd);   /* QEMU holds it now; the mapping stays */
+        rn->mem[rank].memfd = -1;
+    }
+}
+
+static void on_child(struct run *rn)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        int rank = rank_of_pid(rn, pid);
+        if (rank < 0)
+            continue;
+        rn->pid[rank] = -1;
+        rn->last_progress = now_s();
+        if (check_fault(rn, rank))
+            continue;
+        router_node_poll(&rn->r, rank);   /* its last descriptors, EXIT among them */
+        if (rn->r.nodes[rank].state == NODE_EXITED)
+            continue;
+        router_node_failed(&rn->r, rank);
+        if (WIFEXITED(status))
+            fail(rn, "node %d: its QEMU exited with status %d before the node finished; see node-%03d.log",
+                 rank, WEXITSTATUS(status), rank);
+        else
+            fail(rn, "node %d: its QEMU was killed by signal %d before the node finished; see node-%03d.log",
+                 rank, WTERMSIG(status), rank);
+    }
+}
+
+static void on_timer(struct run *rn)
+{
+    uint64_t v;
+    if (read(rn->timerfd, &v, sizeof v) < 0)
+        return;
+    if (rn->gdb_node >= 0)
+        return;                      /* a person is at the controls */
+    double t = now_s();
+    if (t - rn->t0 > rn->timeout_s) {
+        fail(rn, "the run exceeded its wall-clock limit of %.0f s (--timeout)", rn->timeout_s);
+        return;
+    }
+    int running = 0, booting = 0;
+    for (int i = 0; i < rn->m.nodes; i++) {
+        running += rn->r.nodes[i].state == NODE_RUNNING;
+        booting += rn->r.nodes[i].state == NODE_BOOT;
+    }
+    if (running && !booting && t - rn->last_progress > rn->hang_s)
+        fail(rn, "no node used its NIC for %.0f s: the running nodes look hung (--hang-timeout)", rn->hang_s);
+}
+
+static void stop_nodes(struct run *rn)
+{
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (rn->pid[i] > 0)
+            kill(rn->pid[i], SIGKILL);
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (rn->pid[i] > 0) {
+            waitpid(rn->pid[i], NULL, 0);
+            rn->pid[i] = -1;
+        }
+}
+
+static int all_reaped(const struct run *rn)
+{
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (rn->pid[i] > 0)
+            return 0;
+    return 1;
+}
+
+enum { EV_LISTEN = 1, EV_BELL, EV_SIG, EV_TIMER };
+
+static int ep_add(int ep, int fd, uint32_t kind, uint32_t rank)
+{
+    struct epoll_event e = { .events = EPOLLIN, .data.u64 = (uint64_t)kind << 32 | rank };
+    return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e);
+}
+
+static int setup(struct run *rn)
+{
+    int n = rn->m.nodes;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    rn->mem = calloc((size_t)n, sizeof *rn->mem);
+    rn->pid = calloc((size_t)n, sizeof *rn->pid);
+    rn->conn = calloc((size_t)n, sizeof *rn->conn);
+    for (int i = 0; i < n; i++) {
+        rn->conn[i] = -1;
+        rn->pid[i] = -1;
+        rn->mem[i].memfd = rn->mem[i].bell_fd = rn->mem[i].irq_fd = -1;
+    }
+    if (router_init(&rn->r, &rn->m, &rn->p))
+        return -1;
+    rn->r.notify = notify;
+    if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
+        rn->r.trace = stderr;
+    if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
+        rn->r.trace = stderr;
+    rn->r.ctx = rn;
+    rn->epfd = epoll_create1(EPOLL_CLOEXEC);
+    sigset_t ss;
+    sigemptyset(&ss);
+    sigaddset(&ss, SIGINT);
+    sigaddset(&ss, SIGTERM);
+    sigaddset(&ss, SIGHUP);
+    sigaddset(&ss, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &ss, NULL);
+    rn->sigfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK);
+    rn->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    struct itimerspec its = { .it_interval = { 0, 250000000 }, .it_value = { 0, 250000000 } };
+    timerfd_settime(rn->timerfd, 0, &its, NULL);
+    char sock[108];
+    snprintf(sock, sizeof sock, "wormsim-%d-%lx", (int)getpid(), (unsigned long)time(NULL));
+    rn->listen_fd = ivshmem_listen(sock);
+    if (rn->epfd < 0 || rn->sigfd < 0 || rn->timerfd < 0 || rn->listen_fd < 0) {
+        fprintf(stderr, "wormsim: cannot set up the router: %m\n");
+        return -1;
+    }
+    ep_add(rn->epfd, rn->listen_fd, EV_LISTEN, 0);
+    ep_add(rn->epfd, rn->sigfd, EV_SIG, 0);
+    ep_add(rn->epfd, rn->timerfd, EV_TIMER, 0);
+    for (int i = 0; i < n; i++) {
+        if (nic_mem_create(&rn->mem[i], i, rn->p.nic_mem)) {
+            fprintf(stderr, "wormsim: cannot create NIC memory for node %d: %m\n", i);
+            return -1;
+        }
+        router_attach(&rn->r, i, rn->mem[i].map, rn->mem[i].size, rn->app, rn->args);
+        ep_add(rn->epfd, rn->mem[i].bell_fd, EV_BELL, (uint32_t)i);
+    }
+    int port = 0;
+    if (rn->gdb_node >= 0) {
+        port = free_tcp_port();
+        char path[1100];
+        snprintf(path, sizeof path, "%s/gdb", rn->dir);
+        FILE *f = fopen(path, "w");
+        if (port <= 0 || !f) {
+            fprintf(stderr, "wormsim: cannot set up the gdbstub: %m\n");
+            return -1;
+        }
+        fprintf(f, "node %d\nport %d\nkernel %s\n", rn->gdb_node, port, rn->kernel);
+        fclose(f);
+    }
+    char mem[16];
+    snprintf(mem, sizeof mem, "32M");
+    for (int i = 0; i < n; i++) {
+        char log[1100];
+        snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
+        struct launch_vars v = { rn->kernel, sock, mem, i == rn->gdb_node ? port : 0 };
+        rn->pid[i] = launch_node(&rn->tpl, &v, log);
+        if (rn->pid[i] < 0) {
+            fprintf(stderr, "wormsim: cannot start node %d: %m\n", i);
+            return -1;
+        }
+    }
+    if (rn->gdb_node >= 0) {
+        printf("wormsim: node %d is halted with its gdbstub on 127.0.0.1:%d\n"
+               "wormsim: attach with: make gdb NODE=%d   (the rest of the machine waits for it)\n",
+               rn->gdb_node, port, rn->gdb_node);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+static void loop(struct run *rn)
+{
+    struct epoll_event ev[64];
+    while (!rn->done) {
+        int k = epoll_wait(rn->epfd, ev, 64, -1);
+        if (k < 0 && errno != EINTR) {
+            fail(rn, "router: epoll: %s", strerror(errno));
+            break;
+        }
+        for (int i = 0; i < k && !rn->done; i++) {
+            uint32_t kind = (uint32_t)(ev[i].data.u64 >> 32), rank = (uint32_t)ev[i].data.u64;
+            switch (kind) {
+            case EV_LISTEN: on_accept(rn); break;
+            case EV_BELL: on_bell(rn, (int)rank); break;
+            case EV_TIMER: on_timer(rn); break;
+            case EV_SIG: {
+                struct signalfd_siginfo si;
+                while (read(rn->sigfd, &si, sizeof si) == sizeof si) {
+                    if (si.ssi_signo == SIGCHLD) {
+                        on_child(rn);
+                    } else {
+                        rn->out.interrupted = 1;
+                        fail(rn, "interrupted by signal %d (%s)", (int)si.ssi_signo, strsignal((int)si.ssi_signo));
+                    }
+                }
+                break;
+            }
+            }
+        }
+        if (rn->done)
+            break;
+        if (router_all_exited(&rn->r)) {
+            if (all_reaped(rn))
+                break;
+        } else if (router_deadlocked(&rn->r)) {
+            fail(rn, "deadlock: every unfinished node waits for a message and none is in flight");
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct run rn = {
+        .app = "alltoall_pex", .args = "", .kernel = "build/arm/node.elf",
+        .template_path = "qemu-scripts/arm-virt.args", .runs_dir = "runs",
+        .gdb_node = -1, .hang_s = 15,
+        .p = { .t_send_ns = 500, .t_recv_ns = 500, .hop_ns = 10, .byte_ps = 1000,
+               .ps_per_instr = 1000, .msg_max = 262144, .nic_mem = 1u << 20 },
+    };
+    const char *topo = "torus", *nodes = NULL, *dims = NULL, *gdb = NULL, *port_model = "one-port";
+    enum { O_PORT = 256, O_RUNS, O_KERNEL, O_TPL, O_TIMEOUT, O_HANG, O_TSEND, O_TRECV, O_HOP,
+           O_BYTE, O_CPU, O_MSGMAX, O_NICMEM, O_LIST };
+    static const struct option opts[] = {
+        { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
+        { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
+        { "runs-dir", 1, 0, O_RUNS }, { "kernel", 1, 0, O_KERNEL }, { "qemu-template", 1, 0, O_TPL },
+        { "timeout", 1, 0, O_TIMEOUT }, { "hang-timeout", 1, 0, O_HANG },
+        { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV }, { "hop-ns", 1, 0, O_HOP },
+        { "byte-ps", 1, 0, O_BYTE }, { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
+        { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "help", 0, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    int c, bad = 0;
+    while ((c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a': rn.app = optarg; break;
+        case 'n': nodes = *optarg ? optarg : NULL; break;
+        case 't': topo = optarg; break;
+        case 'd': dims = *optarg ? optarg : NULL; break;
+        case 'A': rn.args = optarg; break;
+        case 'g': gdb = *optarg ? optarg : NULL; break;
+        case O_PORT: port_model = optarg; break;
+        case O_RUNS: rn.runs_dir = optarg; break;
+        case O_KERNEL: rn.kernel = optarg; break;
+        case O_TPL: rn.template_path = optarg; break;
+        case O_TIMEOUT: bad |= parse_seconds("--timeout", optarg, &rn.timeout_s); break;
+        case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn.hang_s); break;
+        case O_TSEND: bad |= parse_u32("--t-send", optarg, 0, 1000000000, &rn.p.t_send_ns); break;
+        case O_TRECV: bad |= parse_u32("--t-recv", optarg, 0, 1000000000, &rn.p.t_recv_ns); break;
+        case O_HOP: bad |= parse_u32("--hop-ns", optarg, 0, 1000000, &rn.p.hop_ns); break;
+        case O_BYTE: bad |= parse_u32("--byte-ps", optarg, 0, 1000000000, &rn.p.byte_ps); break;
+        case O_CPU: bad |= parse_u32("--cpu-ps", optarg, 1, 1000000000, &rn.p.ps_per_instr); break;
+        case O_MSGMAX: bad |= parse_u32("--msg-max", optarg, 1, 64u << 20, &rn.p.msg_max); break;
+        case O_NICMEM: bad |= parse_u32("--nic-mem", optarg, 65536, 256u << 20, &rn.p.nic_mem); break;
+        case O_LIST: list_apps(stdout); return 0;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "wormsim: unexpected argument '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    if (bad)
+        return 2;
+    char err[512];
+    if (machine_parse(&rn.m, topo, nodes, dims, err, sizeof err)) {
+        fprintf(stderr, "wormsim: %s\n", err);
+        return 2;
+    }
+    if (!strcmp(port_model, "one-port"))
+        rn.m.port_model = NIC_PORT_ONE;
+    else if (!strcmp(port_model, "all-port"))
+        rn.m.port_model = NIC_PORT_ALL;
+    else {
+        fprintf(stderr, "wormsim: unknown port model '%s'; accepted: one-port, all-port\n", port_model);
+        return 2;
+    }
+    if (check_app(&rn))
+        return 2;
+    if (gdb) {
+        uint32_t g;
+        if (parse_u32("GDB (node to debug)", gdb, 0, (uint32_t)rn.m.nodes - 1, &g))
+            return 2;
+        rn.gdb_node = (int)g;
+    }
+    if (rn.p.nic_mem & (rn.p.nic_mem - 1)) {
+        fprintf(stderr, "wormsim: --nic-mem %u is not a power of two\n", rn.p.nic_mem);
+        return 2;
+    }
+    if ((uint64_t)rn.p.msg_max * 2 + 0x4000 > rn.p.nic_mem) {
+        fprintf(stderr, "wormsim: --msg-max %u needs --nic-mem of at least twice that plus 16 KiB (now %u)\n",
+                rn.p.msg_max, rn.p.nic_mem);
+        return 2;
+    }
+    if (strlen(rn.args) >= sizeof ((struct nic_config *)0)->args) {
+        fprintf(stderr, "wormsim: ARGS is longer than %zu characters\n", sizeof ((struct nic_config *)0)->args - 1);
+        return 2;
+    }
+    if (!rn.timeout_s)
+        rn.timeout_s = 60 + rn.m.nodes / 2.0;
+    if (access(rn.kernel, R_OK)) {
+        fprintf(stderr, "wormsim: node image %s is missing; build it with: make\n", rn.kernel);
+        return 2;
+    }
+    if (template_load(&rn.tpl, rn.template_path, err, sizeof err) ||
+        template_check_program(&rn.tpl, err, sizeof err)) {
+        fprintf(stderr, "wormsim: %s\n", err);
+        return 2;
+    }
+    if (make_run_dir(&rn))
+        return 2;
+
+    rn.out.fault.node = -1;
+    rn.out.ok = 1;
+    rn.t0 = rn.last_progress = now_s();
+    if (setup(&rn))
+        fail(&rn, "the router could not start");
+    else
+        loop(&rn);
+    stop_nodes(&rn);
+    if (rn.out.ok)
+        for (int i = 0; i < rn.m.nodes; i++)
+            if (rn.r.nodes[i].exit_code != 0) {
+                fail(&rn, "node %d exited with status %d; see node-%03d.log", i, rn.r.nodes[i].exit_code, i);
+                break;
+            }
+    rn.out.wall_s = now_s() - rn.t0;
+    rn.out.app = rn.app;
+    rn.out.args = rn.args;
+    rn.out.run_dir = rn.dir;
+    rn.out.gdb_node = rn.gdb_node;
+    if (results_write(&rn.r, &rn.out))
+        fprintf(stderr, "wormsim: cannot write %s/summary.json\n", rn.dir);
+    results_print(&rn.r, &rn.out);
+    if (!rn.out.ok)
+        results_print_waiting(&rn.r, stderr, 16);
+    for (int i = 0; i < rn.m.nodes; i++) {
+        nic_mem_destroy(&rn.mem[i]);
+        if (rn.conn[i] >= 0)
+            close(rn.conn[i]);
+    }
+    router_free(&rn.r);
+    template_free(&rn.tpl);
+    if (rn.out.interrupted)
+        return 130;
+    return rn.out.ok ? 0 : 1;
+}

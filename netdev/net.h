@@ -1,0 +1,79 @@
+/* The node ABI: everything a node program uses to talk to the machine.
+ *
+ * Ranks number the nodes 0..net_nodes()-1. On a mesh or torus, coordinate 0
+ * varies fastest: rank = c[0] + dims[0]*(c[1] + dims[1]*c[2] ...). On a
+ * hypercube of 2^n nodes, ndims = n, every dims[i] = 2, and coordinate i
+ * is bit i of the rank.
+ *
+ * Messages are delivered in order between a given pair of nodes with a
+ * given tag (non-overtaking). net_send() is buffered: it returns as soon as
+ * the NIC holds the data, after the send start-up time; the buffer may be
+ * reused at once. Every call advances the node's simulated clock by the
+ * instructions it executes; a blocking call jumps it to the simulated time
+ * at which the awaited event happens. Messages carry the sender's simulated
+ * time, so results do not depend on host speed or load.
+ */
+#ifndef NET_H
+#define NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NET_ANY      (-1)       /* wildcard source or tag for net_recv/net_probe */
+#define NET_MAX_DIMS 4
+
+enum net_topo_kind { NET_MESH = 0, NET_TORUS = 1, NET_HYPERCUBE = 2 };
+enum net_port_model { NET_ONE_PORT = 0, NET_ALL_PORT = 1 };
+
+struct net_topology {
+    enum net_topo_kind kind;
+    int ndims;
+    int dims[NET_MAX_DIMS];
+    enum net_port_model port_model;
+};
+
+struct net_status {
+    int src, tag;
+    size_t len;                 /* bytes of the message (may exceed what was copied) */
+    uint64_t time_ns;           /* simulated time the message arrived */
+};
+
+int net_rank(void);
+int net_nodes(void);
+const struct net_topology *net_topology(void);
+void net_coords(int rank, int coords[NET_MAX_DIMS]);
+int net_rank_of(const int coords[NET_MAX_DIMS]);
+size_t net_msg_max(void);       /* largest payload of one message */
+
+/* Send len bytes to dst with a tag (tag >= 0). */
+void net_send(int dst, int tag, const void *buf, size_t len);
+
+/* Block until a message from src (or NET_ANY) with tag (or NET_ANY)
+ * arrives; copy at most cap bytes into buf. A longer message is an error.
+ * With NET_ANY, the message that arrived first in simulated time wins;
+ * ties go to the lowest source rank. st may be NULL. */
+void net_recv(int src, int tag, void *buf, size_t cap, struct net_status *st);
+
+/* 1 if a matching message has arrived by the caller's simulated time (and
+ * fill st), else 0. Does not receive it. */
+int net_probe(int src, int tag, struct net_status *st);
+
+/* Send to one node and receive from another, as one exchange step. */
+void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
+                  int src, int rtag, void *rbuf, size_t rcap, struct net_status *st);
+
+/* Block until every message this node sent has left it. */
+void net_wait_sent(void);
+
+/* This node's simulated time in nanoseconds. */
+uint64_t net_time_ns(void);
+
+/* Mark that this node enters step `step` of an algorithm; the router
+ * reports messages and contention per step. */
+void net_step(int step);
+
+/* App arguments (ARGS="key=value ..."): the value of key, or NULL. */
+const char *net_arg(const char *key);
+long net_arg_int(const char *key, long dflt);
+
+#endif

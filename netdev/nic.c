@@ -1,0 +1,320 @@
+/* Driver for the wormhole NIC: QEMU's ivshmem-doorbell (PCI 1af4:1110)
+ * whose memory and doorbells are served by the router. The memory layout
+ * and protocol are in nic_shm.h; the ABI this implements is net.h.
+ *
+ * BAR0 registers (QEMU docs/specs/ivshmem-spec.rst): IntrMask 0x0,
+ * IntrStatus 0x4, IVPosition 0x8, Doorbell 0xC (peer << 16 | vector).
+ * BAR1 holds the MSI-X table, BAR2 the shared memory.
+ *
+ * A blocked node sleeps in WFI; it never spins, except during link-up,
+ * when QEMU may still drop a doorbell (it applies the router's vector
+ * messages after the guest has started).
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include "nic.h"
+#include "net.h"
+#include "../kernel/kernel.h"
+#include "board.h"
+
+#define IVSHMEM_DOORBELL 0x0c
+
+static volatile uint32_t *regs;
+static volatile uint8_t *shm;
+static const volatile struct nic_config *cfg;
+static volatile struct nic_status *status;
+static volatile struct nic_reply *reply;
+static volatile uint32_t *prod_p;
+static const volatile uint32_t *cons_p;
+static volatile struct nic_desc *ring;
+static uint32_t prod;                 /* descriptors posted */
+static uint32_t tx_head;              /* payload bytes allocated, monotonic */
+static uint32_t pay_end[256];         /* tx_head after each slot's payload; ring_slots <= 256 */
+static struct net_topology topo;
+static char args_copy[256];
+
+static void doorbell(void)
+{
+    regs[IVSHMEM_DOORBELL / 4] = NIC_HOST_PEER << 16 | 0;
+}
+
+/* Sleep until cond holds. The instructions of the wait loop depend on how
+ * often the host woke us, so the clock is put back to where it was. */
+#define WAIT_UNTIL(cond) do {                          \
+        uint64_t t_ = clock_now_ns();                  \
+        for (;;) {                                     \
+            board_mb();                                \
+            if (cond) break;                           \
+            board_wait_irq();                          \
+        }                                              \
+        clock_set_ns(t_);                              \
+    } while (0)
+
+static int space_free(uint32_t need)
+{
+    uint32_t cons = *cons_p;
+    if (prod - cons >= cfg->ring_slots)
+        return 0;
+    if (need == 0)
+        return 1;
+    uint32_t tail = cons == prod ? tx_head : pay_end[(cons - 1) % cfg->ring_slots];
+    uint32_t pos = tx_head % cfg->tx_size;
+    uint32_t skip = pos + need > cfg->tx_size ? cfg->tx_size - pos : 0;
+    return tx_head + skip + need - tail <= cfg->tx_size;
+}
+
+/* Wait for a ring slot and `need` contiguous payload bytes. */
+static void wait_space(uint32_t need)
+{
+    board_mb();
+    if (space_free(need))
+        return;
+    status->want_space = 1;
+    WAIT_UNTIL(space_free(need));
+    status->want_space = 0;
+}
+
+static uint32_t post(uint32_t op, uint64_t t, uint32_t peer, uint32_t tag,
+                     uint32_t len, uint32_t off)
+{
+    uint32_t seq = prod;
+    volatile struct nic_desc *d = &ring[seq % cfg->ring_slots];
+    d->op = op;
+    d->seq = seq;
+    d->time_ns = t;
+    d->peer = peer;
+    d->tag = tag;
+    d->len = len;
+    d->off = off;
+    pay_end[seq % cfg->ring_slots] = tx_head;
+    board_mb();
+    *prod_p = ++prod;
+    board_mb();
+    doorbell();
+    return seq;
+}
+
+/* Post a blocking descriptor and sleep until the router answers it. */
+static void call(uint32_t op, uint64_t t, uint32_t peer, uint32_t tag, uint32_t len)
+{
+    wait_space(0);
+    uint32_t seq = post(op, t, peer, tag, len, 0);
+    WAIT_UNTIL(reply->seq == seq);
+}
+
+const struct nic_config *nic_init(void)
+{
+    struct pci_dev dev;
+    if (pci_find(0x1af4, 0x1110, &dev) != 0)
+        panic("no ivshmem-doorbell NIC (PCI 1af4:1110) on bus 0");
+    pci_enable(&dev);
+    if (!dev.bar[0] || !dev.bar[2])
+        panic("NIC BARs not assigned");
+    uint64_t msi_addr;
+    uint32_t msi_data;
+    board_msi_route(&msi_addr, &msi_data);
+    if (pci_msix_route(&dev, 0, msi_addr, msi_data) != 0)
+        panic("NIC has no usable MSI-X vector 0");
+    regs = (volatile uint32_t *)dev.bar[0];
+    shm = (volatile uint8_t *)dev.bar[2];
+    cfg = (const volatile struct nic_config *)(shm + NIC_CONFIG_OFF);
+    status = (volatile struct nic_status *)(shm + NIC_STATUS_OFF);
+    reply = (volatile struct nic_reply *)(shm + NIC_REPLY_OFF);
+    prod_p = (volatile uint32_t *)(shm + NIC_PROD_OFF);
+    cons_p = (const volatile uint32_t *)(shm + NIC_CONS_OFF);
+    if (cfg->magic != NIC_MAGIC || cfg->version != NIC_VERSION)
+        panic("NIC memory has no router configuration (magic 0x%lx)", (unsigned long)cfg->magic);
+    if (cfg->ring_slots > sizeof pay_end / sizeof pay_end[0] || cfg->rx_off + cfg->rx_size > dev.bar_size[2])
+        panic("NIC configuration out of range");
+    kernel_rank = (int)cfg->rank;
+    ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
+    prod = *prod_p;
+
+    /* Link-up: ring until the router says it heard us. */
+    status->state = NIC_STATE_RUNNING;
+    status->hello = 1;
+    board_mb();
+    while (!status->link_up) {
+        doorbell();
+        for (int i = 0; i < 20000 && !status->link_up; i++)
+            board_mb();
+    }
+    topo.kind = (enum net_topo_kind)cfg->topo;
+    topo.ndims = (int)cfg->ndims;
+    for (int i = 0; i < NET_MAX_DIMS; i++)
+        topo.dims[i] = i < topo.ndims ? (int)cfg->dims[i] : 1;
+    topo.port_model = (enum net_port_model)cfg->port_model;
+    for (size_t i = 0; i + 1 < sizeof args_copy; i++)
+        args_copy[i] = cfg->args[i];
+    clock_init(cfg->ps_per_instr);
+    return (const struct nic_config *)cfg;
+}
+
+void nic_exit(int code)
+{
+    if (!status)
+        return;
+    wait_space(0);
+    status->exit_code = (uint32_t)code;
+    status->state = NIC_STATE_EXITED;
+    post(NIC_OP_EXIT, clock_now_ns(), 0, (uint32_t)code, 0, 0);
+}
+
+void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)
+{
+    if (!status)
+        return;
+    status->fault_kind = kind;
+    status->fault_pc = pc;
+    status->fault_addr = addr;
+    status->fault_status = st;
+    board_mb();
+    status->state = NIC_STATE_FAULT;
+    board_mb();
+    doorbell();
+}
+
+/* --- The node ABI (net.h) --- */
+
+int net_rank(void) { return (int)cfg->rank; }
+int net_nodes(void) { return (int)cfg->nodes; }
+size_t net_msg_max(void) { return cfg->msg_max; }
+const struct net_topology *net_topology(void) { return &topo; }
+uint64_t net_time_ns(void) { return clock_now_ns(); }
+
+void net_coords(int rank, int c[NET_MAX_DIMS])
+{
+    for (int i = 0; i < NET_MAX_DIMS; i++) {
+        c[i] = rank % topo.dims[i];
+        rank /= topo.dims[i];
+    }
+}
+
+int net_rank_of(const int c[NET_MAX_DIMS])
+{
+    int r = 0;
+    for (int i = topo.ndims - 1; i >= 0; i--)
+        r = r * topo.dims[i] + c[i];
+    return r;
+}
+
+void net_send(int dst, int tag, const void *buf, size_t len)
+{
+    uint64_t t = clock_now_ns();
+    if (dst < 0 || dst >= net_nodes())
+        panic("net_send: destination %d out of range 0..%d", dst, net_nodes() - 1);
+    if (tag < 0)
+        panic("net_send: tag %d is negative", tag);
+    if (len > cfg->msg_max)
+        panic("net_send: %lu bytes exceed the largest message, %lu bytes",
+              (unsigned long)len, (unsigned long)cfg->msg_max);
+    wait_space((uint32_t)len);
+    uint32_t pos = tx_head % cfg->tx_size;
+    if (pos + len > cfg->tx_size) {
+        tx_head += cfg->tx_size - pos;
+        pos = 0;
+    }
+    memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
+    tx_head += (uint32_t)len;
+    post(NIC_OP_SEND, t, (uint32_t)dst, (uint32_t)tag, (uint32_t)len, pos);
+    clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+}
+
+void net_recv(int src, int tag, void *buf, size_t cap, struct net_status *st)
+{
+    if (src != NET_ANY && (src < 0 || src >= net_nodes()))
+        panic("net_recv: source %d out of range 0..%d", src, net_nodes() - 1);
+    uint64_t t = clock_now_ns();
+    call(NIC_OP_RECV, t, (uint32_t)src, (uint32_t)tag, (uint32_t)cap);
+    if (reply->status == NIC_REPLY_TRUNC)
+        panic("net_recv: message of %lu bytes from node %lu tag %lu exceeds the %lu-byte buffer",
+              (unsigned long)reply->len, (unsigned long)reply->src, (unsigned long)reply->tag,
+              (unsigned long)cap);
+    memcpy(buf, (const void *)(shm + cfg->rx_off), reply->len);
+    if (st) {
+        st->src = (int)reply->src;
+        st->tag = (int)reply->tag;
+        st->len = reply->len;
+        st->time_ns = reply->time_ns;
+    }
+    uint64_t arrived = reply->time_ns;
+    clock_set_ns((arrived > t ? arrived : t) + cfg->t_recv_ns);
+}
+
+int net_probe(int src, int tag, struct net_status *st)
+{
+    uint64_t t = clock_now_ns();
+    call(NIC_OP_PROBE, t, (uint32_t)src, (uint32_t)tag, 0);
+    int found = reply->status == NIC_REPLY_OK;
+    if (found && st) {
+        st->src = (int)reply->src;
+        st->tag = (int)reply->tag;
+        st->len = reply->len;
+        st->time_ns = reply->time_ns;
+    }
+    clock_set_ns(t);
+    return found;
+}
+
+void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
+                  int src, int rtag, void *rbuf, size_t rcap, struct net_status *st)
+{
+    net_send(dst, stag, sbuf, slen);
+    net_recv(src, rtag, rbuf, rcap, st);
+}
+
+void net_wait_sent(void)
+{
+    uint64_t t = clock_now_ns();
+    call(NIC_OP_WAIT_SENT, t, 0, 0, 0);
+    clock_set_ns(reply->time_ns > t ? reply->time_ns : t);
+}
+
+void net_step(int step)
+{
+    wait_space(0);
+    post(NIC_OP_STEP, clock_now_ns(), 0, (uint32_t)step, 0, 0);
+}
+
+const char *net_arg(const char *key)
+{
+    size_t klen = strlen(key);
+    const char *p = args_copy;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!strncmp(p, key, klen) && p[klen] == '=')
+            return p + klen + 1;
+        while (*p && *p != ' ')
+            p++;
+    }
+    return NULL;
+}
+
+long net_arg_int(const char *key, long dflt)
+{
+    const char *v = net_arg(key);
+    if (!v)
+        return dflt;
+    char *end;
+    long x = strtol(v, &end, 0);
+    if (end == v || (*end && *end != ' '))
+        panic("argument %s=%.*s is not a number", key, (int)strcspn(v, " "), v);
+    return x;
+}
+
+/* --- Test hooks (nic.h) --- */
+
+void nic_test_post_raw(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off)
+{
+    wait_space(0);
+    post(op, clock_now_ns(), peer, tag, len, off);
+}
+
+void nic_test_set_prod(uint32_t p)
+{
+    *prod_p = p;
+    board_mb();
+    doorbell();
+}

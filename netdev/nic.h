@@ -1,0 +1,24 @@
+/* NIC driver entry points used by the kernel (not by apps: see net.h). */
+#ifndef NIC_H
+#define NIC_H
+
+#include <stdint.h>
+#include "nic_shm.h"
+
+/* Find the ivshmem-doorbell NIC, route its interrupt, do the link-up
+ * handshake with the router. Returns the router's configuration. */
+const struct nic_config *nic_init(void);
+
+/* Tell the router the node is ending with this status (last descriptor). */
+void nic_exit(int status);
+
+/* Record a fault in the status block, if the NIC is up. */
+void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t status);
+
+
+
+/* Test hooks for the fault-injection apps: write a raw descriptor or move
+ * the producer index the way a buggy driver would. */
+void nic_test_post_raw(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off);
+void nic_test_set_prod(uint32_t prod);
+#endif

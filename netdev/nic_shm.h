@@ -1,0 +1,104 @@
+/* The wormhole NIC's shared-memory layout: the contract between the node's
+ * driver (netdev/nic.c) and the router (host/). Each node's NIC memory is
+ * its own ivshmem region (BAR2 of PCI 1af4:1110); no node can see another's.
+ *
+ * Wire rules: all fields little-endian, naturally aligned, fixed width, so
+ * the layout is the same for every ISA and for the x86-64 host.
+ *
+ *   0x0000 struct nic_config   written by the router before the node boots
+ *   0x0400 struct nic_status   written by the node
+ *   0x0480 struct nic_reply    written by the router (answers to blocking ops)
+ *   0x0500 producer index      written by the node  (own cache line)
+ *   0x0540 consumer index      written by the router (own cache line)
+ *   ring_off                   ring_slots x struct nic_desc, node -> router
+ *   tx_off                     tx_size bytes of payload (node -> router), used as a byte ring
+ *   rx_off                     rx_size bytes: payload of the last reply (router -> node)
+ *
+ * Protocol. The node appends descriptors to the ring (prod counts all ever
+ * posted; slot = index % ring_slots) and rings the doorbell (BAR0 0x0C,
+ * peer NIC_HOST_PEER, vector 0). The router consumes them in order and
+ * advances cons. A blocking descriptor (RECV, PROBE, WAIT_SENT) is answered
+ * in nic_reply with the descriptor's seq and an MSI-X interrupt; the node
+ * posts nothing more until the answer comes. Payload of a SEND sits at
+ * tx_off + desc.off until cons passes the descriptor.
+ */
+#ifndef NIC_SHM_H
+#define NIC_SHM_H
+
+#include <stdint.h>
+
+#define NIC_MAGIC        0x43494e57u   /* "WNIC" */
+#define NIC_VERSION      1u
+#define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
+#define NIC_MAX_DIMS     4
+#define NIC_ANY          0xffffffffu   /* wildcard source or tag in RECV/PROBE */
+
+#define NIC_CONFIG_OFF   0x0000u
+#define NIC_STATUS_OFF   0x0400u
+#define NIC_REPLY_OFF    0x0480u
+#define NIC_PROD_OFF     0x0500u
+#define NIC_CONS_OFF     0x0540u
+#define NIC_RING_OFF     0x1000u
+
+enum nic_topo { NIC_TOPO_MESH = 0, NIC_TOPO_TORUS = 1, NIC_TOPO_HYPERCUBE = 2 };
+enum nic_port { NIC_PORT_ONE = 0, NIC_PORT_ALL = 1 };
+
+struct nic_config {
+    uint32_t magic, version;
+    uint32_t rank, nodes;
+    uint32_t topo, ndims;
+    uint32_t dims[NIC_MAX_DIMS];       /* dims[0] varies fastest in the rank */
+    uint32_t port_model;               /* enum nic_port */
+    uint32_t shm_size;
+    uint32_t ring_off, ring_slots;     /* ring_slots is a power of two */
+    uint32_t tx_off, tx_size;
+    uint32_t rx_off, rx_size;
+    uint32_t msg_max;                  /* largest payload of one message */
+    uint32_t ps_per_instr;             /* node CPU speed: picoseconds per instruction */
+    uint32_t t_send_ns, t_recv_ns;     /* software start-up of a send and of a receive */
+    uint32_t reserved[8];
+    char     app[64];                  /* NUL-terminated app name */
+    char     args[256];                /* NUL-terminated, space-separated key=value */
+};
+
+enum nic_state { NIC_STATE_BOOT = 0, NIC_STATE_RUNNING = 1, NIC_STATE_EXITED = 2, NIC_STATE_FAULT = 3 };
+enum nic_fault { NIC_FAULT_NONE = 0, NIC_FAULT_UNDEF = 1, NIC_FAULT_PABORT = 2, NIC_FAULT_DABORT = 3,
+                 NIC_FAULT_UNEXPECTED = 4, NIC_FAULT_PANIC = 5 };
+
+struct nic_status {
+    uint32_t hello;                    /* node: 1 once it is up and ringing */
+    uint32_t link_up;                  /* router: 1 once it heard the node's doorbell */
+    uint32_t state;                    /* enum nic_state */
+    uint32_t exit_code;
+    uint32_t fault_kind;               /* enum nic_fault */
+    uint32_t fault_pc, fault_addr, fault_status;
+    uint32_t want_space;               /* node: set while waiting for ring or tx space */
+    uint32_t reserved[7];
+};
+
+enum nic_op {
+    NIC_OP_SEND = 1,       /* peer=dst, tag, len, off: payload at tx_off+off */
+    NIC_OP_RECV = 2,       /* peer=src|ANY, tag|ANY, len=capacity; blocking */
+    NIC_OP_PROBE = 3,      /* peer=src|ANY, tag|ANY; blocking; answers arrived-by-time */
+    NIC_OP_WAIT_SENT = 4,  /* blocking; answers when all my sends have left the node */
+    NIC_OP_STEP = 5,       /* tag = step number the node enters */
+    NIC_OP_EXIT = 6,       /* tag = exit status; the node's last descriptor */
+};
+
+struct nic_desc {
+    uint32_t op, seq;      /* seq = this descriptor's ring index (prod at posting) */
+    uint64_t time_ns;      /* the node's simulated time when it posted this */
+    uint32_t peer, tag, len, off;
+};
+
+enum nic_reply_status { NIC_REPLY_OK = 0, NIC_REPLY_NONE = 1, NIC_REPLY_TRUNC = 2 };
+
+struct nic_reply {
+    uint32_t seq;          /* seq of the blocking descriptor answered */
+    uint32_t status;       /* enum nic_reply_status */
+    uint32_t src, tag, len, pad;
+    uint64_t time_ns;      /* simulated time the answer holds at: arrival or departure */
+    uint64_t reserved[4];
+};
+
+#endif
