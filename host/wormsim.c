@@ -292,6 +292,15 @@ static void on_timer(struct run *rn)
     uint64_t v;
     if (read(rn->timerfd, &v, sizeof v) < 0)
         return;
+    /* Kick nodes that said hello but whose doorbell QEMU dropped, and
+     * read every ring in case a doorbell was lost. */
+    for (int i = 0; i < rn->m.nodes && !rn->done; i++) {
+        const volatile struct nic_status *st = (const volatile struct nic_status *)(rn->mem[i].map + NIC_STATUS_OFF);
+        if (rn->r.nodes[i].state == NODE_BOOT && st->hello)
+            notify(rn, i);
+        else if (router_node_poll(&rn->r, i) < 0)
+            fail(rn, "%s", rn->r.error);
+    }
     if (rn->gdb_node >= 0)
         return;                      /* a person is at the controls */
     double t = now_s();
@@ -370,7 +379,7 @@ static int setup(struct run *rn)
     sigprocmask(SIG_BLOCK, &ss, NULL);
     rn->sigfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK);
     rn->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-    struct itimerspec its = { .it_interval = { 0, 250000000 }, .it_value = { 0, 250000000 } };
+    struct itimerspec its = { .it_interval = { 0, 5000000 }, .it_value = { 0, 5000000 } };
     timerfd_settime(rn->timerfd, 0, &its, NULL);
     char sock[108];
     snprintf(sock, sizeof sock, "wormsim-%d-%lx", (int)getpid(), (unsigned long)time(NULL));

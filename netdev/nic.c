@@ -71,10 +71,16 @@ static void wait_space(uint32_t need)
     if (space_free(need))
         return;
     status->want_space = 1;
+    board_mb();
+    doorbell();                       /* the router has unread descriptors */
     WAIT_UNTIL(space_free(need));
     status->want_space = 0;
 }
 
+/* Append a descriptor. The doorbell is rung only for descriptors the
+ * router must act on now (blocking ones and EXIT): a SEND or STEP is read
+ * with the next doorbell. That is safe because until then the router keeps
+ * this node's older, smaller time bound, which only makes it wait longer. */
 static uint32_t post(uint32_t op, uint64_t t, uint32_t peer, uint32_t tag,
                      uint32_t len, uint32_t off)
 {
@@ -91,7 +97,8 @@ static uint32_t post(uint32_t op, uint64_t t, uint32_t peer, uint32_t tag,
     board_mb();
     *prod_p = ++prod;
     board_mb();
-    doorbell();
+    if (op != NIC_OP_SEND && op != NIC_OP_STEP)
+        doorbell();
     return seq;
 }
 
@@ -131,14 +138,17 @@ const struct nic_config *nic_init(void)
     ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
     prod = *prod_p;
 
-    /* Link-up: ring until the router says it heard us. */
+    /* Link-up: QEMU may drop a doorbell rung before it applied the
+     * router's peer messages, so ring until the router says it heard one.
+     * In between, sleep: the router kicks a node that said hello but was
+     * not heard, so no node spins while the others boot. */
     status->state = NIC_STATE_RUNNING;
     status->hello = 1;
     board_mb();
     while (!status->link_up) {
         doorbell();
-        for (int i = 0; i < 20000 && !status->link_up; i++)
-            board_mb();
+        board_wait_irq();
+        board_mb();
     }
     topo.kind = (enum net_topo_kind)cfg->topo;
     topo.ndims = (int)cfg->ndims;
