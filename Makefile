@@ -31,16 +31,17 @@ NODE_ELF     = $(BUILD)/$(ARCH)/node.elf
 UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 WORMSIM      = $(BUILD)/host/wormsim
+RUNS_DIR    ?= runs
 RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
                $(if $(TOPO),--topo '$(TOPO)') $(if $(DIMS),--dims '$(DIMS)') \
                $(if $(ARGS),--args '$(ARGS)') $(if $(GDB),--gdb '$(GDB)') \
-               $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') --kernel $(NODE_ELF)
+               $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') --kernel $(NODE_ELF) --runs-dir '$(RUNS_DIR)'
 
-.PHONY: all host node run test unit-test qemu-test bench gdb deps check-deps clean
+.PHONY: all host node run test unit-test qemu-test bench gdb deps check-deps check-host-deps check-node-deps clean
 all: host node
 
-host: check-host-deps $(WORMSIM)
-node: check-node-deps $(NODE_ELF)
+host: $(WORMSIM)
+node: $(NODE_ELF)
 
 check-host-deps:
 	@tests/check-deps.sh host
@@ -52,14 +53,14 @@ check-deps:
 deps:
 	@tests/check-deps.sh install
 
-$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def
+$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def | check-host-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
 $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
-$(BUILD)/$(ARCH)/%.o: % $(wildcard board/*.h $(BOARD)/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)
+$(BUILD)/$(ARCH)/%.o: % $(wildcard board/*.h $(BOARD)/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def) | check-node-deps
 	@mkdir -p $(dir $@)
 	$(NODE_CC) $(NODE_CFLAGS) -c $< -o $@
 
@@ -92,7 +93,7 @@ bench: all
 RUN  ?= runs/latest
 NODE ?= $(GDB)
 gdb: node
-	@tests/gdb-attach.sh '$(RUN)' '$(NODE)' $(NODE_ELF)
+	@tests/gdb-attach.sh '$(RUN)' '$(NODE)' $(NODE_ELF) $(GDB_ARGS)
 
 clean:
 	rm -rf $(BUILD)

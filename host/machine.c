@@ -85,8 +85,10 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
         if (!nodes)
             nodes = 64;
         if (m->topo == NIC_TOPO_HYPERCUBE) {
-            if (nodes < 2 || (nodes & (nodes - 1))) {
-                snprintf(err, errlen, "a hypercube needs NODES a power of two from 2 to 4096, not %ld", nodes);
+            /* one dimension per address bit, and there are NIC_MAX_DIMS */
+            if (nodes < 2 || (nodes & (nodes - 1)) || nodes > 1L << NIC_MAX_DIMS) {
+                snprintf(err, errlen, "a hypercube needs NODES a power of two from 2 to %ld, not %ld",
+                         1L << NIC_MAX_DIMS, nodes);
                 return -1;
             }
             while ((1L << m->ndims) < nodes)

@@ -62,7 +62,7 @@ int results_write(const struct router *r, const struct outcome *o)
     else
         json_object_set_new(s, "fault", json_null());
     json_object_set_new(s, "waiting", waiting_json(r));
-    json_object_set_new(s, "interrupted", json_boolean(o->interrupted));
+    json_object_set_new(s, "interrupted_by_signal", o->interrupted ? json_integer(o->interrupted) : json_null());
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", o->run_dir);
     int rc = json_dump_file(s, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

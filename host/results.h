@@ -13,7 +13,7 @@ struct outcome {
     int ok;
     char error[1024];          /* empty when ok */
     struct node_fault fault;   /* node = -1 if none */
-    int interrupted;           /* a signal ended the run */
+    int interrupted;           /* the signal that ended the run, or 0 */
     double wall_s;
     const char *app, *args;
     const char *run_dir;

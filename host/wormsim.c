@@ -454,7 +454,7 @@ static void loop(struct run *rn)
                     if (si.ssi_signo == SIGCHLD) {
                         on_child(rn);
                     } else {
-                        rn->out.interrupted = 1;
+                        rn->out.interrupted = (int)si.ssi_signo;
                         fail(rn, "interrupted by signal %d (%s)", (int)si.ssi_signo, strsignal((int)si.ssi_signo));
                     }
                 }
@@ -609,6 +609,6 @@ int main(int argc, char **argv)
     router_free(&rn.r);
     template_free(&rn.tpl);
     if (rn.out.interrupted)
-        return 130;
+        return 128 + rn.out.interrupted;
     return rn.out.ok ? 0 : 1;
 }

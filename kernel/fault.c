@@ -28,10 +28,12 @@ void fault_report(uint32_t kind, uint32_t pc)
         __asm__ volatile("mrc p15, 0, %0, c6, c0, 2" : "=r"(addr));   /* IFAR */
         __asm__ volatile("mrc p15, 0, %0, c5, c0, 1" : "=r"(status)); /* IFSR */
     }
-    nic_fault(kind, pc, addr, status);
+    /* Console first: the router ends the run as soon as the NIC reports. */
     printf("\nnode %d: %s at pc 0x%08lx (address 0x%08lx, status 0x%lx)\n",
            kernel_rank, kind <= NIC_FAULT_PANIC ? kind_name[kind] : "fault",
            (unsigned long)pc, (unsigned long)addr, (unsigned long)status);
+    fflush(stdout);
+    nic_fault(kind, pc, addr, status);
     board_exit(128 + (int)kind);
 }
 
@@ -43,6 +45,7 @@ void panic(const char *fmt, ...)
     vprintf(fmt, ap);
     va_end(ap);
     printf("\n");
+    fflush(stdout);
     uint32_t pc = (uint32_t)(uintptr_t)__builtin_return_address(0);
     nic_fault(NIC_FAULT_PANIC, pc, 0, 0);
     board_exit(128 + NIC_FAULT_PANIC);

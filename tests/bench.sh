@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# make bench: wall time and memory of real runs, medians of several.
+#   REPEAT=5 (runs per size)  SIZES="16 64 256"  APP=alltoall_pex  ARGS=len=1024
+set -u
+cd "$(dirname "$0")/.."
+WORMSIM=${WORMSIM:-build/host/wormsim}; KERNEL=${KERNEL:-build/arm/node.elf}
+REPEAT=${REPEAT:-5}; SIZES=${SIZES:-16 64 256}; APP=${APP:-alltoall_pex}; ARGS=${ARGS:-len=1024}
+TMP=$(mktemp -d /tmp/wormsim-bench.XXXXXX); trap 'rm -rf "$TMP"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2 }'; }
+
+# Peak proportional set size (PSS: shared pages split between the processes
+# sharing them) of the node QEMUs, sampled while a run is going.
+peak_rss() {   # pid of the run tool -> "max_mib_per_node total_mib"
+  local max=0 tot=0
+  while kill -0 "$1" 2>/dev/null; do
+    local s; s=$(for c in $(pgrep -P "$1"); do awk '/^Pss:/{print $2}' /proc/$c/smaps_rollup 2>/dev/null; done |
+                 awk '{t+=$1; if ($1>m) m=$1} END{print m+0, t+0}')
+    set -- "$1" $s
+    [ "${2:-0}" -gt "$max" ] && max=$2; [ "${3:-0}" -gt "$tot" ] && tot=$3
+    sleep 0.05
+  done
+  echo "$((max / 1024)) $((tot / 1024))"
+}
+
+printf "%-6s %-10s %10s %10s %14s %16s %16s\n" nodes shape "wall_s" "min..max" "sim_time_ns" "peak_pss/node" "peak_pss_total"
+for n in $SIZES; do
+  walls=(); sim=; mem=
+  for k in $(seq "$REPEAT"); do
+    "$WORMSIM" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app "$APP" --nodes "$n" --args "$ARGS" > "$TMP/out" 2>&1 &
+    pid=$!
+    m=$(peak_rss $pid); wait $pid; rc=$?
+    [ $rc = 0 ] || { echo "run failed (nodes=$n):"; cat "$TMP/out"; exit 1; }
+    d=$(awk '/results/{print $2}' "$TMP/out")
+    walls+=("$(jq .wall_s "$d")"); s=$(jq .sim_time_ns "$d"); dims=$(jq -r .dims "$d")
+    [ -z "$sim" ] || [ "$sim" = "$s" ] || { echo "simulated time changed between runs: $sim vs $s"; exit 1; }
+    sim=$s; [ "$k" = 1 ] && mem=$m
+    rm -rf "$TMP/runs"
+  done
+  med=$(printf '%s\n' "${walls[@]}" | median)
+  range=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n '1p;$p' | awk '{printf "%.2f%s", $1, NR==1?"..":""}')
+  set -- $mem
+  printf "%-6s %-10s %10.2f %10s %14s %13s MiB %13s MiB\n" "$n" "$dims" "$med" "$range" "$sim" "$1" "$2"
+done
+echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's own wall time, median)"

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# make gdb NODE=k [RUN=dir]: attach gdb-multiarch to node k of a run started
+# with GDB=k. Extra arguments go to gdb (the tests use -batch -ex ...).
+set -u
+run=${1:-runs/latest}; node=${2:-}; elf=${3:-build/arm/node.elf}; shift 3 2>/dev/null || shift $#
+info="$run/gdb"
+if [ ! -f "$info" ]; then
+  echo "make gdb: $run was not started with a gdbstub; start one with: make run ... GDB=<node>" >&2
+  exit 2
+fi
+gnode=$(awk '$1=="node"{print $2}' "$info"); port=$(awk '$1=="port"{print $2}' "$info")
+kernel=$(awk '$1=="kernel"{print $2}' "$info")
+if [ -n "$node" ] && [ "$node" != "$gnode" ]; then
+  echo "make gdb: node $node has no gdbstub in $run; node $gnode has (make gdb NODE=$gnode)" >&2
+  exit 2
+fi
+command -v gdb-multiarch >/dev/null || { echo "make gdb: gdb-multiarch is missing; install it with: sudo apt-get install gdb-multiarch" >&2; exit 1; }
+[ -f "$kernel" ] || kernel=$elf
+exec gdb-multiarch -q "$kernel" -ex "target remote 127.0.0.1:$port" "$@"

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# Boot-and-collect tests: real runs of the run tool on QEMU nodes, checked
+# through exit status, summary.json and the node consoles.
+# Environment: WORMSIM (run tool), KERNEL (node image). Optional: ONLY=regex.
+set -u
+cd "$(dirname "$0")/../.."
+WORMSIM=${WORMSIM:-build/host/wormsim}
+KERNEL=${KERNEL:-build/arm/node.elf}
+TMP=$(mktemp -d /tmp/wormsim-tests.XXXXXX)
+RUNS=$TMP/runs
+trap 'rm -rf "$TMP"' EXIT
+pass=0; fail=0; failed=()
+
+ws() { "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" "$@"; }
+latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
+summary() { jq -r "$1" "$(latest)/summary.json"; }
+qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1
+ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
+
+# Each test runs in a subshell; a failing `expect` prints why and fails it.
+expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+t() {
+  local name=$1; shift
+  [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
+  local t0=$SECONDS
+  if ( set -u; "$@" ) > "$TMP/out" 2>&1; then
+    pass=$((pass + 1)); echo "  ok    $name ($((SECONDS - t0)) s)"
+  else
+    fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name ($((SECONDS - t0)) s)"; sed 's/^/      | /' "$TMP/out" | tail -25
+  fi
+}
+
+ok_run() {   # the run succeeded and every node exited 0
+  expect '[ "$(summary .ok)" = true ]' "$(summary .error)"
+  expect '[ "$(summary "[.exit_codes[] | select(. != 0)] | length")" = 0 ]'
+}
+
+# --- apps on small machines ---------------------------------------------
+hello_mesh() {
+  ws --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  ok_run
+  expect '[ "$(summary .nodes)" = 4 ] && [ "$(summary .dims)" = 2x2 ] && [ "$(summary .topology)" = mesh ]'
+  for i in 0 1 2 3; do expect "grep -q 'hello from node $i of 4, mesh' $(latest)/node-00$i.log"; done
+  expect "grep -q 'coordinates (1,1)' $(latest)/node-003.log"
+}
+hello_hypercube() {
+  ws --app hello --topo hypercube --nodes 8 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ok_run
+  expect "grep -q 'hypercube, coordinates (1,0,1)' $(latest)/node-005.log"
+}
+pingpong_mesh() {
+  ws --app pingpong --nodes 16 --topo mesh --dims 4x4 --args 'len=1000 iters=3' >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ok_run
+  expect '[ "$(summary .messages)" = 6 ] && [ "$(summary .bytes)" = 6000 ]'
+  expect "grep -q 'pingpong 0 <-> 15: 3 x 1000 bytes' $(latest)/node-000.log"
+}
+pex_torus4() {
+  ws --app alltoall_pex --topo torus --dims 4x4 --args len=200 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ok_run
+  expect '[ "$(summary .messages)" = 240 ] && [ "$(summary .bytes)" = 48000 ]'   # p(p-1) blocks
+  expect '[ "$(summary .unreceived_messages)" = 0 ]'
+}
+pex_hypercube16() {
+  ws --app alltoall_pex --topo hypercube --nodes 16 --args len=64 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ok_run
+}
+pex_mesh_8x8_default_len() {
+  ws --app alltoall_pex --topo mesh --dims 8x8 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ok_run
+  expect '[ "$(summary .messages)" = 4032 ]'
+}
+
+# --- determinism ---------------------------------------------------------
+determinism() {
+  ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local a; a=$(summary '[.sim_time_ns, .messages, .bytes, .finish_ns] | tostring')
+  # the same run with both host cores loaded
+  ( for i in 1 2; do timeout 20 sh -c 'while :; do :; done' & done; wait ) & local load=$!
+  ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local b; b=$(summary '[.sim_time_ns, .messages, .bytes, .finish_ns] | tostring')
+  pkill -P $load 2>/dev/null; kill $load 2>/dev/null; wait $load 2>/dev/null
+  expect '[ "$a" = "$b" ]' "unloaded $a, loaded $b"
+  expect '[ "$(echo "$a" | jq ".[0]")" -gt 0 ]'
+}
+concurrent_runs() {
+  ws --app alltoall_pex --dims 4x4 --args len=128 > "$TMP/c1" 2>&1 & local p1=$!
+  ws --app alltoall_pex --dims 4x4 --args len=128 > "$TMP/c2" 2>&1 & local p2=$!
+  wait $p1; local r1=$?; wait $p2; local r2=$?
+  expect '[ $r1 = 0 ] && [ $r2 = 0 ]' "$(cat "$TMP/c1" "$TMP/c2")"
+  local d1 d2; d1=$(awk '/results/{print $2}' "$TMP/c1"); d2=$(awk '/results/{print $2}' "$TMP/c2")
+  expect '[ "$d1" != "$d2" ]'
+  expect '[ "$(jq .sim_time_ns "$d1")" = "$(jq .sim_time_ns "$d2")" ]'
+}
+gdb_node() {
+  command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  ws --app hello --nodes 4 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
+  for i in $(seq 100); do [ -f "$(latest)/gdb" ] && grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
+  expect 'grep -q "node 2 is halted with its gdbstub on 127.0.0.1:" "$TMP/g"'
+  sleep 0.5
+  # The other nodes must wait while node 2 is stopped: the run is still going.
+  expect 'kill -0 $w'
+  timeout 60 tests/gdb-attach.sh "$(latest)" 2 "$KERNEL" -batch -ex 'break app_hello' -ex continue \
+      -ex 'print net_rank()' -ex continue > "$TMP/gdbout" 2>&1
+  wait $w; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/g")"
+  expect 'grep -q "Breakpoint 1, app_hello" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
+  expect 'grep -q "\$1 = 2" "$TMP/gdbout"'
+  ok_run
+  expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "node 2 has"'
+}
+
+# --- bad input: a clear message, exit 2, no run started --------------------
+bad_input() {   # args... -- expected message regex
+  local args=() msg
+  while [ "$1" != -- ]; do args+=("$1"); shift; done; msg=$2
+  local before; before=$(ndirs)
+  ws "${args[@]}" > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/b")"
+  expect 'grep -Eq -- "$msg" "$TMP/b"' "$(cat "$TMP/b")"
+  expect '[ "$(ndirs)" = "$before" ]' "a run directory was created"
+}
+bad_app()       { bad_input --app nosuch -- "unknown app 'nosuch'; accepted:.*" && expect 'grep -q alltoall_pex "$TMP/b"'; }
+bad_nodes_dims(){ bad_input --nodes 16 --dims 4x5 -- "NODES=16 does not match DIMS=4x5 \(20 nodes\)"; }
+bad_dims()      { bad_input --dims 4xx4 -- "DIMS='4xx4' is malformed; expected .*joined by 'x'"; }
+bad_topo()      { bad_input --topo ring -- "unknown topology 'ring'; accepted: mesh, torus, hypercube"; }
+bad_hypercube() { bad_input --topo hypercube --nodes 12 -- "hypercube needs NODES a power of two"; }
+bad_pex_size()  { bad_input --app alltoall_pex --dims 4x3 -- "alltoall_pex needs a power-of-two node count, not 12"; }
+bad_gdb()       { bad_input --nodes 4 --gdb 9 -- "GDB \(node to debug\) '9' is not a whole number from 0 to 3"; }
+bad_option()    { bad_input --t-send -5 -- "--t-send '-5' is not a whole number"; }
+missing_qemu() {
+  local before; before=$(ndirs)
+  PATH=/nonexistent ws --app hello > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]'
+  expect 'grep -q "qemu-system-arm not found on PATH; install it with: sudo apt-get install qemu-system-arm" "$TMP/b"' "$(cat "$TMP/b")"
+  expect '[ "$(ndirs)" = "$before" ]'
+}
+missing_cross_compiler() {
+  PATH=/nonexistent /bin/bash tests/check-deps.sh node > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "arm-none-eabi-gcc (package gcc-arm-none-eabi)" "$TMP/b"' "$(cat "$TMP/b")"
+  expect 'grep -q "make deps" "$TMP/b"'
+}
+
+# --- faults, hangs, deadlocks, bad descriptors ----------------------------
+fault() {   # kind expected-name
+  local want=$2
+  ws --app crash --nodes 4 --args "node=2 kind=$1" > "$TMP/f" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc"
+  expect '[ "$(summary .fault.node)" = 2 ] && [ "$(summary .fault.kind)" = "$want" ]' "$(summary .fault)"
+  expect 'grep -q "node 2: $want at pc 0x" "$TMP/f"' "$(cat "$TMP/f")"
+  expect 'grep -q "node 2: $want at pc 0x" "$(latest)/node-002.log"'
+  for i in 0 1 3; do expect "[ -f $(latest)/node-00$i.log ]"; done
+  expect '[ "$(summary .ok)" = false ]'
+}
+in_kernel_text() {   # the reported PC is the faulting instruction, in app_crash
+  [ "$(arm-none-eabi-addr2line -f -e "$KERNEL" "$(printf 0x%x "$(summary .fault.pc)")" | head -1)" = app_crash ]
+}
+fault_dabort() { fault dabort "data abort"; expect in_kernel_text; expect '[ "$(summary .fault.addr)" = 16 ]'; }
+fault_undef()  { fault undef "undefined instruction"; expect in_kernel_text; }
+fault_pabort() { fault pabort "prefetch abort"; expect '[ "$(summary .fault.pc)" = 256 ] && [ "$(summary .fault.addr)" = 256 ]'; }
+hang() {
+  ws --app hang --nodes 4 --args node=1 --hang-timeout 2 > "$TMP/h" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "look hung" "$TMP/h"' "$(cat "$TMP/h")"
+  expect 'grep -q "node 1 is running" "$TMP/h"'
+  expect 'grep -q "node 0 waits in RECV(src=1, tag=0)" "$TMP/h"'
+  expect '[ "$(summary ".waiting | length")" = 3 ]'
+}
+deadlock() {
+  local t0=$SECONDS
+  ws --app deadlock --nodes 4 > "$TMP/d" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "deadlock: every unfinished node waits" "$TMP/d"' "$(cat "$TMP/d")"
+  expect 'grep -q "node 3 waits in RECV(src=0, tag=7)" "$TMP/d"'
+  expect '[ "$(summary ".waiting | map(.node) | tostring")" = "[0,1,2,3]" ]'
+  expect '[ $((SECONDS - t0)) -lt 10 ]' "deadlock found by the wall-clock limit, not by the router"
+}
+baddesc() {  # what expected-regex
+  local want=$2
+  ws --app baddesc --nodes 4 --args "node=1 what=$1" > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect '[ "$(summary .error)" != null ]'
+  expect 'summary .error | grep -Eq -- "^node 1: $want"' "$(summary .error)"
+}
+baddesc_dst()  { baddesc dst "SEND descriptor [0-9]+: destination 9 out of range 0..3"; }
+baddesc_len()  { baddesc len "SEND descriptor [0-9]+: length 2147483647 exceeds the largest message"; }
+baddesc_off()  { baddesc off "SEND descriptor [0-9]+: payload \\[.* outside the .*transmit area"; }
+baddesc_op()   { baddesc op "descriptor [0-9]+ has unknown operation 153"; }
+baddesc_ring() { baddesc ring "producer index 305419896 is beyond the ring"; }
+
+# --- cleanup: signals, router death, leftovers ----------------------------
+start_hung() {   # a run that stays up: node 0 spins, the others wait
+  "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" --app hang --nodes 4 --hang-timeout 300 > "$TMP/s" 2>&1 &
+  wpid=$!
+  for i in $(seq 100); do [ "$(qemu_of $wpid | wc -l)" = 4 ] && break; sleep 0.1; done
+  expect '[ "$(qemu_of $wpid | wc -l)" = 4 ]' "QEMUs did not start"
+  sleep 0.5
+}
+sigterm_cleans_up() {
+  local shm0; shm0=$(ls /dev/shm | sort)
+  start_hung
+  kill -TERM $wpid; wait $wpid; local rc=$?
+  expect '[ $rc = 143 ]' "exit $rc"
+  expect '[ -z "$(qemu_of $wpid)" ]' "QEMUs left: $(qemu_of $wpid)"
+  expect '[ "$(summary .interrupted_by_signal)" = 15 ]'
+  expect '[ -f "$(latest)/node-000.log" ]'
+  expect '[ "$(ls /dev/shm | sort)" = "$shm0" ]'
+  expect '! grep -q "wormsim-$wpid-" /proc/net/unix'
+}
+sigint_cleans_up() {
+  start_hung
+  kill -INT $wpid; wait $wpid; local rc=$?
+  expect '[ $rc = 130 ]' "exit $rc"
+  expect '[ -z "$(qemu_of $wpid)" ]'
+}
+router_killed() {
+  start_hung
+  kill -KILL $wpid; wait $wpid 2>/dev/null
+  for i in $(seq 50); do [ -z "$(qemu_of $wpid)" ] && break; sleep 0.1; done
+  expect '[ -z "$(qemu_of $wpid)" ]' "QEMUs outlived the router: $(qemu_of $wpid)"
+  expect '! grep -q "wormsim-$wpid-" /proc/net/unix'
+}
+
+# --- the real command lines -----------------------------------------------
+make_run_default() {
+  make -s run RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail -20 "$TMP/m")"
+  expect 'grep -q "alltoall_pex on torus 8x8 (64 nodes): ok" "$TMP/m"'
+  ok_run
+  expect '[ "$(summary .messages)" = 4032 ]'
+}
+make_run_pingpong() {
+  make -s run NODES=16 TOPO=mesh DIMS=4x4 APP=pingpong RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail "$TMP/m")"
+  expect 'grep -q "pingpong on mesh 4x4 (16 nodes): ok" "$TMP/m"'
+}
+make_run_hypercube() {
+  make -s run NODES=8 TOPO=hypercube APP=hello RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]'
+  expect 'grep -q "hello on hypercube 2x2x2 (8 nodes): ok" "$TMP/m"'
+}
+make_run_bad() {
+  make -s run APP=nosuch RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? != 0 ]'
+  expect 'grep -q "unknown app" "$TMP/m"'
+}
+
+echo "QEMU boot-and-collect tests"
+t hello_mesh hello_mesh
+t hello_hypercube hello_hypercube
+t pingpong_mesh pingpong_mesh
+t pex_torus4 pex_torus4
+t pex_hypercube16 pex_hypercube16
+t pex_mesh_8x8 pex_mesh_8x8_default_len
+t determinism_under_load determinism
+t concurrent_runs concurrent_runs
+t gdb_node gdb_node
+for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option missing_qemu missing_cross_compiler; do t $b $b; done
+for f in fault_dabort fault_undef fault_pabort hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
+for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
+for m in make_run_default make_run_pingpong make_run_hypercube make_run_bad; do t $m $m; done
+echo "qemu: $pass passed, $fail failed"
+[ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

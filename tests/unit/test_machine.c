@@ -1,0 +1,263 @@
+/* machine_parse and machine_hops: the machine's shape from the user's
+ * words, and the hop count of the dimension-ordered route. */
+#include "check.h"
+#include "machine.h"
+
+static char err[512];
+
+/* machine_parse into *m; err is cleared first so stale text never passes. */
+static int parse(struct machine *m, const char *topo, const char *nodes, const char *dims)
+{
+    err[0] = 0;
+    return machine_parse(m, topo, nodes, dims, err, sizeof err);
+}
+
+static void check_dims(const struct machine *m, const char *want)
+{
+    char buf[64];
+    machine_dims_str(m, buf, sizeof buf);
+    CHECK_STR(buf, want);
+}
+
+TEST(default_is_64_nodes_8x8)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "torus", NULL, NULL) == 0);
+    CHECK_EQ_INT(m.topo, NIC_TOPO_TORUS);
+    CHECK_EQ_INT(m.nodes, 64);
+    CHECK_EQ_INT(m.ndims, 2);
+    CHECK_EQ_INT(m.dims[0], 8);
+    CHECK_EQ_INT(m.dims[1], 8);
+    CHECK_EQ_INT(m.dims[2], 1);       /* unused dimensions have size 1 */
+    CHECK_EQ_INT(m.dims[3], 1);
+    check_dims(&m, "8x8");
+
+    REQUIRE(parse(&m, "mesh", NULL, "") == 0);   /* empty DIMS = not given */
+    CHECK_EQ_INT(m.topo, NIC_TOPO_MESH);
+    CHECK_EQ_INT(m.nodes, 64);
+    check_dims(&m, "8x8");
+}
+
+TEST(nodes_16_is_4x4)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "mesh", "16", NULL) == 0);
+    CHECK_EQ_INT(m.nodes, 16);
+    CHECK_EQ_INT(m.ndims, 2);
+    CHECK_EQ_INT(m.dims[0], 4);
+    CHECK_EQ_INT(m.dims[1], 4);
+}
+
+TEST(nodes_32_is_8x4_and_other_near_squares)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "torus", "32", NULL) == 0);
+    CHECK_EQ_INT(m.nodes, 32);
+    CHECK_EQ_INT(m.dims[0], 8);       /* dims[0] is the larger, fastest-varying one */
+    CHECK_EQ_INT(m.dims[1], 4);
+    check_dims(&m, "8x4");
+
+    REQUIRE(parse(&m, "mesh", "12", NULL) == 0);
+    check_dims(&m, "4x3");
+    REQUIRE(parse(&m, "mesh", "7", NULL) == 0);  /* a prime is a line */
+    check_dims(&m, "7x1");
+    REQUIRE(parse(&m, "mesh", "1", NULL) == 0);
+    CHECK_EQ_INT(m.nodes, 1);
+    check_dims(&m, "1x1");
+}
+
+TEST(dims_give_the_node_count)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "mesh", NULL, "4x5") == 0);
+    CHECK_EQ_INT(m.nodes, 20);
+    CHECK_EQ_INT(m.ndims, 2);
+    CHECK_EQ_INT(m.dims[0], 4);
+    CHECK_EQ_INT(m.dims[1], 5);
+    check_dims(&m, "4x5");
+
+    REQUIRE(parse(&m, "torus", "20", "4x5") == 0);   /* NODES may agree */
+    CHECK_EQ_INT(m.nodes, 20);
+
+    REQUIRE(parse(&m, "torus", NULL, "2x3x4") == 0);
+    CHECK_EQ_INT(m.nodes, 24);
+    CHECK_EQ_INT(m.ndims, 3);
+    CHECK_EQ_INT(m.dims[3], 1);
+
+    REQUIRE(parse(&m, "mesh", NULL, "4x4x4x4") == 0);   /* the most dimensions */
+    CHECK_EQ_INT(m.nodes, 256);
+    CHECK_EQ_INT(m.ndims, 4);
+
+    REQUIRE(parse(&m, "mesh", NULL, "9") == 0);         /* one dimension */
+    CHECK_EQ_INT(m.nodes, 9);
+    CHECK_EQ_INT(m.ndims, 1);
+}
+
+TEST(nodes_not_matching_dims_is_an_error)
+{
+    struct machine m;
+    CHECK_EQ_INT(parse(&m, "mesh", "16", "4x5"), -1);
+    CHECK_CONTAINS(err, "NODES=16");
+    CHECK_CONTAINS(err, "DIMS=4x5");
+    CHECK_CONTAINS(err, "20");
+}
+
+TEST(malformed_dims_are_errors)
+{
+    static const char *const bad[] = { "4x", "x4", "4xx4", "abc", "0x4", "4x4x4x4x4",
+                                       "4x-4", "4 x4", "4x4 ", "8x8x8x8x8", "x", "-4",
+                                       "4096x2", "99999999999999999999" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct machine m;
+        int rc = parse(&m, "mesh", NULL, bad[i]);
+        if (rc != -1)
+            check_fail(__FILE__, __LINE__, "DIMS='%s' was accepted (%d nodes)", bad[i], m.nodes);
+        CHECK_CONTAINS(err, "DIMS=");
+        CHECK_CONTAINS(err, bad[i]);
+        CHECK_CONTAINS(err, "malformed");
+    }
+}
+
+TEST(bad_nodes_are_errors)
+{
+    static const char *const bad[] = { "0", "-1", "abc", "16x", "", "4097" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct machine m;
+        if (parse(&m, "torus", bad[i], NULL) != -1)
+            check_fail(__FILE__, __LINE__, "NODES='%s' was accepted", bad[i]);
+        CHECK_CONTAINS(err, "NODES=");
+    }
+    struct machine m;
+    CHECK_EQ_INT(parse(&m, "torus", "4096", NULL), 0);
+    CHECK_EQ_INT(m.nodes, 4096);
+}
+
+TEST(unknown_topology_lists_the_accepted_ones)
+{
+    struct machine m;
+    CHECK_EQ_INT(parse(&m, "ring", NULL, NULL), -1);
+    CHECK_CONTAINS(err, "ring");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube");
+    CHECK_EQ_INT(parse(&m, "Torus", NULL, NULL), -1);    /* names are exact */
+    CHECK_CONTAINS(err, "mesh, torus, hypercube");
+    CHECK_EQ_INT(parse(&m, NULL, NULL, NULL), -1);
+    CHECK_CONTAINS(err, "mesh, torus, hypercube");
+}
+
+TEST(hypercube_of_8_is_2x2x2)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "hypercube", "8", NULL) == 0);
+    CHECK_EQ_INT(m.topo, NIC_TOPO_HYPERCUBE);
+    CHECK_EQ_INT(m.nodes, 8);
+    CHECK_EQ_INT(m.ndims, 3);
+    CHECK_EQ_INT(m.dims[0], 2);
+    CHECK_EQ_INT(m.dims[1], 2);
+    CHECK_EQ_INT(m.dims[2], 2);
+    CHECK_EQ_INT(m.dims[3], 1);
+    check_dims(&m, "2x2x2");
+
+    REQUIRE(parse(&m, "hypercube", "2", NULL) == 0);
+    CHECK_EQ_INT(m.ndims, 1);
+    REQUIRE(parse(&m, "hypercube", "16", NULL) == 0);
+    CHECK_EQ_INT(m.ndims, 4);
+    check_dims(&m, "2x2x2x2");
+}
+
+TEST(hypercube_needs_a_power_of_two)
+{
+    struct machine m;
+    CHECK_EQ_INT(parse(&m, "hypercube", "12", NULL), -1);
+    CHECK_CONTAINS(err, "power of two");
+    CHECK_CONTAINS(err, "12");
+    CHECK_EQ_INT(parse(&m, "hypercube", "1", NULL), -1);
+    CHECK_CONTAINS(err, "power of two");
+}
+
+/* A hypercube has one dimension per address bit and there are at most
+ * NIC_MAX_DIMS of them: a bigger one must be refused, not written past
+ * dims[] (it used to set ndims to 12 for 4096 nodes and overwrite
+ * whatever followed the struct). */
+TEST(hypercube_larger_than_max_dims_is_an_error)
+{
+    static const char *const big[] = { "32", "64", "4096" };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        struct { struct machine m; int canary[16]; } s;
+        for (int k = 0; k < 16; k++)
+            s.canary[k] = 0x5a5a5a5a;
+        int rc = parse(&s.m, "hypercube", big[i], NULL);
+        if (rc != -1)
+            check_fail(__FILE__, __LINE__, "hypercube NODES=%s was accepted with ndims %d",
+                       big[i], s.m.ndims);
+        CHECK_CONTAINS(err, "power of two");
+        for (int k = 0; k < 16; k++)
+            CHECK_EQ_U64(s.canary[k], 0x5a5a5a5a);
+        CHECK(s.m.ndims <= NIC_MAX_DIMS);
+    }
+    struct machine m;           /* the default size does not fit either */
+    CHECK_EQ_INT(parse(&m, "hypercube", NULL, NULL), -1);
+    CHECK_CONTAINS(err, "power of two");
+}
+
+TEST(hypercube_with_dims_is_an_error)
+{
+    struct machine m;
+    CHECK_EQ_INT(parse(&m, "hypercube", NULL, "2x2x2"), -1);
+    CHECK_CONTAINS(err, "DIMS");
+    CHECK_CONTAINS(err, "hypercube");
+    CHECK_EQ_INT(parse(&m, "hypercube", "8", "2x2x2"), -1);
+    CHECK_CONTAINS(err, "hypercube");
+}
+
+TEST(coords_vary_dimension_0_fastest)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "mesh", NULL, "4x5") == 0);
+    int c[NIC_MAX_DIMS];
+    machine_coords(&m, 13, c);        /* 13 = 1 + 4*3 */
+    CHECK_EQ_INT(c[0], 1);
+    CHECK_EQ_INT(c[1], 3);
+    CHECK_EQ_INT(c[2], 0);
+    CHECK_EQ_INT(c[3], 0);
+    REQUIRE(parse(&m, "hypercube", "8", NULL) == 0);
+    machine_coords(&m, 5, c);         /* coordinate i is bit i */
+    CHECK_EQ_INT(c[0], 1);
+    CHECK_EQ_INT(c[1], 0);
+    CHECK_EQ_INT(c[2], 1);
+}
+
+TEST(mesh_hops)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "mesh", "16", NULL) == 0);
+    CHECK_EQ_INT(machine_hops(&m, 0, 15), 6);
+    CHECK_EQ_INT(machine_hops(&m, 15, 0), 6);
+    CHECK_EQ_INT(machine_hops(&m, 0, 3), 3);      /* no wraparound on a mesh */
+    CHECK_EQ_INT(machine_hops(&m, 0, 12), 3);
+    CHECK_EQ_INT(machine_hops(&m, 5, 5), 0);
+    CHECK_EQ_INT(machine_hops(&m, 5, 6), 1);
+}
+
+TEST(torus_hops_wrap_around)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "torus", NULL, NULL) == 0);    /* 8x8 */
+    CHECK_EQ_INT(machine_hops(&m, 0, 7), 1);
+    CHECK_EQ_INT(machine_hops(&m, 7, 0), 1);
+    CHECK_EQ_INT(machine_hops(&m, 0, 56), 1);        /* (0,7) */
+    CHECK_EQ_INT(machine_hops(&m, 0, 36), 8);        /* (4,4): half way both ways */
+    CHECK_EQ_INT(machine_hops(&m, 0, 63), 2);        /* (7,7) */
+    CHECK_EQ_INT(machine_hops(&m, 0, 3), 3);
+    CHECK_EQ_INT(machine_hops(&m, 0, 5), 3);
+}
+
+TEST(hypercube_hops_count_differing_bits)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "hypercube", "16", NULL) == 0);
+    CHECK_EQ_INT(machine_hops(&m, 0, 15), 4);
+    CHECK_EQ_INT(machine_hops(&m, 5, 10), 4);
+    CHECK_EQ_INT(machine_hops(&m, 3, 5), 2);
+    CHECK_EQ_INT(machine_hops(&m, 8, 0), 1);
+    CHECK_EQ_INT(machine_hops(&m, 9, 9), 0);
+}
