@@ -8,7 +8,7 @@
  * f(i) beta_sat), with f(i) = 2^ceil(lg max(i mod c, i / c)) the largest
  * number of messages sharing a link at step i on an r x c mesh.
  *
- * Every node sends block d (len bytes, pattern_byte(me, d, k)) to every
+ * Every node sends block d (len bytes, pattern_fill(me, d)) to every
  * d != me and checks every byte of every block it receives.
  */
 #include <stdio.h>
@@ -35,8 +35,7 @@ int app_alltoall_pex(void)
         return 2;
     }
     for (int d = 0; d < p; d++)
-        for (size_t k = 0; k < L; k++)
-            sbuf[(size_t)d * L + k] = pattern_byte((unsigned)me, (unsigned)d, (unsigned)k);
+        pattern_fill(sbuf + (size_t)d * L, (unsigned)me, (unsigned)d, L);
 
     uint64_t t0 = net_time_ns();
     for (int i = 1; i < p; i++) {
@@ -50,8 +49,7 @@ int app_alltoall_pex(void)
     long bad = 0;
     for (int s = 0; s < p; s++)
         if (s != me)
-            for (size_t k = 0; k < L; k++)
-                bad += rbuf[(size_t)s * L + k] != pattern_byte((unsigned)s, (unsigned)me, (unsigned)k);
+            bad += (long)pattern_check(rbuf + (size_t)s * L, (unsigned)s, (unsigned)me, L);
     if (me == 0)
         printf("alltoall_pex: %d nodes, %ld bytes per block, %d steps, %llu ns on node 0\n",
                p, len, p - 1, (unsigned long long)t);

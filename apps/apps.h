@@ -1,6 +1,8 @@
 #ifndef APPS_H
 #define APPS_H
 
+#include <stddef.h>
+
 enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
 
 #define APP(name, restr, desc) int app_##name(void);
@@ -13,13 +15,11 @@ struct app {
 };
 extern const struct app app_table[];
 
-/* The verification pattern: byte k of the block node s sends to node d.
- * Any misplaced, lost or duplicated block changes some byte. */
-static inline unsigned char pattern_byte(unsigned s, unsigned d, unsigned k)
-{
-    unsigned x = s * 0x9e3779b1u ^ d * 0x85ebca6bu ^ (k + 1) * 0xc2b2ae35u;
-    x ^= x >> 15;
-    return (unsigned char)(x ^ (x >> 8));
-}
+/* The verification pattern (apps/pattern.c): the block node s sends to
+ * node d is a sequence of 32-bit words, word i = seed(s, d) ^ i * golden,
+ * stored little-endian. A block from the wrong source or destination, at
+ * the wrong offset, lost or duplicated, changes some byte. */
+void pattern_fill(unsigned char *buf, unsigned s, unsigned d, size_t len);
+size_t pattern_check(const unsigned char *buf, unsigned s, unsigned d, size_t len); /* wrong bytes */
 
 #endif

@@ -10,6 +10,24 @@ static struct nic_config *cfg_of(struct node *n) { return (struct nic_config *)(
 static volatile struct nic_status *status_of(struct node *n) { return (volatile struct nic_status *)(n->shm + NIC_STATUS_OFF); }
 static volatile struct nic_reply *reply_of(struct node *n) { return (volatile struct nic_reply *)(n->shm + NIC_REPLY_OFF); }
 
+/* A node's NIC memory layout. The router derives it from its own
+ * parameters rather than reading it back from struct nic_config: the node
+ * can write all of its NIC memory, the config included, and a scribbled
+ * ring_off, tx_off, rx_off or size must not send the router outside it. */
+struct layout { uint32_t ring_off, ring_slots, tx_off, tx_size, rx_off, rx_size; };
+
+static struct layout layout_of(const struct router *r, const struct node *n)
+{
+    struct layout l;
+    l.ring_off = NIC_RING_OFF;
+    l.ring_slots = 64;
+    l.rx_size = (r->p.msg_max + 4095u) & ~4095u;
+    l.rx_off = (uint32_t)n->shm_size - l.rx_size;
+    l.tx_off = (l.ring_off + l.ring_slots * (uint32_t)sizeof(struct nic_desc) + 4095u) & ~4095u;
+    l.tx_size = l.rx_off - l.tx_off;
+    return l;
+}
+
 const char *router_op_name(uint32_t op)
 {
     static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT" };
@@ -98,6 +116,7 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     n->shm_size = size;
     memset(shm, 0, NIC_RING_OFF);
     struct nic_config *c = cfg_of(n);
+    struct layout l = layout_of(r, n);
     c->magic = NIC_MAGIC;
     c->version = NIC_VERSION;
     c->rank = (uint32_t)rank;
@@ -108,12 +127,12 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
         c->dims[i] = (uint32_t)r->m.dims[i];
     c->port_model = r->m.port_model;
     c->shm_size = (uint32_t)size;
-    c->ring_off = NIC_RING_OFF;
-    c->ring_slots = 64;
-    c->rx_size = (r->p.msg_max + 4095u) & ~4095u;
-    c->rx_off = (uint32_t)size - c->rx_size;
-    c->tx_off = (c->ring_off + c->ring_slots * (uint32_t)sizeof(struct nic_desc) + 4095u) & ~4095u;
-    c->tx_size = c->rx_off - c->tx_off;
+    c->ring_off = l.ring_off;
+    c->ring_slots = l.ring_slots;
+    c->rx_size = l.rx_size;
+    c->rx_off = l.rx_off;
+    c->tx_off = l.tx_off;
+    c->tx_size = l.tx_size;
     c->msg_max = r->p.msg_max;
     c->ps_per_instr = r->p.ps_per_instr;
     c->t_send_ns = r->p.t_send_ns;
@@ -162,12 +181,16 @@ void router_node_failed(struct router *r, int rank)
 /* The contention-free network: a message is injected after the send
  * start-up, its head crosses `hops` routers, its body follows at the link
  * rate. Latency = t_send + hops x hop_ns + len x byte_ps (at least 1 ns,
- * the lookahead the synchronisation relies on). */
-static void inject(struct router *r, struct msg *m)
+ * the lookahead the synchronisation relies on). The node has one injection
+ * channel: a message enters only when the previous one has left, so
+ * messages from one node to another arrive in the order they were sent. */
+static void inject(struct router *r, struct node *src, struct msg *m)
 {
     uint64_t body = ((uint64_t)m->len * r->p.byte_ps + 999) / 1000;
     m->hops = machine_hops(&r->m, m->src, m->dst);
     m->t_inject = m->t_post + r->p.t_send_ns;
+    if (m->t_inject < src->last_leave)
+        m->t_inject = src->last_leave;
     m->t_leave = m->t_inject + body;
     m->t_arrive = m->t_inject + (uint64_t)m->hops * r->p.hop_ns + body;
     if (m->t_arrive <= m->t_post)
@@ -198,12 +221,12 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
 /* Hand message m (already unlinked) to node n's pending RECV at time t. */
 static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
 {
-    struct nic_config *c = cfg_of(n);
+    struct layout l = layout_of(r, n);
     uint32_t status = NIC_REPLY_OK;
     if (m->len > n->blk.len)
         status = NIC_REPLY_TRUNC;
     else
-        memcpy(n->shm + c->rx_off, m->data, m->len);
+        memcpy(n->shm + l.rx_off, m->data, m->len);
     n->recvs++;
     n->bytes_recv += m->len;
     answer(r, n, status, m, t);
@@ -309,7 +332,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
     if (r->trace)
         fprintf(r->trace, "%12llu node %d: %s #%u peer %d tag %d len %u\n", (unsigned long long)d->time_ns,
                 n->rank, router_op_name(d->op), d->seq, (int)d->peer, (int)d->tag, d->len);
-    struct nic_config *c = cfg_of(n);
+    struct layout l = layout_of(r, n);
     if (n->state == NODE_BLOCKED)
         return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered",
                     router_op_name(d->op), d->seq, router_op_name(n->blk.op));
@@ -321,12 +344,12 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         if (d->peer >= (uint32_t)r->n)
             return fail(r, n, "SEND descriptor %u: destination %u out of range 0..%d",
                         d->seq, d->peer, r->n - 1);
-        if (d->len > c->msg_max)
+        if (d->len > r->p.msg_max)
             return fail(r, n, "SEND descriptor %u: length %u exceeds the largest message, %u bytes",
-                        d->seq, d->len, c->msg_max);
-        if (d->off > c->tx_size || d->len > c->tx_size - d->off)
+                        d->seq, d->len, r->p.msg_max);
+        if (d->off > l.tx_size || d->len > l.tx_size - d->off)
             return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
-                        d->seq, d->off, d->len, c->tx_size);
+                        d->seq, d->off, d->len, l.tx_size);
         struct msg *m = malloc(sizeof *m + d->len);
         if (!m) { perror("router"); exit(1); }
         m->src = n->rank;
@@ -335,10 +358,9 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         m->len = d->len;
         m->seq = n->next_seq++;
         m->t_post = d->time_ns;
-        memcpy(m->data, n->shm + c->tx_off + d->off, d->len);
-        inject(r, m);
-        if (m->t_leave > n->last_leave)
-            n->last_leave = m->t_leave;
+        memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
+        inject(r, n, m);
+        n->last_leave = m->t_leave;
         n->sends++;
         n->bytes_sent += d->len;
         r->messages++;
@@ -386,18 +408,18 @@ int router_node_poll(struct router *r, int rank)
     struct node *n = &r->nodes[rank];
     if (n->state == NODE_FAILED || n->state == NODE_BOOT)
         return n->state == NODE_FAILED ? -1 : 0;
-    struct nic_config *c = cfg_of(n);
+    struct layout l = layout_of(r, n);
     uint32_t prod = SHM32(n, NIC_PROD_OFF);
     __sync_synchronize();
-    if (prod - n->cons > c->ring_slots)
+    if (prod - n->cons > l.ring_slots)
         return fail(r, n, "producer index %u is beyond the ring (consumer %u, %u slots)",
-                    prod, n->cons, c->ring_slots);
+                    prod, n->cons, l.ring_slots);
     while (n->cons != prod && n->state != NODE_EXITED) {
         struct nic_desc d;
-        memcpy(&d, n->shm + c->ring_off + (n->cons % c->ring_slots) * sizeof d, sizeof d);
+        memcpy(&d, n->shm + l.ring_off + (n->cons % l.ring_slots) * sizeof d, sizeof d);
         if (d.seq != n->cons)
             return fail(r, n, "descriptor in slot %u has index %u, expected %u",
-                        n->cons % c->ring_slots, d.seq, n->cons);
+                        n->cons % l.ring_slots, d.seq, n->cons);
         if (handle(r, n, &d))
             return -1;
         n->cons++;

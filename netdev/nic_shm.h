@@ -30,7 +30,7 @@
 #define NIC_MAGIC        0x43494e57u   /* "WNIC" */
 #define NIC_VERSION      1u
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
-#define NIC_MAX_DIMS     4
+#define NIC_MAX_DIMS     12            /* a 4096-node hypercube has 12 */
 #define NIC_ANY          0xffffffffu   /* wildcard source or tag in RECV/PROBE */
 
 #define NIC_CONFIG_OFF   0x0000u

@@ -8,8 +8,8 @@
 set -u
 
 if [ $# -eq 0 ]; then
-    echo "usage: $0 UNIT_TEST_BINARY..." >&2
-    echo "unit: 0 passed, 1 failed (no test binaries given)"
+    echo "usage: $0 UNIT_TEST_BINARY... (no test binaries given)" >&2
+    echo "unit: 0 passed, 1 failed"
     exit 1
 fi
 

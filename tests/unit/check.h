@@ -37,10 +37,10 @@ struct check_test {
 };
 
 #define CHECK_MAX_TESTS 256
-static struct check_test check_tests[CHECK_MAX_TESTS];
-static int check_ntests;
-static int check_failed_here;       /* checks failed in the running test */
-static const char *check_current;   /* name of the running test */
+static struct check_test check_tests[CHECK_MAX_TESTS] __attribute__((unused));
+static int check_ntests __attribute__((unused));
+static int check_failed_here __attribute__((unused));      /* checks failed in the running test */
+static const char *check_current __attribute__((unused));  /* name of the running test */
 
 static __attribute__((unused)) void check_register(const char *name, void (*fn)(void), int line)
 {
