@@ -13,7 +13,7 @@ CROSS    ?= arm-none-eabi-
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/router.c host/ivshmem.c host/launch.c host/results.c
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/ivshmem.c host/launch.c host/results.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
 BOARD        = board/arm-virt
@@ -35,7 +35,8 @@ RUNS_DIR    ?= runs
 RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
                $(if $(TOPO),--topo '$(TOPO)') $(if $(DIMS),--dims '$(DIMS)') \
                $(if $(ARGS),--args '$(ARGS)') $(if $(GDB),--gdb '$(GDB)') \
-               $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') --kernel $(NODE_ELF) --runs-dir '$(RUNS_DIR)'
+               $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') $(if $(PRESET),--preset '$(PRESET)') \
+               $(if $(NET),--set '$(NET)') --kernel $(NODE_ELF) --runs-dir '$(RUNS_DIR)'
 
 .PHONY: all host node run test unit-test qemu-test bench gdb deps check-deps check-host-deps check-node-deps clean
 all: host node

@@ -14,14 +14,28 @@ struct machine {
     enum nic_port port_model;
 };
 
-/* Network and node parameters of the contention-free model. */
+enum switching { SW_WORMHOLE = 0, SW_CUT_THROUGH = 1, SW_STORE_FORWARD = 2 };
+
+/* The interconnect's parameters (host/net.h has the model). */
+struct net_params {
+    uint32_t flit_bytes;      /* bytes per flit */
+    uint32_t byte_ps;         /* link time per byte: one cycle = flit_bytes x byte_ps */
+    uint32_t hop_cycles;      /* router + link delay per hop, cycles (>= 1) */
+    uint32_t vcs;             /* virtual channels per link (>= 2 on a torus) */
+    uint32_t buf_flits;       /* VC buffer depth, flits (wormhole) */
+    uint32_t header_flits;    /* flits added to every worm */
+    uint32_t ports;           /* injection/ejection channels; 0 = from the port model */
+    uint32_t nic_cycles;      /* cycles per flit on an injection/ejection channel (>= 1) */
+    enum switching switching;
+};
+
+/* Everything a run is parameterised by, besides its shape. */
 struct params {
     uint32_t t_send_ns, t_recv_ns;   /* software start-up per send / receive */
-    uint32_t hop_ns;                 /* router delay per hop */
-    uint32_t byte_ps;                /* link transfer time per byte */
     uint32_t ps_per_instr;           /* node CPU speed */
     uint32_t msg_max;                /* largest message payload */
     uint32_t nic_mem;                /* bytes of NIC memory per node (power of two) */
+    struct net_params net;
 };
 
 extern const char *const topo_names[];   /* indexed by enum nic_topo */

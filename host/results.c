@@ -1,8 +1,10 @@
 /* summary.json (through jansson) and the console summary. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <jansson.h>
 #include "results.h"
+#include "params.h"
 
 static const char *state_name(enum node_state s)
 {
@@ -41,12 +43,14 @@ int results_write(const struct router *r, const struct outcome *o)
             "sends", (json_int_t)n->sends, "recvs", (json_int_t)n->recvs,
             "bytes_sent", (json_int_t)n->bytes_sent, "bytes_recv", (json_int_t)n->bytes_recv));
     }
-    json_t *net = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
-        "model", "contention-free",
-        "t_send_ns", (json_int_t)r->p.t_send_ns, "t_recv_ns", (json_int_t)r->p.t_recv_ns,
-        "hop_ns", (json_int_t)r->p.hop_ns, "byte_ps", (json_int_t)r->p.byte_ps,
-        "cpu_ps_per_instr", (json_int_t)r->p.ps_per_instr, "msg_max", (json_int_t)r->p.msg_max,
-        "port_model", r->m.port_model == NIC_PORT_ALL ? "all-port" : "one-port");
+    json_t *net = json_object();
+    for (int i = 0; i < params_count(); i++) {
+        char v[64];
+        int num;
+        params_value(&r->p, r->m.port_model, i, v, sizeof v, &num);
+        json_object_set_new(net, params_key(i), num ? json_integer(strtoll(v, NULL, 10)) : json_string(v));
+    }
+    json_object_set_new(net, "cycle_ps", json_integer((json_int_t)net_cycle_ps(r->net)));
     json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
         "ok", o->ok, "app", o->app, "args", o->args ? o->args : "",
         "topology", topo_names[r->m.topo], "dims", dims, "nodes", r->n,

@@ -90,6 +90,9 @@ int router_init(struct router *r, const struct machine *m, const struct params *
     r->nodes = calloc((size_t)r->n, sizeof *r->nodes);
     if (!r->nodes)
         return -1;
+    r->net = net_new(m, &p->net, r->error, sizeof r->error);
+    if (!r->net)
+        return -1;
     for (int i = 0; i < r->n; i++)
         r->nodes[i].rank = i;
     return 0;
@@ -105,6 +108,8 @@ void router_free(struct router *r)
     for (size_t i = 0; i < r->heap_len; i++)
         free(r->heap[i]);
     free(r->heap);
+    net_free(r->net);      /* messages still in it are freed with it below */
+    free(r->log);
     free(r->nodes);
 }
 
@@ -178,24 +183,17 @@ void router_node_failed(struct router *r, int rank)
     r->nodes[rank].state = NODE_FAILED;
 }
 
-/* The contention-free network: a message is injected after the send
- * start-up, its head crosses `hops` routers, its body follows at the link
- * rate. Latency = t_send + hops x hop_ns + len x byte_ps (at least 1 ns,
- * the lookahead the synchronisation relies on). The node has one injection
- * channel: a message enters only when the previous one has left, so
- * messages from one node to another arrive in the order they were sent. */
-static void inject(struct router *r, struct node *src, struct msg *m)
+/* Hand a message to the network: it may enter after the send start-up. */
+static void inject(struct router *r, struct msg *m)
 {
-    uint64_t body = ((uint64_t)m->len * r->p.byte_ps + 999) / 1000;
-    m->hops = machine_hops(&r->m, m->src, m->dst);
-    m->t_inject = m->t_post + r->p.t_send_ns;
-    if (m->t_inject < src->last_leave)
-        m->t_inject = src->last_leave;
-    m->t_leave = m->t_inject + body;
-    m->t_arrive = m->t_inject + (uint64_t)m->hops * r->p.hop_ns + body;
-    if (m->t_arrive <= m->t_post)
-        m->t_arrive = m->t_post + 1;
-    heap_push(r, m);
+    m->nm.src = m->src;
+    m->nm.dst = m->dst;
+    m->nm.len = m->len;
+    m->nm.seq = m->seq;
+    m->nm.t_ready_ns = m->t_post + r->p.t_send_ns;
+    m->nm.owner = m;
+    net_inject(r->net, &m->nm);
+    r->nodes[m->src].unleft++;
 }
 
 static void answer(struct router *r, struct node *n, uint32_t status, const struct msg *m,
@@ -296,6 +294,40 @@ static void check(struct router *r, struct node *n)
         n->blk_checked = 1;
 }
 
+static void record(struct router *r, const struct msg *m)
+{
+    if (r->nlog == r->log_cap) {
+        r->log_cap = r->log_cap ? 2 * r->log_cap : 1024;
+        r->log = realloc(r->log, r->log_cap * sizeof *r->log);
+        if (!r->log) { perror("router"); exit(1); }
+    }
+    const struct net_msg *x = &m->nm;
+    r->log[r->nlog++] = (struct msg_record){
+        m->src, m->dst, x->hops, m->tag, m->len, m->step, m->t_post,
+        net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
+        m->t_arrive, x->blocked_cycles };
+}
+
+/* Take what the network reported after a cycle: tails that left their
+ * source (answering WAIT_SENT), and arrivals (into the heap). */
+static void net_events(struct router *r, struct net_msg *arrived, struct net_msg *left)
+{
+    for (struct net_msg *x = left; x; x = x->next_left) {
+        struct node *n = &r->nodes[x->src];
+        uint64_t t = net_cycle_to_ns(r->net, x->c_leave);
+        if (t > n->last_leave)
+            n->last_leave = t;
+        if (--n->unleft == 0 && n->state == NODE_BLOCKED && n->blk.op == NIC_OP_WAIT_SENT)
+            answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > n->blk.time_ns ? n->last_leave : n->blk.time_ns);
+    }
+    for (struct net_msg *x = arrived; x; x = x->next_done) {
+        struct msg *m = x->owner;
+        m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
+        record(r, m);
+        heap_push(r, m);
+    }
+}
+
 void router_advance(struct router *r)
 {
     for (;;) {
@@ -313,6 +345,30 @@ void router_advance(struct router *r)
             }
         }
         uint64_t a = r->heap_len ? r->heap[0]->t_arrive : SIM_INF;
+        uint64_t e = a < b ? a : b;
+        /* The network can still deliver at (now + 1) cycles or later: run it
+         * first if that could come before the next event. It may simulate
+         * cycle c only if no injection still unknown could enter then:
+         * those enter at ceil(safe / cycle) or later. */
+        if (net_busy(r->net) && net_cycle_to_ns(r->net, net_now(r->net) + 1) <= e) {
+            uint64_t end = safe == SIM_INF ? UINT64_MAX : net_ns_to_cycle_ceil(r->net, safe);
+            if (e != SIM_INF) {
+                uint64_t upto = e * 1000 / net_cycle_ps(r->net);   /* cycles c with (c+1) x cycle <= e */
+                if (upto < end)
+                    end = upto;
+            }
+            if (end <= net_now(r->net))
+                return;                      /* wait for the nodes to move on */
+            struct net_msg *arr, *left;
+            if (net_run(r->net, end, &arr, &left) < 0) {
+                snprintf(r->error, sizeof r->error, "the network stopped moving flits at cycle %llu "
+                         "with worms in it (a model error; please report it)",
+                         (unsigned long long)net_now(r->net));
+                return;
+            }
+            net_events(r, arr, left);
+            continue;
+        }
         if (a == SIM_INF && b == SIM_INF)
             return;
         if (a <= b) {               /* arrivals at T count as there by T */
@@ -358,9 +414,9 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         m->len = d->len;
         m->seq = n->next_seq++;
         m->t_post = d->time_ns;
+        m->step = n->step;
         memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
-        inject(r, n, m);
-        n->last_leave = m->t_leave;
+        inject(r, m);
         n->sends++;
         n->bytes_sent += d->len;
         r->messages++;
@@ -379,7 +435,12 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         return 0;
     case NIC_OP_WAIT_SENT:
         n->blk = *d;
-        answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > d->time_ns ? n->last_leave : d->time_ns);
+        if (!n->unleft) {
+            answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > d->time_ns ? n->last_leave : d->time_ns);
+        } else {
+            n->blk_checked = 1;           /* answered when its last tail leaves */
+            n->state = NODE_BLOCKED;
+        }
         return 0;
     case NIC_OP_STEP:
         n->step = d->tag;
@@ -436,7 +497,7 @@ int router_node_poll(struct router *r, int rank)
 int router_deadlocked(const struct router *r)
 {
     int blocked = 0;
-    if (r->heap_len)
+    if (r->heap_len || net_busy(r->net))
         return 0;
     for (int i = 0; i < r->n; i++) {
         enum node_state s = r->nodes[i].state;

@@ -6,9 +6,12 @@
  * and is called back through notify() to interrupt a node. That keeps it
  * testable on the host (tests/unit/).
  *
- * Synchronisation is conservative (Chandy-Misra style, the lookahead being
- * the network's minimum latency of 1 ns): an event at simulated time T is
- * processed only when every running node is known to be at or past T. A
+ * Synchronisation is conservative (Chandy-Misra style): an event at
+ * simulated time T is processed only when every running node is known to
+ * be at or past T, and the network (host/net.c) simulates a cycle only
+ * when no injection still unknown could enter during it. It stops after
+ * each cycle that delivers a message, so a node woken by it can inject
+ * before the network moves on. A
  * running node is known to be at the time of the last descriptor it
  * posted; a blocked node imposes no bound until it is woken. So what each
  * node sees, and when, is a function of the programs and the parameters
@@ -21,6 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "machine.h"
+#include "net.h"
 
 #define SIM_INF UINT64_MAX
 
@@ -33,13 +37,21 @@ enum node_state {
 };
 
 struct msg {
+    struct net_msg nm;            /* the worm in the network model */
     int src, dst;
     uint32_t tag, len;
     uint64_t seq;                 /* per-source sequence number */
-    uint64_t t_post, t_inject, t_leave, t_arrive;
-    int hops;
+    uint64_t t_post, t_arrive;    /* ns: SEND descriptor time, tail arrival */
+    uint32_t step;                /* the sender's step mark when it sent */
     struct msg *next;
     uint8_t data[];
+};
+
+/* What the run reports of each message (kept after delivery). */
+struct msg_record {
+    int src, dst, hops;
+    uint32_t tag, len, step;
+    uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
 };
 
 struct node {
@@ -54,6 +66,7 @@ struct node {
     struct msg *mbox, *mbox_tail; /* arrived, not yet received; arrival order */
     uint64_t next_seq;
     uint64_t last_leave;          /* when this node's last send left it */
+    uint32_t unleft;              /* its messages still (partly) in its NIC */
     uint64_t finish_ns;
     int exit_code;
     uint32_t step;
@@ -66,10 +79,13 @@ struct router {
     struct params p;
     int n;
     struct node *nodes;
-    struct msg **heap;            /* messages in flight, min-heap on (t_arrive, src, seq) */
+    struct net *net;              /* the interconnect */
+    struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;
     uint64_t messages, bytes, unreceived;
     uint64_t sim_end;             /* latest finish time */
+    struct msg_record *log;       /* every message, in send order per source */
+    size_t nlog, log_cap;
     int failed_node;              /* first node that broke the protocol, or -1 */
     char error[512];              /* why the run must stop, if set */
     FILE *trace;                  /* every descriptor and answer, if set */
@@ -77,6 +93,7 @@ struct router {
     void *ctx;
 };
 
+/* Returns -1 with r->error set if the network parameters do not fit. */
 int  router_init(struct router *r, const struct machine *m, const struct params *p);
 void router_free(struct router *r);
 

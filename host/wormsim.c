@@ -27,6 +27,7 @@
 #include "ivshmem.h"
 #include "launch.h"
 #include "results.h"
+#include "params.h"
 
 enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
@@ -69,7 +70,7 @@ static void usage(FILE *f)
 "  -n, --nodes N          node count (default 64, or the product of --dims)\n"
 "  -t, --topo KIND        mesh | torus | hypercube (default torus)\n"
 "  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
-"      --port-model M     one-port | all-port (default one-port)\n"
+"      --port-model M     one-port | all-port (default one-port; --set port_model=)\n"
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
 "  -g, --gdb NODE         start NODE halted with a gdbstub; attach with make gdb NODE=...\n"
 "      --runs-dir DIR     where run directories go (default runs)\n"
@@ -77,12 +78,10 @@ static void usage(FILE *f)
 "      --qemu-template F  QEMU command template (default qemu-scripts/arm-virt.args)\n"
 "      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2)\n"
 "      --hang-timeout S   end the run when nothing moved for S seconds (default 15)\n"
-"      --t-send NS        send start-up (default 500)    --t-recv NS  receive start-up (default 500)\n"
-"      --hop-ns NS        router delay per hop (default 10)\n"
-"      --byte-ps PS       link time per byte (default 1000, 1 byte/ns)\n"
-"      --cpu-ps PS        node time per instruction (default 1000, 1 GHz)\n"
-"      --msg-max BYTES    largest message (default 262144)\n"
-"      --nic-mem BYTES    NIC memory per node, a power of two (default 1048576)\n"
+"      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
+"      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
+"      --t-send NS, --t-recv NS, --cpu-ps PS, --msg-max BYTES, --nic-mem BYTES\n"
+"                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
 "      --list-apps        print the node programs and exit\n");
 }
 
@@ -361,8 +360,10 @@ static int setup(struct run *rn)
         rn->pid[i] = -1;
         rn->mem[i].memfd = rn->mem[i].bell_fd = rn->mem[i].irq_fd = -1;
     }
-    if (router_init(&rn->r, &rn->m, &rn->p))
+    if (router_init(&rn->r, &rn->m, &rn->p)) {
+        fprintf(stderr, "wormsim: %s\n", rn->r.error);
         return -1;
+    }
     rn->r.notify = notify;
     if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
         rn->r.trace = stderr;
@@ -479,24 +480,41 @@ int main(int argc, char **argv)
         .app = "alltoall_pex", .args = "", .kernel = "build/arm/node.elf",
         .template_path = "qemu-scripts/arm-virt.args", .runs_dir = "runs",
         .gdb_node = -1, .hang_s = 15,
-        .p = { .t_send_ns = 500, .t_recv_ns = 500, .hop_ns = 10, .byte_ps = 1000,
-               .ps_per_instr = 1000, .msg_max = 262144, .nic_mem = 1u << 20 },
     };
-    const char *topo = "torus", *nodes = NULL, *dims = NULL, *gdb = NULL, *port_model = "one-port";
-    enum { O_PORT = 256, O_RUNS, O_KERNEL, O_TPL, O_TIMEOUT, O_HANG, O_TSEND, O_TRECV, O_HOP,
-           O_BYTE, O_CPU, O_MSGMAX, O_NICMEM, O_LIST };
+    enum nic_port port_model;
+    params_defaults(&rn.p, &port_model);
+    const char *topo = "torus", *nodes = NULL, *dims = NULL, *gdb = NULL, *preset = NULL;
+    /* parameter assignments, applied after the preset in command-line order */
+    const char *set_key[256], *set_val[256];
+    int nset = 0;
+    enum { O_PORT = 256, O_RUNS, O_KERNEL, O_TPL, O_TIMEOUT, O_HANG, O_TSEND, O_TRECV,
+           O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
         { "runs-dir", 1, 0, O_RUNS }, { "kernel", 1, 0, O_KERNEL }, { "qemu-template", 1, 0, O_TPL },
         { "timeout", 1, 0, O_TIMEOUT }, { "hang-timeout", 1, 0, O_HANG },
-        { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV }, { "hop-ns", 1, 0, O_HOP },
-        { "byte-ps", 1, 0, O_BYTE }, { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
+        { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV },
+        { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "help", 0, 0, 'h' },
+        { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET },
         { 0, 0, 0, 0 },
+    };
+    static const struct { int opt; const char *key; } shorthand[] = {
+        { O_PORT, "port_model" }, { O_TSEND, "t_send_ns" }, { O_TRECV, "t_recv_ns" },
+        { O_CPU, "cpu_ps" }, { O_MSGMAX, "msg_max" }, { O_NICMEM, "nic_mem" },
     };
     int c, bad = 0;
     while ((c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1) {
+        int done = 0;
+        for (size_t k = 0; k < sizeof shorthand / sizeof shorthand[0]; k++)
+            if (c == shorthand[k].opt && nset < 256) {
+                set_key[nset] = shorthand[k].key;
+                set_val[nset++] = optarg;
+                done = 1;
+            }
+        if (done)
+            continue;
         switch (c) {
         case 'a': rn.app = optarg; break;
         case 'n': nodes = *optarg ? optarg : NULL; break;
@@ -504,19 +522,18 @@ int main(int argc, char **argv)
         case 'd': dims = *optarg ? optarg : NULL; break;
         case 'A': rn.args = optarg; break;
         case 'g': gdb = *optarg ? optarg : NULL; break;
-        case O_PORT: port_model = optarg; break;
         case O_RUNS: rn.runs_dir = optarg; break;
         case O_KERNEL: rn.kernel = optarg; break;
         case O_TPL: rn.template_path = optarg; break;
         case O_TIMEOUT: bad |= parse_seconds("--timeout", optarg, &rn.timeout_s); break;
         case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn.hang_s); break;
-        case O_TSEND: bad |= parse_u32("--t-send", optarg, 0, 1000000000, &rn.p.t_send_ns); break;
-        case O_TRECV: bad |= parse_u32("--t-recv", optarg, 0, 1000000000, &rn.p.t_recv_ns); break;
-        case O_HOP: bad |= parse_u32("--hop-ns", optarg, 0, 1000000, &rn.p.hop_ns); break;
-        case O_BYTE: bad |= parse_u32("--byte-ps", optarg, 0, 1000000000, &rn.p.byte_ps); break;
-        case O_CPU: bad |= parse_u32("--cpu-ps", optarg, 1, 1000000000, &rn.p.ps_per_instr); break;
-        case O_MSGMAX: bad |= parse_u32("--msg-max", optarg, 1, 64u << 20, &rn.p.msg_max); break;
-        case O_NICMEM: bad |= parse_u32("--nic-mem", optarg, 65536, 256u << 20, &rn.p.nic_mem); break;
+        case O_PRESET: preset = *optarg ? optarg : NULL; break;
+        case O_SET:
+            if (nset < 256) {
+                set_key[nset] = NULL;               /* a whole list */
+                set_val[nset++] = optarg;
+            }
+            break;
         case O_LIST: list_apps(stdout); return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -529,18 +546,39 @@ int main(int argc, char **argv)
     }
     if (bad)
         return 2;
+    {
+        char perr[1024];
+        if (preset && params_load(&rn.p, &port_model, preset, perr, sizeof perr)) {
+            fprintf(stderr, "wormsim: %s\n", perr);
+            return 2;
+        }
+        for (int k = 0; k < nset; k++) {
+            int rc = set_key[k] ? params_set(&rn.p, &port_model, set_key[k], set_val[k], perr, sizeof perr)
+                                : params_set_list(&rn.p, &port_model, set_val[k], perr, sizeof perr);
+            if (rc) {
+                fprintf(stderr, "wormsim: %s\n", perr);
+                return 2;
+            }
+        }
+        if (params_check(&rn.p, perr, sizeof perr)) {
+            fprintf(stderr, "wormsim: %s\n", perr);
+            return 2;
+        }
+    }
     char err[512];
     if (machine_parse(&rn.m, topo, nodes, dims, err, sizeof err)) {
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }
-    if (!strcmp(port_model, "one-port"))
-        rn.m.port_model = NIC_PORT_ONE;
-    else if (!strcmp(port_model, "all-port"))
-        rn.m.port_model = NIC_PORT_ALL;
-    else {
-        fprintf(stderr, "wormsim: unknown port model '%s'; accepted: one-port, all-port\n", port_model);
-        return 2;
+    rn.m.port_model = port_model;
+    {   /* the network must accept the shape before any node starts */
+        char nerr[256];
+        struct net *probe = net_new(&rn.m, &rn.p.net, nerr, sizeof nerr);
+        if (!probe) {
+            fprintf(stderr, "wormsim: %s\n", nerr);
+            return 2;
+        }
+        net_free(probe);
     }
     if (check_app(&rn))
         return 2;
@@ -549,15 +587,6 @@ int main(int argc, char **argv)
         if (parse_u32("GDB (node to debug)", gdb, 0, (uint32_t)rn.m.nodes - 1, &g))
             return 2;
         rn.gdb_node = (int)g;
-    }
-    if (rn.p.nic_mem & (rn.p.nic_mem - 1)) {
-        fprintf(stderr, "wormsim: --nic-mem %u is not a power of two\n", rn.p.nic_mem);
-        return 2;
-    }
-    if ((uint64_t)rn.p.msg_max * 2 + 0x4000 > rn.p.nic_mem) {
-        fprintf(stderr, "wormsim: --msg-max %u needs --nic-mem of at least twice that plus 16 KiB (now %u)\n",
-                rn.p.msg_max, rn.p.nic_mem);
-        return 2;
     }
     if (strlen(rn.args) >= sizeof ((struct nic_config *)0)->args) {
         fprintf(stderr, "wormsim: ARGS is longer than %zu characters\n", sizeof ((struct nic_config *)0)->args - 1);
@@ -576,6 +605,16 @@ int main(int argc, char **argv)
     }
     if (make_run_dir(&rn))
         return 2;
+    {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/params.conf", rn.dir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "# The parameters of this run: wormsim --preset %s reproduces them.\n", path);
+            params_write(f, &rn.p, rn.m.port_model);
+            fclose(f);
+        }
+    }
 
     rn.out.fault.node = -1;
     rn.out.ok = 1;

@@ -70,6 +70,28 @@ pex_mesh_8x8_default_len() {
   expect '[ "$(summary .messages)" = 4032 ]'
 }
 
+# --- parameters ------------------------------------------------------------
+default_preset_is_the_default() {
+  ws --app hello --dims 2x2 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local a; a=$(summary '.network | tostring')
+  ws --app hello --dims 2x2 --preset default >/dev/null 2>&1; expect '[ $? = 0 ]'
+  expect '[ "$a" = "$(summary ".network | tostring")" ]' "built-in $a, preset $(summary '.network | tostring')"
+}
+params_conf_reproduces_the_run() {
+  ws --app alltoall_pex --dims 4x4 --args len=256 --set 'vcs=3 buf_flits=6 hop_cycles=2' >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local d; d=$(latest); local a; a=$(summary '[.sim_time_ns, .network] | tostring')
+  expect '[ "$(summary .network.vcs)" = 3 ] && [ "$(summary .network.hop_cycles)" = 2 ]'
+  ws --app alltoall_pex --dims 4x4 --args len=256 --preset "$d/params.conf" >/dev/null 2>&1; expect '[ $? = 0 ]'
+  expect '[ "$a" = "$(summary "[.sim_time_ns, .network] | tostring")" ]'
+}
+presets_run() {
+  for p in delta t3d; do
+    ws --app alltoall_pex --topo mesh --dims 4x4 --args len=128 --preset $p > "$TMP/p" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/p")"
+    ok_run
+  done
+  ws --app alltoall_pex --topo torus --dims 2x2x2 --args len=128 --preset t3d > "$TMP/p" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/p")"
+}
+
 # --- determinism ---------------------------------------------------------
 determinism() {
   ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
@@ -126,7 +148,13 @@ bad_topo()      { bad_input --topo ring -- "unknown topology 'ring'; accepted: m
 bad_hypercube() { bad_input --topo hypercube --nodes 12 -- "hypercube needs NODES a power of two"; }
 bad_pex_size()  { bad_input --app alltoall_pex --dims 4x3 -- "alltoall_pex needs a power-of-two node count, not 12"; }
 bad_gdb()       { bad_input --nodes 4 --gdb 9 -- "GDB \(node to debug\) '9' is not a whole number from 0 to 3"; }
-bad_option()    { bad_input --t-send -5 -- "--t-send '-5' is not a whole number"; }
+bad_option()    { bad_input --t-send -5 -- "t_send_ns '-5' is not a whole number from 0 to"; }
+bad_param_key() { bad_input --set 'vcz=2' -- "unknown parameter 'vcz'; accepted keys: .*vcs"; }
+bad_param_val() { bad_input --set 'switching=teleport' -- "switching 'teleport' is unknown; accepted: wormhole, cut-through, store-and-forward"; }
+bad_torus_vcs() { bad_input --dims 4x4 --set vcs=1 -- "a torus needs at least 2 virtual channels"; }
+bad_preset()    { printf 'vcs = 2\nhop_cycles = fast\n' > "$TMP/bad.conf"
+                  bad_input --preset "$TMP/bad.conf" -- "bad.conf:2: hop_cycles 'fast' is not a whole number"; }
+missing_preset(){ bad_input --preset nosuch -- "cannot read parameter file presets/nosuch.conf"; }
 missing_qemu() {
   local before; before=$(ndirs)
   PATH=/nonexistent ws --app hello > "$TMP/b" 2>&1; local rc=$?
@@ -248,10 +276,14 @@ t pingpong_mesh pingpong_mesh
 t pex_torus4 pex_torus4
 t pex_hypercube16 pex_hypercube16
 t pex_mesh_8x8 pex_mesh_8x8_default_len
+t default_preset_is_the_default default_preset_is_the_default
+t params_conf_reproduces_the_run params_conf_reproduces_the_run
+t presets_run presets_run
 t determinism_under_load determinism
 t concurrent_runs concurrent_runs
 t gdb_node gdb_node
-for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option missing_qemu missing_cross_compiler; do t $b $b; done
+for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option \
+         bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset missing_qemu missing_cross_compiler; do t $b $b; done
 for f in fault_dabort fault_undef fault_pabort hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
 for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
 for m in make_run_default make_run_pingpong make_run_hypercube make_run_bad; do t $m $m; done

@@ -1,0 +1,580 @@
+/* The flit-level interconnect; see net.h for the model. */
+#include <stdlib.h>
+#include <string.h>
+#include "net.h"
+
+struct flit {
+    struct net_msg *m;
+    uint32_t idx;                   /* 0 = head, flits - 1 = tail */
+    uint64_t ready;                 /* cycle it may leave this buffer */
+};
+
+/* An input virtual channel: a FIFO of flits and the route of the worm at
+ * its front. Wormhole buffers hold buf_flits; the others grow. */
+struct ivc {
+    struct flit *q;
+    uint32_t cap, head, count;
+    int routed, out_port, out_vc;
+};
+
+struct oport {
+    int to_node;                    /* -1: no link (mesh edge) or an ejection channel */
+    uint32_t *credits;              /* per VC: free downstream slots (wormhole) */
+    struct net_msg **owner;         /* per VC: the worm holding it */
+    uint32_t rr;                    /* round-robin pointer over requesting input VCs */
+    int is_eject;
+    uint64_t next_ok;               /* ejection: first cycle it may take the next flit */
+};
+
+struct nic_queue {                  /* one injection channel */
+    struct net_msg *first, *last;
+    uint32_t next_flit;
+    uint64_t next_ok;               /* first cycle it may push the next flit */
+};
+
+struct router {
+    int up[2 * NIC_MAX_DIMS];       /* per link input port: the router it comes from */
+    struct ivc *in;                 /* [nin * V] */
+    struct oport *out;              /* [nout] */
+    struct nic_queue *inj;          /* [ninj] */
+    int coords[NIC_MAX_DIMS];
+    uint32_t nflits;                /* flits buffered here */
+    uint32_t queued;                /* messages waiting in its injection channels */
+};
+
+struct credit_ret { int node, port, vc; };
+
+struct net {
+    struct machine m;
+    struct net_params p;
+    int nd, nlinkp, ninj, nej, nin, nout, V;
+    uint64_t cycle_ps, now, stepped, flit_hops;
+    struct router *r;
+    struct link_stats *ls;
+    struct credit_ret *cr;
+    size_t ncr, cr_cap;
+    uint64_t inflight_flits, queued_msgs, undelivered;
+    uint64_t moved;                 /* flit moves in the current cycle */
+    uint64_t still;                 /* cycles in a row with flits in and none moved */
+    struct net_msg *arr_head, *arr_tail, *left_head, *left_tail;
+    uint64_t *active;               /* bitmap: routers with flits or queued messages */
+    /* per-cycle scratch */
+    int *req_ip, *req_vc;
+    uint8_t *in_used;
+};
+
+const char *net_switching_name(enum switching s)
+{
+    static const char *const n[] = { "wormhole", "cut-through", "store-and-forward" };
+    return n[s];
+}
+
+int net_switching_parse(const char *s, enum switching *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, net_switching_name((enum switching)i))) {
+            *out = (enum switching)i;
+            return 0;
+        }
+    return -1;
+}
+
+uint64_t net_cycle_ps(const struct net *n) { return n->cycle_ps; }
+uint64_t net_now(const struct net *n) { return n->now; }
+int net_busy(const struct net *n) { return n->undelivered > 0; }
+uint64_t net_cycles_simulated(const struct net *n) { return n->stepped; }
+uint64_t net_flit_hops(const struct net *n) { return n->flit_hops; }
+uint64_t net_cycle_to_ns(const struct net *n, uint64_t c) { return c * n->cycle_ps / 1000; }
+
+uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns)
+{
+    return (ns * 1000 + n->cycle_ps - 1) / n->cycle_ps;
+}
+
+static int neighbor(const struct net *n, int node, int dim, int dir)
+{
+    int c[NIC_MAX_DIMS];
+    machine_coords(&n->m, node, c);
+    int k = n->m.dims[dim], x = c[dim] + dir;
+    if (k < 2)
+        return -1;
+    if (x < 0 || x >= k) {
+        if (n->m.topo != NIC_TOPO_TORUS)
+            return -1;
+        x = (x + k) % k;
+    }
+    c[dim] = x;
+    int r = 0;
+    for (int i = n->nd - 1; i >= 0; i--)
+        r = r * n->m.dims[i] + c[i];
+    return r;
+}
+
+int net_link_exists(const struct net *n, int node, int dim, int dir)
+{
+    return dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
+           !(n->m.topo == NIC_TOPO_TORUS && n->m.dims[dim] == 2 && dir < 0);
+}
+
+const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
+{
+    *nlinks = n->m.nodes * n->nlinkp;
+    return n->ls;
+}
+
+static void ivc_init(struct ivc *v, uint32_t cap)
+{
+    v->cap = cap;
+    v->q = calloc(cap, sizeof *v->q);
+    v->head = v->count = 0;
+    v->routed = 0;
+}
+
+static void ivc_push(struct ivc *v, struct flit f)
+{
+    if (v->count == v->cap) {                 /* cut-through / store-and-forward: grow */
+        uint32_t nc = v->cap * 2;
+        struct flit *q = calloc(nc, sizeof *q);
+        for (uint32_t i = 0; i < v->count; i++)
+            q[i] = v->q[(v->head + i) % v->cap];
+        free(v->q);
+        v->q = q;
+        v->cap = nc;
+        v->head = 0;
+    }
+    v->q[(v->head + v->count++) % v->cap] = f;
+}
+
+static struct flit *ivc_front(struct ivc *v) { return &v->q[v->head]; }
+static struct flit *ivc_back(struct ivc *v) { return &v->q[(v->head + v->count - 1) % v->cap]; }
+
+static void ivc_pop(struct ivc *v)
+{
+    v->head = (v->head + 1) % v->cap;
+    v->count--;
+}
+
+struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+{
+    if (!p->flit_bytes || !p->byte_ps || !p->hop_cycles || !p->vcs || !p->buf_flits || !p->nic_cycles) {
+        snprintf(err, errlen, "flit size, link time per byte, hop cycles, NIC cycles per flit, "
+                 "virtual channels and buffer depth must all be at least 1");
+        return NULL;
+    }
+    if (m->topo == NIC_TOPO_TORUS && p->vcs < 2) {
+        snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
+        return NULL;
+    }
+    struct net *n = calloc(1, sizeof *n);
+    n->m = *m;
+    n->p = *p;
+    n->nd = m->ndims;
+    n->nlinkp = 2 * n->nd;
+    n->V = (int)p->vcs;
+    int all = m->port_model == NIC_PORT_ALL ? (n->nlinkp ? n->nlinkp : 1) : 1;
+    n->ninj = n->nej = p->ports ? (int)p->ports : all;
+    n->nin = n->nlinkp + n->ninj;
+    n->nout = n->nlinkp + n->nej;
+    n->cycle_ps = (uint64_t)p->flit_bytes * p->byte_ps;
+    n->r = calloc((size_t)m->nodes, sizeof *n->r);
+    n->ls = calloc((size_t)m->nodes * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->ls);
+    n->req_ip = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
+    n->req_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
+    n->in_used = calloc((size_t)n->nin, 1);
+    uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
+    for (int i = 0; i < m->nodes; i++) {
+        struct router *r = &n->r[i];
+        machine_coords(m, i, r->coords);
+        r->in = calloc((size_t)n->nin * (size_t)n->V, sizeof *r->in);
+        for (int k = 0; k < n->nin * n->V; k++)
+            ivc_init(&r->in[k], cap);
+        r->out = calloc((size_t)n->nout, sizeof *r->out);
+        for (int o = 0; o < n->nout; o++) {
+            struct oport *op = &r->out[o];
+            op->credits = calloc((size_t)n->V, sizeof *op->credits);
+            op->owner = calloc((size_t)n->V, sizeof *op->owner);
+            for (int v = 0; v < n->V; v++)
+                op->credits[v] = cap;
+            op->is_eject = o >= n->nlinkp;
+            op->to_node = -1;
+            if (!op->is_eject && net_link_exists(n, i, o / 2, o % 2 ? -1 : +1))
+                op->to_node = neighbor(n, i, o / 2, o % 2 ? -1 : +1);
+        }
+        r->inj = calloc((size_t)n->ninj, sizeof *r->inj);
+        for (int ip = 0; ip < n->nlinkp; ip++)
+            r->up[ip] = neighbor(n, i, ip / 2, ip % 2 ? +1 : -1);
+    }
+    n->active = calloc(((size_t)m->nodes + 63) / 64, sizeof *n->active);
+    return n;
+}
+
+void net_free(struct net *n)
+{
+    if (!n)
+        return;
+    for (int i = 0; i < n->m.nodes; i++) {
+        struct router *r = &n->r[i];
+        for (int k = 0; k < n->nin * n->V; k++)
+            free(r->in[k].q);
+        for (int o = 0; o < n->nout; o++) {
+            free(r->out[o].credits);
+            free(r->out[o].owner);
+        }
+        free(r->in);
+        free(r->out);
+        free(r->inj);
+    }
+    free(n->r);
+    free(n->ls);
+    free(n->cr);
+    free(n->req_ip);
+    free(n->req_vc);
+    free(n->in_used);
+    free(n->active);
+    free(n);
+}
+
+/* Dimension-ordered route from router `at` towards m->dst: the output link
+ * port (2 dim + (dir < 0)), or -1 if the worm is at its destination. */
+static int route(const struct net *n, int at, const struct net_msg *m, int *dim_out, int *dir_out)
+{
+    const int *a = n->r[at].coords, *b = n->r[m->dst].coords;
+    for (int d = 0; d < n->nd; d++) {
+        int off = b[d] - a[d];
+        if (!off)
+            continue;
+        int dir = off > 0 ? +1 : -1;
+        if (n->m.topo == NIC_TOPO_TORUS) {
+            int k = n->m.dims[d], fwd = ((off % k) + k) % k;
+            dir = fwd <= k - fwd ? +1 : -1;            /* tie (fwd == k/2): + */
+        }
+        if (n->m.topo == NIC_TOPO_TORUS && n->m.dims[d] == 2)
+            dir = +1;                                  /* a 2-ring has one link each way: use + */
+        *dim_out = d;
+        *dir_out = dir;
+        return 2 * d + (dir < 0);
+    }
+    return -1;
+}
+
+/* The dateline class a worm needs for the hop from router `at` in
+ * dimension `dim`, direction `dir` (Dally and Seitz). The worm entered this
+ * dimension at its source's coordinate s. Going +, the wrap link is
+ * k-1 -> 0: the hop is in class 1 if it is that link or the worm has
+ * already taken it (then its coordinate is below s); going -, the wrap
+ * link is 0 -> k-1 and the test mirrors. Returns -1 when there are no
+ * classes (mesh, hypercube). */
+static int vc_class(const struct net *n, int at, const struct net_msg *m, int dim, int dir)
+{
+    if (n->m.topo != NIC_TOPO_TORUS)
+        return -1;
+    int k = n->m.dims[dim], s = n->r[m->src].coords[dim], here = n->r[at].coords[dim];
+    if (dir > 0)
+        return here == k - 1 || here < s;
+    return here == 0 || here > s;
+}
+
+static void count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
+{
+    m->blocked_cycles++;
+    if (port < n->nlinkp && !seen[port]) {
+        seen[port] = 1;
+        n->ls[(size_t)node * n->nlinkp + port].blocked++;
+    }
+}
+
+static void add_event(struct net_msg **head, struct net_msg **tail, struct net_msg *m, int left)
+{
+    /* (src, seq) order: insertion sort, the lists are short */
+    struct net_msg **pp = head;
+    while (*pp && ((*pp)->src < m->src || ((*pp)->src == m->src && (*pp)->seq < m->seq)))
+        pp = left ? &(*pp)->next_left : &(*pp)->next_done;
+    if (left) {
+        m->next_left = *pp;
+    } else {
+        m->next_done = *pp;
+    }
+    *pp = m;
+    (void)tail;
+}
+
+/* NIC injection: each channel pushes the next flit of its front message
+ * into its router's injection buffer, one flit per cycle. */
+static void inject_step(struct net *n, int node, uint64_t c)
+{
+    struct router *r = &n->r[node];
+    for (int ch = 0; ch < n->ninj; ch++) {
+        struct nic_queue *q = &r->inj[ch];
+        struct net_msg *m = q->first;
+        if (!m || net_ns_to_cycle_ceil(n, m->t_ready_ns) > c || c < q->next_ok)
+            continue;
+        struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
+        if (n->p.switching == SW_WORMHOLE && v->count >= v->cap)
+            continue;
+        if (q->next_flit == 0)
+            m->c_inject = c;
+        ivc_push(v, (struct flit){ m, q->next_flit, c });
+        q->next_ok = c + n->p.nic_cycles;
+        r->nflits++;
+        n->inflight_flits++;
+        if (++q->next_flit == m->flits) {
+            m->c_leave = c + 1;
+            add_event(&n->left_head, &n->left_tail, m, 1);
+            q->first = m->next_queue;
+            if (!q->first)
+                q->last = NULL;
+            q->next_flit = 0;
+            r->queued--;
+            n->queued_msgs--;
+        }
+    }
+}
+
+static void router_step(struct net *n, int node, uint64_t c)
+{
+    struct router *r = &n->r[node];
+    const int V = n->V;
+    int nreq = 0;
+    uint8_t blocked_seen[2 * NIC_MAX_DIMS] = { 0 };
+    /* Phase 1: route, allocate VCs, and collect switch requests. */
+    for (int ip = 0; ip < n->nin; ip++)
+        for (int vc = 0; vc < V; vc++) {
+            struct ivc *v = &r->in[ip * V + vc];
+            if (!v->count)
+                continue;
+            struct flit *f = ivc_front(v);
+            if (f->ready > c)
+                continue;
+            struct net_msg *m = f->m;
+            if (!v->routed) {
+                int dim = 0, dir = 0, p = route(n, node, m, &dim, &dir);
+                if (p < 0) {
+                    /* eject: all-port nodes take the channel of the link the
+                     * worm came in on; injection-to-self uses channel 0 */
+                    int ch = ip < n->nlinkp ? ip % n->nej : 0;
+                    p = n->nlinkp + ch;
+                    v->out_vc = -1;
+                } else {
+                    /* not yet allocated: -1 any VC, -2 class 0, -3 class 1 */
+                    v->out_vc = -2 - vc_class(n, node, m, dim, dir);
+                }
+                v->out_port = p;
+                v->routed = 1;
+            }
+            struct oport *op = &r->out[v->out_port];
+            if (v->out_vc < 0) {
+                int lo = 0, hi = V;
+                if (op->is_eject) {
+                    hi = 1;
+                } else if (v->out_vc <= -2) {                /* torus: class 0 or 1 */
+                    int cls = -2 - v->out_vc;
+                    lo = cls ? V / 2 : 0;
+                    hi = cls ? V : V / 2;
+                }
+                int got = -1;
+                for (int k = lo; k < hi && got < 0; k++) {
+                    if (op->owner[k])
+                        continue;
+                    if (n->p.switching != SW_WORMHOLE && !op->is_eject) {
+                        const struct ivc *dv = &n->r[op->to_node].in[v->out_port * V + k];
+                        if (dv->count)
+                            continue;                    /* whole-worm room: an empty buffer */
+                    }
+                    got = k;
+                }
+                if (got < 0) {
+                    count_blocked(n, node, v->out_port, m, blocked_seen);
+                    continue;
+                }
+                op->owner[got] = m;
+                v->out_vc = got;
+            }
+            if (n->p.switching == SW_STORE_FORWARD && f->idx == 0 && !op->is_eject) {
+                const struct flit *b = ivc_back(v);
+                if (!(b->m == m && b->idx == m->flits - 1 && b->ready <= c))
+                    continue;                            /* not all here yet (or still on the link) */
+            }
+            if (op->is_eject && c < op->next_ok)
+                continue;                                /* the NIC is still taking the last flit */
+            if (n->p.switching == SW_WORMHOLE && !op->is_eject && op->credits[v->out_vc] == 0) {
+                count_blocked(n, node, v->out_port, m, blocked_seen);
+                continue;
+            }
+            n->req_ip[nreq] = ip;
+            n->req_vc[nreq] = vc;
+            nreq++;
+        }
+    if (!nreq)
+        return;
+    /* Phase 2: each output port grants one request, round robin, and each
+     * input port sends at most one flit. */
+    memset(n->in_used, 0, (size_t)n->nin);
+    for (int o = 0; o < n->nout; o++) {
+        struct oport *op = &r->out[o];
+        int best = -1;
+        uint32_t best_key = UINT32_MAX;
+        for (int q = 0; q < nreq; q++) {
+            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
+            if (v->out_port != o || n->in_used[n->req_ip[q]])
+                continue;
+            uint32_t idx = (uint32_t)(n->req_ip[q] * V + n->req_vc[q]);
+            uint32_t key = (idx + (uint32_t)(n->nin * V) - op->rr) % (uint32_t)(n->nin * V);
+            if (key < best_key) {
+                best_key = key;
+                best = q;
+            }
+        }
+        if (best < 0)
+            continue;
+        for (int q = 0; q < nreq; q++) {                 /* the losers were blocked */
+            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
+            if (q != best && v->out_port == o && !n->in_used[n->req_ip[q]])
+                count_blocked(n, node, o, ivc_front(v)->m, blocked_seen);
+        }
+        int ip = n->req_ip[best], vc = n->req_vc[best];
+        struct ivc *v = &r->in[ip * V + vc];
+        n->in_used[ip] = 1;
+        op->rr = (uint32_t)(ip * V + vc + 1) % (uint32_t)(n->nin * V);
+        struct flit f = *ivc_front(v);
+        ivc_pop(v);
+        r->nflits--;
+        n->moved++;
+        int ovc = v->out_vc;
+        if (f.idx == f.m->flits - 1) {                   /* tail: release the route */
+            op->owner[ovc] = NULL;
+            v->routed = 0;
+        }
+        /* the freed input slot returns a credit upstream (usable next cycle) */
+        if (ip < n->nlinkp) {
+            int up = r->up[ip];
+            if (n->ncr == n->cr_cap) {
+                n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
+                n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
+            }
+            n->cr[n->ncr++] = (struct credit_ret){ up, ip, vc };
+        }
+        if (op->is_eject) {
+            op->next_ok = c + n->p.nic_cycles;
+            n->inflight_flits--;
+            if (f.idx == 0)
+                f.m->c_head = c + 1;
+            if (f.idx == f.m->flits - 1) {
+                f.m->c_arrive = c + 1;
+                n->undelivered--;
+                add_event(&n->arr_head, &n->arr_tail, f.m, 0);
+            }
+        } else {
+            if (n->p.switching == SW_WORMHOLE)
+                op->credits[ovc]--;
+            struct router *dr = &n->r[op->to_node];
+            f.ready = c + n->p.hop_cycles;
+            ivc_push(&dr->in[o * V + ovc], f);
+            dr->nflits++;
+            n->active[op->to_node / 64] |= 1ull << (op->to_node % 64);
+            n->flit_hops++;
+            struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
+            ls->flits++;
+            if (f.idx == 0)
+                ls->worms++;
+        }
+    }
+}
+
+void net_inject(struct net *n, struct net_msg *m)
+{
+    m->flits = (m->len + n->p.flit_bytes - 1) / n->p.flit_bytes;
+    if (!m->flits)
+        m->flits = 1;
+    m->flits += n->p.header_flits;
+    int dim = 0, dir = 0, p = route(n, m->src, m, &dim, &dir);
+    m->hops = machine_hops(&n->m, m->src, m->dst);
+    m->blocked_cycles = 0;
+    m->next_queue = m->next_done = m->next_left = NULL;
+    int ch = p < 0 ? 0 : p % n->ninj;
+    struct nic_queue *q = &n->r[m->src].inj[ch];
+    if (q->last)
+        q->last->next_queue = m;
+    else
+        q->first = m;
+    q->last = m;
+    n->r[m->src].queued++;
+    n->active[m->src / 64] |= 1ull << (m->src % 64);
+    n->queued_msgs++;
+    n->undelivered++;
+}
+
+/* Earliest cycle any queued message may enter, or UINT64_MAX. */
+static uint64_t next_ready(const struct net *n)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < n->m.nodes; i++) {
+        const struct router *r = &n->r[i];
+        if (!r->queued)
+            continue;
+        for (int ch = 0; ch < n->ninj; ch++)
+            if (r->inj[ch].first) {
+                uint64_t c = net_ns_to_cycle_ceil(n, r->inj[ch].first->t_ready_ns);
+                if (c < best)
+                    best = c;
+            }
+    }
+    return best;
+}
+
+int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
+{
+    *arrived = *left = NULL;
+    while (n->now < end) {
+        if (!n->inflight_flits) {
+            if (!n->queued_msgs) {
+                n->now = end;            /* nothing at all to do before the next injection */
+                break;
+            }
+            uint64_t c = next_ready(n);
+            if (c > n->now)
+                n->now = c < end ? c : end;
+            if (n->now >= end)
+                break;
+        }
+        uint64_t c = n->now;
+        n->arr_head = n->left_head = NULL;
+        n->moved = 0;
+        /* Active routers in rank order: injection first, so a flit that
+         * enters in cycle c may leave its router in cycle c. */
+        size_t words = ((size_t)n->m.nodes + 63) / 64;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
+                int i = (int)(w * 64) + __builtin_ctzll(bits);
+                if (n->r[i].queued)
+                    inject_step(n, i, c);
+            }
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
+                int i = (int)(w * 64) + __builtin_ctzll(bits);
+                if (n->r[i].nflits)
+                    router_step(n, i, c);
+            }
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
+                int i = (int)(w * 64) + __builtin_ctzll(bits);
+                if (!n->r[i].nflits && !n->r[i].queued)
+                    n->active[w] &= ~(1ull << (i % 64));
+            }
+        for (size_t k = 0; k < n->ncr; k++)
+            n->r[n->cr[k].node].out[n->cr[k].port].credits[n->cr[k].vc]++;
+        n->ncr = 0;
+        n->now = c + 1;
+        n->stepped++;
+        /* Deadlock is impossible by construction (net.h); a long standstill
+         * with flits inside means a model error, not slow traffic. */
+        n->still = n->moved || !n->inflight_flits ? 0 : n->still + 1;
+        if (n->still > 1000000)
+            return -1;
+        if (n->arr_head || n->left_head) {
+            *arrived = n->arr_head;
+            *left = n->left_head;
+            return 1;
+        }
+    }
+    return 0;
+}

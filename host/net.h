@@ -1,0 +1,112 @@
+/* The interconnect: a flit-level model of a wormhole-routed k-ary n-cube
+ * (mesh, torus) or hypercube, advanced one cycle at a time.
+ *
+ * Time: one cycle is the time one flit takes to cross a link
+ * (flit_bytes x byte_ps). A message of len bytes is a worm of
+ * F = max(1, ceil(len / flit_bytes)) + header_flits flits. Uncontended, a
+ * message posted at t (ns) arrives (its tail has left the network at the
+ * destination) at
+ *     t + t_send + (D x hop_cycles + F) x cycle
+ * for D router-to-router hops: the head needs hop_cycles per hop (router
+ * plus link) and the body follows one flit per cycle. With a NIC slower
+ * than the links (nic_cycles > 1) the body follows at the NIC's pace:
+ *     t + t_send + (D x hop_cycles + (F - 1) x nic_cycles + 1) x cycle
+ *
+ * Routing is dimension-ordered (dimension 0 first; e-cube on a hypercube).
+ * On a torus the shorter direction is taken and a tie (offset exactly k/2)
+ * goes in the + direction. Deadlock freedom on a torus comes from two
+ * virtual-channel classes per dimension (Dally's dateline): a worm uses
+ * class 0 until it takes the wrap link of a dimension (k-1 -> 0 going +,
+ * 0 -> k-1 going -), class 1 from that link on; it starts each dimension in
+ * class 0. With V virtual channels, class 0 is VCs [0, V/2), class 1 the
+ * rest. Meshes and hypercubes need no classes: any VC serves any worm.
+ *
+ * Flow control is credit based: an output VC may send only while the
+ * downstream VC buffer has room (buf_flits). A credit returns one cycle
+ * after its flit leaves the buffer, so a worm streams at the full link rate
+ * only if buf_flits >= hop_cycles + 1 (the credit round trip); smaller
+ * buffers throttle it, as they would in hardware. Switching:
+ *   wormhole       a blocked worm stays spread over the channels it holds;
+ *   cut-through    a head takes a downstream VC only if it can hold the
+ *                  whole worm (buffers grow to the worm's size);
+ *   store-forward  as cut-through, and a head leaves a router only once
+ *                  its tail is in the same buffer.
+ * Each output port sends at most one flit per cycle and each input port
+ * receives at most one: worms on different VCs of a link share it flit by
+ * flit (round robin).
+ *
+ * Port model: a node has injection and ejection channels to its router:
+ * one-port one of each; all-port one per link direction; k-port k (the
+ * `ports` parameter). A channel moves one flit every nic_cycles cycles (a
+ * NIC slower than the links: nic_cycles > 1). A message takes the injection channel of its first
+ * hop's direction (modulo the count), and the ejection channel of the link
+ * it came in on (modulo the count); each channel carries one worm at a time.
+ *
+ * Everything is deterministic: fixed scan orders and round-robin pointers.
+ */
+#ifndef NET_H_HOST
+#define NET_H_HOST
+
+#include <stdint.h>
+#include <stdio.h>
+#include "machine.h"
+
+/* One message in the network. The caller fills the first block. */
+struct net_msg {
+    int src, dst;
+    uint32_t len;
+    uint64_t seq;                   /* per source: ties broken by (src, seq) */
+    uint64_t t_ready_ns;            /* when it may enter (post + start-up) */
+    /* filled by the model */
+    int hops;
+    uint32_t flits;
+    uint64_t c_inject;              /* cycle its head entered the router */
+    uint64_t c_head;                /* cycle its head reached the destination NIC */
+    uint64_t c_leave;               /* cycle after its tail left the source NIC */
+    uint64_t c_arrive;              /* cycle after its tail reached the destination NIC */
+    uint64_t blocked_cycles;        /* cycles a ready flit of it could not move */
+    struct net_msg *next_done, *next_left;  /* event list links */
+    struct net_msg *next_queue;             /* injection queue link */
+    void *owner;                    /* the caller's message */
+};
+
+struct link_stats {
+    uint64_t flits, worms, blocked;  /* blocked: cycles a ready flit wanted it and did not go */
+};
+
+struct net;
+
+/* NULL with a message in err if the parameters do not fit the machine. */
+struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+void net_free(struct net *n);
+
+uint64_t net_cycle_ps(const struct net *n);
+uint64_t net_now(const struct net *n);           /* next cycle to simulate */
+int net_busy(const struct net *n);               /* any worm not yet delivered */
+uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns);
+uint64_t net_cycle_to_ns(const struct net *n, uint64_t c);
+
+/* Hand a message to its source's NIC. It enters at cycle
+ * ceil(t_ready_ns / cycle) or later; that cycle must not be before
+ * net_now() (the caller's synchronisation guarantees it). */
+void net_inject(struct net *n, struct net_msg *m);
+
+/* Simulate cycles while now < end_cycle, stopping after the first cycle in
+ * which some message arrived or left its source (idle stretches are
+ * skipped). *arrived gets the messages whose tail reached their
+ * destination in that cycle, *left those whose tail left their source;
+ * each list in (src, seq) order, linked by next_done / next_left. Returns
+ * 1 if it stopped on such an event, 0 if it reached end_cycle, -1 if no
+ * flit could move for a million cycles (which the model rules out). */
+int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct net_msg **left);
+
+/* Per directed link: index = node * 2 * ndims + 2 * dim + (dir == -1). */
+const struct link_stats *net_link_stats(const struct net *n, int *nlinks);
+int net_link_exists(const struct net *n, int node, int dim, int dir);
+uint64_t net_cycles_simulated(const struct net *n);   /* cycles actually stepped */
+uint64_t net_flit_hops(const struct net *n);
+
+const char *net_switching_name(enum switching s);
+int net_switching_parse(const char *s, enum switching *out);
+
+#endif

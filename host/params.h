@@ -1,0 +1,39 @@
+/* Run parameters: defaults, config files (presets/), --set key=value.
+ * One table (params.c) names every key, its unit, range and meaning; the
+ * config parser, the command line, summary.json and docs/network.md all
+ * follow it. */
+#ifndef PARAMS_H
+#define PARAMS_H
+
+#include <stdio.h>
+#include "machine.h"
+
+/* The built-in defaults (the same values as presets/default.conf). */
+void params_defaults(struct params *p, enum nic_port *port_model);
+
+/* Set one key from text. Returns -1 with a message naming the key and the
+ * accepted values in err. */
+int params_set(struct params *p, enum nic_port *port_model, const char *key, const char *value,
+               char *err, size_t errlen);
+
+/* Apply a config file: "key = value" lines, '#' comments. A name without
+ * '/' means presets/<name>.conf. Errors name the file and line. */
+int params_load(struct params *p, enum nic_port *port_model, const char *name_or_path,
+                char *err, size_t errlen);
+
+/* Apply "k=v k=v ..." (the --set option). */
+int params_set_list(struct params *p, enum nic_port *port_model, const char *list, char *err, size_t errlen);
+
+/* Write every key = value (a config file that reproduces the run). */
+void params_write(FILE *f, const struct params *p, enum nic_port port_model);
+
+/* Key i (0 <= i < params_count()) and its value as text; *numeric is set
+ * when the value is a number. */
+int params_count(void);
+const char *params_key(int i);
+void params_value(const struct params *p, enum nic_port pm, int i, char *buf, size_t len, int *numeric);
+
+/* Cross-parameter checks (e.g. messages must fit NIC memory). */
+int params_check(const struct params *p, char *err, size_t errlen);
+
+#endif

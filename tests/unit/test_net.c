@@ -1,0 +1,332 @@
+/* The flit-level network (host/net.c), each check against a figure worked
+ * out by hand from the model in net.h. Cycle = flit_bytes x byte_ps: with
+ * 8-byte flits at 1000 ps per byte, one cycle is 8 ns. */
+#include <string.h>
+#include <stdlib.h>
+#include "check.h"
+#include "net.h"
+
+static struct machine mach(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
+{
+    struct machine m;
+    char err[256];
+    if (machine_parse(&m, topo, nodes, dims, err, sizeof err))
+        check_fail(__FILE__, __LINE__, "machine_parse: %s", err);
+    m.port_model = pm;
+    return m;
+}
+
+static struct net_params params(uint32_t vcs, uint32_t hop, enum switching sw)
+{
+    return (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = hop, .vcs = vcs,
+                                .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
+                                .switching = sw };
+}
+
+static struct net *mk(const struct machine *m, const struct net_params *p)
+{
+    char err[256];
+    struct net *n = net_new(m, p, err, sizeof err);
+    if (!n)
+        check_fail(__FILE__, __LINE__, "net_new: %s", err);
+    return n;
+}
+
+static struct net_msg *msg(int src, int dst, uint32_t len, uint64_t t_ready_ns, uint64_t seq)
+{
+    struct net_msg *m = calloc(1, sizeof *m);
+    m->src = src;
+    m->dst = dst;
+    m->len = len;
+    m->seq = seq;
+    m->t_ready_ns = t_ready_ns;
+    return m;
+}
+
+/* Run to completion; return how many messages arrived. */
+static int drain(struct net *n)
+{
+    int got = 0;
+    struct net_msg *a, *l;
+    while (net_busy(n))
+        if (net_run(n, UINT64_MAX, &a, &l))
+            for (; a; a = a->next_done)
+                got++;
+    return got;
+}
+
+TEST(uncontended_latency_is_D_hop_plus_F)
+{
+    struct machine m = mach("mesh", NULL, "4x4", NIC_PORT_ONE);
+    for (uint32_t hop = 1; hop <= 3; hop++) {
+        struct net_params p = params(2, hop, SW_WORMHOLE);
+        struct net *n = mk(&m, &p);
+        CHECK_EQ_U64(net_cycle_ps(n), 8000);
+        struct net_msg *a = msg(0, 15, 64, 0, 0);         /* 8 flits, D = 6 */
+        net_inject(n, a);
+        CHECK_EQ_INT(drain(n), 1);
+        CHECK_EQ_INT(a->hops, 6);
+        CHECK_EQ_U64(a->flits, 8);
+        CHECK_EQ_U64(a->c_inject, 0);
+        CHECK_EQ_U64(a->c_arrive, 6 * hop + 8);           /* D x hop + F */
+        CHECK_EQ_U64(a->c_head, 6 * hop + 1);
+        CHECK_EQ_U64(a->c_leave, 8);                      /* F flits at one per cycle */
+        CHECK_EQ_U64(a->blocked_cycles, 0);
+        free(a);
+        net_free(n);
+    }
+}
+
+/* A NIC at half the link rate: the body follows every other cycle, so
+ * arrival = D x hop + (F - 1) x 2 + 1; two worms sharing a link (both
+ * NIC-limited) then cost no more than one: seed 003's gamma = 1. */
+TEST(slow_nic_sets_the_pace_and_links_have_room_for_two)
+{
+    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct net_params p = params(2, 1, SW_WORMHOLE);
+    p.nic_cycles = 2;
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(0, 3, 64, 0, 0);
+    net_inject(n, a);
+    drain(n);
+    CHECK_EQ_U64(a->c_arrive, 3 + 7 * 2 + 1);
+    net_free(n);
+    n = mk(&m, &p);
+    struct net_msg *x = msg(0, 2, 64, 0, 0), *y = msg(1, 3, 64, 0, 0);
+    net_inject(n, x);
+    net_inject(n, y);
+    drain(n);
+    CHECK_EQ_U64(y->c_arrive, 2 + 7 * 2 + 1);
+    CHECK(x->c_arrive <= 2 + 7 * 2 + 1 + 2);             /* at most a cycle or two of interference */
+    free(a);
+    free(x);
+    free(y);
+    net_free(n);
+}
+
+TEST(injection_waits_for_its_ready_time_rounded_up_to_a_cycle)
+{
+    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct net_params p = params(1, 1, SW_WORMHOLE);
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(0, 3, 1, 20, 0);              /* ready at 20 ns: cycle 3 (24 ns) */
+    net_inject(n, a);
+    drain(n);
+    CHECK_EQ_U64(a->c_inject, 3);
+    CHECK_EQ_U64(a->c_arrive, 3 + 3 * 1 + 1);
+    free(a);
+    net_free(n);
+}
+
+TEST(torus_takes_the_short_way_and_ties_go_plus)
+{
+    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct net_params p = params(2, 1, SW_WORMHOLE);
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(0, 7, 8, 0, 0);               /* one hop over the wrap link, going - */
+    struct net_msg *b = msg(8, 12, 8, 0, 0);              /* offset 4 = k/2: goes + */
+    net_inject(n, a);
+    net_inject(n, b);
+    drain(n);
+    CHECK_EQ_U64(a->c_arrive, 1 + 1);
+    CHECK_EQ_U64(b->c_arrive, 4 + 1);
+    int nl;
+    const struct link_stats *ls = net_link_stats(n, &nl);
+    CHECK_EQ_U64(ls[0 * 4 + 1].flits, 1);                 /* node 0, dim 0, - */
+    for (int x = 8; x < 12; x++)
+        CHECK_EQ_U64(ls[x * 4 + 0].flits, 1);             /* nodes 8..11, dim 0, + */
+    CHECK_EQ_U64(ls[8 * 4 + 1].flits, 0);
+    free(a);
+    free(b);
+    net_free(n);
+}
+
+/* Worms A (0 -> 2) and B (1 -> 3), 8 flits each, on a 4x1 mesh share the
+ * link 1 -> 2. B gets there first (cycle 0; A's head reaches router 1 at
+ * cycle 1). With one VC, A waits until B's tail has crossed (cycles 0-7),
+ * crosses in cycles 8-15, and its tail leaves the network at 8 + 1 + 8 = 17,
+ * while B is done at 2 + 8 = 10. With two VCs the link alternates, flit by
+ * flit: B in cycles 0, 2, ..., 14 and A in 1, 3, ..., 15, so B's tail is
+ * out at 14 + 2 + 1 = 17 and A's at 15 + 1 + 1 = 17. */
+TEST(contending_worms_serialize_without_vcs_and_share_with_them)
+{
+    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct net_params p1 = params(1, 1, SW_WORMHOLE);
+    struct net *n = mk(&m, &p1);
+    struct net_msg *a = msg(0, 2, 64, 0, 0), *b = msg(1, 3, 64, 0, 0);
+    net_inject(n, a);
+    net_inject(n, b);
+    drain(n);
+    CHECK_EQ_U64(b->c_arrive, 2 + 8);
+    CHECK_EQ_U64(a->c_arrive, 17);
+    CHECK(a->blocked_cycles >= 7);
+    int nl;
+    const struct link_stats *ls = net_link_stats(n, &nl);
+    const struct link_stats *l12 = &ls[1 * 4 + 0];         /* 4x1 is 2D: 4 link ports a node */
+    CHECK_EQ_U64(l12->worms, 2);
+    CHECK_EQ_U64(l12->flits, 16);
+    CHECK(l12->blocked >= 7);
+    net_free(n);
+
+    struct net_params p2 = params(2, 1, SW_WORMHOLE);
+    n = mk(&m, &p2);
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    *a = *msg(0, 2, 64, 0, 0);
+    *b = *msg(1, 3, 64, 0, 0);
+    net_inject(n, a);
+    net_inject(n, b);
+    drain(n);
+    CHECK_EQ_U64(a->c_arrive, 17);
+    CHECK_EQ_U64(b->c_arrive, 17);
+    free(a);
+    free(b);
+    net_free(n);
+}
+
+/* Store-and-forward: a router forwards a worm only when all F flits are
+ * in; each hop then costs hop + F - 1 more cycles than under wormhole, so
+ * the latency grows with D x F (D x L / B). */
+TEST(store_and_forward_latency_grows_with_distance_times_length)
+{
+    struct machine m = mach("mesh", NULL, "8x1", NIC_PORT_ONE);
+    for (int sw = 0; sw < 3; sw++) {
+        struct net_params p = params(2, 1, (enum switching)sw);
+        for (int d = 1; d <= 7; d += 3) {
+            struct net *n = mk(&m, &p);
+            struct net_msg *a = msg(0, d, 128, 0, 0);     /* 16 flits */
+            net_inject(n, a);
+            drain(n);
+            /* wormhole and cut-through, uncontended: D x hop + F.
+             * Store-and-forward: the head leaves router 0 once the tail is
+             * in (cycle 15) and each further router once the tail has
+             * crossed to it (16 cycles later); the destination router ejects
+             * as flits come: head in at 16 D, tail out at 16 D + 15, so the
+             * arrival is 16 D + 16 = D (hop + F - 1) + F + ... = (D + 1) F. */
+            uint64_t want = sw == SW_STORE_FORWARD ? (uint64_t)(d + 1) * 16 : (uint64_t)d + 16;
+            if (a->c_arrive != want)
+                check_fail(__FILE__, __LINE__, "%s, D=%d: arrival %llu, expected %llu",
+                           net_switching_name((enum switching)sw), d,
+                           (unsigned long long)a->c_arrive, (unsigned long long)want);
+            free(a);
+            net_free(n);
+        }
+    }
+}
+
+/* Node 0 of a 3x3 torus sends one 8-flit message to each of its four
+ * neighbours. One-port: they leave one after the other through the single
+ * injection channel, the last done at 3 x 8 + 1 + 8 = 33. All-port: each
+ * goes out on its own channel at once, all done at 1 + 8 = 9. */
+TEST(all_port_beats_one_port_on_a_neighbour_broadcast)
+{
+    int dst[4] = { 1, 2, 3, 6 };
+    uint64_t last[2] = { 0, 0 };
+    for (int pm = 0; pm < 2; pm++) {
+        struct machine m = mach("torus", NULL, "3x3", pm ? NIC_PORT_ALL : NIC_PORT_ONE);
+        struct net_params p = params(2, 1, SW_WORMHOLE);
+        struct net *n = mk(&m, &p);
+        struct net_msg *ms[4];
+        for (int i = 0; i < 4; i++) {
+            ms[i] = msg(0, dst[i], 64, 0, (uint64_t)i);
+            net_inject(n, ms[i]);
+        }
+        CHECK_EQ_INT(drain(n), 4);
+        for (int i = 0; i < 4; i++) {
+            if (ms[i]->c_arrive > last[pm])
+                last[pm] = ms[i]->c_arrive;
+            free(ms[i]);
+        }
+        net_free(n);
+    }
+    CHECK_EQ_U64(last[0], 33);
+    CHECK_EQ_U64(last[1], 9);
+}
+
+/* A one-port node consumes one worm at a time: two worms arriving at once
+ * at node 1 of a 3x1 mesh, from 0 and 2, are ejected one after the other. */
+TEST(one_port_ejection_serializes_arrivals)
+{
+    for (int pm = 0; pm < 2; pm++) {
+        struct machine m = mach("mesh", NULL, "3x1", pm ? NIC_PORT_ALL : NIC_PORT_ONE);
+        struct net_params p = params(2, 1, SW_WORMHOLE);
+        struct net *n = mk(&m, &p);
+        struct net_msg *a = msg(0, 1, 64, 0, 0), *b = msg(2, 1, 64, 0, 0);
+        net_inject(n, a);
+        net_inject(n, b);
+        drain(n);
+        uint64_t first = a->c_arrive < b->c_arrive ? a->c_arrive : b->c_arrive;
+        uint64_t second = a->c_arrive < b->c_arrive ? b->c_arrive : a->c_arrive;
+        CHECK_EQ_U64(first, 1 + 8);
+        CHECK_EQ_U64(second, pm ? 1 + 8 : 1 + 8 + 8);
+        free(a);
+        free(b);
+        net_free(n);
+    }
+}
+
+/* All-to-all traffic on tori with the dateline classes never stalls: every
+ * message arrives (network deadlock is impossible by construction). */
+TEST(all_to_all_on_tori_always_drains)
+{
+    static const char *const shapes[] = { "4x4", "5x5", "8x8", "3x3x3", "2x4" };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (uint32_t buf = 1; buf <= 4; buf += 3) {
+            struct machine m = mach("torus", NULL, shapes[s], NIC_PORT_ONE);
+            struct net_params p = params(2, 1, SW_WORMHOLE);
+            p.buf_flits = buf;
+            struct net *n = mk(&m, &p);
+            int N = m.nodes, k = 0;
+            struct net_msg *ms = calloc((size_t)N * (size_t)N, sizeof *ms);
+            for (int i = 0; i < N; i++)
+                for (int j = 0; j < N; j++)
+                    if (i != j) {
+                        struct net_msg *x = &ms[k++];
+                        x->src = i; x->dst = j; x->len = 40; x->seq = (uint64_t)j;
+                        net_inject(n, x);
+                    }
+            uint64_t guard = 0;
+            int got = 0;
+            struct net_msg *a, *l;
+            while (net_busy(n) && guard++ < 10000000)
+                if (net_run(n, net_now(n) + 100000, &a, &l))
+                    for (; a; a = a->next_done)
+                        got++;
+            if (got != k)
+                check_fail(__FILE__, __LINE__, "torus %s, %u-flit buffers: %d of %d messages arrived",
+                           shapes[s], buf, got, k);
+            free(ms);
+            net_free(n);
+        }
+}
+
+TEST(a_torus_needs_two_vcs)
+{
+    struct machine m = mach("torus", NULL, "4x4", NIC_PORT_ONE);
+    struct net_params p = params(1, 1, SW_WORMHOLE);
+    char err[256];
+    CHECK(net_new(&m, &p, err, sizeof err) == NULL);
+    CHECK_CONTAINS(err, "at least 2 virtual channels");
+}
+
+TEST(run_stops_at_end_and_after_events)
+{
+    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct net_params p = params(1, 1, SW_WORMHOLE);
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(0, 3, 16, 0, 0);              /* 2 flits: leaves at 2, arrives at 5 */
+    net_inject(n, a);
+    struct net_msg *arr, *left;
+    CHECK_EQ_INT(net_run(n, 1, &arr, &left), 0);         /* cycle 0 only */
+    CHECK_EQ_U64(net_now(n), 1);
+    CHECK_EQ_INT(net_run(n, 100, &arr, &left), 1);
+    CHECK(left == a && arr == NULL);
+    CHECK_EQ_U64(net_now(n), 2);
+    CHECK_EQ_INT(net_run(n, 100, &arr, &left), 1);
+    CHECK(arr == a);
+    CHECK_EQ_U64(net_now(n), 5);
+    CHECK_EQ_INT(net_run(n, 100, &arr, &left), 0);
+    CHECK_EQ_U64(net_now(n), 100);                        /* idle: skipped to the end */
+    free(a);
+    net_free(n);
+}
