@@ -13,7 +13,7 @@ CROSS    ?= arm-none-eabi-
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/ivshmem.c host/launch.c host/results.c
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/ivshmem.c host/launch.c host/results.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
 BOARD        = board/arm-virt

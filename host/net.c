@@ -503,6 +503,22 @@ void net_inject(struct net *n, struct net_msg *m)
     n->undelivered++;
 }
 
+int net_path(const struct net *n, int src, int dst, int *links, int max)
+{
+    struct net_msg m = { .src = src, .dst = dst };
+    int at = src, k = 0, dim, dir, p;
+    while ((p = route(n, at, &m, &dim, &dir)) >= 0 && k < max) {
+        links[k++] = at * n->nlinkp + p;
+        at = n->r[at].out[p].to_node;
+    }
+    return k;
+}
+
+uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits)
+{
+    return (uint64_t)hops * n->p.hop_cycles + (uint64_t)(flits - 1) * n->p.nic_cycles + 1;
+}
+
 /* Earliest cycle any queued message may enter, or UINT64_MAX. */
 static uint64_t next_ready(const struct net *n)
 {

@@ -106,6 +106,14 @@ int net_link_exists(const struct net *n, int node, int dim, int dir);
 uint64_t net_cycles_simulated(const struct net *n);   /* cycles actually stepped */
 uint64_t net_flit_hops(const struct net *n);
 
+/* The directed links of the dimension-ordered route src -> dst, as
+ * net_link_stats indices, in order; returns how many (at most max). */
+int net_path(const struct net *n, int src, int dst, int *links, int max);
+
+/* Cycles an uncontended worm of `flits` flits over `hops` hops takes from
+ * its head entering the network to its tail leaving it. */
+uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits);
+
 const char *net_switching_name(enum switching s);
 int net_switching_parse(const char *s, enum switching *out);
 

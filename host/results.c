@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include "results.h"
 #include "params.h"
+#include "report.h"
 
 static const char *state_name(enum node_state s)
 {
@@ -30,6 +31,8 @@ static json_t *waiting_json(const struct router *r)
 
 int results_write(const struct router *r, const struct outcome *o)
 {
+    if (report_write_csv(r, o->run_dir))
+        fprintf(stderr, "wormsim: cannot write the CSV reports in %s\n", o->run_dir);
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);
     json_t *codes = json_array(), *finish = json_array(), *states = json_array();
@@ -39,9 +42,11 @@ int results_write(const struct router *r, const struct outcome *o)
         json_array_append_new(codes, n->state == NODE_EXITED ? json_integer(n->exit_code) : json_null());
         json_array_append_new(finish, n->state == NODE_EXITED ? json_integer((json_int_t)n->finish_ns) : json_null());
         json_array_append_new(states, json_string(state_name(n->state)));
-        json_array_append_new(per_node, json_pack("{s:I, s:I, s:I, s:I}",
+        json_array_append_new(per_node, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
             "sends", (json_int_t)n->sends, "recvs", (json_int_t)n->recvs,
-            "bytes_sent", (json_int_t)n->bytes_sent, "bytes_recv", (json_int_t)n->bytes_recv));
+            "startups", (json_int_t)(n->sends + n->recvs),
+            "bytes_sent", (json_int_t)n->bytes_sent, "bytes_recv", (json_int_t)n->bytes_recv,
+            "wait_ns", (json_int_t)n->wait_ns));
     }
     json_t *net = json_object();
     for (int i = 0; i < params_count(); i++) {
@@ -66,6 +71,9 @@ int results_write(const struct router *r, const struct outcome *o)
     else
         json_object_set_new(s, "fault", json_null());
     json_object_set_new(s, "waiting", waiting_json(r));
+    json_object_set_new(s, "links", report_links_json(r));
+    json_object_set_new(s, "steps", report_steps_json(r));
+    json_object_set_new(s, "message_time", report_time_split_json(r));
     json_object_set_new(s, "interrupted_by_signal", o->interrupted ? json_integer(o->interrupted) : json_null());
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", o->run_dir);
@@ -115,6 +123,7 @@ void results_print(const struct router *r, const struct outcome *o)
             (unsigned long long)r->bytes);
     if (r->unreceived)
         fprintf(f, "  unreceived      %llu messages were never received\n", (unsigned long long)r->unreceived);
+    report_print(r, f);
     fprintf(f, "  wall time       %.2f s\n", o->wall_s);
     fprintf(f, "  results         %s/summary.json\n", o->run_dir);
 }

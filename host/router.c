@@ -211,6 +211,8 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
     __sync_synchronize();
     rep->seq = n->blk.seq;
     __sync_synchronize();
+    if (t > n->blk.time_ns)
+        n->wait_ns += t - n->blk.time_ns;
     n->state = NODE_RUNNING;
     n->lb = t;
     r->notify(r->ctx, n->rank);
@@ -303,7 +305,7 @@ static void record(struct router *r, const struct msg *m)
     }
     const struct net_msg *x = &m->nm;
     r->log[r->nlog++] = (struct msg_record){
-        m->src, m->dst, x->hops, m->tag, m->len, m->step, m->t_post,
+        m->src, m->dst, x->hops, m->tag, m->len, m->step, x->flits, m->t_post,
         net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
         m->t_arrive, x->blocked_cycles };
 }

@@ -50,7 +50,7 @@ struct msg {
 /* What the run reports of each message (kept after delivery). */
 struct msg_record {
     int src, dst, hops;
-    uint32_t tag, len, step;
+    uint32_t tag, len, step, flits;
     uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
 };
 
@@ -72,6 +72,7 @@ struct node {
     uint32_t step;
     /* counters */
     uint64_t sends, recvs, bytes_sent, bytes_recv;
+    uint64_t wait_ns;             /* simulated time spent blocked */
 };
 
 struct router {

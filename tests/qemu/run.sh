@@ -92,6 +92,28 @@ presets_run() {
   ws --app alltoall_pex --topo torus --dims 2x2x2 --args len=128 --preset t3d > "$TMP/p" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/p")"
 }
 
+# --- reports --------------------------------------------------------------
+reports_match_the_model() {
+  ws --app pingpong --topo mesh --dims 4x4 --args 'len=256 iters=2' >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local d; d=$(latest)
+  expect '[ "$(tail -n +2 "$d/messages.csv" | wc -l)" = 4 ]'
+  # uncontended: it enters at the first 8 ns cycle after post + t_send, and
+  # its tail is out (6 hops + 32 flits) x 8 ns = 304 ns later
+  expect '[ "$(awk -F, "NR > 1 && \$5 == 6 { print \$11 - \$9 }" "$d/messages.csv" | sort -u)" = 304 ]' "$(cat "$d/messages.csv")"
+  expect '[ "$(awk -F, "NR > 1 { q = \$9 - \$8 - 500; if (q < 0 || q >= 8) print \"bad\" }" "$d/messages.csv")" = "" ]'
+  expect '[ "$(awk -F, "NR > 1 { s += \$14 } END { print s }" "$d/messages.csv")" = 0 ]'   # nothing blocked
+  # XY route 0 -> 15: 0 -> 1 -> 2 -> 3 along dim 0, then 3 -> 7 -> 11 -> 15: 2 worms x 32 flits each
+  expect '[ "$(awk -F, "\$1 == 0 && \$2 == 0 && \$3 == \"+\" { print \$5, \$6 }" "$d/links.csv")" = "64 2" ]' "$(head -5 "$d/links.csv")"
+  expect '[ "$(awk -F, "\$1 == 3 && \$2 == 1 && \$3 == \"+\" { print \$5 }" "$d/links.csv")" = 64 ]'
+  expect '[ "$(awk -F, "\$1 == 1 && \$2 == 1 { print \$5 }" "$d/links.csv" | sort -u)" = 0 ]'
+  expect '[ "$(summary .links.max_flits)" = 64 ] && [ "$(summary .links.max_blocked_cycles)" = 0 ]'
+  # PEX on a 4x4 mesh: step 1 (exchange with rank ^ 1) shares no link
+  ws --app alltoall_pex --topo mesh --dims 4x4 --args len=64 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  expect '[ "$(summary ".steps[0] | [.step, .messages, .max_link_sharing, .contention_free] | tostring")" = "[1,16,1,true]" ]'
+  expect '[ "$(summary ".steps | length")" = 15 ]'
+  expect '[ "$(summary "[.per_node[].startups] | add")" = 480 ]'
+}
+
 # --- determinism ---------------------------------------------------------
 determinism() {
   ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
@@ -279,6 +301,7 @@ t pex_mesh_8x8 pex_mesh_8x8_default_len
 t default_preset_is_the_default default_preset_is_the_default
 t params_conf_reproduces_the_run params_conf_reproduces_the_run
 t presets_run presets_run
+t reports_match_the_model reports_match_the_model
 t determinism_under_load determinism
 t concurrent_runs concurrent_runs
 t gdb_node gdb_node

@@ -1,0 +1,231 @@
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+static const char *const dir_name[2] = { "+", "-" };
+
+/* Time split of one message (ns): the send start-up, waiting to enter the
+ * network at the source, blocked inside it, and the uncontended transfer. */
+struct split { uint64_t startup, queue, blocked, transfer; };
+
+static struct split split_of(const struct router *r, const struct msg_record *m)
+{
+    struct split s;
+    uint64_t ready = m->t_post + r->p.t_send_ns;
+    uint64_t unc = net_cycle_to_ns(r->net, net_uncontended_cycles(r->net, m->hops, m->flits));
+    s.startup = r->p.t_send_ns;
+    s.queue = m->t_inject > ready ? m->t_inject - ready : 0;
+    uint64_t in_net = m->t_arrive - m->t_inject;
+    s.transfer = unc < in_net ? unc : in_net;
+    s.blocked = in_net - s.transfer;
+    return s;
+}
+
+/* Step of a message: the sender's last step mark (0 if it never marked). */
+static uint32_t max_step(const struct router *r)
+{
+    uint32_t mx = 0;
+    for (size_t i = 0; i < r->nlog; i++)
+        if (r->log[i].step > mx)
+            mx = r->log[i].step;
+    return mx;
+}
+
+/* Per step: messages, and the largest number of that step's messages
+ * whose dimension-ordered routes use one directed link. */
+struct step_stat { uint64_t messages; uint32_t max_share; int hot_link; };
+
+static struct step_stat *step_stats(const struct router *r, uint32_t *nsteps)
+{
+    *nsteps = max_step(r) + 1;
+    struct step_stat *st = calloc(*nsteps, sizeof *st);
+    int nl;
+    net_link_stats(r->net, &nl);
+    uint32_t *use = calloc((size_t)nl ? (size_t)nl : 1, sizeof *use);
+    int path[4096];
+    for (uint32_t s = 0; s < *nsteps; s++) {
+        memset(use, 0, (size_t)nl * sizeof *use);
+        st[s].hot_link = -1;
+        for (size_t i = 0; i < r->nlog; i++) {
+            const struct msg_record *m = &r->log[i];
+            if (m->step != s)
+                continue;
+            st[s].messages++;
+            int k = net_path(r->net, m->src, m->dst, path, 4096);
+            for (int j = 0; j < k; j++)
+                if (++use[path[j]] > st[s].max_share) {
+                    st[s].max_share = use[path[j]];
+                    st[s].hot_link = path[j];
+                }
+        }
+    }
+    free(use);
+    return st;
+}
+
+static void link_name(const struct router *r, int idx, int *node, int *dim, int *dir)
+{
+    int per = 2 * r->m.ndims;
+    *node = idx / per;
+    *dim = idx % per / 2;
+    *dir = idx % 2;
+}
+
+int report_write_csv(const struct router *r, const char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/messages.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "src,dst,tag,len,hops,flits,step,t_post_ns,t_inject_ns,t_head_ns,t_arrive_ns,"
+               "startup_ns,queue_ns,blocked_ns,transfer_ns\n");
+    for (size_t i = 0; i < r->nlog; i++) {
+        const struct msg_record *m = &r->log[i];
+        struct split s = split_of(r, m);
+        fprintf(f, "%d,%d,%u,%u,%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", m->src, m->dst,
+                m->tag, m->len, m->hops, m->flits, m->step, (unsigned long long)m->t_post,
+                (unsigned long long)m->t_inject, (unsigned long long)m->t_head,
+                (unsigned long long)m->t_arrive, (unsigned long long)s.startup,
+                (unsigned long long)s.queue, (unsigned long long)s.blocked, (unsigned long long)s.transfer);
+    }
+    fclose(f);
+
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    if (!(f = fopen(path, "w")))
+        return -1;
+    fprintf(f, "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n");
+    int nl;
+    const struct link_stats *ls = net_link_stats(r->net, &nl);
+    for (int i = 0; i < nl; i++) {
+        int node, dim, d;
+        link_name(r, i, &node, &dim, &d);
+        if (!net_link_exists(r->net, node, dim, d ? -1 : +1))
+            continue;
+        int c[NIC_MAX_DIMS];
+        machine_coords(&r->m, node, c);
+        int k = r->m.dims[dim];
+        c[dim] = ((c[dim] + (d ? -1 : 1)) % k + k) % k;
+        int to = 0;
+        for (int j = r->m.ndims - 1; j >= 0; j--)
+            to = to * r->m.dims[j] + c[j];
+        fprintf(f, "%d,%d,%s,%d,%llu,%llu,%llu,%llu\n", node, dim, dir_name[d], to,
+                (unsigned long long)ls[i].flits, (unsigned long long)ls[i].worms,
+                (unsigned long long)ls[i].flits, (unsigned long long)ls[i].blocked);
+    }
+    fclose(f);
+
+    snprintf(path, sizeof path, "%s/steps.csv", dir);
+    if (!(f = fopen(path, "w")))
+        return -1;
+    uint32_t ns;
+    struct step_stat *st = step_stats(r, &ns);
+    fprintf(f, "step,messages,max_link_sharing,contention_free\n");
+    for (uint32_t s = 0; s < ns; s++)
+        if (st[s].messages)
+            fprintf(f, "%u,%llu,%u,%s\n", s, (unsigned long long)st[s].messages, st[s].max_share,
+                    st[s].max_share <= 1 ? "yes" : "no");
+    free(st);
+    fclose(f);
+    return 0;
+}
+
+json_t *report_links_json(const struct router *r)
+{
+    int nl, count = 0, hot = -1, busiest = -1;
+    const struct link_stats *ls = net_link_stats(r->net, &nl);
+    uint64_t sum_f = 0, sum_b = 0;
+    for (int i = 0; i < nl; i++) {
+        int node, dim, d;
+        link_name(r, i, &node, &dim, &d);
+        if (!net_link_exists(r->net, node, dim, d ? -1 : +1))
+            continue;
+        count++;
+        sum_f += ls[i].flits;
+        sum_b += ls[i].blocked;
+        if (hot < 0 || ls[i].blocked > ls[hot].blocked)
+            hot = i;
+        if (busiest < 0 || ls[i].flits > ls[busiest].flits)
+            busiest = i;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "count", json_integer(count));
+    if (count) {
+        json_object_set_new(o, "mean_flits", json_real((double)sum_f / count));
+        json_object_set_new(o, "max_flits", json_integer((json_int_t)ls[busiest].flits));
+        json_object_set_new(o, "mean_blocked_cycles", json_real((double)sum_b / count));
+        json_object_set_new(o, "max_blocked_cycles", json_integer((json_int_t)ls[hot].blocked));
+        int node, dim, d;
+        link_name(r, hot, &node, &dim, &d);
+        json_object_set_new(o, "most_contended", json_pack("{s:i, s:i, s:s, s:I, s:I, s:I}",
+            "node", node, "dim", dim, "dir", dir_name[d], "blocked_cycles", (json_int_t)ls[hot].blocked,
+            "flits", (json_int_t)ls[hot].flits, "worms", (json_int_t)ls[hot].worms));
+        link_name(r, busiest, &node, &dim, &d);
+        json_object_set_new(o, "busiest", json_pack("{s:i, s:i, s:s, s:I, s:I}",
+            "node", node, "dim", dim, "dir", dir_name[d], "flits", (json_int_t)ls[busiest].flits,
+            "worms", (json_int_t)ls[busiest].worms));
+    }
+    json_object_set_new(o, "cycles_simulated", json_integer((json_int_t)net_cycles_simulated(r->net)));
+    json_object_set_new(o, "flit_hops", json_integer((json_int_t)net_flit_hops(r->net)));
+    return o;
+}
+
+json_t *report_steps_json(const struct router *r)
+{
+    uint32_t ns;
+    struct step_stat *st = step_stats(r, &ns);
+    json_t *a = json_array();
+    for (uint32_t s = 0; s < ns; s++)
+        if (st[s].messages)
+            json_array_append_new(a, json_pack("{s:i, s:I, s:i, s:b}", "step", (int)s,
+                "messages", (json_int_t)st[s].messages, "max_link_sharing", (int)st[s].max_share,
+                "contention_free", st[s].max_share <= 1));
+    free(st);
+    return a;
+}
+
+json_t *report_time_split_json(const struct router *r)
+{
+    uint64_t t[4] = { 0, 0, 0, 0 };
+    for (size_t i = 0; i < r->nlog; i++) {
+        struct split s = split_of(r, &r->log[i]);
+        t[0] += s.startup;
+        t[1] += s.queue;
+        t[2] += s.blocked;
+        t[3] += s.transfer;
+    }
+    return json_pack("{s:I, s:I, s:I, s:I}", "startup_ns", (json_int_t)t[0], "queue_ns", (json_int_t)t[1],
+                     "blocked_ns", (json_int_t)t[2], "transfer_ns", (json_int_t)t[3]);
+}
+
+void report_print(const struct router *r, FILE *f)
+{
+    json_t *l = report_links_json(r);
+    json_t *mc = json_object_get(l, "most_contended");
+    if (mc && json_integer_value(json_object_get(l, "max_flits")) > 0)
+        fprintf(f, "  links           %lld carried flits; max %lld, mean %.1f; most blocked: node %lld "
+                "dim %lld%s (%lld cycles)\n",
+                (long long)json_integer_value(json_object_get(l, "count")),
+                (long long)json_integer_value(json_object_get(l, "max_flits")),
+                json_real_value(json_object_get(l, "mean_flits")),
+                (long long)json_integer_value(json_object_get(mc, "node")),
+                (long long)json_integer_value(json_object_get(mc, "dim")),
+                json_string_value(json_object_get(mc, "dir")),
+                (long long)json_integer_value(json_object_get(mc, "blocked_cycles")));
+    json_decref(l);
+    json_t *ts = report_time_split_json(r);
+    if (r->nlog)
+        fprintf(f, "  message time    start-up %lld, queueing %lld, blocked %lld, transfer %lld ns (sums)\n",
+                (long long)json_integer_value(json_object_get(ts, "startup_ns")),
+                (long long)json_integer_value(json_object_get(ts, "queue_ns")),
+                (long long)json_integer_value(json_object_get(ts, "blocked_ns")),
+                (long long)json_integer_value(json_object_get(ts, "transfer_ns")));
+    json_decref(ts);
+    json_t *st = report_steps_json(r);
+    size_t n = json_array_size(st), free_ = 0;
+    for (size_t i = 0; i < n; i++)
+        free_ += json_is_true(json_object_get(json_array_get(st, i), "contention_free"));
+    if (n > 1)
+        fprintf(f, "  steps           %zu marked, %zu contention-free (steps.csv)\n", n, free_);
+    json_decref(st);
+}
