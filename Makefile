@@ -31,6 +31,7 @@ NODE_ELF     = $(BUILD)/$(ARCH)/node.elf
 UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 WORMSIM      = $(BUILD)/host/wormsim
+NETSIM       = $(BUILD)/host/netsim
 RUNS_DIR    ?= runs
 RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
                $(if $(TOPO),--topo '$(TOPO)') $(if $(DIMS),--dims '$(DIMS)') \
@@ -41,7 +42,7 @@ RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
 .PHONY: all host node run test unit-test qemu-test bench gdb deps check-deps check-host-deps check-node-deps clean
 all: host node
 
-host: $(WORMSIM)
+host: $(WORMSIM) $(NETSIM)
 node: $(NODE_ELF)
 
 check-host-deps:
@@ -59,6 +60,9 @@ $(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def 
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
 $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
+	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
+
+$(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
 $(BUILD)/$(ARCH)/%.o: % $(wildcard board/*.h $(BOARD)/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def) | check-node-deps

@@ -146,7 +146,6 @@ static void ivc_push(struct ivc *v, struct flit f)
 }
 
 static struct flit *ivc_front(struct ivc *v) { return &v->q[v->head]; }
-static struct flit *ivc_back(struct ivc *v) { return &v->q[(v->head + v->count - 1) % v->cap]; }
 
 static void ivc_pop(struct ivc *v)
 {
@@ -390,9 +389,13 @@ static void router_step(struct net *n, int node, uint64_t c)
                 v->out_vc = got;
             }
             if (n->p.switching == SW_STORE_FORWARD && f->idx == 0 && !op->is_eject) {
-                const struct flit *b = ivc_back(v);
-                if (!(b->m == m && b->idx == m->flits - 1 && b->ready <= c))
-                    continue;                            /* not all here yet (or still on the link) */
+                /* the worm is at the front, in order: its tail is F - 1
+                 * places behind its head, and must have arrived */
+                if (v->count < m->flits)
+                    continue;
+                const struct flit *t = &v->q[(v->head + m->flits - 1) % v->cap];
+                if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
+                    continue;
             }
             if (op->is_eject && c < op->next_ok)
                 continue;                                /* the NIC is still taking the last flit */

@@ -42,3 +42,19 @@ for n in $SIZES; do
   printf "%-6s %-10s %10.2f %10s %14s %13s MiB %13s MiB\n" "$n" "$dims" "$med" "$range" "$sim" "$1" "$2"
 done
 echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's own wall time, median)"
+
+# The network engine alone (netsim, one core): uniform traffic on 8x8 and
+# 16x16 tori at a moderate and a near-saturation load.
+NETSIM=${NETSIM:-build/host/netsim}
+echo
+printf "%-7s %8s %9s %12s %18s %18s\n" torus offered accepted mean_lat "flit-hops/s" "router-cycles/s"
+for d in 8x8 16x16; do
+  for r in 0.1 0.3; do
+    rows=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json --dims $d --rate $r --cycles 10000; done)
+    fh=$(echo "$rows" | jq .flit_hops_per_s | median); rc=$(echo "$rows" | jq .router_cycles_per_s | median)
+    one=$(echo "$rows" | head -1)
+    printf "%-7s %8s %9.3f %12.1f %18.3g %18.3g\n" $d $r "$(echo "$one" | jq .accepted)" \
+      "$(echo "$one" | jq .mean_latency)" "$fh" "$rc"
+  done
+done
+echo "(medians of $REPEAT; BookSim2 runs at roughly 0.3-1e6 router-cycles/s on such machines)"

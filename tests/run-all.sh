@@ -9,6 +9,8 @@ summ() { local line; line=$(grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' "$1"
 log=$(mktemp)
 echo "== host unit tests"
 tests/run-unit.sh $UNIT_TESTS 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
+echo "== host tool tests"
+tests/host/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
 echo "== QEMU tests"
 tests/qemu/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
 rm -f "$log"

@@ -214,6 +214,27 @@ TEST(store_and_forward_latency_grows_with_distance_times_length)
     }
 }
 
+/* Store-and-forward with several worms queued at one NIC: each one still
+ * leaves once its own tail is in (the next worm's flits follow it into the
+ * same injection buffer). Two 16-flit worms 0 -> 1 on an 8x1 mesh: the
+ * first arrives at (1 + 1) x 16 = 32, the second enters right behind it
+ * (flits 16-31), so its tail is in at 31 and it arrives at 48. */
+TEST(store_and_forward_with_queued_worms)
+{
+    struct machine m = mach("mesh", NULL, "8x1", NIC_PORT_ONE);
+    struct net_params p = params(2, 1, SW_STORE_FORWARD);
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(0, 1, 128, 0, 0), *b = msg(0, 1, 128, 0, 1);
+    net_inject(n, a);
+    net_inject(n, b);
+    CHECK_EQ_INT(drain(n), 2);
+    CHECK_EQ_U64(a->c_arrive, 32);
+    CHECK_EQ_U64(b->c_arrive, 48);
+    free(a);
+    free(b);
+    net_free(n);
+}
+
 /* Node 0 of a 3x3 torus sends one 8-flit message to each of its four
  * neighbours. One-port: they leave one after the other through the single
  * injection channel, the last done at 3 x 8 + 1 + 8 = 33. All-port: each

@@ -1,0 +1,362 @@
+/* netsim: the interconnect alone, on synthetic traffic (no QEMU).
+ *
+ * Each node injects fixed-size packets by a Bernoulli process: in every
+ * cycle, with probability rate / flits_per_packet, so `rate` is the
+ * offered load in flits per node per cycle. Destinations follow a pattern
+ * (Dally and Towles, Principles and Practices of Interconnection Networks,
+ * ch. 3; the names BookSim uses). Latency is from the cycle a packet is
+ * created to the cycle its tail leaves the network, so it includes source
+ * queueing. Packets created during the warm-up are delivered but not
+ * measured; accepted throughput counts flits delivered in the measurement
+ * window. Random numbers come from one seeded generator per node, so a
+ * run is repeatable.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <getopt.h>
+#include <time.h>
+#include <jansson.h>
+#include "machine.h"
+#include "params.h"
+#include "net.h"
+
+enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
+static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };
+
+struct cfg {
+    struct machine m;
+    struct params p;
+    enum pattern pat;
+    double rate, hot_frac;
+    uint32_t len;
+    uint64_t warmup, measure, seed, drain_max;
+    int json;
+};
+
+struct result {
+    double offered, accepted, mean, p50, p99, max_lat;
+    uint64_t measured, created, delivered, cycles;
+    double wall_s, flit_hops_per_s, router_cycles_per_s;
+    int saturated;
+};
+
+static uint64_t next_rand(uint64_t *s)            /* xorshift64* */
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+static double unit(uint64_t *s) { return (double)(next_rand(s) >> 11) / 9007199254740992.0; }
+
+static int log2i(int n) { int b = 0; while ((1 << b) < n) b++; return b; }
+
+static int pattern_dst(const struct cfg *c, int src, uint64_t *rng)
+{
+    int N = c->m.nodes, b = log2i(N), cs[NIC_MAX_DIMS];
+    machine_coords(&c->m, src, cs);
+    switch (c->pat) {
+    case P_UNIFORM:
+        return (int)(next_rand(rng) % (uint64_t)N);
+    case P_HOTSPOT:
+        return unit(rng) < c->hot_frac ? 0 : (int)(next_rand(rng) % (uint64_t)N);
+    case P_BITCOMP:
+        return ~src & (N - 1);
+    case P_BITREV: {
+        int d = 0;
+        for (int i = 0; i < b; i++)
+            if (src & (1 << i))
+                d |= 1 << (b - 1 - i);
+        return d;
+    }
+    case P_TRANSPOSE:
+        if (c->m.ndims == 2 && c->m.dims[0] == c->m.dims[1] && c->m.topo != NIC_TOPO_HYPERCUBE)
+            return cs[1] + c->m.dims[0] * cs[0];
+        return ((src << (b / 2)) | (src >> (b - b / 2))) & (N - 1);   /* swap the halves of the bits */
+    case P_TORNADO:
+    case P_NEIGHBOR: {
+        int d = 0;
+        for (int i = c->m.ndims - 1; i >= 0; i--) {
+            int k = c->m.dims[i];
+            int x = c->pat == P_TORNADO ? (cs[i] + (k + 1) / 2 - 1) % k : (cs[i] + 1) % k;
+            d = d * k + x;
+        }
+        return d;
+    }
+    }
+    return src;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct pkt { struct net_msg nm; uint64_t created; int measured; };
+
+static int run_once(const struct cfg *c, struct result *res, char *err, size_t errlen)
+{
+    struct net *n = net_new(&c->m, &c->p.net, err, errlen);
+    if (!n)
+        return -1;
+    int N = c->m.nodes;
+    uint64_t *rng = malloc((size_t)N * sizeof *rng);
+    for (int i = 0; i < N; i++)
+        rng[i] = (c->seed + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9ull;
+    uint64_t flits = (c->len + c->p.net.flit_bytes - 1) / c->p.net.flit_bytes;
+    if (!flits)
+        flits = 1;
+    flits += c->p.net.header_flits;
+    double prob = c->rate / (double)flits;
+    size_t lat_cap = 1024, nlat = 0;
+    uint64_t *lat = malloc(lat_cap * sizeof *lat);
+    uint64_t *seq = calloc((size_t)N, sizeof *seq);
+    uint64_t end = c->warmup + c->measure, flits_in_window = 0, outstanding_measured = 0;
+    memset(res, 0, sizeof *res);
+    double t0 = now_s();
+    uint64_t cyc;
+    for (cyc = 0;; cyc++) {
+        if (cyc < end) {
+            for (int i = 0; i < N; i++) {
+                if (unit(&rng[i]) >= prob)
+                    continue;
+                int d = pattern_dst(c, i, &rng[i]);
+                if (d == i)
+                    continue;
+                struct pkt *p = calloc(1, sizeof *p);
+                p->nm.src = i;
+                p->nm.dst = d;
+                p->nm.len = c->len;
+                p->nm.seq = seq[i]++;
+                p->nm.t_ready_ns = net_cycle_to_ns(n, cyc);
+                p->nm.owner = p;
+                p->created = cyc;
+                p->measured = cyc >= c->warmup;
+                outstanding_measured += (uint64_t)p->measured;
+                res->created++;
+                net_inject(n, &p->nm);
+            }
+        } else if (!outstanding_measured || cyc >= end + c->drain_max) {
+            res->saturated = outstanding_measured > 0;
+            break;
+        }
+        struct net_msg *arr, *left;
+        while (net_now(n) <= cyc) {
+            if (net_run(n, cyc + 1, &arr, &left) < 0) {
+                snprintf(err, errlen, "the network stopped moving flits (a model error)");
+                return -1;
+            }
+            for (struct net_msg *nx; arr; arr = nx) {
+                nx = arr->next_done;          /* arr lives inside p, freed below */
+                struct pkt *p = arr->owner;
+                res->delivered++;
+                if (arr->c_arrive > c->warmup && arr->c_arrive <= end)
+                    flits_in_window += arr->flits;
+                if (p->measured) {
+                    if (nlat == lat_cap)
+                        lat = realloc(lat, (lat_cap *= 2) * sizeof *lat);
+                    lat[nlat++] = arr->c_arrive - p->created;
+                    outstanding_measured--;
+                }
+                free(p);
+            }
+        }
+    }
+    double wall = now_s() - t0;
+    qsort(lat, nlat, sizeof *lat, cmp_u64);
+    double sum = 0;
+    for (size_t i = 0; i < nlat; i++)
+        sum += (double)lat[i];
+    res->offered = c->rate;
+    res->accepted = (double)flits_in_window / ((double)N * (double)c->measure);
+    res->measured = nlat;
+    res->mean = nlat ? sum / (double)nlat : 0;
+    res->p50 = nlat ? (double)lat[nlat / 2] : 0;
+    res->p99 = nlat ? (double)lat[(size_t)((double)(nlat - 1) * 0.99)] : 0;
+    res->max_lat = nlat ? (double)lat[nlat - 1] : 0;
+    res->cycles = net_cycles_simulated(n);
+    res->wall_s = wall;
+    res->flit_hops_per_s = wall > 0 ? (double)net_flit_hops(n) / wall : 0;
+    res->router_cycles_per_s = wall > 0 ? (double)cyc * N / wall : 0;
+    free(lat);
+    free(seq);
+    free(rng);
+    net_free(n);     /* packets still inside (saturated runs) go with the process */
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: netsim [options]   the interconnect alone, on synthetic traffic\n"
+"  -t, --topo KIND       mesh | torus | hypercube (default torus)\n"
+"  -n, --nodes N         node count (default 64)   -d, --dims AxB..  sizes per dimension\n"
+"  -p, --pattern P       uniform transpose bitcomp bitrev tornado hotspot neighbor (default uniform)\n"
+"  -r, --rate R          offered load, flits per node per cycle (default 0.1)\n"
+"      --sweep A:B:S     one run per rate from A to B in steps of S (a latency-load curve)\n"
+"  -l, --len BYTES       packet payload (default 64)\n"
+"      --warmup C        cycles before measuring (default 2000)\n"
+"      --cycles C        measured cycles (default 10000)\n"
+"      --seed S          random seed (default 1)\n"
+"      --hot-frac F      hotspot: share of packets sent to node 0 (default 0.1)\n"
+"      --preset NAME, --set 'k=v ..'   network parameters, as for wormsim (docs/network.md)\n"
+"      --json            one JSON object per run instead of a table\n");
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(s, &e);
+    if (errno || e == s || *e || v < lo || v > hi) {
+        fprintf(stderr, "netsim: %s '%s' is not a number from %g to %g\n", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 0);
+    if (errno || e == s || *e || *s == '-' || v < lo || v > hi) {
+        fprintf(stderr, "netsim: %s '%s' is not a whole number from %llu to %llu\n", opt, s,
+                (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct cfg c = { .rate = 0.1, .hot_frac = 0.1, .len = 64, .warmup = 2000, .measure = 10000, .seed = 1 };
+    enum nic_port pm;
+    params_defaults(&c.p, &pm);
+    const char *topo = "torus", *nodes = NULL, *dims = NULL, *pat = "uniform", *preset = NULL, *sweep = NULL;
+    const char *sets[64];
+    int nsets = 0, bad = 0, ch;
+    uint64_t len = 64;
+    static const struct option opts[] = {
+        { "topo", 1, 0, 't' }, { "nodes", 1, 0, 'n' }, { "dims", 1, 0, 'd' }, { "pattern", 1, 0, 'p' },
+        { "rate", 1, 0, 'r' }, { "len", 1, 0, 'l' }, { "sweep", 1, 0, 'S' }, { "warmup", 1, 0, 'W' },
+        { "cycles", 1, 0, 'C' }, { "seed", 1, 0, 's' }, { "hot-frac", 1, 0, 'H' }, { "preset", 1, 0, 'P' },
+        { "set", 1, 0, 'X' }, { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+    };
+    while ((ch = getopt_long(argc, argv, "t:n:d:p:r:l:h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 't': topo = optarg; break;
+        case 'n': nodes = optarg; break;
+        case 'd': dims = optarg; break;
+        case 'p': pat = optarg; break;
+        case 'r': bad |= parse_double("--rate", optarg, 0, 1, &c.rate); break;
+        case 'l': bad |= parse_u64("--len", optarg, 0, 1 << 20, &len); break;
+        case 'S': sweep = optarg; break;
+        case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); break;
+        case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); break;
+        case 's': bad |= parse_u64("--seed", optarg, 0, UINT64_MAX, &c.seed); break;
+        case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); break;
+        case 'P': preset = optarg; break;
+        case 'X': if (nsets < 64) sets[nsets++] = optarg; break;
+        case 'j': c.json = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (bad)
+        return 2;
+    if (optind < argc) {
+        fprintf(stderr, "netsim: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    c.len = (uint32_t)len;
+    char err[1024];
+    if ((preset && params_load(&c.p, &pm, preset, err, sizeof err))) {
+        fprintf(stderr, "netsim: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < nsets; i++)
+        if (params_set_list(&c.p, &pm, sets[i], err, sizeof err)) {
+            fprintf(stderr, "netsim: %s\n", err);
+            return 2;
+        }
+    if (machine_parse(&c.m, topo, nodes, dims, err, sizeof err)) {
+        fprintf(stderr, "netsim: %s\n", err);
+        return 2;
+    }
+    c.m.port_model = pm;
+    int found = 0;
+    for (int i = 0; i < 7; i++)
+        if (!strcmp(pat, pattern_names[i])) {
+            c.pat = (enum pattern)i;
+            found = 1;
+        }
+    if (!found) {
+        fprintf(stderr, "netsim: unknown pattern '%s'; accepted: uniform, transpose, bitcomp, bitrev, "
+                "tornado, hotspot, neighbor\n", pat);
+        return 2;
+    }
+    if ((c.pat == P_BITCOMP || c.pat == P_BITREV || (c.pat == P_TRANSPOSE && !(c.m.ndims == 2 &&
+         c.m.dims[0] == c.m.dims[1]))) && (c.m.nodes & (c.m.nodes - 1))) {
+        fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
+        return 2;
+    }
+    c.drain_max = 20 * (c.warmup + c.measure) + 100000;
+    double r0 = c.rate, r1 = c.rate, step = 1;
+    if (sweep) {
+        if (sscanf(sweep, "%lf:%lf:%lf", &r0, &r1, &step) != 3 || r0 < 0 || r1 > 1 || r0 > r1 || step <= 0) {
+            fprintf(stderr, "netsim: --sweep '%s' is not A:B:S with 0 <= A <= B <= 1 and S > 0\n", sweep);
+            return 2;
+        }
+    }
+    char dimstr[64];
+    machine_dims_str(&c.m, dimstr, sizeof dimstr);
+    if (!c.json)
+        printf("# %s %s, %s traffic, %u-byte packets, %s, %s, %u VCs x %u flits; latency in cycles of %.3f ns\n"
+               "%8s %9s %9s %9s %9s %9s %10s %12s\n", topo_names[c.m.topo], dimstr, pat, c.len,
+               net_switching_name(c.p.net.switching), pm == NIC_PORT_ALL ? "all-port" : "one-port",
+               c.p.net.vcs, c.p.net.buf_flits, (double)c.p.net.flit_bytes * c.p.net.byte_ps / 1000.0,
+               "offered", "accepted", "mean", "p50", "p99", "max", "packets", "Mflit-hop/s");
+    for (int k = 0; r0 + k * step <= r1 + 1e-9; k++) {
+        c.rate = r0 + k * step;
+        struct result res;
+        if (run_once(&c, &res, err, sizeof err)) {
+            fprintf(stderr, "netsim: %s\n", err);
+            return 2;
+        }
+        if (c.json) {
+            json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:f, s:f, s:f}",
+                "topology", topo_names[c.m.topo], "dims", dimstr, "pattern", pat, "len", (int)c.len,
+                "offered", res.offered, "accepted", res.accepted, "mean_latency", res.mean,
+                "p50_latency", res.p50, "p99_latency", res.p99, "max_latency", res.max_lat,
+                "packets", (json_int_t)res.measured, "saturated", res.saturated, "wall_s", res.wall_s,
+                "flit_hops_per_s", res.flit_hops_per_s, "router_cycles_per_s", res.router_cycles_per_s);
+            char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+            puts(s);
+            free(s);
+            json_decref(o);
+        } else {
+            printf("%8.3f %9.3f %9.1f %9.0f %9.0f %9.0f %10llu %12.2f%s\n", res.offered, res.accepted,
+                   res.mean, res.p50, res.p99, res.max_lat, (unsigned long long)res.measured,
+                   res.flit_hops_per_s / 1e6, res.saturated ? "  saturated" : "");
+        }
+        fflush(stdout);
+        if (res.saturated && sweep)
+            break;
+    }
+    return 0;
+}
