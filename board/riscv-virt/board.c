@@ -99,11 +99,14 @@ void board_wait_irq(void)
     (void)claimed;
 }
 
-/* minstret (privileged spec 3.1.11). QEMU 7.2 derives it from the icount
- * virtual clock: with -icount shift=0 that is one per instruction, and
- * kernel/clock.c checks at boot that it is exact. While the hart sleeps in
- * WFI the virtual clock may jump; the NIC driver discards the count of
- * every wait (netdev/nic.c WAIT_UNTIL), so that never reaches node time. */
+/* minstret (privileged spec 3.1.11). QEMU 7.2 does not count retired
+ * instructions for it: it reads the icount virtual clock, or host ticks
+ * without -icount (the boot check in kernel/clock.c then fails). With
+ * -icount shift=0 the clock advances exactly one per instruction while the
+ * hart runs. It could only jump while the hart sleeps (QEMU warps it to a
+ * pending virtual-clock timer, and the node arms none; measured: a wait
+ * with one WFI costs 11 instructions more than one without), and the NIC
+ * driver discards the count of every wait anyway (netdev/nic.c). */
 uint32_t board_instret(void)
 {
     unsigned long v;
