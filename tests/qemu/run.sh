@@ -252,6 +252,8 @@ fault_dabort() { fault dabort "data abort"; expect in_kernel_text; expect '[ "$(
 fault_undef()  { fault undef "undefined instruction"; expect in_kernel_text; }
 fault_pabort() { fault pabort "prefetch abort"; expect '[ "$(summary .fault.pc)" = 256 ] && [ "$(summary .fault.addr)" = 256 ]'; }
 rv_fault_load()    { fault dabort "load access fault" riscv; expect in_kernel_text_rv; expect '[ "$(summary .fault.addr)" = 16 ]'; }
+rv_fault_store()   { fault store "store access fault" riscv; expect in_kernel_text_rv; expect '[ "$(summary .fault.addr)" = 16 ]'; }
+fault_store()      { fault store "data abort"; expect in_kernel_text; expect '[ "$(summary .fault.addr)" = 16 ]'; }
 rv_fault_illegal() { fault undef "illegal instruction" riscv; expect in_kernel_text_rv; }
 rv_fault_fetch()   { fault pabort "instruction access fault" riscv; expect '[ "$(summary .fault.pc)" = 256 ] && [ "$(summary .fault.addr)" = 256 ]'; }
 # node 2 is arm in a mixed machine: node 1 (riscv) faults instead
@@ -382,7 +384,7 @@ t rv_gdb_node gdb_node riscv
 t mixed_gdb_node gdb_node riscv,arm riscv
 for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
-for f in fault_dabort fault_undef fault_pabort rv_fault_load rv_fault_illegal rv_fault_fetch mixed_fault \
+for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
          hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
 for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
 for m in make_run_default make_run_riscv make_run_pingpong make_run_hypercube make_run_mixed make_run_bad; do t $m $m; done
