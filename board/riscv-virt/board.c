@@ -143,6 +143,9 @@ void board_exit(int status)
  * is reported as unexpected. */
 void riscv_trap(unsigned long cause, unsigned long pc, unsigned long tval)
 {
+    static int nested;
+    if (nested++)                    /* the fault path itself faulted: just stop */
+        board_exit(128 + NIC_FAULT_UNEXPECTED);
     uint32_t kind;
     switch (cause) {
     case 0: case 4: case 6: kind = NIC_FAULT_MISALIGNED; break;  /* fetch, load, store/AMO */
