@@ -1,6 +1,7 @@
 # wormsim: a bare-metal multicomputer emulator.
-#   make            build the router/run tool and the node image
-#   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=)
+#   make            build the router/run tool and both node images (ARM, RISC-V)
+#   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
+#                   ARCH=arm|riscv|mixed)
 #   make test       host unit tests and QEMU boot-and-collect tests
 #   make bench      wall-time and memory figures
 #   make gdb NODE=k attach gdb-multiarch to a node started with GDB=k
@@ -9,24 +10,56 @@
 BUILD    ?= build
 ARCH     ?= arm
 CC       ?= cc
-CROSS    ?= arm-none-eabi-
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/ivshmem.c host/launch.c host/results.c
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/ivshmem.c host/launch.c host/results.c host/arch.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
-BOARD        = board/arm-virt
-NODE_CC      = $(CROSS)gcc
-NODE_CFLAGS  = --specs=picolibc.specs -march=armv7-a -marm -mfloat-abi=soft \
-               -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
-               -Iboard -I$(BOARD) -Ikernel -Inetdev -Iapps
-NODE_LDFLAGS = --specs=picolibc.specs -march=armv7-a -marm -mfloat-abi=soft \
-               -nostartfiles -T linker/arm-virt.ld -Wl,--gc-sections
-NODE_SRCS    = $(BOARD)/start.S $(BOARD)/board.c \
-               $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c)
-NODE_OBJS    = $(patsubst %,$(BUILD)/$(ARCH)/%.o,$(NODE_SRCS))
-NODE_ELF     = $(BUILD)/$(ARCH)/node.elf
+# Node images, one per ISA: build/<arch>/node.elf. The kernel, NIC driver
+# and apps are the same sources for every board (board/board.h).
+ARCHES       = arm riscv
+arm_CROSS    = arm-none-eabi-
+arm_BOARD    = board/arm-virt
+arm_LDS      = linker/arm-virt.ld
+arm_FLAGS    = -march=armv7-a -marm -mfloat-abi=soft
+riscv_CROSS  = riscv64-unknown-elf-
+riscv_BOARD  = board/riscv-virt
+riscv_LDS    = linker/riscv-virt.ld
+# The rv64imac/lp64 multilib of GCC 12 and picolibc. ISA spec 2.2 counts
+# the CSR instructions as part of I; under the newer default binutils 2.40
+# refuses them unless Zicsr is named, which no installed multilib matches.
+riscv_FLAGS  = -march=rv64imac -mabi=lp64 -mcmodel=medany -misa-spec=2.2
+riscv_LDFLAGS = -Wl,--no-warn-rwx-segments   # one RWX segment: M-mode, no MMU
+NODE_CFLAGS  = --specs=picolibc.specs -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
+               -Iboard -Ikernel -Inetdev -Iapps
+NODE_LDFLAGS = --specs=picolibc.specs -nostartfiles -Wl,--gc-sections
+COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c)
+NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)
+node_elf     = $(BUILD)/$(1)/node.elf
+
+define node_rules
+$(1)_SRCS = $$($(1)_BOARD)/start.S $$($(1)_BOARD)/board.c $$(COMMON_SRCS)
+$(1)_OBJS = $$(patsubst %,$$(BUILD)/$(1)/%.o,$$($(1)_SRCS))
+$$(BUILD)/$(1)/%.o: % $$(NODE_HDRS) $$(wildcard $$($(1)_BOARD)/*.h) | check-node-deps-$(1)
+	@mkdir -p $$(dir $$@)
+	$$($(1)_CROSS)gcc $$(NODE_CFLAGS) $$($(1)_FLAGS) -I$$($(1)_BOARD) -c $$< -o $$@
+$$(BUILD)/$(1)/node.elf: $$($(1)_OBJS) $$($(1)_LDS)
+	$$($(1)_CROSS)gcc $$(NODE_LDFLAGS) $$($(1)_FLAGS) $$($(1)_LDFLAGS) -T $$($(1)_LDS) $$($(1)_OBJS) -o $$@
+node-$(1): $$(BUILD)/$(1)/node.elf
+check-node-deps-$(1):
+	@tests/check-deps.sh node-$(1)
+.PHONY: node-$(1) check-node-deps-$(1)
+endef
+$(foreach a,$(ARCHES),$(eval $(call node_rules,$(a))))
+
+# ARCH=arm|riscv|mixed (or a comma list such as arm,riscv,riscv: node i
+# runs word i mod length; see wormsim --help). The images ARCH needs:
+RUN_ARCHES   = $(strip $(if $(or $(findstring arm,$(ARCH)),$(findstring mixed,$(ARCH))),arm) \
+                       $(if $(or $(findstring riscv,$(ARCH)),$(findstring mixed,$(ARCH))),riscv))
+RUN_ELFS     = $(foreach a,$(RUN_ARCHES),$(call node_elf,$(a)))
+NODE_ELF     = $(call node_elf,arm)
+NODE_ELF_RISCV = $(call node_elf,riscv)
 
 UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
@@ -37,18 +70,19 @@ RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
                $(if $(TOPO),--topo '$(TOPO)') $(if $(DIMS),--dims '$(DIMS)') \
                $(if $(ARGS),--args '$(ARGS)') $(if $(GDB),--gdb '$(GDB)') \
                $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') $(if $(PRESET),--preset '$(PRESET)') \
-               $(if $(NET),--set '$(NET)') --kernel $(NODE_ELF) --runs-dir '$(RUNS_DIR)'
+               $(if $(NET),--set '$(NET)') --arch '$(ARCH)' \
+               --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir '$(RUNS_DIR)'
+TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM)
 
-.PHONY: all host node run test unit-test qemu-test bench gdb deps check-deps check-host-deps check-node-deps clean
-all: host node
+.PHONY: all host node nodes run test unit-test qemu-test bench gdb deps check-deps check-host-deps clean
+all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
-node: $(NODE_ELF)
+nodes: $(foreach a,$(ARCHES),$(call node_elf,$(a)))
+node: $(RUN_ELFS)
 
 check-host-deps:
 	@tests/check-deps.sh host
-check-node-deps:
-	@tests/check-deps.sh node
 check-deps:
 	@tests/check-deps.sh all
 
@@ -65,39 +99,32 @@ $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
 $(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
-$(BUILD)/$(ARCH)/%.o: % $(wildcard board/*.h $(BOARD)/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def) | check-node-deps
-	@mkdir -p $(dir $@)
-	$(NODE_CC) $(NODE_CFLAGS) -c $< -o $@
-
-$(NODE_ELF): $(NODE_OBJS) linker/arm-virt.ld
-	$(NODE_CC) $(NODE_LDFLAGS) $(NODE_OBJS) -o $@
-
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HOST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
 
-run: all
-	@tests/check-deps.sh run
+run: host $(RUN_ELFS)
+	@tests/check-deps.sh run $(RUN_ARCHES)
 	$(WORMSIM) $(RUN_VARS)
 
 unit-test: host $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)
 
 qemu-test: all
-	@tests/check-deps.sh run
-	@WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) tests/qemu/run.sh
+	@tests/check-deps.sh run $(ARCHES)
+	@$(TEST_VARS) tests/qemu/run.sh
 
 test: all $(UNIT_TESTS)
-	@tests/check-deps.sh run
-	@WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
+	@tests/check-deps.sh run $(ARCHES)
+	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
 
 bench: all
-	@tests/check-deps.sh run
-	@WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) tests/bench.sh
+	@tests/check-deps.sh run $(ARCHES)
+	@$(TEST_VARS) tests/bench.sh
 
 RUN  ?= runs/latest
 NODE ?= $(GDB)
-gdb: node
+gdb:
 	@tests/gdb-attach.sh '$(RUN)' '$(NODE)' $(NODE_ELF) $(GDB_ARGS)
 
 clean:

@@ -22,15 +22,25 @@ int app_crash(void)
     if (!chosen())
         return others_wait();
     const char *kind = net_arg("kind");
+    /* Every board keeps the first MiB inaccessible, so these fault on
+     * either ISA: a load from or a store to addr, a jump to 0x100. */
+    volatile int *bad = (volatile int *)(uintptr_t)net_arg_int("addr", 16);
     if (!kind || !strncmp(kind, "dabort", 6))
-        { volatile int *bad = (volatile int *)(uintptr_t)net_arg_int("addr", 16); return *bad; } /* first MiB is unmapped */
-    if (!strncmp(kind, "undef", 5))
+        return *bad;
+    if (!strncmp(kind, "store", 5))
+        *bad = 1;
+    if (!strncmp(kind, "undef", 5)) {
+#if defined(__riscv)
+        __asm__ volatile(".4byte 0");     /* all zeros: defined illegal (RISC-V unprivileged spec 1.5) */
+#else
         __asm__ volatile(".word 0xe7f000f0");           /* permanently undefined (UDF) */
+#endif
+    }
     if (!strncmp(kind, "pabort", 6))
         ((void (*)(void))0x100)();
     if (!strncmp(kind, "panic", 5))
         panic("crash test asked for a panic");
-    printf("crash: kind must be dabort, undef, pabort or panic\n");
+    printf("crash: kind must be dabort, store, undef, pabort or panic\n");
     return 2;
 }
 

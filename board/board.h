@@ -1,17 +1,25 @@
 /* The board contract: everything kernel/ and netdev/ need from a board port.
  *
- * A port lives in board/<name>/ and implements exactly these functions; the
+ * A port lives in board/<name>/ (a start.S and a board.c) with a linker
+ * script linker/<name>.ld, and implements exactly these functions; the
  * rest of the node (kernel, NIC driver, apps) is board-independent. See
- * docs/boards.md.
+ * docs/boards.md. Ports: board/arm-virt (ARMv7), board/riscv-virt (RV64).
+ *
+ * What a port's start.S must do in turn: enter kernel_main() on a stack
+ * with .bss cleared and interrupts masked at the CPU (CPSR.I on ARM,
+ * mstatus.MIE on RISC-V) for the node's whole life, so no handler ever
+ * runs; and route every synchronous exception to kernel.h's
+ * fault_report(kind, pc, addr, status), kinds from netdev/nic_shm.h.
  */
 #ifndef BOARD_H
 #define BOARD_H
 
 #include <stdint.h>
 
-/* Early set-up: MMU identity map, console, interrupt controller and the
- * retired-instruction counter. Called once, first thing, with interrupts
- * masked; they stay masked for the node's life. */
+/* Early set-up: memory protection (ARM: MMU identity map; RISC-V: PMP),
+ * console, interrupt controller and the retired-instruction counter.
+ * Called once, first thing, with interrupts masked; they stay masked for
+ * the node's life. The first MiB must fault on any access (null pointers). */
 void board_init(void);
 
 /* Console output of one byte (polled, never blocks for long). */
@@ -20,8 +28,10 @@ void board_putc(char c);
 /* End the emulator process with this exit status. */
 void board_exit(int status) __attribute__((noreturn));
 
-/* Instructions retired since board_init(), modulo 2^32. Exact under QEMU
- * -icount (so deterministic); callers widen it to 64 bits. */
+/* Instructions retired, modulo 2^32. Exact under QEMU -icount shift=0 (so
+ * deterministic; kernel/clock.c checks it at boot); callers widen it to 64
+ * bits. It may jump while the core sleeps in board_wait_irq(): the NIC
+ * driver never counts that time. */
 uint32_t board_instret(void);
 
 /* PCI configuration space of bus 0 through ECAM, and the windows the

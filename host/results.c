@@ -6,6 +6,7 @@
 #include "results.h"
 #include "params.h"
 #include "report.h"
+#include "arch.h"
 
 static const char *state_name(enum node_state s)
 {
@@ -36,8 +37,9 @@ int results_write(const struct router *r, const struct outcome *o)
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);
     json_t *codes = json_array(), *finish = json_array(), *states = json_array();
-    json_t *per_node = json_array();
+    json_t *per_node = json_array(), *arch = json_array();
     for (int i = 0; i < r->n; i++) {
+        json_array_append_new(arch, json_string(arch_names[o->arch[i]]));
         const struct node *n = &r->nodes[i];
         json_array_append_new(codes, n->state == NODE_EXITED ? json_integer(n->exit_code) : json_null());
         json_array_append_new(finish, n->state == NODE_EXITED ? json_integer((json_int_t)n->finish_ns) : json_null());
@@ -56,9 +58,9 @@ int results_write(const struct router *r, const struct outcome *o)
         json_object_set_new(net, params_key(i), num ? json_integer(strtoll(v, NULL, 10)) : json_string(v));
     }
     json_object_set_new(net, "cycle_ps", json_integer((json_int_t)net_cycle_ps(r->net)));
-    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
         "ok", o->ok, "app", o->app, "args", o->args ? o->args : "",
-        "topology", topo_names[r->m.topo], "dims", dims, "nodes", r->n,
+        "topology", topo_names[r->m.topo], "dims", dims, "nodes", r->n, "arch", arch,
         "exit_codes", codes, "finish_ns", finish, "node_states", states,
         "sim_time_ns", (json_int_t)r->sim_end,
         "messages", (json_int_t)r->messages, "bytes", (json_int_t)r->bytes,
@@ -114,10 +116,13 @@ void results_print(const struct router *r, const struct outcome *o)
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);
     FILE *f = o->ok ? stdout : stderr;
+    char isa[64];
+    arch_describe(o->arch, r->n, isa, sizeof isa);
     fprintf(f, "wormsim: %s on %s %s (%d nodes): %s\n", o->app, topo_names[r->m.topo], dims, r->n,
             o->ok ? "ok" : "FAILED");
     if (!o->ok)
         fprintf(f, "  %s\n", o->error);
+    fprintf(f, "  node ISA        %s\n", isa);
     fprintf(f, "  simulated time  %llu ns\n", (unsigned long long)r->sim_end);
     fprintf(f, "  messages        %llu (%llu bytes)\n", (unsigned long long)r->messages,
             (unsigned long long)r->bytes);

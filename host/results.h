@@ -18,6 +18,7 @@ struct outcome {
     const char *app, *args;
     const char *run_dir;
     int gdb_node;
+    const unsigned char *arch;  /* per node: enum node_arch */
 };
 
 /* Write run_dir/summary.json. Returns 0 or -1. */

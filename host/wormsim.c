@@ -28,6 +28,7 @@
 #include "launch.h"
 #include "results.h"
 #include "params.h"
+#include "arch.h"
 
 enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
@@ -41,10 +42,12 @@ struct run {
     struct machine m;
     struct params p;
     struct router r;
-    const char *app, *args, *kernel, *template_path, *runs_dir;
+    const char *app, *args, *runs_dir, *arch_spec;
+    const char *kernel[ARCH_COUNT], *template_path[ARCH_COUNT];
+    unsigned char *arch;          /* per node: enum node_arch */
     int gdb_node;
     double timeout_s, hang_s;
-    struct template tpl;
+    struct template tpl[ARCH_COUNT];
     char dir[1024];
     struct nic_mem *mem;
     pid_t *pid;
@@ -74,8 +77,13 @@ static void usage(FILE *f)
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
 "  -g, --gdb NODE         start NODE halted with a gdbstub; attach with make gdb NODE=...\n"
 "      --runs-dir DIR     where run directories go (default runs)\n"
-"      --kernel ELF       node image (default build/arm/node.elf)\n"
-"      --qemu-template F  QEMU command template (default qemu-scripts/arm-virt.args)\n"
+"      --arch A           the nodes' ISA: arm (default), riscv, mixed (even ranks arm,\n"
+"                         odd ranks riscv), or a list such as arm,riscv,riscv that\n"
+"                         node i reads at i mod its length\n"
+"      --kernel ELF       ARM node image (default build/arm/node.elf)\n"
+"      --kernel-riscv ELF RISC-V node image (default build/riscv/node.elf)\n"
+"      --qemu-template F  ARM QEMU command template (default qemu-scripts/arm-virt.args)\n"
+"      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
 "      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2)\n"
 "      --hang-timeout S   end the run when nothing moved for S seconds (default 15)\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
@@ -216,10 +224,11 @@ static int check_fault(struct run *rn, int rank)
     volatile struct nic_status *st = (volatile struct nic_status *)(rn->mem[rank].map + NIC_STATUS_OFF);
     if (st->state != NIC_STATE_FAULT)
         return 0;
-    static const char *const kinds[] = { "fault", "undefined instruction", "prefetch abort",
-                                         "data abort", "unexpected exception", "panic" };
+#define KIND_NAME(name, value, text) [value] = text,
+    static const char *const kinds[NIC_FAULT_COUNT] = { NIC_FAULT_KINDS(KIND_NAME) };
+#undef KIND_NAME
     uint32_t k = st->fault_kind;
-    rn->out.fault = (struct node_fault){ rank, k <= 5 ? kinds[k] : "fault", st->fault_pc, st->fault_addr };
+    rn->out.fault = (struct node_fault){ rank, k < NIC_FAULT_COUNT ? kinds[k] : "fault", st->fault_pc, st->fault_addr };
     router_node_failed(&rn->r, rank);
     fail(rn, "node %d: %s at pc 0x%08x (address 0x%08x); see node-%03d.log",
          rank, rn->out.fault.kind, st->fault_pc, st->fault_addr, rank);
@@ -406,11 +415,14 @@ static int setup(struct run *rn)
         char path[1100];
         snprintf(path, sizeof path, "%s/gdb", rn->dir);
         FILE *f = fopen(path, "w");
-        if (port <= 0 || !f) {
+        int a = rn->arch[rn->gdb_node];
+        char *kernel = realpath(rn->kernel[a], NULL);
+        if (port <= 0 || !f || !kernel) {
             fprintf(stderr, "wormsim: cannot set up the gdbstub: %m\n");
             return -1;
         }
-        fprintf(f, "node %d\nport %d\nkernel %s\n", rn->gdb_node, port, rn->kernel);
+        fprintf(f, "node %d\nport %d\nkernel %s\narch %s\n", rn->gdb_node, port, kernel, arch_names[a]);
+        free(kernel);
         fclose(f);
     }
     char mem[16];
@@ -418,8 +430,8 @@ static int setup(struct run *rn)
     for (int i = 0; i < n; i++) {
         char log[1100];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
-        struct launch_vars v = { rn->kernel, sock, mem, i == rn->gdb_node ? port : 0 };
-        rn->pid[i] = launch_node(&rn->tpl, &v, log);
+        struct launch_vars v = { rn->kernel[rn->arch[i]], sock, mem, i == rn->gdb_node ? port : 0 };
+        rn->pid[i] = launch_node(&rn->tpl[rn->arch[i]], &v, log);
         if (rn->pid[i] < 0) {
             fprintf(stderr, "wormsim: cannot start node %d: %m\n", i);
             return -1;
@@ -477,8 +489,10 @@ static void loop(struct run *rn)
 int main(int argc, char **argv)
 {
     struct run rn = {
-        .app = "alltoall_pex", .args = "", .kernel = "build/arm/node.elf",
-        .template_path = "qemu-scripts/arm-virt.args", .runs_dir = "runs",
+        .app = "alltoall_pex", .args = "", .runs_dir = "runs", .arch_spec = "arm",
+        .kernel = { [ARCH_ARM] = "build/arm/node.elf", [ARCH_RISCV] = "build/riscv/node.elf" },
+        .template_path = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
+                           [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" },
         .gdb_node = -1, .hang_s = 15,
     };
     enum nic_port port_model;
@@ -487,12 +501,14 @@ int main(int argc, char **argv)
     /* parameter assignments, applied after the preset in command-line order */
     const char *set_key[256], *set_val[256];
     int nset = 0;
-    enum { O_PORT = 256, O_RUNS, O_KERNEL, O_TPL, O_TIMEOUT, O_HANG, O_TSEND, O_TRECV,
-           O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET };
+    enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
+           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
-        { "runs-dir", 1, 0, O_RUNS }, { "kernel", 1, 0, O_KERNEL }, { "qemu-template", 1, 0, O_TPL },
+        { "runs-dir", 1, 0, O_RUNS }, { "arch", 1, 0, O_ARCH },
+        { "kernel", 1, 0, O_KERNEL }, { "kernel-riscv", 1, 0, O_KERNEL_RV },
+        { "qemu-template", 1, 0, O_TPL }, { "qemu-template-riscv", 1, 0, O_TPL_RV },
         { "timeout", 1, 0, O_TIMEOUT }, { "hang-timeout", 1, 0, O_HANG },
         { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV },
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
@@ -523,8 +539,11 @@ int main(int argc, char **argv)
         case 'A': rn.args = optarg; break;
         case 'g': gdb = *optarg ? optarg : NULL; break;
         case O_RUNS: rn.runs_dir = optarg; break;
-        case O_KERNEL: rn.kernel = optarg; break;
-        case O_TPL: rn.template_path = optarg; break;
+        case O_ARCH: rn.arch_spec = optarg; break;
+        case O_KERNEL: rn.kernel[ARCH_ARM] = optarg; break;
+        case O_KERNEL_RV: rn.kernel[ARCH_RISCV] = optarg; break;
+        case O_TPL: rn.template_path[ARCH_ARM] = optarg; break;
+        case O_TPL_RV: rn.template_path[ARCH_RISCV] = optarg; break;
         case O_TIMEOUT: bad |= parse_seconds("--timeout", optarg, &rn.timeout_s); break;
         case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn.hang_s); break;
         case O_PRESET: preset = *optarg ? optarg : NULL; break;
@@ -580,6 +599,11 @@ int main(int argc, char **argv)
         }
         net_free(probe);
     }
+    rn.arch = calloc((size_t)rn.m.nodes, 1);
+    if (!rn.arch || arch_parse(rn.arch_spec, rn.m.nodes, rn.arch, err, sizeof err)) {
+        fprintf(stderr, "wormsim: %s\n", err);
+        return 2;
+    }
     if (check_app(&rn))
         return 2;
     if (gdb) {
@@ -594,14 +618,19 @@ int main(int argc, char **argv)
     }
     if (!rn.timeout_s)
         rn.timeout_s = 60 + rn.m.nodes / 2.0;
-    if (access(rn.kernel, R_OK)) {
-        fprintf(stderr, "wormsim: node image %s is missing; build it with: make\n", rn.kernel);
-        return 2;
-    }
-    if (template_load(&rn.tpl, rn.template_path, err, sizeof err) ||
-        template_check_program(&rn.tpl, err, sizeof err)) {
-        fprintf(stderr, "wormsim: %s\n", err);
-        return 2;
+    for (int a = 0; a < ARCH_COUNT; a++) {
+        if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
+            continue;                /* no node runs this ISA */
+        if (access(rn.kernel[a], R_OK)) {
+            fprintf(stderr, "wormsim: %s node image %s is missing; build it with: make\n",
+                    arch_names[a], rn.kernel[a]);
+            return 2;
+        }
+        if (template_load(&rn.tpl[a], rn.template_path[a], err, sizeof err) ||
+            template_check_program(&rn.tpl[a], err, sizeof err)) {
+            fprintf(stderr, "wormsim: %s\n", err);
+            return 2;
+        }
     }
     if (make_run_dir(&rn))
         return 2;
@@ -635,6 +664,7 @@ int main(int argc, char **argv)
     rn.out.args = rn.args;
     rn.out.run_dir = rn.dir;
     rn.out.gdb_node = rn.gdb_node;
+    rn.out.arch = rn.arch;
     if (results_write(&rn.r, &rn.out))
         fprintf(stderr, "wormsim: cannot write %s/summary.json\n", rn.dir);
     results_print(&rn.r, &rn.out);
@@ -646,7 +676,10 @@ int main(int argc, char **argv)
             close(rn.conn[i]);
     }
     router_free(&rn.r);
-    template_free(&rn.tpl);
+    for (int a = 0; a < ARCH_COUNT; a++)
+        if (rn.tpl[a].argc)
+            template_free(&rn.tpl[a]);
+    free(rn.arch);
     if (rn.out.interrupted)
         return 128 + rn.out.interrupted;
     return rn.out.ok ? 0 : 1;

@@ -30,3 +30,27 @@ void clock_set_ns(uint64_t t)
     base_ps = t * 1000;
     base_instr = board_instret();
 }
+
+/* The instructions one run of a fixed loop retires. Not inlined, so every
+ * call executes the very same instructions. */
+static uint32_t __attribute__((noinline)) loop_cost(uint32_t n)
+{
+    uint32_t t0 = board_instret();
+    for (volatile uint32_t i = 0; i < n; i = i + 1)
+        ;
+    return board_instret() - t0;
+}
+
+/* The node clock is only deterministic if board_instret() counts exactly
+ * the instructions retired (QEMU -icount shift=0). Check it on every boot:
+ * the same loop must cost the same twice, and each further n iterations
+ * the same again. A host-time counter (no -icount) fails this, and so does
+ * a counter that stands still. */
+void clock_selfcheck(void)
+{
+    uint32_t a = loop_cost(1000), b = loop_cost(1000), c = loop_cost(2000), d = loop_cost(3000);
+    if (a != b || c - a != d - c || c - a < 1000 || a == 0)
+        panic("the instruction counter is not exact: the same loops retired %lu, %lu, %lu, %lu "
+              "instructions; the node clock needs QEMU -icount shift=0",
+              (unsigned long)a, (unsigned long)b, (unsigned long)c, (unsigned long)d);
+}

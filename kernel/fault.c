@@ -1,5 +1,7 @@
 /* Fault reporting: a node fault ends the node with its id, the fault kind
- * and the PC, on the console and in the NIC status block for the router. */
+ * and the PC, on the console and in the NIC status block for the router.
+ * The board's trap vector reads its ISA's fault registers and calls
+ * fault_report(); nothing here depends on the ISA. */
 #include <stdio.h>
 #include <stdarg.h>
 #include "kernel.h"
@@ -9,31 +11,18 @@
 
 int kernel_rank = -1;
 
-static const char *const kind_name[] = {
-    [NIC_FAULT_UNDEF] = "undefined instruction",
-    [NIC_FAULT_PABORT] = "prefetch abort",
-    [NIC_FAULT_DABORT] = "data abort",
-    [NIC_FAULT_UNEXPECTED] = "unexpected exception",
-    [NIC_FAULT_PANIC] = "panic",
-};
+#define NIC_FAULT_NAME_(name, value, text) [value] = text,
+static const char *const kind_name[NIC_FAULT_COUNT] = { NIC_FAULT_KINDS(NIC_FAULT_NAME_) };
+#undef NIC_FAULT_NAME_
 
-void fault_report(uint32_t kind, uint32_t pc)
+void fault_report(uint32_t kind, uintptr_t pc, uintptr_t addr, uint32_t status)
 {
-    uint32_t addr = 0, status = 0;
-    /* ARMv7 fault address and status registers (B4.1.51/52, B4.1.96/97). */
-    if (kind == NIC_FAULT_DABORT) {
-        __asm__ volatile("mrc p15, 0, %0, c6, c0, 0" : "=r"(addr));   /* DFAR */
-        __asm__ volatile("mrc p15, 0, %0, c5, c0, 0" : "=r"(status)); /* DFSR */
-    } else if (kind == NIC_FAULT_PABORT) {
-        __asm__ volatile("mrc p15, 0, %0, c6, c0, 2" : "=r"(addr));   /* IFAR */
-        __asm__ volatile("mrc p15, 0, %0, c5, c0, 1" : "=r"(status)); /* IFSR */
-    }
     /* Console first: the router ends the run as soon as the NIC reports. */
     printf("\nnode %d: %s at pc 0x%08lx (address 0x%08lx, status 0x%lx)\n",
-           kernel_rank, kind <= NIC_FAULT_PANIC ? kind_name[kind] : "fault",
+           kernel_rank, kind < NIC_FAULT_COUNT ? kind_name[kind] : "fault",
            (unsigned long)pc, (unsigned long)addr, (unsigned long)status);
     fflush(stdout);
-    nic_fault(kind, pc, addr, status);
+    nic_fault(kind, (uint32_t)pc, (uint32_t)addr, status);
     board_exit(128 + (int)kind);
 }
 

@@ -12,6 +12,7 @@
 void     clock_init(uint32_t ps_per_instr);
 uint64_t clock_now_ns(void);
 void     clock_set_ns(uint64_t t);
+void     clock_selfcheck(void);   /* panics unless the board's counter is exact */
 
 /* Print "node R: <message>" and end the node with a failure. */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -19,8 +20,11 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 /* The node's rank, or -1 before the NIC configuration was read. */
 extern int kernel_rank;
 
-/* Called by the fault vectors (board/.../start.S). */
-void fault_report(uint32_t kind, uint32_t pc) __attribute__((noreturn));
+/* Called by a board's trap vector: kind is an enum nic_fault, pc the
+ * faulting instruction, addr and status the ISA's fault registers (see
+ * netdev/nic_shm.h). Prints, tells the router, ends the node. */
+void fault_report(uint32_t kind, uintptr_t pc, uintptr_t addr, uint32_t status)
+    __attribute__((noreturn));
 
 /* PCI on bus 0 (kernel/pci.c). */
 struct pci_dev {

@@ -62,8 +62,29 @@ struct nic_config {
 };
 
 enum nic_state { NIC_STATE_BOOT = 0, NIC_STATE_RUNNING = 1, NIC_STATE_EXITED = 2, NIC_STATE_FAULT = 3 };
-enum nic_fault { NIC_FAULT_NONE = 0, NIC_FAULT_UNDEF = 1, NIC_FAULT_PABORT = 2, NIC_FAULT_DABORT = 3,
-                 NIC_FAULT_UNEXPECTED = 4, NIC_FAULT_PANIC = 5 };
+/* Fault kinds in nic_status.fault_kind, with the names the node console
+ * and the run tool both print. 1-3 are ARM exceptions, 6-11 RISC-V ones
+ * (privileged spec table 3.6); values never change meaning. fault_addr is
+ * DFAR/IFAR on ARM and mtval on RISC-V (the address, or for an illegal
+ * instruction its bits); fault_status is DFSR/IFSR on ARM, mcause on
+ * RISC-V. PCs and addresses are 32 bits: both boards' RAM and devices lie
+ * below 4 GiB. */
+#define NIC_FAULT_KINDS(X)                                   \
+    X(NIC_FAULT_NONE,         0,  "fault")                   \
+    X(NIC_FAULT_UNDEF,        1,  "undefined instruction")   \
+    X(NIC_FAULT_PABORT,       2,  "prefetch abort")          \
+    X(NIC_FAULT_DABORT,       3,  "data abort")              \
+    X(NIC_FAULT_UNEXPECTED,   4,  "unexpected exception")    \
+    X(NIC_FAULT_PANIC,        5,  "panic")                   \
+    X(NIC_FAULT_ILLEGAL,      6,  "illegal instruction")     \
+    X(NIC_FAULT_FETCH_ACCESS, 7,  "instruction access fault") \
+    X(NIC_FAULT_LOAD_ACCESS,  8,  "load access fault")       \
+    X(NIC_FAULT_STORE_ACCESS, 9,  "store access fault")      \
+    X(NIC_FAULT_MISALIGNED,   10, "misaligned access")       \
+    X(NIC_FAULT_BREAKPOINT,   11, "breakpoint")
+#define NIC_FAULT_ENUM_(name, value, text) name = value,
+enum nic_fault { NIC_FAULT_KINDS(NIC_FAULT_ENUM_) NIC_FAULT_COUNT };
+#undef NIC_FAULT_ENUM_
 
 struct nic_status {
     uint32_t hello;                    /* node: 1 once it is up and ringing */

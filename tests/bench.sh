@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# make bench: wall time and memory of real runs, medians of several.
+# make bench: wall time and memory of real runs, medians of several, for
+# each node ISA side by side.
 #   REPEAT=5 (runs per size)  SIZES="16 64 256"  APP=alltoall_pex  ARGS=len=1024
+#   BENCH_ARCHES="arm riscv"  (any --arch values: arm, riscv, mixed, lists)
 set -u
 cd "$(dirname "$0")/.."
 WORMSIM=${WORMSIM:-build/host/wormsim}; KERNEL=${KERNEL:-build/arm/node.elf}
+KERNEL_RISCV=${KERNEL_RISCV:-build/riscv/node.elf}; BENCH_ARCHES=${BENCH_ARCHES:-arm riscv}
 REPEAT=${REPEAT:-5}; SIZES=${SIZES:-16 64 256}; APP=${APP:-alltoall_pex}; ARGS=${ARGS:-len=1024}
 TMP=$(mktemp -d /tmp/wormsim-bench.XXXXXX); trap 'rm -rf "$TMP"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2 }'; }
@@ -22,14 +25,16 @@ peak_rss() {   # pid of the run tool -> "max_mib_per_node total_mib"
   echo "$((max / 1024)) $((tot / 1024))"
 }
 
-printf "%-6s %-10s %10s %10s %14s %16s %16s\n" nodes shape "wall_s" "min..max" "sim_time_ns" "peak_pss/node" "peak_pss_total"
+printf "%-6s %-6s %-10s %10s %10s %14s %16s %16s\n" nodes arch shape "wall_s" "min..max" "sim_time_ns" "peak_pss/node" "peak_pss_total"
 for n in $SIZES; do
+for arch in $BENCH_ARCHES; do
   walls=(); sim=; mem=
   for k in $(seq "$REPEAT"); do
-    "$WORMSIM" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app "$APP" --nodes "$n" --args "$ARGS" > "$TMP/out" 2>&1 &
+    "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --arch "$arch" --runs-dir "$TMP/runs" \
+        --app "$APP" --nodes "$n" --args "$ARGS" > "$TMP/out" 2>&1 &
     pid=$!
     m=$(peak_rss $pid); wait $pid; rc=$?
-    [ $rc = 0 ] || { echo "run failed (nodes=$n):"; cat "$TMP/out"; exit 1; }
+    [ $rc = 0 ] || { echo "run failed (nodes=$n, arch=$arch):"; cat "$TMP/out"; exit 1; }
     d=$(awk '/results/{print $2}' "$TMP/out")
     walls+=("$(jq .wall_s "$d")"); s=$(jq .sim_time_ns "$d"); dims=$(jq -r .dims "$d")
     [ -z "$sim" ] || [ "$sim" = "$s" ] || { echo "simulated time changed between runs: $sim vs $s"; exit 1; }
@@ -39,7 +44,8 @@ for n in $SIZES; do
   med=$(printf '%s\n' "${walls[@]}" | median)
   range=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n '1p;$p' | awk '{printf "%.2f%s", $1, NR==1?"..":""}')
   set -- $mem
-  printf "%-6s %-10s %10.2f %10s %14s %13s MiB %13s MiB\n" "$n" "$dims" "$med" "$range" "$sim" "$1" "$2"
+  printf "%-6s %-6s %-10s %10.2f %10s %14s %13s MiB %13s MiB\n" "$n" "$arch" "$dims" "$med" "$range" "$sim" "$1" "$2"
+done
 done
 echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's own wall time, median)"
 

@@ -45,24 +45,33 @@ vectors:
 	b	unexpected_entry	/* IRQ: masked for life, see the invariant above */
 	b	unexpected_entry	/* FIQ: masked for life */
 
-/* Each entry passes (kind, faulting PC) to fault_report(), which never
- * returns. The preferred return addresses are in ARMv7 ARM table B1-7:
- * undefined LR-4 (ARM state), prefetch abort LR-4, data abort LR-8. */
+/* Each entry passes (kind, faulting PC, fault address, fault status) to
+ * fault_report(), which never returns. The preferred return addresses are
+ * in ARMv7 ARM table B1-7: undefined LR-4 (ARM state), prefetch abort
+ * LR-4, data abort LR-8. The address and status are DFAR/DFSR for a data
+ * abort and IFAR/IFSR for a prefetch abort (B4.1.51/52, B4.1.96/97). */
 undef_entry:
 	sub	r1, lr, #4
 	mov	r0, #1
-	b	fault_enter
+	b	fault_noaddr
 pabort_entry:
 	sub	r1, lr, #4
 	mov	r0, #2
+	mrc	p15, 0, r2, c6, c0, 2	/* IFAR */
+	mrc	p15, 0, r3, c5, c0, 1	/* IFSR */
 	b	fault_enter
 dabort_entry:
 	sub	r1, lr, #8
 	mov	r0, #3
+	mrc	p15, 0, r2, c6, c0, 0	/* DFAR */
+	mrc	p15, 0, r3, c5, c0, 0	/* DFSR */
 	b	fault_enter
 unexpected_entry:
 	mov	r1, lr
 	mov	r0, #4
+fault_noaddr:
+	mov	r2, #0
+	mov	r3, #0
 fault_enter:
 	/* Report from SVC mode on the kernel stack's tail; the app will not
 	 * run again, so its frame may be overwritten. */

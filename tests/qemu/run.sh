@@ -1,30 +1,34 @@
 #!/usr/bin/env bash
 # Boot-and-collect tests: real runs of the run tool on QEMU nodes, checked
 # through exit status, summary.json and the node consoles.
-# Environment: WORMSIM (run tool), KERNEL (node image). Optional: ONLY=regex.
+# Environment: WORMSIM (run tool), KERNEL (ARM node image), KERNEL_RISCV
+# (RISC-V node image). Optional: ONLY=regex. Tests named rv_* run RISC-V
+# nodes, mixed_* machines of both ISAs.
 set -u
 cd "$(dirname "$0")/../.."
 WORMSIM=${WORMSIM:-build/host/wormsim}
 KERNEL=${KERNEL:-build/arm/node.elf}
+KERNEL_RISCV=${KERNEL_RISCV:-build/riscv/node.elf}
 TMP=$(mktemp -d /tmp/wormsim-tests.XXXXXX)
 RUNS=$TMP/runs
 trap 'rm -rf "$TMP"' EXIT
 pass=0; fail=0; failed=()
 
-ws() { "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" "$@"; }
+ws() { "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 summary() { jq -r "$1" "$(latest)/summary.json"; }
 qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1
 ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
 
 # Each test runs in a subshell; a failing `expect` prints why and fails it.
+# Lines a passing test prints as "info: ..." are shown under its name.
 expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
 t() {
   local name=$1; shift
   [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
   local t0=$SECONDS
   if ( set -u; "$@" ) > "$TMP/out" 2>&1; then
-    pass=$((pass + 1)); echo "  ok    $name ($((SECONDS - t0)) s)"
+    pass=$((pass + 1)); echo "  ok    $name ($((SECONDS - t0)) s)"; sed -n 's/^info: /        /p' "$TMP/out"
   else
     fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name ($((SECONDS - t0)) s)"; sed 's/^/      | /' "$TMP/out" | tail -25
   fi
@@ -114,18 +118,79 @@ reports_match_the_model() {
   expect '[ "$(summary "[.per_node[].startups] | add")" = 480 ]'
 }
 
+# --- the same apps on RISC-V nodes and on mixed machines -----------------
+rv_hello_mesh() {
+  ws --arch riscv --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  ok_run
+  expect '[ "$(summary ".arch | tostring")" = "[\"riscv\",\"riscv\",\"riscv\",\"riscv\"]" ]' "$(summary .arch)"
+  for i in 0 1 2 3; do expect "grep -q 'hello from node $i of 4, mesh' $(latest)/node-00$i.log"; done
+  expect "grep -q 'coordinates (1,1)' $(latest)/node-003.log"
+  expect 'grep -q "node ISA        riscv" "$TMP/o"'
+}
+# One app, one machine, each ISA in turn: every node checks every byte it
+# receives (a wrong byte fails the run), and the traffic must be the same
+# message for message. Only the simulated times may differ, by the
+# instructions each ISA needs; both are printed.
+same_on_each_isa() {   # app args...
+  local arch out=() times=()
+  for arch in arm riscv mixed; do
+    ws --arch "$arch" --app "$@" > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$arch: $(cat "$TMP/o")"
+    ok_run
+    # traffic only: per-node timings (wait_ns) differ with the ISA's speed
+    out+=("$(summary '[.messages, .bytes, .unreceived_messages, (.per_node | map(del(.wait_ns)))] | tostring')")
+    times+=("$arch $(summary .sim_time_ns) ns")
+  done
+  expect '[ "$(summary .arch[0])" = arm ] && [ "$(summary .arch[1])" = riscv ]' "mixed: $(summary .arch)"
+  echo "info: simulated time: ${times[*]}"
+  expect '[ "${out[0]}" = "${out[1]}" ] && [ "${out[0]}" = "${out[2]}" ]' \
+         "traffic differs: arm ${out[0]:0:200} riscv ${out[1]:0:200} mixed ${out[2]:0:200}"
+}
+isa_pingpong_mesh4x4() {
+  same_on_each_isa pingpong --nodes 16 --topo mesh --dims 4x4 --args 'len=1000 iters=3'
+  expect '[ "$(summary .messages)" = 6 ] && [ "$(summary .bytes)" = 6000 ]'
+  expect "grep -q 'pingpong 0 <-> 15: 3 x 1000 bytes' $(latest)/node-000.log"
+}
+isa_pex_torus4x4() {
+  same_on_each_isa alltoall_pex --topo torus --dims 4x4 --args len=200
+  expect '[ "$(summary .messages)" = 240 ] && [ "$(summary .bytes)" = 48000 ]'
+}
+isa_hello_4x4() {
+  same_on_each_isa hello --topo mesh --dims 4x4
+  expect "grep -q 'hello from node 13 of 16, mesh, coordinates (1,3)' $(latest)/node-013.log"
+}
+# A machine of three ISA slots, cycled: node i runs word i mod 3.
+mixed_list_pex() {
+  ws --arch arm,riscv,riscv --app alltoall_pex --topo hypercube --nodes 8 --args len=64 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ok_run
+  expect '[ "$(summary ".arch | join(\",\")")" = arm,riscv,riscv,arm,riscv,riscv,arm,riscv ]' "$(summary .arch)"
+}
+
 # --- determinism ---------------------------------------------------------
-determinism() {
-  ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
+determinism() {   # [arch]
+  local arch=${1:-arm}
+  ws --arch "$arch" --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
   local a; a=$(summary '[.sim_time_ns, .messages, .bytes, .finish_ns] | tostring')
   # the same run with both host cores loaded
   ( for i in 1 2; do timeout 20 sh -c 'while :; do :; done' & done; wait ) & local load=$!
-  ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ws --arch "$arch" --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
   local b; b=$(summary '[.sim_time_ns, .messages, .bytes, .finish_ns] | tostring')
   pkill -P $load 2>/dev/null; kill $load 2>/dev/null; wait $load 2>/dev/null
   expect '[ "$a" = "$b" ]' "unloaded $a, loaded $b"
   expect '[ "$(echo "$a" | jq ".[0]")" -gt 0 ]'
+  echo "info: $arch: simulated time $(echo "$a" | jq ".[0]") ns and every finish time equal in both runs"
 }
+# The node clock rests on the instruction counter being exact under
+# -icount shift=0; every node checks it at boot. Without -icount the check
+# must refuse to run the app, naming the cause.
+counter_check() {   # arch template-option template
+  grep -v -- '-icount' "$3" > "$TMP/noicount.args"
+  ws --arch "$1" "$2" "$TMP/noicount.args" --app hello --nodes 2 > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/o")"
+  expect 'grep -q "panic: the instruction counter is not exact" $(latest)/node-00[01].log' "$(cat "$(latest)"/node-00*.log)"
+  expect '[ "$(summary .fault.kind)" = panic ]'
+}
+rv_counter_check()  { counter_check riscv --qemu-template-riscv qemu-scripts/riscv-virt.args; }
+arm_counter_check() { counter_check arm --qemu-template qemu-scripts/arm-virt.args; }
 concurrent_runs() {
   ws --app alltoall_pex --dims 4x4 --args len=128 > "$TMP/c1" 2>&1 & local p1=$!
   ws --app alltoall_pex --dims 4x4 --args len=128 > "$TMP/c2" 2>&1 & local p2=$!
@@ -135,20 +200,24 @@ concurrent_runs() {
   expect '[ "$d1" != "$d2" ]'
   expect '[ "$(jq .sim_time_ns "$d1")" = "$(jq .sim_time_ns "$d2")" ]'
 }
-gdb_node() {
+gdb_node() {   # [--arch value] [ISA of node 2]
+  local arch=${1:-arm} isa=${2:-${1:-arm}}
   command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
-  ws --app hello --nodes 4 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
+  ws --arch "$arch" --app hello --nodes 4 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
   for i in $(seq 100); do [ -f "$(latest)/gdb" ] && grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
   expect 'grep -q "node 2 is halted with its gdbstub on 127.0.0.1:" "$TMP/g"'
+  expect 'grep -q "^arch $isa\$" "$(latest)/gdb"' "$(cat "$(latest)/gdb")"
+  expect 'grep -q "^kernel /.*build/$isa/node.elf\$" "$(latest)/gdb"' "$(cat "$(latest)/gdb")"
   sleep 0.5
   # The other nodes must wait while node 2 is stopped: the run is still going.
   expect 'kill -0 $w'
-  timeout 60 tests/gdb-attach.sh "$(latest)" 2 "$KERNEL" -batch -ex 'break app_hello' -ex continue \
-      -ex 'print net_rank()' -ex continue > "$TMP/gdbout" 2>&1
+  timeout 60 tests/gdb-attach.sh "$(latest)" 2 /nonexistent -batch -ex 'break app_hello' -ex continue \
+      -ex 'print net_rank()' -ex 'print $pc' -ex continue > "$TMP/gdbout" 2>&1
   wait $w; local rc=$?
   expect '[ $rc = 0 ]' "$(cat "$TMP/g")"
   expect 'grep -q "Breakpoint 1, app_hello" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
   expect 'grep -q "\$1 = 2" "$TMP/gdbout"'
+  expect 'grep -q "\$2 = .*<app_hello" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
   ok_run
   expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "node 2 has"'
 }
@@ -177,6 +246,8 @@ bad_torus_vcs() { bad_input --dims 4x4 --set vcs=1 -- "a torus needs at least 2 
 bad_preset()    { printf 'vcs = 2\nhop_cycles = fast\n' > "$TMP/bad.conf"
                   bad_input --preset "$TMP/bad.conf" -- "bad.conf:2: hop_cycles 'fast' is not a whole number"; }
 missing_preset(){ bad_input --preset nosuch -- "cannot read parameter file presets/nosuch.conf"; }
+bad_arch()      { bad_input --arch sparc -- "unknown arch 'sparc'; accepted: arm, riscv, mixed .*comma-separated list of arm and riscv"; }
+bad_arch_list() { bad_input --arch arm,,riscv -- "unknown arch 'arm,,riscv'; accepted: arm, riscv, mixed"; }
 missing_qemu() {
   local before; before=$(ndirs)
   PATH=/nonexistent ws --app hello > "$TMP/b" 2>&1; local rc=$?
@@ -184,17 +255,36 @@ missing_qemu() {
   expect 'grep -q "qemu-system-arm not found on PATH; install it with: sudo apt-get install qemu-system-arm" "$TMP/b"' "$(cat "$TMP/b")"
   expect '[ "$(ndirs)" = "$before" ]'
 }
+missing_qemu_riscv() {
+  local before; before=$(ndirs)
+  PATH=/nonexistent ws --arch mixed --app hello > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]'
+  expect 'grep -Eq "qemu-system-(arm|riscv64) not found on PATH; install it with: sudo apt-get install qemu-system-(arm|misc)" "$TMP/b"' "$(cat "$TMP/b")"
+  PATH=/nonexistent ws --arch riscv --app hello > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc = 2 ]'
+  expect 'grep -q "qemu-system-riscv64 not found on PATH; install it with: sudo apt-get install qemu-system-misc" "$TMP/b"' "$(cat "$TMP/b")"
+  expect '[ "$(ndirs)" = "$before" ]'
+}
 missing_cross_compiler() {
   PATH=/nonexistent /bin/bash tests/check-deps.sh node > "$TMP/b" 2>&1; local rc=$?
   expect '[ $rc = 1 ]'
   expect 'grep -q "arm-none-eabi-gcc (package gcc-arm-none-eabi)" "$TMP/b"' "$(cat "$TMP/b")"
+  expect 'grep -q "riscv64-unknown-elf-gcc (package gcc-riscv64-unknown-elf)" "$TMP/b"' "$(cat "$TMP/b")"
+  expect 'grep -q "sudo apt-get install -y gcc-arm-none-eabi gcc-riscv64-unknown-elf" "$TMP/b"' "$(cat "$TMP/b")"
   expect 'grep -q "make deps" "$TMP/b"'
+  # make deps and .ci/run install this same list: both ISAs' packages
+  for p in gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc qemu-system-arm; do
+    expect 'grep "Install everything with" "$TMP/b" | grep -qw $p' "$(cat "$TMP/b")"
+  done
+  PATH=/nonexistent /bin/bash tests/check-deps.sh run riscv > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "qemu-system-riscv64 (package qemu-system-misc)" "$TMP/b"' "$(cat "$TMP/b")"
 }
 
 # --- faults, hangs, deadlocks, bad descriptors ----------------------------
-fault() {   # kind expected-name
+fault() {   # kind expected-name [arch]
   local want=$2
-  ws --app crash --nodes 4 --args "node=2 kind=$1" > "$TMP/f" 2>&1; local rc=$?
+  ws --arch "${3:-arm}" --app crash --nodes 4 --args "node=2 kind=$1" > "$TMP/f" 2>&1; local rc=$?
   expect '[ $rc = 1 ]' "exit $rc"
   expect '[ "$(summary .fault.node)" = 2 ] && [ "$(summary .fault.kind)" = "$want" ]' "$(summary .fault)"
   expect 'grep -q "node 2: $want at pc 0x" "$TMP/f"' "$(cat "$TMP/f")"
@@ -205,9 +295,25 @@ fault() {   # kind expected-name
 in_kernel_text() {   # the reported PC is the faulting instruction, in app_crash
   [ "$(arm-none-eabi-addr2line -f -e "$KERNEL" "$(printf 0x%x "$(summary .fault.pc)")" | head -1)" = app_crash ]
 }
+in_kernel_text_rv() {
+  local f; f=$(riscv64-unknown-elf-addr2line -f -e "$KERNEL_RISCV" "$(printf 0x%x "$(summary .fault.pc)")" | head -1)
+  [ "$f" = app_crash ] || { echo "pc $(summary .fault.pc) is in $f"; false; }
+}
 fault_dabort() { fault dabort "data abort"; expect in_kernel_text; expect '[ "$(summary .fault.addr)" = 16 ]'; }
 fault_undef()  { fault undef "undefined instruction"; expect in_kernel_text; }
 fault_pabort() { fault pabort "prefetch abort"; expect '[ "$(summary .fault.pc)" = 256 ] && [ "$(summary .fault.addr)" = 256 ]'; }
+rv_fault_load()    { fault dabort "load access fault" riscv; expect in_kernel_text_rv; expect '[ "$(summary .fault.addr)" = 16 ]'; }
+rv_fault_store()   { fault store "store access fault" riscv; expect in_kernel_text_rv; expect '[ "$(summary .fault.addr)" = 16 ]'; }
+fault_store()      { fault store "data abort"; expect in_kernel_text; expect '[ "$(summary .fault.addr)" = 16 ]'; }
+rv_fault_illegal() { fault undef "illegal instruction" riscv; expect in_kernel_text_rv; }
+rv_fault_fetch()   { fault pabort "instruction access fault" riscv; expect '[ "$(summary .fault.pc)" = 256 ] && [ "$(summary .fault.addr)" = 256 ]'; }
+# node 2 is arm in a mixed machine: node 1 (riscv) faults instead
+mixed_fault() {
+  ws --arch mixed --app crash --nodes 4 --args "node=1 kind=dabort" > "$TMP/f" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect '[ "$(summary .fault.node)" = 1 ] && [ "$(summary .fault.kind)" = "load access fault" ]' "$(summary .fault)"
+  expect in_kernel_text_rv
+}
 hang() {
   ws --app hang --nodes 4 --args node=1 --hang-timeout 2 > "$TMP/h" 2>&1; local rc=$?
   expect '[ $rc = 1 ]'
@@ -286,9 +392,24 @@ make_run_hypercube() {
   make -s run NODES=8 TOPO=hypercube APP=hello RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]'
   expect 'grep -q "hello on hypercube 2x2x2 (8 nodes): ok" "$TMP/m"'
 }
+make_run_riscv() {
+  make -s run ARCH=riscv NODES=64 APP=alltoall_pex RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail -20 "$TMP/m")"
+  expect 'grep -q "alltoall_pex on torus 8x8 (64 nodes): ok" "$TMP/m"'
+  expect 'grep -q "node ISA        riscv" "$TMP/m"'
+  ok_run
+  expect '[ "$(summary .messages)" = 4032 ]'
+  expect '[ "$(summary "[.arch[] | select(. != \"riscv\")] | length")" = 0 ]'
+}
+make_run_mixed() {
+  make -s run ARCH=mixed NODES=16 APP=alltoall_pex ARGS=len=100 RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail "$TMP/m")"
+  expect 'grep -q "node ISA        mixed: 8 arm, 8 riscv" "$TMP/m"' "$(cat "$TMP/m")"
+  expect '[ "$(summary .arch[14])" = arm ] && [ "$(summary .arch[15])" = riscv ]'
+}
 make_run_bad() {
   make -s run APP=nosuch RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? != 0 ]'
   expect 'grep -q "unknown app" "$TMP/m"'
+  make -s run ARCH=sparc RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? != 0 ]'
+  expect 'grep -q "unknown arch .sparc.; accepted: arm, riscv, mixed" "$TMP/m"' "$(cat "$TMP/m")"
 }
 
 echo "QEMU boot-and-collect tests"
@@ -302,13 +423,26 @@ t default_preset_is_the_default default_preset_is_the_default
 t params_conf_reproduces_the_run params_conf_reproduces_the_run
 t presets_run presets_run
 t reports_match_the_model reports_match_the_model
+t rv_hello_mesh rv_hello_mesh
+t isa_hello_4x4 isa_hello_4x4
+t isa_pingpong_mesh4x4 isa_pingpong_mesh4x4
+t isa_pex_torus4x4 isa_pex_torus4x4
+t mixed_list_pex mixed_list_pex
 t determinism_under_load determinism
+t rv_determinism_under_load determinism riscv
+t mixed_determinism_under_load determinism mixed
+t rv_counter_check rv_counter_check
+t arm_counter_check arm_counter_check
 t concurrent_runs concurrent_runs
 t gdb_node gdb_node
-for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option \
-         bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset missing_qemu missing_cross_compiler; do t $b $b; done
-for f in fault_dabort fault_undef fault_pabort hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
+t rv_gdb_node gdb_node riscv
+t mixed_gdb_node gdb_node riscv,arm riscv
+for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list \
+         bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset \
+         missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
+for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
+         hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
 for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
-for m in make_run_default make_run_pingpong make_run_hypercube make_run_bad; do t $m $m; done
+for m in make_run_default make_run_riscv make_run_pingpong make_run_hypercube make_run_mixed make_run_bad; do t $m $m; done
 echo "qemu: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

@@ -1,0 +1,54 @@
+#include <stdio.h>
+#include <string.h>
+#include "arch.h"
+
+const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
+
+static int word_arch(const char *w, size_t n)
+{
+    for (int a = 0; a < ARCH_COUNT; a++)
+        if (strlen(arch_names[a]) == n && !strncmp(w, arch_names[a], n))
+            return a;
+    return -1;
+}
+
+int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_t errlen)
+{
+    unsigned char cycle[64];
+    int len = 0;
+    if (!strcmp(spec, "mixed"))
+        spec = "arm,riscv";
+    for (const char *p = spec;; p++) {
+        size_t n = strcspn(p, ",");
+        int a = word_arch(p, n);
+        if (a < 0 || len == (int)sizeof cycle) {
+            snprintf(err, errlen, a < 0 ? "unknown arch '%s'; accepted: " ARCH_ACCEPTED
+                                        : "arch list '%s' is longer than 64 words; accepted: " ARCH_ACCEPTED,
+                     spec);
+            return -1;
+        }
+        cycle[len++] = (unsigned char)a;
+        p += n;
+        if (!*p)
+            break;
+    }
+    for (int i = 0; i < nodes; i++)
+        map[i] = cycle[i % len];
+    return 0;
+}
+
+void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len)
+{
+    int count[ARCH_COUNT] = { 0 };
+    for (int i = 0; i < nodes; i++)
+        count[map[i]]++;
+    for (int a = 0; a < ARCH_COUNT; a++)
+        if (count[a] == nodes) {
+            snprintf(buf, len, "%s", arch_names[a]);
+            return;
+        }
+    size_t o = (size_t)snprintf(buf, len, "mixed:");
+    for (int a = 0; a < ARCH_COUNT && o < len; a++)
+        if (count[a])
+            o += (size_t)snprintf(buf + o, len - o, "%s %d %s", o > 6 ? "," : "", count[a], arch_names[a]);
+}

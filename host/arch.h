@@ -1,0 +1,22 @@
+/* Which ISA each node runs. Every ISA has its own node image and QEMU
+ * template; the NIC memory layout and the node ABI are the same for all
+ * (netdev/nic_shm.h), so nodes of different ISAs share one machine. */
+#ifndef ARCH_H
+#define ARCH_H
+
+#include <stddef.h>
+
+enum node_arch { ARCH_ARM = 0, ARCH_RISCV = 1, ARCH_COUNT };
+extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
+
+#define ARCH_ACCEPTED "arm, riscv, mixed (even ranks arm, odd ranks riscv), " \
+                      "or a comma-separated list of arm and riscv that node i reads at i mod its length"
+
+/* Fill map[0..nodes-1] from --arch. Returns 0, or -1 with a message naming
+ * the accepted values in err. */
+int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_t errlen);
+
+/* "riscv", "arm" or "mixed: 32 arm, 32 riscv". */
+void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len);
+
+#endif
