@@ -13,7 +13,7 @@ CC       ?= cc
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/ivshmem.c host/launch.c host/results.c host/arch.c
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/ivshmem.c host/launch.c host/results.c host/arch.c host/trace.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
 # Node images, one per ISA: build/<arch>/node.elf. The kernel, NIC driver
@@ -70,7 +70,7 @@ RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
                $(if $(TOPO),--topo '$(TOPO)') $(if $(DIMS),--dims '$(DIMS)') \
                $(if $(ARGS),--args '$(ARGS)') $(if $(GDB),--gdb '$(GDB)') \
                $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') $(if $(PRESET),--preset '$(PRESET)') \
-               $(if $(NET),--set '$(NET)') --arch '$(ARCH)' \
+               $(if $(NET),--set '$(NET)') $(if $(TRACE),--trace) --arch '$(ARCH)' \
                --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir '$(RUNS_DIR)'
 TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM)
 

@@ -24,6 +24,7 @@ struct oport {
     uint32_t rr;                    /* round-robin pointer over requesting input VCs */
     int is_eject;
     uint64_t next_ok;               /* ejection: first cycle it may take the next flit */
+    uint64_t *head_cycle;           /* per VC: when the current worm's head crossed (traces) */
 };
 
 struct nic_queue {                  /* one injection channel */
@@ -58,6 +59,8 @@ struct net {
     uint64_t still;                 /* cycles in a row with flits in and none moved */
     struct net_msg *arr_head, *arr_tail, *left_head, *left_tail;
     uint64_t *active;               /* bitmap: routers with flits or queued messages */
+    net_link_trace_fn trace_fn;
+    void *trace_ctx;
     /* per-cycle scratch */
     int *req_ip, *req_vc;
     uint8_t *in_used;
@@ -112,8 +115,22 @@ static int neighbor(const struct net *n, int node, int dim, int dir)
 
 int net_link_exists(const struct net *n, int node, int dim, int dir)
 {
+    int torus = n->m.topo == NIC_TOPO_TORUS;
     return dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
-           !(n->m.topo == NIC_TOPO_TORUS && n->m.dims[dim] == 2 && dir < 0);
+           !(torus && dir < 0 && (n->m.dims[dim] == 2 || n->p.unidirectional));
+}
+
+/* Hops of the dimension-ordered route. */
+static int hops(const struct net *n, int a, int b)
+{
+    if (!(n->m.topo == NIC_TOPO_TORUS && n->p.unidirectional))
+        return machine_hops(&n->m, a, b);
+    int h = 0;
+    for (int d = 0; d < n->nd; d++) {
+        int k = n->m.dims[d];
+        h += ((n->r[b].coords[d] - n->r[a].coords[d]) % k + k) % k;
+    }
+    return h;
 }
 
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
@@ -192,6 +209,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
             struct oport *op = &r->out[o];
             op->credits = calloc((size_t)n->V, sizeof *op->credits);
             op->owner = calloc((size_t)n->V, sizeof *op->owner);
+            op->head_cycle = calloc((size_t)n->V, sizeof *op->head_cycle);
             for (int v = 0; v < n->V; v++)
                 op->credits[v] = cap;
             op->is_eject = o >= n->nlinkp;
@@ -218,6 +236,7 @@ void net_free(struct net *n)
         for (int o = 0; o < n->nout; o++) {
             free(r->out[o].credits);
             free(r->out[o].owner);
+            free(r->out[o].head_cycle);
         }
         free(r->in);
         free(r->out);
@@ -247,8 +266,8 @@ static int route(const struct net *n, int at, const struct net_msg *m, int *dim_
             int k = n->m.dims[d], fwd = ((off % k) + k) % k;
             dir = fwd <= k - fwd ? +1 : -1;            /* tie (fwd == k/2): + */
         }
-        if (n->m.topo == NIC_TOPO_TORUS && n->m.dims[d] == 2)
-            dir = +1;                                  /* a 2-ring has one link each way: use + */
+        if (n->m.topo == NIC_TOPO_TORUS && (n->m.dims[d] == 2 || n->p.unidirectional))
+            dir = +1;                                  /* a 2-ring or a one-way ring: + only */
         *dim_out = d;
         *dir_out = dir;
         return 2 * d + (dir < 0);
@@ -479,6 +498,12 @@ static void router_step(struct net *n, int node, uint64_t c)
             ls->flits++;
             if (f.idx == 0)
                 ls->worms++;
+            if (n->trace_fn) {
+                if (f.idx == 0)
+                    op->head_cycle[ovc] = c;
+                if (f.idx == f.m->flits - 1)
+                    n->trace_fn(n->trace_ctx, node * n->nlinkp + o, f.m, op->head_cycle[ovc], c + 1);
+            }
         }
     }
 }
@@ -490,7 +515,7 @@ void net_inject(struct net *n, struct net_msg *m)
         m->flits = 1;
     m->flits += n->p.header_flits;
     int dim = 0, dir = 0, p = route(n, m->src, m, &dim, &dir);
-    m->hops = machine_hops(&n->m, m->src, m->dst);
+    m->hops = hops(n, m->src, m->dst);
     m->blocked_cycles = 0;
     m->next_queue = m->next_done = m->next_left = NULL;
     int ch = p < 0 ? 0 : p % n->ninj;
@@ -515,6 +540,12 @@ int net_path(const struct net *n, int src, int dst, int *links, int max)
         at = n->r[at].out[p].to_node;
     }
     return k;
+}
+
+void net_set_link_trace(struct net *n, net_link_trace_fn fn, void *ctx)
+{
+    n->trace_fn = fn;
+    n->trace_ctx = ctx;
 }
 
 uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits)

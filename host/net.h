@@ -14,7 +14,8 @@
  *
  * Routing is dimension-ordered (dimension 0 first; e-cube on a hypercube).
  * On a torus the shorter direction is taken and a tie (offset exactly k/2)
- * goes in the + direction. Deadlock freedom on a torus comes from two
+ * goes in the + direction; a unidirectional torus has + links only, and
+ * every worm goes +. Deadlock freedom on a torus comes from two
  * virtual-channel classes per dimension (Dally's dateline): a worm uses
  * class 0 until it takes the wrap link of a dimension (k-1 -> 0 going +,
  * 0 -> k-1 going -), class 1 from that link on; it starts each dimension in
@@ -113,6 +114,11 @@ int net_path(const struct net *n, int src, int dst, int *links, int max);
 /* Cycles an uncontended worm of `flits` flits over `hops` hops takes from
  * its head entering the network to its tail leaving it. */
 uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits);
+
+/* Optional: called when a worm's tail crosses a link, with the cycles its
+ * head and its tail crossed it (for traces). */
+typedef void (*net_link_trace_fn)(void *ctx, int link, const struct net_msg *m, uint64_t c_head, uint64_t c_tail);
+void net_set_link_trace(struct net *n, net_link_trace_fn fn, void *ctx);
 
 const char *net_switching_name(enum switching s);
 int net_switching_parse(const char *s, enum switching *out);

@@ -27,6 +27,7 @@ static const struct key {
     { "header_flits", K_U32, P(net.header_flits), 0, 64, "flits added to every message" },
     { "nic_cycles", K_U32, P(net.nic_cycles), 1, 1000, "cycles per flit on a NIC injection/ejection channel" },
     { "ports", K_U32, P(net.ports), 0, 64, "NIC channels (k-port); 0 = as the port model says" },
+    { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only" },
     { "switching", K_SWITCHING, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward" },
     { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port" },
 #undef P

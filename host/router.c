@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "router.h"
+#include "trace.h"
 
 #define SHM32(n, off) (*(volatile uint32_t *)((n)->shm + (off)))
 
@@ -213,6 +214,14 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
     __sync_synchronize();
     if (t > n->blk.time_ns)
         n->wait_ns += t - n->blk.time_ns;
+    if (r->timeline && t > n->blk.time_ns) {
+        char d[40];
+        if (m)
+            snprintf(d, sizeof d, "got %u bytes from %d, tag %u", m->len, m->src, m->tag);
+        else
+            snprintf(d, sizeof d, "%s", status == NIC_REPLY_NONE ? "nothing" : "");
+        trace_node(r->timeline, n->rank, router_op_name(n->blk.op), n->blk.time_ns, t, d);
+    }
     n->state = NODE_RUNNING;
     n->lb = t;
     r->notify(r->ctx, n->rank);
@@ -419,6 +428,11 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         m->step = n->step;
         memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
         inject(r, m);
+        if (r->timeline) {
+            char dd[40];
+            snprintf(dd, sizeof dd, "to %u, tag %u, %u bytes", d->peer, d->tag, d->len);
+            trace_node(r->timeline, n->rank, "send", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
+        }
         n->sends++;
         n->bytes_sent += d->len;
         r->messages++;

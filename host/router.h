@@ -90,6 +90,7 @@ struct router {
     int failed_node;              /* first node that broke the protocol, or -1 */
     char error[512];              /* why the run must stop, if set */
     FILE *trace;                  /* every descriptor and answer, if set */
+    struct tracebuf *timeline;    /* the Chrome trace being recorded, if set */
     void (*notify)(void *ctx, int rank);
     void *ctx;
 };

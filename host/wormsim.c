@@ -29,6 +29,7 @@
 #include "results.h"
 #include "params.h"
 #include "arch.h"
+#include "trace.h"
 
 enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
@@ -46,6 +47,7 @@ struct run {
     const char *kernel[ARCH_COUNT], *template_path[ARCH_COUNT];
     unsigned char *arch;          /* per node: enum node_arch */
     int gdb_node;
+    int want_trace;                  /* write trace.json (Chrome trace events) */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
     char dir[1024];
@@ -90,6 +92,7 @@ static void usage(FILE *f)
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
 "      --t-send NS, --t-recv NS, --cpu-ps PS, --msg-max BYTES, --nic-mem BYTES\n"
 "                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
+"      --trace            also write trace.json: a timeline per node and per link (Perfetto)\n"
 "      --list-apps        print the node programs and exit\n");
 }
 
@@ -374,6 +377,10 @@ static int setup(struct run *rn)
         return -1;
     }
     rn->r.notify = notify;
+    if (rn->want_trace) {
+        rn->r.timeline = trace_new();
+        trace_links(rn->r.timeline, &rn->r);
+    }
     if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
         rn->r.trace = stderr;
     if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
@@ -502,7 +509,7 @@ int main(int argc, char **argv)
     const char *set_key[256], *set_val[256];
     int nset = 0;
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
-           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET };
+           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -513,7 +520,7 @@ int main(int argc, char **argv)
         { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV },
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "help", 0, 0, 'h' },
-        { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET },
+        { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE },
         { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
@@ -547,6 +554,7 @@ int main(int argc, char **argv)
         case O_TIMEOUT: bad |= parse_seconds("--timeout", optarg, &rn.timeout_s); break;
         case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn.hang_s); break;
         case O_PRESET: preset = *optarg ? optarg : NULL; break;
+        case O_TRACE: rn.want_trace = 1; break;
         case O_SET:
             if (nset < 256) {
                 set_key[nset] = NULL;               /* a whole list */
@@ -667,6 +675,14 @@ int main(int argc, char **argv)
     rn.out.arch = rn.arch;
     if (results_write(&rn.r, &rn.out))
         fprintf(stderr, "wormsim: cannot write %s/summary.json\n", rn.dir);
+    if (rn.r.timeline) {
+        char tp[1100];
+        snprintf(tp, sizeof tp, "%s/trace.json", rn.dir);
+        if (trace_write(rn.r.timeline, &rn.r, tp))
+            fprintf(stderr, "wormsim: cannot write %s\n", tp);
+        trace_free(rn.r.timeline);
+        rn.r.timeline = NULL;
+    }
     results_print(&rn.r, &rn.out);
     if (!rn.out.ok)
         results_print_waiting(&rn.r, stderr, 16);

@@ -222,6 +222,33 @@ gdb_node() {   # [--arch value] [ISA of node 2]
   expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "node 2 has"'
 }
 
+# A node stopped in gdb in the middle of the exchange, for 1.5 s of wall
+# time, changes nothing simulated: the run waits for it.
+determinism_with_a_paused_node() {
+  command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local a; a=$(summary '[.sim_time_ns, .finish_ns, .links.max_blocked_cycles] | tostring')
+  ws --app alltoall_pex --dims 4x4 --args len=300 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
+  for i in $(seq 100); do grep -q 'is halted' "$TMP/g" 2>/dev/null && break; sleep 0.1; done
+  timeout 60 tests/gdb-attach.sh "$(latest)" 2 "$KERNEL" -batch -ex 'break net_recv' -ex continue \
+      -ex continue -ex continue -ex 'shell sleep 1.5' -ex 'delete' -ex continue > "$TMP/gdbout" 2>&1
+  wait $w; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/g")"
+  expect '[ "$(grep -c "Breakpoint 1, net_recv" "$TMP/gdbout")" = 3 ]' "$(cat "$TMP/gdbout")"
+  local b; b=$(summary '[.sim_time_ns, .finish_ns, .links.max_blocked_cycles] | tostring')
+  expect '[ "$a" = "$b" ]' "undisturbed $a, paused $b"
+}
+trace_matches_the_counters() {
+  ws --app alltoall_pex --topo mesh --dims 4x4 --args len=128 --trace >/dev/null 2>&1; expect '[ $? = 0 ]'
+  local d; d=$(latest)
+  expect 'jq -e ".traceEvents | length > 0" "$d/trace.json" >/dev/null' "trace.json is not valid JSON"
+  expect '[ "$(jq "[.traceEvents[] | select(.ph == \"X\" and .name == \"send\")] | length" "$d/trace.json")" = 240 ]'
+  local worms; worms=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$d/links.csv")
+  expect '[ "$(jq "[.traceEvents[] | select(.ph == \"X\" and .pid == 2)] | length" "$d/trace.json")" = "$worms" ]'
+  expect '[ "$(jq "[.traceEvents[] | select(.ph == \"X\" and .dur < 0)] | length" "$d/trace.json")" = 0 ]'
+  expect '[ "$(jq -r "[.traceEvents[] | select(.ph == \"M\" and .pid == 1)] | length" "$d/trace.json")" = 17 ]'
+}
+
 # --- bad input: a clear message, exit 2, no run started --------------------
 bad_input() {   # args... -- expected message regex
   local args=() msg
@@ -429,6 +456,8 @@ t isa_pingpong_mesh4x4 isa_pingpong_mesh4x4
 t isa_pex_torus4x4 isa_pex_torus4x4
 t mixed_list_pex mixed_list_pex
 t determinism_under_load determinism
+t determinism_with_a_paused_node determinism_with_a_paused_node
+t trace_matches_the_counters trace_matches_the_counters
 t rv_determinism_under_load determinism riscv
 t mixed_determinism_under_load determinism mixed
 t rv_counter_check rv_counter_check

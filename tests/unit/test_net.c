@@ -141,6 +141,40 @@ TEST(torus_takes_the_short_way_and_ties_go_plus)
     net_free(n);
 }
 
+/* A unidirectional 8-ring: 0 -> 7 goes the long way, 7 hops, all +; the
+ * bidirectional one takes the wrap link back, 1 hop. All-to-all still
+ * drains (the dateline classes break the ring's cycle). */
+TEST(unidirectional_torus_goes_plus_only)
+{
+    struct machine m = mach("torus", NULL, "8x1", NIC_PORT_ONE);
+    struct net_params p = params(2, 1, SW_WORMHOLE);
+    p.unidirectional = 1;
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(0, 7, 8, 0, 0);
+    net_inject(n, a);
+    drain(n);
+    CHECK_EQ_INT(a->hops, 7);
+    CHECK_EQ_U64(a->c_arrive, 7 + 1);
+    CHECK(!net_link_exists(n, 0, 0, -1));
+    CHECK(net_link_exists(n, 7, 0, +1));
+    int path[16];
+    CHECK_EQ_INT(net_path(n, 0, 7, path, 16), 7);
+    free(a);
+    net_free(n);
+    n = mk(&m, &p);
+    struct net_msg *ms = calloc(64, sizeof *ms);
+    int k = 0;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            if (i != j) {
+                ms[k].src = i; ms[k].dst = j; ms[k].len = 64; ms[k].seq = (uint64_t)j;
+                net_inject(n, &ms[k++]);
+            }
+    CHECK_EQ_INT(drain(n), 56);
+    free(ms);
+    net_free(n);
+}
+
 /* Worms A (0 -> 2) and B (1 -> 3), 8 flits each, on a 4x1 mesh share the
  * link 1 -> 2. B gets there first (cycle 0; A's head reaches router 1 at
  * cycle 1). With one VC, A waits until B's tail has crossed (cycles 0-7),
