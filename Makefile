@@ -30,6 +30,15 @@ NODE_ELF     = $(BUILD)/$(ARCH)/node.elf
 
 UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
+# The collective library (apps/coll/): all of it runs on the node; its pure
+# parts (schedules, registry, app checks, pattern) are also built for the
+# host, for the run tool's checks and the unit tests.
+NODE_SRCS   += $(wildcard apps/coll/*.c)
+COLL_HOST_SRCS = apps/app_check.c apps/pattern.c \
+                 $(filter-out apps/coll/run.c apps/coll/apps.c,$(wildcard apps/coll/*.c))
+HOST_OBJS   += $(COLL_HOST_SRCS:%.c=$(BUILD)/host-apps/%.o)
+COLL_DEPS    = apps/restrict.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.h apps/coll/*.def)
+
 WORMSIM      = $(BUILD)/host/wormsim
 RUNS_DIR    ?= runs
 RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
@@ -56,6 +65,13 @@ deps:
 $(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def | check-host-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host-apps/%.o: %.c $(COLL_DEPS) | check-host-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host/wormsim.o $(NODE_OBJS): $(COLL_DEPS)
+$(UNIT_TESTS): tests/unit/sched_sim.h $(COLL_DEPS)
 
 $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
