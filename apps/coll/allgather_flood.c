@@ -35,11 +35,12 @@
  *             n x n torus.
  * Start-ups:  at most 4 per step (one per output channel); blocks per
  *             message: at most (n-1)/2 on the torus (Theorem 3: d per
- *             channel in phase d <= (n-1)/2, fewer beyond).
+ *             channel in phase d <= (n-1)/2, fewer beyond), n-1 on the mesh.
  * Cost:       Theorem 4 / Corollary 3 (hardware relaying): about
  *             alpha + 2 delta + ((n^2-1)/4) L gamma on the torus. Every
- *             channel carries (n^2-1)/4 blocks on the torus (Corollary 1),
- *             at most (n^2-1)/2 on the mesh (Corollary 2); neighbour
+ *             channel carries (n^2-1)/4 blocks on the torus (Corollary 1);
+ *             on the mesh the busiest carries floor(n^2/2), Corollary 2's
+ *             (n^2-1)/2 for odd n and that rounded up for even n. Neighbour
  *             messages only, one per channel per step.
  */
 #include <stdlib.h>

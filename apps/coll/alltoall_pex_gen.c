@@ -10,7 +10,10 @@
  * Start-ups:  p - 1 sends per node (each pair meets exactly once); one
  *             block per message.
  * Cost:       sum over the q-1 steps of [alpha + L max(beta_ex, f(j) beta_sat)]
- *             over the nodes busy at step j; the paper bounds f(j) by PEX's.
+ *             over the nodes busy at step j; the paper bounds f(j) by PEX's,
+ *             which holds on meshes whose rows are 2^k long (tested); with
+ *             other row lengths XOR partners cross row ends and PEX's f(j)
+ *             is no bound.
  */
 #include "coll.h"
 

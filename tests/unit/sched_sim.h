@@ -179,6 +179,9 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
             if (coll_plan_step(a, sh, v, t, &plan))
                 SIM_FAIL("node %d, step %d: the plan overflowed (%d labels, %d messages)", v, t, plan.cap,
                          COLL_MAX_MSGS);
+            for (int m = 0; m < plan.nsend; m++)
+                if (plan.send[m].peer < 0 || plan.send[m].peer >= p)
+                    SIM_FAIL("step %d: node %d sends to node %d, outside 0..%d", t, v, plan.send[m].peer, p - 1);
             if (plan.nlab > s->max_plan_labels)
                 s->max_plan_labels = plan.nlab;
             for (int m = 0; m < plan.nsend; m++)

@@ -48,7 +48,8 @@ static void make_shapes(void)
         snprintf(n, sizeof n, "%d", p);
         add("hypercube", n, 0);
     }
-    static const char *const extra[] = { "16x9", "16x30", "32x32", "16x16", "4x2", "2x4", "8x2", "4x16" };
+    static const char *const extra[] = { "16x9", "16x30", "32x32", "16x16", "9x16", "30x16",
+                                         "4x2", "2x4", "8x2", "4x16" };
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
         add("mesh", extra[i], 0);
         add("torus", extra[i], 0);
