@@ -5,24 +5,30 @@
  * when len itself does.
  *
  * Complete exchange (alltoall_auto):
- *   | machine                                  | len        | algorithm     | why
- *   | hypercube                                | <= 256     | std_exchange  | log2 N start-ups; short blocks (McKinley 7)
- *   | hypercube                                | > 256      | direct        | contention-free, no rearrangement (McKinley 7)
- *   | N x N torus, N = 2^n >= 8                | <= 64      | a1            | N/4+5 start-ups (torus paper 000, 3.2)
- *   | 2^d x 2^d mesh                           | <= 256     | quadrant_exchange | 3(sqrt N - 1) contention-free steps
- *   | p a power of two, p < 64                 | < 1024     | gen           | Thakur 5: GEN best for small p and blocks
- *   | p a power of two                         | any        | pex           | Thakur 5: PEX for larger p or blocks
- *   | other p, q - p >= q/4 (q = 2^ceil(lg p)) | any        | gen           | Thakur 5: GEN when q - p is large
- *   | other p                                  | any        | pex_gen_shift | Thakur 5: better than PEX-GEN
+ *   | machine                                  | len    | algorithm         | why
+ *   | hypercube                                | <= 64  | std_exchange      | log2 N start-ups (McKinley 7)
+ *   | hypercube                                | > 64   | direct            | no rearrangement (McKinley 7)
+ *   | N x N torus, N = 2^n >= 8                | <= 16  | a1                | N/4+5 start-ups (torus paper 000, 3.2)
+ *   | 2^d x 2^d mesh                           | <= 128 | quadrant_exchange | 3(sqrt N - 1) contention-free steps
+ *   | p a power of two, p < 64                 | < 1024 | gen               | Thakur 5: GEN best for small p, blocks
+ *   | p a power of two                         | any    | pex               | Thakur 5: PEX for larger p or blocks
+ *   | other p, q - p >= q/4 (q = 2^ceil(lg p)) | any    | gen               | Thakur 5: GEN when q - p is large
+ *   | other p                                  | any    | pex_gen_shift     | Thakur 5: better than PEX-GEN
  *   fallback of every row: gen.
+ * The len thresholds of the first rows are the crossovers measured on
+ * this emulator with its defaults (t_send = t_recv = 500 ns, 10 ns a
+ * hop, 1 byte/ns, 1 ns an instruction), where every byte a node copies
+ * into or out of its NIC costs about 4 ns: standard exchange beats direct
+ * up to len 128 on 16 nodes and 32 (not 128) on 64 nodes; quadrant
+ * exchange beats PEX up to about len 190 on 4 x 4 and past 128 on 8 x 8;
+ * A1 beats PEX up to len 16 and loses from 32 on the 8 x 8 torus. Under
+ * the contention-free network GEN and PEX take the same time, so the
+ * GEN / PEX rows follow the paper's measurements on the Delta.
  * All-to-all broadcast (allgather_auto):
  *   | hypercube                                | std_exchange | n steps, N-1 blocks in (McKinley 7)
  *   | all-port n x n mesh, all-port odd n x n torus | flood   | optimal transmission (slides 004)
  *   | 2D torus                                 | rowcol       | both ways round the rings (slides 004)
  *   | mesh or torus                            | ring         | one ring per dimension (McKinley 7)
- * The thresholds on len come from the papers' conclusions and the cost
- * formulas in each algorithm's header with this emulator's default
- * start-up (t_send + t_recv = 1000 ns) and link rate (1 byte/ns).
  */
 #include <stdio.h>
 #include "coll.h"
@@ -69,12 +75,12 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
                             why, whylen);
     }
     if (sh->topo == SHAPE_HYPERCUBE)
-        a = len <= 256 ? pick(op, "std_exchange", "hypercube, len <= 256", sh, len, msg_max, why, whylen)
-                       : pick(op, "direct", "hypercube, len > 256", sh, len, msg_max, why, whylen);
-    else if (sh->topo == SHAPE_TORUS && square2d(sh) && is_pow2(N) && N >= 8 && len <= 64)
-        a = pick(op, "a1", "N x N torus, N = 2^n >= 8, len <= 64", sh, len, msg_max, why, whylen);
-    else if (sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && N >= 2 && len <= 256)
-        a = pick(op, "quadrant_exchange", "2^d x 2^d mesh, len <= 256", sh, len, msg_max, why, whylen);
+        a = len <= 64 ? pick(op, "std_exchange", "hypercube, len <= 64", sh, len, msg_max, why, whylen)
+                      : pick(op, "direct", "hypercube, len > 64", sh, len, msg_max, why, whylen);
+    else if (sh->topo == SHAPE_TORUS && square2d(sh) && is_pow2(N) && N >= 8 && len <= 16)
+        a = pick(op, "a1", "N x N torus, N = 2^n >= 8, len <= 16", sh, len, msg_max, why, whylen);
+    else if (sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && N >= 2 && len <= 128)
+        a = pick(op, "quadrant_exchange", "2^d x 2^d mesh, len <= 128", sh, len, msg_max, why, whylen);
     else if (is_pow2(p))
         a = p < 64 && len < 1024 ? pick(op, "gen", "p = 2^k < 64, len < 1024", sh, len, msg_max, why, whylen)
                                  : pick(op, "pex", "p = 2^k, p >= 64 or len >= 1024", sh, len, msg_max, why, whylen);

@@ -99,6 +99,14 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
 int coll_plan_step(const struct coll_algo *a, const struct app_shape *sh, int me, int step,
                    struct coll_plan *plan);
 
+/* Most labels in a node's whole schedule (the sum over its steps). */
+long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *sh);
+
+/* The node maps block labels to its slots with a plain table when there
+ * are at most this many labels (p^2 for a complete exchange, p for an
+ * all-to-all broadcast), else with a hash map. */
+#define COLL_DIRECT_MAP 65536
+
 /* Bytes of node memory the node-side run of `a` needs for blocks of len. */
 unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *sh, long len);
 

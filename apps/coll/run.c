@@ -2,7 +2,9 @@
  * with real messages, fill every block with the verification pattern and
  * check every byte received.
  *
- * The node keeps its blocks in a store: `cap` slots of len bytes and a
+ * The node computes its whole schedule first (untimed, as a library would
+ * cache it), meets the others in a barrier (ARGS sync=0 skips it), then
+ * runs the schedule under the clock. It keeps its blocks in a store: `cap` slots of len bytes and a
  * label -> slot map (open addressing, linear probing, backward-shift
  * deletion). A step: net_step(step); the plan; every send (a one-block
  * message goes straight from its slot, a longer one is gathered into the
@@ -26,7 +28,8 @@ struct store {
     size_t len;
     unsigned char *data;
     int *free_slots, nfree;
-    int mask, *key, *slot;        /* the map; key -1 = empty */
+    int *direct, nlabels;         /* label -> slot, -1 = not held (small machines) */
+    int mask, *key, *slot;        /* else the map; key -1 = empty */
 };
 
 static unsigned home(const struct store *st, int label)
@@ -34,23 +37,36 @@ static unsigned home(const struct store *st, int label)
     return ((unsigned)label * 0x9e3779b1u >> 7) & (unsigned)st->mask;
 }
 
-static int store_init(struct store *st, int cap, size_t len)
+/* nlabels: labels are 0..nlabels-1; a direct table if it is at most
+ * COLL_DIRECT_MAP entries, else the hash map. */
+static int store_init(struct store *st, int cap, size_t len, long nlabels)
 {
     int size = 1;
     while (size < 2 * cap)
         size <<= 1;
+    memset(st, 0, sizeof *st);
     st->cap = cap;
-    st->count = 0;
     st->len = len;
-    st->mask = size - 1;
     st->data = malloc((size_t)cap * len);
     st->free_slots = malloc((size_t)cap * sizeof(int));
-    st->key = malloc((size_t)size * sizeof(int));
-    st->slot = malloc((size_t)size * sizeof(int));
-    if (!st->data || !st->free_slots || !st->key || !st->slot)
+    if (!st->data || !st->free_slots)
         return -1;
-    for (int i = 0; i < size; i++)
-        st->key[i] = -1;
+    if (nlabels <= COLL_DIRECT_MAP) {
+        st->nlabels = (int)nlabels;
+        st->direct = malloc((size_t)nlabels * sizeof(int));
+        if (!st->direct)
+            return -1;
+        for (int i = 0; i < nlabels; i++)
+            st->direct[i] = -1;
+    } else {
+        st->mask = size - 1;
+        st->key = malloc((size_t)size * sizeof(int));
+        st->slot = malloc((size_t)size * sizeof(int));
+        if (!st->key || !st->slot)
+            return -1;
+        for (int i = 0; i < size; i++)
+            st->key[i] = -1;
+    }
     st->nfree = cap;
     for (int i = 0; i < cap; i++)
         st->free_slots[i] = cap - 1 - i;
@@ -68,28 +84,52 @@ static int store_pos(const struct store *st, int label)
     }
 }
 
+static int store_slot(const struct store *st, int label)
+{
+    if (st->direct)
+        return label >= 0 && label < st->nlabels ? st->direct[label] : -1;
+    int i = store_pos(st, label);
+    return i < 0 ? -1 : st->slot[i];
+}
+
 static unsigned char *store_find(const struct store *st, int label)
 {
-    int i = store_pos(st, label);
-    return i < 0 ? NULL : st->data + (size_t)st->slot[i] * st->len;
+    int k = store_slot(st, label);
+    return k < 0 ? NULL : st->data + (size_t)k * st->len;
 }
 
 /* A fresh slot for label; NULL if it is already held or the store is full. */
 static unsigned char *store_add(struct store *st, int label)
 {
-    if (!st->nfree || store_pos(st, label) >= 0)
+    if (!st->nfree || store_slot(st, label) >= 0)
         return NULL;
-    unsigned i = home(st, label);
-    while (st->key[i] >= 0)
-        i = (i + 1) & (unsigned)st->mask;
-    st->key[i] = label;
-    st->slot[i] = st->free_slots[--st->nfree];
+    int k = st->free_slots[--st->nfree];
+    if (st->direct) {
+        if (label < 0 || label >= st->nlabels)
+            return NULL;
+        st->direct[label] = k;
+    } else {
+        unsigned i = home(st, label);
+        while (st->key[i] >= 0)
+            i = (i + 1) & (unsigned)st->mask;
+        st->key[i] = label;
+        st->slot[i] = k;
+    }
     st->count++;
-    return st->data + (size_t)st->slot[i] * st->len;
+    return st->data + (size_t)k * st->len;
 }
 
 static void store_remove(struct store *st, int label)
 {
+    if (st->direct) {
+        int k = store_slot(st, label);
+        if (k >= 0) {
+            st->free_slots[st->nfree++] = k;
+            st->direct[label] = -1;
+            st->count--;
+        }
+        return;
+    }
     int pos = store_pos(st, label);
     if (pos < 0)
         return;
@@ -111,6 +151,23 @@ static void store_remove(struct store *st, int label)
     }
 }
 
+/* A dissemination barrier (Hensgen, Finkel and Manber): round k sends an
+ * empty message to me + 2^k and waits for one from me - 2^k; after
+ * ceil(lg p) rounds every node has heard, indirectly, from every other.
+ * The nodes leave it within about one message latency of each other, so
+ * the collective's clock starts together on every node whatever each
+ * spent computing its schedule. */
+#define BARRIER_TAG (1 << 24)
+
+static void barrier(void)
+{
+    int me = net_rank(), p = net_nodes();
+    for (int k = 0, d = 1; d < p; k++, d *= 2) {
+        net_send((me + d) % p, BARRIER_TAG + k, NULL, 0);
+        net_recv((me - d + p) % p, BARRIER_TAG + k, NULL, 0, NULL);
+    }
+}
+
 static void shape_of_net(struct app_shape *sh)
 {
     const struct net_topology *t = net_topology();
@@ -120,6 +177,31 @@ static void shape_of_net(struct app_shape *sh)
         sh->dims[i] = i < t->ndims ? t->dims[i] : 1;
     sh->nodes = net_nodes();
     sh->all_port = t->port_model == NET_ALL_PORT;
+}
+
+/* Copy one block. picolibc's memcpy here is a byte loop (four
+ * instructions a byte); the local rearrangement copies a word at a time
+ * when both ends are word-aligned (len a multiple of 4). */
+static void copy_block(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    if (((uintptr_t)dst | (uintptr_t)src) % 4 == 0) {
+        uint32_t *d = (uint32_t *)(void *)dst;
+        const uint32_t *s = (const uint32_t *)(const void *)src;
+        size_t w = n / 4, i = 0;
+        for (; i + 4 <= w; i += 4) {
+            uint32_t a = s[i], b = s[i + 1], c = s[i + 2], e = s[i + 3];
+            d[i] = a;
+            d[i + 1] = b;
+            d[i + 2] = c;
+            d[i + 3] = e;
+        }
+        for (; i < w; i++)
+            d[i] = s[i];
+        dst += 4 * w;
+        src += 4 * w;
+        n -= 4 * w;
+    }
+    memcpy(dst, src, n);
 }
 
 static void block_name(char *buf, size_t n, const struct coll_algo *a, int label, int p)
@@ -152,7 +234,7 @@ static int do_step(const struct coll_algo *a, const struct coll_plan *pl, struct
             if (msg->nblk == 1)
                 buf = b;
             else
-                memcpy(stage + (size_t)k * L, b, L);
+                copy_block(stage + (size_t)k * L, b, L);
         }
         net_send(msg->peer, step, buf, (size_t)msg->nblk * L);
         (*sent)++;
@@ -186,7 +268,7 @@ static int do_step(const struct coll_algo *a, const struct coll_plan *pl, struct
                        a->app, me, step, name);
                 return 1;
             }
-            memcpy(b, stage + (size_t)k * L, L);
+            copy_block(b, stage + (size_t)k * L, L);
         }
     }
     return 0;
@@ -211,30 +293,59 @@ int coll_app(const char *app)
     }
     size_t L = (size_t)len;
     long hold = a->max_hold(&sh), maxmsg = a->max_msg_blocks(&sh);
+    int steps = a->nsteps(&sh), sent = 0;
     struct store st;
-    struct coll_plan pl = { 0 };
-    pl.cap = (int)(4 * hold + 2 * maxmsg);
-    pl.lab = malloc((size_t)pl.cap * sizeof(int));
+    struct coll_plan scratch = { 0 };
+    scratch.cap = (int)(4 * hold + 2 * maxmsg);
+    scratch.lab = malloc((size_t)scratch.cap * sizeof(int));
+    struct coll_plan *plans = malloc((size_t)(steps + 1) * sizeof *plans);
     unsigned char *stage = malloc((size_t)maxmsg * L);
-    if (store_init(&st, (int)hold, L) || !pl.lab || !stage) {
+    long nlabels = a->op == COLL_ALLTOALL ? (long)p * p : p;
+    if (store_init(&st, (int)hold, L, nlabels) || !scratch.lab || !plans || !stage) {
         printf("%s: %ld blocks of %ld bytes do not fit node memory\n", a->app, hold + maxmsg, len);
         return 2;
     }
+    /* The whole schedule first, as a library would keep it: the clock
+     * below times the messages and the local rearrangement only. */
+    int *pool = NULL;
+    long used = 0, room = 0;
+    for (int step = 1; step <= steps; step++) {
+        if (coll_plan_step(a, &sh, me, step, &scratch)) {
+            printf("%s: node %d, step %d: the plan outgrew its %d labels\n", a->app, me, step, scratch.cap);
+            return 1;
+        }
+        if (used + scratch.nlab > room) {
+            room = 2 * (used + scratch.nlab) + 64;
+            pool = realloc(pool, (size_t)room * sizeof(int));
+            if (!pool) {
+                printf("%s: the schedule (%ld labels) does not fit node memory\n", a->app, used + scratch.nlab);
+                return 2;
+            }
+        }
+        memcpy(pool + used, scratch.lab, (size_t)scratch.nlab * sizeof(int));
+        plans[step] = scratch;
+        for (int m = 0; m < scratch.nsend; m++)
+            plans[step].send[m].off += (int)used;
+        for (int m = 0; m < scratch.nrecv; m++)
+            plans[step].recv[m].off += (int)used;
+        used += scratch.nlab;
+    }
+    free(scratch.lab);
+    for (int step = 1; step <= steps; step++)
+        plans[step].lab = pool;
+
     if (a->op == COLL_ALLTOALL)
         for (int d = 0; d < p; d++)
             pattern_fill(store_add(&st, coll_lab(me, d, p)), (unsigned)me, (unsigned)d, L);
     else
         pattern_fill(store_add(&st, me), (unsigned)me, (unsigned)p, L);
 
-    int steps = a->nsteps(&sh), sent = 0;
+    if (net_arg_int("sync", 1))
+        barrier();
     uint64_t t0 = net_time_ns();
     for (int step = 1; step <= steps; step++) {
         net_step(step);
-        if (coll_plan_step(a, &sh, me, step, &pl)) {
-            printf("%s: node %d, step %d: the plan outgrew its %d labels\n", a->app, me, step, pl.cap);
-            return 1;
-        }
-        if (do_step(a, &pl, &st, stage, step, &sent))
+        if (do_step(a, &plans[step], &st, stage, step, &sent))
             return 1;
     }
     uint64_t t = net_time_ns() - t0;

@@ -16,7 +16,8 @@
  *   - at the end node d holds exactly the blocks (s, d) for every s
  *     (complete exchange) or the block of every s (all-to-all broadcast):
  *     every (source, destination) block delivered exactly once;
- *   - no step is empty, and no plan outgrows the executor's label room.
+ *   - no step is empty, no plan outgrows the executor's label room and no
+ *     node's whole schedule outgrows coll_plan_labels_bound().
  * Measures: steps, messages sent per node (start-ups), blocks per message,
  * blocks held per node, and with SIM_LOADS the messages sharing each
  * directed channel at each step under the routing convention below, and
@@ -43,6 +44,7 @@ struct sim {
     long max_msg;                 /* most blocks in one message */
     long peak_hold;               /* most blocks one node held */
     long max_plan_labels;         /* most labels in one node's plan */
+    long max_sched_labels;        /* most labels in one node's whole schedule */
     int max_sends;                /* most messages one node sent (start-ups) */
     int min_sends;
     int *sends;                   /* [p] messages sent per node */
@@ -154,7 +156,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     int *owner = a2a ? malloc(nb * sizeof(int)) : NULL;      /* complete exchange: who holds (s,d) */
     unsigned char *has = a2a ? NULL : calloc(nb, 1);         /* broadcast: has[v*p+s] */
     int *sent_at = malloc(nb * sizeof(int));                 /* step a block was last sent (by its holder) */
-    long *hold = calloc((size_t)p, sizeof(long));
+    long *hold = calloc((size_t)p, sizeof(long)), *labels = calloc((size_t)p, sizeof(long));
     int *load = calloc((size_t)s->nchan, sizeof(int)), *route = malloc(4 * (size_t)p * sizeof(int) + 64);
     struct coll_plan plan = { 0 };
     plan.cap = (int)(4 * hold_max + 2 * msg_max);
@@ -184,6 +186,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
                     SIM_FAIL("step %d: node %d sends to node %d, outside 0..%d", t, v, plan.send[m].peer, p - 1);
             if (plan.nlab > s->max_plan_labels)
                 s->max_plan_labels = plan.nlab;
+            labels[v] += plan.nlab;
             for (int m = 0; m < plan.nsend; m++)
                 pool_add(&sp, v, plan.send[m].peer, plan.lab + plan.send[m].off, plan.send[m].nblk);
             for (int m = 0; m < plan.nrecv; m++)
@@ -275,6 +278,12 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
             if (!a2a && !has[(size_t)d * p + src])
                 SIM_FAIL("node %d never receives the block of node %d", d, src);
         }
+    for (int v = 0; v < p; v++)
+        if (labels[v] > s->max_sched_labels)
+            s->max_sched_labels = labels[v];
+    if (s->max_sched_labels > coll_plan_labels_bound(a, sh))
+        SIM_FAIL("a node's schedule has %ld labels, more than coll_plan_labels_bound() = %ld",
+                 s->max_sched_labels, coll_plan_labels_bound(a, sh));
     s->max_sends = 0;
     s->min_sends = s->sends[0];
     for (int v = 0; v < p; v++) {
@@ -289,6 +298,7 @@ out:
     free(has);
     free(sent_at);
     free(hold);
+    free(labels);
     free(load);
     free(route);
     free(plan.lab);

@@ -216,17 +216,19 @@ static const char *picks(enum coll_op op, const char *topo, const char *dims, in
 TEST(auto_follows_its_table)
 {
     CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 64, 262144), "std_exchange");
-    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 1024, 262144), "direct");
-    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 32, 262144), "a1");
+    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 65, 262144), "direct");
+    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 16, 262144), "a1");
+    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 17, 262144), "pex");      /* p = 64 */
     CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 2048, 262144), "pex");
-    CHECK_STR(picks(COLL_ALLTOALL, "mesh", "4x4", 0, 100, 262144), "quadrant_exchange");
+    CHECK_STR(picks(COLL_ALLTOALL, "mesh", "4x4", 0, 128, 262144), "quadrant_exchange");
+    CHECK_STR(picks(COLL_ALLTOALL, "mesh", "4x4", 0, 129, 262144), "gen");
     CHECK_STR(picks(COLL_ALLTOALL, "torus", "4x4", 0, 100, 262144), "gen");
     CHECK_STR(picks(COLL_ALLTOALL, "torus", "4x4", 0, 4096, 262144), "pex");
     CHECK_STR(picks(COLL_ALLTOALL, "mesh", "4x5", 0, 1024, 262144), "gen");           /* q - p = 12 >= 8 */
     CHECK_STR(picks(COLL_ALLTOALL, "mesh", "8x7", 0, 1024, 262144), "pex_gen_shift"); /* q - p = 8 < 16 */
     /* a choice that does not fit gives way to GEN */
-    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 64, 2048), "gen");
-    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "64", 0, 256, 4096), "gen");
+    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 16, 512), "gen");         /* 64 blocks > 512 bytes */
+    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "64", 0, 64, 1024), "gen");     /* 32 blocks > 1024 bytes */
     CHECK_STR(picks(COLL_ALLGATHER, "hypercube", "32", 0, 1024, 262144), "std_exchange");
     CHECK_STR(picks(COLL_ALLGATHER, "torus", "5x5", 1, 1024, 262144), "flood");
     CHECK_STR(picks(COLL_ALLGATHER, "mesh", "4x4", 1, 1024, 262144), "flood");
