@@ -350,6 +350,19 @@ int coll_app(const char *app)
     }
     uint64_t t = net_time_ns() - t0;
 
+    /* ARGS corrupt=k: node k flips one bit of the last block it received,
+     * for the tests that show a wrong byte fails the run. */
+    if (net_arg_int("corrupt", -1) == me && steps > 0) {
+        for (int step = steps; step >= 1; step--)
+            if (plans[step].nrecv) {
+                const struct coll_msg *m = &plans[step].recv[0];
+                unsigned char *b = store_find(&st, plans[step].lab[m->off + m->nblk - 1]);
+                if (b)
+                    b[L / 2] ^= 0x10;
+                break;
+            }
+    }
+
     long bad = 0, missing = 0;
     for (int s = 0; s < p; s++) {
         int label = a->op == COLL_ALLTOALL ? coll_lab(s, me, p) : s;
