@@ -113,7 +113,7 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
     }
     unsigned long need_b = coll_mem_need(a, sh, len);
     if (need_b > APP_NODE_HEAP_BYTES) {
-        unsigned long fixed = coll_mem_need(a, sh, 0), per = (unsigned long)(a->max_hold(sh) + a->max_msg_blocks(sh));
+        unsigned long fixed = coll_mem_need(a, sh, 0), per = coll_mem_need(a, sh, 1) - fixed;
         unsigned long max_len = fixed < APP_NODE_HEAP_BYTES ? (APP_NODE_HEAP_BYTES - fixed) / per : 0;
         snprintf(err, errlen, "app %s: len=%ld needs %lu KiB of node memory (%ld blocks held at once), "
                  "more than the %lu KiB a node has; accepted: len=1..%lu", app, len, need_b >> 10,

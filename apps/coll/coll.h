@@ -107,7 +107,8 @@ long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *s
  * all-to-all broadcast), else with a hash map. */
 #define COLL_DIRECT_MAP 65536
 
-/* Bytes of node memory the node-side run of `a` needs for blocks of len. */
+/* Bytes of node memory a collective app of `a` needs for blocks of len:
+ * the caller's send and receive buffers and the library's. */
 unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *sh, long len);
 
 /* Labels. */
@@ -120,8 +121,32 @@ int  is_pow2(long x);                        /* x >= 1 and a power of two */
 int  ilog2(long x);                          /* floor(log2(x)), x >= 1 */
 long next_pow2(long x);                      /* smallest power of two >= x */
 
-/* Node side (apps/coll/run.c): run algorithm `a` (or `auto`) with blocks of
- * ARGS len=, fill and verify every byte. Returns the node's exit code. */
-int coll_app(const char *app);
+/* --- Node side (apps/coll/run.c): the MPI-like calls ----------------------
+ *
+ * coll_alltoall(send, recv, len, algo): send holds p blocks of len bytes,
+ * block d for node d; on return recv holds p blocks, block s from node s
+ * (MPI_Alltoall). coll_allgather(send, recv, len, algo): send is this
+ * node's block; recv gets every node's, block s from node s
+ * (MPI_Allgather). algo is a name of algos.def ("pex", "flood", "auto"
+ * ...). Every node must make the same call. Returns 0; 2 if the call is
+ * not allowed (unknown algorithm, machine outside its restriction, len out
+ * of range, memory), with the reason in err; 1 if the schedule failed at
+ * run time. The send buffer is not changed.
+ *
+ * The persistent form (MPI_Alltoall_init / MPI_Start): coll_init()
+ * computes the node's whole schedule once; coll_start() runs it (any
+ * number of times); coll_free() releases it. */
+struct coll_req;
+int  coll_init(enum coll_op op, const char *algo, size_t len, struct coll_req **req,
+               char *err, size_t errlen);
+int  coll_start(struct coll_req *req, const void *send, void *recv, char *err, size_t errlen);
+void coll_free(struct coll_req *req);
+const struct coll_algo *coll_req_algo(const struct coll_req *req);  /* auto resolved */
+int  coll_req_steps(const struct coll_req *req);
+int  coll_alltoall(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen);
+int  coll_allgather(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen);
+
+/* The collective apps (apps/coll/apps.c): fill, call, time, verify. */
+int coll_app(enum coll_op op, const char *algo);
 
 #endif

@@ -38,7 +38,9 @@ long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *s
     return (long)a->nsteps(sh) * 2 * a->max_msg_blocks(sh) * (a->op == COLL_ALLGATHER ? 4 : 1);
 }
 
-/* Blocks held and a staging buffer for one message; the label map (open
+/* The caller's send and receive buffers (2p blocks, or p + 1); the
+ * library's slots for blocks in transit and a staging buffer for one
+ * message; the label map (open
  * addressing, at most 4 x hold entries of two ints), the free-slot list
  * (hold ints), or the plain label table on small machines, the step's
  * scratch plan (4 x hold + 2 x msg ints) and the whole schedule (run.c). */
@@ -49,5 +51,6 @@ unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *s
                           (unsigned long)(a->nsteps(sh) + 1) * sizeof(struct coll_plan);
     unsigned long labels = a->op == COLL_ALLTOALL ? (unsigned long)sh->nodes * sh->nodes : (unsigned long)sh->nodes;
     unsigned long direct = labels <= COLL_DIRECT_MAP ? labels * sizeof(int) : 0;
-    return (hold + msg) * (unsigned long)len + (13 * hold + 2 * msg) * sizeof(int) + direct + sched + 4096;
+    unsigned long user = a->op == COLL_ALLTOALL ? 2ul * sh->nodes : sh->nodes + 1ul;
+    return (user + hold + msg) * (unsigned long)len + (13 * hold + 2 * msg) * sizeof(int) + direct + sched + 4096;
 }

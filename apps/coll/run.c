@@ -1,172 +1,164 @@
-/* The node side of the collective library: run any algorithm's schedule
- * with real messages, fill every block with the verification pattern and
- * check every byte received.
+/* The node side of the collective library: the MPI-like calls of coll.h
+ * running any algorithm's schedule with real messages.
  *
- * The node computes its whole schedule first (untimed, as a library would
- * cache it), meets the others in a barrier (ARGS sync=0 skips it), then
- * runs the schedule under the clock. It keeps its blocks in a store: `cap` slots of len bytes and a
- * label -> slot map (open addressing, linear probing, backward-shift
- * deletion). A step: net_step(step); the plan; every send (a one-block
- * message goes straight from its slot, a longer one is gathered into the
- * staging buffer: the local rearrangement); every receive (scattered into
- * fresh slots). In a complete exchange a sent block's slot is freed.
+ * coll_init() computes the node's whole schedule (a plan per step) once,
+ * as a persistent collective request; coll_start() runs it. At a step the
+ * node calls net_step(step), sends its messages, then receives.
  *
- * At the end a node of a complete exchange must hold exactly the p blocks
- * (s, me), each equal to pattern(s, me); in an all-to-all broadcast the p
- * blocks of every s, each equal to pattern(s, p) (p standing for "every
- * destination").
+ * Where blocks live. Every block the node holds is mapped from its label
+ * to a pointer: at the start its own blocks point into the caller's send
+ * buffer (complete exchange) or its own block into recv (all-to-all
+ * broadcast, copied there first); a received block whose final place is
+ * this node goes straight to recv + s*len; any other block (in transit in
+ * a store-and-forward algorithm) goes to a slot of the node's store. A
+ * one-block message is sent from, and received into, the block's place; a
+ * longer one is gathered into a staging buffer and scattered on arrival
+ * (the papers' local rearrangement). A sent block leaves the map in a
+ * complete exchange (its slot is freed) and stays in a broadcast. At the
+ * end every label (s, me) must map to recv + s*len (every block of s, in a
+ * broadcast), and nothing else may be held: else the schedule is wrong and
+ * the call fails.
+ *
+ * The map is a plain table indexed by label when there are at most
+ * COLL_DIRECT_MAP labels, else open addressing with linear probing and
+ * backward-shift deletion. It is cleared once by coll_init(), and a run
+ * that succeeds leaves it empty, so coll_start() costs nothing per label.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
-#include "../apps.h"
 #include "../../netdev/net.h"
 
-struct store {
-    int cap, count;
+struct coll_req {
+    const struct coll_algo *a;
+    struct app_shape sh;
+    int me, p, steps;
     size_t len;
-    unsigned char *data;
+    struct coll_plan *plans;      /* [1..steps]; labels in pool */
+    int *pool;
+    int *fin;                     /* per label of pool: its block's index in recv if it ends here, else -1 */
+    unsigned char *stage;         /* one message */
+    /* the store: where each held block is, as a place number (below) */
+    int cap;                      /* slots */
+    unsigned char *data;          /* cap * len */
     int *free_slots, nfree;
-    int *direct, nlabels;         /* label -> slot, -1 = not held (small machines) */
-    int mask, *key, *slot;        /* else the map; key -1 = empty */
+    int *direct, nlabels;         /* label -> place, -1 = not held (small machines) */
+    int mask, *key, *val;         /* else the hash map: key -1 = empty */
+    int count;                    /* blocks held */
+    int dirty;                    /* a run failed: the map must be cleared */
+    const unsigned char *send;    /* the running call's buffers */
+    unsigned char *recv;
 };
 
-static unsigned home(const struct store *st, int label)
+/* Places: 0..cap-1 a slot, cap + s block s of recv, cap + p + d block d of
+ * send. Numbers, not pointers, so freeing a slot needs no division (a
+ * library call on this core). */
+static inline __attribute__((always_inline)) unsigned char *at(const struct coll_req *r, int place)
 {
-    return ((unsigned)label * 0x9e3779b1u >> 7) & (unsigned)st->mask;
+    if (place < r->cap)
+        return r->data + (size_t)place * r->len;
+    if (place < r->cap + r->p)
+        return r->recv + (size_t)(place - r->cap) * r->len;
+    return (unsigned char *)(uintptr_t)(r->send + (size_t)(place - r->cap - r->p) * r->len);
 }
 
-/* nlabels: labels are 0..nlabels-1; a direct table if it is at most
- * COLL_DIRECT_MAP entries, else the hash map. */
-static int store_init(struct store *st, int cap, size_t len, long nlabels)
+/* --- the label -> place map ------------------------------------------------ */
+
+static unsigned home(const struct coll_req *r, int label)
 {
-    int size = 1;
-    while (size < 2 * cap)
-        size <<= 1;
-    memset(st, 0, sizeof *st);
-    st->cap = cap;
-    st->len = len;
-    st->data = malloc((size_t)cap * len);
-    st->free_slots = malloc((size_t)cap * sizeof(int));
-    if (!st->data || !st->free_slots)
-        return -1;
-    if (nlabels <= COLL_DIRECT_MAP) {
-        st->nlabels = (int)nlabels;
-        st->direct = malloc((size_t)nlabels * sizeof(int));
-        if (!st->direct)
+    return ((unsigned)label * 0x9e3779b1u >> 7) & (unsigned)r->mask;
+}
+
+static int hash_pos(const struct coll_req *r, int label)
+{
+    for (unsigned i = home(r, label);; i = (i + 1) & (unsigned)r->mask) {
+        if (r->key[i] == label)
+            return (int)i;
+        if (r->key[i] < 0)
             return -1;
-        for (int i = 0; i < nlabels; i++)
-            st->direct[i] = -1;
-    } else {
-        st->mask = size - 1;
-        st->key = malloc((size_t)size * sizeof(int));
-        st->slot = malloc((size_t)size * sizeof(int));
-        if (!st->key || !st->slot)
-            return -1;
-        for (int i = 0; i < size; i++)
-            st->key[i] = -1;
     }
-    st->nfree = cap;
-    for (int i = 0; i < cap; i++)
-        st->free_slots[i] = cap - 1 - i;
+}
+
+/* The place of label, or -1. */
+static inline __attribute__((always_inline)) int place_of(const struct coll_req *r, int label)
+{
+    if (r->direct)
+        return label >= 0 && label < r->nlabels ? r->direct[label] : -1;
+    int i = hash_pos(r, label);
+    return i < 0 ? -1 : r->val[i];
+}
+
+/* Map label to place; -1 if it is already held. */
+static inline __attribute__((always_inline)) int map_add(struct coll_req *r, int label, int place)
+{
+    if (place_of(r, label) >= 0)
+        return -1;
+    if (r->direct) {
+        if (label < 0 || label >= r->nlabels)
+            return -1;
+        r->direct[label] = place;
+    } else {
+        unsigned i = home(r, label);
+        while (r->key[i] >= 0)
+            i = (i + 1) & (unsigned)r->mask;
+        r->key[i] = label;
+        r->val[i] = place;
+    }
+    r->count++;
     return 0;
 }
 
-/* The map position of label, or -1. */
-static int store_pos(const struct store *st, int label)
-{
-    for (unsigned i = home(st, label);; i = (i + 1) & (unsigned)st->mask) {
-        if (st->key[i] == label)
-            return (int)i;
-        if (st->key[i] < 0)
-            return -1;
-    }
-}
+/* Drop label from the map, freeing its slot if it has one. */
+static void hash_remove(struct coll_req *r, int label);
 
-static int store_slot(const struct store *st, int label)
+static inline __attribute__((always_inline)) void map_remove(struct coll_req *r, int label)
 {
-    if (st->direct)
-        return label >= 0 && label < st->nlabels ? st->direct[label] : -1;
-    int i = store_pos(st, label);
-    return i < 0 ? -1 : st->slot[i];
-}
-
-static unsigned char *store_find(const struct store *st, int label)
-{
-    int k = store_slot(st, label);
-    return k < 0 ? NULL : st->data + (size_t)k * st->len;
-}
-
-/* A fresh slot for label; NULL if it is already held or the store is full. */
-static unsigned char *store_add(struct store *st, int label)
-{
-    if (!st->nfree || store_slot(st, label) >= 0)
-        return NULL;
-    int k = st->free_slots[--st->nfree];
-    if (st->direct) {
-        if (label < 0 || label >= st->nlabels)
-            return NULL;
-        st->direct[label] = k;
-    } else {
-        unsigned i = home(st, label);
-        while (st->key[i] >= 0)
-            i = (i + 1) & (unsigned)st->mask;
-        st->key[i] = label;
-        st->slot[i] = k;
-    }
-    st->count++;
-    return st->data + (size_t)k * st->len;
-}
-
-static void store_remove(struct store *st, int label)
-{
-    if (st->direct) {
-        int k = store_slot(st, label);
-        if (k >= 0) {
-            st->free_slots[st->nfree++] = k;
-            st->direct[label] = -1;
-            st->count--;
-        }
+    int place = place_of(r, label);
+    if (place < 0)
         return;
-    }
-    int pos = store_pos(st, label);
-    if (pos < 0)
-        return;
-    unsigned i = (unsigned)pos, j = i, m = (unsigned)st->mask;
-    st->free_slots[st->nfree++] = st->slot[i];
-    st->key[i] = -1;
-    st->count--;
+    if (place < r->cap)
+        r->free_slots[r->nfree++] = place;
+    r->count--;
+    if (r->direct)
+        r->direct[label] = -1;
+    else
+        hash_remove(r, label);
+}
+
+static void hash_remove(struct coll_req *r, int label)
+{
+    unsigned i = (unsigned)hash_pos(r, label), j = i, m = (unsigned)r->mask;
+    r->key[i] = -1;
     for (;;) {                           /* close the gap: backward shift */
         j = (j + 1) & m;
-        if (st->key[j] < 0)
+        if (r->key[j] < 0)
             return;
-        unsigned k = home(st, st->key[j]);
+        unsigned k = home(r, r->key[j]);
         if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
-            st->key[i] = st->key[j];
-            st->slot[i] = st->slot[j];
-            st->key[j] = -1;
+            r->key[i] = r->key[j];
+            r->val[i] = r->val[j];
+            r->key[j] = -1;
             i = j;
         }
     }
 }
 
-/* A dissemination barrier (Hensgen, Finkel and Manber): round k sends an
- * empty message to me + 2^k and waits for one from me - 2^k; after
- * ceil(lg p) rounds every node has heard, indirectly, from every other.
- * The nodes leave it within about one message latency of each other, so
- * the collective's clock starts together on every node whatever each
- * spent computing its schedule. */
-#define BARRIER_TAG (1 << 24)
-
-static void barrier(void)
+static void map_clear(struct coll_req *r)
 {
-    int me = net_rank(), p = net_nodes();
-    for (int k = 0, d = 1; d < p; k++, d *= 2) {
-        net_send((me + d) % p, BARRIER_TAG + k, NULL, 0);
-        net_recv((me - d + p) % p, BARRIER_TAG + k, NULL, 0, NULL);
-    }
+    if (r->direct)
+        for (int i = 0; i < r->nlabels; i++)
+            r->direct[i] = -1;
+    else
+        for (int i = 0; i <= r->mask; i++)
+            r->key[i] = -1;
+    r->count = 0;
+    r->nfree = r->cap;
+    for (int i = 0; i < r->cap; i++)
+        r->free_slots[i] = r->cap - 1 - i;
 }
+
+/* --- set-up ------------------------------------------------------------ */
 
 static void shape_of_net(struct app_shape *sh)
 {
@@ -179,9 +171,138 @@ static void shape_of_net(struct app_shape *sh)
     sh->all_port = t->port_model == NET_ALL_PORT;
 }
 
+void coll_free(struct coll_req *r)
+{
+    if (!r)
+        return;
+    free(r->plans);
+    free(r->pool);
+    free(r->fin);
+    free(r->stage);
+    free(r->data);
+    free(r->free_slots);
+    free(r->direct);
+    free(r->key);
+    free(r->val);
+    free(r);
+}
+
+const struct coll_algo *coll_req_algo(const struct coll_req *r) { return r->a; }
+int coll_req_steps(const struct coll_req *r) { return r->steps; }
+
+int coll_init(enum coll_op op, const char *algo, size_t len, struct coll_req **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    const struct coll_algo *a = coll_find(op, algo);
+    const char *opname = op == COLL_ALLTOALL ? "alltoall" : "allgather";
+    if (!a) {
+        int o = snprintf(err, errlen, "coll_%s: unknown algorithm '%s'; accepted:", opname, algo);
+        for (int i = 0; coll_algos[i] && o >= 0 && (size_t)o < errlen; i++)
+            if (coll_algos[i]->op == op)
+                o += snprintf(err + o, errlen - (size_t)o, " %s", coll_algos[i]->name);
+        return 2;
+    }
+    struct coll_req *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "coll_%s: out of memory", opname);
+        return 2;
+    }
+    shape_of_net(&r->sh);
+    r->me = net_rank();
+    r->p = net_nodes();
+    r->len = len;
+    if (app_check(a->app, a->restr, &r->sh, len > 0x7fffffff ? -1 : (long)len, net_msg_max(), err, errlen)) {
+        free(r);
+        return 2;
+    }
+    if (!a->sends) {
+        char why[128];
+        a = coll_auto(op, &r->sh, (long)len, net_msg_max(), why, sizeof why);
+    }
+    r->a = a;
+    long hold = a->max_hold(&r->sh), maxmsg = a->max_msg_blocks(&r->sh);
+    r->steps = a->nsteps(&r->sh);
+    r->cap = (int)hold;
+    r->nlabels = op == COLL_ALLTOALL ? r->p * r->p : r->p;
+    int size = 1;
+    while (size < 2 * r->cap)
+        size <<= 1;
+    r->mask = size - 1;
+    r->data = malloc((size_t)r->cap * len);
+    r->free_slots = malloc((size_t)r->cap * sizeof(int));
+    r->stage = malloc((size_t)maxmsg * len);
+    r->plans = malloc((size_t)(r->steps + 1) * sizeof *r->plans);
+    if (r->nlabels <= COLL_DIRECT_MAP) {
+        r->direct = malloc((size_t)r->nlabels * sizeof *r->direct);
+    } else {
+        r->key = malloc((size_t)size * sizeof *r->key);
+        r->val = malloc((size_t)size * sizeof *r->val);
+    }
+    struct coll_plan scratch = { 0 };
+    scratch.cap = (int)(4 * hold + 2 * maxmsg);
+    scratch.lab = malloc((size_t)scratch.cap * sizeof(int));
+    if (!r->data || !r->free_slots || !r->stage || !r->plans || !scratch.lab ||
+        !(r->direct || (r->key && r->val))) {
+        snprintf(err, errlen, "%s: %ld blocks of %lu bytes do not fit node memory", a->app, hold + maxmsg,
+                 (unsigned long)len);
+        free(scratch.lab);
+        coll_free(r);
+        return 2;
+    }
+    long used = 0, room = 0;
+    for (int step = 1; step <= r->steps; step++) {
+        if (coll_plan_step(a, &r->sh, r->me, step, &scratch)) {
+            snprintf(err, errlen, "%s: node %d, step %d: the plan outgrew its %d labels", a->app, r->me, step,
+                     scratch.cap);
+            free(scratch.lab);
+            coll_free(r);
+            return 1;
+        }
+        if (used + scratch.nlab > room) {
+            room = 2 * (used + scratch.nlab) + 64;
+            int *pool = realloc(r->pool, (size_t)room * sizeof(int));
+            if (!pool) {
+                snprintf(err, errlen, "%s: the schedule (%ld labels) does not fit node memory", a->app,
+                         used + scratch.nlab);
+                free(scratch.lab);
+                coll_free(r);
+                return 2;
+            }
+            r->pool = pool;
+        }
+        memcpy(r->pool + used, scratch.lab, (size_t)scratch.nlab * sizeof(int));
+        r->plans[step] = scratch;
+        for (int m = 0; m < scratch.nsend; m++)
+            r->plans[step].send[m].off += (int)used;
+        for (int m = 0; m < scratch.nrecv; m++)
+            r->plans[step].recv[m].off += (int)used;
+        used += scratch.nlab;
+    }
+    free(scratch.lab);
+    for (int step = 1; step <= r->steps; step++)
+        r->plans[step].lab = r->pool;
+    /* Where each block ends here, worked out now: a division costs a
+     * library call on this core. */
+    r->fin = malloc((size_t)(used ? used : 1) * sizeof(int));
+    if (!r->fin) {
+        snprintf(err, errlen, "%s: the schedule (%ld labels) does not fit node memory", a->app, used);
+        coll_free(r);
+        return 2;
+    }
+    for (long i = 0; i < used; i++) {
+        int l = r->pool[i];
+        r->fin[i] = op == COLL_ALLGATHER ? l : l % r->p == r->me ? l / r->p : -1;
+    }
+    map_clear(r);
+    *out = r;
+    return 0;
+}
+
+/* --- running ------------------------------------------------------------ */
+
 /* Copy one block. picolibc's memcpy here is a byte loop (four
  * instructions a byte); the local rearrangement copies a word at a time
- * when both ends are word-aligned (len a multiple of 4). */
+ * when both ends are word-aligned. */
 static void copy_block(unsigned char *dst, const unsigned char *src, size_t n)
 {
     if (((uintptr_t)dst | (uintptr_t)src) % 4 == 0) {
@@ -204,181 +325,158 @@ static void copy_block(unsigned char *dst, const unsigned char *src, size_t n)
     memcpy(dst, src, n);
 }
 
-static void block_name(char *buf, size_t n, const struct coll_algo *a, int label, int p)
+static void block_name(char *buf, size_t n, const struct coll_req *r, int label)
 {
-    if (a->op == COLL_ALLTOALL)
-        snprintf(buf, n, "(%d,%d)", label / p, label % p);
+    if (r->a->op == COLL_ALLTOALL)
+        snprintf(buf, n, "(%d,%d)", label / r->p, label % r->p);
     else
         snprintf(buf, n, "of node %d", label);
 }
 
-/* One step's messages. 0, or 1 after printing why the schedule failed. */
-static int do_step(const struct coll_algo *a, const struct coll_plan *pl, struct store *st,
-                   unsigned char *stage, int step, int *sent)
+/* Take in a block arriving here: its final place in recv (fin >= 0) or a
+ * slot, mapped. NULL if it is held already or the store is full. */
+static inline __attribute__((always_inline)) unsigned char *take_in(struct coll_req *r, int label, int fin)
 {
-    int me = net_rank(), p = net_nodes();
-    size_t L = st->len;
+    if (place_of(r, label) >= 0)
+        return NULL;
+    int place;
+    if (fin >= 0)
+        place = r->cap + fin;
+    else if (r->nfree)
+        place = r->free_slots[--r->nfree];
+    else
+        return NULL;
+    map_add(r, label, place);
+    return at(r, place);
+}
+
+static int do_step(struct coll_req *r, const struct coll_plan *pl, int step, char *err, size_t errlen)
+{
+    size_t L = r->len;
     char name[48];
     for (int m = 0; m < pl->nsend; m++) {
         const struct coll_msg *msg = &pl->send[m];
         const int *lab = pl->lab + msg->off;
-        const unsigned char *buf = stage;
+        const unsigned char *buf = r->stage;
         for (int k = 0; k < msg->nblk; k++) {
-            unsigned char *b = store_find(st, lab[k]);
-            if (!b) {
-                block_name(name, sizeof name, a, lab[k], p);
-                printf("%s: node %d, step %d: the schedule sends block %s, which the node does not hold\n",
-                       a->app, me, step, name);
+            int place = place_of(r, lab[k]);
+            if (place < 0) {
+                block_name(name, sizeof name, r, lab[k]);
+                snprintf(err, errlen, "%s: node %d, step %d: the schedule sends block %s, which the node "
+                         "does not hold", r->a->app, r->me, step, name);
                 return 1;
             }
             if (msg->nblk == 1)
-                buf = b;
+                buf = at(r, place);
             else
-                copy_block(stage + (size_t)k * L, b, L);
+                copy_block(r->stage + (size_t)k * L, at(r, place), L);
         }
         net_send(msg->peer, step, buf, (size_t)msg->nblk * L);
-        (*sent)++;
-        if (a->op == COLL_ALLTOALL)
+        if (r->a->op == COLL_ALLTOALL)
             for (int k = 0; k < msg->nblk; k++)
-                store_remove(st, lab[k]);
+                map_remove(r, lab[k]);
     }
     for (int m = 0; m < pl->nrecv; m++) {
         const struct coll_msg *msg = &pl->recv[m];
-        const int *lab = pl->lab + msg->off;
+        const int *lab = pl->lab + msg->off, *fin = r->fin + msg->off;
         size_t want = (size_t)msg->nblk * L;
-        unsigned char *dst = msg->nblk == 1 ? store_add(st, lab[0]) : stage;
+        unsigned char *dst = msg->nblk == 1 ? take_in(r, lab[0], fin[0]) : r->stage;
         if (!dst) {
-            block_name(name, sizeof name, a, lab[0], p);
-            printf("%s: node %d, step %d: no room for block %s (held already, or the store is full)\n",
-                   a->app, me, step, name);
+            block_name(name, sizeof name, r, lab[0]);
+            snprintf(err, errlen, "%s: node %d, step %d: no place for block %s (held already, or the store "
+                     "is full)", r->a->app, r->me, step, name);
             return 1;
         }
         struct net_status s;
         net_recv(msg->peer, step, dst, want, &s);
         if (s.len != want) {
-            printf("%s: node %d, step %d: %lu bytes from node %d, expected %lu\n", a->app, me, step,
-                   (unsigned long)s.len, msg->peer, (unsigned long)want);
+            snprintf(err, errlen, "%s: node %d, step %d: %lu bytes from node %d, expected %lu", r->a->app,
+                     r->me, step, (unsigned long)s.len, msg->peer, (unsigned long)want);
             return 1;
         }
         for (int k = 0; msg->nblk > 1 && k < msg->nblk; k++) {
-            unsigned char *b = store_add(st, lab[k]);
+            unsigned char *b = take_in(r, lab[k], fin[k]);
             if (!b) {
-                block_name(name, sizeof name, a, lab[k], p);
-                printf("%s: node %d, step %d: no room for block %s (held already, or the store is full)\n",
-                       a->app, me, step, name);
+                block_name(name, sizeof name, r, lab[k]);
+                snprintf(err, errlen, "%s: node %d, step %d: no place for block %s (held already, or the "
+                         "store is full)", r->a->app, r->me, step, name);
                 return 1;
             }
-            copy_block(b, stage + (size_t)k * L, L);
+            copy_block(b, r->stage + (size_t)k * L, L);
         }
     }
     return 0;
 }
 
-int coll_app(const char *app)
+int coll_start(struct coll_req *r, const void *send, void *recvp, char *err, size_t errlen)
 {
-    const struct coll_algo *a = coll_find_app(app);
-    int me = net_rank(), p = net_nodes();
-    struct app_shape sh;
-    char err[400], why[128];
-    shape_of_net(&sh);
-    long len = net_arg_int("len", 1024);
-    if (!a || app_check(app, a->restr, &sh, len, net_msg_max(), err, sizeof err)) {
-        printf("%s\n", a ? err : "coll: unknown collective app");
-        return 2;
+    unsigned char *recv = recvp;
+    size_t L = r->len;
+    int me = r->me, p = r->p, a2a = r->a->op == COLL_ALLTOALL;
+    if (r->dirty)
+        map_clear(r);                    /* else the last run left it empty */
+    r->dirty = 1;
+    r->send = send;
+    r->recv = recv;
+    if (a2a) {
+        for (int d = 0; d < p; d++)         /* the caller's blocks, read in place */
+            map_add(r, coll_lab(me, d, p), r->cap + p + d);
+    } else {
+        copy_block(recv + (size_t)me * L, send, L);
+        map_add(r, me, r->cap + me);
     }
-    if (!a->sends) {
-        a = coll_auto(a->op, &sh, len, net_msg_max(), why, sizeof why);
-        if (me == 0)
-            printf("%s: chose %s (%s)\n", app, a->app, why);
-    }
-    size_t L = (size_t)len;
-    long hold = a->max_hold(&sh), maxmsg = a->max_msg_blocks(&sh);
-    int steps = a->nsteps(&sh), sent = 0;
-    struct store st;
-    struct coll_plan scratch = { 0 };
-    scratch.cap = (int)(4 * hold + 2 * maxmsg);
-    scratch.lab = malloc((size_t)scratch.cap * sizeof(int));
-    struct coll_plan *plans = malloc((size_t)(steps + 1) * sizeof *plans);
-    unsigned char *stage = malloc((size_t)maxmsg * L);
-    long nlabels = a->op == COLL_ALLTOALL ? (long)p * p : p;
-    if (store_init(&st, (int)hold, L, nlabels) || !scratch.lab || !plans || !stage) {
-        printf("%s: %ld blocks of %ld bytes do not fit node memory\n", a->app, hold + maxmsg, len);
-        return 2;
-    }
-    /* The whole schedule first, as a library would keep it: the clock
-     * below times the messages and the local rearrangement only. */
-    int *pool = NULL;
-    long used = 0, room = 0;
-    for (int step = 1; step <= steps; step++) {
-        if (coll_plan_step(a, &sh, me, step, &scratch)) {
-            printf("%s: node %d, step %d: the plan outgrew its %d labels\n", a->app, me, step, scratch.cap);
-            return 1;
-        }
-        if (used + scratch.nlab > room) {
-            room = 2 * (used + scratch.nlab) + 64;
-            pool = realloc(pool, (size_t)room * sizeof(int));
-            if (!pool) {
-                printf("%s: the schedule (%ld labels) does not fit node memory\n", a->app, used + scratch.nlab);
-                return 2;
-            }
-        }
-        memcpy(pool + used, scratch.lab, (size_t)scratch.nlab * sizeof(int));
-        plans[step] = scratch;
-        for (int m = 0; m < scratch.nsend; m++)
-            plans[step].send[m].off += (int)used;
-        for (int m = 0; m < scratch.nrecv; m++)
-            plans[step].recv[m].off += (int)used;
-        used += scratch.nlab;
-    }
-    free(scratch.lab);
-    for (int step = 1; step <= steps; step++)
-        plans[step].lab = pool;
-
-    if (a->op == COLL_ALLTOALL)
-        for (int d = 0; d < p; d++)
-            pattern_fill(store_add(&st, coll_lab(me, d, p)), (unsigned)me, (unsigned)d, L);
-    else
-        pattern_fill(store_add(&st, me), (unsigned)me, (unsigned)p, L);
-
-    if (net_arg_int("sync", 1))
-        barrier();
-    uint64_t t0 = net_time_ns();
-    for (int step = 1; step <= steps; step++) {
+    for (int step = 1; step <= r->steps; step++) {
         net_step(step);
-        if (do_step(a, &plans[step], &st, stage, step, &sent))
+        if (do_step(r, &r->plans[step], step, err, errlen))
             return 1;
     }
-    uint64_t t = net_time_ns() - t0;
-
-    /* ARGS corrupt=k: node k flips one bit of the last block it received,
-     * for the tests that show a wrong byte fails the run. */
-    if (net_arg_int("corrupt", -1) == me && steps > 0) {
-        for (int step = steps; step >= 1; step--)
-            if (plans[step].nrecv) {
-                const struct coll_msg *m = &plans[step].recv[0];
-                unsigned char *b = store_find(&st, plans[step].lab[m->off + m->nblk - 1]);
-                if (b)
-                    b[L / 2] ^= 0x10;
-                break;
-            }
+    /* Every block in its final place, nothing else held; then the map is
+     * left empty for the next run. */
+    if (r->count != p) {
+        snprintf(err, errlen, "%s: node %d holds %d blocks at the end, not %d", r->a->app, me, r->count, p);
+        return 1;
     }
-
-    long bad = 0, missing = 0;
     for (int s = 0; s < p; s++) {
-        int label = a->op == COLL_ALLTOALL ? coll_lab(s, me, p) : s;
-        const unsigned char *b = store_find(&st, label);
-        if (!b)
-            missing++;
+        int label = a2a ? s * p + me : s, place = place_of(r, label);
+        if (place == r->cap + p + me) {          /* the block to itself never left */
+            copy_block(recv + (size_t)me * L, at(r, place), L);
+            place = r->cap + me;
+        }
+        if (place != r->cap + s) {
+            char name[48];
+            block_name(name, sizeof name, r, label);
+            snprintf(err, errlen, "%s: node %d: block %s %s at the end", r->a->app, me, name,
+                     place >= 0 ? "is not in the receive buffer" : "never arrived");
+            return 1;
+        }
+        if (r->direct)
+            r->direct[label] = -1;
         else
-            bad += (long)pattern_check(b, (unsigned)s, (unsigned)(a->op == COLL_ALLTOALL ? me : p), L);
+            hash_remove(r, label);
     }
-    int extra = st.count - (p - (int)missing);
-    if (me == 0)
-        printf("%s: %d nodes, %ld bytes per block, %d steps, %llu ns on node 0\n",
-               a->app, p, len, steps, (unsigned long long)t);
-    printf("%s: node %d done in %llu ns, %d messages sent\n", a->app, me, (unsigned long long)t, sent);
-    if (bad || missing || extra)
-        printf("%s: node %d found %ld wrong bytes, %ld missing blocks, %d blocks it should not hold\n",
-               a->app, me, bad, missing, extra);
-    return bad || missing || extra ? 1 : 0;
+    r->count = 0;
+    r->dirty = 0;
+    return 0;
+}
+
+static int once(enum coll_op op, const void *send, void *recv, size_t len, const char *algo, char *err,
+                size_t errlen)
+{
+    struct coll_req *r;
+    int rc = coll_init(op, algo, len, &r, err, errlen);
+    if (rc)
+        return rc;
+    rc = coll_start(r, send, recv, err, errlen);
+    coll_free(r);
+    return rc;
+}
+
+int coll_alltoall(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen)
+{
+    return once(COLL_ALLTOALL, send, recv, len, algo, err, errlen);
+}
+
+int coll_allgather(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen)
+{
+    return once(COLL_ALLGATHER, send, recv, len, algo, err, errlen);
 }

@@ -130,6 +130,11 @@ coll_auto_allgather()    { coll_ok --app allgather_auto --topo torus --dims 5x5 
                            expect 'grep -q "allgather_auto: chose allgather_flood" "$(latest)/node-000.log"'; }
 coll_no_sync()           { coll_ok --app alltoall_gen --topo mesh --dims 4x5 --args 'len=100 sync=0'
                            expect '[ "$(summary .messages)" = $((20 * 19)) ]'; }
+coll_persistent_runs()   { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args 'len=64 runs=3'
+                           expect '[ "$(summary .bytes)" = $((3 * 16 * 6 * 4 * 64)) ]'   # three runs of one request
+                           coll_ok --app allgather_flood --topo torus --dims 3x3 --port-model all-port --args 'len=40 runs=2'; }
+coll_oneshot_calls()     { coll_ok --app alltoall_an1 --topo torus --dims 4x4 --args 'len=64 oneshot=1'
+                           coll_ok --app allgather_ring --topo mesh --dims 3x2 --args 'len=10 oneshot=1 runs=2'; }
 coll_corrupt_fails() {   # a wrong byte fails the run: the verification is live
   ws --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args 'len=64 corrupt=3' > "$TMP/o" 2>&1; local rc=$?
   expect '[ $rc = 1 ]' "exit $rc"
@@ -331,7 +336,8 @@ for c in coll_pex_gen_4x5 coll_pex_gen_6x8 coll_pex_gen_shift_4x5 coll_pex_gen_s
          coll_direct_hypercube coll_direct_mesh_4x4 coll_std_exchange_16 coll_std_exchange_32 coll_binary_4x4 coll_binary_8x8 \
          coll_quadrant_4x4 coll_quadrant_8x8 coll_a1_8x8 coll_a1_16x16 coll_an1_4x4 coll_an1_8x8 coll_auto_a2a coll_auto_hypercube \
          coll_flood_5x5 coll_flood_7x7 coll_flood_mesh_4x4 coll_rowcol_5x5 coll_rowcol_4x5 coll_ring_4x5 coll_ring_torus_3d \
-         coll_allgather_std_16 coll_allgather_std_8 coll_auto_allgather coll_no_sync coll_corrupt_fails \
+         coll_allgather_std_16 coll_allgather_std_8 coll_auto_allgather coll_no_sync coll_persistent_runs coll_oneshot_calls \
+         coll_corrupt_fails \
          bad_coll_shape bad_coll_port bad_coll_hyper bad_coll_len0 bad_coll_len_nan bad_coll_len_msg bad_coll_len_mem; do t $c $c; done
 t determinism_under_load determinism
 t concurrent_runs concurrent_runs
