@@ -50,8 +50,10 @@
  * Start-ups:  N/4 + 4 on a master, 2 on a slave.
  * Memory:     2N^2 blocks on a master; largest message
  *             max(N^2, 2N^2 (N/8-1)/(N/8)) blocks (the first ring step).
- * Cost:       (N/4 + 5) t_s + transmission; Table 1 gives
- *             (N^3 + 10 N^2)/4 m t_d.
+ * Cost:       (N/4 + 5) t_s + transmission: a master sends N^3/4 + 3.5 N^2
+ *             blocks (N^2/2, the rings N^2 (N/8 - 1) each, 4 N^2 in phases
+ *             3-4, N^2 in stage 3); Table 1 gives (N^3 + 10 N^2)/4 m t_d,
+ *             counting one step of N^2 for each of phases 3 and 4.
  */
 #include <stdlib.h>
 #include <string.h>

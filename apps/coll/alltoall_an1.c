@@ -37,13 +37,14 @@
  *             exact contents of each message are our reading of "collect
  *             messages destined to even (odd) rows" applied recursively.
  * Steps:      2(n-1) + 2 + (n-1) = 3 log2 N - 1 (Table 1: (3 log N - 1) t_s).
- * Start-ups:  at most 3 log2 N - 1 on a node (a node that stays master to
- *             level n-1 sends in every step but the slaves' steps).
+ * Start-ups:  2 log2 N on a node that stays a master to level n-1 (a
+ *             send at each split level's row exchange, both exchange steps
+ *             and each merge level), 2 on a level-1 slave.
  * Memory:     a level n-1 master holds N^3/2 blocks ("space complexity
  *             N^3 m / 2"); the largest message is N^3/4 blocks.
- * Cost:       (3 log N - 1) t_s + transmission; by our reading each node
- *             on the longest path sends 1.75 N^3 - 2.5 N^2 blocks, where
- *             Table 1 prints (2N^3 - 2N^2) m t_d.
+ * Cost:       (3 log N - 1) t_s + transmission: such a master sends
+ *             1.25 N^3 - 1.5 N^2 blocks by our reading, where Table 1
+ *             prints (2N^3 - 2N^2) m t_d; plus rearrangement.
  */
 #include "coll.h"
 

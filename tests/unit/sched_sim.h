@@ -48,6 +48,8 @@ struct sim {
     int max_sends;                /* most messages one node sent (start-ups) */
     int min_sends;
     int *sends;                   /* [p] messages sent per node */
+    long *sent_blocks;            /* [p] blocks sent per node */
+    long max_sent_blocks;
     int *step_load;               /* [steps+1] most messages on one channel at step t */
     int *step_msgs;               /* [steps+1] messages at step t */
     int nchan;
@@ -120,6 +122,7 @@ static int msg_cmp(const void *a, const void *b)
 static void sim_free(struct sim *s)
 {
     free(s->sends);
+    free(s->sent_blocks);
     free(s->step_load);
     free(s->step_msgs);
     free(s->chan_blocks);
@@ -147,6 +150,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     s->steps = T;
     s->nchan = p * sh->ndims * 2;
     s->sends = calloc((size_t)p, sizeof(int));
+    s->sent_blocks = calloc((size_t)p, sizeof(long));
     s->step_load = calloc((size_t)T + 1, sizeof(int));
     s->step_msgs = calloc((size_t)T + 1, sizeof(int));
     s->chan_blocks = calloc((size_t)s->nchan, sizeof(long));
@@ -230,6 +234,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
                 sent_at[key] = t;
             }
             s->sends[x->from]++;
+            s->sent_blocks[x->from] += x->nblk;
             s->step_msgs[t]++;
             s->moved += x->nblk;
             if (x->nblk > s->max_msg)
@@ -278,6 +283,9 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
             if (!a2a && !has[(size_t)d * p + src])
                 SIM_FAIL("node %d never receives the block of node %d", d, src);
         }
+    for (int v = 0; v < p; v++)
+        if (s->sent_blocks[v] > s->max_sent_blocks)
+            s->max_sent_blocks = s->sent_blocks[v];
     for (int v = 0; v < p; v++)
         if (labels[v] > s->max_sched_labels)
             s->max_sched_labels = labels[v];
