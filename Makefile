@@ -34,7 +34,7 @@ riscv_LDFLAGS = -Wl,--no-warn-rwx-segments   # one RWX segment: M-mode, no MMU
 NODE_CFLAGS  = --specs=picolibc.specs -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
                -Iboard -Ikernel -Inetdev -Iapps
 NODE_LDFLAGS = --specs=picolibc.specs -nostartfiles -Wl,--gc-sections
-COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c)
+COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c) $(wildcard apps/coll/*.c)
 NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)
 node_elf     = $(BUILD)/$(1)/node.elf
 
@@ -62,6 +62,14 @@ NODE_ELF     = $(call node_elf,arm)
 NODE_ELF_RISCV = $(call node_elf,riscv)
 
 UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+
+# The collective library (apps/coll/, in COMMON_SRCS): all of it runs on the node; its pure
+# parts (schedules, registry, app checks, pattern) are also built for the
+# host, for the run tool's checks and the unit tests.
+COLL_HOST_SRCS = apps/app_check.c apps/pattern.c \
+                 $(filter-out apps/coll/run.c apps/coll/apps.c,$(wildcard apps/coll/*.c))
+HOST_OBJS   += $(COLL_HOST_SRCS:%.c=$(BUILD)/host-apps/%.o)
+COLL_DEPS    = apps/restrict.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.h apps/coll/*.def)
 
 WORMSIM      = $(BUILD)/host/wormsim
 NETSIM       = $(BUILD)/host/netsim
@@ -92,6 +100,13 @@ deps:
 $(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def | check-host-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host-apps/%.o: %.c $(COLL_DEPS) | check-host-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host/wormsim.o $(foreach a,$(ARCHES),$($(a)_OBJS)): $(COLL_DEPS)
+$(UNIT_TESTS): tests/unit/sched_sim.h $(COLL_DEPS)
 
 $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)

@@ -2,8 +2,7 @@
 #define APPS_H
 
 #include <stddef.h>
-
-enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
+#include "restrict.h"
 
 #define APP(name, restr, desc) int app_##name(void);
 #include "apps.def"

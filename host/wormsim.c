@@ -30,8 +30,7 @@
 #include "params.h"
 #include "arch.h"
 #include "trace.h"
-
-enum app_restriction { APP_ANY = 0, APP_POW2 = 1, APP_TWO = 2 };
+#include "../apps/restrict.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
 #include "../apps/apps.def"
@@ -132,13 +131,14 @@ static int check_app(const struct run *rn)
     for (int i = 0; i < NAPPS; i++) {
         if (strcmp(apps[i].name, rn->app))
             continue;
-        int n = rn->m.nodes;
-        if (apps[i].restr == APP_POW2 && (n & (n - 1))) {
-            fprintf(stderr, "wormsim: app %s needs a power-of-two node count, not %d\n", rn->app, n);
-            return -1;
-        }
-        if (apps[i].restr == APP_TWO && n < 2) {
-            fprintf(stderr, "wormsim: app %s needs at least two nodes\n", rn->app);
+        /* The restriction (and a collective's len=) by the apps' own check. */
+        struct app_shape sh = { (int)rn->m.topo, rn->m.ndims, { 0 }, rn->m.nodes,
+                                rn->m.port_model == NIC_PORT_ALL };
+        for (int d = 0; d < SHAPE_MAX_DIMS; d++)
+            sh.dims[d] = d < NIC_MAX_DIMS ? rn->m.dims[d] : 1;
+        char err[512];
+        if (app_check_args(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max, err, sizeof err)) {
+            fprintf(stderr, "wormsim: %s\n", err);
             return -1;
         }
         return 0;

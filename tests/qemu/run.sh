@@ -61,7 +61,7 @@ pingpong_mesh() {
 pex_torus4() {
   ws --app alltoall_pex --topo torus --dims 4x4 --args len=200 >/dev/null 2>&1; expect '[ $? = 0 ]'
   ok_run
-  expect '[ "$(summary .messages)" = 240 ] && [ "$(summary .bytes)" = 48000 ]'   # p(p-1) blocks
+  expect '[ "$(summary .messages)" = $((240 + 16 * 4)) ] && [ "$(summary .bytes)" = 48000 ]'   # p(p-1) blocks + empty barrier messages
   expect '[ "$(summary .unreceived_messages)" = 0 ]'
 }
 pex_hypercube16() {
@@ -71,7 +71,7 @@ pex_hypercube16() {
 pex_mesh_8x8_default_len() {
   ws --app alltoall_pex --topo mesh --dims 8x8 >/dev/null 2>&1; expect '[ $? = 0 ]'
   ok_run
-  expect '[ "$(summary .messages)" = 4032 ]'
+  expect '[ "$(summary .messages)" = $((4032 + 64 * 6)) ]'
 }
 
 # --- parameters ------------------------------------------------------------
@@ -164,6 +164,90 @@ mixed_list_pex() {
   ok_run
   expect '[ "$(summary ".arch | join(\",\")")" = arm,riscv,riscv,arm,riscv,riscv,arm,riscv ]' "$(summary .arch)"
 }
+
+# --- the collective library (apps/coll/): every algorithm on two shapes ---
+# Every node checks every byte it ends with; coll_ok also wants each node's
+# "done" line and no message left unreceived. The collective apps start
+# with a barrier of p*ceil(lg p) empty messages.
+coll_ok() {   # wormsim args...
+  ws "$@" > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(tail -5 "$TMP/o")"
+  ok_run
+  expect '[ "$(summary .unreceived_messages)" = 0 ]'
+  expect '[ "$(cat "$(latest)"/node-*.log | grep -c " done in ")" = "$(summary .nodes)" ]'
+  expect '! grep -q "wrong bytes" "$(latest)"/node-*.log'
+}
+barrier_msgs() { local p=$1 r=0 d=1; while [ $d -lt $p ]; do r=$((r + 1)); d=$((d * 2)); done; echo $((p * r)); }
+coll_pex_gen_4x5()       { coll_ok --app alltoall_pex_gen --topo mesh --dims 4x5 --args len=100
+                           expect '[ "$(summary .messages)" = $((20 * 19 + $(barrier_msgs 20))) ] && [ "$(summary .bytes)" = 38000 ]'; }
+coll_pex_gen_6x8()       { coll_ok --app alltoall_pex_gen --topo torus --dims 6x8 --args len=64; }
+coll_pex_gen_shift_4x5() { coll_ok --app alltoall_pex_gen_shift --topo mesh --dims 4x5 --args len=100; }
+coll_pex_gen_shift_6x8() { coll_ok --app alltoall_pex_gen_shift --topo mesh --dims 6x8 --args len=64; }
+coll_gen_4x5()           { coll_ok --app alltoall_gen --topo mesh --dims 4x5 --args len=1000; }
+coll_gen_torus_4x4()     { coll_ok --app alltoall_gen --topo torus --dims 4x4 --args len=1024; }
+coll_direct_hypercube()  { coll_ok --app alltoall_direct --topo hypercube --nodes 16 --args len=256; }
+coll_direct_mesh_4x4()   { coll_ok --app alltoall_direct --topo mesh --dims 4x4 --args len=256; }
+coll_std_exchange_16()   { coll_ok --app alltoall_std_exchange --topo hypercube --nodes 16 --args len=64
+                           # log2 N messages of N/2 blocks per node
+                           expect '[ "$(summary .messages)" = $((16 * 4 + 64)) ] && [ "$(summary .bytes)" = $((16 * 4 * 8 * 64)) ]'; }
+coll_std_exchange_32()   { coll_ok --app alltoall_std_exchange --topo hypercube --nodes 32 --args len=33; }
+coll_binary_4x4()        { coll_ok --app alltoall_binary_exchange --topo mesh --dims 4x4 --args len=64
+                           expect '[ "$(summary .bytes)" = $((16 * 4 * 8 * 64)) ]'; }
+coll_binary_8x8()        { coll_ok --app alltoall_binary_exchange --topo mesh --dims 8x8 --args len=20; }
+coll_quadrant_4x4()      { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args len=64
+                           # 3 sqrt-N log steps of N/4 blocks per node: 16 x 6 messages of 4 blocks
+                           expect '[ "$(summary .messages)" = $((16 * 6 + 64)) ] && [ "$(summary .bytes)" = $((16 * 6 * 4 * 64)) ]'; }
+coll_quadrant_8x8()      { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 8x8 --args len=16; }
+coll_a1_8x8()            { coll_ok --app alltoall_a1 --topo torus --dims 8x8 --args len=16
+                           expect 'grep -q "alltoall_a1: 64 nodes, 16 bytes per block, 7 steps" "$(latest)/node-000.log"'; }
+coll_a1_16x16()          { coll_ok --app alltoall_a1 --topo torus --dims 16x16 --args len=4; }
+coll_an1_4x4()           { coll_ok --app alltoall_an1 --topo torus --dims 4x4 --args len=64
+                           expect 'grep -q "alltoall_an1: 16 nodes, 64 bytes per block, 5 steps" "$(latest)/node-000.log"'; }
+coll_an1_8x8()           { coll_ok --app alltoall_an1 --topo torus --dims 8x8 --args len=8; }
+coll_auto_a2a()          { coll_ok --app alltoall_auto --topo mesh --dims 4x5 --args len=512
+                           expect 'grep -q "alltoall_auto: chose alltoall_gen" "$(latest)/node-000.log"'; }
+coll_auto_hypercube()    { coll_ok --app alltoall_auto --topo hypercube --nodes 16 --args len=32
+                           expect 'grep -q "chose alltoall_std_exchange" "$(latest)/node-000.log"'; }
+coll_flood_5x5()         { coll_ok --app allgather_flood --topo torus --dims 5x5 --port-model all-port --args len=256
+                           # 4 steps; every channel relays (n^2-1)/4 = 6 blocks: 25 nodes x 4 channels x 6 x 256 bytes
+                           expect '[ "$(summary .bytes)" = $((25 * 4 * 6 * 256)) ]'; }
+coll_flood_7x7()         { coll_ok --app allgather_flood --topo torus --dims 7x7 --port-model all-port --args len=64; }
+coll_flood_mesh_4x4()    { coll_ok --app allgather_flood --topo mesh --dims 4x4 --port-model all-port --args len=64; }
+coll_rowcol_5x5()        { coll_ok --app allgather_rowcol --topo torus --dims 5x5 --args len=128
+                           expect '[ "$(summary .bytes)" = $((25 * 24 * 128)) ]'; }   # every node gets 24 blocks once
+coll_rowcol_4x5()        { coll_ok --app allgather_rowcol --topo torus --dims 4x5 --port-model all-port --args len=100; }
+coll_ring_4x5()          { coll_ok --app allgather_ring --topo mesh --dims 4x5 --args len=100
+                           expect '[ "$(summary .messages)" = $((20 * 7 + $(barrier_msgs 20))) ]'; }
+coll_ring_torus_3d()     { coll_ok --app allgather_ring --topo torus --dims 4x2x3 --args len=64; }
+coll_allgather_std_16()  { coll_ok --app allgather_std_exchange --topo hypercube --nodes 16 --args len=64
+                           expect '[ "$(summary .bytes)" = $((16 * 15 * 64)) ]'; }
+coll_allgather_std_8()   { coll_ok --app allgather_std_exchange --topo hypercube --nodes 8 --args len=7; }
+coll_auto_allgather()    { coll_ok --app allgather_auto --topo torus --dims 5x5 --port-model all-port --args len=64
+                           expect 'grep -q "allgather_auto: chose allgather_flood" "$(latest)/node-000.log"'; }
+coll_no_sync()           { coll_ok --app alltoall_gen --topo mesh --dims 4x5 --args 'len=100 sync=0'
+                           expect '[ "$(summary .messages)" = $((20 * 19)) ]'; }
+coll_persistent_runs()   { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args 'len=64 runs=3'
+                           expect '[ "$(summary .bytes)" = $((3 * 16 * 6 * 4 * 64)) ]'   # three runs of one request
+                           coll_ok --app allgather_flood --topo torus --dims 3x3 --port-model all-port --args 'len=40 runs=2'; }
+coll_oneshot_calls()     { coll_ok --app alltoall_an1 --topo torus --dims 4x4 --args 'len=64 oneshot=1'
+                           coll_ok --app allgather_ring --topo mesh --dims 3x2 --args 'len=10 oneshot=1 runs=2'; }
+coll_corrupt_fails() {   # a wrong byte fails the run: the verification is live
+  ws --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args 'len=64 corrupt=3' > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc"
+  expect '[ "$(summary .ok)" = false ]'
+  expect 'summary .error | grep -q "node 3 exited with status 1"' "$(summary .error)"
+  expect 'grep -q "node 3 found 1 wrong bytes" "$(latest)/node-003.log"'
+}
+# Bad input for a collective: refused by the run tool, exit 2, no QEMU.
+bad_coll_shape()   { bad_input --app alltoall_binary_exchange --topo torus --dims 4x5 -- \
+                       "app alltoall_binary_exchange needs a 2D mesh of 2\^d x 2\^d nodes \(TOPO=mesh DIMS=2x2, 4x4, 8x8 ...\), not torus 4x5"; }
+bad_coll_port()    { bad_input --app allgather_flood --topo torus --dims 5x5 -- "needs the all-port model \(PORT_MODEL=all-port\).*\(one-port\)"; }
+bad_coll_hyper()   { bad_input --app alltoall_std_exchange --dims 4x4 -- "needs a hypercube \(TOPO=hypercube NODES=2\^n\), not torus 4x4"; }
+bad_coll_len0()    { bad_input --app alltoall_gen --dims 4x4 --args len=0 -- "len=0 is not a block length from 1 to 262144 bytes \(the largest message, --msg-max\)"; }
+bad_coll_len_nan() { bad_input --app alltoall_gen --dims 4x4 --args len=big -- "app alltoall_gen: len=big is not a whole number"; }
+bad_coll_len_msg() { bad_input --app alltoall_std_exchange --topo hypercube --nodes 64 --args len=9000 -- \
+                       "messages of 32 blocks = 288000 bytes, more than the largest message, 262144 bytes \(--msg-max\); accepted: len=1..8192"; }
+bad_coll_len_mem() { bad_input --app alltoall_pex --topo hypercube --nodes 256 --args len=262144 -- \
+                       "len=262144 needs [0-9]+ KiB of node memory \(256 blocks held at once\), more than the 30720 KiB a node has; accepted: len=1..[0-9]+"; }
 
 # --- determinism ---------------------------------------------------------
 determinism() {   # [arch]
@@ -409,7 +493,7 @@ make_run_default() {
   make -s run RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail -20 "$TMP/m")"
   expect 'grep -q "alltoall_pex on torus 8x8 (64 nodes): ok" "$TMP/m"'
   ok_run
-  expect '[ "$(summary .messages)" = 4032 ]'
+  expect '[ "$(summary .messages)" = $((4032 + 64 * 6)) ]'
 }
 make_run_pingpong() {
   make -s run NODES=16 TOPO=mesh DIMS=4x4 APP=pingpong RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail "$TMP/m")"
@@ -455,6 +539,13 @@ t isa_hello_4x4 isa_hello_4x4
 t isa_pingpong_mesh4x4 isa_pingpong_mesh4x4
 t isa_pex_torus4x4 isa_pex_torus4x4
 t mixed_list_pex mixed_list_pex
+for c in coll_pex_gen_4x5 coll_pex_gen_6x8 coll_pex_gen_shift_4x5 coll_pex_gen_shift_6x8 coll_gen_4x5 coll_gen_torus_4x4 \
+         coll_direct_hypercube coll_direct_mesh_4x4 coll_std_exchange_16 coll_std_exchange_32 coll_binary_4x4 coll_binary_8x8 \
+         coll_quadrant_4x4 coll_quadrant_8x8 coll_a1_8x8 coll_a1_16x16 coll_an1_4x4 coll_an1_8x8 coll_auto_a2a coll_auto_hypercube \
+         coll_flood_5x5 coll_flood_7x7 coll_flood_mesh_4x4 coll_rowcol_5x5 coll_rowcol_4x5 coll_ring_4x5 coll_ring_torus_3d \
+         coll_allgather_std_16 coll_allgather_std_8 coll_auto_allgather coll_no_sync coll_persistent_runs coll_oneshot_calls \
+         coll_corrupt_fails \
+         bad_coll_shape bad_coll_port bad_coll_hyper bad_coll_len0 bad_coll_len_nan bad_coll_len_msg bad_coll_len_mem; do t $c $c; done
 t determinism_under_load determinism
 t determinism_with_a_paused_node determinism_with_a_paused_node
 t trace_matches_the_counters trace_matches_the_counters

@@ -1,0 +1,181 @@
+/* allgather_flood: all-to-all broadcast by controlled flooding with the
+ * broadcast pattern, on all-port 2D meshes and tori.
+ *
+ * Source:     the slides "All-to-all communication" (seeds/004): the
+ *             broadcast pattern (Cases 1-3, the functions U, I and mod2),
+ *             Theorem 2 (every node of an infinite mesh is reached exactly
+ *             once), the trimming at a mesh's boundary, the additional
+ *             check for a torus, the all-to-all broadcast algorithm
+ *             (input/output buffers), Theorem 3 and Corollaries 1-2.
+ * Machines:   all-port; an n x n mesh, or an n x n torus with n odd. For an
+ *             even torus the check does not make delivery exactly-once: the
+ *             node n/2 away along an axis is as far from the origin as its
+ *             neighbours on both sides, so it is reached twice
+ *             (tests/unit/test_sched.c shows it); the slides' Corollary 1
+ *             count (n^2-1)/4 is whole only for odd n.
+ * Schedule:   phase d = 1, 2, ...: a node relays each message it received
+ *             in phase d-1 (its own in phase 1) to the neighbours the
+ *             pattern gives for that message's origin (x0, y0), with
+ *             (dx, dy) = (x - x0, y - y0):
+ *               Case 1, dx = dy = 0: all four neighbours;
+ *               Case 2.1, dx = 0: (x + mod2(dy + U(I(dy))),
+ *                   y + I(dy) mod2(dy + 1 - U(I(dy)))) and
+ *                 (x - mod2(dy + U(-I(dy))), y + I(dy) mod2(dy + 1 - U(-I(dy))));
+ *               Case 2.2, dy = 0: symmetrically (formulas in pattern());
+ *               Case 3: (x + I(dx) mod2(dx + dy + U(I(dx) I(dy))),
+ *                 y + I(dy) mod2(dx + dy + 1 - U(I(dx) I(dy)))).
+ *             On a mesh a neighbour outside the mesh is dropped; on a torus
+ *             a neighbour no farther from the origin than (x, y) is dropped
+ *             (offsets taken the short way round, |dx|, |dy| <= (n-1)/2).
+ *             A phase-d message goes from a node at distance d-1 from its
+ *             origin to one at distance d. All messages a node relays to
+ *             one neighbour in a phase leave as one message (the output
+ *             buffer of that channel).
+ * Steps:      the largest distance: 2(n-1) on an n x n mesh, n-1 on an odd
+ *             n x n torus.
+ * Start-ups:  at most 4 per step (one per output channel); blocks per
+ *             message: at most (n-1)/2 on the torus (Theorem 3: d per
+ *             channel in phase d <= (n-1)/2, fewer beyond), n-1 on the mesh.
+ * Cost:       Theorem 4 / Corollary 3 (hardware relaying): about
+ *             alpha + 2 delta + ((n^2-1)/4) L gamma on the torus. Every
+ *             channel carries (n^2-1)/4 blocks on the torus (Corollary 1);
+ *             on the mesh the busiest carries floor(n^2/2), Corollary 2's
+ *             (n^2-1)/2 for odd n and that rounded up for even n. Neighbour
+ *             messages only, one per channel per step.
+ */
+#include <stdlib.h>
+#include "coll.h"
+
+static int U(int x) { return x > 0; }
+static int I(int x) { return x > 0 ? 1 : -1; }
+static int mod2(int x) { return ((x % 2) + 2) % 2; }
+
+/* The pattern's neighbours of a node at offset (dx, dy) from the origin,
+ * as offsets from the node; returns how many. */
+static int pattern(int dx, int dy, int ox[4], int oy[4])
+{
+    if (dx == 0 && dy == 0) {                                    /* Case 1 */
+        ox[0] = 0, oy[0] = 1;
+        ox[1] = 0, oy[1] = -1;
+        ox[2] = 1, oy[2] = 0;
+        ox[3] = -1, oy[3] = 0;
+        return 4;
+    }
+    if (dx == 0) {                                               /* Case 2.1 */
+        ox[0] = mod2(dy + U(I(dy)));
+        oy[0] = I(dy) * mod2(dy + 1 - U(I(dy)));
+        ox[1] = -mod2(dy + U(-I(dy)));
+        oy[1] = I(dy) * mod2(dy + 1 - U(-I(dy)));
+        return 2;
+    }
+    if (dy == 0) {                                               /* Case 2.2 */
+        ox[0] = I(dx) * mod2(dx + U(I(dx)));
+        oy[0] = mod2(dx + 1 - U(I(dx)));
+        ox[1] = I(dx) * mod2(dx + U(-I(dx)));
+        oy[1] = -mod2(dx + 1 - U(-I(dx)));
+        return 2;
+    }
+    int u = U(I(dx) * I(dy));                                    /* Case 3 */
+    ox[0] = I(dx) * mod2(dx + dy + u);
+    oy[0] = I(dy) * mod2(dx + dy + 1 - u);
+    return 1;
+}
+
+/* Offset of b from a along a dimension of size n: the short way round on
+ * a torus (|off| <= (n-1)/2 for odd n), plain on a mesh. */
+static int offset(const struct app_shape *sh, int a, int b, int n)
+{
+    int d = b - a;
+    if (sh->topo == SHAPE_TORUS) {
+        d = ((d % n) + n) % n;
+        if (2 * d > n)
+            d -= n;
+    }
+    return d;
+}
+
+static int dist(const struct app_shape *sh, int a, int b)
+{
+    int n = sh->dims[0];
+    return abs(offset(sh, a % n, b % n, n)) + abs(offset(sh, a / n, b / n, n));
+}
+
+/* The neighbours node v relays origin o's message to, after trimming (mesh)
+ * or the distance check (torus). */
+static int children(const struct app_shape *sh, int o, int v, int out[4])
+{
+    int n = sh->dims[0], x = v % n, y = v / n, ox[4], oy[4], k = 0;
+    int cnt = pattern(offset(sh, o % n, x, n), offset(sh, o / n, y, n), ox, oy);
+    for (int i = 0; i < cnt; i++) {
+        int cx = x + ox[i], cy = y + oy[i];
+        if (sh->topo == SHAPE_TORUS) {
+            cx = (cx + n) % n;
+            cy = (cy + n) % n;
+            if (dist(sh, o, v) >= dist(sh, o, cx + n * cy))
+                continue;
+        } else if (cx < 0 || cx >= n || cy < 0 || cy >= n) {
+            continue;
+        }
+        out[k++] = cx + n * cy;
+    }
+    return k;
+}
+
+static int nsteps(const struct app_shape *sh)
+{
+    int n = sh->dims[0];
+    return sh->topo == SHAPE_TORUS ? 2 * (n / 2) : 2 * (n - 1);
+}
+
+/* The four neighbours of v (on a torus, wrapped; on a mesh, -1 if absent). */
+static void neighbours(const struct app_shape *sh, int v, int nb[4])
+{
+    int n = sh->dims[0], x = v % n, y = v / n, t = sh->topo == SHAPE_TORUS;
+    nb[0] = t || y + 1 < n ? x + n * ((y + 1) % n) : -1;
+    nb[1] = t || y > 0 ? x + n * ((y - 1 + n) % n) : -1;
+    nb[2] = t || x + 1 < n ? (x + 1) % n + n * y : -1;
+    nb[3] = t || x > 0 ? (x - 1 + n) % n + n * y : -1;
+}
+
+static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    int nb[4];
+    neighbours(sh, node, nb);
+    for (int k = 0; k < 4; k++) {
+        if (nb[k] < 0)
+            continue;
+        coll_emit_msg(e, nb[k]);
+        if (!e->cur)
+            continue;
+        for (int o = 0; o < sh->nodes; o++) {
+            if (dist(sh, o, node) != step - 1)
+                continue;
+            int ch[4], c = children(sh, o, node, ch);
+            for (int i = 0; i < c; i++)
+                if (ch[i] == nb[k])
+                    coll_emit_blk(e, o);
+        }
+    }
+}
+
+static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
+{
+    (void)step;
+    int nb[4], k = 0;
+    neighbours(sh, node, nb);
+    for (int i = 0; i < 4; i++)
+        if (nb[i] >= 0)
+            from[k++] = nb[i];
+    return k;
+}
+
+static long msg(const struct app_shape *sh)
+{
+    int n = sh->dims[0];
+    return sh->topo == SHAPE_TORUS ? (n - 1) / 2 : n - 1;
+}
+static long all(const struct app_shape *sh) { return sh->nodes; }
+
+const struct coll_algo coll_allgather_flood = {
+    COLL_ALLGATHER, "flood", "allgather_flood", APP_ALLPORT_SQUARE2D_FLOOD, nsteps, sends, senders, msg, all,
+};

@@ -1,0 +1,44 @@
+/* alltoall_direct: the direct algorithm for hypercubes and its variant for
+ * 2D meshes.
+ *
+ * Source:     McKinley, Tsai and Robinson, "Collective Communication in
+ *             Wormhole-Routed Massively Parallel Computers" (1994),
+ *             section 7, Complete Exchange: the direct algorithm for
+ *             hypercubes [22] and for 2D meshes [23], Figure 26.
+ * Machines:   a hypercube of N = 2^n nodes, or a 2D mesh of N = 2^k nodes
+ *             numbered row-major (our ranks: dims[0] varies fastest, so a
+ *             row is dimension 0).
+ * Schedule:   step k = 1..N-1: node i sends M(i,j) to j = i XOR k and
+ *             receives M(j,i) from it; every message goes straight from
+ *             its source to its destination.
+ * Steps:      N - 1.
+ * Start-ups:  N - 1 sends per node; one block per message.
+ * Cost:       (N-1)(t_s + l t_f). On a hypercube it is stepwise
+ *             contention-free under e-cube routing; on a 2D mesh it is not
+ *             (on the paper's 2 x 4 mesh, our DIMS=4x2, steps 2, 3, 6 and
+ *             7 contend); tests/unit/test_sched.c checks both statements.
+ */
+#include "coll.h"
+
+static int nsteps(const struct app_shape *sh) { return sh->nodes - 1; }
+
+static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    int j = node ^ step;
+    coll_emit_msg(e, j);
+    coll_emit_blk(e, coll_lab(node, j, sh->nodes));
+}
+
+static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
+{
+    (void)sh;
+    from[0] = node ^ step;
+    return 1;
+}
+
+static long one(const struct app_shape *sh) { (void)sh; return 1; }
+static long hold(const struct app_shape *sh) { return sh->nodes; }
+
+const struct coll_algo coll_alltoall_direct = {
+    COLL_ALLTOALL, "direct", "alltoall_direct", APP_HYPERCUBE_OR_MESH2D_POW2, nsteps, sends, senders, one, hold,
+};

@@ -1,0 +1,152 @@
+/* The collective library: complete exchange (all-to-all personalized,
+ * MPI_Alltoall) and all-to-all broadcast (MPI_Allgather) by the algorithms
+ * of the papers in docs (see apps/coll/algos.def for the list).
+ *
+ * Every algorithm is a schedule: at step t = 1..nsteps, node `me` sends
+ * some messages and receives some messages, each message a list of
+ * blocks. A block is `len` bytes and has a label:
+ *   complete exchange:    label = s * p + d, the block node s has for node d;
+ *   all-to-all broadcast: label = s, the block of node s (for every node).
+ * The schedule is a pure function of (machine shape, node, step): the
+ * same code drives the node (apps/coll/run.c) and the host unit tests
+ * (tests/unit/test_sched.c), which check delivery, step counts and
+ * channel contention for every shape an algorithm supports.
+ *
+ * A sent block leaves the sender in a complete exchange (it is moved), and
+ * stays in an all-to-all broadcast (it is copied). A message's blocks go on
+ * the wire in the order of its labels; sender and receiver compute the same
+ * list, so no label travels with the data.
+ *
+ * This header is pure C (no node headers): it is compiled for the host too.
+ */
+#ifndef COLL_H
+#define COLL_H
+
+#include <stddef.h>
+#include "../restrict.h"
+
+enum coll_op { COLL_ALLTOALL = 0, COLL_ALLGATHER = 1 };
+
+#define COLL_MAX_MSGS 8          /* messages one node sends (receives) in one step */
+
+struct coll_msg {
+    int peer;                    /* destination of a send, source of a receive */
+    int nblk;                    /* blocks in the message */
+    int off;                     /* its labels are plan->lab[off .. off+nblk) */
+};
+
+/* What one node does at one step: its sends, then its receives. */
+struct coll_plan {
+    int nsend, nrecv;
+    struct coll_msg send[COLL_MAX_MSGS], recv[COLL_MAX_MSGS];
+    int *lab;                    /* labels (the caller's storage, cap entries) */
+    int cap, nlab;
+    int overflow;                /* more than cap labels or COLL_MAX_MSGS messages */
+};
+
+/* How an algorithm lists messages: coll_emit_msg(e, to) starts a message,
+ * coll_emit_blk(e, label) appends a block to it. The library uses the same
+ * list to build receives (only the messages to one node are kept). */
+struct coll_emit {
+    struct coll_plan *plan;
+    int recv_from;               /* -1: record as sends; else as receives from this node */
+    int only_to;                 /* -1: every message; else only messages to this node */
+    struct coll_msg *cur;        /* the message being filled, or NULL if skipped */
+};
+void coll_emit_msg(struct coll_emit *e, int to);
+void coll_emit_blk(struct coll_emit *e, int label);
+/* A whole message of the blocks (s_base | any subset of s_free, d_base |
+ * any subset of d_free), s then d ascending (apps/coll/plan.c). */
+void coll_emit_masked(struct coll_emit *e, int to, int p, int s_base, int s_free,
+                      int d_base, int d_free);
+/* A whole message of the blocks (s, d) of an n x n machine (rank = column
+ * + n * row): s in rows sr0.. (srows of them) and columns sc0.. (scols),
+ * d in the rows congruent to rho mod m and columns dc0.. (dcols). */
+void coll_emit_grid(struct coll_emit *e, int to, int n, int sr0, int srows, int sc0, int scols,
+                    int rho, int m, int dc0, int dcols);
+
+struct coll_algo {
+    enum coll_op op;
+    const char *name;            /* "pex" */
+    const char *app;             /* "alltoall_pex" */
+    int restr;                   /* enum app_restriction */
+    /* Steps of the schedule on this shape. */
+    int (*nsteps)(const struct app_shape *sh);
+    /* Emit the messages `node` sends at `step` (1..nsteps). */
+    void (*sends)(const struct app_shape *sh, int node, int step, struct coll_emit *e);
+    /* The nodes that send to `node` at `step` (a superset is allowed:
+     * a listed node that sends nothing to `node` adds no receive). */
+    int (*senders)(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
+    /* Most blocks in one message, and most blocks a node holds at once
+     * (after a step's sends and before its receives are counted both). */
+    long (*max_msg_blocks)(const struct app_shape *sh);
+    long (*max_hold)(const struct app_shape *sh);
+};
+
+/* The registry (apps/coll/registry.c), in the order of algos.def; the
+ * `auto` entries have no schedule (sends == NULL). */
+extern const struct coll_algo *const coll_algos[];
+const struct coll_algo *coll_find_app(const char *app);          /* "alltoall_pex" */
+const struct coll_algo *coll_find(enum coll_op op, const char *name);
+
+/* The algorithm `auto` picks for this machine and block length
+ * (apps/coll/auto.c documents the table), and why, in `why`. */
+const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, long len,
+                                  unsigned long msg_max, char *why, size_t whylen);
+
+/* Fill plan with what node `me` does at `step`: sends, then receives.
+ * Messages without blocks are dropped. 0, or -1 if the plan overflowed. */
+int coll_plan_step(const struct coll_algo *a, const struct app_shape *sh, int me, int step,
+                   struct coll_plan *plan);
+
+/* Most labels in a node's whole schedule (the sum over its steps). */
+long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *sh);
+
+/* The node maps block labels to its slots with a plain table when there
+ * are at most this many labels (p^2 for a complete exchange, p for an
+ * all-to-all broadcast), else with a hash map. */
+#define COLL_DIRECT_MAP 65536
+
+/* Bytes of node memory a collective app of `a` needs for blocks of len:
+ * the caller's send and receive buffers and the library's. */
+unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *sh, long len);
+
+/* Labels. */
+static inline int coll_lab(int s, int d, int p) { return s * p + d; }
+
+/* Shape helpers (apps/coll/shape.c). */
+void shape_coords(const struct app_shape *sh, int rank, int c[SHAPE_MAX_DIMS]);
+int  shape_rank(const struct app_shape *sh, const int c[SHAPE_MAX_DIMS]);
+int  is_pow2(long x);                        /* x >= 1 and a power of two */
+int  ilog2(long x);                          /* floor(log2(x)), x >= 1 */
+long next_pow2(long x);                      /* smallest power of two >= x */
+
+/* --- Node side (apps/coll/run.c): the MPI-like calls ----------------------
+ *
+ * coll_alltoall(send, recv, len, algo): send holds p blocks of len bytes,
+ * block d for node d; on return recv holds p blocks, block s from node s
+ * (MPI_Alltoall). coll_allgather(send, recv, len, algo): send is this
+ * node's block; recv gets every node's, block s from node s
+ * (MPI_Allgather). algo is a name of algos.def ("pex", "flood", "auto"
+ * ...). Every node must make the same call. Returns 0; 2 if the call is
+ * not allowed (unknown algorithm, machine outside its restriction, len out
+ * of range, memory), with the reason in err; 1 if the schedule failed at
+ * run time. The send buffer is not changed.
+ *
+ * The persistent form (MPI_Alltoall_init / MPI_Start): coll_init()
+ * computes the node's whole schedule once; coll_start() runs it (any
+ * number of times); coll_free() releases it. */
+struct coll_req;
+int  coll_init(enum coll_op op, const char *algo, size_t len, struct coll_req **req,
+               char *err, size_t errlen);
+int  coll_start(struct coll_req *req, const void *send, void *recv, char *err, size_t errlen);
+void coll_free(struct coll_req *req);
+const struct coll_algo *coll_req_algo(const struct coll_req *req);  /* auto resolved */
+int  coll_req_steps(const struct coll_req *req);
+int  coll_alltoall(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen);
+int  coll_allgather(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen);
+
+/* The collective apps (apps/coll/apps.c): fill, call, time, verify. */
+int coll_app(enum coll_op op, const char *algo);
+
+#endif

@@ -1,0 +1,56 @@
+/* The library's table of algorithms, generated from algos.def (pure C). */
+#include <string.h>
+#include "coll.h"
+
+#define COLL_ALGO(op, name, restr, desc) extern const struct coll_algo coll_##op##_##name;
+#include "algos.def"
+#undef COLL_ALGO
+
+const struct coll_algo *const coll_algos[] = {
+#define COLL_ALGO(op, name, restr, desc) &coll_##op##_##name,
+#include "algos.def"
+#undef COLL_ALGO
+    NULL,
+};
+
+const struct coll_algo *coll_find_app(const char *app)
+{
+    for (int i = 0; coll_algos[i]; i++)
+        if (!strcmp(coll_algos[i]->app, app))
+            return coll_algos[i];
+    return NULL;
+}
+
+const struct coll_algo *coll_find(enum coll_op op, const char *name)
+{
+    for (int i = 0; coll_algos[i]; i++)
+        if (coll_algos[i]->op == op && !strcmp(coll_algos[i]->name, name))
+            return coll_algos[i];
+    return NULL;
+}
+
+/* A node's whole schedule: at most nsteps plans, each with at most one
+ * send and one receive of max_msg_blocks labels (up to eight messages per
+ * step for the all-to-all broadcasts). tests/unit/test_sched.c checks the
+ * bound on every shape. */
+long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *sh)
+{
+    return (long)a->nsteps(sh) * 2 * a->max_msg_blocks(sh) * (a->op == COLL_ALLGATHER ? 4 : 1);
+}
+
+/* The caller's send and receive buffers (2p blocks, or p + 1); the
+ * library's slots for blocks in transit and a staging buffer for one
+ * message; the label map (open
+ * addressing, at most 4 x hold entries of two ints), the free-slot list
+ * (hold ints), or the plain label table on small machines, the step's
+ * scratch plan (4 x hold + 2 x msg ints) and the whole schedule (run.c). */
+unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *sh, long len)
+{
+    unsigned long hold = (unsigned long)a->max_hold(sh), msg = (unsigned long)a->max_msg_blocks(sh);
+    unsigned long sched = (unsigned long)coll_plan_labels_bound(a, sh) * 2 * sizeof(int) +
+                          (unsigned long)(a->nsteps(sh) + 1) * sizeof(struct coll_plan);
+    unsigned long labels = a->op == COLL_ALLTOALL ? (unsigned long)sh->nodes * sh->nodes : (unsigned long)sh->nodes;
+    unsigned long direct = labels <= COLL_DIRECT_MAP ? labels * sizeof(int) : 0;
+    unsigned long user = a->op == COLL_ALLTOALL ? 2ul * sh->nodes : sh->nodes + 1ul;
+    return (user + hold + msg) * (unsigned long)len + (13 * hold + 2 * msg) * sizeof(int) + direct + sched + 4096;
+}

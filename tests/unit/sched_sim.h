@@ -1,0 +1,347 @@
+/* A host-side run of a collective schedule (apps/coll/): every node's plan
+ * at every step, checked as the node executor (apps/coll/run.c) would use
+ * it, and measured against the network's routes.
+ *
+ *   struct sim s;
+ *   if (sim_run(&s, coll_find(COLL_ALLTOALL, "pex"), &shape, SIM_LOADS)) printf("%s", s.err);
+ *
+ * Checks (the first failure goes to s.err and sim_run returns -1):
+ *   - every send has exactly one matching receive at its destination at
+ *     the same step, with the same blocks in the same order, and no
+ *     receive lacks its send;
+ *   - a node only sends blocks it holds at the start of the step (a
+ *     complete exchange moves them; an all-to-all broadcast copies them),
+ *     and no block is sent twice in one step;
+ *   - no node receives a block it already has;
+ *   - at the end node d holds exactly the blocks (s, d) for every s
+ *     (complete exchange) or the block of every s (all-to-all broadcast):
+ *     every (source, destination) block delivered exactly once;
+ *   - no step is empty, no plan outgrows the executor's label room and no
+ *     node's whole schedule outgrows coll_plan_labels_bound().
+ * Measures: steps, messages sent per node (start-ups), blocks per message,
+ * blocks held per node, and with SIM_LOADS the messages sharing each
+ * directed channel at each step under the routing convention below, and
+ * the blocks each channel carries over the whole run.
+ *
+ * Routing (the convention of the network model): dimension order 0, 1, ...;
+ * on a mesh each dimension by the sign of the offset; on a torus the
+ * shorter way, + when both are equal (offset exactly k/2, k even); on a
+ * hypercube e-cube, lowest differing bit first. A directed channel is
+ * (node, dimension, direction) of the link leaving the node.
+ */
+#ifndef SCHED_SIM_H
+#define SCHED_SIM_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../apps/coll/coll.h"
+
+enum { SIM_LOADS = 1, SIM_STEP_CHANNELS = 2 };
+
+struct sim {
+    int p, steps;
+    long max_msg;                 /* most blocks in one message */
+    long peak_hold;               /* most blocks one node held */
+    long max_plan_labels;         /* most labels in one node's plan */
+    long max_sched_labels;        /* most labels in one node's whole schedule */
+    int max_sends;                /* most messages one node sent (start-ups) */
+    int min_sends;
+    int *sends;                   /* [p] messages sent per node */
+    long *sent_blocks;            /* [p] blocks sent per node */
+    long max_sent_blocks;
+    int *step_load;               /* [steps+1] most messages on one channel at step t */
+    int *step_msgs;               /* [steps+1] messages at step t */
+    int nchan;
+    long *chan_blocks;            /* [nchan] blocks each channel carried */
+    int *chan_step_blocks;        /* [(steps+1) * nchan] with SIM_STEP_CHANNELS */
+    long moved;                   /* blocks moved in all */
+    char err[512];
+};
+
+static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
+{
+    return (node * sh->ndims + dim) * 2 + (dir > 0);
+}
+
+/* The directed channels of the route from a to b; returns how many. */
+static int sim_route(const struct app_shape *sh, int a, int b, int *ch)
+{
+    int ca[SHAPE_MAX_DIMS], cb[SHAPE_MAX_DIMS], n = 0;
+    shape_coords(sh, a, ca);
+    shape_coords(sh, b, cb);
+    for (int i = 0; i < sh->ndims; i++) {
+        int k = sh->dims[i], off = cb[i] - ca[i];
+        if (sh->topo == SHAPE_TORUS) {
+            off = ((off % k) + k) % k;
+            if (2 * off > k)
+                off -= k;                   /* 2 * off == k: the + way */
+        }
+        int dir = off > 0 ? 1 : -1;
+        for (; off != 0; off -= dir) {
+            ch[n++] = sim_channel(sh, shape_rank(sh, ca), i, dir);
+            ca[i] = (ca[i] + dir + k) % k;
+        }
+    }
+    return n;
+}
+
+struct sim_msg {
+    int from, to, nblk;
+    long off;                     /* into the step's label pool */
+};
+
+struct sim_pool {
+    struct sim_msg *m;
+    int n, cap;
+    int *lab;
+    long nlab, labcap;
+};
+
+static void pool_add(struct sim_pool *pl, int from, int to, const int *lab, int nblk)
+{
+    if (pl->n == pl->cap) {
+        pl->cap = pl->cap ? 2 * pl->cap : 1024;
+        pl->m = realloc(pl->m, (size_t)pl->cap * sizeof *pl->m);
+    }
+    while (pl->nlab + nblk > pl->labcap) {
+        pl->labcap = pl->labcap ? 2 * pl->labcap : 65536;
+        pl->lab = realloc(pl->lab, (size_t)pl->labcap * sizeof *pl->lab);
+    }
+    memcpy(pl->lab + pl->nlab, lab, (size_t)nblk * sizeof *lab);
+    pl->m[pl->n++] = (struct sim_msg){ from, to, nblk, pl->nlab };
+    pl->nlab += nblk;
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+    const struct sim_msg *x = a, *y = b;
+    return x->from != y->from ? x->from - y->from : x->to - y->to;
+}
+
+static void sim_free(struct sim *s)
+{
+    free(s->sends);
+    free(s->sent_blocks);
+    free(s->step_load);
+    free(s->step_msgs);
+    free(s->chan_blocks);
+    free(s->chan_step_blocks);
+    memset(s, 0, sizeof *s);
+}
+
+#define SIM_FAIL(...) do { snprintf(s->err, sizeof s->err, __VA_ARGS__); goto out; } while (0)
+
+static void sim_block(char *buf, size_t n, int op, int label, int p)
+{
+    if (op == COLL_ALLTOALL)
+        snprintf(buf, n, "(%d,%d)", label / p, label % p);
+    else
+        snprintf(buf, n, "of %d", label);
+}
+
+/* Run algorithm a on shape sh. 0 if every check passed. */
+static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_shape *sh, int flags)
+{
+    memset(s, 0, sizeof *s);
+    int p = sh->nodes, T = a->nsteps(sh), rc = -1, a2a = a->op == COLL_ALLTOALL;
+    long hold_max = a->max_hold(sh), msg_max = a->max_msg_blocks(sh);
+    s->p = p;
+    s->steps = T;
+    s->nchan = p * sh->ndims * 2;
+    s->sends = calloc((size_t)p, sizeof(int));
+    s->sent_blocks = calloc((size_t)p, sizeof(long));
+    s->step_load = calloc((size_t)T + 1, sizeof(int));
+    s->step_msgs = calloc((size_t)T + 1, sizeof(int));
+    s->chan_blocks = calloc((size_t)s->nchan, sizeof(long));
+    if (flags & SIM_STEP_CHANNELS)
+        s->chan_step_blocks = calloc((size_t)(T + 1) * (size_t)s->nchan, sizeof(int));
+    size_t nb = (size_t)p * (size_t)p;
+    int *owner = a2a ? malloc(nb * sizeof(int)) : NULL;      /* complete exchange: who holds (s,d) */
+    unsigned char *has = a2a ? NULL : calloc(nb, 1);         /* broadcast: has[v*p+s] */
+    int *sent_at = malloc(nb * sizeof(int));                 /* step a block was last sent (by its holder) */
+    long *hold = calloc((size_t)p, sizeof(long)), *labels = calloc((size_t)p, sizeof(long));
+    int *load = calloc((size_t)s->nchan, sizeof(int)), *route = malloc(4 * (size_t)p * sizeof(int) + 64);
+    struct coll_plan plan = { 0 };
+    plan.cap = (int)(4 * hold_max + 2 * msg_max);
+    plan.lab = malloc((size_t)plan.cap * sizeof(int));
+    struct sim_pool sp = { 0 }, rp = { 0 };
+    char bn[48];
+    for (size_t i = 0; i < nb; i++) {
+        if (a2a)
+            owner[i] = (int)(i / (size_t)p);
+        sent_at[i] = 0;
+    }
+    for (int v = 0; v < p; v++) {
+        hold[v] = a2a ? p : 1;
+        if (!a2a)
+            has[(size_t)v * p + v] = 1;
+    }
+    s->peak_hold = a2a ? p : 1;
+    for (int t = 1; t <= T; t++) {
+        sp.n = rp.n = 0;
+        sp.nlab = rp.nlab = 0;
+        for (int v = 0; v < p; v++) {
+            if (coll_plan_step(a, sh, v, t, &plan))
+                SIM_FAIL("node %d, step %d: the plan overflowed (%d labels, %d messages)", v, t, plan.cap,
+                         COLL_MAX_MSGS);
+            for (int m = 0; m < plan.nsend; m++)
+                if (plan.send[m].peer < 0 || plan.send[m].peer >= p)
+                    SIM_FAIL("step %d: node %d sends to node %d, outside 0..%d", t, v, plan.send[m].peer, p - 1);
+            if (plan.nlab > s->max_plan_labels)
+                s->max_plan_labels = plan.nlab;
+            labels[v] += plan.nlab;
+            for (int m = 0; m < plan.nsend; m++)
+                pool_add(&sp, v, plan.send[m].peer, plan.lab + plan.send[m].off, plan.send[m].nblk);
+            for (int m = 0; m < plan.nrecv; m++)
+                pool_add(&rp, plan.recv[m].peer, v, plan.lab + plan.recv[m].off, plan.recv[m].nblk);
+        }
+        if (sp.n == 0)
+            SIM_FAIL("step %d of %d is empty", t, T);
+        /* Sends and receives pair up, blocks and order included. */
+        qsort(sp.m, (size_t)sp.n, sizeof *sp.m, msg_cmp);
+        qsort(rp.m, (size_t)rp.n, sizeof *rp.m, msg_cmp);
+        for (int i = 0; i < sp.n || i < rp.n; i++) {
+            if (i >= rp.n)
+                SIM_FAIL("step %d: node %d sends to node %d, which does not receive it", t, sp.m[i].from, sp.m[i].to);
+            if (i >= sp.n)
+                SIM_FAIL("step %d: node %d waits for node %d, which sends it nothing", t, rp.m[i].to, rp.m[i].from);
+            struct sim_msg *x = &sp.m[i], *y = &rp.m[i];
+            if (x->from != y->from || x->to != y->to)
+                SIM_FAIL("step %d: send %d->%d has no matching receive (next receive %d->%d)", t, x->from, x->to,
+                         y->from, y->to);
+            if (i > 0 && !msg_cmp(x, &sp.m[i - 1]))
+                SIM_FAIL("step %d: two messages from %d to %d", t, x->from, x->to);
+            if (x->nblk != y->nblk || memcmp(sp.lab + x->off, rp.lab + y->off, (size_t)x->nblk * sizeof(int)))
+                SIM_FAIL("step %d: %d->%d: the receiver expects other blocks than the sender sends", t, x->from, x->to);
+            if (x->from == x->to)
+                SIM_FAIL("step %d: node %d sends to itself", t, x->from);
+        }
+        /* Senders hold what they send, at the start of the step. */
+        for (int i = 0; i < sp.n; i++) {
+            struct sim_msg *x = &sp.m[i];
+            for (int k = 0; k < x->nblk; k++) {
+                int l = sp.lab[x->off + k];
+                if (l < 0 || (size_t)l >= (a2a ? nb : (size_t)p))
+                    SIM_FAIL("step %d: %d->%d: label %d out of range", t, x->from, x->to, l);
+                sim_block(bn, sizeof bn, a->op, l, p);
+                int held = a2a ? owner[l] == x->from : has[(size_t)x->from * p + l];
+                if (!held)
+                    SIM_FAIL("step %d: node %d sends block %s, which it does not hold", t, x->from, bn);
+                size_t key = a2a ? (size_t)l : (size_t)x->from * p + l;
+                if (a2a && sent_at[key] == t)
+                    SIM_FAIL("step %d: block %s is sent twice", t, bn);
+                sent_at[key] = t;
+            }
+            s->sends[x->from]++;
+            s->sent_blocks[x->from] += x->nblk;
+            s->step_msgs[t]++;
+            s->moved += x->nblk;
+            if (x->nblk > s->max_msg)
+                s->max_msg = x->nblk;
+        }
+        /* Deliver. */
+        for (int i = 0; i < sp.n; i++) {
+            struct sim_msg *x = &sp.m[i];
+            for (int k = 0; k < x->nblk; k++) {
+                int l = sp.lab[x->off + k];
+                if (a2a) {
+                    owner[l] = x->to;
+                    hold[x->from]--;
+                } else {
+                    unsigned char *h = &has[(size_t)x->to * p + l];
+                    if (*h) {
+                        sim_block(bn, sizeof bn, a->op, l, p);
+                        SIM_FAIL("step %d: node %d receives block %s a second time (from %d)", t, x->to, bn, x->from);
+                    }
+                    *h = 1;
+                }
+                hold[x->to]++;
+            }
+        }
+        for (int v = 0; v < p; v++)
+            if (hold[v] > s->peak_hold)
+                s->peak_hold = hold[v];
+        if (flags & (SIM_LOADS | SIM_STEP_CHANNELS)) {
+            memset(load, 0, (size_t)s->nchan * sizeof(int));
+            for (int i = 0; i < sp.n; i++) {
+                int n = sim_route(sh, sp.m[i].from, sp.m[i].to, route);
+                for (int k = 0; k < n; k++) {
+                    if (++load[route[k]] > s->step_load[t])
+                        s->step_load[t] = load[route[k]];
+                    s->chan_blocks[route[k]] += sp.m[i].nblk;
+                    if (s->chan_step_blocks)
+                        s->chan_step_blocks[(size_t)t * s->nchan + route[k]] += sp.m[i].nblk;
+                }
+            }
+        }
+    }
+    for (int d = 0; d < p; d++)
+        for (int src = 0; src < p; src++) {
+            if (a2a && owner[src * p + d] != d)
+                SIM_FAIL("block (%d,%d) ends at node %d, not %d", src, d, owner[src * p + d], d);
+            if (!a2a && !has[(size_t)d * p + src])
+                SIM_FAIL("node %d never receives the block of node %d", d, src);
+        }
+    for (int v = 0; v < p; v++)
+        if (s->sent_blocks[v] > s->max_sent_blocks)
+            s->max_sent_blocks = s->sent_blocks[v];
+    for (int v = 0; v < p; v++)
+        if (labels[v] > s->max_sched_labels)
+            s->max_sched_labels = labels[v];
+    if (s->max_sched_labels > coll_plan_labels_bound(a, sh))
+        SIM_FAIL("a node's schedule has %ld labels, more than coll_plan_labels_bound() = %ld",
+                 s->max_sched_labels, coll_plan_labels_bound(a, sh));
+    s->max_sends = 0;
+    s->min_sends = s->sends[0];
+    for (int v = 0; v < p; v++) {
+        if (s->sends[v] > s->max_sends)
+            s->max_sends = s->sends[v];
+        if (s->sends[v] < s->min_sends)
+            s->min_sends = s->sends[v];
+    }
+    rc = 0;
+out:
+    free(owner);
+    free(has);
+    free(sent_at);
+    free(hold);
+    free(labels);
+    free(load);
+    free(route);
+    free(plan.lab);
+    free(sp.m);
+    free(sp.lab);
+    free(rp.m);
+    free(rp.lab);
+    return rc;
+}
+
+/* A shape: topo "mesh" | "torus" | "hypercube", dims "4x5" (hypercube: "16"). */
+static struct app_shape sim_shape(const char *topo, const char *dims, int all_port)
+{
+    struct app_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.topo = !strcmp(topo, "mesh") ? SHAPE_MESH : !strcmp(topo, "torus") ? SHAPE_TORUS : SHAPE_HYPERCUBE;
+    sh.all_port = all_port;
+    for (int i = 0; i < SHAPE_MAX_DIMS; i++)
+        sh.dims[i] = 1;
+    if (sh.topo == SHAPE_HYPERCUBE) {
+        int n = atoi(dims);
+        sh.nodes = n;
+        while ((1 << sh.ndims) < n)
+            sh.dims[sh.ndims++] = 2;
+        return sh;
+    }
+    sh.nodes = 1;
+    for (const char *q = dims; *q;) {
+        sh.dims[sh.ndims] = atoi(q);
+        sh.nodes *= sh.dims[sh.ndims++];
+        q += strspn(q, "0123456789");
+        if (*q == 'x')
+            q++;
+    }
+    return sh;
+}
+
+#endif
