@@ -364,7 +364,11 @@ void router_advance(struct router *r)
         if (net_busy(r->net) && net_cycle_to_ns(r->net, net_now(r->net) + 1) <= e) {
             uint64_t end = safe == SIM_INF ? UINT64_MAX : net_ns_to_cycle_ceil(r->net, safe);
             if (e != SIM_INF) {
-                uint64_t upto = e * 1000 / net_cycle_ps(r->net);   /* cycles c with (c+1) x cycle <= e */
+                /* cycles c whose arrivals, at floor((c + 1) x cycle) ns,
+                 * come by e: c + 1 <= ((e + 1) x 1000 - 1) / cycle. The
+                 * same rounding as net_cycle_to_ns, so the test above and
+                 * this bound never disagree. */
+                uint64_t upto = ((e + 1) * 1000 - 1) / net_cycle_ps(r->net);
                 if (upto < end)
                     end = upto;
             }

@@ -17,7 +17,7 @@
  * arrives t_send + hops x 10 ns + len x 1 ns after it was posted. The
  * buffers (16 flits) cover the credit round trip (hop + 1 = 11 cycles), so
  * a worm streams at the full link rate. */
-static const struct params P = {
+static struct params P = {
     .t_send_ns = 100, .t_recv_ns = 50,
     .ps_per_instr = 1000, .msg_max = 4096, .nic_mem = 1u << 20,
     .net = { .flit_bytes = 1, .byte_ps = 1000, .hop_cycles = 10, .vcs = 2, .buf_flits = 16,
@@ -706,6 +706,52 @@ TEST(determinism_scenario_has_the_expected_first_answers)
     CHECK_EQ_U64(o.log[3][1].src, 0);
     CHECK_EQ_U64(o.log[3][1].tag, 2);
     CHECK_EQ_U64(o.log[3][1].t, 434);
+}
+
+/* A cycle that is not a whole number of ns (8 x 3333 ps = 26.664 ns): the
+ * router must still run the network up to every event, with everybody
+ * blocked. It once rounded one bound down and the other up, and waited
+ * forever for nodes that were all waiting. */
+TEST(cycle_of_a_fractional_ns_does_not_stall)
+{
+    struct params keep = P;
+    P.net.flit_bytes = 8;
+    P.net.byte_ps = 3333;
+    REQUIRE(fx_setup("mesh", NULL, "4x1", 1) == 0);
+    P = keep;
+    /* A ring of sends, then each node waits for its left neighbour's
+     * message and exits once it has it. Node 2 asks at 1999 ns, which is
+     * floor(75 x 26.664): the network must run cycle 74 for it (its
+     * arrivals come at 1999 ns) while node 3's worm is still in flight. */
+    uint32_t s[4];
+    int done[4] = { 0 };
+    static uint8_t big[400];
+    for (int i = 0; i < 4; i++)
+        if (i == 3)
+            send(i, 0, 0, 1, big, sizeof big);
+        else
+            send(i, 0, (i + 1) % 4, 1, "abcdefghij", 10);
+    for (int i = 0; i < 4; i++) {
+        s[i] = recv(i, i == 2 ? 1999 : 100, (i + 3) % 4, 1, 1024);
+        REQUIRE(poll_node(i) == 0);
+    }
+    for (int round = 0; round < 8; round++)
+        for (int i = 0; i < 4; i++)
+            if (!done[i] && answered(i, s[i])) {
+                done[i] = 1;
+                exit_node(i, reply(i)->time_ns + 50, 0);
+            }
+    for (int i = 0; i < 4; i++)
+        CHECK(done[i]);
+    CHECK(router_all_exited(&F.r));
+    /* 10 bytes: 2 flits of 8. From the left neighbour, 1 hop of 10 cycles,
+     * entering at ceil(100 / 26.664) = 4: tail out at 4 + 10 + 2 = 16,
+     * floor(16 x 26.664) = 426 ns. Node 0's: 400 bytes (50 flits) over 3
+     * hops from node 3: 4 + 30 + 50 = 84 cycles, 2239 ns. */
+    CHECK_EQ_U64(reply(1)->time_ns, 426);
+    CHECK_EQ_U64(reply(2)->time_ns, 1999);
+    CHECK_EQ_U64(reply(0)->time_ns, 84 * 26664 / 1000);
+    fx_done();
 }
 
 TEST(probe_answers_none_or_ok_without_consuming)
