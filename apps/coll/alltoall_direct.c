@@ -20,25 +20,7 @@
  */
 #include "coll.h"
 
-static int nsteps(const struct app_shape *sh) { return sh->nodes - 1; }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    int j = node ^ step;
-    coll_emit_msg(e, j);
-    coll_emit_blk(e, coll_lab(node, j, sh->nodes));
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    (void)sh;
-    from[0] = node ^ step;
-    return 1;
-}
-
-static long one(const struct app_shape *sh) { (void)sh; return 1; }
-static long hold(const struct app_shape *sh) { return sh->nodes; }
-
 const struct coll_algo coll_alltoall_direct = {
-    COLL_ALLTOALL, "direct", "alltoall_direct", APP_HYPERCUBE_OR_MESH2D_POW2, nsteps, sends, senders, one, hold,
+    COLL_ALLTOALL, "direct", "alltoall_direct", APP_HYPERCUBE_OR_MESH2D_POW2, coll_xor_nsteps, coll_xor_sends, coll_xor_senders,
+    coll_xor_msg_blocks, coll_xor_held_blocks,
 };

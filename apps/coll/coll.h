@@ -114,6 +114,17 @@ unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *s
 /* Labels. */
 static inline int coll_lab(int s, int d, int p) { return s * p + d; }
 
+/* The pairwise XOR exchange shared by PEX (Thakur et al.) and the direct
+ * algorithm (McKinley et al.): p - 1 steps, at step i node j sends its
+ * block for j XOR i to j XOR i and receives that node's block for j
+ * (apps/coll/xor_exchange.c). The algorithms differ only in the machines
+ * their papers allow. */
+int  coll_xor_nsteps(const struct app_shape *sh);
+void coll_xor_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e);
+int  coll_xor_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
+long coll_xor_msg_blocks(const struct app_shape *sh);
+long coll_xor_held_blocks(const struct app_shape *sh);
+
 /* Shape helpers (apps/coll/shape.c). */
 void shape_coords(const struct app_shape *sh, int rank, int c[SHAPE_MAX_DIMS]);
 int  shape_rank(const struct app_shape *sh, const int c[SHAPE_MAX_DIMS]);
