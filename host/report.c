@@ -21,45 +21,54 @@ static struct split split_of(const struct router *r, const struct msg_record *m)
     return s;
 }
 
-/* Step of a message: the sender's last step mark (0 if it never marked). */
-static uint32_t max_step(const struct router *r)
-{
-    uint32_t mx = 0;
-    for (size_t i = 0; i < r->nlog; i++)
-        if (r->log[i].step > mx)
-            mx = r->log[i].step;
-    return mx;
-}
-
 /* Per step: messages, and the largest number of that step's messages
- * whose dimension-ordered routes use one directed link. */
-struct step_stat { uint64_t messages; uint32_t max_share; int hot_link; };
+ * whose dimension-ordered routes use one directed link. (A message's step
+ * is its sender's last step mark, 0 before any.) One pass: the messages
+ * are grouped by step, and only the links a step used are cleared. */
+struct step_stat { uint64_t messages; uint32_t max_share; };
 
 static struct step_stat *step_stats(const struct router *r, uint32_t *nsteps)
 {
-    *nsteps = max_step(r) + 1;
-    struct step_stat *st = calloc(*nsteps, sizeof *st);
+    uint32_t ns = 1;
+    for (size_t i = 0; i < r->nlog; i++)
+        if (r->log[i].step + 1 > ns)
+            ns = r->log[i].step + 1;
+    *nsteps = ns;
+    struct step_stat *st = calloc(ns, sizeof *st);
+    size_t *first = calloc((size_t)ns + 1, sizeof *first), *order = malloc((r->nlog + 1) * sizeof *order);
+    for (size_t i = 0; i < r->nlog; i++)
+        first[r->log[i].step + 1]++;
+    for (uint32_t s = 0; s < ns; s++)
+        first[s + 1] += first[s];
+    size_t *fill = calloc((size_t)ns, sizeof *fill);
+    for (size_t i = 0; i < r->nlog; i++) {
+        uint32_t s = r->log[i].step;
+        order[first[s] + fill[s]++] = i;
+    }
     int nl;
     net_link_stats(r->net, &nl);
     uint32_t *use = calloc((size_t)nl ? (size_t)nl : 1, sizeof *use);
     int path[4096];
-    for (uint32_t s = 0; s < *nsteps; s++) {
-        memset(use, 0, (size_t)nl * sizeof *use);
-        st[s].hot_link = -1;
-        for (size_t i = 0; i < r->nlog; i++) {
-            const struct msg_record *m = &r->log[i];
-            if (m->step != s)
-                continue;
+    for (uint32_t s = 0; s < ns; s++) {
+        for (size_t k = first[s]; k < first[s + 1]; k++) {
+            const struct msg_record *m = &r->log[order[k]];
             st[s].messages++;
-            int k = net_path(r->net, m->src, m->dst, path, 4096);
-            for (int j = 0; j < k; j++)
-                if (++use[path[j]] > st[s].max_share) {
+            int n = net_path(r->net, m->src, m->dst, path, 4096);
+            for (int j = 0; j < n; j++)
+                if (++use[path[j]] > st[s].max_share)
                     st[s].max_share = use[path[j]];
-                    st[s].hot_link = path[j];
-                }
+        }
+        for (size_t k = first[s]; k < first[s + 1]; k++) {     /* clear what this step used */
+            const struct msg_record *m = &r->log[order[k]];
+            int n = net_path(r->net, m->src, m->dst, path, 4096);
+            for (int j = 0; j < n; j++)
+                use[path[j]] = 0;
         }
     }
     free(use);
+    free(fill);
+    free(order);
+    free(first);
     return st;
 }
 
@@ -71,7 +80,7 @@ static void link_name(const struct router *r, int idx, int *node, int *dim, int 
     *dir = idx % 2;
 }
 
-int report_write_csv(const struct router *r, const char *dir)
+int report_write_csv(const struct router *r, const struct report *rep, const char *dir)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/messages.csv", dir);
@@ -118,19 +127,19 @@ int report_write_csv(const struct router *r, const char *dir)
     snprintf(path, sizeof path, "%s/steps.csv", dir);
     if (!(f = fopen(path, "w")))
         return -1;
-    uint32_t ns;
-    struct step_stat *st = step_stats(r, &ns);
     fprintf(f, "step,messages,max_link_sharing,contention_free\n");
-    for (uint32_t s = 0; s < ns; s++)
-        if (st[s].messages)
-            fprintf(f, "%u,%llu,%u,%s\n", s, (unsigned long long)st[s].messages, st[s].max_share,
-                    st[s].max_share <= 1 ? "yes" : "no");
-    free(st);
+    for (size_t i = 0; i < json_array_size(rep->steps); i++) {
+        const json_t *e = json_array_get(rep->steps, i);
+        fprintf(f, "%lld,%lld,%lld,%s\n", (long long)json_integer_value(json_object_get(e, "step")),
+                (long long)json_integer_value(json_object_get(e, "messages")),
+                (long long)json_integer_value(json_object_get(e, "max_link_sharing")),
+                json_is_true(json_object_get(e, "contention_free")) ? "yes" : "no");
+    }
     fclose(f);
     return 0;
 }
 
-json_t *report_links_json(const struct router *r)
+static json_t *links_json(const struct router *r)
 {
     int nl, count = 0, hot = -1, busiest = -1;
     const struct link_stats *ls = net_link_stats(r->net, &nl);
@@ -170,7 +179,7 @@ json_t *report_links_json(const struct router *r)
     return o;
 }
 
-json_t *report_steps_json(const struct router *r)
+static json_t *steps_json(const struct router *r)
 {
     uint32_t ns;
     struct step_stat *st = step_stats(r, &ns);
@@ -184,7 +193,7 @@ json_t *report_steps_json(const struct router *r)
     return a;
 }
 
-json_t *report_time_split_json(const struct router *r)
+static json_t *time_split_json(const struct router *r)
 {
     uint64_t t[4] = { 0, 0, 0, 0 };
     for (size_t i = 0; i < r->nlog; i++) {
@@ -198,10 +207,23 @@ json_t *report_time_split_json(const struct router *r)
                      "blocked_ns", (json_int_t)t[2], "transfer_ns", (json_int_t)t[3]);
 }
 
-void report_print(const struct router *r, FILE *f)
+void report_build(struct report *rep, const struct router *r)
 {
-    json_t *l = report_links_json(r);
-    json_t *mc = json_object_get(l, "most_contended");
+    rep->links = links_json(r);
+    rep->steps = steps_json(r);
+    rep->message_time = time_split_json(r);
+}
+
+void report_free(struct report *rep)
+{
+    json_decref(rep->links);
+    json_decref(rep->steps);
+    json_decref(rep->message_time);
+}
+
+void report_print(const struct report *rep, int has_messages, FILE *f)
+{
+    const json_t *l = rep->links, *mc = json_object_get(l, "most_contended");
     if (mc && json_integer_value(json_object_get(l, "max_flits")) > 0)
         fprintf(f, "  links           %lld carried flits; max %lld, mean %.1f; most blocked: node %lld "
                 "dim %lld%s (%lld cycles)\n",
@@ -212,20 +234,16 @@ void report_print(const struct router *r, FILE *f)
                 (long long)json_integer_value(json_object_get(mc, "dim")),
                 json_string_value(json_object_get(mc, "dir")),
                 (long long)json_integer_value(json_object_get(mc, "blocked_cycles")));
-    json_decref(l);
-    json_t *ts = report_time_split_json(r);
-    if (r->nlog)
+    const json_t *ts = rep->message_time;
+    if (has_messages)
         fprintf(f, "  message time    start-up %lld, queueing %lld, blocked %lld, transfer %lld ns (sums)\n",
                 (long long)json_integer_value(json_object_get(ts, "startup_ns")),
                 (long long)json_integer_value(json_object_get(ts, "queue_ns")),
                 (long long)json_integer_value(json_object_get(ts, "blocked_ns")),
                 (long long)json_integer_value(json_object_get(ts, "transfer_ns")));
-    json_decref(ts);
-    json_t *st = report_steps_json(r);
-    size_t n = json_array_size(st), free_ = 0;
+    size_t n = json_array_size(rep->steps), free_ = 0;
     for (size_t i = 0; i < n; i++)
-        free_ += json_is_true(json_object_get(json_array_get(st, i), "contention_free"));
+        free_ += json_is_true(json_object_get(json_array_get(rep->steps, i), "contention_free"));
     if (n > 1)
         fprintf(f, "  steps           %zu marked, %zu contention-free (steps.csv)\n", n, free_);
-    json_decref(st);
 }

@@ -6,15 +6,19 @@
 #include <jansson.h>
 #include "router.h"
 
+/* A run's summaries, computed once: "links" (max, mean, most contended),
+ * "steps" (per step mark: messages, max link sharing) and "message_time"
+ * (the time split summed over messages). */
+struct report {
+    json_t *links, *steps, *message_time;
+};
+void report_build(struct report *rep, const struct router *r);
+void report_free(struct report *rep);
+
 /* messages.csv, links.csv, steps.csv into dir. Returns 0 or -1. */
-int report_write_csv(const struct router *r, const char *dir);
+int report_write_csv(const struct router *r, const struct report *rep, const char *dir);
 
-/* The summaries for summary.json: "links", "steps", "time_split". */
-json_t *report_links_json(const struct router *r);
-json_t *report_steps_json(const struct router *r);
-json_t *report_time_split_json(const struct router *r);
-
-/* Console lines (link contention, steps). */
-void report_print(const struct router *r, FILE *f);
+/* Console lines (link contention, time split, steps). */
+void report_print(const struct report *rep, int has_messages, FILE *f);
 
 #endif

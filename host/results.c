@@ -30,9 +30,9 @@ static json_t *waiting_json(const struct router *r)
     return a;
 }
 
-int results_write(const struct router *r, const struct outcome *o)
+int results_write(const struct router *r, const struct report *rep, const struct outcome *o)
 {
-    if (report_write_csv(r, o->run_dir))
+    if (report_write_csv(r, rep, o->run_dir))
         fprintf(stderr, "wormsim: cannot write the CSV reports in %s\n", o->run_dir);
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);
@@ -73,9 +73,9 @@ int results_write(const struct router *r, const struct outcome *o)
     else
         json_object_set_new(s, "fault", json_null());
     json_object_set_new(s, "waiting", waiting_json(r));
-    json_object_set_new(s, "links", report_links_json(r));
-    json_object_set_new(s, "steps", report_steps_json(r));
-    json_object_set_new(s, "message_time", report_time_split_json(r));
+    json_object_set(s, "links", rep->links);
+    json_object_set(s, "steps", rep->steps);
+    json_object_set(s, "message_time", rep->message_time);
     json_object_set_new(s, "interrupted_by_signal", o->interrupted ? json_integer(o->interrupted) : json_null());
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", o->run_dir);
@@ -111,7 +111,7 @@ void results_print_waiting(const struct router *r, FILE *f, int max_lines)
         fprintf(f, "  ... and %d more (summary.json lists them all)\n", total - shown);
 }
 
-void results_print(const struct router *r, const struct outcome *o)
+void results_print(const struct router *r, const struct report *rep, const struct outcome *o)
 {
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);
@@ -128,7 +128,7 @@ void results_print(const struct router *r, const struct outcome *o)
             (unsigned long long)r->bytes);
     if (r->unreceived)
         fprintf(f, "  unreceived      %llu messages were never received\n", (unsigned long long)r->unreceived);
-    report_print(r, f);
+    report_print(rep, r->nlog > 0, f);
     fprintf(f, "  wall time       %.2f s\n", o->wall_s);
     fprintf(f, "  results         %s/summary.json\n", o->run_dir);
 }

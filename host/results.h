@@ -2,6 +2,7 @@
 #define RESULTS_H
 
 #include "router.h"
+#include "report.h"
 
 struct node_fault {
     int node;
@@ -22,10 +23,10 @@ struct outcome {
 };
 
 /* Write run_dir/summary.json. Returns 0 or -1. */
-int results_write(const struct router *r, const struct outcome *o);
+int results_write(const struct router *r, const struct report *rep, const struct outcome *o);
 
 /* The console summary. */
-void results_print(const struct router *r, const struct outcome *o);
+void results_print(const struct router *r, const struct report *rep, const struct outcome *o);
 
 /* "node 3 waits in RECV(src=4, tag=7) since 1200 ns" for each waiting node. */
 void results_print_waiting(const struct router *r, FILE *f, int max_lines);

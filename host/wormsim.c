@@ -673,7 +673,9 @@ int main(int argc, char **argv)
     rn.out.run_dir = rn.dir;
     rn.out.gdb_node = rn.gdb_node;
     rn.out.arch = rn.arch;
-    if (results_write(&rn.r, &rn.out))
+    struct report rep;
+    report_build(&rep, &rn.r);
+    if (results_write(&rn.r, &rep, &rn.out))
         fprintf(stderr, "wormsim: cannot write %s/summary.json\n", rn.dir);
     if (rn.r.timeline) {
         char tp[1100];
@@ -683,7 +685,8 @@ int main(int argc, char **argv)
         trace_free(rn.r.timeline);
         rn.r.timeline = NULL;
     }
-    results_print(&rn.r, &rn.out);
+    results_print(&rn.r, &rep, &rn.out);
+    report_free(&rep);
     if (!rn.out.ok)
         results_print_waiting(&rn.r, stderr, 16);
     for (int i = 0; i < rn.m.nodes; i++) {
