@@ -57,7 +57,7 @@ struct net {
     uint64_t inflight_flits, queued_msgs, undelivered;
     uint64_t moved;                 /* flit moves in the current cycle */
     uint64_t still;                 /* cycles in a row with flits in and none moved */
-    struct net_msg *arr_head, *arr_tail, *left_head, *left_tail;
+    struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
     uint64_t *active;               /* bitmap: routers with flits or queued messages */
     net_link_trace_fn trace_fn;
     void *trace_ctx;
@@ -301,7 +301,7 @@ static void count_blocked(struct net *n, int node, int port, struct net_msg *m, 
     }
 }
 
-static void add_event(struct net_msg **head, struct net_msg **tail, struct net_msg *m, int left)
+static void add_event(struct net_msg **head, struct net_msg *m, int left)
 {
     /* (src, seq) order: insertion sort, the lists are short */
     struct net_msg **pp = head;
@@ -313,7 +313,6 @@ static void add_event(struct net_msg **head, struct net_msg **tail, struct net_m
         m->next_done = *pp;
     }
     *pp = m;
-    (void)tail;
 }
 
 /* NIC injection: each channel pushes the next flit of its front message
@@ -337,7 +336,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
         n->inflight_flits++;
         if (++q->next_flit == m->flits) {
             m->c_leave = c + 1;
-            add_event(&n->left_head, &n->left_tail, m, 1);
+            add_event(&n->left_head, m, 1);
             q->first = m->next_queue;
             if (!q->first)
                 q->last = NULL;
@@ -483,7 +482,7 @@ static void router_step(struct net *n, int node, uint64_t c)
             if (f.idx == f.m->flits - 1) {
                 f.m->c_arrive = c + 1;
                 n->undelivered--;
-                add_event(&n->arr_head, &n->arr_tail, f.m, 0);
+                add_event(&n->arr_head, f.m, 0);
             }
         } else {
             if (n->p.switching == SW_WORMHOLE)

@@ -1,5 +1,6 @@
 /* The router engine; see router.h for the synchronisation argument. */
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "router.h"
@@ -163,8 +164,6 @@ int router_node_hello(struct router *r, int rank)
 
 static int fail(struct router *r, struct node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-#include <stdarg.h>
 static int fail(struct router *r, struct node *n, const char *fmt, ...)
 {
     if (r->failed_node < 0) {
