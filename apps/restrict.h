@@ -27,12 +27,18 @@ enum app_restriction {
 enum { SHAPE_MESH = 0, SHAPE_TORUS = 1, SHAPE_HYPERCUBE = 2 };
 #define SHAPE_MAX_DIMS 12
 
+struct coll_ctx;                     /* apps/coll/coll.h */
+
 struct app_shape {
     int topo;
     int ndims;
     int dims[SHAPE_MAX_DIMS];        /* dims[0] varies fastest in the rank; unused = 1 */
     int nodes;
     int all_port;                    /* 1 under the all-port model */
+    /* The collective call a schedule is planned for: root, multicast set,
+     * segments (apps/coll/coll.h). NULL outside the rooted collectives;
+     * the complete exchanges and all-to-all broadcasts never read it. */
+    const struct coll_ctx *cx;
 };
 
 /* Node memory an app may use for its buffers (the node has 32 MiB of RAM;

@@ -177,5 +177,13 @@ static long msg(const struct app_shape *sh)
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_flood = {
-    COLL_ALLGATHER, "flood", "allgather_flood", APP_ALLPORT_SQUARE2D_FLOOD, nsteps, sends, senders, msg, all,
+    .op = COLL_ALLGATHER,
+    .name = "flood",
+    .app = "allgather_flood",
+    .restr = APP_ALLPORT_SQUARE2D_FLOOD,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = msg,
+    .max_hold = all,
 };

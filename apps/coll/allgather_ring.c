@@ -90,5 +90,13 @@ static long msg(const struct app_shape *sh)
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_ring = {
-    COLL_ALLGATHER, "ring", "allgather_ring", APP_MESH_OR_TORUS, nsteps, sends, senders, msg, all,
+    .op = COLL_ALLGATHER,
+    .name = "ring",
+    .app = "allgather_ring",
+    .restr = APP_MESH_OR_TORUS,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = msg,
+    .max_hold = all,
 };

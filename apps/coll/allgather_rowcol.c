@@ -78,5 +78,13 @@ static long msg(const struct app_shape *sh) { return sh->dims[1] > 1 ? sh->dims[
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_rowcol = {
-    COLL_ALLGATHER, "rowcol", "allgather_rowcol", APP_TORUS2D, nsteps, sends, senders, msg, all,
+    .op = COLL_ALLGATHER,
+    .name = "rowcol",
+    .app = "allgather_rowcol",
+    .restr = APP_TORUS2D,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = msg,
+    .max_hold = all,
 };

@@ -42,5 +42,13 @@ static long half(const struct app_shape *sh) { return sh->nodes / 2; }
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_std_exchange = {
-    COLL_ALLGATHER, "std_exchange", "allgather_std_exchange", APP_HYPERCUBE, nsteps, sends, senders, half, all,
+    .op = COLL_ALLGATHER,
+    .name = "std_exchange",
+    .app = "allgather_std_exchange",
+    .restr = APP_HYPERCUBE,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = half,
+    .max_hold = all,
 };

@@ -56,6 +56,13 @@ static long half(const struct app_shape *sh) { return sh->nodes / 2; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_binary_exchange = {
-    COLL_ALLTOALL, "binary_exchange", "alltoall_binary_exchange", APP_MESH2D_SQUARE_POW2,
-    nsteps, sends, senders, half, hold,
+    .op = COLL_ALLTOALL,
+    .name = "binary_exchange",
+    .app = "alltoall_binary_exchange",
+    .restr = APP_MESH2D_SQUARE_POW2,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = half,
+    .max_hold = hold,
 };

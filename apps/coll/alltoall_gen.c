@@ -35,5 +35,13 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_gen = {
-    COLL_ALLTOALL, "gen", "alltoall_gen", APP_ANY, nsteps, sends, senders, one, hold,
+    .op = COLL_ALLTOALL,
+    .name = "gen",
+    .app = "alltoall_gen",
+    .restr = APP_ANY,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = one,
+    .max_hold = hold,
 };

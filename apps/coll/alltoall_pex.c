@@ -20,6 +20,13 @@
 #include "coll.h"
 
 const struct coll_algo coll_alltoall_pex = {
-    COLL_ALLTOALL, "pex", "alltoall_pex", APP_POW2, coll_xor_nsteps, coll_xor_sends, coll_xor_senders,
-    coll_xor_msg_blocks, coll_xor_held_blocks,
+    .op = COLL_ALLTOALL,
+    .name = "pex",
+    .app = "alltoall_pex",
+    .restr = APP_POW2,
+    .nsteps = coll_xor_nsteps,
+    .sends = coll_xor_sends,
+    .senders = coll_xor_senders,
+    .max_msg_blocks = coll_xor_msg_blocks,
+    .max_hold = coll_xor_held_blocks,
 };

@@ -50,5 +50,13 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_pex_gen_shift = {
-    COLL_ALLTOALL, "pex_gen_shift", "alltoall_pex_gen_shift", APP_ANY, nsteps, sends, senders, one, hold,
+    .op = COLL_ALLTOALL,
+    .name = "pex_gen_shift",
+    .app = "alltoall_pex_gen_shift",
+    .restr = APP_ANY,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = one,
+    .max_hold = hold,
 };

@@ -94,6 +94,13 @@ static long quarter(const struct app_shape *sh) { return sh->nodes / 4; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_quadrant_exchange = {
-    COLL_ALLTOALL, "quadrant_exchange", "alltoall_quadrant_exchange", APP_MESH2D_SQUARE_POW2,
-    nsteps, sends, senders, quarter, hold,
+    .op = COLL_ALLTOALL,
+    .name = "quadrant_exchange",
+    .app = "alltoall_quadrant_exchange",
+    .restr = APP_MESH2D_SQUARE_POW2,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = quarter,
+    .max_hold = hold,
 };

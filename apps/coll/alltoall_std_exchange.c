@@ -39,5 +39,13 @@ static long half(const struct app_shape *sh) { return sh->nodes / 2; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_std_exchange = {
-    COLL_ALLTOALL, "std_exchange", "alltoall_std_exchange", APP_HYPERCUBE, nsteps, sends, senders, half, hold,
+    .op = COLL_ALLTOALL,
+    .name = "std_exchange",
+    .app = "alltoall_std_exchange",
+    .restr = APP_HYPERCUBE,
+    .nsteps = nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = half,
+    .max_hold = hold,
 };

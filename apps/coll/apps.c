@@ -98,6 +98,14 @@ int coll_app(enum coll_op op, const char *algo)
 
 #define COLL_alltoall COLL_ALLTOALL
 #define COLL_allgather COLL_ALLGATHER
+#define COLL_bcast COLL_BCAST
+#define COLL_mcast COLL_MCAST
+#define COLL_scatter COLL_SCATTER
+#define COLL_gather COLL_GATHER
+#define COLL_reduce COLL_REDUCE
+#define COLL_allreduce COLL_ALLREDUCE
+#define COLL_scan COLL_SCAN
+#define COLL_barrier COLL_BARRIER
 #define COLL_ALGO(op, name, restr, desc) \
     int app_##op##_##name(void) { return coll_app(COLL_##op, #name); }
 #include "algos.def"

@@ -33,8 +33,9 @@
 #include <stdio.h>
 #include "coll.h"
 
-const struct coll_algo coll_alltoall_auto = { COLL_ALLTOALL, "auto", "alltoall_auto", APP_ANY, 0, 0, 0, 0, 0 };
-const struct coll_algo coll_allgather_auto = { COLL_ALLGATHER, "auto", "allgather_auto", APP_ANY, 0, 0, 0, 0, 0 };
+/* The `auto` entries: no schedule of their own (sends == NULL). */
+const struct coll_algo coll_alltoall_auto = { .op = COLL_ALLTOALL, .name = "auto", .app = "alltoall_auto" };
+const struct coll_algo coll_allgather_auto = { .op = COLL_ALLGATHER, .name = "auto", .app = "allgather_auto" };
 
 static int square2d(const struct app_shape *sh)
 {

@@ -1,21 +1,44 @@
-/* The collective library: complete exchange (all-to-all personalized,
- * MPI_Alltoall) and all-to-all broadcast (MPI_Allgather) by the algorithms
- * of the papers in docs (see apps/coll/algos.def for the list).
+/* The collective library: complete exchange (MPI_Alltoall), all-to-all
+ * broadcast (MPI_Allgather), broadcast, multicast, scatter, gather,
+ * reduction, all-reduction, scan and barrier, by the algorithms of the
+ * papers in ../shared/seeds (apps/coll/algos.def lists them).
  *
  * Every algorithm is a schedule: at step t = 1..nsteps, node `me` sends
  * some messages and receives some messages, each message a list of
- * blocks. A block is `len` bytes and has a label:
- *   complete exchange:    label = s * p + d, the block node s has for node d;
- *   all-to-all broadcast: label = s, the block of node s (for every node).
- * The schedule is a pure function of (machine shape, node, step): the
- * same code drives the node (apps/coll/run.c) and the host unit tests
- * (tests/unit/test_sched.c), which check delivery, step counts and
- * channel contention for every shape an algorithm supports.
+ * blocks. A block is `len` bytes and has a label, by operation:
+ *   alltoall   label s * p + d, the block node s has for node d;
+ *   allgather  label s, the block of node s (for every node);
+ *   bcast      label k = segment k of the root's message (segs of them;
+ *   mcast      one for the unsegmented algorithms), the root holds all;
+ *   scatter    label d, the root's block for node d;
+ *   gather     label s, node s's block for the root;
+ *   reduce     label k = segment k of the vector every node contributes;
+ *   allreduce  as reduce;
+ *   scan       label 0 = the node's result, label 1 = its running
+ *              partial (Kumar's two buffers; survey section 7);
+ *   barrier    label 0, an empty token every node starts with.
+ * The schedule is a pure function of (machine shape and call, node, step):
+ * the same code drives the node (apps/coll/run.c) and the host unit tests
+ * (tests/unit/test_sched.c, tests/unit/sched_sim.h), which check delivery,
+ * step counts and channel contention for every shape an algorithm
+ * supports.
  *
- * A sent block leaves the sender in a complete exchange (it is moved), and
- * stays in an all-to-all broadcast (it is copied). A message's blocks go on
- * the wire in the order of its labels; sender and receiver compute the same
- * list, so no label travels with the data.
+ * What a message does to its blocks (its mode; coll_emit_mode()):
+ *   COLL_MOVE     the sender gives the block up; the receiver must not hold
+ *                 it (default of alltoall, scatter, gather);
+ *   COLL_COPY     the sender keeps it; the receiver must not hold it
+ *                 (default of allgather, bcast, mcast);
+ *   COLL_COMBINE  the sender keeps it; the receiver combines it into its
+ *                 own block of that label (x = x op y), or takes it if it
+ *                 holds none (default of reduce, allreduce, barrier);
+ *   COLL_REPLACE  the sender keeps it; the receiver's block of that label
+ *                 is overwritten, or taken if it holds none (the
+ *                 distribution phase of a ring all-reduction);
+ *   COLL_SCAN     COMBINE, and when the sender's rank is below the
+ *                 receiver's, also combined into the receiver's label 0
+ *                 (the result buffer rule; default of scan).
+ * A message's blocks go on the wire in the order of its labels; sender
+ * and receiver compute the same list, so no label travels with the data.
  *
  * This header is pure C (no node headers): it is compiled for the host too.
  */
@@ -25,14 +48,43 @@
 #include <stddef.h>
 #include "../restrict.h"
 
-enum coll_op { COLL_ALLTOALL = 0, COLL_ALLGATHER = 1 };
+enum coll_op {
+    COLL_ALLTOALL = 0, COLL_ALLGATHER = 1, COLL_BCAST, COLL_MCAST, COLL_SCATTER, COLL_GATHER,
+    COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN, COLL_BARRIER, COLL_NOPS
+};
+extern const char *const coll_op_names[COLL_NOPS];   /* "alltoall", "allgather", "bcast" ... */
 
-#define COLL_MAX_MSGS 8          /* messages one node sends (receives) in one step */
+enum coll_mode { COLL_DEFAULT = 0, COLL_MOVE, COLL_COPY, COLL_COMBINE, COLL_REPLACE, COLL_SCAN_RULE };
+enum coll_mode coll_default_mode(enum coll_op op);
+
+/* Reduction operators and element types (reduce, allreduce, scan). The
+ * bitwise operators take integers only. */
+enum coll_rop { COLL_SUM = 0, COLL_MAX, COLL_MIN, COLL_BAND, COLL_BOR, COLL_BXOR, COLL_NROPS };
+enum coll_dtype { COLL_INT32 = 0, COLL_INT64, COLL_DOUBLE, COLL_NDTYPES };
+extern const char *const coll_rop_names[COLL_NROPS];     /* "sum" "max" "min" "band" "bor" "bxor" */
+extern const char *const coll_dtype_names[COLL_NDTYPES]; /* "int" "long" "double" */
+extern const int coll_dtype_size[COLL_NDTYPES];
+
+/* The call a rooted or set collective is planned for (app_shape.cx).
+ * Every node passes the same context. */
+#define COLL_MAX_SET 4096
+struct coll_ctx {
+    int root;                    /* bcast, mcast, scatter, gather, reduce: 0..p-1 */
+    int nset;                    /* mcast: how many destinations */
+    const int *set;              /* mcast: the destinations, ascending, distinct, root excluded */
+    int segs;                    /* bcast/mcast/reduce/allreduce: segments (labels) the message is
+                                    cut into, as the algorithm's segments() fixed it */
+    enum coll_rop rop;           /* reduce, allreduce, scan (the executor's; schedules ignore) */
+    enum coll_dtype dtype;
+};
+
+#define COLL_MAX_MSGS 16         /* messages one node sends (receives) in one step */
 
 struct coll_msg {
     int peer;                    /* destination of a send, source of a receive */
     int nblk;                    /* blocks in the message */
     int off;                     /* its labels are plan->lab[off .. off+nblk) */
+    int mode;                    /* enum coll_mode, never COLL_DEFAULT in a plan */
 };
 
 /* What one node does at one step: its sends, then its receives. */
@@ -55,6 +107,9 @@ struct coll_emit {
 };
 void coll_emit_msg(struct coll_emit *e, int to);
 void coll_emit_blk(struct coll_emit *e, int label);
+/* The mode of the message being emitted (after coll_emit_msg; default:
+ * the operation's, coll_default_mode()). */
+void coll_emit_mode(struct coll_emit *e, enum coll_mode mode);
 /* A whole message of the blocks (s_base | any subset of s_free, d_base |
  * any subset of d_free), s then d ascending (apps/coll/plan.c). */
 void coll_emit_masked(struct coll_emit *e, int to, int p, int s_base, int s_free,
@@ -75,12 +130,23 @@ struct coll_algo {
     /* Emit the messages `node` sends at `step` (1..nsteps). */
     void (*sends)(const struct app_shape *sh, int node, int step, struct coll_emit *e);
     /* The nodes that send to `node` at `step` (a superset is allowed:
-     * a listed node that sends nothing to `node` adds no receive). */
+     * a listed node that sends nothing to `node` adds no receive). NULL:
+     * the library asks every node's sends() (fine up to a few hundred
+     * nodes; give it for the machines of thousands). */
     int (*senders)(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
     /* Most blocks in one message, and most blocks a node holds at once
      * (after a step's sends and before its receives are counted both). */
     long (*max_msg_blocks)(const struct app_shape *sh);
     long (*max_hold)(const struct app_shape *sh);
+    /* bcast, mcast, reduce, allreduce: the segments the message is cut
+     * into, given the caller's wish sh->cx->segs (0: the algorithm's
+     * choice). NULL: one. The library stores the answer in cx->segs
+     * before calling any other hook. */
+    int (*segments)(const struct app_shape *sh);
+    /* Extra check of the call beyond the restriction (a multicast set the
+     * algorithm cannot take, a segment count ...): 0, or -1 with the
+     * reason in err. NULL: none. */
+    int (*check)(const struct app_shape *sh, char *err, size_t errlen);
 };
 
 /* The registry (apps/coll/registry.c), in the order of algos.def; the
@@ -125,6 +191,14 @@ int  coll_xor_senders(const struct app_shape *sh, int node, int step, int from[C
 long coll_xor_msg_blocks(const struct app_shape *sh);
 long coll_xor_held_blocks(const struct app_shape *sh);
 
+/* The multicast set of a run from its words (host and node alike):
+ * "set=3,7,12" (ranks), or "m=<count> seed=<n>" for m distinct ranks other
+ * than the root drawn by a fixed generator from the seed. Writes the
+ * ascending set to out (room for COLL_MAX_SET) and its size to *n; 0, or
+ * -1 with the reason in err (a rank out of range, the root, a duplicate,
+ * an empty set, m out of 1..p-1). */
+int coll_parse_set(const char *args, int p, int root, int *out, int *n, char *err, size_t errlen);
+
 /* Shape helpers (apps/coll/shape.c). */
 void shape_coords(const struct app_shape *sh, int rank, int c[SHAPE_MAX_DIMS]);
 int  shape_rank(const struct app_shape *sh, const int c[SHAPE_MAX_DIMS]);
@@ -159,5 +233,43 @@ int  coll_allgather(const void *send, void *recv, size_t len, const char *algo, 
 
 /* The collective apps (apps/coll/apps.c): fill, call, time, verify. */
 int coll_app(enum coll_op op, const char *algo);
+
+/* --- Node side, part 2: the rooted, reducing and synchronising calls -----
+ *
+ * The general persistent form: struct coll_call names the operation, the
+ * algorithm, the byte length and the context; coll_init_call() plans it;
+ * coll_start(req, send, recv) runs it with the buffers of that operation:
+ *   bcast, mcast   len bytes; send = recv = the message (read at the root,
+ *                  written at the others; a multicast writes only the
+ *                  set's nodes);
+ *   scatter        send = p blocks of len at the root; recv = len bytes;
+ *   gather         send = len bytes; recv = p blocks of len at the root;
+ *   reduce         send, recv = len bytes (len / size elements of dtype);
+ *   allreduce      recv written on every node, at the root only for reduce;
+ *   scan           node i gets x_0 op ... op x_i;
+ *   barrier        len 0; no buffers.
+ * The one-call forms below plan, run and free. */
+struct coll_call {
+    enum coll_op op;
+    const char *algo;
+    size_t len;
+    struct coll_ctx cx;
+};
+int coll_init_call(const struct coll_call *c, struct coll_req **req, char *err, size_t errlen);
+int coll_bcast(void *buf, size_t len, int root, const char *algo, char *err, size_t errlen);
+int coll_mcast(void *buf, size_t len, int root, const int *set, int nset, const char *algo, char *err,
+               size_t errlen);
+int coll_scatter(const void *send, void *recv, size_t len, int root, const char *algo, char *err, size_t errlen);
+int coll_gather(const void *send, void *recv, size_t len, int root, const char *algo, char *err, size_t errlen);
+int coll_reduce(const void *send, void *recv, size_t count, enum coll_dtype t, enum coll_rop op, int root,
+                const char *algo, char *err, size_t errlen);
+int coll_allreduce(const void *send, void *recv, size_t count, enum coll_dtype t, enum coll_rop op,
+                   const char *algo, char *err, size_t errlen);
+int coll_scan(const void *send, void *recv, size_t count, enum coll_dtype t, enum coll_rop op,
+              const char *algo, char *err, size_t errlen);
+int coll_barrier(const char *algo, char *err, size_t errlen);
+
+/* x = x op y over n elements (apps/coll/combine.c; pure C). */
+void coll_combine(void *x, const void *y, size_t n, enum coll_dtype t, enum coll_rop op);
 
 #endif

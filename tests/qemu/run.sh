@@ -565,6 +565,9 @@ for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad
 for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
          hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
 for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
+# More suites, one file per family (tests/qemu/suite-*.sh): each defines
+# its tests with the helpers above and runs them with t.
+for f in tests/qemu/suite-*.sh; do [ -e "$f" ] && . "$f"; done
 for m in make_run_default make_run_riscv make_run_pingpong make_run_hypercube make_run_mixed make_run_bad; do t $m $m; done
 echo "qemu: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
