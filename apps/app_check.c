@@ -67,6 +67,37 @@ static int shape_ok(int restr, const struct app_shape *sh, const char **need)
     case APP_MESH_OR_TORUS:
         *need = "a mesh or a torus (TOPO=mesh or torus)";
         return sh->topo == SHAPE_MESH || sh->topo == SHAPE_TORUS ? 0 : -1;
+    case APP_MESH:
+        *need = "a mesh (TOPO=mesh)";
+        return sh->topo == SHAPE_MESH ? 0 : -1;
+    case APP_TORUS:
+        *need = "a torus (TOPO=torus)";
+        return sh->topo == SHAPE_TORUS ? 0 : -1;
+    case APP_MESH2D:
+        *need = "a 2D mesh (TOPO=mesh DIMS=AxB)";
+        return sh->topo == SHAPE_MESH && sh->ndims == 2 ? 0 : -1;
+    case APP_ALLPORT_HYPERCUBE:
+        *need = "the all-port model (PORT_MODEL=all-port) on a hypercube (TOPO=hypercube NODES=2^n)";
+        return sh->all_port && sh->topo == SHAPE_HYPERCUBE ? 0 : -1;
+    case APP_ALLPORT_MESH2D_SQUARE_POW2:
+        *need = "the all-port model (PORT_MODEL=all-port) on a 2D mesh of 2^k x 2^k nodes "
+                "(TOPO=mesh DIMS=2x2, 4x4, 8x8 ...)";
+        return sh->all_port && sh->topo == SHAPE_MESH && is2d_square(sh) && is_pow2(N) && N >= 2 ? 0 : -1;
+    case APP_ALLPORT_TORUS2D_SQUARE:
+        *need = "the all-port model (PORT_MODEL=all-port) on a 2D n x n torus (TOPO=torus DIMS=5x5, 7x7 ...)";
+        return sh->all_port && sh->topo == SHAPE_TORUS && is2d_square(sh) && N >= 2 ? 0 : -1;
+    case APP_ALLPORT_TORUS3D_CUBE:
+        *need = "the all-port model (PORT_MODEL=all-port) on a 3D n x n x n torus (TOPO=torus DIMS=3x3x3 ...)";
+        return sh->all_port && sh->topo == SHAPE_TORUS && sh->ndims == 3 && N >= 2 &&
+               sh->dims[1] == N && sh->dims[2] == N ? 0 : -1;
+    case APP_ALLPORT_TORUS_CUBE: {
+        *need = "the all-port model (PORT_MODEL=all-port) on a torus with every side equal (TOPO=torus "
+                "DIMS=5x5, 3x3x3, 3x3x3x3 ...)";
+        int eq = sh->topo == SHAPE_TORUS && N >= 2;
+        for (int i = 1; i < sh->ndims; i++)
+            eq = eq && sh->dims[i] == N;
+        return sh->all_port && eq ? 0 : -1;
+    }
     }
     *need = "a known restriction (apps/restrict.h)";
     return -1;
@@ -85,7 +116,7 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
             snprintf(err, errlen, "app %s needs at least two nodes", app);
         else
             snprintf(err, errlen, "app %s needs %s, not %s%s", app, need, shape,
-                     restr == APP_ALLPORT_SQUARE2D_FLOOD && !sh->all_port ? " (one-port)" : "");
+                     !sh->all_port && strstr(need, "all-port") ? " (one-port)" : "");
         return -1;
     }
     const struct coll_algo *a = coll_find_app(app);

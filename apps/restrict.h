@@ -20,6 +20,14 @@ enum app_restriction {
     APP_ALLPORT_SQUARE2D_FLOOD,      /* all-port; n x n mesh, or n x n torus with n odd */
     APP_TORUS2D,                     /* a 2D torus */
     APP_MESH_OR_TORUS,               /* a mesh or a torus, any number of dimensions */
+    APP_MESH,                        /* a mesh, any number of dimensions */
+    APP_TORUS,                       /* a torus, any number of dimensions */
+    APP_MESH2D,                      /* a 2D mesh */
+    APP_ALLPORT_HYPERCUBE,           /* all-port; a hypercube */
+    APP_ALLPORT_MESH2D_SQUARE_POW2,  /* all-port; a 2D mesh of 2^k x 2^k nodes, k >= 1 */
+    APP_ALLPORT_TORUS2D_SQUARE,      /* all-port; a 2D n x n torus, n >= 2 */
+    APP_ALLPORT_TORUS3D_CUBE,        /* all-port; a 3D n x n x n torus, n >= 2 */
+    APP_ALLPORT_TORUS_CUBE,          /* all-port; a k-D torus n x ... x n, k >= 1, n >= 2 */
 };
 
 /* The machine, as both the host and the node see it. topo takes the
