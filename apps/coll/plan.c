@@ -17,7 +17,13 @@ void coll_emit_msg(struct coll_emit *e, int to)
         return;
     }
     e->cur = (recv ? pl->recv : pl->send) + (*n)++;
-    *e->cur = (struct coll_msg){ recv ? e->recv_from : to, 0, pl->nlab };
+    *e->cur = (struct coll_msg){ recv ? e->recv_from : to, 0, pl->nlab, COLL_DEFAULT };
+}
+
+void coll_emit_mode(struct coll_emit *e, enum coll_mode mode)
+{
+    if (e->cur)
+        e->cur->mode = (int)mode;
 }
 
 void coll_emit_blk(struct coll_emit *e, int label)
@@ -33,12 +39,19 @@ void coll_emit_blk(struct coll_emit *e, int label)
     e->cur->nblk++;
 }
 
-static int drop_empty(struct coll_msg *m, int n)
+/* Drop the messages without blocks (a barrier's token is a block of no
+ * bytes, so its messages stay) and give each the operation's mode where
+ * the algorithm named none. */
+static int tidy(struct coll_msg *m, int n, enum coll_mode def)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (m[i].nblk > 0)
-            m[k++] = m[i];
+        if (m[i].nblk > 0) {
+            m[k] = m[i];
+            if (m[k].mode == COLL_DEFAULT)
+                m[k].mode = (int)def;
+            k++;
+        }
     return k;
 }
 
@@ -48,14 +61,23 @@ int coll_plan_step(const struct coll_algo *a, const struct app_shape *sh, int me
     pl->nsend = pl->nrecv = pl->nlab = pl->overflow = 0;
     struct coll_emit e = { pl, -1, -1, NULL };
     a->sends(sh, me, step, &e);
-    int from[COLL_MAX_MSGS];
-    int n = a->senders(sh, me, step, from);
-    for (int i = 0; i < n; i++) {
-        struct coll_emit r = { pl, from[i], me, NULL };
-        a->sends(sh, from[i], step, &r);
+    if (a->senders) {
+        int from[COLL_MAX_MSGS];
+        int n = a->senders(sh, me, step, from);
+        for (int i = 0; i < n; i++) {
+            struct coll_emit r = { pl, from[i], me, NULL };
+            a->sends(sh, from[i], step, &r);
+        }
+    } else {
+        for (int from = 0; from < sh->nodes; from++)     /* no senders(): ask everyone */
+            if (from != me) {
+                struct coll_emit r = { pl, from, me, NULL };
+                a->sends(sh, from, step, &r);
+            }
     }
-    pl->nsend = drop_empty(pl->send, pl->nsend);
-    pl->nrecv = drop_empty(pl->recv, pl->nrecv);
+    enum coll_mode def = coll_default_mode(a->op);
+    pl->nsend = tidy(pl->send, pl->nsend, def);
+    pl->nrecv = tidy(pl->recv, pl->nrecv, def);
     return pl->overflow ? -1 : 0;
 }
 

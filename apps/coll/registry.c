@@ -13,6 +13,27 @@ const struct coll_algo *const coll_algos[] = {
     NULL,
 };
 
+const char *const coll_op_names[COLL_NOPS] = {
+    "alltoall", "allgather", "bcast", "mcast", "scatter", "gather", "reduce", "allreduce", "scan", "barrier",
+};
+const char *const coll_rop_names[COLL_NROPS] = { "sum", "max", "min", "band", "bor", "bxor" };
+const char *const coll_dtype_names[COLL_NDTYPES] = { "int", "long", "double" };
+const int coll_dtype_size[COLL_NDTYPES] = { 4, 8, 8 };
+
+enum coll_mode coll_default_mode(enum coll_op op)
+{
+    switch (op) {
+    case COLL_ALLTOALL: case COLL_SCATTER: case COLL_GATHER:
+        return COLL_MOVE;
+    case COLL_ALLGATHER: case COLL_BCAST: case COLL_MCAST:
+        return COLL_COPY;
+    case COLL_SCAN:
+        return COLL_SCAN_RULE;
+    default:
+        return COLL_COMBINE;
+    }
+}
+
 const struct coll_algo *coll_find_app(const char *app)
 {
     for (int i = 0; coll_algos[i]; i++)
