@@ -1,0 +1,52 @@
+/* mcast_utorus: multicast by the U-torus algorithm on a one-port torus.
+ *
+ * Source:     McKinley, Tsai and Robinson (1994), section 5,
+ *             "Contention-Free Multicast", Figures 17 and 18 (after
+ *             Robinson, McKinley and Cheng [18]): "The source x_s and
+ *             destinations are sorted into a dimension-ordered chain ...
+ *             Next, the chain is 'rotated' so that x_s becomes the first
+ *             element ... called an R-chain with respect to x_s. The
+ *             U-torus algorithm takes an R-chain as input and uses the
+ *             recursive doubling algorithm described earlier."
+ * Machines:   a torus of any number of dimensions (dimension order,
+ *             shorter way round, ties +; two dateline VC classes).
+ * Reading:    dimension order is the rank order; the R-chain is the source,
+ *             then the destinations of higher rank ascending, then those of
+ *             lower rank ascending. The chain algorithm on it: the holder
+ *             of each interval, its first node, sends to the first node of
+ *             the upper half (apps/coll/ucast.h).
+ * Schedule:   level t = 1..ceil(log2(m+1)) of the halving; nodes outside the
+ *             set take no part.
+ * Steps:      ceil(log2(m + 1)) for m destinations; ceil(log2 N) for a
+ *             broadcast (set=all).
+ * Start-ups:  one message per node per step at most.
+ * Cost:       ceil(log2(m+1)) (t_s + l t_f + D t_hop). The paper's claim is
+ *             that the messages of one step share no channel (on a
+ *             unidirectional torus two may share a link on different
+ *             dateline classes, Figure 18); tests/unit/test_bcast_trees.c
+ *             measures the directed-channel sharing of every step under
+ *             the bidirectional shorter-way routing of this network.
+ */
+#include "ucast.h"
+
+static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    ucast_sends(sh, UCAST_RCHAIN, node, step, e);
+}
+
+static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
+{
+    return ucast_senders(sh, UCAST_RCHAIN, node, step, from);
+}
+
+const struct coll_algo coll_mcast_utorus = {
+    .op = COLL_MCAST,
+    .name = "utorus",
+    .app = "mcast_utorus",
+    .restr = APP_TORUS,
+    .nsteps = ucast_nsteps,
+    .sends = sends,
+    .senders = senders,
+    .max_msg_blocks = ucast_one,
+    .max_hold = ucast_one,
+};
