@@ -241,6 +241,15 @@ static long one(const struct app_shape *sh)
     return 1;
 }
 
+/* Every message is the one block, but a path step has a source send k <= n
+ * of them, and the executor's label room for one step is 4 max_hold + 2
+ * max_msg_blocks: so max_msg_blocks is raised to make n + 1 labels fit. */
+static long msg_room(const struct app_shape *sh)
+{
+    long n = ilog2(sh->nodes), m = (n - 2) / 2;
+    return m < 1 ? 1 : m;
+}
+
 const struct coll_algo coll_bcast_hokao = {
     .op = COLL_BCAST,
     .name = "hokao",
@@ -249,6 +258,6 @@ const struct coll_algo coll_bcast_hokao = {
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,
-    .max_msg_blocks = one,
+    .max_msg_blocks = msg_room,
     .max_hold = one,
 };

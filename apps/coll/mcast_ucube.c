@@ -8,10 +8,11 @@
  *             easily sort the m - 1 destinations into a d_0-relative
  *             dimension-ordered chain ... then execute the chain algorithm".
  * Machines:   a hypercube (e-cube routing, lowest differing bit first).
- * Reading:    dimension order is lexicographic with the last-routed
- *             dimension most significant; under e-cube that is the plain
- *             integer order, so the chain is the source followed by the
- *             destinations sorted by d XOR source. The chain algorithm
+ * Reading:    dimension order compares addresses on the first-routed
+ *             dimension first; under e-cube (bit 0 first) that is the order
+ *             of the bit-reversed addresses, so the chain is the source
+ *             followed by the destinations sorted by bitrev(d XOR source).
+ *             The chain algorithm
  *             (apps/coll/ucast.h): the holder of each chain interval,
  *             always its first node, sends to the first node of the upper
  *             half; both halves go on in parallel.
@@ -20,7 +21,8 @@
  *             only pass worms on).
  * Steps:      ceil(log2(m + 1)) for m destinations; ceil(log2 N) = n for a
  *             broadcast (set=all), where it is the spanning binomial tree
- *             resolving the highest dimension first.
+ *             (the first message crosses dimension 0, the last dimension
+ *             n-1: bcast_sbt's tree).
  * Start-ups:  one message per step at most; the source sends
  *             ceil(log2(m+1)).
  * Cost:       ceil(log2(m+1)) (t_s + l t_f + D t_hop); the messages of a

@@ -12,8 +12,9 @@
  *             its own address."
  * Machines:   a mesh of any number of dimensions (dimension-order routing,
  *             dimension 0 first).
- * Reading:    dimension order is the rank order (dimension 0, routed first,
- *             varies fastest, the last dimension is the most significant).
+ * Reading:    dimension order compares coordinates on dimension 0 (routed
+ *             first) first, then 1, ... (a column-wise listing in 2D; not
+ *             the rank order): apps/coll/ucast.h says why.
  *             Every node that receives becomes the holder of its half,
  *             standing at one end of it, and applies the same rule: from
  *             the low end it sends to the smallest node of the upper half

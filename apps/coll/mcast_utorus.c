@@ -10,9 +10,9 @@
  *             recursive doubling algorithm described earlier."
  * Machines:   a torus of any number of dimensions (dimension order,
  *             shorter way round, ties +; two dateline VC classes).
- * Reading:    dimension order is the rank order; the R-chain is the source,
- *             then the destinations of higher rank ascending, then those of
- *             lower rank ascending. The chain algorithm on it: the holder
+ * Reading:    dimension order compares coordinates on dimension 0 first
+ *             (apps/coll/ucast.h); the R-chain is that chain of the source
+ *             and destinations rotated to start at the source. The chain algorithm on it: the holder
  *             of each interval, its first node, sends to the first node of
  *             the upper half (apps/coll/ucast.h).
  * Schedule:   level t = 1..ceil(log2(m+1)) of the halving; nodes outside the
@@ -20,12 +20,14 @@
  * Steps:      ceil(log2(m + 1)) for m destinations; ceil(log2 N) for a
  *             broadcast (set=all).
  * Start-ups:  one message per node per step at most.
- * Cost:       ceil(log2(m+1)) (t_s + l t_f + D t_hop). The paper's claim is
- *             that the messages of one step share no channel (on a
- *             unidirectional torus two may share a link on different
- *             dateline classes, Figure 18); tests/unit/test_bcast_trees.c
- *             measures the directed-channel sharing of every step under
- *             the bidirectional shorter-way routing of this network.
+ * Cost:       ceil(log2(m+1)) (t_s + l t_f + D t_hop). Contention-free
+ *             as Robinson et al. claim it, "by exploiting ... the use of
+ *             virtual channels": two messages of a step may cross one
+ *             link the same way, one before and one after the wrap link of
+ *             that dimension, hence on different dateline classes of
+ *             virtual channels (Figure 18); no (channel, class) carries two.
+ *             tests/unit/test_bcast_trees.c checks it for the bidirectional
+ *             shorter-way routing of this network (docs/network.md).
  */
 #include "ucast.h"
 

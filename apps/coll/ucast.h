@@ -7,7 +7,13 @@
 
 #include "coll.h"
 
-/* How the chain is ordered. */
+/* How the chain is ordered. Dimension order (the survey's "lexicographical
+ * ordering, by dimension", after McKinley et al. [8]) compares addresses
+ * on dimension 0 first, the dimension routed first, then 1, ...: in a 2D
+ * mesh the column-wise listing. With it, a message down the chain in a
+ * lower interval and one up the chain in a higher interval (Figure 14(c))
+ * share no channel, which U-mesh needs; with rank order (dimension 0 the
+ * least significant) they can. */
 enum ucast_order {
     UCAST_CUBE,   /* source-relative dimension order: by node XOR source (U-cube) */
     UCAST_MESH,   /* dimension order, the source where it falls (U-mesh) */

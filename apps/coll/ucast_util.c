@@ -42,48 +42,70 @@ static void heapsort_int(int *a, int n)
     }
 }
 
+/* Dimension order: addresses compared on dimension 0 first (the dimension
+ * routed first is the most significant), then 1, ...: the key of a node
+ * is its coordinates read with c_0 as the leading digit. On a hypercube
+ * this is the bit-reversed address. */
+static int key_of(const struct app_shape *sh, int node)
+{
+    int c[SHAPE_MAX_DIMS], k = 0;
+    shape_coords(sh, node, c);
+    for (int i = 0; i < sh->ndims; i++)
+        k = k * sh->dims[i] + c[i];
+    return k;
+}
+
+static int node_of(const struct app_shape *sh, int key)
+{
+    int c[SHAPE_MAX_DIMS] = { 0 };
+    for (int i = sh->ndims - 1; i >= 0; i--) {
+        c[i] = key % sh->dims[i];
+        key /= sh->dims[i];
+    }
+    return shape_rank(sh, c);
+}
+
+static void reverse(int *a, int n)
+{
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        int t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Rotate a[0..n) left by k (three reversals). */
+static void rotate(int *a, int n, int k)
+{
+    reverse(a, k);
+    reverse(a + k, n - k);
+    reverse(a, n);
+}
+
 int ucast_chain(const struct app_shape *sh, enum ucast_order o, const int **ch, int *src)
 {
     const struct coll_ctx *cx = sh->cx;
-    int s = cx->root, m = cx->nset, L = m + 1, k = 0;
+    int s = cx->root, m = cx->nset, L = m + 1;
+    int x = o == UCAST_CUBE ? s : 0;             /* U-cube: addresses relative to the source */
     *ch = chain;
-    switch (o) {
-    case UCAST_CUBE:
-        /* d_0 = s, then the destinations by d XOR s ascending: the
-         * s-relative dimension-ordered chain (e-cube resolves bit 0 first,
-         * so the highest bit is the most significant of the order). */
-        for (int i = 0; i < m; i++)
-            chain[i] = cx->set[i] ^ s;
-        heapsort_int(chain, m);
-        for (int i = m; i > 0; i--)
-            chain[i] = chain[i - 1] ^ s;
-        chain[0] = s;
-        *src = 0;
-        break;
-    case UCAST_MESH:
-        /* The set is ascending by rank, and rank order is dimension order
-         * (dimension 0, routed first, varies fastest). */
-        for (int i = 0; i < m; i++) {
-            if (k == i && cx->set[i] > s)
-                chain[k++] = s, *src = i;
-            chain[k++] = cx->set[i];
-        }
-        if (k == m)
-            chain[k++] = s, *src = m;
-        break;
-    case UCAST_RCHAIN:
-        /* The dimension-ordered chain rotated so that the source is first:
-         * the destinations above it, then those below it. */
-        chain[k++] = s;
-        for (int i = 0; i < m; i++)
-            if (cx->set[i] > s)
-                chain[k++] = cx->set[i];
-        for (int i = 0; i < m; i++)
-            if (cx->set[i] < s)
-                chain[k++] = cx->set[i];
-        *src = 0;
-        break;
+    for (int i = 0; i < m; i++)
+        chain[i] = key_of(sh, cx->set[i] ^ x);
+    chain[m] = key_of(sh, s ^ x);
+    heapsort_int(chain, L);
+    int at = 0;
+    for (int i = 0; i < L; i++) {
+        chain[i] = node_of(sh, chain[i]) ^ x;
+        if (chain[i] == s)
+            at = i;
     }
+    if (o == UCAST_MESH) {
+        *src = at;                                /* the source where it falls */
+        return L;
+    }
+    /* U-cube: the source's relative address 0 is first already. R-chain:
+     * rotate the chain so that the source is first. */
+    rotate(chain, L, at);
+    *src = 0;
     return L;
 }
 
@@ -123,7 +145,11 @@ static int index_of(const int *ch, int L, int node)
     return -1;                     /* not in the multicast: never sends or receives */
 }
 
-int ucast_nsteps(const struct app_shape *sh) { return ucast_clog2((long)sh->cx->nset + 1); }
+/* Without a call (a check of the machine alone) the worst case: everyone. */
+int ucast_nsteps(const struct app_shape *sh)
+{
+    return ucast_clog2(sh->cx ? (long)sh->cx->nset + 1 : (long)sh->nodes);
+}
 
 void ucast_sends(const struct app_shape *sh, enum ucast_order o, int node, int step, struct coll_emit *e)
 {
