@@ -92,7 +92,7 @@ static int hk_steps(int k) { return k == 0 ? 0 : use_dt(k) ? dt_steps(k) : 1 + h
 
 /* A subcube: source w, free dimensions dim[0..k) ascending. */
 struct sub {
-    int w, k, dim[SHAPE_MAX_DIMS + 20];
+    int w, k, dim[SHAPE_MAX_DIMS];
 };
 
 static int to_pos(const struct sub *s, int x)            /* position vector of x XOR w */
