@@ -140,7 +140,7 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
         coll_allgather_ring.sends(sh, node, step - S, e);
         return;
     }
-    int r, i = scatter_dim(sh, step, &r);
+    int r = 0, i = scatter_dim(sh, step, &r);
     int c[SHAPE_MAX_DIMS], rc[SHAPE_MAX_DIMS];
     shape_coords(sh, node, c);
     shape_coords(sh, sh->cx->root, rc);
@@ -169,6 +169,30 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
     }
 }
 
+/* The one node that sends to `node` at `step`: in the scatter, the holder
+ * of its line whose halving sends to it; in the collect, the ring's. */
+static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
+{
+    int S = scatter_steps(sh);
+    if (step > S)
+        return coll_allgather_ring.senders(sh, node, step - S, from);
+    int r = 0, i = scatter_dim(sh, step, &r);
+    int c[SHAPE_MAX_DIMS], rc[SHAPE_MAX_DIMS];
+    shape_coords(sh, node, c);
+    shape_coords(sh, sh->cx->root, rc);
+    for (int j = i + 1; j < sh->ndims; j++)
+        if (c[j] != rc[j])
+            return 0;
+    int w = sh->dims[i], me = pos_of(sh, i, c[i], rc[i]), lo, hi, dst;
+    for (int q = 0; q < w; q++)
+        if (halving(w, pos_of(sh, i, rc[i], rc[i]), r, q, &lo, &hi, &dst) && dst == me) {
+            c[i] = coord_of(sh, i, q, rc[i]);
+            from[0] = shape_rank(sh, c);
+            return 1;
+        }
+    return 0;
+}
+
 /* Most blocks in one message: the first halving of a dimension sends
  * ceil(w_i/2) lines' worth of the dimensions above; a ring message of
  * dimension i carries w_0 ... w_(i-1). */
@@ -190,7 +214,7 @@ static long hold(const struct app_shape *sh) { return sh->nodes; }
 /* The caller's wish is kept as given so that check() can refuse it. */
 static int segments(const struct app_shape *sh)
 {
-    return sh->cx && sh->cx->segs > 0 ? sh->cx->segs : sh->nodes;
+    return sh->cx && sh->cx->segs != 0 ? sh->cx->segs : sh->nodes;
 }
 
 static int check(const struct app_shape *sh, char *err, size_t errlen)
@@ -211,7 +235,7 @@ const struct coll_algo coll_bcast_scatter_collect = {
     .restr = APP_MESH_OR_TORUS,
     .nsteps = nsteps,
     .sends = sends,
-    .senders = NULL,
+    .senders = senders,
     .max_msg_blocks = msg_blocks,
     .max_hold = hold,
     .segments = segments,
