@@ -261,3 +261,61 @@ TEST(edsf_refuses_odd_sides_and_bad_segment_counts)
     CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_TORUS, .ndims = 2, .dims = { 4, 4 }, .nodes = 16 }));
     CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_MESH, .ndims = 3, .dims = { 2, 2, 2 }, .nodes = 8 }));
 }
+
+/* --- EDN -------------------------------------------------------------------- */
+
+/* At most k + 2 steps on 2^k x 2^k (section 6), never fewer than the
+ * all-port lower bound ceil(log5(n^2)) (at most 5^t nodes hold the message
+ * after t steps), contention-free under XY routing, one message per
+ * outgoing channel (at most 4 a node a step). */
+static void edn_on(int n)
+{
+    char d[32];
+    snprintf(d, sizeof d, "%dx%d", n, n);
+    struct app_shape sh = sim_shape("mesh", d, 1);
+    CHECK(supports(coll_find(COLL_BCAST, "edn"), &sh));
+    int r[16], nr = roots_of(&sh, r), k = lg_ceil(n), lb = 0;
+    for (long f = 1; f < (long)n * n; f *= 5)
+        lb++;
+    int allr[1024];
+    if (n <= 8) {                                  /* every root on the small ones */
+        nr = n * n;
+        for (int i = 0; i < nr; i++)
+            allr[i] = i;
+    } else
+        for (int i = 0; i < nr; i++)
+            allr[i] = r[i];
+    for (int i = 0; i < nr; i++) {
+        struct sim s;
+        if (run(&s, "edn", &sh, allr[i], 0))
+            continue;
+        const char *nm = name_of(&sh, allr[i], 1);
+        if (s.steps > k + 2)
+            check_fail(__FILE__, __LINE__, "%s: %d steps, more than k+2 = %d", nm, s.steps, k + 2);
+        if (s.steps < lb)
+            check_fail(__FILE__, __LINE__, "%s: %d steps, below the lower bound %d", nm, s.steps, lb);
+        if (max_load(&s) > 1)
+            check_fail(__FILE__, __LINE__, "%s: %d messages share a channel", nm, max_load(&s));
+        if (s.max_sends > 4 * s.steps)
+            check_fail(__FILE__, __LINE__, "%s: a node sends %d messages", nm, s.max_sends);
+        sim_free(&s);
+    }
+}
+
+TEST(edn_on_all_port_meshes_2x2_to_32x32)
+{
+    for (int n = 2; n <= 32; n *= 2)
+        edn_on(n);
+}
+
+TEST(edn_refuses_one_port_and_other_shapes)
+{
+    const struct coll_algo *a = coll_find(COLL_BCAST, "edn");
+    CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_MESH, .ndims = 2, .dims = { 4, 4 }, .nodes = 16 }));
+    struct app_shape sh = sim_shape("mesh", "4x8", 1);
+    CHECK(!supports(a, &sh));
+    sh = sim_shape("mesh", "6x6", 1);
+    CHECK(!supports(a, &sh));
+    sh = sim_shape("torus", "8x8", 1);
+    CHECK(!supports(a, &sh));
+}
