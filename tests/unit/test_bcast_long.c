@@ -319,3 +319,20 @@ TEST(edn_refuses_one_port_and_other_shapes)
     sh = sim_shape("torus", "8x8", 1);
     CHECK(!supports(a, &sh));
 }
+
+/* The 16 x 16 example of section 6 from the corner: two startup steps to
+ * the four level-3 EDNs, step 3 reaches the twelve other level-2 EDNs,
+ * step 4 every level-1 EDN (48 more), step 5 all the rest: 5 steps. */
+TEST(edn_16x16_levels_as_in_the_text)
+{
+    struct app_shape sh = sim_shape("mesh", "16x16", 1);
+    struct sim s;
+    if (run(&s, "edn", &sh, 0, 0))
+        return;
+    CHECK_EQ_INT(s.steps, 5);
+    CHECK_EQ_INT(s.step_msgs[1] + s.step_msgs[2], 4);
+    CHECK_EQ_INT(s.step_msgs[3], 12);
+    CHECK_EQ_INT(s.step_msgs[4], 48);
+    CHECK_EQ_INT(s.step_msgs[5], 256 - 64 - 1);     /* the root, a final-level node, gets none */
+    sim_free(&s);
+}
