@@ -246,7 +246,8 @@ TEST(edsf_refuses_odd_sides_and_bad_segment_counts)
     struct coll_ctx cx = { .root = 0 };
     struct app_shape sh = sim_shape("mesh", "3x4", 0);
     sh.cx = &cx;
-    CHECK(supports(a, &sh));                       /* a 2D mesh: the restriction */
+    CHECK(a->restr == APP_MESH2D);                 /* the restriction allows it ... */
+    CHECK(!supports(a, &sh));                      /* ... the algorithm's check, run by app_check, does not */
     CHECK(sim_run(&s, a, &sh, 0) != 0);            /* the check: sides even */
     CHECK(strstr(s.err, "even") != NULL);
     sh = sim_shape("mesh", "4x4", 0);
