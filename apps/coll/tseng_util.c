@@ -20,9 +20,13 @@
  *   "along e_1"). U_(i-1) lies in W_0 and U_i holds one translate of
  *   U_(i-1) in each W_d, namely d e_{1,k-i+1} + U_(i-1).
  *   Distribution (5.1): the super-nodes form a path of n; recursively cut
- *   a segment of m into 2k+1 consecutive parts P_-k..P_k of sizes
- *   floor(m/(2k+1)) or one more (the extras go to P_0, P_1, P_-1, P_2 ...),
- *   the segment's source in P_0; in one step every holder u in the source
+ *   a segment of m into 2k+1 consecutive parts P_-k..P_k of at most
+ *   ceil(m/(2k+1)) super-nodes, the segment's source in P_0 (the paper
+ *   takes n = (2k+1)t; for any n: below the top the sizes are
+ *   floor(m/(2k+1)) or one more, the extras to P_0, P_1, P_-1, P_2 ...;
+ *   at the top, P_0 has ceil(n/(2k+1)) or fewer and each side about half
+ *   the rest, chosen so that no part's source is farther than the
+ *   router's shorter way allows, see try_top); in one step every holder u in the source
  *   super-node sends to u + alpha_j r_|j| for each part j != 0, alpha_j
  *   the signed distance from the source to P_j's source, r the rows of
  *   the routing matrix (Definition 6):
@@ -47,10 +51,16 @@
  * which no other message uses (Lemma 4); every path moves f_i monotonically
  * from the source to the target super-node, so different segments use
  * disjoint channels; the alignment moves only along dimensions where the
- * translates of U_(i-1) meet each line once. The offsets are below n/2,
- * or exactly n/2 going + (the extras go to the + side first), so the
- * router's shorter way is the intended way; the unit tests check every
- * step of every n.
+ * translates of U_(i-1) meet each line once. Every leg is shorter than
+ * n/2, or exactly n/2 going + (the top level is laid out so, and deeper
+ * segments are shorter than n/2), so the router's shorter way is the
+ * intended way; the unit tests check every step of every n they try.
+ *
+ * COPY (every node receives M once): a distribution target whose
+ * super-node then aligns away keeps its copy (a "relay"); later stages
+ * reach it again, so the message to a relay is not sent, and the relay
+ * forwards from its own copy. Leaving messages out keeps every step
+ * contention-free and, as tested, never empties a step.
  *
  * Steps: k ceil(log_(2k+1) n) + k - 1 (Theorem 2), less one when n <= 3:
  * then only P_1 and P_-1 are used in stage 1, whose sources (row e_{1,k})

@@ -166,23 +166,62 @@ TEST(tseng_wider_sweep_of_sizes)
     }
 }
 
-TEST(tseng2d_matches_the_paper_first_step)
+/* The destinations of `node` at `step`, as offsets from it (mod n) in the
+ * order of want[]; 1 if they are exactly want[0..nw). */
+static int sends_exactly(const char *name, int k, int n, int node, int step, const int (*want)[3], int nw)
 {
-    /* 10 x 10 (t = 2) from p(0,0): p(0,-4), p(-2,-2), p(2,2), p(0,4) */
-    const struct coll_algo *a = coll_find(COLL_BCAST, "tseng2d");
-    struct app_shape sh = cube(2, 10);
+    const struct coll_algo *a = coll_find(COLL_BCAST, name);
+    struct app_shape sh = cube(k, n);
     struct coll_ctx cx = { 0 };
     sh.cx = &cx;
-    int lab[64];
+    int lab[64], seen = 0, c[SHAPE_MAX_DIMS], d[SHAPE_MAX_DIMS];
     struct coll_plan plan = { .lab = lab, .cap = 64 };
-    REQUIRE(coll_plan_step(a, &sh, 0, 1, &plan) == 0);
-    CHECK_EQ_INT(plan.nsend, 4);
-    int want[4] = { 0 + 10 * 6, 8 + 10 * 8, 2 + 10 * 2, 0 + 10 * 4 }, seen = 0;
-    for (int m = 0; m < plan.nsend; m++)
-        for (int w = 0; w < 4; w++)
-            if (plan.send[m].peer == want[w])
+    if (coll_plan_step(a, &sh, node, step, &plan) || plan.nsend != nw)
+        return 0;
+    shape_coords(&sh, node, c);
+    for (int m = 0; m < plan.nsend; m++) {
+        shape_coords(&sh, plan.send[m].peer, d);
+        for (int w = 0; w < nw; w++) {
+            int eq = 1;
+            for (int j = 0; j < k; j++)
+                eq &= ((c[j] + want[w][j]) % n + n) % n == d[j];
+            if (eq)
                 seen |= 1 << w;
-    CHECK_EQ_INT(seen, 15);
+        }
+    }
+    return seen == (1 << nw) - 1;
+}
+
+TEST(tseng2d_matches_the_paper_steps)
+{
+    /* 10 x 10, t = 2. Stage 1.1 from p(0,0): p(0,-2t), p(-t,-t), p(t,t), p(0,2t) */
+    static const int s11[4][3] = { { 0, -4 }, { -2, -2 }, { 2, 2 }, { 0, 4 } };
+    CHECK(sends_exactly("tseng2d", 2, 10, 0, 1, s11, 4));
+    /* stage 1.2 (step 3): the holder of row 4, p(0,4), sends along X to p(4,4) */
+    static const int s12[1][3] = { { 4, 0 } };
+    CHECK(sends_exactly("tseng2d", 2, 10, 0 + 10 * 4, 3, s12, 1));
+    /* stage 2 (step 4): p(i,i) sends to p(i-2t,i), p(i,i+t), p(i,i-t), p(i+2t,i) */
+    static const int s2[4][3] = { { -4, 0 }, { 0, 2 }, { 0, -2 }, { 4, 0 } };
+    CHECK(sends_exactly("tseng2d", 2, 10, 3 + 10 * 3, 4, s2, 4));
+}
+
+TEST(tseng3d_matches_the_paper_steps)
+{
+    /* 7 x 7 x 7, t = 1. Stage 1.1: rows e_{1,3}, e_{2,3}, e_3 times +-t, +-2t, +-3t */
+    static const int s11[6][3] = { { 1, 0, 1 }, { 0, 2, 2 }, { 0, 0, 3 }, { -1, 0, -1 }, { 0, -2, -2 }, { 0, 0, -3 } };
+    CHECK(sends_exactly("tseng3d", 3, 7, 0, 1, s11, 6));
+    /* stage 1.2 (step 2): p(0,2,2) sends within its XY-plane to p(2,0,2) */
+    static const int s12[1][3] = { { 2, -2, 0 } };
+    CHECK(sends_exactly("tseng3d", 3, 7, 0 + 7 * 2 + 49 * 2, 2, s12, 1));
+    /* stage 2 (step 3): p(i,0,i) sends by rows e_1, e_2 - e_3, -e_3 */
+    static const int s2[6][3] = { { 1, 0, 0 }, { 0, 2, -2 }, { 0, 0, -3 }, { -1, 0, 0 }, { 0, -2, 2 }, { 0, 0, 3 } };
+    CHECK(sends_exactly("tseng3d", 3, 7, 5 + 49 * 5, 3, s2, 6));
+    /* stage 2.2 (step 4): the line through p(1,0,0) (plane x - z = 1) moves along Y by 1 */
+    static const int s22[1][3] = { { 0, 1, 0 } };
+    CHECK(sends_exactly("tseng3d", 3, 7, 1, 4, s22, 1));
+    /* stage 3 (step 5): the plane x = y + z sends by rows e_1, -e_2, -e_3 */
+    static const int s3[6][3] = { { 1, 0, 0 }, { 0, -2, 0 }, { 0, 0, -3 }, { -1, 0, 0 }, { 0, 2, 0 }, { 0, 0, 3 } };
+    CHECK(sends_exactly("tseng3d", 3, 7, 5 + 7 * 2 + 49 * 3, 5, s3, 6));
 }
 
 static int refused(const char *app, const char *topo, const char *dims, int all_port)
