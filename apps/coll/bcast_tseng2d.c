@@ -18,11 +18,12 @@
  *             5 strips of diagonals; each p(i,i) sends to p(i-2t,i) (X),
  *             p(i,i+t) (Y), p(i,i-t), p(i+2t,i): diagonals -2t, -t, t, 2t;
  *             recurse until every strip has one diagonal (ceil(log5 n)
- *             steps). Strip sizes for any n: floor(n/5) or one more, the
- *             extras to the central strip, then +1, -1, +2 (the + side is
- *             never shorter: an offset of exactly n/2 goes +, as our
- *             routing's tie does). apps/coll/tseng_util.c has the general
- *             construction and the reading of the garbled text.
+ *             steps). Any n (the paper writes n = 5t): a strip of m is cut
+ *             into parts of floor(m/5) or one more around its source; at
+ *             the top the two sides are laid out so that no message is
+ *             sent n/2 the - way (our router's tie goes +).
+ *             apps/coll/tseng_util.c has the general construction and the
+ *             reading of the garbled text.
  *             COPY: a row holder that aligned away keeps M, and the later
  *             message that would bring M to it again is not sent.
  * Steps:      2 ceil(log5 n) + 1 (paper), at most 2 more than the lower
@@ -43,6 +44,11 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
     tseng_sends(sh, TSENG_SEC3, node, step, e);
 }
 
+static int check(const struct app_shape *sh, char *err, size_t errlen)
+{
+    return tseng_check(sh, TSENG_SEC3, err, errlen);
+}
+
 static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
 {
     return tseng_senders(sh, TSENG_SEC3, node, step, from);
@@ -58,4 +64,5 @@ const struct coll_algo coll_bcast_tseng2d = {
     .senders = senders,
     .max_msg_blocks = tseng_one,
     .max_hold = tseng_one,
+    .check = check,
 };

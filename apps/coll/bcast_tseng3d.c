@@ -24,8 +24,9 @@
  *             Stage 3 (4.3): the planes x - y - z = d; every node of U_2
  *             sends by rows e_1, -e_2, -e_3 (distances +-t, +-2t, +-3t),
  *             recursively (ceil(log7 n) steps): every node holds M.
- *             Slab sizes floor(n/7) or one more (extras to the centre,
- *             then +1, -1, +2 ...); apps/coll/tseng_util.c has the general
+ *             Any n (the paper writes n = 7t): slabs of floor(m/7) or one
+ *             more around the source, the top laid out so that no message
+ *             is sent n/2 the - way; apps/coll/tseng_util.c has the general
  *             construction and why each step is contention-free. COPY: a
  *             holder that aligned away keeps M and is not sent it again.
  * Steps:      3 ceil(log7 n) + 2 (Theorem 1), at most 4 more than the lower
@@ -45,6 +46,11 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
     tseng_sends(sh, TSENG_DEF6, node, step, e);
 }
 
+static int check(const struct app_shape *sh, char *err, size_t errlen)
+{
+    return tseng_check(sh, TSENG_DEF6, err, errlen);
+}
+
 static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
 {
     return tseng_senders(sh, TSENG_DEF6, node, step, from);
@@ -60,4 +66,5 @@ const struct coll_algo coll_bcast_tseng3d = {
     .senders = senders,
     .max_msg_blocks = tseng_one,
     .max_hold = tseng_one,
+    .check = check,
 };

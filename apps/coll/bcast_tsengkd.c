@@ -39,6 +39,11 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
     tseng_sends(sh, TSENG_DEF6, node, step, e);
 }
 
+static int check(const struct app_shape *sh, char *err, size_t errlen)
+{
+    return tseng_check(sh, TSENG_DEF6, err, errlen);
+}
+
 static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
 {
     return tseng_senders(sh, TSENG_DEF6, node, step, from);
@@ -54,5 +59,5 @@ const struct coll_algo coll_bcast_tsengkd = {
     .senders = senders,
     .max_msg_blocks = tseng_one,
     .max_hold = tseng_one,
-    .check = tseng_check,
+    .check = check,
 };

@@ -23,10 +23,10 @@
  *   a segment of m into 2k+1 consecutive parts P_-k..P_k of at most
  *   ceil(m/(2k+1)) super-nodes, the segment's source in P_0 (the paper
  *   takes n = (2k+1)t; for any n: below the top the sizes are
- *   floor(m/(2k+1)) or one more, the extras to P_0, P_1, P_-1, P_2 ...;
+ *   floor(m/(2k+1)) or one more, extras paired on P_j and P_-j (sizes());
  *   at the top, P_0 has ceil(n/(2k+1)) or fewer and each side about half
- *   the rest, chosen so that no part's source is farther than the
- *   router's shorter way allows, see try_top); in one step every holder u in the source
+ *   the rest, chosen so that every message goes the way the router takes,
+ *   see try_top); in one step every holder u in the source
  *   super-node sends to u + alpha_j r_|j| for each part j != 0, alpha_j
  *   the signed distance from the source to P_j's source, r the rows of
  *   the routing matrix (Definition 6):
@@ -91,15 +91,23 @@ int tseng_paper_steps(int k, int n) { return k * tseng_levels(k, n) + k - 1; }
 
 static int mod(int a, int n) { return ((a % n) + n) % n; }
 
-/* Sizes of the parts of a segment of m super-nodes (sz[j + k], j = -k..k). */
+/* Sizes of the parts of a segment of m super-nodes (sz[j + k], j = -k..k):
+ * floor(m/(2k+1)) or one more; the extras go in pairs to P_1 and P_-1,
+ * P_2 and P_-2 ..., and the odd one (or the one that keeps P_0 from being
+ * empty) to P_0, so the source stays within a super-node of the middle. */
 static void sizes(const struct tg *g, int m, int sz[2 * KMAX + 1])
 {
-    int q = m / g->P, r = m % g->P;
+    int q = m / g->P, r = m % g->P, k = g->k;
     for (int j = 0; j < g->P; j++)
         sz[j] = q;
-    for (int o = 0; o < r; o++) {                /* order 0, +1, -1, +2, -2 ... */
-        int j = (o + 1) / 2 * (o % 2 ? 1 : -1);
-        sz[j + g->k]++;
+    if (r % 2 || !q) {
+        sz[k]++;
+        r--;
+    }
+    for (int j = 1; r > 0; j++, r -= 2) {
+        sz[k + j]++;
+        if (r > 1)
+            sz[k - j]++;
     }
 }
 
@@ -282,9 +290,12 @@ static int reachable(const struct tg *g, int i, int j, int alpha)
 /* The top level of stage i: a central part P_0 of sz0 super-nodes with the
  * source at pos(sz0), `neg` super-nodes on the - side and the rest on the
  * + side, each side cut into k parts as evenly as possible (the inner
- * parts larger); 0 if some part's source is out of reach. Deeper levels
- * only see segments of at most ceil(n/(2k+1)) < n/2 super-nodes. */
-static int try_top(struct tg *g, int i, int sz0, int neg)
+ * parts larger, or for side h with bit h of `outer` the outer ones; on a
+ * small torus this leaves the inner parts empty rather than the outer);
+ * 0 if some part's source is out of reach. Deeper levels
+ * are safe: their segments have at most ceil(n/(2k+1)) <= n/2 super-nodes,
+ * so every offset inside one is below n/2. */
+static int try_top(struct tg *g, int i, int sz0, int neg, int outer)
 {
     int k = g->k, c = (g->n + g->P - 1) / g->P, pos0 = pos(g, sz0), *sz = g->tsz[i];
     int side[2] = { neg - pos0, g->n - sz0 - (neg - pos0) };
@@ -293,7 +304,7 @@ static int try_top(struct tg *g, int i, int sz0, int neg)
     sz[k] = sz0;
     for (int h = 0; h < 2; h++)
         for (int j = 1; j <= k; j++)
-            sz[k + (h ? j : -j)] = side[h] / k + (j <= side[h] % k);
+            sz[k + (h ? j : -j)] = side[h] / k + ((outer >> h & 1 ? k + 1 - j : j) <= side[h] % k);
     g->top[i] = -pos0 - side[0];
     for (int j = -k, at = g->top[i]; j <= k; at += sz[k + j], j++)
         if (j && sz[k + j] && !reachable(g, i, j, at + pos(g, sz[k + j])))
@@ -301,28 +312,34 @@ static int try_top(struct tg *g, int i, int sz0, int neg)
     return 1;
 }
 
-static void top_layout(struct tg *g, int i)
+/* The first layout in reach, the - side nearest half the path; 0 if none
+ * (tseng_check() then refuses the machine; the unit tests find none). */
+static int top_layout(struct tg *g, int i)
 {
     int c = (g->n + g->P - 1) / g->P, half = (g->n - 1) / 2;
     static const int dn[] = { 0, 1, -1, 2, -2 };
     for (int a = 0; a < 5; a++)
         for (int sz0 = c; sz0 >= 1; sz0--)
-            if (try_top(g, i, sz0, half + dn[a]))
-                return;
-    try_top(g, i, c, half);                  /* none: the unit tests would say so */
+            for (int outer = 0; outer < 4; outer++)
+                if (try_top(g, i, sz0, half + dn[a], outer))
+                    return 1;
+    try_top(g, i, c, half, 0);
+    return 0;
 }
 
-static void setup(const struct app_shape *sh, enum tseng_variant v, struct tg *g)
+static int setup(const struct app_shape *sh, enum tseng_variant v, struct tg *g)
 {
+    int ok = 1;
     g->k = sh->ndims;
     g->n = sh->dims[0];
     g->P = 2 * g->k + 1;
     g->L = tseng_levels(g->k, g->n);
     g->v = v;
     for (int i = 1; i <= g->k; i++)
-        top_layout(g, i);
+        ok &= top_layout(g, i);
     int root = sh->cx ? sh->cx->root : 0;
     shape_coords(sh, root, g->root);
+    return ok;
 }
 
 /* Stage and level of `step` (level 0: the alignment step); 0 if none. */
@@ -465,10 +482,15 @@ long tseng_one(const struct app_shape *sh)
     return 1;
 }
 
-int tseng_check(const struct app_shape *sh, char *err, size_t errlen)
+int tseng_check(const struct app_shape *sh, enum tseng_variant v, char *err, size_t errlen)
 {
+    struct tg g;
     if (sh->ndims > KMAX) {
         snprintf(err, errlen, "at most %d dimensions (2k messages per step)", KMAX);
+        return -1;
+    }
+    if (!setup(sh, v, &g)) {
+        snprintf(err, errlen, "no contention-free layout of the %d super-nodes", sh->dims[0]);
         return -1;
     }
     return 0;

@@ -224,6 +224,34 @@ TEST(tseng3d_matches_the_paper_steps)
     CHECK(sends_exactly("tseng3d", 3, 7, 5 + 7 * 2 + 49 * 3, 5, s3, 6));
 }
 
+TEST(tseng_top_layout_exists_for_every_n)
+{
+    /* the check refuses a side whose top level puts some part's source out
+     * of the router's intended way; no side should be refused */
+    char err[128];
+    int bad = 0;
+    for (int k = 1; k <= 8; k++)
+        for (int n = 2; n <= (k <= 3 ? 3000 : 600); n++) {
+            struct app_shape sh;
+            memset(&sh, 0, sizeof sh);
+            sh.topo = SHAPE_TORUS;
+            sh.all_port = 1;
+            sh.ndims = k;
+            for (int i = 0; i < SHAPE_MAX_DIMS; i++)
+                sh.dims[i] = i < k ? n : 1;
+            const char *name = k == 2 ? "tseng2d" : k == 3 ? "tseng3d" : "tsengkd";
+            const struct coll_algo *a = coll_find(COLL_BCAST, name), *kd = coll_find(COLL_BCAST, "tsengkd");
+            if (a->check(&sh, err, sizeof err) || kd->check(&sh, err, sizeof err)) {
+                if (bad++ < 5)
+                    printf("k=%d n=%d: %s\n", k, n, err);
+            }
+        }
+    CHECK_EQ_INT(bad, 0);
+    struct app_shape nine = cube(1, 2);
+    nine.ndims = 9;
+    CHECK(coll_find(COLL_BCAST, "tsengkd")->check(&nine, err, sizeof err) != 0);
+}
+
 static int refused(const char *app, const char *topo, const char *dims, int all_port)
 {
     const struct coll_algo *a = coll_find_app(app);
