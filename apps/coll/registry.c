@@ -51,12 +51,16 @@ const struct coll_algo *coll_find(enum coll_op op, const char *name)
 }
 
 /* A node's whole schedule: at most nsteps plans, each with at most one
- * send and one receive of max_msg_blocks labels (up to eight messages per
- * step for the all-to-all broadcasts). tests/unit/test_sched.c checks the
- * bound on every shape. */
+ * send and one receive of max_msg_blocks labels for a complete exchange,
+ * up to eight messages per step for the all-to-all broadcasts, and for
+ * the other operations one message a port each way (all-port: two ports a
+ * dimension). tests/unit/sched_sim.h checks the bound on every shape. */
 long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *sh)
 {
-    return (long)a->nsteps(sh) * 2 * a->max_msg_blocks(sh) * (a->op == COLL_ALLGATHER ? 4 : 1);
+    long per = a->op == COLL_ALLTOALL ? 1 : a->op == COLL_ALLGATHER ? 4 : sh->all_port ? 2 * sh->ndims : 1;
+    if (per > COLL_MAX_MSGS)
+        per = COLL_MAX_MSGS;
+    return (long)a->nsteps(sh) * 2 * a->max_msg_blocks(sh) * per;
 }
 
 /* The caller's send and receive buffers (2p blocks, or p + 1); the

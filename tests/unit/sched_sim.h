@@ -16,8 +16,23 @@
  *   - at the end node d holds exactly the blocks (s, d) for every s
  *     (complete exchange) or the block of every s (all-to-all broadcast):
  *     every (source, destination) block delivered exactly once;
+ *   - the other operations (coll.h) by their labels and message modes:
+ *     a node receiving by COPY or MOVE must not hold the block already, a
+ *     MOVE leaves the sender without it; for reduce, allreduce, scan and
+ *     barrier every block carries how many times each node's contribution
+ *     is in it, combined as the modes say, and at the end: bcast, every
+ *     node holds every segment; mcast, the root and every node of the set
+ *     (other nodes may relay: counted in relay_blocks); scatter, node d
+ *     holds block d and nothing else; gather, the root holds every block
+ *     and the others none; reduce (root) and allreduce (every node), each
+ *     segment holds every node's contribution exactly once; scan, node i's
+ *     result holds those of nodes 0..i exactly once and no other; barrier,
+ *     every node's token depends on every node;
  *   - no step is empty, no plan outgrows the executor's label room and no
  *     node's whole schedule outgrows coll_plan_labels_bound().
+ * The rooted operations read their call from sh->cx (root, set, segs as
+ * the caller's wish: the simulator asks the algorithm's segments() and
+ * check() as the library does).
  * Measures: steps, messages sent per node (start-ups), blocks per message,
  * blocks held per node, and with SIM_LOADS the messages sharing each
  * directed channel at each step under the routing convention below, and
@@ -56,8 +71,24 @@ struct sim {
     long *chan_blocks;            /* [nchan] blocks each channel carried */
     int *chan_step_blocks;        /* [(steps+1) * nchan] with SIM_STEP_CHANNELS */
     long moved;                   /* blocks moved in all */
+    int segs;                     /* the call's segments (bcast, mcast, reduce, allreduce) */
+    int max_step_sends;           /* most messages one node sends in one step (ports used) */
+    int max_step_recvs;           /* most messages one node receives in one step */
+    long relay_blocks;            /* mcast: blocks received by nodes outside the set */
     char err[512];
 };
+
+/* Labels of an operation on p nodes with segs segments. */
+static int sim_labels(enum coll_op op, int p, int segs)
+{
+    switch (op) {
+    case COLL_ALLTOALL: return p * p;
+    case COLL_ALLGATHER: case COLL_SCATTER: case COLL_GATHER: return p;
+    case COLL_SCAN: return 2;
+    case COLL_BARRIER: return 1;
+    default: return segs;
+    }
+}
 
 static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
 {
@@ -87,7 +118,7 @@ static int sim_route(const struct app_shape *sh, int a, int b, int *ch)
 }
 
 struct sim_msg {
-    int from, to, nblk;
+    int from, to, nblk, mode;
     long off;                     /* into the step's label pool */
 };
 
@@ -109,7 +140,7 @@ static void pool_add(struct sim_pool *pl, int from, int to, const int *lab, int 
         pl->lab = realloc(pl->lab, (size_t)pl->labcap * sizeof *pl->lab);
     }
     memcpy(pl->lab + pl->nlab, lab, (size_t)nblk * sizeof *lab);
-    pl->m[pl->n++] = (struct sim_msg){ from, to, nblk, pl->nlab };
+    pl->m[pl->n++] = (struct sim_msg){ from, to, nblk, COLL_DEFAULT, pl->nlab };
     pl->nlab += nblk;
 }
 
@@ -136,18 +167,35 @@ static void sim_block(char *buf, size_t n, int op, int label, int p)
 {
     if (op == COLL_ALLTOALL)
         snprintf(buf, n, "(%d,%d)", label / p, label % p);
-    else
+    else if (op == COLL_ALLGATHER || op == COLL_SCATTER || op == COLL_GATHER)
         snprintf(buf, n, "of %d", label);
+    else
+        snprintf(buf, n, "%d", label);
 }
 
-/* Run algorithm a on shape sh. 0 if every check passed. */
-static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_shape *sh, int flags)
+/* Run algorithm a on shape sh (and its call sh->cx). 0 if every check passed. */
+static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_shape *sh0, int flags)
 {
     memset(s, 0, sizeof *s);
-    int p = sh->nodes, T = a->nsteps(sh), rc = -1, a2a = a->op == COLL_ALLTOALL;
+    struct coll_ctx cx = { 0 };
+    if (sh0->cx)
+        cx = *sh0->cx;
+    struct app_shape shape = *sh0, *sh = &shape;
+    sh->cx = &cx;
+    if (a->op == COLL_MCAST && !sh0->cx) {
+        snprintf(s->err, sizeof s->err, "a multicast needs a call (sh->cx) with its set");
+        return -1;
+    }
+    cx.segs = a->segments ? a->segments(sh) : 1;
+    if (a->check && a->check(sh, s->err, sizeof s->err))
+        return -1;
+    int p = sh->nodes, T = a->nsteps(sh), rc = -1, op = a->op, a2a = op == COLL_ALLTOALL;
+    int reducing = op == COLL_REDUCE || op == COLL_ALLREDUCE || op == COLL_SCAN || op == COLL_BARRIER;
+    int L = sim_labels(a->op, p, cx.segs);
     long hold_max = a->max_hold(sh), msg_max = a->max_msg_blocks(sh);
     s->p = p;
     s->steps = T;
+    s->segs = cx.segs;
     s->nchan = p * sh->ndims * 2;
     s->sends = calloc((size_t)p, sizeof(int));
     s->sent_blocks = calloc((size_t)p, sizeof(long));
@@ -156,31 +204,60 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     s->chan_blocks = calloc((size_t)s->nchan, sizeof(long));
     if (flags & SIM_STEP_CHANNELS)
         s->chan_step_blocks = calloc((size_t)(T + 1) * (size_t)s->nchan, sizeof(int));
-    size_t nb = (size_t)p * (size_t)p;
+    size_t nb = a2a ? (size_t)p * (size_t)p : (size_t)p * (size_t)L;
     int *owner = a2a ? malloc(nb * sizeof(int)) : NULL;      /* complete exchange: who holds (s,d) */
-    unsigned char *has = a2a ? NULL : calloc(nb, 1);         /* broadcast: has[v*p+s] */
+    unsigned char *has = a2a ? NULL : calloc(nb, 1);         /* others: has[v*L+l] */
+    /* Reductions: cnt[(v*L+l)*p + c] = times node c's contribution is in
+     * node v's block l; pay = the contents of the step's sent blocks. */
+    unsigned char *cnt = reducing ? calloc(nb * (size_t)p, 1) : NULL, *pay = NULL;
+    long paycap = 0;
     int *sent_at = malloc(nb * sizeof(int));                 /* step a block was last sent (by its holder) */
     long *hold = calloc((size_t)p, sizeof(long)), *labels = calloc((size_t)p, sizeof(long));
     int *load = calloc((size_t)s->nchan, sizeof(int)), *route = malloc(4 * (size_t)p * sizeof(int) + 64);
+    int *nout = calloc((size_t)p, sizeof(int)), *nin = calloc((size_t)p, sizeof(int));
+    unsigned char *member = calloc((size_t)p, 1);
     struct coll_plan plan = { 0 };
     plan.cap = (int)(4 * hold_max + 2 * msg_max);
     plan.lab = malloc((size_t)plan.cap * sizeof(int));
     struct sim_pool sp = { 0 }, rp = { 0 };
     char bn[48];
+    if (cx.root < 0 || cx.root >= p)
+        SIM_FAIL("root %d is outside 0..%d", cx.root, p - 1);
+    for (int v = 0; v < p; v++)
+        member[v] = op != COLL_MCAST || v == cx.root;
+    for (int i = 0; op == COLL_MCAST && i < cx.nset; i++) {
+        if (cx.set[i] < 0 || cx.set[i] >= p || cx.set[i] == cx.root || (i && cx.set[i] <= cx.set[i - 1]))
+            SIM_FAIL("the multicast set is not ascending distinct ranks other than the root");
+        member[cx.set[i]] = 1;
+    }
     for (size_t i = 0; i < nb; i++) {
         if (a2a)
             owner[i] = (int)(i / (size_t)p);
         sent_at[i] = 0;
     }
+#define HAS(v, l) has[(size_t)(v) * L + (l)]
+#define CNT(v, l) (cnt + ((size_t)(v) * L + (l)) * (size_t)p)
     for (int v = 0; v < p; v++) {
-        hold[v] = a2a ? p : 1;
-        if (!a2a)
-            has[(size_t)v * p + v] = 1;
+        if (a2a) {
+            hold[v] = p;
+            continue;
+        }
+        for (int l = 0; l < L; l++) {
+            int h = op == COLL_ALLGATHER || op == COLL_GATHER ? l == v
+                  : op == COLL_BCAST || op == COLL_MCAST || op == COLL_SCATTER ? v == cx.root : 1;
+            HAS(v, l) = (unsigned char)h;
+            hold[v] += h;
+            if (h && reducing)
+                CNT(v, l)[v] = 1;
+        }
+        if (hold[v] > s->peak_hold)
+            s->peak_hold = hold[v];
     }
-    s->peak_hold = a2a ? p : 1;
     for (int t = 1; t <= T; t++) {
         sp.n = rp.n = 0;
         sp.nlab = rp.nlab = 0;
+        memset(nout, 0, (size_t)p * sizeof(int));
+        memset(nin, 0, (size_t)p * sizeof(int));
         for (int v = 0; v < p; v++) {
             if (coll_plan_step(a, sh, v, t, &plan))
                 SIM_FAIL("node %d, step %d: the plan overflowed (%d labels, %d messages)", v, t, plan.cap,
@@ -191,14 +268,18 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
             if (plan.nlab > s->max_plan_labels)
                 s->max_plan_labels = plan.nlab;
             labels[v] += plan.nlab;
-            for (int m = 0; m < plan.nsend; m++)
+            for (int m = 0; m < plan.nsend; m++) {
                 pool_add(&sp, v, plan.send[m].peer, plan.lab + plan.send[m].off, plan.send[m].nblk);
-            for (int m = 0; m < plan.nrecv; m++)
+                sp.m[sp.n - 1].mode = plan.send[m].mode;
+            }
+            for (int m = 0; m < plan.nrecv; m++) {
                 pool_add(&rp, plan.recv[m].peer, v, plan.lab + plan.recv[m].off, plan.recv[m].nblk);
+                rp.m[rp.n - 1].mode = plan.recv[m].mode;
+            }
         }
         if (sp.n == 0)
             SIM_FAIL("step %d of %d is empty", t, T);
-        /* Sends and receives pair up, blocks and order included. */
+        /* Sends and receives pair up, blocks, order and mode included. */
         qsort(sp.m, (size_t)sp.n, sizeof *sp.m, msg_cmp);
         qsort(rp.m, (size_t)rp.n, sizeof *rp.m, msg_cmp);
         for (int i = 0; i < sp.n || i < rp.n; i++) {
@@ -212,26 +293,46 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
                          y->from, y->to);
             if (i > 0 && !msg_cmp(x, &sp.m[i - 1]))
                 SIM_FAIL("step %d: two messages from %d to %d", t, x->from, x->to);
-            if (x->nblk != y->nblk || memcmp(sp.lab + x->off, rp.lab + y->off, (size_t)x->nblk * sizeof(int)))
+            if (x->nblk != y->nblk || memcmp(sp.lab + x->off, rp.lab + y->off, (size_t)x->nblk * sizeof(int)) ||
+                x->mode != y->mode)
                 SIM_FAIL("step %d: %d->%d: the receiver expects other blocks than the sender sends", t, x->from, x->to);
             if (x->from == x->to)
                 SIM_FAIL("step %d: node %d sends to itself", t, x->from);
+            nout[x->from]++;
+            nin[x->to]++;
+            if (a2a || x->mode == COLL_MOVE || x->mode == COLL_COPY)
+                continue;
+            if (!reducing)
+                SIM_FAIL("step %d: %d->%d: mode %d in an operation that does not combine", t, x->from, x->to, x->mode);
         }
-        /* Senders hold what they send, at the start of the step. */
+        for (int v = 0; v < p; v++) {
+            if (nout[v] > s->max_step_sends)
+                s->max_step_sends = nout[v];
+            if (nin[v] > s->max_step_recvs)
+                s->max_step_recvs = nin[v];
+        }
+        /* Senders hold what they send, at the start of the step; what a
+         * combining message carries is taken now. */
+        if (reducing && sp.nlab * p > paycap) {
+            paycap = sp.nlab * p;
+            pay = realloc(pay, (size_t)paycap);
+        }
         for (int i = 0; i < sp.n; i++) {
             struct sim_msg *x = &sp.m[i];
             for (int k = 0; k < x->nblk; k++) {
                 int l = sp.lab[x->off + k];
-                if (l < 0 || (size_t)l >= (a2a ? nb : (size_t)p))
+                if (l < 0 || (size_t)l >= (a2a ? nb : (size_t)L))
                     SIM_FAIL("step %d: %d->%d: label %d out of range", t, x->from, x->to, l);
                 sim_block(bn, sizeof bn, a->op, l, p);
-                int held = a2a ? owner[l] == x->from : has[(size_t)x->from * p + l];
+                int held = a2a ? owner[l] == x->from : HAS(x->from, l);
                 if (!held)
                     SIM_FAIL("step %d: node %d sends block %s, which it does not hold", t, x->from, bn);
-                size_t key = a2a ? (size_t)l : (size_t)x->from * p + l;
-                if (a2a && sent_at[key] == t)
+                size_t key = a2a ? (size_t)l : (size_t)x->from * L + l;
+                if (x->mode == COLL_MOVE && sent_at[key] == t)
                     SIM_FAIL("step %d: block %s is sent twice", t, bn);
                 sent_at[key] = t;
+                if (reducing)
+                    memcpy(pay + (x->off + k) * p, CNT(x->from, l), (size_t)p);
             }
             s->sends[x->from]++;
             s->sent_blocks[x->from] += x->nblk;
@@ -248,15 +349,35 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
                 if (a2a) {
                     owner[l] = x->to;
                     hold[x->from]--;
-                } else {
-                    unsigned char *h = &has[(size_t)x->to * p + l];
-                    if (*h) {
-                        sim_block(bn, sizeof bn, a->op, l, p);
-                        SIM_FAIL("step %d: node %d receives block %s a second time (from %d)", t, x->to, bn, x->from);
-                    }
-                    *h = 1;
+                    hold[x->to]++;
+                    continue;
                 }
-                hold[x->to]++;
+                sim_block(bn, sizeof bn, a->op, l, p);
+                int had = HAS(x->to, l);
+                if (had && (x->mode == COLL_MOVE || x->mode == COLL_COPY))
+                    SIM_FAIL("step %d: node %d receives block %s a second time (from %d)", t, x->to, bn, x->from);
+                if (x->mode == COLL_MOVE) {
+                    HAS(x->from, l) = 0;
+                    hold[x->from]--;
+                }
+                if (!had) {
+                    HAS(x->to, l) = 1;
+                    hold[x->to]++;
+                }
+                if (!member[x->to])
+                    s->relay_blocks++;
+                if (!reducing)
+                    continue;
+                const unsigned char *y = pay + (x->off + k) * p;
+                unsigned char *c = CNT(x->to, l), *r = CNT(x->to, 0);
+                for (int j = 0; j < p; j++) {
+                    int v = x->mode == COLL_REPLACE || !had ? y[j] : c[j] + y[j];
+                    c[j] = (unsigned char)(v > 255 ? 255 : v);
+                    if (x->mode == COLL_SCAN_RULE && x->from < x->to && l != 0) {
+                        v = r[j] + y[j];
+                        r[j] = (unsigned char)(v > 255 ? 255 : v);
+                    }
+                }
             }
         }
         for (int v = 0; v < p; v++)
@@ -276,13 +397,37 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
             }
         }
     }
-    for (int d = 0; d < p; d++)
-        for (int src = 0; src < p; src++) {
-            if (a2a && owner[src * p + d] != d)
-                SIM_FAIL("block (%d,%d) ends at node %d, not %d", src, d, owner[src * p + d], d);
-            if (!a2a && !has[(size_t)d * p + src])
-                SIM_FAIL("node %d never receives the block of node %d", d, src);
+    /* The end state of each operation. */
+    for (int d = 0; d < p; d++) {
+        if (a2a) {
+            for (int src = 0; src < p; src++)
+                if (owner[src * p + d] != d)
+                    SIM_FAIL("block (%d,%d) ends at node %d, not %d", src, d, owner[src * p + d], d);
+            continue;
         }
+        for (int l = 0; l < L; l++) {
+            int want;                             /* 1: d must hold l; 0: must not; -1: either */
+            switch (op) {
+            case COLL_SCATTER: want = l == d; break;
+            case COLL_GATHER: want = d == cx.root; break;
+            case COLL_MCAST: want = member[d] ? 1 : -1; break;
+            default: want = 1;
+            }
+            sim_block(bn, sizeof bn, a->op, l, p);
+            if (want == 1 && !HAS(d, l))
+                SIM_FAIL("node %d never receives block %s", d, bn);
+            if (want == 0 && HAS(d, l))
+                SIM_FAIL("node %d still holds block %s at the end", d, bn);
+            int check = op == COLL_ALLREDUCE || op == COLL_BARRIER || (op == COLL_REDUCE && d == cx.root) ||
+                        (op == COLL_SCAN && l == 0);
+            for (int c = 0; check && c < p; c++) {
+                int n = CNT(d, l)[c], need = op == COLL_SCAN ? c <= d : 1;
+                if (op == COLL_BARRIER ? n == 0 : n != need)
+                    SIM_FAIL("node %d: block %s holds node %d's contribution %d times, not %d", d, bn, c, n,
+                             op == COLL_BARRIER ? 1 : need);
+            }
+        }
+    }
     for (int v = 0; v < p; v++)
         if (s->sent_blocks[v] > s->max_sent_blocks)
             s->max_sent_blocks = s->sent_blocks[v];
@@ -292,6 +437,10 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     if (s->max_sched_labels > coll_plan_labels_bound(a, sh))
         SIM_FAIL("a node's schedule has %ld labels, more than coll_plan_labels_bound() = %ld",
                  s->max_sched_labels, coll_plan_labels_bound(a, sh));
+    if (s->peak_hold > hold_max && op != COLL_ALLTOALL)
+        SIM_FAIL("a node holds %ld blocks at once, more than max_hold() = %ld", s->peak_hold, hold_max);
+    if (s->max_msg > msg_max)
+        SIM_FAIL("a message has %ld blocks, more than max_msg_blocks() = %ld", s->max_msg, msg_max);
     s->max_sends = 0;
     s->min_sends = s->sends[0];
     for (int v = 0; v < p; v++) {
@@ -301,14 +450,21 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
             s->min_sends = s->sends[v];
     }
     rc = 0;
+#undef HAS
+#undef CNT
 out:
     free(owner);
     free(has);
+    free(cnt);
+    free(pay);
     free(sent_at);
     free(hold);
     free(labels);
     free(load);
     free(route);
+    free(nout);
+    free(nin);
+    free(member);
     free(plan.lab);
     free(sp.m);
     free(sp.lab);

@@ -337,45 +337,45 @@ static const char *sim_error(const struct coll_algo *a, const char *topo, const 
 
 TEST(checker_catches_a_lost_block)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_minus_2, pex_sends, pex_senders, one, all };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_minus_2, pex_sends, pex_senders, one, all, NULL, NULL };
     CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "block (15,0) ends at node 15, not 0");
 }
 
 TEST(checker_catches_a_block_not_held)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, wrong_block_sends, pex_senders, one, all };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, wrong_block_sends, pex_senders, one, all, NULL, NULL };
     CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "step 1: node 0 sends block (1,0), which it does not hold");
 }
 
 TEST(checker_catches_an_unmatched_send)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, wrong_senders, one, all };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, wrong_senders, one, all, NULL, NULL };
     CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "which does not receive it");
 }
 
 TEST(checker_catches_an_empty_step)
 {
     const struct coll_algo *g = coll_find(COLL_ALLTOALL, "pex_gen");      /* idles when XOR >= p */
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, g->sends, g->senders, one, all };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, g->sends, g->senders, one, all, NULL, NULL };
     CHECK_CONTAINS(sim_error(&a, "hypercube", "8"), "step 8 of 8 is empty");
 }
 
 TEST(checker_catches_a_destination_out_of_range)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, pex_senders, one, all };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, pex_senders, one, all, NULL, NULL };
     CHECK_CONTAINS(sim_error(&a, "hypercube", "8"), "step 8: node 0 sends to node 8, outside 0..7");
 }
 
 TEST(checker_catches_a_second_delivery)
 {
-    struct coll_algo a = { COLL_ALLGATHER, "x", "x", APP_ANY, two_steps, twice_sends, twice_senders, one, all };
+    struct coll_algo a = { COLL_ALLGATHER, "x", "x", APP_ANY, two_steps, twice_sends, twice_senders, one, all, NULL, NULL };
     CHECK_CONTAINS(sim_error(&a, "mesh", "2x1"), "step 2: node 1 receives block of 0 a second time (from 0)");
 }
 
 TEST(checker_measures_contention)
 {
     /* a schedule that cannot deliver: everybody to node 0 */
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, one_step, star_sends, star_senders, one, all };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, one_step, star_sends, star_senders, one, all, NULL, NULL };
     struct app_shape sh = sim_shape("mesh", "3x3", 0);
     struct sim s;
     CHECK(sim_run(&s, &a, &sh, SIM_LOADS) != 0);
@@ -443,11 +443,116 @@ static int q_1(const struct app_shape *sh) { int q = 1; while (q < sh->nodes) q 
 
 TEST(pex_gen_shift_literal_mod_p_reading_fails)
 {
-    struct coll_algo lit = { COLL_ALLTOALL, "x", "x", APP_ANY, q_1, literal_sends, literal_senders, one, all };
+    struct coll_algo lit = { COLL_ALLTOALL, "x", "x", APP_ANY, q_1, literal_sends, literal_senders, one, all, NULL, NULL };
     const char *e = sim_error(&lit, "mesh", "4x5");
     CHECK(strcmp(e, "(no error)") != 0);
     struct app_shape sh = sim_shape("mesh", "4x5", 0);
     struct sim s;
     CHECK_EQ_INT(sim_run(&s, coll_find(COLL_ALLTOALL, "pex_gen_shift"), &sh, 0), 0);
     sim_free(&s);
+}
+
+/* --- the simulator on the rooted and reducing operations ------------------ */
+
+/* A binomial reduction to node 0 over lg p steps: at step t the nodes with
+ * bit t-1 set (and no lower bit) send their partial to node - 2^(t-1). */
+static int lg_steps(const struct app_shape *sh) { int k = 0; while ((1 << k) < sh->nodes) k++; return k; }
+static void tree_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    (void)sh;
+    int bit = 1 << (step - 1);
+    if ((node & bit) && !(node & (bit - 1))) {
+        coll_emit_msg(e, node - bit);
+        coll_emit_blk(e, 0);
+    }
+}
+/* The same, but at the last step node p/2 sends twice: once to 0 and once,
+ * through a detour, again (the double count a buggy tree makes). */
+static int tree_twice_steps(const struct app_shape *sh) { return lg_steps(sh) + 1; }
+static void tree_twice_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    if (step <= lg_steps(sh))
+        tree_sends(sh, node, step, e);
+    else if (node == 1) {
+        coll_emit_msg(e, 0);
+        coll_emit_blk(e, 0);
+    }
+}
+/* A "scan" that lets every node add its right neighbour's value. */
+static void scan_wrong_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    (void)step;
+    if (node > 0) {
+        coll_emit_msg(e, node - 1);
+        coll_emit_blk(e, 0);
+        coll_emit_mode(e, COLL_COMBINE);
+    }
+    (void)sh;
+}
+/* A "barrier" where node 0 only hears from node 1. */
+static void barrier_short_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    (void)sh;
+    if (step == 1 && node == 1) {
+        coll_emit_msg(e, 0);
+        coll_emit_blk(e, 0);
+    }
+    if (step == 2 && node == 0)
+        for (int v = 1; v < sh->nodes; v++) {
+            coll_emit_msg(e, v);
+            coll_emit_blk(e, 0);
+        }
+}
+
+static const char *sim_error_op(enum coll_op op, int (*steps)(const struct app_shape *),
+                                void (*sends)(const struct app_shape *, int, int, struct coll_emit *), int p)
+{
+    static char buf[512];
+    struct coll_algo a = { .op = op, .name = "x", .app = "x", .nsteps = steps, .sends = sends,
+                           .max_msg_blocks = one, .max_hold = all };
+    char dims[16];
+    snprintf(dims, sizeof dims, "%d", p);
+    struct app_shape sh = sim_shape("hypercube", dims, 1);
+    struct coll_ctx cx = { 0 };
+    sh.cx = &cx;
+    struct sim s;
+    int rc = sim_run(&s, &a, &sh, 0);
+    snprintf(buf, sizeof buf, "%s", rc ? s.err : "(no error)");
+    sim_free(&s);
+    return buf;
+}
+
+TEST(checker_passes_a_binomial_reduction)
+{
+    CHECK_STR(sim_error_op(COLL_REDUCE, lg_steps, tree_sends, 16), "(no error)");
+}
+
+TEST(checker_catches_a_contribution_counted_twice)
+{
+    CHECK_CONTAINS(sim_error_op(COLL_REDUCE, tree_twice_steps, tree_twice_sends, 8),
+                   "node 0: block 0 holds node 1's contribution 2 times, not 1");
+}
+
+TEST(checker_catches_a_reduction_that_misses_nodes)
+{
+    CHECK_CONTAINS(sim_error_op(COLL_ALLREDUCE, lg_steps, tree_sends, 8), "node 1: block 0 holds node 0's contribution 0 times");
+}
+
+TEST(checker_catches_a_scan_with_a_higher_rank)
+{
+    CHECK_CONTAINS(sim_error_op(COLL_SCAN, one_step, scan_wrong_sends, 4),
+                   "node 0: block 0 holds node 1's contribution 1 times, not 0");
+}
+
+TEST(checker_catches_a_barrier_that_misses_a_node)
+{
+    CHECK_CONTAINS(sim_error_op(COLL_BARRIER, two_steps, barrier_short_sends, 4),
+                   "node 0: block 0 holds node 2's contribution 0 times, not 1");
+}
+
+TEST(checker_catches_a_broadcast_that_misses_a_node)
+{
+    /* the reduction tree run backwards would be a broadcast; run forwards
+     * as a broadcast from 0 it reaches nobody */
+    CHECK_CONTAINS(sim_error_op(COLL_BCAST, lg_steps, tree_sends, 8), "node 1 sends block 0, which it does not hold");
 }
