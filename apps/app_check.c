@@ -107,48 +107,82 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
               unsigned long msg_max, char *err, size_t errlen)
 {
     const char *need = "";
-    char shape[96];
-    app_shape_str(sh, shape, sizeof shape);
+    char shape_s[96];
+    app_shape_str(sh, shape_s, sizeof shape_s);
     if (shape_ok(restr, sh, &need)) {
         if (restr == APP_POW2)
             snprintf(err, errlen, "app %s needs a power-of-two node count, not %d", app, sh->nodes);
         else if (restr == APP_TWO)
             snprintf(err, errlen, "app %s needs at least two nodes", app);
         else
-            snprintf(err, errlen, "app %s needs %s, not %s%s", app, need, shape,
+            snprintf(err, errlen, "app %s needs %s, not %s%s", app, need, shape_s,
                      !sh->all_port && strstr(need, "all-port") ? " (one-port)" : "");
         return -1;
     }
     const struct coll_algo *a = coll_find_app(app);
     if (!a)
         return 0;                                  /* not a collective: no len= */
-    if (len < 1 || (unsigned long)len > msg_max) {
-        snprintf(err, errlen, "app %s: len=%ld is not a block length from 1 to %lu bytes "
-                 "(the largest message, --msg-max)", app, len, msg_max);
+    /* The rooted operations: the call (root, segments ...) as the library
+     * will plan it, on a copy of the shape. */
+    struct coll_ctx cx = { 0 };
+    if (sh->cx)
+        cx = *sh->cx;
+    struct app_shape shape = *sh;
+    shape.cx = &cx;
+    sh = &shape;
+    if (cx.root < 0 || cx.root >= sh->nodes) {
+        snprintf(err, errlen, "app %s: root=%d is not a node; accepted: root=0..%d", app, cx.root, sh->nodes - 1);
+        return -1;
+    }
+    if (a->op == COLL_MCAST && cx.nset < 1) {
+        snprintf(err, errlen, "app %s: the multicast set is empty; name one (set=1,5,9, set=all, or m= seed=)", app);
+        return -1;
+    }
+    int es = a->op == COLL_REDUCE || a->op == COLL_ALLREDUCE || a->op == COLL_SCAN ? coll_dtype_size[cx.dtype] : 1;
+    if (a->op != COLL_BARRIER && (len < es || (unsigned long)len > (a->op == COLL_BCAST || a->op == COLL_MCAST ||
+                                                                     es > 1 ? APP_NODE_HEAP_BYTES : msg_max))) {
+        snprintf(err, errlen, "app %s: len=%ld is not a %s from %d to %lu bytes%s", app, len,
+                 es > 1 ? "vector length" : a->op == COLL_BCAST || a->op == COLL_MCAST ? "message length"
+                 : "block length", es, a->op == COLL_BCAST || a->op == COLL_MCAST || es > 1
+                 ? APP_NODE_HEAP_BYTES : msg_max, es > 1 || a->op == COLL_BCAST || a->op == COLL_MCAST
+                 ? " (node memory)" : " (the largest message, --msg-max)");
+        return -1;
+    }
+    if (es > 1 && len % es) {
+        snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each)", app, len,
+                 coll_dtype_names[cx.dtype], es);
         return -1;
     }
     char why[128];
     if (!a->sends) {                               /* auto: check what it picks */
         a = coll_auto(a->op, sh, len, msg_max, why, sizeof why);
         if (!a) {
-            snprintf(err, errlen, "app %s: no algorithm fits len=%ld on %s", app, len, shape);
+            snprintf(err, errlen, "app %s: no algorithm fits len=%ld on %s", app, len, shape_s);
             return -1;
         }
     }
-    unsigned long blocks = (unsigned long)a->max_msg_blocks(sh);
-    if (blocks * (unsigned long)len > msg_max) {
-        snprintf(err, errlen, "app %s: len=%ld makes messages of %lu blocks = %lu bytes, more than the "
-                 "largest message, %lu bytes (--msg-max); accepted: len=1..%lu", app, len, blocks,
-                 blocks * (unsigned long)len, msg_max, msg_max / blocks);
+    cx.segs = a->segments ? a->segments(sh) : 1;
+    if (a->check && a->check(sh, why, sizeof why)) {
+        snprintf(err, errlen, "app %s: %s", app, why);
         return -1;
     }
-    unsigned long need_b = coll_mem_need(a, sh, len);
+    long blk = coll_block_len(a, sh, len);
+    unsigned long blocks = (unsigned long)a->max_msg_blocks(sh);
+    if (blocks * (unsigned long)blk > msg_max) {
+        unsigned long ok_blk = msg_max / blocks, ok_len = blk == len ? ok_blk : ok_blk * (unsigned long)cx.segs;
+        snprintf(err, errlen, "app %s: len=%ld makes messages of %lu blocks%s = %lu bytes, more than the "
+                 "largest message, %lu bytes (--msg-max); accepted: len=1..%lu", app, len, blocks,
+                 blk == len ? "" : " of len/segs", blocks * (unsigned long)blk, msg_max, ok_len);
+        return -1;
+    }
+    unsigned long need_b = coll_mem_need(a, sh, blk);
     if (need_b > APP_NODE_HEAP_BYTES) {
         unsigned long fixed = coll_mem_need(a, sh, 0), per = coll_mem_need(a, sh, 1) - fixed;
         unsigned long max_len = fixed < APP_NODE_HEAP_BYTES ? (APP_NODE_HEAP_BYTES - fixed) / per : 0;
         snprintf(err, errlen, "app %s: len=%ld needs %lu KiB of node memory (%ld blocks held at once), "
                  "more than the %lu KiB a node has; accepted: len=1..%lu", app, len, need_b >> 10,
-                 a->max_hold(sh), (unsigned long)APP_NODE_HEAP_BYTES >> 10, max_len);
+                 a->max_hold(sh), (unsigned long)APP_NODE_HEAP_BYTES >> 10,
+                 max_len * (unsigned long)(len / (blk ? blk : 1)));
         return -1;
     }
     return 0;
@@ -179,15 +213,52 @@ static int arg_long(const char *args, const char *key, long *out, char *err, siz
     return 0;
 }
 
+/* The words of "k=v k2=v2 ..." one at a time, for coll_ctx_from_args. */
+struct words {
+    const char *args;
+    char buf[4][256];
+    int next;
+};
+
+static const char *word_of(const char *key, void *u)
+{
+    struct words *w = u;
+    size_t klen = strlen(key);
+    for (const char *p = w->args; p && *p;) {
+        while (*p == ' ')
+            p++;
+        size_t wlen = strcspn(p, " ");
+        if (wlen > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+            char *b = w->buf[w->next++ % 4];
+            snprintf(b, sizeof w->buf[0], "%.*s", (int)(wlen - klen - 1), p + klen + 1);
+            return b;
+        }
+        p += wlen;
+    }
+    return NULL;
+}
+
 int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
                    unsigned long msg_max, char *err, size_t errlen)
 {
     long len = 1024;
-    if (coll_find_app(app) && arg_long(args, "len", &len, err, errlen) < 0) {
-        char tmp[256];
+    const struct coll_algo *a = coll_find_app(app);
+    char tmp[512];
+    if (a && arg_long(args, "len", &len, err, errlen) < 0) {
         snprintf(tmp, sizeof tmp, "app %s: %s", app, err);
         snprintf(err, errlen, "%s", tmp);
         return -1;
     }
-    return app_check(app, restr, sh, len, msg_max, err, errlen);
+    if (!a || a->op == COLL_ALLTOALL || a->op == COLL_ALLGATHER)
+        return app_check(app, restr, sh, len, msg_max, err, errlen);
+    static int set[COLL_MAX_SET];
+    struct coll_ctx cx;
+    struct words w = { args, { { 0 } }, 0 };
+    if (coll_ctx_from_args(a->op, word_of, &w, sh->nodes, &cx, set, tmp, sizeof tmp)) {
+        snprintf(err, errlen, "app %s: %s", app, tmp);
+        return -1;
+    }
+    struct app_shape shape = *sh;
+    shape.cx = &cx;
+    return app_check(app, restr, &shape, len, msg_max, err, errlen);
 }

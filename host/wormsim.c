@@ -133,7 +133,7 @@ static int check_app(const struct run *rn)
             continue;
         /* The restriction (and a collective's len=) by the apps' own check. */
         struct app_shape sh = { (int)rn->m.topo, rn->m.ndims, { 0 }, rn->m.nodes,
-                                rn->m.port_model == NIC_PORT_ALL };
+                                rn->m.port_model == NIC_PORT_ALL, NULL };
         for (int d = 0; d < SHAPE_MAX_DIMS; d++)
             sh.dims[d] = d < NIC_MAX_DIMS ? rn->m.dims[d] : 1;
         char err[512];

@@ -34,8 +34,12 @@ static void barrier(void)
     }
 }
 
+static int coll_app_rooted(enum coll_op op, const char *algo);
+
 int coll_app(enum coll_op op, const char *algo)
 {
+    if (op != COLL_ALLTOALL && op != COLL_ALLGATHER)
+        return coll_app_rooted(op, algo);
     int me = net_rank(), p = net_nodes(), a2a = op == COLL_ALLTOALL;
     long len = net_arg_int("len", 1024);
     char err[400];
@@ -93,6 +97,198 @@ int coll_app(enum coll_op op, const char *algo)
     if (bad)
         printf("%s: node %d found %ld wrong bytes\n", a->app, me, bad);
     coll_free(req);
+    return bad ? 1 : 0;
+}
+
+
+/* --- the other operations' apps --------------------------------------------
+ *
+ * bcast_*, mcast_*: the root fills len bytes with pattern(root, p); every
+ * node of the target checks every byte, and a multicast's other nodes
+ * check that their buffer was not written. scatter_*: the root's block
+ * for d is pattern(root, d); gather_*: node s sends pattern(s, root).
+ * reduce_*, allreduce_*, scan_*: node v contributes element i = value(v, i)
+ * (below) and each node that gets a result computes the expected one by
+ * itself, folding value(0..p-1, i) (value(0..me, i) for a scan) with the
+ * operator. barrier_*: node late= (default p-1) enters delay= ns (default
+ * 20000) after the others; every node's exit must come after that entry
+ * (it learns the entry time from a message after the barrier).
+ */
+
+/* Node v's element i: small integers, and for doubles multiples of 1/4
+ * below 2^20, so any order of the sums is exact. */
+static int32_t value32(int v, size_t i) { return (int32_t)((uint32_t)(v + 1) * 2654435761u ^ (uint32_t)i * 40503u); }
+
+static void put_value(unsigned char *b, enum coll_dtype t, int v, size_t i)
+{
+    int32_t x = value32(v, i);
+    switch (t) {
+    case COLL_INT32: memcpy(b, &x, 4); break;
+    case COLL_INT64: { int64_t y = (int64_t)x * 65537; memcpy(b, &y, 8); break; }
+    default: { double d = (double)(x & 0xfffff) / 4.0; memcpy(b, &d, 8); break; }
+    }
+}
+
+/* An ARGS word as a string of its own (net_arg points into the line). */
+static const char *arg_of(const char *key, void *u)
+{
+    static char buf[4][512];
+    static int next;
+    (void)u;
+    const char *v = net_arg(key);
+    if (!v)
+        return NULL;
+    char *b = buf[next++ % 4];
+    size_t n = strcspn(v, " ");
+    if (n >= sizeof buf[0])
+        n = sizeof buf[0] - 1;
+    memcpy(b, v, n);
+    b[n] = 0;
+    return b;
+}
+
+static long check_reduced(const unsigned char *got, size_t count, enum coll_dtype t, enum coll_rop op, int upto)
+{
+    size_t es = (size_t)coll_dtype_size[t];
+    unsigned char want[8], y[8];
+    long bad = 0;
+    for (size_t i = 0; i < count; i++) {
+        put_value(want, t, 0, i);
+        for (int v = 1; v <= upto; v++) {
+            put_value(y, t, v, i);
+            coll_combine(want, y, 1, t, op);
+        }
+        bad += memcmp(want, got + i * es, es) != 0;
+    }
+    return bad;
+}
+
+static void spin_ns(uint64_t ns)
+{
+    uint64_t t0 = net_time_ns();
+    while (net_time_ns() - t0 < ns)
+        ;
+}
+
+static int coll_app_rooted(enum coll_op op, const char *algo)
+{
+    int me = net_rank(), p = net_nodes();
+    static int set[COLL_MAX_SET];
+    struct coll_call c = { op, algo, 0, { 0 } };
+    char err[400];
+    if (coll_ctx_from_args(op, arg_of, NULL, p, &c.cx, set, err, sizeof err)) {
+        printf("%s_%s: %s\n", coll_op_names[op], algo, err);
+        return 2;
+    }
+    long len = op == COLL_BARRIER ? 0 : net_arg_int("len", 1024);
+    c.len = len < 0 ? 0 : (size_t)len;
+    struct coll_req *req;
+    int rc = coll_init_call(&c, &req, err, sizeof err);
+    if (rc) {
+        printf("%s\n", err);
+        return rc;
+    }
+    const struct coll_algo *a = coll_req_algo(req);
+    if (me == 0 && strcmp(algo, a->name))
+        printf("%s_%s: chose %s\n", coll_op_names[op], algo, a->app);
+    int root = c.cx.root, member = op != COLL_MCAST || me == root;
+    for (int i = 0; op == COLL_MCAST && i < c.cx.nset; i++)
+        member |= set[i] == me;
+    size_t L = c.len, es = (size_t)coll_dtype_size[c.cx.dtype], count = L / es;
+    size_t sbytes = op == COLL_SCATTER ? (size_t)p * L : L, rbytes = op == COLL_GATHER ? (size_t)p * L : L;
+    unsigned char *send = malloc(sbytes ? sbytes : 1), *recv = malloc(rbytes ? rbytes : 1);
+    if (!send || !recv) {
+        printf("%s: buffers of %lu and %lu bytes do not fit node memory\n", a->app, (unsigned long)sbytes,
+               (unsigned long)rbytes);
+        return 2;
+    }
+    long late = net_arg_int("late", p - 1), delay = net_arg_int("delay", 20000);
+    long runs = net_arg_int("runs", 1), bad = 0;
+    uint64_t t = 0;
+    for (long run = 0; run < (runs < 1 ? 1 : runs); run++) {
+        switch (op) {
+        case COLL_BCAST: case COLL_MCAST:
+            if (me == root)
+                pattern_fill(send, (unsigned)root, (unsigned)p, L);
+            else
+                memset(send, 0xa5, L);
+            break;
+        case COLL_SCATTER:
+            for (int d = 0; me == root && d < p; d++)
+                pattern_fill(send + (size_t)d * L, (unsigned)root, (unsigned)d, L);
+            break;
+        case COLL_GATHER:
+            pattern_fill(send, (unsigned)me, (unsigned)root, L);
+            break;
+        default:
+            for (size_t i = 0; i < count; i++)
+                put_value(send + i * es, c.cx.dtype, me, i);
+        }
+        memset(recv, 0xa5, rbytes);
+        if (net_arg_int("sync", 1))
+            barrier();
+        uint64_t t_in = 0;
+        if (op == COLL_BARRIER && me == late)
+            spin_ns((uint64_t)delay);
+        uint64_t t0 = net_time_ns();
+        t_in = t0;
+        void *in = op == COLL_BCAST || op == COLL_MCAST ? (void *)send : recv;
+        rc = coll_start(req, send, in, err, sizeof err);
+        t = net_time_ns() - t0;
+        if (rc) {
+            printf("%s\n", err);
+            return rc;
+        }
+        unsigned char *got = op == COLL_BCAST || op == COLL_MCAST ? send : recv;
+        if (net_arg_int("corrupt", -1) == me)
+            got[(op == COLL_GATHER ? rbytes : L) / 2] ^= 0x10;
+        switch (op) {
+        case COLL_BCAST: case COLL_MCAST:
+            if (member)
+                bad += (long)pattern_check(got, (unsigned)root, (unsigned)p, L);
+            else
+                for (size_t i = 0; i < L; i++)
+                    bad += got[i] != 0xa5;
+            break;
+        case COLL_SCATTER:
+            bad += (long)pattern_check(got, (unsigned)root, (unsigned)me, L);
+            break;
+        case COLL_GATHER:
+            for (int s = 0; me == root && s < p; s++)
+                bad += (long)pattern_check(got + (size_t)s * L, (unsigned)s, (unsigned)root, L);
+            break;
+        case COLL_REDUCE: case COLL_ALLREDUCE: case COLL_SCAN:
+            if (op != COLL_REDUCE || me == root)
+                bad += check_reduced(got, count, c.cx.dtype, c.cx.rop, op == COLL_SCAN ? me : p - 1);
+            break;
+        case COLL_BARRIER: {                 /* nobody left before the late node came */
+            uint64_t t_out = t0 + t, late_in = t_in;
+            for (int v = 0; me == late && v < p; v++)
+                if (v != me)
+                    net_send(v, BARRIER_TAG - 1, &late_in, sizeof late_in);
+            if (me != late)
+                net_recv((int)late, BARRIER_TAG - 1, &late_in, sizeof late_in, NULL);
+            if (t_out < late_in) {
+                printf("%s: node %d left the barrier at %llu ns, before node %ld entered at %llu ns\n", a->app,
+                       me, (unsigned long long)t_out, late, (unsigned long long)late_in);
+                bad++;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (me == 0)
+        printf("%s: %d nodes, %ld bytes, %d steps, %llu ns on node 0\n", a->app, p, len, coll_req_steps(req),
+               (unsigned long long)t);
+    printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
+    if (bad)
+        printf("%s: node %d found %ld wrong %s\n", a->app, me, bad,
+               op == COLL_REDUCE || op == COLL_ALLREDUCE || op == COLL_SCAN ? "elements" : "bytes");
+    coll_free(req);
+    free(send);
+    free(recv);
     return bad ? 1 : 0;
 }
 

@@ -173,6 +173,9 @@ long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *s
  * all-to-all broadcast), else with a hash map. */
 #define COLL_DIRECT_MAP 65536
 
+/* Labels of an operation on p nodes with segs segments (the list above). */
+int coll_nlabels(enum coll_op op, int p, int segs);
+
 /* Bytes of node memory a collective app of `a` needs for blocks of len:
  * the caller's send and receive buffers and the library's. */
 unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *sh, long len);
@@ -191,13 +194,25 @@ int  coll_xor_senders(const struct app_shape *sh, int node, int step, int from[C
 long coll_xor_msg_blocks(const struct app_shape *sh);
 long coll_xor_held_blocks(const struct app_shape *sh);
 
-/* The multicast set of a run from its words (host and node alike):
- * "set=3,7,12" (ranks), or "m=<count> seed=<n>" for m distinct ranks other
- * than the root drawn by a fixed generator from the seed. Writes the
- * ascending set to out (room for COLL_MAX_SET) and its size to *n; 0, or
- * -1 with the reason in err (a rank out of range, the root, a duplicate,
- * an empty set, m out of 1..p-1). */
-int coll_parse_set(const char *args, int p, int root, int *out, int *n, char *err, size_t errlen);
+/* The call of a collective app from its words (ARGS), the same on host and
+ * node (apps/coll/args.c): arg(key, u) gives a word or NULL. Reads root=
+ * (default 0), segs= (default 0: the algorithm's choice), op= (sum max min
+ * band bor bxor; default sum), type= (int long double; default int) and,
+ * for a multicast, set=a,b,c (ranks; set=all: every node but the root) or
+ * m=<count> seed=<n> (m distinct ranks other than the root, drawn by a
+ * fixed generator from the seed, default 1). The set goes, ascending, to
+ * setbuf (room for COLL_MAX_SET) and cx->set points at it. 0, or -1 with
+ * the reason and the accepted values in err (a root out of 0..p-1, a rank
+ * out of range, the root in the set, a duplicate, an empty set, m out of
+ * 1..p-1, an unknown operator or type, a bitwise operator on doubles). */
+int coll_ctx_from_args(enum coll_op op, const char *(*arg)(const char *key, void *u), void *u, int p,
+                       struct coll_ctx *cx, int *setbuf, char *err, size_t errlen);
+
+/* The bytes of one block of a call of `a` with len bytes (the whole
+ * message for bcast and mcast, the vector for the reductions; one block
+ * for the others), once sh->cx->segs is fixed: ceil(len / segs), in whole
+ * elements for the reductions; 0 for a barrier. */
+long coll_block_len(const struct coll_algo *a, const struct app_shape *sh, long len);
 
 /* Shape helpers (apps/coll/shape.c). */
 void shape_coords(const struct app_shape *sh, int rank, int c[SHAPE_MAX_DIMS]);

@@ -63,19 +63,45 @@ long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *s
     return (long)a->nsteps(sh) * 2 * a->max_msg_blocks(sh) * per;
 }
 
-/* The caller's send and receive buffers (2p blocks, or p + 1); the
+int coll_nlabels(enum coll_op op, int p, int segs)
+{
+    switch (op) {
+    case COLL_ALLTOALL: return p * p;
+    case COLL_ALLGATHER: case COLL_SCATTER: case COLL_GATHER: return p;
+    case COLL_SCAN: return 2;
+    case COLL_BARRIER: return 1;
+    default: return segs;
+    }
+}
+
+/* Blocks of the caller's buffers and the library's work buffer: */
+static unsigned long user_blocks(const struct coll_algo *a, const struct app_shape *sh)
+{
+    unsigned long p = (unsigned long)sh->nodes, segs = sh->cx && sh->cx->segs > 0 ? (unsigned long)sh->cx->segs : 1;
+    switch (a->op) {
+    case COLL_ALLTOALL: return 2 * p;
+    case COLL_ALLGATHER: case COLL_SCATTER: case COLL_GATHER: return p + 1;
+    case COLL_BCAST: case COLL_MCAST: return 2 * segs;           /* the message, and a padded copy */
+    case COLL_REDUCE: case COLL_ALLREDUCE: return 3 * segs;      /* send, recv, a padded work vector */
+    case COLL_SCAN: return 3;
+    default: return 0;
+    }
+}
+
+/* The caller's buffers and the library's work buffer (user_blocks); the
  * library's slots for blocks in transit and a staging buffer for one
- * message; the label map (open
- * addressing, at most 4 x hold entries of two ints), the free-slot list
- * (hold ints), or the plain label table on small machines, the step's
- * scratch plan (4 x hold + 2 x msg ints) and the whole schedule (run.c). */
+ * message; the label map (open addressing, at most 4 x hold entries of
+ * two ints), the free-slot list (hold ints), or the plain label table on
+ * small machines, the step's scratch plan (4 x hold + 2 x msg ints) and
+ * the whole schedule (run.c). len is the block length. */
 unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *sh, long len)
 {
     unsigned long hold = (unsigned long)a->max_hold(sh), msg = (unsigned long)a->max_msg_blocks(sh);
     unsigned long sched = (unsigned long)coll_plan_labels_bound(a, sh) * 2 * sizeof(int) +
                           (unsigned long)(a->nsteps(sh) + 1) * sizeof(struct coll_plan);
-    unsigned long labels = a->op == COLL_ALLTOALL ? (unsigned long)sh->nodes * sh->nodes : (unsigned long)sh->nodes;
+    int segs = sh->cx && sh->cx->segs > 0 ? sh->cx->segs : 1;
+    unsigned long labels = (unsigned long)coll_nlabels(a->op, sh->nodes, segs);
     unsigned long direct = labels <= COLL_DIRECT_MAP ? labels * sizeof(int) : 0;
-    unsigned long user = a->op == COLL_ALLTOALL ? 2ul * sh->nodes : sh->nodes + 1ul;
-    return (user + hold + msg) * (unsigned long)len + (13 * hold + 2 * msg) * sizeof(int) + direct + sched + 4096;
+    return (user_blocks(a, sh) + hold + msg) * (unsigned long)len + (13 * hold + 2 * msg) * sizeof(int) + direct +
+           sched + 4096;
 }

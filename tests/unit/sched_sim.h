@@ -217,7 +217,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     int *nout = calloc((size_t)p, sizeof(int)), *nin = calloc((size_t)p, sizeof(int));
     unsigned char *member = calloc((size_t)p, 1);
     struct coll_plan plan = { 0 };
-    plan.cap = (int)(4 * hold_max + 2 * msg_max);
+    plan.cap = (int)(4 * hold_max + 2 * msg_max * COLL_MAX_MSGS);     /* as apps/coll/run.c */
     plan.lab = malloc((size_t)plan.cap * sizeof(int));
     struct sim_pool sp = { 0 }, rp = { 0 };
     char bn[48];
