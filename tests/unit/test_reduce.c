@@ -134,7 +134,7 @@ static void make_shapes(void)
 static int supports(const struct coll_algo *a, const struct app_shape *sh)
 {
     char err[512];
-    return app_check(a->app, a->restr, sh, 1, 1ul << 40, err, sizeof err) == 0;
+    return app_check(a->app, a->restr, sh, a->op == COLL_BARRIER ? 0 : 64, 1ul << 40, err, sizeof err) == 0;
 }
 
 static const char *shape_name(const struct app_shape *sh)
