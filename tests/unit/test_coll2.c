@@ -221,3 +221,53 @@ TEST(combine_operators)
     CHECK(d[0] == 0.5 && d[1] == 0.5);
 }
 
+
+static const char *auto_name(enum coll_op op, const char *topo, const char *dims, int all_port, long len)
+{
+    struct app_shape sh = sim_shape(topo, dims, all_port);
+    struct coll_ctx cx = { 0 };
+    sh.cx = &cx;
+    char why[128];
+    const struct coll_algo *a = coll_auto(op, &sh, len, 1ul << 20, why, sizeof why);
+    return a ? a->name : "(none)";
+}
+
+TEST(auto_of_the_other_operations_follows_its_table)
+{
+    CHECK_STR(auto_name(COLL_ALLREDUCE, "torus", "8x8", 0, 64), "std_exchange");
+    CHECK_STR(auto_name(COLL_ALLREDUCE, "torus", "8x8", 0, 8192), "ring");
+    CHECK_STR(auto_name(COLL_ALLREDUCE, "hypercube", "16", 0, 8192), "std_exchange");
+    CHECK_STR(auto_name(COLL_ALLREDUCE, "mesh", "3x5", 0, 64), "tree");
+    CHECK_STR(auto_name(COLL_ALLREDUCE, "mesh", "3x5", 0, 8192), "ring");
+    CHECK_STR(auto_name(COLL_SCAN, "mesh", "3x5", 0, 64), "chain");
+    CHECK_STR(auto_name(COLL_SCAN, "hypercube", "32", 0, 64), "std_exchange");
+    CHECK_STR(auto_name(COLL_BARRIER, "mesh", "3x5", 0, 0), "dissemination");
+    CHECK_STR(auto_name(COLL_SCATTER, "hypercube", "32", 0, 64), "binomial");
+    CHECK_STR(auto_name(COLL_GATHER, "torus", "5x5", 0, 64), "rd");
+    CHECK_STR(auto_name(COLL_REDUCE, "mesh", "4x4", 0, 64), "rd");
+    /* every pick is one the run tool accepts on that machine */
+    for (int i = 0; coll_algos[i]; i++) {
+        const struct coll_algo *au = coll_algos[i];
+        if (au->sends || au->op == COLL_ALLTOALL || au->op == COLL_ALLGATHER)
+            continue;
+        for (size_t k = 0; k < NMACH; k++)
+            for (int ap = 0; ap < 2; ap++) {
+                struct app_shape sh = sim_shape(machines[k].topo, machines[k].dims, ap);
+                struct coll_ctx cx = { 0 };
+                static int set[COLL_MAX_SET];
+                set[0] = 1;
+                cx.set = set;
+                cx.nset = au->op == COLL_MCAST;
+                sh.cx = &cx;
+                char why[128], err[512];
+                const struct coll_algo *a = coll_auto(au->op, &sh, 1024, 1ul << 20, why, sizeof why);
+                if (!a) {
+                    check_fail(__FILE__, __LINE__, "%s picks nothing on %s %s", au->app, machines[k].topo,
+                               machines[k].dims);
+                    continue;
+                }
+                if (app_check(a->app, a->restr, &sh, 1024, 1ul << 20, err, sizeof err))
+                    check_fail(__FILE__, __LINE__, "%s picks %s, which refuses: %s", au->app, a->app, err);
+            }
+    }
+}
