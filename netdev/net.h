@@ -48,6 +48,12 @@ size_t net_msg_max(void);       /* largest payload of one message */
 /* Send len bytes to dst with a tag (tag >= 0). */
 void net_send(int dst, int tag, const void *buf, size_t len);
 
+/* Send the same len bytes to n nodes: the data is copied into the NIC once
+ * and each message is posted from there, with its own send start-up (an
+ * all-port node's DMA engines reading one buffer). Same as n calls of
+ * net_send() but for the copies. */
+void net_send_multi(const int *dst, int n, int tag, const void *buf, size_t len);
+
 /* Block until a message from src (or NET_ANY) with tag (or NET_ANY)
  * arrives; copy at most cap bytes into buf. A longer message is an error.
  * With NET_ANY, the message that arrived first in simulated time wins;

@@ -213,9 +213,8 @@ int net_rank_of(const int c[NET_MAX_DIMS])
     return r;
 }
 
-void net_send(int dst, int tag, const void *buf, size_t len)
+static void check_send(int dst, int tag, size_t len)
 {
-    uint64_t t = clock_now_ns();
     if (dst < 0 || dst >= net_nodes())
         panic("net_send: destination %d out of range 0..%d", dst, net_nodes() - 1);
     if (tag < 0)
@@ -223,16 +222,46 @@ void net_send(int dst, int tag, const void *buf, size_t len)
     if (len > cfg->msg_max)
         panic("net_send: %lu bytes exceed the largest message, %lu bytes",
               (unsigned long)len, (unsigned long)cfg->msg_max);
+}
+
+/* Post the payload once, then one SEND descriptor per destination, all
+ * pointing at it. The router copies a payload when it reads the
+ * descriptor, so the space must stay reserved until the last of them is
+ * read: every descriptor but the last records the payload's start as its
+ * end (space_free() then keeps it). */
+void net_send_multi(const int *dst, int n, int tag, const void *buf, size_t len)
+{
+    uint64_t t = clock_now_ns();
+    for (int i = 0; i < n; i++)
+        check_send(dst[i], tag, len);
+    if (n <= 0)
+        return;
     wait_space((uint32_t)len);
     uint32_t pos = tx_head % cfg->tx_size;
     if (pos + len > cfg->tx_size) {
         tx_head += cfg->tx_size - pos;
         pos = 0;
     }
+    uint32_t start = tx_head;
     memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
     tx_head += (uint32_t)len;
-    post(NIC_OP_SEND, t, (uint32_t)dst, (uint32_t)tag, (uint32_t)len, pos);
-    clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+    for (int i = 0; i < n; i++) {
+        if (i > 0) {
+            t = clock_now_ns();
+            wait_space(0);
+        }
+        uint32_t end = tx_head;
+        if (i < n - 1)
+            tx_head = start;              /* pay_end of this slot: still in use */
+        post(NIC_OP_SEND, t, (uint32_t)dst[i], (uint32_t)tag, (uint32_t)len, pos);
+        tx_head = end;
+        clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+    }
+}
+
+void net_send(int dst, int tag, const void *buf, size_t len)
+{
+    net_send_multi(&dst, 1, tag, buf, len);
 }
 
 void net_recv(int src, int tag, void *buf, size_t cap, struct net_status *st)

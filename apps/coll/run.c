@@ -451,10 +451,13 @@ static int do_step(struct coll_req *r, const struct coll_plan *pl, int step, cha
 {
     size_t L = r->len;
     char name[48];
+    unsigned done = 0;                   /* sends already posted with an earlier one */
     for (int m = 0; m < pl->nsend; m++) {
         const struct coll_msg *msg = &pl->send[m];
         const int *lab = pl->lab + msg->off;
         const unsigned char *buf = r->stage;
+        if (done >> m & 1)
+            continue;
         for (int k = 0; k < msg->nblk; k++) {
             int place = place_of(r, lab[k]);
             if (place < 0) {
@@ -468,7 +471,19 @@ static int do_step(struct coll_req *r, const struct coll_plan *pl, int step, cha
             else
                 copy_block(r->stage + (size_t)k * L, at(r, place), L);
         }
-        net_send(msg->peer, step, buf, (size_t)msg->nblk * L);
+        /* The same blocks to several nodes (a tree's fan-out): one copy
+         * into the NIC, a message to each (net_send_multi). */
+        int to[COLL_MAX_MSGS], n = 0;
+        to[n++] = msg->peer;
+        for (int j = m + 1; msg->mode != COLL_MOVE && j < pl->nsend; j++) {
+            const struct coll_msg *o = &pl->send[j];
+            if (o->nblk == msg->nblk && o->mode == msg->mode &&
+                !memcmp(pl->lab + o->off, lab, (size_t)msg->nblk * sizeof *lab)) {
+                to[n++] = o->peer;
+                done |= 1u << j;
+            }
+        }
+        net_send_multi(to, n, step, buf, (size_t)msg->nblk * L);
         if (msg->mode == COLL_MOVE)
             for (int k = 0; k < msg->nblk; k++)
                 map_remove(r, lab[k]);
