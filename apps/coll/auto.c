@@ -40,6 +40,23 @@
  *   486 us at len 64 / 4096 / 32768.)
  * Scan: std_exchange when p = 2^k (Kumar), else chain (meshes, tori).
  * Barrier: dissemination (ceil(lg p) rounds against the tree's 2 ceil(lg p)).
+ * Broadcast (bcast_auto), first row that applies:
+ *   | hypercube, all-port, len >= 2048          | edst            | n trees, l/n each
+ *   | hypercube                                 | sbt             | n steps
+ *   | all-port torus, equal sides, len >= 1024  | tseng2d/3d/kd   | the fewest steps
+ *   | all-port 2^k x 2^k mesh, len >= 1024      | edn             | at most k+2 steps
+ *   | 2D mesh, even sides, len >= 4096          | edsf            | two fences, pipelined
+ *   | mesh or torus, len >= 4096                | scatter_collect | l(2 - 2/p) per node
+ *   | mesh or torus                             | rd              | sum ceil(lg w_i) steps
+ *   Measured here (defaults: t_send = t_recv = 500 ns, slowest node):
+ *   7x7 all-port torus, tseng2d / rd: 16.8 / 15.4 us at len 256 (four
+ *   start-ups a step stagger the fan-out, the survey's "staggering due to
+ *   sending latency"), 29.1 / 33.9 at 1024, 81.5 / 107.7 at 4096; 32-node
+ *   all-port hypercube, edst / sbt: 24.2 / 12.8 at 256, 32.3 / 28.2 at
+ *   1024, 62.9 / 89.4 at 4096; 8x8 mesh one-port, edsf / scatter_collect /
+ *   rd: 65.0 / 70.4 / 33.8 at 1024, 81.4 / 98.4 / 107.7 at 4096, 148.5 /
+ *   222.7 / 402.9 at 16384.
+ * Multicast (mcast_auto): ucube, umesh or utorus by topology.
  */
 #include <stdio.h>
 #include "coll.h"
@@ -48,6 +65,8 @@
 #define AUTO(o, OP) const struct coll_algo coll_##o##_auto = { .op = OP, .name = "auto", .app = #o "_auto" };
 AUTO(alltoall, COLL_ALLTOALL)
 AUTO(allgather, COLL_ALLGATHER)
+AUTO(bcast, COLL_BCAST)
+AUTO(mcast, COLL_MCAST)
 AUTO(scatter, COLL_SCATTER)
 AUTO(gather, COLL_GATHER)
 AUTO(reduce, COLL_REDUCE)
@@ -153,6 +172,28 @@ static const struct coll_algo *auto_rooted(enum coll_op op, const struct app_sha
         return a ? a : PICK("chain", "mesh or torus: chains per dimension");
     case COLL_BARRIER:
         return PICK("dissemination", "ceil(lg p) rounds, half the tree's");
+    case COLL_BCAST: {
+        int N = sh->dims[0], cube = sh->topo == SHAPE_TORUS && N >= 2;
+        for (int i = 1; i < sh->ndims; i++)
+            cube = cube && sh->dims[i] == N;
+        if (sh->topo == SHAPE_HYPERCUBE)
+            a = sh->all_port && len >= 2048 ? PICK("edst", "all-port hypercube, len >= 2048: n trees in parallel")
+                                            : PICK("sbt", "hypercube: the binomial tree");
+        else if (sh->all_port && cube && len >= 1024)
+            a = sh->ndims == 2 ? PICK("tseng2d", "all-port n x n torus, len >= 1024")
+              : sh->ndims == 3 ? PICK("tseng3d", "all-port n x n x n torus, len >= 1024")
+                               : PICK("tsengkd", "all-port torus with equal sides, len >= 1024");
+        else if (sh->all_port && sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && len >= 1024)
+            a = PICK("edn", "all-port 2^k x 2^k mesh, len >= 1024");
+        else if (sh->topo == SHAPE_MESH && sh->ndims == 2 && N % 2 == 0 && sh->dims[1] % 2 == 0 && len >= 4096)
+            a = PICK("edsf", "2D mesh with even sides, len >= 4096: two fences, pipelined");
+        else if (mesh_or_torus(sh) && len >= 4096)
+            a = PICK("scatter_collect", "mesh or torus, len >= 4096: scatter, then collect");
+        return a ? a : PICK("rd", "mesh or torus: recursive doubling a dimension at a time");
+    }
+    case COLL_MCAST:
+        return sh->topo == SHAPE_HYPERCUBE ? PICK("ucube", "hypercube")
+             : sh->topo == SHAPE_MESH ? PICK("umesh", "mesh") : PICK("utorus", "torus");
     default:
         return NULL;
     }

@@ -245,6 +245,18 @@ TEST(auto_of_the_other_operations_follows_its_table)
     CHECK_STR(auto_name(COLL_SCATTER, "hypercube", "32", 0, 64), "binomial");
     CHECK_STR(auto_name(COLL_GATHER, "torus", "5x5", 0, 64), "rd");
     CHECK_STR(auto_name(COLL_REDUCE, "mesh", "4x4", 0, 64), "rd");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "7x7", 1, 4096), "tseng2d");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "7x7", 1, 256), "rd");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "7x7", 0, 4096), "scatter_collect");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "3x3x3", 1, 4096), "tseng3d");
+    CHECK_STR(auto_name(COLL_BCAST, "mesh", "8x8", 1, 4096), "edn");
+    CHECK_STR(auto_name(COLL_BCAST, "mesh", "8x8", 0, 4096), "edsf");
+    CHECK_STR(auto_name(COLL_BCAST, "mesh", "8x8", 0, 1024), "rd");
+    CHECK_STR(auto_name(COLL_BCAST, "hypercube", "32", 1, 4096), "edst");
+    CHECK_STR(auto_name(COLL_BCAST, "hypercube", "32", 0, 4096), "sbt");
+    CHECK_STR(auto_name(COLL_MCAST, "torus", "4x4", 0, 64), "utorus");
+    CHECK_STR(auto_name(COLL_MCAST, "mesh", "4x4", 0, 64), "umesh");
+    CHECK_STR(auto_name(COLL_MCAST, "hypercube", "8", 0, 64), "ucube");
     /* every pick is one the run tool accepts on that machine */
     for (int i = 0; coll_algos[i]; i++) {
         const struct coll_algo *au = coll_algos[i];

@@ -1,0 +1,36 @@
+# All-port against one-port algorithms (issue: the all-port broadcasts must
+# take fewer steps and less simulated time than recursive doubling on the
+# all-port model). Each pair runs on the same all-port machine with the
+# same message; the time is the slowest node's, from its "done in" line.
+# Short messages are left out on purpose: with t_send = 500 ns a node's
+# fan-out of k messages is staggered by k start-ups, and at len=256
+# tseng2d (16.8 us) loses to rd (15.4 us) on 7x7; apps/coll/auto.c has
+# the crossovers.
+
+ap_run() {   # app machine-args... -> "steps slowest_ns" on stdout
+  ws "$@" >/dev/null 2>&1 || { echo "run failed: $*" >&2; return 1; }
+  local d; d=$(latest)
+  local steps slow
+  steps=$(grep -ho "[0-9]* steps" "$d/node-000.log" | head -1 | cut -d' ' -f1)
+  slow=$(grep -ho "done in [0-9]*" "$d"/node-*.log | awk '{ if ($3 > m) m = $3 } END { print m }')
+  [ "$(jq -r .ok "$d/summary.json")" = true ] || { echo "not ok: $*" >&2; return 1; }
+  echo "$steps $slow"
+}
+
+ap_compare() {   # all-port-app one-port-app fewer_steps(1|0) machine-args...
+  local a=$1 b=$2 fewer=$3; shift 3
+  local ra rb; ra=$(ap_run --app "$a" "$@") || exit 1; rb=$(ap_run --app "$b" "$@") || exit 1
+  local sa=${ra% *} ta=${ra#* } sb=${rb% *} tb=${rb#* }
+  echo "info: $a $sa steps, $ta ns; $b $sb steps, $tb ns ($*)"
+  [ "$fewer" = 1 ] && expect "[ $sa -lt $sb ]" "$a should take fewer steps than $b"
+  expect "[ $ta -lt $tb ]" "$a should take less simulated time than $b"
+}
+
+ap_tseng2d_7x7()  { ap_compare bcast_tseng2d bcast_rd 1 --topo torus --dims 7x7 --port-model all-port --args len=4096; }
+ap_tseng3d_4x4x4()    { ap_compare bcast_tseng3d bcast_rd 1 --topo torus --dims 4x4x4 --port-model all-port --args len=4096; }
+ap_edn_8x8()      { ap_compare bcast_edn bcast_rd 1 --topo mesh --dims 8x8 --port-model all-port --args len=4096; }
+ap_hokao_32()     { ap_compare bcast_hokao bcast_sbt 1 --topo hypercube --nodes 32 --port-model all-port --args len=4096; }
+# EDST takes n+1 steps against SBT's n, each of a segment l/n.
+ap_edst_32()      { ap_compare bcast_edst bcast_sbt 0 --topo hypercube --nodes 32 --port-model all-port --args len=4096; }
+
+for c in ap_tseng2d_7x7 ap_tseng3d_4x4x4 ap_edn_8x8 ap_hokao_32 ap_edst_32; do t $c $c; done
