@@ -170,6 +170,25 @@ static void spin_ns(uint64_t ns)
         ;
 }
 
+/* The call c by its one-call form (coll.h). */
+static int call_once(const struct coll_call *c, unsigned char *send, unsigned char *recv, const int *set,
+                     char *err, size_t errlen)
+{
+    const struct coll_ctx *x = &c->cx;
+    size_t count = c->len / (size_t)coll_dtype_size[x->dtype];
+    switch (c->op) {
+    case COLL_BCAST: return coll_bcast(send, c->len, x->root, c->algo, err, errlen);
+    case COLL_MCAST: return coll_mcast(send, c->len, x->root, set, x->nset, c->algo, err, errlen);
+    case COLL_SCATTER: return coll_scatter(send, recv, c->len, x->root, c->algo, err, errlen);
+    case COLL_GATHER: return coll_gather(send, recv, c->len, x->root, c->algo, err, errlen);
+    case COLL_REDUCE: return coll_reduce(send, recv, count, x->dtype, x->rop, x->root, c->algo, err, errlen);
+    case COLL_ALLREDUCE: return coll_allreduce(send, recv, count, x->dtype, x->rop, c->algo, err, errlen);
+    case COLL_SCAN: return coll_scan(send, recv, count, x->dtype, x->rop, c->algo, err, errlen);
+    case COLL_BARRIER: return coll_barrier(c->algo, err, errlen);
+    default: return 2;
+    }
+}
+
 static int coll_app_rooted(enum coll_op op, const char *algo)
 {
     int me = net_rank(), p = net_nodes();
@@ -203,7 +222,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
         return 2;
     }
     long late = net_arg_int("late", p - 1), delay = net_arg_int("delay", 20000);
-    long runs = net_arg_int("runs", 1), bad = 0;
+    long runs = net_arg_int("runs", 1), oneshot = net_arg_int("oneshot", 0), bad = 0;
     uint64_t t = 0;
     for (long run = 0; run < (runs < 1 ? 1 : runs); run++) {
         switch (op) {
@@ -233,7 +252,10 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
         uint64_t t0 = net_time_ns();
         t_in = t0;
         void *in = op == COLL_BCAST || op == COLL_MCAST ? (void *)send : recv;
-        rc = coll_start(req, send, in, err, sizeof err);
+        if (oneshot)                         /* the one-call forms, planning included */
+            rc = call_once(&c, send, recv, set, err, sizeof err);
+        else
+            rc = coll_start(req, send, in, err, sizeof err);
         t = net_time_ns() - t0;
         if (rc) {
             printf("%s\n", err);

@@ -1,0 +1,46 @@
+# The rooted, reducing and synchronising collectives as a whole: auto's
+# choices, the one-call and persistent forms, and proof that each kind of
+# verification is live (a flipped bit, a write into a multicast's
+# bystander, a barrier let through early must fail the run).
+
+c2_bcast_auto_allport() {   # all-port 7x7 torus, a long message: Tseng's 2D broadcast
+  coll_ok --app bcast_auto --topo torus --dims 7x7 --port-model all-port --args 'len=2048 root=3'
+  expect 'grep -q "bcast_auto: chose bcast_tseng2d" "$(latest)/node-000.log"'
+}
+c2_mcast_auto_mesh() {
+  coll_ok --app mcast_auto --topo mesh --dims 4x4 --args 'len=300 m=6 seed=5 root=2'
+  expect 'grep -q "mcast_auto: chose mcast_umesh" "$(latest)/node-000.log"'
+}
+c2_tsengkd_5x5() { coll_ok --app bcast_tsengkd --topo torus --dims 5x5 --port-model all-port --args 'len=200 root=12'; }
+c2_tsengkd_4d()  { coll_ok --app bcast_tsengkd --topo torus --dims 3x3x3x3 --port-model all-port --args 'len=64 root=40'; }
+c2_oneshot_and_runs() {     # the one-call form, and a persistent request run three times
+  coll_ok --app bcast_rd --topo mesh --dims 4x4 --args 'len=1000 root=5 oneshot=1'
+  coll_ok --app allreduce_ring --topo torus --dims 3x4 --args 'len=96 op=min type=long runs=3'
+  coll_ok --app scan_std_exchange --topo hypercube --nodes 8 --args 'len=40 op=bxor oneshot=1'
+}
+c2_padded_segments() {      # a message that is not a whole number of segments
+  coll_ok --app bcast_edsf --topo mesh --dims 4x4 --args 'len=1001 segs=6 root=7'
+  coll_ok --app allreduce_ring --topo mesh --dims 2x3 --args 'len=44 type=int'
+}
+c2_fails() {   # wormsim args... : the run must fail with a node reporting wrong data
+  ws "$@" >/dev/null 2>&1; expect '[ $? = 1 ]'
+  expect '[ "$(summary .ok)" = false ]'
+  expect 'grep -q "found 1 wrong" "$(latest)"/node-*.log'
+}
+c2_corrupt_bcast()     { c2_fails --app bcast_rd --topo mesh --dims 4x4 --args 'len=512 corrupt=9'; }
+c2_corrupt_bystander() { c2_fails --app mcast_umesh --topo mesh --dims 4x4 --args 'len=512 set=1,2 corrupt=9'; }
+c2_corrupt_allreduce() { c2_fails --app allreduce_std_exchange --topo hypercube --nodes 8 --args 'len=64 corrupt=3'; }
+c2_corrupt_scan()      { c2_fails --app scan_chain --topo mesh --dims 3x3 --args 'len=64 type=double corrupt=8'; }
+c2_barrier_waits() {        # every node leaves after the late node came in, 50 us late
+  coll_ok --app barrier_tree --topo mesh --dims 3x3 --args 'late=4 delay=50000'
+  local t; t=$(grep -ho "done in [0-9]*" "$(latest)/node-000.log" | cut -d' ' -f3)
+  expect '[ "$t" -ge 50000 ]' "node 0 left after $t ns"
+}
+c2_bad_root()  { bad_input --app scatter_binomial --topo mesh --dims 4x4 --args 'root=16' -- "root=16 is not a node; accepted: root=0..15"; }
+c2_bad_set()   { bad_input --app mcast_utorus --topo torus --dims 4x4 --args 'set=3,3' -- "set=3,3: rank 3 is named twice"; }
+c2_bad_empty() { bad_input --app mcast_ucube --topo hypercube --nodes 8 --args 'set=' -- "set= is empty"; }
+c2_bad_op()    { bad_input --app allreduce_tree --dims 2x2 --args 'op=bor type=double' -- "op=bor takes integers only"; }
+
+for c in c2_bcast_auto_allport c2_mcast_auto_mesh c2_tsengkd_5x5 c2_tsengkd_4d c2_oneshot_and_runs c2_padded_segments \
+         c2_corrupt_bcast c2_corrupt_bystander c2_corrupt_allreduce c2_corrupt_scan c2_barrier_waits \
+         c2_bad_root c2_bad_set c2_bad_empty c2_bad_op; do t $c $c; done
