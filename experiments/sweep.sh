@@ -10,6 +10,8 @@
 #       --only GROUPS   run only these groups (comma list)
 #       --max-nodes N   skip runs of more than N nodes
 #       --retry-failed  run again the runs whose row says fail or refused
+#       --recollect     rewrite every row's measured fields from its run directory
+#                       (after this tool's columns changed), then exit
 #       --list          print the runs (key fields) and exit
 #       --wormsim PATH, --kernel ELF, --kernel-riscv ELF
 #   -h, --help
@@ -45,12 +47,12 @@
 set -u
 set -m    # each run in its own process group, so a stop can end it whole
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_link_sharing,max_link_worms,max_link_flits,wall_s,run_dir"
+COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,max_link_flits,wall_s,run_dir"
 
 die() { echo "sweep: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0
+JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
 KERNEL=${KERNEL:-$HERE/build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
@@ -63,6 +65,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY=${2:-}; shift 2 ;;
     --max-nodes) MAXN=${2:-}; shift 2 ;;
     --retry-failed) RETRY=1; shift ;;
+    --recollect) RECOLLECT=1; shift ;;
     --list) LIST=1; shift ;;
     --wormsim) WORMSIM=$2; shift 2 ;;
     --kernel) KERNEL=$2; shift 2 ;;
@@ -162,7 +165,7 @@ mkdir -p "$OUT/runs" || die "cannot create $OUT"
 CSV=$OUT/results.csv
 LOCK=$OUT/.lock
 if [ -s "$CSV" ]; then
-  [ "$(head -1 "$CSV")" = "$COLUMNS_CSV" ] || die "$CSV has other columns than this tool writes; move it away"
+  [ $RECOLLECT = 1 ] || [ "$(head -1 "$CSV")" = "$COLUMNS_CSV" ] || die "$CSV has other columns than this tool writes; move it away"
   # A row is written in one append; a torn last line (power loss) is dropped.
   [ -z "$(tail -c1 "$CSV")" ] || { echo "sweep: dropping a partial last line of $CSV" >&2; sed -i '$d' "$CSV"; }
   if [ $RETRY = 1 ]; then
@@ -237,25 +240,43 @@ run_one() {
 collect() {
   local run=$1 n=$2 status=$3 wall=$4
   if [ -z "$run" ] || [ ! -f "$run/summary.json" ]; then
-    echo "$status,,,,,,,,,,,,,$wall"; return; fi
+    echo "$status,,,,,,,,,,,,,,$wall"; return; fi
   local coll0 collmax sim steps
   collmax=$(cat "$run"/node-*.log 2>/dev/null | sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' | sort -n | tail -1)
   coll0=$(sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
   steps=$(sed -n 's/.*, \([0-9][0-9]*\) steps, .*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
   sim=$(jq -r '.sim_time_ns // empty' "$run/summary.json")
   local msgstats linkstats share
-  msgstats=$(awk -F, -v n="$n" 'NR > 1 && $7 >= 1 { m++; b += $4; s[$1]++; r[$2]++; by[$1] += $4 }
+  msgstats=$(awk -F, -v n="$n" 'NR > 1 && $7 >= 1 { m++; b += $4; if ($4 > mm) mm = $4; s[$1]++; r[$2]++; by[$1] += $4 }
     END { ms = 0; mu = 0; mb = 0
           for (i in s) if (s[i] > ms) ms = s[i]
           for (i = 0; i < n; i++) if (s[i] + r[i] > mu) mu = s[i] + r[i]
           for (i in by) if (by[i] > mb) mb = by[i]
-          printf "%d,%d,%d,%d,%d", ms, mu, m, b, mb }' "$run/messages.csv" 2>/dev/null)
-  [ -n "$msgstats" ] || msgstats=",,,,"
+          printf "%d,%d,%d,%d,%d,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
+  [ -n "$msgstats" ] || msgstats=",,,,,"
   share=$(awk -F, 'NR > 1 && $1 >= 1 && $3 > m { m = $3 } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
   linkstats=$(awk -F, 'NR > 1 { if ($6 > w) w = $6; if ($5 > f) f = $5 } END { printf "%d,%d", w, f }' "$run/links.csv" 2>/dev/null)
   echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
 }
 
+# --recollect: the key and group, status and wall time stay; the rest is
+# measured again from the run directory (found by column name in the old
+# header, so a CSV of an older column list can be converted).
+if [ $RECOLLECT = 1 ]; then
+  [ -s "$CSV" ] || die "no $CSV to recollect"
+  hdr=$(head -1 "$CSV")
+  col() { echo "$hdr" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+  cs=$(col status); cw=$(col wall_s); cr=$(col run_dir)
+  [ -n "$cs" ] && [ -n "$cw" ] && [ -n "$cr" ] || die "$CSV has no status, wall_s or run_dir column"
+  { echo "$COLUMNS_CSV"
+    tail -n +2 "$CSV" | while IFS= read -r line; do
+      IFS=, read -ra f <<< "$line"
+      rd=${f[$((cr - 1))]:-}
+      echo "$(IFS=,; echo "${f[*]:0:11}"),$(collect "${rd:+$OUT/$rd}" "${f[3]}" "${f[$((cs - 1))]}" "${f[$((cw - 1))]}"),$rd"
+    done; } > "$CSV.tmp" && mv "$CSV.tmp" "$CSV"
+  echo "sweep $NAME: $(($(wc -l < "$CSV") - 1)) rows of $CSV measured again" >&2
+  exit 0
+fi
 # --- The scheduler ---------------------------------------------------------
 declare -A PID_W=() PID_BIG=()
 running=0; big_running=0; done_n=0; failed=0; done_w=0; todo_w=0
