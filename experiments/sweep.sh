@@ -39,6 +39,8 @@
 # whose key (app, topo, dims, len, preset, port_model, net, args, arch) has
 # a row. DIR/runs/ keeps each run's directory (links.csv, messages.csv,
 # node logs ...).
+# DIR/timing.csv gets a line per session: date, jobs, runs to do, runs
+# done, elapsed seconds (docs/results.md sums them per sweep).
 #
 # Parallel runs: each run is a whole machine (p QEMUs and a router), so
 # --jobs counts machines. A run of more than big_nodes nodes runs alone.
@@ -47,12 +49,12 @@
 set -u
 set -m    # each run in its own process group, so a stop can end it whole
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,max_link_flits,wall_s,run_dir"
+COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,min_link_worms,max_link_flits,wall_s,run_dir"
 
 die() { echo "sweep: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0
+POS=(); JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
 KERNEL=${KERNEL:-$HERE/build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
@@ -72,9 +74,10 @@ while [ $# -gt 0 ]; do
     --kernel-riscv) KERNEL_RISCV=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) die "unknown option '$1' (see --help)" ;;
-    *) break ;;
+    *) POS+=("$1"); shift ;;
   esac
 done
+set -- "${POS[@]}"
 [ $# = 1 ] || die "give one sweep definition (a file or a name in experiments/); see --help"
 DEF=$1
 if [ ! -f "$DEF" ]; then
@@ -240,7 +243,7 @@ run_one() {
 collect() {
   local run=$1 n=$2 status=$3 wall=$4
   if [ -z "$run" ] || [ ! -f "$run/summary.json" ]; then
-    echo "$status,,,,,,,,,,,,,,$wall"; return; fi
+    echo "$status,,,,,,,,,,,,,,,$wall"; return; fi
   local coll0 collmax sim steps
   collmax=$(cat "$run"/node-*.log 2>/dev/null | sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' | sort -n | tail -1)
   coll0=$(sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
@@ -255,7 +258,7 @@ collect() {
           printf "%d,%d,%d,%d,%d,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
   [ -n "$msgstats" ] || msgstats=",,,,,"
   share=$(awk -F, 'NR > 1 && $1 >= 1 && $3 > m { m = $3 } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
-  linkstats=$(awk -F, 'NR > 1 { if ($6 > w) w = $6; if ($5 > f) f = $5 } END { printf "%d,%d", w, f }' "$run/links.csv" 2>/dev/null)
+  linkstats=$(awk -F, 'NR > 1 { if ($6 > w) w = $6; if (mn == "" || $6 < mn) mn = $6; if ($5 > f) f = $5 } END { printf "%d,%d,%d", w, mn, f }' "$run/links.csv" 2>/dev/null)
   echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
 }
 
@@ -301,6 +304,7 @@ cleanup() {
   for p in "${!PID_W[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done
   wait 2>/dev/null
   [ $TTY = 1 ] && echo >&2
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,${#TODO[@]},$done_n,$(($(date +%s) - T0))" >> "$OUT/timing.csv"
   echo "sweep $NAME: stopped; $done_n runs finished this time; run it again to resume" >&2
   exit 130
 }
@@ -330,5 +334,6 @@ done
 while [ $running -gt 0 ]; do reap; done
 [ $TTY = 1 ] && echo >&2
 nfail=$(awk -F, 'NR > 1 && $12 != "ok"' "$CSV" | wc -l)
+echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,${#TODO[@]},$done_n,$(($(date +%s) - T0))" >> "$OUT/timing.csv"
 echo "sweep $NAME: finished in $(fmt_t $(( $(date +%s) - T0 ))); $(($(wc -l < "$CSV") - 1)) rows in $CSV, $nfail not ok" >&2
 [ "$nfail" = 0 ]
