@@ -303,6 +303,13 @@ cleanup() {
   local p
   for p in "${!PID_W[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done
   wait 2>/dev/null
+  # wormsim ends its QEMUs on SIGTERM; wait for every process of each run
+  # (its group), and after 30 s end what is left.
+  local i; for i in $(seq 1 300); do
+    local alive=0; for p in "${!PID_W[@]}"; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break; sleep 0.1
+  done
+  for p in "${!PID_W[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done
   [ $TTY = 1 ] && echo >&2
   echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,${#TODO[@]},$done_n,$(($(date +%s) - T0))" >> "$OUT/timing.csv"
   echo "sweep $NAME: stopped; $done_n runs finished this time; run it again to resume" >&2
