@@ -122,6 +122,9 @@ for t in 2 3 4 5 6; do
           for (j = 1; j <= nl; j++) { printf "| %s |", ls[j]; for (i = 1; i <= ns; i++) printf " %s |", v[sh[i], ls[j]]; print "" } }' "$TMP/th.join"
   echo
 done
+# what was not run, and why
+awk -F, '$7 == "" { split($3, d, "x"); if (!(($3) in s)) { s[$3] = 1; l = l " " $3 } n++ } END { if (n) printf "Not run here: %d cells (\"-\")%s.\n", n, "" }' "$TMP/th.join"
+cols "$T" dims nodes len status wall_s | awk -F, '$4 == "ok" && $5 > w { w = $5; k = $1 " (" $2 " nodes) at " $3 " B" } END { if (w) printf "The longest run here, %s, took %.0f s of wall time on this 2-core host; a run costs about p^2 L (p^2 blocks of L bytes moved flit by flit, and p QEMUs sharing the cores), so the 16x16 to 16x32 columns (256 to 512 nodes, up to 511 steps of 16 KB) would take hours each at the large sizes. The sweep runs them as they are (make sweep SWEEP=thakur) on a host with the time.\n\n", k, w }'
 # ratio summary
 awk -F, '$7 != "" { r = $7 / $6; n++; s += log(r); if (r > mx) mx = r; if (mn == "" || r < mn) mn = r; if (r > 0.67 && r < 1.5) w++ }
   END { if (n) printf "Over the %d cells run: geometric mean of emulated/paper %.2f, range %.2f to %.2f, %d cells within a factor 1.5.\n\n", n, exp(s / n), mn, mx, w }' "$TMP/th.join"
@@ -253,7 +256,7 @@ cols "$T" app dims nodes len status steps sends_per_node bytes_per_node | awk -F
     if ($1 == "alltoall_a1") { s = N / 4 + 5; t = (N ^ 3 + 10 * N ^ 2) / 4; r = 10 * N ^ 2 }
     else if ($1 == "alltoall_an1") { s = 3 * lg - 1; t = 2 * N ^ 3 - 2 * N ^ 2; r = 4 * N ^ 2 * lg * (lg - 1) }
     else { s = N * N - 1; t = N * N - 1; r = 0 }
-    printf "| %s | %s | %s | %s | %g | %g | %g | %g | %g |\n", substr($1, 9), $2, $6, $7, s, tb, t, tb - (p - 1), r }' | sort -t'|' -k3,3 -k2,2
+    printf "| %s | %s | %s | %s | %g | %g | %g | %g | %g |\n", substr($1, 10), $2, $6, $7, s, tb, t, tb - (p - 1), r }' | sort -t'|' -k3,3 -k2,2
 echo
 echo "(m = $lenm bytes; the counts do not depend on m.)"
 echo
@@ -295,6 +298,17 @@ awk -F, '$4 == "ok" { t[$1, $2, $3] = $5; D[$2] = 1; M[$3] = 1 }
                  s = sprintf("A1 beats the faster direct algorithm up to m = %d B and loses from %d B: crossover about %.0f B (log-interpolated)", ms[last], ms[last + 1], x) }
           printf "- **%s torus**: %s; the Table 1 formulas with t_s = 1000 ns and t_d = 1 ns/B put it at %.0f B.\n", d, s, an } }' "$TMP/t0"
 echo
+cat <<'EOF'
+The formulas' crossover leaves out the rearrangement term (10N^2 m t_r
+for A1, 0 for the direct algorithms). On the emulated node rearranging is
+real work, copying and indexing blocks at 1 ns per instruction, and A1
+relays every block through a master node (the relayed column), so the
+emulated crossover lies below the formulas' one. The start-up counts are
+the table's in steps: A1 takes N/4 + 5 steps (a node sends in some of
+them only: the start-ups column), A(n-1) 3 log N - 1, the direct
+algorithms N^2 - 1.
+
+EOF
 fi
 
 # ------------------------------------------------------------------------
@@ -451,8 +465,10 @@ cat <<EOF
 Wall time of each reproduction on this machine (2 cores), as recorded by
 the sweeps (the sum of the runs' own wall times, and the sweep's elapsed
 time when it recorded one), and of the CI slice (\`make test\` runs
-tests/sweep/run.sh: a 4-run slice of the Thakur sweep with jobs = 1 and
-jobs = 2, the determinism check, plus the tool's own tests).
+tests/sweep/run.sh: the 8 runs of experiments/thakur-ci.sweep, 4x4 PEX and
+GEN and the paper's 4x5 PEX-GEN and PEX-GEN-SHIFT at 256 B and 4 KB, once
+with jobs = 1 and once with jobs = 2, compared with each other and with
+the paper, plus the tool's own tests).
 
 | reproduction | wall time |
 |---|---|
@@ -464,7 +480,7 @@ done
 echo
 cat <<'EOF'
 Simulated results do not depend on how many runs go in parallel (nor on
-host load): the CI slice runs the same four runs with `--jobs 1` and
+host load): the CI slice runs the same eight runs with `--jobs 1` and
 `--jobs 2` and requires identical `coll_ns`, `sim_time_ns` and message
 counts.
 
@@ -494,13 +510,16 @@ run's key), `group`, `status` (ok, fail, refused), `coll_ns`,
 (links.csv), `wall_s`, `run_dir`.
 
 **Traces.** Any run can also write a timeline: `make run ... TRACE=1` (or
-`wormsim --trace`, or `args`/`net` unchanged and `--trace` added to a
-run's `command` file in its directory) writes `trace.json` in the run
-directory. Open https://ui.perfetto.dev and drag the file in (or "Open
-trace file"): one track per node shows its sends, receives and waits in
-simulated time, one per link shows the worms crossing it; select a slice
-to see its message (source, destination, bytes, step), and use the
-search box (e.g. a step number) to line up a step across nodes. Large
+`wormsim --trace`) writes `trace.json` in the run directory; to trace one
+run of a sweep, run the `command` file of its directory (under
+`results/NAME/runs/`) again with `--trace` added. Open https://ui.perfetto.dev and drag the file in (or "Open
+trace file"). Times are simulated microseconds. The "nodes" process has
+one track per node with a slice per message it sends (select it: the
+detail gives destination, tag and bytes; tag 16777216 is the start
+barrier); the "links" process has one track per directed link (`node 0
+dim 0 +`) with a slice per worm crossing it, named source->destination,
+so contention shows as overlapping or back-to-back worms on one link.
+The search box finds every worm of a pair (e.g. `3->12`). Large
 machines give large traces; trace a small machine or one run at a time.
 EOF
 } > "$MD.tmp" && mv "$MD.tmp" "$MD"
