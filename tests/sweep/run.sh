@@ -53,7 +53,7 @@ slice_runs_and_parallel_is_deterministic() {
   local t1=$(date +%s)
   "$SWEEP" --jobs 2 -o "$TMP/j2" experiments/thakur-ci.sweep 2> "$TMP/e2"; RC=$?; expect '[ $RC = 0 ]' "$(tail -5 "$TMP/e2")"
   local t2=$(date +%s)
-  echo "slice: $((t1 - t0)) s with 1 job, $((t2 - t1)) s with 2" >&2
+  echo "CI slice (8 runs): $((t1 - t0)) s with 1 job, $((t2 - t1)) s with 2" > "$TMP/slice-time"
   expect '[ "$(rows "$TMP/j1/results.csv")" = 8 ] && [ "$(rows "$TMP/j2/results.csv")" = 8 ]'
   strip() { cut -d, -f1-26 "$1" | sort; }
   expect 'diff <(strip "$TMP/j1/results.csv") <(strip "$TMP/j2/results.csv") > "$TMP/d"' "$(cat "$TMP/d")"
@@ -165,6 +165,7 @@ t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processe
 t refused_run_is_recorded refused_run_is_recorded
 if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
 else echo "  skip  results_and_heatmap_from_the_slice (no gnuplot)"; fi
+[ -f "$TMP/slice-time" ] && cat "$TMP/slice-time"
 echo "sweep tests took $(( $(date +%s) - t0 )) s"
 echo "sweep: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
