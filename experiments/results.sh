@@ -304,17 +304,18 @@ EOF
 done
 echo
 awk -F, '$4 == "ok" { t[$1, $2, $3] = $5; D[$2] = 1; M[$3] = 1 }
-  END { for (d in D) { n = 0; for (m in M) ms[++n] = m + 0
+  END { for (d in D) { n = 0; delete ms; delete f
+          for (m in M) if (t["alltoall_a1", d, m] != "" && t["alltoall_pex", d, m] != "") ms[++n] = m + 0
           for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (ms[j] < ms[i]) { x = ms[i]; ms[i] = ms[j]; ms[j] = x }
           last = ""; first = ""
           for (i = 1; i <= n; i++) { a = t["alltoall_a1", d, ms[i]]; p = t["alltoall_pex", d, ms[i]]; g = t["alltoall_gen", d, ms[i]]
-            if (a == "" || p == "") continue; b = (g != "" && g < p) ? g : p
-            f[i] = log(a / b); ok[i] = 1
+            b = (g != "" && g < p) ? g : p
+            f[i] = log(a / b)
             if (a < b) last = i; else if (first == "" ) first = i }
           split(d, dd, "x"); N = dd[1]
           an = 1000 * (N * N - 1 - N / 4 - 5) / ((N ^ 3 + 10 * N ^ 2) / 4 - N * N + 1)
           if (last == "") s = "A1 is never faster than the direct algorithms at the lengths run"
-          else if (last == n || !ok[last + 1]) s = sprintf("A1 is faster at every length run (up to %d B)", ms[last])
+          else if (last == n) s = sprintf("A1 is faster at every length run (up to %d B)", ms[last])
           else { x = exp(log(ms[last]) + (log(ms[last + 1]) - log(ms[last])) * (0 - f[last]) / (f[last + 1] - f[last]))
                  s = sprintf("A1 beats the faster direct algorithm up to m = %d B and loses from %d B: crossover about %.0f B (log-interpolated)", ms[last], ms[last + 1], x) }
           printf "- **%s torus**: %s; the Table 1 formulas with t_s = 1000 ns and t_d = 1 ns/B put it at %.0f B.\n", d, s, an } }' "$TMP/t0"
