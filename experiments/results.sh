@@ -50,8 +50,10 @@ is the largest of the nodes' own times for the collective: each node
 starts its clock when it leaves the start barrier and stops it when its
 last block has arrived (the `done in` line every node prints), so the
 barrier and the boot are not counted. `sim_time_ns` in the CSV is the
-whole run (boot, barrier, collective, checks). Every run checked every
-byte it received (`status` = ok).
+whole run (boot, barrier, collective, checks). A run's `status` is ok
+only if every node checked every byte it received; `refused` means the
+run tool turned the machine or length down before starting (the reason is
+in the run's `wormsim.out`).
 
 EOF
 
@@ -280,6 +282,7 @@ cols "$T" app dims nodes len status steps sends_per_node bytes_per_node | awk -F
     printf "| %s | %s | %s | %s | %g | %g | %g | %g | %g |\n", substr($1, 10), $2, $6, $7, s, tb, t, tb - (p - 1), r }' | sort -t'|' -k3,3 -k2,2
 echo
 echo "(m = $lenm bytes; the counts do not depend on m.)"
+cols "$T" app dims len status | awk -F, '$4 == "refused" { printf "Refused: %s on %s at %s B (its messages would exceed the 256 KB msg_max of the preset).\n", $1, $2, $3 }'
 echo
 # crossover: largest m at which A1 is faster than both direct algorithms
 cols "$T" app dims len status coll_ns > "$TMP/t0"
