@@ -4,6 +4,10 @@
 #                   ARCH=arm|riscv|mixed)
 #   make test       host unit tests and QEMU boot-and-collect tests
 #   make bench      wall-time and memory figures
+#   make sweep SWEEP=NAME   run a sweep definition (experiments/NAME.sweep) into results/NAME
+#   make results    docs/results.md and its plots from results/*/results.csv (also: make plots)
+#   make reproduce  every paper reproduction sweep, then make results
+#   make heatmap RUN=dir    per-link load PNG of one run
 #   make gdb NODE=k attach gdb-multiarch to a node started with GDB=k
 #   make deps       install the Debian packages the project needs (root)
 
@@ -82,7 +86,7 @@ RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
                --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir '$(RUNS_DIR)'
 TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM)
 
-.PHONY: all host node nodes run test unit-test qemu-test bench gdb deps check-deps check-host-deps clean
+.PHONY: all host node nodes run test unit-test qemu-test sweep-test bench gdb deps check-deps check-host-deps clean sweep results plots reproduce heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
@@ -129,6 +133,10 @@ qemu-test: all
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) tests/qemu/run.sh
 
+sweep-test: all
+	@tests/check-deps.sh run
+	@$(TEST_VARS) tests/sweep/run.sh
+
 test: all $(UNIT_TESTS)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
@@ -144,3 +152,32 @@ gdb:
 
 clean:
 	rm -rf $(BUILD)
+
+# Experiments (experiments/, docs/results.md). SWEEP= a definition file or
+# a name in experiments/; JOBS= runs at once (default nproc); SWEEP_ARGS=
+# more options of experiments/sweep.sh (--max-nodes, --only, --out ...).
+SWEEP       ?=
+JOBS        ?=
+METRIC      ?= flits
+REPRODUCE   ?= thakur torus000 survey002 flood004    # tseng001 once the broadcasts exist
+sweep: all
+	@tests/check-deps.sh run
+	@[ -n '$(SWEEP)' ] || { echo "make sweep: give SWEEP=<file or name>; names: $$(cd experiments && ls *.sweep | sed 's/\.sweep$$//' | tr '\n' ' ')" >&2; exit 2; }
+	@$(TEST_VARS) experiments/sweep.sh $(if $(JOBS),--jobs '$(JOBS)') $(SWEEP_ARGS) '$(SWEEP)'
+
+results plots:
+	@tests/check-deps.sh plot
+	@experiments/results.sh
+
+reproduce: all
+	@tests/check-deps.sh run
+	@for s in $(REPRODUCE); do $(TEST_VARS) experiments/sweep.sh $(if $(JOBS),--jobs '$(JOBS)') $(SWEEP_ARGS) $$s || exit 1; done
+	@$(MAKE) --no-print-directory results
+
+heatmap:
+	@tests/check-deps.sh plot
+	@experiments/heatmap.sh --metric '$(METRIC)' '$(RUN)' $(OUT)
+
+calibrate-delta: all
+	@tests/check-deps.sh run
+	@$(TEST_VARS) experiments/calibrate-delta.sh

@@ -8,11 +8,12 @@
 #   run [ARCH..]    running nodes and the tests: jq, gdb-multiarch and the
 #                   QEMU of each ARCH (arm: qemu-system-arm, riscv:
 #                   qemu-system-misc); no ARCH means arm
+#   plot            plots and heatmaps (make results, make heatmap): gnuplot-nox
 #   all             all of the above
 #   install         apt-get install every package the project uses
 # WORMSIM_NO_INSTALL=1 turns the automatic install off.
 set -u
-ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq"
+ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox"
 missing=(); pkgs=()
 
 need_cmd()  { command -v "$1" >/dev/null 2>&1 || { missing+=("$1 (package $2)"); pkgs+=("$2"); }; }
@@ -28,7 +29,8 @@ check_one() {
     run-arm) need_cmd qemu-system-arm qemu-system-arm ;;
     run-riscv) need_cmd qemu-system-riscv64 qemu-system-misc ;;
     run) need_cmd jq jq; need_cmd gdb-multiarch gdb-multiarch ;;
-    *) echo "usage: $0 host|node|node-arm|node-riscv|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
+    plot) need_cmd gnuplot gnuplot-nox; need_cmd jq jq ;;
+    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
   esac
 }
 
@@ -47,7 +49,7 @@ check() {
               *) check_one run-arm; check_one run-riscv ;;   # mixed, or a list: both
             esac
           done ;;
-    all)  for s in host node-arm node-riscv run run-arm run-riscv; do check_one $s; done ;;
+    all)  for s in host node-arm node-riscv run run-arm run-riscv plot; do check_one $s; done ;;
     *)    check_one "$step" ;;
   esac
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make test: host unit tests, then the QEMU boot-and-collect suite.
+# make test: host unit tests, the sweep tool and the CI slice of the
+# reproductions (tests/sweep), then the QEMU boot-and-collect suite.
 set -u
 cd "$(dirname "$0")/.."
 total_p=0; total_f=0; rc=0
@@ -11,6 +12,8 @@ echo "== host unit tests"
 tests/run-unit.sh $UNIT_TESTS 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
 echo "== host tool tests"
 tests/host/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
+echo "== sweep and experiment tools"
+tests/sweep/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
 echo "== QEMU tests"
 tests/qemu/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
 rm -f "$log"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Per-link load of one run of a 2D mesh or torus as a PNG: every directed
+# channel is an arrow beside its link (+ direction below or left of the
+# link, - above or right), coloured by the flits it carried or the cycles a
+# flit waited for it (links.csv of the run). Torus wrap-around channels
+# are the short arrows leaving the edge of the drawing.
+#   experiments/heatmap.sh [--metric flits|worms|blocked|busy] RUN [OUT.png]
+#   make heatmap RUN=runs/latest [METRIC=blocked] [OUT=file.png]
+# RUN is a run directory (with summary.json and links.csv); OUT defaults to
+# RUN/heatmap-METRIC.png.
+set -u
+metric=flits
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --metric) metric=${2:-}; shift 2 ;;
+    --metric=*) metric=${1#*=}; shift ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { echo "heatmap: give a run directory (RUN=runs/latest)" >&2; exit 2; }
+run=$1; out=${2:-$run/heatmap-$metric.png}
+case "$metric" in
+  flits) col=5; what="flits carried" ;;
+  worms) col=6; what="messages (worms) carried" ;;
+  busy) col=7; what="busy cycles" ;;
+  blocked) col=8; what="cycles blocked" ;;
+  *) echo "heatmap: --metric '$metric' is not one of: flits worms blocked busy" >&2; exit 2 ;;
+esac
+[ -f "$run/summary.json" ] && [ -f "$run/links.csv" ] || { echo "heatmap: $run has no summary.json and links.csv" >&2; exit 2; }
+command -v gnuplot >/dev/null || { echo "heatmap: needs gnuplot (Debian package gnuplot-nox; tests/check-deps.sh plot)" >&2; exit 1; }
+dims=$(jq -r .dims "$run/summary.json"); topo=$(jq -r .topology "$run/summary.json")
+app=$(jq -r .app "$run/summary.json"); args=$(jq -r .args "$run/summary.json")
+[[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [ "$topo" != hypercube ] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn" >&2; exit 2; }
+X=${dims%x*}; Y=${dims#*x}
+tmp=$(mktemp -d /tmp/heatmap.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+# x0 y0 dx dy value: nodes at (3x, 3y); a channel of a link runs from one
+# node towards the next, offset to its side; a wrap channel is a stub.
+awk -F, -v X="$X" -v Y="$Y" -v c="$col" 'NR > 1 {
+    n = $1; x = n % X; y = int(n / X); s = ($3 == "+") ? 1 : -1; o = 0.3 * s
+    if ($2 == 0) { nx = x + s; wrap = (nx < 0 || nx >= X)
+                   x0 = 3 * x + 0.5 * s; y0 = 3 * y + o; dx = wrap ? 1.0 * s : 2.0 * s; dy = 0 }
+    else         { ny = y + s; wrap = (ny < 0 || ny >= Y)
+                   x0 = 3 * x - o; y0 = 3 * y + 0.5 * s; dx = 0; dy = wrap ? 1.0 * s : 2.0 * s }
+    printf "%g %g %g %g %s\n", x0, y0, dx, dy, $c }' "$run/links.csv" > "$tmp/links"
+awk -v X="$X" -v Y="$Y" 'BEGIN { for (y = 0; y < Y; y++) for (x = 0; x < X; x++) printf "%d %d %d\n", 3 * x, 3 * y, y * X + x }' > "$tmp/nodes"
+max=$(awk '$5 > m { m = $5 } END { print m + 0 }' "$tmp/links")
+W=$(( X > Y ? 800 : 800 * X / Y + 160 )); H=$(( X > Y ? 500 * Y / X + 160 : 640 ))
+[ "$H" -le 800 ] || H=800; [ "$W" -ge 400 ] || W=400; [ "$H" -ge 300 ] || H=300
+labels=""; [ $((X * Y)) -le 64 ] && labels="'$tmp/nodes' using 1:2:3 with labels font ',7' tc rgb '#444444' notitle,"
+gnuplot <<EOF || exit 1
+set terminal pngcairo size $W,$H font ',10'
+set output '$out'
+set title "$app ($args) on $topo $dims: $what per directed channel (max $max)" noenhanced
+set size ratio -1
+unset xtics; unset ytics; unset border; unset key
+set xrange [-2:$((3 * X - 1))]; set yrange [$((3 * Y - 1)):-2]
+set palette defined (0 '#f7f7f7', 0.25 '#fdd49e', 0.5 '#fc8d59', 0.75 '#d7301f', 1 '#7f0000')
+set cbrange [0:$(( max > 0 ? max : 1 ))]
+set cblabel '$what' noenhanced
+plot '$tmp/nodes' using 1:2 with points pt 7 ps 1.2 lc rgb '#bbbbbb' notitle, \
+     $labels \
+     '$tmp/links' using 1:2:3:4:5 with vectors head filled size 0.25,20 lw 3 lc palette notitle
+EOF
+echo "$out"

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The experiment tools (experiments/): the sweep's definitions, CSV,
+# resume and stop, the determinism of parallel runs, and the CI slice of
+# the Thakur et al. reproduction with its plots and docs.
+set -u
+cd "$(dirname "$0")/../.."
+export WORMSIM=${WORMSIM:-build/host/wormsim} KERNEL=${KERNEL:-build/arm/node.elf}
+SWEEP=experiments/sweep.sh
+TMP=$(mktemp -d /tmp/wormsim-sweep.XXXXXX); trap 'rm -rf "$TMP"' EXIT
+pass=0; fail=0; failed=()
+expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+t() {
+  local name=$1; shift
+  if ( "$@" ) > "$TMP/out" 2>&1; then pass=$((pass + 1)); echo "  ok    $name"
+  else fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name"; sed 's/^/      | /' "$TMP/out" | tail -20; fi
+}
+HEADER="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,min_link_worms,max_link_flits,wall_s,run_dir"
+rows() { echo $(( $(wc -l < "$1") - 1 )); }
+# field CSV ROWMATCH COLUMN: the named column of the first row matching an awk condition
+field() { awk -F, -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } '"$2"' { print $k; exit }' "$1"; }
+
+# A bad definition is refused before anything runs: exit 2, the file and
+# line, the bad field and what is accepted.
+bad() {  # bad CONTENT EXPECTED-MESSAGE
+  local want=$2
+  printf '%s\n' "$1" > "$TMP/bad.sweep"
+  "$SWEEP" -o "$TMP/bad" "$TMP/bad.sweep" > "$TMP/e" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "rc $rc: $(cat "$TMP/e")"
+  expect 'grep -qF -- "$want" "$TMP/e"' "got: $(cat "$TMP/e")"
+  expect '[ ! -e "$TMP/bad/results.csv" ]'
+}
+bad_definitions_are_refused() {
+  bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello pingpong alltoall_pex"
+  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:3: topo: 'ring' is not one of: mesh torus hypercube"
+  bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
+  bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a positive number of bytes"
+  bad $'[a]\napps = alltoall_pex\n[b]\napps = alltoall_gen\ndims = 4x4' "group [a] has no 'dims'"
+  bad $'apps = alltoall_pex\ndims = 4x4\nport_model = two-port' "port_model: 'two-port' is not one of: one-port all-port"
+  bad $'apps = alltoall_pex\ndims = 4by4' "dims: '4by4' is not a shape"
+  bad $'apps = alltoall_pex\ndims = 4x4\npreset = nosuch' "preset: no presets/nosuch.conf and no such file; accepted: default delta"
+  bad $'apps = alltoall_pex\ndims = 4x4\nfoo bar' "not 'key = value' or '[group]'"
+  "$SWEEP" --jobs 0 experiments/thakur-ci.sweep > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 2 ]'
+  expect 'grep -q "jobs .0. is not a positive integer" "$TMP/e"'
+  "$SWEEP" nosuchsweep > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 2 ]'
+  expect 'grep -q "no sweep definition .nosuchsweep. (accepted: a file, or one of: .*thakur" "$TMP/e"'
+}
+
+# The CI slice with one job, then with two: the same rows, the same
+# simulated figures (only wall_s and run_dir may differ).
+slice_runs_and_parallel_is_deterministic() {
+  local t0=$(date +%s)
+  "$SWEEP" --jobs 1 -o "$TMP/j1" experiments/thakur-ci.sweep 2> "$TMP/e1"; RC=$?; expect '[ $RC = 0 ]' "$(tail -5 "$TMP/e1")"
+  local t1=$(date +%s)
+  "$SWEEP" --jobs 2 -o "$TMP/j2" experiments/thakur-ci.sweep 2> "$TMP/e2"; RC=$?; expect '[ $RC = 0 ]' "$(tail -5 "$TMP/e2")"
+  local t2=$(date +%s)
+  echo "CI slice (8 runs): $((t1 - t0)) s with 1 job, $((t2 - t1)) s with 2" > "$TMP/slice-time"
+  expect '[ "$(rows "$TMP/j1/results.csv")" = 8 ] && [ "$(rows "$TMP/j2/results.csv")" = 8 ]'
+  strip() { cut -d, -f1-26 "$1" | sort; }
+  expect 'diff <(strip "$TMP/j1/results.csv") <(strip "$TMP/j2/results.csv") > "$TMP/d"' "$(cat "$TMP/d")"
+  # the progress line and the summary
+  expect 'grep -q "sweep thakur-ci: 8/8 done (0 skipped, 0 failed), 0 running, elapsed .*, estimate" "$TMP/e2"'
+  expect 'grep -q "sweep thakur-ci: finished in .*; 8 rows in" "$TMP/e2"'
+  cp -r "$TMP/j2" "$TMP/slice"
+}
+
+# The CSV: the header, one whole row per run, figures that match the
+# schedule: PEX on 16 nodes is 15 steps, 15 sends per node, 240 messages.
+csv_columns_and_values() {
+  local c=$TMP/slice/results.csv
+  expect '[ "$(head -1 "$c")" = "$HEADER" ]' "$(head -1 "$c")"
+  expect '[ "$(awk -F, "NF != 28" "$c" | wc -l)" = 0 ]'
+  expect '[ "$(awk -F, "NR > 1 && \$12 != \"ok\"" "$c" | wc -l)" = 0 ]'
+  local r='$1 == "alltoall_pex" && $5 == 256'
+  expect '[ "$(field "$c" "$r" steps)" = 15 ] && [ "$(field "$c" "$r" sends_per_node)" = 15 ] && [ "$(field "$c" "$r" startups_per_node)" = 30 ]'
+  expect '[ "$(field "$c" "$r" messages)" = 240 ] && [ "$(field "$c" "$r" bytes)" = $((240 * 256)) ] && [ "$(field "$c" "$r" max_msg_bytes)" = 256 ]'
+  expect '[ "$(field "$c" "$r" coll_ns)" -gt 0 ] && [ "$(field "$c" "$r" coll_ns)" -lt "$(field "$c" "$r" sim_time_ns)" ]'
+  expect '[ -f "$TMP/slice/$(field "$c" "$r" run_dir)/summary.json" ]'
+  # PEX-GEN on 20 nodes: q - 1 = 31 steps
+  expect '[ "$(field "$c" "\$1 == \"alltoall_pex_gen\"" steps)" = 31 ]'
+}
+
+# The slice against the paper: the calibration cell (4x4 PEX, 256 B) within
+# 10 %, the other cells within a factor 2.
+slice_matches_the_paper() {
+  local c=$TMP/slice/results.csv
+  awk -F, 'NR == FNR { if ($0 !~ /^#/) p[$2, $4, $5] = $6; next }
+    FNR > 1 { k = $1 SUBSEP $3 SUBSEP $5; if (!(k in p)) { print "no paper value for " $1 " " $3 " " $5; bad = 1; next }
+      r = $13 / 1e9 / p[k]; printf "%s %s %s: ratio %.2f\n", $1, $3, $5, r
+      if (r < 0.5 || r > 2) bad = 1; if ($1 == "alltoall_pex" && $3 == "4x4" && $5 == 256 && (r < 0.9 || r > 1.1)) bad = 1 }
+    END { exit bad }' experiments/paper/thakur.csv "$c" > "$TMP/r"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/r")"
+}
+
+# Run again: nothing runs, nothing changes. Add a length: only the new runs.
+resume_skips_finished_runs() {
+  local o=$TMP/slice before; before=$(md5sum "$o/results.csv")
+  local stamp; stamp=$(find "$o/runs" -name summary.json -newer "$o/results.csv" | wc -l)
+  "$SWEEP" -o "$o" experiments/thakur-ci.sweep 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]'
+  expect 'grep -q "0 runs to do, 8 already in" "$TMP/e"'
+  expect '[ "$(md5sum "$o/results.csv")" = "$before" ]'
+  sed 's/^len    = 256 4096/len    = 256 4096 512/' experiments/thakur-ci.sweep > "$TMP/more.sweep"
+  "$SWEEP" -o "$o" "$TMP/more.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect 'grep -q "4 runs to do, 8 already in" "$TMP/e"'
+  expect '[ "$(rows "$o/results.csv")" = 12 ]'
+  expect '[ "$(cut -d, -f1-10 "$o/results.csv" | sort | uniq -d | wc -l)" = 0 ]' "a key twice"
+}
+
+# Stopped in the middle (SIGTERM, as Ctrl-C would): whole rows only, no
+# router or QEMU left, and the next start does only what is missing.
+stop_leaves_whole_rows_and_no_processes() {
+  local o=$TMP/stop
+  printf 'topo = mesh\npreset = delta\napps = alltoall_pex\ndims = 4x4 8x8\nlen = 256 1024 2048\n' > "$TMP/stop.sweep"
+  "$SWEEP" --jobs 1 -o "$o" "$TMP/stop.sweep" 2> "$TMP/e" &
+  local sp=$! i pids=""
+  for i in $(seq 1 300); do [ -s "$o/results.csv" ] && [ "$(rows "$o/results.csv")" -ge 1 ] && break; sleep 0.1; done
+  for i in $(seq 1 100); do pids=$(pgrep -f -- "--runs-dir $o/runs/" | tr '\n' ' '); [ -n "$pids" ] && break; sleep 0.1; done
+  expect '[ -n "$pids" ]' "no run in progress to stop"
+  kill -TERM $sp; wait $sp; local rc=$?
+  expect '[ $rc = 130 ]' "rc $rc"
+  expect 'grep -q "stopped; .* run it again to resume" "$TMP/e"'
+  sleep 0.5
+  local p; for p in $pids; do
+    expect '! kill -0 $p 2>/dev/null' "wormsim $p still runs"
+    expect '[ -z "$(pgrep -f "path=wormsim-$p-")" ]' "QEMUs of wormsim $p still run"
+  done
+  local n; n=$(rows "$o/results.csv")
+  expect '[ "$n" -ge 1 ] && [ "$n" -lt 6 ]' "$n rows"
+  expect '[ "$(awk -F, "NF != 28" "$o/results.csv" | wc -l)" = 0 ]'
+  expect '[ "$(awk -F, "NR > 1 && \$12 != \"ok\"" "$o/results.csv" | wc -l)" = 0 ]'
+  "$SWEEP" --jobs 2 --max-nodes 16 -o "$o" "$TMP/stop.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect 'grep -q "$((3 - n < 0 ? 0 : 3 - n)) runs to do, $n already in" "$TMP/e"' "$(head -1 "$TMP/e") (had $n)"
+  expect '[ "$(cut -d, -f1-10 "$o/results.csv" | sort | uniq -d | wc -l)" = 0 ]' "a key twice"
+}
+
+# A machine the app refuses is a row with status refused and a non-zero exit.
+refused_run_is_recorded() {
+  printf 'topo = mesh\npreset = delta\napps = alltoall_pex\ndims = 5x4\nlen = 256\n' > "$TMP/ref.sweep"
+  "$SWEEP" -o "$TMP/ref" "$TMP/ref.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 1 ]' "$(cat "$TMP/e")"
+  expect '[ "$(field "$TMP/ref/results.csv" "NR > 1" status)" = refused ]'
+  expect 'grep -q "needs a power-of-two node count, not 20" "$TMP/e"' "$(cat "$TMP/e")"
+}
+
+# docs/results.md and the plots from the slice's CSV; a heatmap of a run.
+results_and_heatmap_from_the_slice() {
+  mkdir -p "$TMP/res/thakur"; cp "$TMP/slice/results.csv" "$TMP/res/thakur/"
+  cp -r "$TMP/slice/runs" "$TMP/res/thakur/"
+  experiments/results.sh --results "$TMP/res" --out "$TMP/doc/results.md" --img "$TMP/doc/img" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect 'grep -q "^| 256 | 0.00[0-9]* / 0.004 (" "$TMP/doc/results.md"' "$(grep "^| 256" "$TMP/doc/results.md" | head -2)"
+  expect 'grep -q "Not run yet: .make sweep SWEEP=torus000" "$TMP/doc/results.md"'
+  expect '[ "$(head -c 4 "$TMP/doc/img/thakur-4x4.png" | tail -c 3)" = PNG ]'
+  local run; run=$TMP/slice/$(field "$TMP/slice/results.csv" '$1 == "alltoall_pex" && $5 == 4096' run_dir)
+  experiments/heatmap.sh --metric blocked "$run" "$TMP/h.png" > /dev/null 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect '[ "$(head -c 4 "$TMP/h.png" | tail -c 3)" = PNG ]'
+  experiments/heatmap.sh --metric nope "$run" "$TMP/h.png" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 2 ]'
+  expect 'grep -q "is not one of: flits worms blocked busy" "$TMP/e"'
+}
+
+echo "sweep tool tests"
+t0=$(date +%s)
+t bad_definitions_are_refused bad_definitions_are_refused
+t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
+t csv_columns_and_values csv_columns_and_values
+t slice_matches_the_paper slice_matches_the_paper
+t resume_skips_finished_runs resume_skips_finished_runs
+t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processes
+t refused_run_is_recorded refused_run_is_recorded
+if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
+else echo "  skip  results_and_heatmap_from_the_slice (no gnuplot)"; fi
+[ -f "$TMP/slice-time" ] && cat "$TMP/slice-time"
+echo "sweep tests took $(( $(date +%s) - t0 )) s"
+echo "sweep: $pass passed, $fail failed"
+[ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
