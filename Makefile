@@ -159,7 +159,7 @@ clean:
 SWEEP       ?=
 JOBS        ?=
 METRIC      ?= flits
-REPRODUCE   ?= thakur torus000 survey002 flood004    # tseng001 once the broadcasts exist
+REPRODUCE   ?= thakur torus000 tseng001 survey002 flood004
 sweep: all
 	@tests/check-deps.sh run
 	@[ -n '$(SWEEP)' ] || { echo "make sweep: give SWEEP=<file or name>; names: $$(cd experiments && ls *.sweep | sed 's/\.sweep$$//' | tr '\n' ' ')" >&2; exit 2; }
