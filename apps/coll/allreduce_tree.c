@@ -17,34 +17,14 @@
  */
 #include "reduce.h"
 
-static int nsteps(const struct app_shape *sh) { return 2 * red_tree_steps(RED_BINOMIAL, sh); }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    int T = red_tree_steps(RED_BINOMIAL, sh);
-    if (step <= T)
-        red_up_sends(RED_BINOMIAL, sh, 0, node, step, 0, e);
-    else
-        red_down_sends(RED_BINOMIAL, sh, 0, node, step - T, 0, COLL_REPLACE, e);
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    int T = red_tree_steps(RED_BINOMIAL, sh);
-    return step <= T ? red_up_senders(RED_BINOMIAL, sh, 0, node, step, from)
-                     : red_down_senders(RED_BINOMIAL, sh, 0, node, step - T, from);
-}
-
-static long one(const struct app_shape *sh) { (void)sh; return 1; }
-
 const struct coll_algo coll_allreduce_tree = {
     .op = COLL_ALLREDUCE,
     .name = "tree",
     .app = "allreduce_tree",
     .restr = APP_ANY,
-    .nsteps = nsteps,
-    .sends = sends,
-    .senders = senders,
-    .max_msg_blocks = one,
-    .max_hold = one,
+    .nsteps = red_updown_nsteps,
+    .sends = red_updown_sends,
+    .senders = red_updown_senders,
+    .max_msg_blocks = red_one,
+    .max_hold = red_one,
 };

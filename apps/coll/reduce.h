@@ -56,6 +56,14 @@ void red_down_sends(enum red_tree k, const struct app_shape *sh, int root, int n
 int  red_down_senders(enum red_tree k, const struct app_shape *sh, int root, int node, int t,
                       int from[COLL_MAX_MSGS]);
 
+/* Up the binomial tree to node 0, then the result back down it (REPLACE):
+ * the schedule of allreduce_tree and barrier_tree (2 ceil(lg p) steps,
+ * one block of label 0 a message). */
+int  red_updown_nsteps(const struct app_shape *sh);
+void red_updown_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e);
+int  red_updown_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
+long red_one(const struct app_shape *sh);            /* 1 */
+
 /* Append the ranks of a box of coordinates: in dimension j the n[j]
  * coordinates lo[j], lo[j]+1, ... (mod w_j); each rank r is emitted as
  * the labels r + q p for q = 0..reps-1. */

@@ -195,3 +195,23 @@ int red_down_senders(enum red_tree k, const struct app_shape *sh, int root, int 
     from[0] = red_tree_parent(k, sh, root, node, t);
     return from[0] >= 0;
 }
+
+int red_updown_nsteps(const struct app_shape *sh) { return 2 * red_tree_steps(RED_BINOMIAL, sh); }
+
+void red_updown_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
+{
+    int T = red_tree_steps(RED_BINOMIAL, sh);
+    if (step <= T)
+        red_up_sends(RED_BINOMIAL, sh, 0, node, step, 0, e);
+    else
+        red_down_sends(RED_BINOMIAL, sh, 0, node, step - T, 0, COLL_REPLACE, e);
+}
+
+int red_updown_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
+{
+    int T = red_tree_steps(RED_BINOMIAL, sh);
+    return step <= T ? red_up_senders(RED_BINOMIAL, sh, 0, node, step, from)
+                     : red_down_senders(RED_BINOMIAL, sh, 0, node, step - T, from);
+}
+
+long red_one(const struct app_shape *sh) { (void)sh; return 1; }

@@ -78,18 +78,6 @@ struct sim {
     char err[512];
 };
 
-/* Labels of an operation on p nodes with segs segments. */
-static int sim_labels(enum coll_op op, int p, int segs)
-{
-    switch (op) {
-    case COLL_ALLTOALL: return p * p;
-    case COLL_ALLGATHER: case COLL_SCATTER: case COLL_GATHER: return p;
-    case COLL_SCAN: return 2;
-    case COLL_BARRIER: return 1;
-    default: return segs;
-    }
-}
-
 static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
 {
     return (node * sh->ndims + dim) * 2 + (dir > 0);
@@ -191,7 +179,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
         return -1;
     int p = sh->nodes, T = a->nsteps(sh), rc = -1, op = a->op, a2a = op == COLL_ALLTOALL;
     int reducing = op == COLL_REDUCE || op == COLL_ALLREDUCE || op == COLL_SCAN || op == COLL_BARRIER;
-    int L = sim_labels(a->op, p, cx.segs);
+    int L = coll_nlabels(a->op, p, cx.segs);
     long hold_max = a->max_hold(sh), msg_max = a->max_msg_blocks(sh);
     s->p = p;
     s->steps = T;
