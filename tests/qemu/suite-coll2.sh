@@ -22,6 +22,10 @@ c2_padded_segments() {      # a message that is not a whole number of segments
   coll_ok --app bcast_edsf --topo mesh --dims 4x4 --args 'len=1001 segs=6 root=7'
   coll_ok --app allreduce_ring --topo mesh --dims 2x3 --args 'len=44 type=int'
 }
+c2_multi_send_small_nic() {   # fan-outs from one payload while the NIC's send area wraps
+  coll_ok --app bcast_hokao --topo hypercube --nodes 32 --port-model all-port \
+          --set 'nic_mem=131072 msg_max=49152' --args 'len=40000 runs=3 root=9'
+}
 c2_fails() {   # wormsim args... : the run must fail with a node reporting wrong data
   ws "$@" >/dev/null 2>&1; expect '[ $? = 1 ]'
   expect '[ "$(summary .ok)" = false ]'
@@ -42,5 +46,6 @@ c2_bad_empty() { bad_input --app mcast_ucube --topo hypercube --nodes 8 --args '
 c2_bad_op()    { bad_input --app allreduce_tree --dims 2x2 --args 'op=bor type=double' -- "op=bor takes integers only"; }
 
 for c in c2_bcast_auto_allport c2_mcast_auto_mesh c2_tsengkd_5x5 c2_tsengkd_4d c2_oneshot_and_runs c2_padded_segments \
+         c2_multi_send_small_nic \
          c2_corrupt_bcast c2_corrupt_bystander c2_corrupt_allreduce c2_corrupt_scan c2_barrier_waits \
          c2_bad_root c2_bad_set c2_bad_empty c2_bad_op; do t $c $c; done
