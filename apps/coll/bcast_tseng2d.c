@@ -37,32 +37,15 @@
  */
 #include "tseng.h"
 
-static int nsteps(const struct app_shape *sh) { return tseng_nsteps(sh, TSENG_SEC3); }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    tseng_sends(sh, TSENG_SEC3, node, step, e);
-}
-
-static int check(const struct app_shape *sh, char *err, size_t errlen)
-{
-    return tseng_check(sh, TSENG_SEC3, err, errlen);
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    return tseng_senders(sh, TSENG_SEC3, node, step, from);
-}
-
 const struct coll_algo coll_bcast_tseng2d = {
     .op = COLL_BCAST,
     .name = "tseng2d",
     .app = "bcast_tseng2d",
     .restr = APP_ALLPORT_TORUS2D_SQUARE,
-    .nsteps = nsteps,
-    .sends = sends,
-    .senders = senders,
+    .nsteps = tseng_sec3_nsteps,
+    .sends = tseng_sec3_sends,
+    .senders = tseng_sec3_senders,
     .max_msg_blocks = tseng_one,
     .max_hold = tseng_one,
-    .check = check,
+    .check = tseng_sec3_check,
 };

@@ -39,32 +39,15 @@
  */
 #include "tseng.h"
 
-static int nsteps(const struct app_shape *sh) { return tseng_nsteps(sh, TSENG_DEF6); }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    tseng_sends(sh, TSENG_DEF6, node, step, e);
-}
-
-static int check(const struct app_shape *sh, char *err, size_t errlen)
-{
-    return tseng_check(sh, TSENG_DEF6, err, errlen);
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    return tseng_senders(sh, TSENG_DEF6, node, step, from);
-}
-
 const struct coll_algo coll_bcast_tseng3d = {
     .op = COLL_BCAST,
     .name = "tseng3d",
     .app = "bcast_tseng3d",
     .restr = APP_ALLPORT_TORUS3D_CUBE,
-    .nsteps = nsteps,
-    .sends = sends,
-    .senders = senders,
+    .nsteps = tseng_def6_nsteps,
+    .sends = tseng_def6_sends,
+    .senders = tseng_def6_senders,
     .max_msg_blocks = tseng_one,
     .max_hold = tseng_one,
-    .check = check,
+    .check = tseng_def6_check,
 };

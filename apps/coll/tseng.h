@@ -30,4 +30,15 @@ long tseng_one(const struct app_shape *sh);
  * k <= 8 up to large n). */
 int  tseng_check(const struct app_shape *sh, enum tseng_variant v, char *err, size_t errlen);
 
+/* The hooks of struct coll_algo for each variant: bcast_tseng2d uses
+ * section 3's, bcast_tseng3d and bcast_tsengkd Definitions 6 and 7. */
+int  tseng_sec3_nsteps(const struct app_shape *sh);
+void tseng_sec3_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e);
+int  tseng_sec3_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
+int  tseng_sec3_check(const struct app_shape *sh, char *err, size_t errlen);
+int  tseng_def6_nsteps(const struct app_shape *sh);
+void tseng_def6_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e);
+int  tseng_def6_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
+int  tseng_def6_check(const struct app_shape *sh, char *err, size_t errlen);
+
 #endif

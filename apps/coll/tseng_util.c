@@ -495,3 +495,23 @@ int tseng_check(const struct app_shape *sh, enum tseng_variant v, char *err, siz
     }
     return 0;
 }
+
+/* The hooks of each variant (tseng.h). */
+#define TSENG_HOOKS(name, V)                                                                       \
+    int tseng_##name##_nsteps(const struct app_shape *sh) { return tseng_nsteps(sh, V); }          \
+    void tseng_##name##_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e) \
+    {                                                                                              \
+        tseng_sends(sh, V, node, step, e);                                                         \
+    }                                                                                              \
+    int tseng_##name##_senders(const struct app_shape *sh, int node, int step,                     \
+                               int from[COLL_MAX_MSGS])                                            \
+    {                                                                                              \
+        return tseng_senders(sh, V, node, step, from);                                             \
+    }                                                                                              \
+    int tseng_##name##_check(const struct app_shape *sh, char *err, size_t errlen)                 \
+    {                                                                                              \
+        return tseng_check(sh, V, err, errlen);                                                    \
+    }
+TSENG_HOOKS(sec3, TSENG_SEC3)
+TSENG_HOOKS(def6, TSENG_DEF6)
+#undef TSENG_HOOKS
