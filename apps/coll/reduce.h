@@ -56,6 +56,24 @@ void red_down_sends(enum red_tree k, const struct app_shape *sh, int root, int n
 int  red_down_senders(enum red_tree k, const struct app_shape *sh, int root, int node, int t,
                       int from[COLL_MAX_MSGS]);
 
+/* The hooks of struct coll_algo on each tree (T = ceil(lg p) or sum
+ * ceil(lg w_i) steps), from the call's root: scatter (each child gets its
+ * subtree's blocks), gather (the same edges backwards), reduce (one
+ * segment up each edge), the largest subtree a message carries, and p. */
+#define RED_TREE_HOOK_DECLS(t)                                                                     \
+    int  red_##t##_steps(const struct app_shape *sh);                                              \
+    void red_##t##_scatter_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e); \
+    int  red_##t##_scatter_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]); \
+    void red_##t##_gather_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e); \
+    int  red_##t##_gather_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]); \
+    void red_##t##_reduce_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e); \
+    int  red_##t##_reduce_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]); \
+    long red_##t##_max_subtree(const struct app_shape *sh);
+RED_TREE_HOOK_DECLS(binomial)
+RED_TREE_HOOK_DECLS(dims)
+#undef RED_TREE_HOOK_DECLS
+long red_nodes(const struct app_shape *sh);          /* p */
+
 /* Up the binomial tree to node 0, then the result back down it (REPLACE):
  * the schedule of allreduce_tree and barrier_tree (2 ceil(lg p) steps,
  * one block of label 0 a message). */

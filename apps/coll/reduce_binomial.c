@@ -18,28 +18,14 @@
  */
 #include "reduce.h"
 
-static int nsteps(const struct app_shape *sh) { return red_tree_steps(RED_BINOMIAL, sh); }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    red_up_sends(RED_BINOMIAL, sh, red_root(sh), node, step, 0, e);
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    return red_up_senders(RED_BINOMIAL, sh, red_root(sh), node, step, from);
-}
-
-static long one(const struct app_shape *sh) { (void)sh; return 1; }
-
 const struct coll_algo coll_reduce_binomial = {
     .op = COLL_REDUCE,
     .name = "binomial",
     .app = "reduce_binomial",
     .restr = APP_ANY,
-    .nsteps = nsteps,
-    .sends = sends,
-    .senders = senders,
-    .max_msg_blocks = one,
-    .max_hold = one,
+    .nsteps = red_binomial_steps,
+    .sends = red_binomial_reduce_sends,
+    .senders = red_binomial_reduce_senders,
+    .max_msg_blocks = red_one,
+    .max_hold = red_one,
 };

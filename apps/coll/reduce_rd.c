@@ -17,28 +17,14 @@
  */
 #include "reduce.h"
 
-static int nsteps(const struct app_shape *sh) { return red_tree_steps(RED_DIMS, sh); }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    red_up_sends(RED_DIMS, sh, red_root(sh), node, step, 0, e);
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    return red_up_senders(RED_DIMS, sh, red_root(sh), node, step, from);
-}
-
-static long one(const struct app_shape *sh) { (void)sh; return 1; }
-
 const struct coll_algo coll_reduce_rd = {
     .op = COLL_REDUCE,
     .name = "rd",
     .app = "reduce_rd",
     .restr = APP_MESH_OR_TORUS,
-    .nsteps = nsteps,
-    .sends = sends,
-    .senders = senders,
-    .max_msg_blocks = one,
-    .max_hold = one,
+    .nsteps = red_dims_steps,
+    .sends = red_dims_reduce_sends,
+    .senders = red_dims_reduce_senders,
+    .max_msg_blocks = red_one,
+    .max_hold = red_one,
 };

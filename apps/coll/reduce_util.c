@@ -215,3 +215,49 @@ int red_updown_senders(const struct app_shape *sh, int node, int step, int from[
 }
 
 long red_one(const struct app_shape *sh) { (void)sh; return 1; }
+
+/* The per-tree hooks (reduce.h); a gathering step t runs the scatter's
+ * step g = T + 1 - t backwards. */
+#define RED_TREE_HOOKS(t, K)                                                                       \
+    int red_##t##_steps(const struct app_shape *sh) { return red_tree_steps(K, sh); }              \
+    void red_##t##_scatter_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e) \
+    {                                                                                              \
+        int root = red_root(sh), child = red_tree_child(K, sh, root, node, step);                  \
+        if (child < 0)                                                                             \
+            return;                                                                                \
+        coll_emit_msg(e, child);                                                                   \
+        red_tree_subtree(K, sh, root, child, step, e);                                             \
+    }                                                                                              \
+    int red_##t##_scatter_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]) \
+    {                                                                                              \
+        from[0] = red_tree_parent(K, sh, red_root(sh), node, step);                                \
+        return from[0] >= 0;                                                                       \
+    }                                                                                              \
+    void red_##t##_gather_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e) \
+    {                                                                                              \
+        int root = red_root(sh), g = red_tree_steps(K, sh) + 1 - step;                            \
+        int parent = red_tree_parent(K, sh, root, node, g);                                        \
+        if (parent < 0)                                                                            \
+            return;                                                                                \
+        coll_emit_msg(e, parent);                                                                  \
+        red_tree_subtree(K, sh, root, node, g, e);                                                 \
+    }                                                                                              \
+    int red_##t##_gather_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]) \
+    {                                                                                              \
+        from[0] = red_tree_child(K, sh, red_root(sh), node, red_tree_steps(K, sh) + 1 - step);     \
+        return from[0] >= 0;                                                                       \
+    }                                                                                              \
+    void red_##t##_reduce_sends(const struct app_shape *sh, int node, int step, struct coll_emit *e) \
+    {                                                                                              \
+        red_up_sends(K, sh, red_root(sh), node, step, 0, e);                                       \
+    }                                                                                              \
+    int red_##t##_reduce_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]) \
+    {                                                                                              \
+        return red_up_senders(K, sh, red_root(sh), node, step, from);                              \
+    }                                                                                              \
+    long red_##t##_max_subtree(const struct app_shape *sh) { return red_tree_max_subtree(K, sh); }
+RED_TREE_HOOKS(binomial, RED_BINOMIAL)
+RED_TREE_HOOKS(dims, RED_DIMS)
+#undef RED_TREE_HOOKS
+
+long red_nodes(const struct app_shape *sh) { return sh->nodes; }

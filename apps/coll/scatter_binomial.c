@@ -19,34 +19,14 @@
  */
 #include "reduce.h"
 
-static int nsteps(const struct app_shape *sh) { return red_tree_steps(RED_BINOMIAL, sh); }
-
-static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
-{
-    int root = red_root(sh), child = red_tree_child(RED_BINOMIAL, sh, root, node, step);
-    if (child < 0)
-        return;
-    coll_emit_msg(e, child);
-    red_tree_subtree(RED_BINOMIAL, sh, root, child, step, e);
-}
-
-static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
-{
-    from[0] = red_tree_parent(RED_BINOMIAL, sh, red_root(sh), node, step);
-    return from[0] >= 0;
-}
-
-static long msg(const struct app_shape *sh) { return red_tree_max_subtree(RED_BINOMIAL, sh); }
-static long all(const struct app_shape *sh) { return sh->nodes; }
-
 const struct coll_algo coll_scatter_binomial = {
     .op = COLL_SCATTER,
     .name = "binomial",
     .app = "scatter_binomial",
     .restr = APP_ANY,
-    .nsteps = nsteps,
-    .sends = sends,
-    .senders = senders,
-    .max_msg_blocks = msg,
-    .max_hold = all,
+    .nsteps = red_binomial_steps,
+    .sends = red_binomial_scatter_sends,
+    .senders = red_binomial_scatter_senders,
+    .max_msg_blocks = red_binomial_max_subtree,
+    .max_hold = red_nodes,
 };
