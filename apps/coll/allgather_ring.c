@@ -48,15 +48,6 @@ static int nsteps(const struct app_shape *sh)
     return n;
 }
 
-/* `node` moved by `by` along dimension i, around the ring. */
-static int along(const struct app_shape *sh, int node, int i, int by)
-{
-    int c[SHAPE_MAX_DIMS];
-    shape_coords(sh, node, c);
-    c[i] = ((c[i] + by) % sh->dims[i] + sh->dims[i]) % sh->dims[i];
-    return shape_rank(sh, c);
-}
-
 static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
 {
     int t, i = dim_of(sh, step, &t), below = 1;
@@ -64,9 +55,9 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
         return;
     for (int k = 0; k < i; k++)
         below *= sh->dims[k];
-    int origin = along(sh, node, i, -(t - 1));          /* the ring member the blocks entered at */
+    int origin = shape_along(sh, node, i, -(t - 1));          /* the ring member the blocks entered at */
     int base = origin - origin % below;                  /* its coordinates from i up */
-    coll_emit_msg(e, along(sh, node, i, 1));
+    coll_emit_msg(e, shape_along(sh, node, i, 1));
     for (int low = 0; low < below; low++)
         coll_emit_blk(e, base + low);
 }
@@ -76,7 +67,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
     int t, i = dim_of(sh, step, &t);
     if (i < 0)
         return 0;
-    from[0] = along(sh, node, i, -1);
+    from[0] = shape_along(sh, node, i, -1);
     return 1;
 }
 

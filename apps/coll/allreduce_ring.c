@@ -71,14 +71,6 @@ static int dim_of(const struct app_shape *sh, int step, int *t, int *combine)
     return -1;
 }
 
-static int along(const struct app_shape *sh, int node, int i, int by)
-{
-    int c[SHAPE_MAX_DIMS];
-    shape_coords(sh, node, c);
-    c[i] = ((c[i] + by) % sh->dims[i] + sh->dims[i]) % sh->dims[i];
-    return shape_rank(sh, c);
-}
-
 static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
 {
     int t, combine, i = dim_of(sh, step, &t, &combine), w;
@@ -93,7 +85,7 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
     w = sh->dims[i];
     lo[i] = ((c[i] - (combine ? t : t - 1)) % w + w) % w;
     n[i] = 1;
-    coll_emit_msg(e, along(sh, node, i, 1));
+    coll_emit_msg(e, shape_along(sh, node, i, 1));
     coll_emit_mode(e, combine ? COLL_COMBINE : COLL_REPLACE);
     red_emit_box(sh, lo, n, segs(sh) / sh->nodes, e);
 }
@@ -103,7 +95,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
     int t, combine, i = dim_of(sh, step, &t, &combine);
     if (i < 0)
         return 0;
-    from[0] = along(sh, node, i, -1);
+    from[0] = shape_along(sh, node, i, -1);
     return 1;
 }
 

@@ -217,6 +217,8 @@ long coll_block_len(const struct coll_algo *a, const struct app_shape *sh, long 
 /* Shape helpers (apps/coll/shape.c). */
 void shape_coords(const struct app_shape *sh, int rank, int c[SHAPE_MAX_DIMS]);
 int  shape_rank(const struct app_shape *sh, const int c[SHAPE_MAX_DIMS]);
+/* `node` moved by `by` along dimension i, around the ring of that line. */
+int  shape_along(const struct app_shape *sh, int node, int i, int by);
 int  is_pow2(long x);                        /* x >= 1 and a power of two */
 int  ilog2(long x);                          /* floor(log2(x)), x >= 1 */
 long next_pow2(long x);                      /* smallest power of two >= x */

@@ -40,3 +40,11 @@ long next_pow2(long x)
         q <<= 1;
     return q;
 }
+
+int shape_along(const struct app_shape *sh, int node, int i, int by)
+{
+    int c[SHAPE_MAX_DIMS];
+    shape_coords(sh, node, c);
+    c[i] = ((c[i] + by) % sh->dims[i] + sh->dims[i]) % sh->dims[i];
+    return shape_rank(sh, c);
+}
