@@ -3,7 +3,8 @@
 #   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
 #                   ARCH=arm|riscv|mixed)
 #   make test       host unit tests and QEMU boot-and-collect tests
-#   make bench      wall-time and memory figures
+#   make bench      wall-time and memory figures, and the fault soak
+#   make fuzz       a long libFuzzer campaign on the router (FUZZ_SECONDS= FUZZ_JOBS=)
 #   make sweep SWEEP=NAME   run a sweep definition (experiments/NAME.sweep) into results/NAME
 #   make results    docs/results.md and its plots from results/*/results.csv (also: make plots)
 #   make reproduce  every paper reproduction sweep, then make results
@@ -78,15 +79,19 @@ COLL_DEPS    = apps/restrict.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.
 WORMSIM      = $(BUILD)/host/wormsim
 NETSIM       = $(BUILD)/host/netsim
 RUNS_DIR    ?= runs
-RUN_VARS     = $(if $(APP),--app '$(APP)') $(if $(NODES),--nodes '$(NODES)') \
-               $(if $(TOPO),--topo '$(TOPO)') $(if $(DIMS),--dims '$(DIMS)') \
-               $(if $(ARGS),--args '$(ARGS)') $(if $(GDB),--gdb '$(GDB)') \
-               $(if $(PORT_MODEL),--port-model '$(PORT_MODEL)') $(if $(PRESET),--preset '$(PRESET)') \
-               $(if $(NET),--set '$(NET)') $(if $(TRACE),--trace) --arch '$(ARCH)' \
-               --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir '$(RUNS_DIR)'
-TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM)
+# The user's values reach the tools through the environment, each as one
+# argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
+export APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR
+RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
+               $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
+               $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
+               $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
+               $${NET:+--set "$$NET"} $(if $(TRACE),--trace) --arch "$$ARCH" \
+               --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir "$$RUNS_DIR"
+TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
+               FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
 
-.PHONY: all host node nodes run test unit-test qemu-test sweep-test bench gdb deps check-deps check-host-deps clean sweep results plots reproduce heatmap calibrate-delta
+.PHONY: all host node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
@@ -137,9 +142,28 @@ sweep-test: all
 	@tests/check-deps.sh run
 	@$(TEST_VARS) tests/sweep/run.sh
 
-test: all $(UNIT_TESTS)
+test: all $(UNIT_TESTS) $(FUZZ)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
+
+# The router's node-facing surface under libFuzzer, ASan and UBSan
+# (tests/fuzz/). make test replays the committed corpus and runs a 60 s
+# campaign; make fuzz runs a long one.
+FUZZ         = $(BUILD)/fuzz/fuzz_router
+FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/results.c \
+               host/arch.c host/trace.c
+FUZZ_SECONDS ?= 3600
+export FUZZ_SECONDS FUZZ_JOBS
+check-fuzz-deps:
+	@tests/check-deps.sh fuzz
+$(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_shm.h | check-fuzz-deps
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	      -Ihost $< $(FUZZ_SRCS) -o $@ $(HOST_LIBS)
+fuzz-test: $(FUZZ)
+	@FUZZ=$(FUZZ) BUILD=$(BUILD) tests/fuzz/run.sh
+fuzz: $(FUZZ)
+	@FUZZ=$(FUZZ) BUILD=$(BUILD) tests/fuzz/run.sh --campaign "$$FUZZ_SECONDS"
 
 bench: all
 	@tests/check-deps.sh run $(ARCHES)
@@ -147,8 +171,9 @@ bench: all
 
 RUN  ?= runs/latest
 NODE ?= $(GDB)
+export RUN NODE
 gdb:
-	@tests/gdb-attach.sh '$(RUN)' '$(NODE)' $(NODE_ELF) $(GDB_ARGS)
+	@tests/gdb-attach.sh "$$RUN" "$$NODE" $(NODE_ELF) $(GDB_ARGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -160,10 +185,11 @@ SWEEP       ?=
 JOBS        ?=
 METRIC      ?= flits
 REPRODUCE   ?= thakur torus000 tseng001 survey002 flood004
+export SWEEP JOBS METRIC OUT
 sweep: all
 	@tests/check-deps.sh run
-	@[ -n '$(SWEEP)' ] || { echo "make sweep: give SWEEP=<file or name>; names: $$(cd experiments && ls *.sweep | sed 's/\.sweep$$//' | tr '\n' ' ')" >&2; exit 2; }
-	@$(TEST_VARS) experiments/sweep.sh $(if $(JOBS),--jobs '$(JOBS)') $(SWEEP_ARGS) '$(SWEEP)'
+	@[ -n "$$SWEEP" ] || { echo "make sweep: give SWEEP=<file or name>; names: $$(cd experiments && ls *.sweep | sed 's/\.sweep$$//' | tr '\n' ' ')" >&2; exit 2; }
+	@$(TEST_VARS) experiments/sweep.sh $${JOBS:+--jobs "$$JOBS"} $(SWEEP_ARGS) "$$SWEEP"
 
 results plots:
 	@tests/check-deps.sh plot
@@ -171,12 +197,12 @@ results plots:
 
 reproduce: all
 	@tests/check-deps.sh run
-	@for s in $(REPRODUCE); do $(TEST_VARS) experiments/sweep.sh $(if $(JOBS),--jobs '$(JOBS)') $(SWEEP_ARGS) $$s || exit 1; done
+	@for s in $(REPRODUCE); do $(TEST_VARS) experiments/sweep.sh $${JOBS:+--jobs "$$JOBS"} $(SWEEP_ARGS) $$s || exit 1; done
 	@$(MAKE) --no-print-directory results
 
 heatmap:
 	@tests/check-deps.sh plot
-	@experiments/heatmap.sh --metric '$(METRIC)' '$(RUN)' $(OUT)
+	@experiments/heatmap.sh --metric "$$METRIC" "$$RUN" $${OUT:+"$$OUT"}
 
 calibrate-delta: all
 	@tests/check-deps.sh run

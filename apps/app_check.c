@@ -1,7 +1,7 @@
-/* app_check: is this app allowed on this machine, with this len=? One
+/* app_check: is this app allowed on this machine, with these ARGS? One
  * function for the run tool (before any node starts) and for the node
- * (apps/coll/run.c), so both refuse the same runs with the same words.
- * Pure C. */
+ * (apps/coll/run.c; ARGS: app_args_parse at boot, netdev/nic.c), so both
+ * refuse the same runs with the same words. Pure C. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,73 +188,282 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
     return 0;
 }
 
-/* The value of key in "k=v k2=v2 ...": 1 and *out if present and a whole
- * number, 0 if absent, -1 (and a message) if malformed. */
-static int arg_long(const char *args, const char *key, long *out, char *err, size_t errlen)
+/* --- ARGS (restrict.h) ------------------------------------------------------- */
+
+/* The key lists of the registry: app_keys_<app>, coll_keys_<op>. */
+#define APP(name, restr, desc)
+#define COLL_ALGO(op, name, restr, desc)
+#define APP_ARGS(name, keys) static const struct app_key app_keys_##name[] = { keys { 0 } };
+#define COLL_ARGS(op, keys) static const struct app_key coll_keys_##op[] = { keys { 0 } };
+#include "apps.def"
+#undef APP
+#undef COLL_ALGO
+#undef APP_ARGS
+#undef COLL_ARGS
+
+/* Every app with its list, in the order of apps.def. An app without an
+ * APP_ARGS line, or an operation without a COLL_ARGS line, does not
+ * compile. */
+static const struct { const char *app; const struct app_key *keys; } key_table[] = {
+#define APP(name, restr, desc) { #name, app_keys_##name },
+#define COLL_ALGO(op, name, restr, desc) { #op "_" #name, coll_keys_##op },
+#include "apps.def"
+#undef APP
+#undef COLL_ALGO
+};
+
+const struct app_key *app_keys(const char *app)
 {
-    size_t klen = strlen(key);
-    for (const char *p = args; p && *p;) {
-        while (*p == ' ')
-            p++;
-        size_t wlen = strcspn(p, " ");
-        if (wlen > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-            char *end;
-            errno = 0;
-            long v = strtol(p + klen + 1, &end, 0);
-            if (errno || end == p + klen + 1 || end != p + wlen) {
-                snprintf(err, errlen, "%s=%.*s is not a whole number", key, (int)(wlen - klen - 1), p + klen + 1);
-                return -1;
+    for (size_t i = 0; i < sizeof key_table / sizeof key_table[0]; i++)
+        if (!strcmp(key_table[i].app, app))
+            return key_table[i].keys;
+    return NULL;
+}
+
+/* A whole number of the ARGS syntax: 0, -1 if s is not one, -2 if it has
+ * a leading 0 (octal to strtol), -3 if it does not fit 32 bits. */
+static int parse_num(const char *s, long *out)
+{
+    int neg = *s == '-', base = 10;
+    const char *p = s + neg;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    } else if (p[0] == '0' && p[1] >= '0' && p[1] <= '9') {
+        return -2;
+    }
+    if (!*p)
+        return -1;
+    long long v = 0;
+    int big = 0;
+    for (; *p; p++) {
+        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+              : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 99;
+        if (d >= base)
+            return -1;
+        v = big ? v : v * base + d;
+        big |= v > 2147483648LL;
+    }
+    v = neg ? -v : v;
+    if (big || v > 2147483647LL)
+        return -3;
+    *out = (long)v;
+    return 0;
+}
+
+/* "len, sync, runs", or "none". */
+static void key_names(const struct app_key *k, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; k[i].name && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, i ? ", %s" : "%s", k[i].name);
+    if (!k[0].name)
+        snprintf(buf, len, "none");
+}
+
+static long resolve(long v, int p) { return v == APP_KEY_LAST ? p - 1 : v; }
+
+/* The value w of key k: its number or word index in *out; 0, or -1 and
+ * the reason in err. */
+static int key_value(const struct app_key *k, const char *w, int p, long *out, char *err, size_t errlen)
+{
+    int rc;
+    switch (k->kind) {
+    case APP_KIND_WORD: {
+        for (int i = 0; i < k->nwords; i++)
+            if (!strcmp(w, k->words[i])) {
+                *out = i;
+                return 0;
             }
-            *out = v;
-            return 1;
+        int o = snprintf(err, errlen, "%s=%s is not known; accepted:", k->name, w);
+        for (int i = 0; i < k->nwords && o >= 0 && (size_t)o < errlen; i++)
+            o += snprintf(err + o, errlen - (size_t)o, " %s", k->words[i]);
+        return -1;
+    }
+    case APP_KIND_RANKS:
+        *out = APP_KEY_NONE;
+        return 0;
+    default:
+        break;
+    }
+    if ((rc = parse_num(w, out)) == -3 && k->kind == APP_KIND_BYTES) {
+        snprintf(err, errlen, "%s=%s is not a length in bytes; accepted: up to 2147483647", k->name, w);
+        return -1;
+    }
+    if (rc && rc != -3) {
+        snprintf(err, errlen, "%s=%s is not a whole number%s", k->name, w,
+                 rc == -2 ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
+        return -1;
+    }
+    long lo = k->kind == APP_KIND_INT ? k->lo : 0, hi = k->kind == APP_KIND_INT ? resolve(k->hi, p) : p - 1;
+    if (!rc && (k->kind == APP_KIND_BYTES || (*out >= lo && *out <= hi)))
+        return 0;
+    if (lo == hi)
+        snprintf(err, errlen, "%s=%s is not %s; accepted: %s=%ld", k->name, w, k->what, k->name, lo);
+    else if (lo > hi)
+        snprintf(err, errlen, "%s=%s is not %s; no value fits %d node%s", k->name, w, k->what, p, p == 1 ? "" : "s");
+    else
+        snprintf(err, errlen, "%s=%s is not %s; accepted: %s=%ld..%ld", k->name, w, k->what, k->name, lo, hi);
+    return -1;
+}
+
+/* The rules across an app's keys. */
+static int app_rules(const char *app, const struct app_args *a, unsigned long msg_max, char *err, size_t errlen)
+{
+    const struct coll_algo *c = coll_find_app(app);
+    if (!strcmp(app, "pingpong")) {
+        long x = app_arg(a, "a"), y = app_arg(a, "b"), len = app_arg(a, "len");
+        if (x == y) {
+            snprintf(err, errlen, "a=%ld and b=%ld are the same node; accepted: two different nodes", x, y);
+            return -1;
         }
-        p += wlen;
+        if (len < 1 || (unsigned long)len > msg_max) {
+            snprintf(err, errlen, "len=%ld is not a message length from 1 to %lu bytes (the largest message, "
+                     "--msg-max)", len, msg_max);
+            return -1;
+        }
+    }
+    if (c && c->op == COLL_MCAST && app_arg_word(a, "set") && (app_arg_word(a, "m") || app_arg_word(a, "seed"))) {
+        snprintf(err, errlen, "set= and m= seed= both choose the multicast set; give one of them");
+        return -1;
     }
     return 0;
 }
 
-/* The words of "k=v k2=v2 ..." one at a time, for coll_ctx_from_args. */
-struct words {
-    const char *args;
-    char buf[4][256];
-    int next;
-};
-
-static const char *word_of(const char *key, void *u)
+int app_args_parse(const char *app, const char *args, int p, unsigned long msg_max, struct app_args *a,
+                   char *err, size_t errlen)
 {
-    struct words *w = u;
-    size_t klen = strlen(key);
-    for (const char *p = w->args; p && *p;) {
-        while (*p == ' ')
-            p++;
-        size_t wlen = strcspn(p, " ");
-        if (wlen > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-            char *b = w->buf[w->next++ % 4];
-            snprintf(b, sizeof w->buf[0], "%.*s", (int)(wlen - klen - 1), p + klen + 1);
-            return b;
-        }
-        p += wlen;
+    char names[256];
+    memset(a, 0, sizeof *a);
+    a->keys = app_keys(app);
+    if (!a->keys) {
+        snprintf(err, errlen, "unknown app '%s'", app);
+        return -1;
     }
-    return NULL;
+    while (a->keys[a->nkeys].name)
+        a->nkeys++;
+    if (a->nkeys > APP_MAX_KEYS) {
+        snprintf(err, errlen, "declares %d keys, more than %d (APP_MAX_KEYS)", a->nkeys, APP_MAX_KEYS);
+        return -1;
+    }
+    if (strlen(args) > APP_ARGS_MAX) {
+        snprintf(err, errlen, "ARGS is longer than %d characters", APP_ARGS_MAX);
+        return -1;
+    }
+    key_names(a->keys, names, sizeof names);
+    memcpy(a->buf, args, strlen(args) + 1);
+    for (char *w = a->buf; *w;) {
+        if (*w == ' ') {
+            w++;
+            continue;
+        }
+        size_t wlen = strcspn(w, " ");
+        char *next = w[wlen] ? w + wlen + 1 : w + wlen;
+        w[wlen] = 0;
+        char *eq = strchr(w, '=');
+        if (!eq || eq == w) {
+            snprintf(err, errlen, "'%s' is not a key=value word; accepted keys: %s", w, names);
+            return -1;
+        }
+        *eq = 0;
+        int i = app_arg_index(a, w);
+        if (i < 0) {
+            snprintf(err, errlen, "unknown key '%s'; accepted keys: %s", w, names);
+            return -1;
+        }
+        if (a->word[i]) {
+            snprintf(err, errlen, "%s is given twice (%s=%s and %s=%s); give it once", w, w, a->word[i], w, eq + 1);
+            return -1;
+        }
+        a->word[i] = eq + 1;
+        if (key_value(&a->keys[i], a->word[i], p, &a->val[i], err, errlen))
+            return -1;
+        w = next;
+    }
+    for (int i = 0; i < a->nkeys; i++)
+        if (!a->word[i])
+            a->val[i] = a->keys[i].kind == APP_KIND_WORD ? 0 : resolve(a->keys[i].dflt, p);
+    return app_rules(app, a, msg_max, err, errlen);
+}
+
+int app_arg_index(const struct app_args *a, const char *key)
+{
+    for (int i = 0; i < a->nkeys; i++)
+        if (!strcmp(a->keys[i].name, key))
+            return i;
+    return -1;
+}
+
+long app_arg(const struct app_args *a, const char *key)
+{
+    int i = app_arg_index(a, key);
+    return i < 0 ? 0 : a->val[i];
+}
+
+const char *app_arg_word(const struct app_args *a, const char *key)
+{
+    int i = app_arg_index(a, key);
+    return i < 0 ? NULL : a->word[i];
+}
+
+void app_keys_str(const char *app, char *buf, size_t len)
+{
+    const struct app_key *k = app_keys(app);
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; k && k[i].name && o < len; i++) {
+        const struct app_key *x = &k[i];
+        o += (size_t)snprintf(buf + o, len - o, "%s%s=", i ? ", " : "", x->name);
+        for (int j = 0; x->kind == APP_KIND_WORD && j < x->nwords && o < len; j++)
+            o += (size_t)snprintf(buf + o, len - o, j ? "|%s" : "%s", x->words[j]);
+        if (o >= len)
+            break;
+        if (x->kind == APP_KIND_INT && x->lo == x->hi)
+            o += (size_t)snprintf(buf + o, len - o, "%ld", x->lo);
+        else if (x->kind == APP_KIND_INT && x->hi == APP_KEY_LAST)
+            o += (size_t)snprintf(buf + o, len - o, "%ld..p-1", x->lo);
+        else if (x->kind == APP_KIND_INT)
+            o += (size_t)snprintf(buf + o, len - o, "%ld..%ld", x->lo, x->hi);
+        else if (x->kind != APP_KIND_WORD)
+            o += (size_t)snprintf(buf + o, len - o, "%s", x->kind == APP_KIND_RANK ? "<node>"
+                                  : x->kind == APP_KIND_BYTES ? "<bytes>" : "<ranks>|all");
+        if (o >= len)
+            break;
+        if (x->kind == APP_KIND_WORD && x->nwords > 1)
+            o += (size_t)snprintf(buf + o, len - o, " [%s]", x->words[0]);
+        else if (x->dflt == APP_KEY_LAST)
+            o += (size_t)snprintf(buf + o, len - o, " [p-1]");
+        else if (x->kind != APP_KIND_WORD && x->dflt != APP_KEY_NONE && !(x->kind == APP_KIND_INT && x->lo == x->hi))
+            o += (size_t)snprintf(buf + o, len - o, " [%ld]", x->dflt);
+    }
+}
+
+/* A given word, in the form coll_ctx_from_args reads them. */
+static const char *given_word(const char *key, void *u)
+{
+    return app_arg_word(u, key);
 }
 
 int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
                    unsigned long msg_max, char *err, size_t errlen)
 {
-    long len = 1024;
-    const struct coll_algo *a = coll_find_app(app);
+    const char *need;
+    if (shape_ok(restr, sh, &need))
+        return app_check(app, restr, sh, 0, msg_max, err, errlen);
+    struct app_args a;
     char tmp[512];
-    if (a && arg_long(args, "len", &len, err, errlen) < 0) {
-        snprintf(tmp, sizeof tmp, "app %s: %s", app, err);
-        snprintf(err, errlen, "%s", tmp);
+    if (app_args_parse(app, args, sh->nodes, msg_max, &a, tmp, sizeof tmp)) {
+        snprintf(err, errlen, "app %s: %s", app, tmp);
         return -1;
     }
-    if (!a || a->op == COLL_ALLTOALL || a->op == COLL_ALLGATHER)
+    const struct coll_algo *c = coll_find_app(app);
+    long len = app_arg(&a, "len");
+    if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
         return app_check(app, restr, sh, len, msg_max, err, errlen);
     static int set[COLL_MAX_SET];
     struct coll_ctx cx;
-    struct words w = { args, { { 0 } }, 0 };
-    if (coll_ctx_from_args(a->op, word_of, &w, sh->nodes, &cx, set, tmp, sizeof tmp)) {
+    if (coll_ctx_from_args(c->op, given_word, &a, sh->nodes, &cx, set, tmp, sizeof tmp)) {
         snprintf(err, errlen, "app %s: %s", app, tmp);
         return -1;
     }

@@ -1,6 +1,7 @@
 /* Fault-injection apps for the test suite: each makes one node misbehave
  * in one way and lets the others run normally. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "apps.h"
 #include "../netdev/net.h"
@@ -8,6 +9,41 @@
 #include "../kernel/kernel.h"
 
 static int chosen(void) { return net_rank() == (int)net_arg_int("node", 0); }
+
+/* One ARM semihosting call (SYS_OPEN 0x01, SYS_SYSTEM 0x12; the RISC-V
+ * form is the same calls behind the slli/ebreak/srai marker). Nodes run
+ * without semihosting, so the call traps; if it ever returned, a node
+ * program could reach the host's files and shell. */
+static long semihost(unsigned long op, void *param)
+{
+#if defined(__riscv)
+    register long a0 __asm__("a0") = (long)op;
+    register void *a1 __asm__("a1") = param;
+    __asm__ volatile(".option push\n\t.option norvc\n\t"
+                     "slli zero, zero, 0x1f\n\tebreak\n\tsrai zero, zero, 7\n\t"
+                     ".option pop" : "+r"(a0) : "r"(a1) : "memory");
+    return a0;
+#else
+    register long r0 __asm__("r0") = (long)op;
+    register void *r1 __asm__("r1") = param;
+    __asm__ volatile("svc 0x123456" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+#endif
+}
+
+/* Tries to create a file in QEMU's working directory and to run a host
+ * command; returns only if the host answered. */
+static int semihost_escape(void)
+{
+    static const char name[] = "wormsim-semihost-open";
+    static const char cmd[] = "touch wormsim-semihost-system";
+    unsigned long open_blk[3] = { (unsigned long)(uintptr_t)name, 4 /* "w" */, sizeof name - 1 };
+    long h = semihost(0x01, open_blk);
+    unsigned long sys_blk[2] = { (unsigned long)(uintptr_t)cmd, sizeof cmd - 1 };
+    long rc = semihost(0x12, sys_blk);
+    printf("crash: semihosting answered (open %ld, system %ld): the node reached the host\n", h, rc);
+    return 3;
+}
 
 /* The others wait for a message from the chosen node that never comes. */
 static int others_wait(void)
@@ -40,14 +76,32 @@ int app_crash(void)
         ((void (*)(void))0x100)();
     if (!strncmp(kind, "panic", 5))
         panic("crash test asked for a panic");
-    printf("crash: kind must be dabort, store, undef, pabort or panic\n");
+    if (!strncmp(kind, "semihost", 8))
+        return semihost_escape();
+    printf("crash: kind must be dabort, store, undef, pabort, panic or semihost\n");
     return 2;
 }
 
+/* how=spin: loops without touching its NIC; how=doorbell: rings its
+ * doorbell in a loop with nothing new posted; how=exit: lets the others
+ * finish, posts EXIT, then keeps running instead of stopping QEMU. */
 int app_hang(void)
 {
     if (!chosen())
         return others_wait();
+    const char *how = net_arg("how");
+    if (how && !strncmp(how, "doorbell", 8))
+        for (;;)
+            nic_test_doorbell();
+    if (how && !strncmp(how, "exit", 4)) {
+        char c = 0;
+        for (int i = 0; i < net_nodes(); i++)       /* the others finish */
+            if (i != net_rank())
+                net_send(i, 0, &c, 1);
+        nic_exit(0);
+        for (;;)
+            __asm__ volatile("wfi");
+    }
     for (volatile unsigned i = 0;; i++)
         ;
 }
@@ -59,11 +113,28 @@ int app_deadlock(void)
     return 0;
 }
 
+/* Step marks are labels: any 32-bit value, huge ones included, must
+ * cost the router nothing. The chosen node marks `mark`, sends itself a
+ * byte in that step, then lets the others finish. */
+static int marked_step(uint32_t mark)
+{
+    char c = 1;
+    int me = net_rank();
+    net_step((int)mark);
+    net_send(me, 9, &c, 1);
+    net_recv(me, 9, &c, 1, NULL);
+    for (int i = 0; i < net_nodes(); i++)
+        if (i != me)
+            net_send(i, 0, &c, 1);
+    return 0;
+}
+
 int app_baddesc(void)
 {
     if (!chosen())
         return others_wait();
     const char *what = net_arg("what");
+    int me = net_rank();
     if (!what || !strncmp(what, "dst", 3))
         nic_test_post_raw(NIC_OP_SEND, (uint32_t)net_nodes() + 5, 0, 4, 0);
     else if (!strncmp(what, "len", 3))
@@ -74,6 +145,22 @@ int app_baddesc(void)
         nic_test_post_raw(0x99, 0, 0, 0, 0);
     else if (!strncmp(what, "ring", 4))
         nic_test_set_prod(0x12345678u);
+    else if (!strncmp(what, "steps", 5)) {       /* two huge marks, 0xffffffff among them */
+        marked_step(0x7fffffffu);
+        return marked_step(0xffffffffu);
+    } else if (!strncmp(what, "step", 4))
+        return marked_step(100000000u);
+    else if (!strncmp(what, "time", 4))          /* past the simulated-time limit */
+        nic_test_post_at(1ull << 62, NIC_OP_SEND, (uint32_t)me, 0, 4, 0);
+    else if (!strncmp(what, "backwards", 9)) {   /* near 2^64, then early */
+        nic_test_post_at(~0ull - 10, NIC_OP_SEND, (uint32_t)me, 0, 4, 0);
+        nic_test_post_at(1000, NIC_OP_SEND, (uint32_t)me, 0, 4, 0);
+    } else if (!strncmp(what, "flood", 5)) {     /* legal sends nobody receives */
+        size_t len = net_msg_max();
+        unsigned char *buf = calloc(1, len);
+        for (;;)
+            net_send(me, 1, buf, len);
+    }
     /* Stop here, as a wedged driver would: posting more would overwrite
      * what the router must see. */
     for (;;)

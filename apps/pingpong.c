@@ -1,6 +1,8 @@
 /* pingpong: node a sends len bytes to node b, which sends them back,
  * iters times; both check every byte. Prints the simulated round-trip time.
- * Defaults: a = 0, b = the last node (the far corner of a mesh). */
+ * ARGS and their defaults are declared in apps/apps.def (a = 0, b = the
+ * last node, the far corner of a mesh); a != b and len 1..net_msg_max()
+ * hold, checked at boot (app_args_parse). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "apps.h"
@@ -8,17 +10,9 @@
 
 int app_pingpong(void)
 {
-    int me = net_rank(), n = net_nodes();
-    int a = (int)net_arg_int("a", 0), b = (int)net_arg_int("b", n - 1);
-    long len = net_arg_int("len", 256), iters = net_arg_int("iters", 4);
-    if (a < 0 || a >= n || b < 0 || b >= n || a == b) {
-        printf("pingpong: a=%d b=%d must be two different nodes in 0..%d\n", a, b, n - 1);
-        return 2;
-    }
-    if (len < 1 || (size_t)len > net_msg_max()) {
-        printf("pingpong: len=%ld must be 1..%lu\n", len, (unsigned long)net_msg_max());
-        return 2;
-    }
+    int me = net_rank();
+    int a = (int)net_arg_num("a"), b = (int)net_arg_num("b");
+    long len = net_arg_num("len"), iters = net_arg_num("iters");
     if (me != a && me != b)
         return 0;
     int peer = me == a ? b : a;
@@ -42,7 +36,7 @@ int app_pingpong(void)
     }
     if (me == a)
         printf("pingpong %d <-> %d: %ld x %ld bytes, round trip %llu ns\n", a, peer, iters, len,
-               (unsigned long long)(rtt / (uint64_t)(iters ? iters : 1)));
+               (unsigned long long)(rtt / (uint64_t)iters));
     if (bad)
         printf("pingpong: node %d found %d wrong bytes\n", me, bad);
     return bad ? 1 : 0;

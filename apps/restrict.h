@@ -66,4 +66,88 @@ int app_check_args(const char *app, int restr, const struct app_shape *sh, const
 /* "mesh 4x5", "hypercube 16" ... */
 void app_shape_str(const struct app_shape *sh, char *buf, size_t len);
 
+/* --- ARGS: the keys each app accepts ----------------------------------------
+ *
+ * ARGS is a line of key=value words separated by spaces. Each app declares
+ * its keys once, in the registry: apps/apps.def (APP_ARGS, right after the
+ * app's APP line) and, for the collective apps, one list per operation in
+ * apps/coll/algos.def (COLL_ARGS). From that one list the run tool refuses
+ * bad ARGS before any node starts (app_check_args), every node parses them
+ * at boot with the same function (app_args_parse, netdev/nic.c), and
+ * --list-apps prints them (app_keys_str).
+ *
+ * Numbers are whole numbers that fit 32 bits (a node's long on ARM), in
+ * decimal or in hexadecimal after 0x, with an optional '-'; a leading 0
+ * before another digit is refused (strtol read it as octal). */
+enum app_key_kind {
+    APP_KIND_INT,                    /* a whole number in lo..hi */
+    APP_KIND_RANK,                   /* a node, 0..p-1 */
+    APP_KIND_BYTES,                  /* a length in bytes, bounded by the machine (app_check_args) */
+    APP_KIND_WORD,                   /* one of words[0..nwords) */
+    APP_KIND_RANKS,                  /* "all" or ranks a,b,c (coll_ctx_from_args checks them) */
+};
+
+/* In hi or dflt: the last node, p - 1. In dflt: no value (the key is off
+ * unless given). */
+#define APP_KEY_LAST (-2147483647L - 1)
+#define APP_KEY_NONE (-2147483647L)
+
+struct app_key {
+    const char *name;
+    enum app_key_kind kind;
+    const char *what;                /* INT: what a value is ("a segment count"), for the refusal */
+    long lo, hi;                     /* INT: the accepted values */
+    long dflt;                       /* INT, RANK, BYTES: the value when absent; WORD: words[0] */
+    const char *const *words;        /* WORD */
+    int nwords;
+};
+
+/* The entries of a key list (apps.def, algos.def), each ending in a comma. */
+#define APP_KEY_INT(name, what, lo, hi, dflt) { #name, APP_KIND_INT, what, lo, hi, dflt, 0, 0 },
+#define APP_KEY_RANK(name, dflt)              { #name, APP_KIND_RANK, "a node", 0, APP_KEY_LAST, dflt, 0, 0 },
+#define APP_KEY_BYTES(name, dflt)             { #name, APP_KIND_BYTES, "a length in bytes", 0, 0, dflt, 0, 0 },
+#define APP_KEY_RANKS(name)                   { #name, APP_KIND_RANKS, "ranks", 0, 0, APP_KEY_NONE, 0, 0 },
+#define APP_KEY_WORDS(name, ...)                                                              \
+    { #name, APP_KIND_WORD, "a word", 0, 0, 0, (const char *const[]){ __VA_ARGS__ },          \
+      (int)(sizeof (const char *const[]){ __VA_ARGS__ } / sizeof (const char *)) },
+#define APP_KEY_NAMED(name, words, n)         { #name, APP_KIND_WORD, "a word", 0, 0, 0, words, n },
+#define APP_NO_KEYS
+
+/* The declared keys of an app, ended by an entry with name NULL; NULL if
+ * the app is unknown. */
+const struct app_key *app_keys(const char *app);
+
+/* ARGS parsed against an app's keys. */
+#define APP_MAX_KEYS 16
+#define APP_ARGS_MAX 255                 /* characters of ARGS (struct nic_config) */
+struct app_args {
+    const struct app_key *keys;
+    int nkeys;
+    long val[APP_MAX_KEYS];              /* numbers: the value given, else the default (p - 1
+                                            for APP_KEY_LAST); WORD: the index of the word */
+    const char *word[APP_MAX_KEYS];      /* the value as given, NUL-ended; NULL if absent */
+    char buf[APP_ARGS_MAX + 1];
+};
+
+/* Parse args for app on p nodes with messages of at most msg_max bytes:
+ * every word key=value, every key declared and given once, every value of
+ * its kind and range, and the app's rules across keys (pingpong: a != b and
+ * len 1..msg_max; a multicast: set= or m= seed=, not both). 0, or -1 and
+ * the reason with the accepted values in err. The machine's shape is not
+ * looked at (app_check_args adds it). */
+int app_args_parse(const char *app, const char *args, int p, unsigned long msg_max, struct app_args *a,
+                   char *err, size_t errlen);
+
+/* The index of key in a->keys, or -1 if the app does not declare it. */
+int app_arg_index(const struct app_args *a, const char *key);
+
+/* The value of a declared key (app_args.val) and whether it was given
+ * (app_args.word); 0 and NULL for a key the app does not declare. */
+long app_arg(const struct app_args *a, const char *key);
+const char *app_arg_word(const struct app_args *a, const char *key);
+
+/* "a=<node> (0), b=<node> (p-1), len=<bytes> (256), ...", or "" for an
+ * app without keys. */
+void app_keys_str(const char *app, char *buf, size_t len);
+
 #endif

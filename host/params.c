@@ -2,6 +2,9 @@
 #include <string.h>
 #include <errno.h>
 #include <stddef.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "params.h"
 
 enum kind { K_U32, K_SWITCHING, K_PORT_MODEL };
@@ -19,6 +22,8 @@ static const struct key {
     { "cpu_ps", K_U32, P(ps_per_instr), 1, 1000000000, "node CPU time per instruction executed, ps" },
     { "msg_max", K_U32, P(msg_max), 1, 64u << 20, "largest message, bytes" },
     { "nic_mem", K_U32, P(nic_mem), 65536, 256u << 20, "NIC memory per node, bytes (a power of two)" },
+    { "held_max", K_U32, P(held_max), 65536, 1u << 30, "payload bytes the router holds for one node: "
+      "its unreceived arrivals, and apart from them its sends in flight; past it the run ends" },
     { "flit_bytes", K_U32, P(net.flit_bytes), 1, 4096, "bytes per flit" },
     { "byte_ps", K_U32, P(net.byte_ps), 1, 100000000, "link time per byte, ps; one cycle = flit_bytes x byte_ps" },
     { "hop_cycles", K_U32, P(net.hop_cycles), 1, 1000, "router + link delay of a head per hop, cycles" },
@@ -44,10 +49,26 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->ps_per_instr = 1000;
     p->msg_max = 262144;
     p->nic_mem = 1u << 20;
+    p->held_max = 64u << 20;
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
                                   .switching = SW_WORMHOLE };
     *pm = NIC_PORT_ONE;
+}
+
+/* Text the user wrote, for a message: whole when short, else its start, "..."
+ * and its length, so that the message keeps room for the accepted values. */
+#define SHOW_MAX 200
+#define SHOW_LEN (SHOW_MAX + 48)
+static const char *show(char buf[SHOW_LEN], const char *s, int quoted)
+{
+    size_t n = strlen(s);
+    const char *q = quoted ? "'" : "";
+    if (n <= SHOW_MAX)
+        snprintf(buf, SHOW_LEN, "%s%s%s", q, s, q);
+    else
+        snprintf(buf, SHOW_LEN, "%s%.*s...%s (%zu characters)", q, SHOW_MAX - 40, s, q, n);
+    return buf;
 }
 
 static void list_keys(char *err, size_t errlen)
@@ -61,6 +82,7 @@ static void list_keys(char *err, size_t errlen)
 int params_set(struct params *p, enum nic_port *pm, const char *key, const char *value,
                char *err, size_t errlen)
 {
+    char q[SHOW_LEN];
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
         if (strcmp(k->name, key))
@@ -71,7 +93,8 @@ int params_set(struct params *p, enum nic_port *pm, const char *key, const char 
                     p->net.switching = (enum switching)s;
                     return 0;
                 }
-            snprintf(err, errlen, "switching '%s' is unknown; accepted: wormhole, cut-through, store-and-forward", value);
+            snprintf(err, errlen, "switching %s is unknown; accepted: wormhole, cut-through, store-and-forward",
+                     show(q, value, 1));
             return -1;
         }
         if (k->kind == K_PORT_MODEL) {
@@ -80,8 +103,8 @@ int params_set(struct params *p, enum nic_port *pm, const char *key, const char 
             else if (!strcmp(value, "all-port"))
                 *pm = NIC_PORT_ALL;
             else {
-                snprintf(err, errlen, "port_model '%s' is unknown; accepted: one-port, all-port "
-                         "(a k-port node: ports = k)", value);
+                snprintf(err, errlen, "port_model %s is unknown; accepted: one-port, all-port "
+                         "(a k-port node: ports = k)", show(q, value, 1));
                 return -1;
             }
             return 0;
@@ -90,14 +113,14 @@ int params_set(struct params *p, enum nic_port *pm, const char *key, const char 
         errno = 0;
         unsigned long long v = strtoull(value, &end, 0);
         if (errno || end == value || *end || *value == '-' || v < k->lo || v > k->hi) {
-            snprintf(err, errlen, "%s '%s' is not a whole number from %u to %u (%s)",
-                     key, value, k->lo, k->hi, k->doc);
+            snprintf(err, errlen, "%s %s is not a whole number from %u to %u (%s)",
+                     key, show(q, value, 1), k->lo, k->hi, k->doc);
             return -1;
         }
         *(uint32_t *)((char *)p + k->off) = (uint32_t)v;
         return 0;
     }
-    snprintf(err, errlen, "unknown parameter '%s'", key);
+    snprintf(err, errlen, "unknown parameter %s", show(q, key, 1));
     list_keys(err, errlen);
     return -1;
 }
@@ -112,23 +135,76 @@ static char *trim(char *s)
     return s;
 }
 
+/* A parameter file is a regular file of at most this many bytes. */
+#define PARAMS_FILE_MAX (1 << 20)
+#define PRESET_ACCEPTED "; accepted: a name in presets/ (for example default, delta, t3d) " \
+                        "or the path of a regular file of at most 1 MiB"
+
+/* The file at path, opened once and checked on the opened descriptor. */
+static FILE *open_params(const char *path, char *err, size_t errlen)
+{
+    char q[SHOW_LEN];
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO returns at once (it is refused below). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st)) {
+        const char *why = strerror(errno);
+        snprintf(err, errlen, "cannot read parameter file %s: %s (presets are named by the files "
+                 "in presets/, for example default, delta, t3d)", show(q, path, 0), why);
+    } else if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "preset %s is a directory" PRESET_ACCEPTED, show(q, path, 1));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "preset %s is not a regular file" PRESET_ACCEPTED, show(q, path, 1));
+    } else if (st.st_size > PARAMS_FILE_MAX) {
+        snprintf(err, errlen, "preset %s is %lld bytes, more than the 1 MiB a parameter file may have",
+                 show(q, path, 1), (long long)st.st_size);
+    } else {
+        FILE *f = fdopen(fd, "r");
+        if (f)
+            return f;
+        const char *why = strerror(errno);
+        snprintf(err, errlen, "cannot read parameter file %s: %s", show(q, path, 0), why);
+    }
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
 int params_load(struct params *p, enum nic_port *pm, const char *name, char *err, size_t errlen)
 {
-    char path[1024];
-    if (strchr(name, '/'))
-        snprintf(path, sizeof path, "%s", name);
-    else
-        snprintf(path, sizeof path, "presets/%s.conf", name);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read parameter file %s: %s (presets are named by the files "
-                 "in presets/, for example default, delta, t3d)", path, strerror(errno));
+    char *path = malloc(strlen(name) + sizeof "presets/.conf");
+    if (!path) {
+        snprintf(err, errlen, "out of memory reading a preset");
         return -1;
     }
-    char line[1024], e2[768];
+    if (strchr(name, '/'))
+        strcpy(path, name);
+    else
+        sprintf(path, "presets/%s.conf", name);
+    FILE *f = open_params(path, err, errlen);
+    if (!f) {
+        free(path);
+        return -1;
+    }
+    char fp[SHOW_LEN], q[SHOW_LEN], *line = NULL;
+    const char *file = show(fp, path, 0);
+    size_t cap = 0, total = 0;
+    ssize_t n;
     int ln = 0, rc = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
+    while (!rc && (n = getline(&line, &cap, f)) != -1) {
         ln++;
+        total += (size_t)n;
+        if (total > PARAMS_FILE_MAX) {
+            snprintf(err, errlen, "preset %s is more than the 1 MiB a parameter file may have",
+                     show(q, path, 1));
+            rc = -1;
+            break;
+        }
+        if (memchr(line, 0, (size_t)n)) {
+            snprintf(err, errlen, "%s:%d: holds a NUL byte; a parameter file is text", file, ln);
+            rc = -1;
+            break;
+        }
         char *h = strchr(line, '#');
         if (h)
             *h = 0;
@@ -137,35 +213,47 @@ int params_load(struct params *p, enum nic_port *pm, const char *name, char *err
             continue;
         char *eq = strchr(s, '=');
         if (!eq) {
-            snprintf(err, errlen, "%s:%d: expected 'key = value', got '%s'", path, ln, s);
+            snprintf(err, errlen, "%s:%d: expected 'key = value', got %s", file, ln, show(q, s, 1));
             rc = -1;
             break;
         }
         *eq = 0;
-        if (params_set(p, pm, trim(s), trim(eq + 1), e2, sizeof e2)) {
-            snprintf(err, errlen, "%s:%d: %s", path, ln, e2);
+        size_t o = (size_t)snprintf(err, errlen, "%s:%d: ", file, ln);
+        if (o >= errlen)
+            o = errlen ? errlen - 1 : 0;
+        if (params_set(p, pm, trim(s), trim(eq + 1), err + o, errlen - o))
             rc = -1;
-        }
     }
+    if (!rc && ferror(f)) {
+        snprintf(err, errlen, "cannot read parameter file %s: %s", file, strerror(errno));
+        rc = -1;
+    }
+    free(line);
     fclose(f);
+    free(path);
     return rc;
 }
 
 int params_set_list(struct params *p, enum nic_port *pm, const char *list, char *err, size_t errlen)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+    char q[SHOW_LEN], *buf = strdup(list);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory reading --set");
+        return -1;
+    }
+    int rc = 0;
+    for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w && !rc; w = strtok_r(NULL, " \t,", &save)) {
         char *eq = strchr(w, '=');
         if (!eq) {
-            snprintf(err, errlen, "--set '%s' is not key=value", w);
-            return -1;
+            snprintf(err, errlen, "--set %s is not key=value", show(q, w, 1));
+            rc = -1;
+            break;
         }
         *eq = 0;
-        if (params_set(p, pm, w, eq + 1, err, errlen))
-            return -1;
+        rc = params_set(p, pm, w, eq + 1, err, errlen);
     }
-    return 0;
+    free(buf);
+    return rc;
 }
 
 int params_count(void) { return (int)NKEYS; }
@@ -195,6 +283,10 @@ void params_write(FILE *f, const struct params *p, enum nic_port pm)
 
 int params_check(const struct params *p, char *err, size_t errlen)
 {
+    if (p->held_max < p->msg_max) {
+        snprintf(err, errlen, "held_max %u is less than msg_max %u: one message must fit", p->held_max, p->msg_max);
+        return -1;
+    }
     if (p->nic_mem & (p->nic_mem - 1)) {
         snprintf(err, errlen, "nic_mem %u is not a power of two", p->nic_mem);
         return -1;

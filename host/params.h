@@ -16,12 +16,13 @@ void params_defaults(struct params *p, enum nic_port *port_model);
 int params_set(struct params *p, enum nic_port *port_model, const char *key, const char *value,
                char *err, size_t errlen);
 
-/* Apply a config file: "key = value" lines, '#' comments. A name without
- * '/' means presets/<name>.conf. Errors name the file and line. */
+/* Apply a config file: "key = value" lines of any length, '#' comments. A
+ * name without '/' means presets/<name>.conf. The file must be a regular file
+ * of at most 1 MiB. Errors name the file and line. */
 int params_load(struct params *p, enum nic_port *port_model, const char *name_or_path,
                 char *err, size_t errlen);
 
-/* Apply "k=v k=v ..." (the --set option). */
+/* Apply "k=v k=v ..." (the --set option), of any length. */
 int params_set_list(struct params *p, enum nic_port *port_model, const char *list, char *err, size_t errlen);
 
 /* Write every key = value (a config file that reproduces the run). */

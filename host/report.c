@@ -23,42 +23,56 @@ static struct split split_of(const struct router *r, const struct msg_record *m)
 
 /* Per step: messages, and the largest number of that step's messages
  * whose dimension-ordered routes use one directed link. (A message's step
- * is its sender's last step mark, 0 before any.) One pass: the messages
- * are grouped by step, and only the links a step used are cleared. */
-struct step_stat { uint64_t messages; uint32_t max_share; };
+ * is its sender's last step mark, 0 before any.) A step mark is a label a
+ * node wrote, any 32-bit value: the messages are sorted by it, so nothing
+ * is sized or looped over by a mark's value, only by the message count.
+ * Only the links a step used are cleared after it. */
+struct step_stat { uint32_t step; uint64_t messages; uint32_t max_share; };
 
-static struct step_stat *step_stats(const struct router *r, uint32_t *nsteps)
+static const struct msg_record *sort_log;
+static int by_step(const void *a, const void *b)
 {
-    uint32_t ns = 1;
-    for (size_t i = 0; i < r->nlog; i++)
-        if (r->log[i].step + 1 > ns)
-            ns = r->log[i].step + 1;
-    *nsteps = ns;
-    struct step_stat *st = calloc(ns, sizeof *st);
-    size_t *first = calloc((size_t)ns + 1, sizeof *first), *order = malloc((r->nlog + 1) * sizeof *order);
-    for (size_t i = 0; i < r->nlog; i++)
-        first[r->log[i].step + 1]++;
-    for (uint32_t s = 0; s < ns; s++)
-        first[s + 1] += first[s];
-    size_t *fill = calloc((size_t)ns, sizeof *fill);
-    for (size_t i = 0; i < r->nlog; i++) {
-        uint32_t s = r->log[i].step;
-        order[first[s] + fill[s]++] = i;
-    }
+    const struct msg_record *x = &sort_log[*(const size_t *)a], *y = &sort_log[*(const size_t *)b];
+    if (x->step != y->step)
+        return x->step < y->step ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Returns the steps that have messages, in increasing order, or NULL
+ * (with *nsteps 0) if there are none or memory ran out. */
+static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
+{
+    *nsteps = 0;
     int nl;
     net_link_stats(r->net, &nl);
-    uint32_t *use = calloc((size_t)nl ? (size_t)nl : 1, sizeof *use);
+    size_t *order = malloc((r->nlog + 1) * sizeof *order);
+    struct step_stat *st = malloc((r->nlog + 1) * sizeof *st);
+    uint32_t *use = calloc(nl > 0 ? (size_t)nl : 1, sizeof *use);
+    if (!order || !st || !use) {
+        free(order);
+        free(st);
+        free(use);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->nlog; i++)
+        order[i] = i;
+    sort_log = r->log;
+    qsort(order, r->nlog, sizeof *order, by_step);
     int path[4096];
-    for (uint32_t s = 0; s < ns; s++) {
-        for (size_t k = first[s]; k < first[s + 1]; k++) {
+    for (size_t first = 0, end; first < r->nlog; first = end) {
+        uint32_t s = r->log[order[first]].step;
+        for (end = first; end < r->nlog && r->log[order[end]].step == s; end++)
+            ;
+        struct step_stat *cur = &st[(*nsteps)++];
+        *cur = (struct step_stat){ s, end - first, 0 };
+        for (size_t k = first; k < end; k++) {
             const struct msg_record *m = &r->log[order[k]];
-            st[s].messages++;
             int n = net_path(r->net, m->src, m->dst, path, 4096);
             for (int j = 0; j < n; j++)
-                if (++use[path[j]] > st[s].max_share)
-                    st[s].max_share = use[path[j]];
+                if (++use[path[j]] > cur->max_share)
+                    cur->max_share = use[path[j]];
         }
-        for (size_t k = first[s]; k < first[s + 1]; k++) {     /* clear what this step used */
+        for (size_t k = first; k < end; k++) {     /* clear what this step used */
             const struct msg_record *m = &r->log[order[k]];
             int n = net_path(r->net, m->src, m->dst, path, 4096);
             for (int j = 0; j < n; j++)
@@ -66,9 +80,7 @@ static struct step_stat *step_stats(const struct router *r, uint32_t *nsteps)
         }
     }
     free(use);
-    free(fill);
     free(order);
-    free(first);
     return st;
 }
 
@@ -181,14 +193,13 @@ static json_t *links_json(const struct router *r)
 
 static json_t *steps_json(const struct router *r)
 {
-    uint32_t ns;
+    size_t ns;
     struct step_stat *st = step_stats(r, &ns);
     json_t *a = json_array();
-    for (uint32_t s = 0; s < ns; s++)
-        if (st[s].messages)
-            json_array_append_new(a, json_pack("{s:i, s:I, s:i, s:b}", "step", (int)s,
-                "messages", (json_int_t)st[s].messages, "max_link_sharing", (int)st[s].max_share,
-                "contention_free", st[s].max_share <= 1));
+    for (size_t i = 0; i < ns; i++)
+        json_array_append_new(a, json_pack("{s:I, s:I, s:i, s:b}", "step", (json_int_t)st[i].step,
+            "messages", (json_int_t)st[i].messages, "max_link_sharing", (int)st[i].max_share,
+            "contention_free", st[i].max_share <= 1));
     free(st);
     return a;
 }

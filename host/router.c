@@ -47,12 +47,17 @@ static int msg_before(const struct msg *a, const struct msg *b)
     return a->seq < b->seq;
 }
 
-static void heap_push(struct router *r, struct msg *m)
+static int stop(struct router *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int heap_push(struct router *r, struct msg *m)
 {
     if (r->heap_len == r->heap_cap) {
-        r->heap_cap = r->heap_cap ? 2 * r->heap_cap : 256;
-        r->heap = realloc(r->heap, r->heap_cap * sizeof *r->heap);
-        if (!r->heap) { perror("router"); exit(1); }
+        size_t cap = r->heap_cap ? 2 * r->heap_cap : 256;
+        struct msg **h = realloc(r->heap, cap * sizeof *h);
+        if (!h)
+            return stop(r, "out of memory for %zu messages in flight", cap);
+        r->heap = h;
+        r->heap_cap = cap;
     }
     size_t i = r->heap_len++;
     while (i && msg_before(m, r->heap[(i - 1) / 2])) {
@@ -60,6 +65,7 @@ static void heap_push(struct router *r, struct msg *m)
         i = (i - 1) / 2;
     }
     r->heap[i] = m;
+    return 0;
 }
 
 static struct msg *heap_pop(struct router *r)
@@ -109,8 +115,12 @@ void router_free(struct router *r)
         }
     for (size_t i = 0; i < r->heap_len; i++)
         free(r->heap[i]);
+    for (struct msg *m = r->in_net, *nx; m; m = nx) {
+        nx = m->net_next;
+        free(m);
+    }
     free(r->heap);
-    net_free(r->net);      /* messages still in it are freed with it below */
+    net_free(r->net);
     free(r->log);
     free(r->nodes);
 }
@@ -178,6 +188,19 @@ static int fail(struct router *r, struct node *n, const char *fmt, ...)
     return -1;
 }
 
+/* An error that is no node's: the run stops. */
+static int stop(struct router *r, const char *fmt, ...)
+{
+    r->stopped = 1;
+    if (!r->error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->error, sizeof r->error, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
 void router_node_failed(struct router *r, int rank)
 {
     r->nodes[rank].state = NODE_FAILED;
@@ -192,6 +215,11 @@ static void inject(struct router *r, struct msg *m)
     m->nm.seq = m->seq;
     m->nm.t_ready_ns = m->t_post + r->p.t_send_ns;
     m->nm.owner = m;
+    m->net_prev = NULL;
+    m->net_next = r->in_net;
+    if (r->in_net)
+        r->in_net->net_prev = m;
+    r->in_net = m;
     net_inject(r->net, &m->nm);
     r->nodes[m->src].unleft++;
 }
@@ -223,6 +251,7 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
     }
     n->state = NODE_RUNNING;
     n->lb = t;
+    r->progress++;
     r->notify(r->ctx, n->rank);
 }
 
@@ -237,6 +266,7 @@ static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
         memcpy(n->shm + l.rx_off, m->data, m->len);
     n->recvs++;
     n->bytes_recv += m->len;
+    n->held_in -= m->len;
     answer(r, n, status, m, t);
     free(m);
 }
@@ -269,9 +299,22 @@ static struct msg *mbox_find(struct node *n, int take)
     return NULL;
 }
 
+/* Free a node's mailbox: what it never received. */
+static void drop_mbox(struct router *r, struct node *n)
+{
+    for (struct msg *m = n->mbox, *nx; m; m = nx) {
+        nx = m->next;
+        r->unreceived++;
+        free(m);
+    }
+    n->mbox = n->mbox_tail = NULL;
+    n->held_in = 0;
+}
+
 static void deliver(struct router *r, struct msg *m)
 {
     struct node *n = &r->nodes[m->dst];
+    r->nodes[m->src].held_out -= m->len;
     if (n->state == NODE_EXITED || n->state == NODE_FAILED) {
         r->unreceived++;
         free(m);
@@ -283,8 +326,19 @@ static void deliver(struct router *r, struct msg *m)
     else
         n->mbox = m;
     n->mbox_tail = m;
-    if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && matches(&n->blk, m))
+    n->held_in += m->len;
+    if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && matches(&n->blk, m)) {
         receive(r, n, mbox_find(n, 1), m->t_arrive);
+        return;
+    }
+    /* Unreceived data is bounded as a real NIC's receive memory is: a
+     * node that lets arrivals pile up ends the run, named. */
+    if (n->held_in > r->p.held_max) {
+        fail(r, n, "%llu bytes of messages arrived that it has not received, more than held_max "
+             "(%u bytes): it does not receive what is sent to it", (unsigned long long)n->held_in,
+             r->p.held_max);
+        drop_mbox(r, n);
+    }
 }
 
 /* The blocked node's request time has been reached: everything that
@@ -304,18 +358,22 @@ static void check(struct router *r, struct node *n)
         n->blk_checked = 1;
 }
 
-static void record(struct router *r, const struct msg *m)
+static int record(struct router *r, const struct msg *m)
 {
     if (r->nlog == r->log_cap) {
-        r->log_cap = r->log_cap ? 2 * r->log_cap : 1024;
-        r->log = realloc(r->log, r->log_cap * sizeof *r->log);
-        if (!r->log) { perror("router"); exit(1); }
+        size_t cap = r->log_cap ? 2 * r->log_cap : 1024;
+        struct msg_record *l = realloc(r->log, cap * sizeof *l);
+        if (!l)
+            return stop(r, "out of memory for the record of %zu messages", cap);
+        r->log = l;
+        r->log_cap = cap;
     }
     const struct net_msg *x = &m->nm;
     r->log[r->nlog++] = (struct msg_record){
         m->src, m->dst, x->hops, m->tag, m->len, m->step, x->flits, m->t_post,
         net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
         m->t_arrive, x->blocked_cycles };
+    return 0;
 }
 
 /* Take what the network reported after a cycle: tails that left their
@@ -332,15 +390,27 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
     }
     for (struct net_msg *x = arrived; x; x = x->next_done) {
         struct msg *m = x->owner;
+        if (m->net_prev)
+            m->net_prev->net_next = m->net_next;
+        else
+            r->in_net = m->net_next;
+        if (m->net_next)
+            m->net_next->net_prev = m->net_prev;
         m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
-        record(r, m);
-        heap_push(r, m);
+        if (record(r, m) || heap_push(r, m)) {
+            free(m);      /* the run stops here */
+            return;
+        }
     }
 }
 
-void router_advance(struct router *r)
+/* A failed node no longer holds time back, so the rest of the machine
+ * moves on after it; only a stop (no node's error) ends the engine. */
+int router_advance(struct router *r)
 {
     for (;;) {
+        if (r->stopped)
+            return -1;
         uint64_t safe = SIM_INF, b = SIM_INF;
         struct node *bn = NULL;
         for (int i = 0; i < r->n; i++) {
@@ -372,29 +442,27 @@ void router_advance(struct router *r)
                     end = upto;
             }
             if (end <= net_now(r->net))
-                return;                      /* wait for the nodes to move on */
+                return r->error[0] ? -1 : 0; /* wait for the nodes to move on */
             struct net_msg *arr, *left;
-            if (net_run(r->net, end, &arr, &left) < 0) {
-                snprintf(r->error, sizeof r->error, "the network stopped moving flits at cycle %llu "
-                         "with worms in it (a model error; please report it)",
-                         (unsigned long long)net_now(r->net));
-                return;
-            }
+            if (net_run(r->net, end, &arr, &left) < 0)
+                return stop(r, "the network stopped moving flits at cycle %llu with worms in it "
+                            "(a model error; please report it)", (unsigned long long)net_now(r->net));
             net_events(r, arr, left);
             continue;
         }
         if (a == SIM_INF && b == SIM_INF)
-            return;
+            break;
         if (a <= b) {               /* arrivals at T count as there by T */
             if (a > safe)
-                return;
+                break;
             deliver(r, heap_pop(r));
         } else {
             if (b > safe)
-                return;
+                break;
             check(r, bn);
         }
     }
+    return r->error[0] ? -1 : 0;
 }
 
 static int handle(struct router *r, struct node *n, const struct nic_desc *d)
@@ -406,6 +474,9 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
     if (n->state == NODE_BLOCKED)
         return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered",
                     router_op_name(d->op), d->seq, router_op_name(n->blk.op));
+    if (d->time_ns > SIM_TIME_MAX_NS)
+        return fail(r, n, "descriptor %u has time %llu ns, past the simulated-time limit of %llu ns "
+                    "(about 13 days)", d->seq, (unsigned long long)d->time_ns, SIM_TIME_MAX_NS);
     if (d->time_ns < n->lb)
         return fail(r, n, "descriptor %u has time %llu ns, before the node's clock (%llu ns)",
                     d->seq, (unsigned long long)d->time_ns, (unsigned long long)n->lb);
@@ -420,8 +491,13 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         if (d->off > l.tx_size || d->len > l.tx_size - d->off)
             return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
                         d->seq, d->off, d->len, l.tx_size);
+        if (n->held_out + d->len > r->p.held_max)
+            return fail(r, n, "SEND descriptor %u: %llu bytes of its sends would be in the network, more "
+                        "than held_max (%u bytes): it sends faster than the network carries",
+                        d->seq, (unsigned long long)(n->held_out + d->len), r->p.held_max);
         struct msg *m = malloc(sizeof *m + d->len);
-        if (!m) { perror("router"); exit(1); }
+        if (!m)
+            return stop(r, "out of memory for a message of %u bytes", d->len);
         m->src = n->rank;
         m->dst = (int)d->peer;
         m->tag = d->tag;
@@ -430,6 +506,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         m->t_post = d->time_ns;
         m->step = n->step;
         memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
+        n->held_out += d->len;
         inject(r, m);
         if (r->timeline) {
             char dd[40];
@@ -471,12 +548,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         n->finish_ns = d->time_ns;
         if (d->time_ns > r->sim_end)
             r->sim_end = d->time_ns;
-        for (struct msg *m = n->mbox, *nx; m; m = nx) {
-            nx = m->next;
-            r->unreceived++;
-            free(m);
-        }
-        n->mbox = n->mbox_tail = NULL;
+        drop_mbox(r, n);
         return 0;
     default:
         return fail(r, n, "descriptor %u has unknown operation %u", d->seq, d->op);
@@ -494,23 +566,26 @@ int router_node_poll(struct router *r, int rank)
     if (prod - n->cons > l.ring_slots)
         return fail(r, n, "producer index %u is beyond the ring (consumer %u, %u slots)",
                     prod, n->cons, l.ring_slots);
-    while (n->cons != prod && n->state != NODE_EXITED) {
+    while (n->cons != prod) {
         struct nic_desc d;
         memcpy(&d, n->shm + l.ring_off + (n->cons % l.ring_slots) * sizeof d, sizeof d);
+        if (n->state == NODE_EXITED)
+            return fail(r, n, "posted %s (descriptor %u) after EXIT, which must be its last",
+                        router_op_name(d.op), n->cons);
         if (d.seq != n->cons)
             return fail(r, n, "descriptor in slot %u has index %u, expected %u",
                         n->cons % l.ring_slots, d.seq, n->cons);
         if (handle(r, n, &d))
             return -1;
         n->cons++;
+        r->progress++;
     }
     __sync_synchronize();
     SHM32(n, NIC_CONS_OFF) = n->cons;
     __sync_synchronize();
     if (status_of(n)->want_space)
         r->notify(r->ctx, n->rank);
-    router_advance(r);
-    return 0;
+    return router_advance(r);
 }
 
 int router_deadlocked(const struct router *r)

@@ -27,6 +27,10 @@
 #include "net.h"
 
 #define SIM_INF UINT64_MAX
+/* The latest simulated time a node may stamp on a descriptor: 2^50 ns,
+ * about 13 days. Every time the router and the network compute stays
+ * below 2^63 ps, so no sum or ns -> ps product can wrap. */
+#define SIM_TIME_MAX_NS (1ull << 50)
 
 enum node_state {
     NODE_BOOT,        /* QEMU started, link not up yet */
@@ -44,6 +48,7 @@ struct msg {
     uint64_t t_post, t_arrive;    /* ns: SEND descriptor time, tail arrival */
     uint32_t step;                /* the sender's step mark when it sent */
     struct msg *next;
+    struct msg *net_prev, *net_next; /* on the router's list of messages in the network */
     uint8_t data[];
 };
 
@@ -67,6 +72,8 @@ struct node {
     uint64_t next_seq;
     uint64_t last_leave;          /* when this node's last send left it */
     uint32_t unleft;              /* its messages still (partly) in its NIC */
+    uint64_t held_out;            /* payload bytes of its sends not yet delivered (<= held_max) */
+    uint64_t held_in;             /* payload bytes in its mailbox (<= held_max) */
     uint64_t finish_ns;
     int exit_code;
     uint32_t step;
@@ -81,13 +88,16 @@ struct router {
     int n;
     struct node *nodes;
     struct net *net;              /* the interconnect */
+    struct msg *in_net;           /* injected, not yet arrived: freed with the router */
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;
     uint64_t messages, bytes, unreceived;
+    uint64_t progress;            /* descriptors consumed + answers given: moves iff the nodes do */
     uint64_t sim_end;             /* latest finish time */
     struct msg_record *log;       /* every message, in send order per source */
     size_t nlog, log_cap;
     int failed_node;              /* first node that broke the protocol, or -1 */
+    int stopped;                  /* an error that is no node's ended the engine */
     char error[512];              /* why the run must stop, if set */
     FILE *trace;                  /* every descriptor and answer, if set */
     struct tracebuf *timeline;    /* the Chrome trace being recorded, if set */
@@ -104,14 +114,16 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
                    const char *app, const char *args);
 
 /* Read what node `rank` posted, then run the network as far as is safe.
- * Returns -1 (with r->error set) if the node broke the NIC protocol. */
+ * Returns -1 (with r->error set) if the node broke the NIC protocol, or
+ * if the run must stop for another reason (r->error says which). */
 int router_node_poll(struct router *r, int rank);
 
 /* The node's link-up handshake: 1 if it just came up. */
 int router_node_hello(struct router *r, int rank);
 
-/* Run the network as far as is safe (also called by router_node_poll). */
-void router_advance(struct router *r);
+/* Run the network as far as is safe (also called by router_node_poll).
+ * Returns -1 once r->error is set: the run must stop. */
+int router_advance(struct router *r);
 
 /* 1 if every unfinished node waits in RECV and nothing is in flight. */
 int router_deadlocked(const struct router *r);

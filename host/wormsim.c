@@ -55,6 +55,8 @@ struct run {
     int *conn;
     int listen_fd, epfd, sigfd, timerfd;
     double t0, last_progress;
+    uint64_t progress_seen;          /* r.progress when last_progress was taken */
+    double all_exited_at;            /* when every node had posted EXIT, or 0 */
     struct outcome out;
     int done;
 };
@@ -122,8 +124,11 @@ static int parse_seconds(const char *opt, const char *s, double *out)
 
 static void list_apps(FILE *f)
 {
-    for (int i = 0; i < NAPPS; i++)
-        fprintf(f, "  %-14s %s\n", apps[i].name, apps[i].desc);
+    char keys[600];
+    for (int i = 0; i < NAPPS; i++) {
+        app_keys_str(apps[i].name, keys, sizeof keys);
+        fprintf(f, "  %-14s %s%s%s%s\n", apps[i].name, apps[i].desc, *keys ? " (ARGS: " : "", keys, *keys ? ")" : "");
+    }
 }
 
 static int check_app(const struct run *rn)
@@ -243,11 +248,12 @@ static void on_bell(struct run *rn, int rank)
     uint64_t v;
     while (read(rn->mem[rank].bell_fd, &v, sizeof v) == sizeof v)
         ;
-    rn->last_progress = now_s();
     if (check_fault(rn, rank))
         return;
-    if (router_node_hello(&rn->r, rank))
+    if (router_node_hello(&rn->r, rank)) {
+        rn->last_progress = now_s();
         notify(rn, rank);
+    }
     if (router_node_poll(&rn->r, rank) < 0)
         fail(rn, "%s", rn->r.error);
 }
@@ -324,8 +330,16 @@ static void on_timer(struct run *rn)
         running += rn->r.nodes[i].state == NODE_RUNNING;
         booting += rn->r.nodes[i].state == NODE_BOOT;
     }
+    /* A doorbell with nothing new is no progress: only descriptors
+     * consumed and answers given (r.progress) are. */
     if (running && !booting && t - rn->last_progress > rn->hang_s)
         fail(rn, "no node used its NIC for %.0f s: the running nodes look hung (--hang-timeout)", rn->hang_s);
+    /* EXIT is a node's last act: its QEMU must stop right after. */
+    if (rn->all_exited_at > 0 && t - rn->all_exited_at > rn->hang_s)
+        for (int i = 0; i < rn->m.nodes && !rn->done; i++)
+            if (rn->pid[i] > 0)
+                fail(rn, "node %d posted EXIT %.0f s ago but its QEMU still runs: a node must stop after "
+                     "EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
 }
 
 static void stop_nodes(struct run *rn)
@@ -482,11 +496,17 @@ static void loop(struct run *rn)
             }
             }
         }
+        if (rn->r.progress != rn->progress_seen) {
+            rn->progress_seen = rn->r.progress;
+            rn->last_progress = now_s();
+        }
         if (rn->done)
             break;
         if (router_all_exited(&rn->r)) {
             if (all_reaped(rn))
                 break;
+            if (!rn->all_exited_at)
+                rn->all_exited_at = now_s();
         } else if (router_deadlocked(&rn->r)) {
             fail(rn, "deadlock: every unfinished node waits for a message and none is in flight");
         }
@@ -505,9 +525,15 @@ int main(int argc, char **argv)
     enum nic_port port_model;
     params_defaults(&rn.p, &port_model);
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *gdb = NULL, *preset = NULL;
-    /* parameter assignments, applied after the preset in command-line order */
-    const char *set_key[256], *set_val[256];
+    /* parameter assignments, applied after the preset in command-line order;
+     * each takes an argument, so argc entries hold them all */
+    const char **set_key = calloc((size_t)argc, sizeof *set_key);
+    const char **set_val = calloc((size_t)argc, sizeof *set_val);
     int nset = 0;
+    if (!set_key || !set_val) {
+        perror("wormsim");
+        return 1;
+    }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
            O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE };
     static const struct option opts[] = {
@@ -531,7 +557,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1) {
         int done = 0;
         for (size_t k = 0; k < sizeof shorthand / sizeof shorthand[0]; k++)
-            if (c == shorthand[k].opt && nset < 256) {
+            if (c == shorthand[k].opt) {
                 set_key[nset] = shorthand[k].key;
                 set_val[nset++] = optarg;
                 done = 1;
@@ -556,10 +582,8 @@ int main(int argc, char **argv)
         case O_PRESET: preset = *optarg ? optarg : NULL; break;
         case O_TRACE: rn.want_trace = 1; break;
         case O_SET:
-            if (nset < 256) {
-                set_key[nset] = NULL;               /* a whole list */
-                set_val[nset++] = optarg;
-            }
+            set_key[nset] = NULL;                   /* a whole list */
+            set_val[nset++] = optarg;
             break;
         case O_LIST: list_apps(stdout); return 0;
         case 'h': usage(stdout); return 0;
@@ -591,6 +615,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "wormsim: %s\n", perr);
             return 2;
         }
+        free(set_key);
+        free(set_val);
     }
     char err[512];
     if (machine_parse(&rn.m, topo, nodes, dims, err, sizeof err)) {

@@ -78,8 +78,17 @@ uint64_t net_time_ns(void);
  * reports messages and contention per step. */
 void net_step(int step);
 
-/* App arguments (ARGS="key=value ..."): the value of key, or NULL. */
+/* App arguments (ARGS="key=value ..."), parsed at boot against the keys
+ * the running app declares (apps/apps.def, apps/restrict.h) by the run
+ * tool's own check: words it would refuse stop the node with a panic, and
+ * so does reading a key the app does not declare.
+ * net_arg: the value as given, or NULL if absent.
+ * net_arg_int: a number key's value, or dflt if absent.
+ * net_arg_num: a number key's value, or its declared default if absent
+ * (APP_KEY_NONE if it has none); for a word key, the word's index in the
+ * declared list. */
 const char *net_arg(const char *key);
 long net_arg_int(const char *key, long dflt);
+long net_arg_num(const char *key);
 
 #endif

@@ -16,6 +16,7 @@
 #include "nic.h"
 #include "net.h"
 #include "../kernel/kernel.h"
+#include "../apps/restrict.h"
 #include "board.h"
 
 #define IVSHMEM_DOORBELL 0x0c
@@ -33,6 +34,7 @@ static uint32_t tx_head;              /* payload bytes allocated, monotonic */
 static uint32_t pay_end[256];         /* tx_head after each slot's payload; ring_slots <= 256 */
 static struct net_topology topo;
 static char args_copy[256];
+static struct app_args args_parsed;
 
 static void doorbell(void)
 {
@@ -162,6 +164,13 @@ const struct nic_config *nic_init(void)
     for (size_t i = 0; i + 1 < sizeof args_copy; i++)
         args_copy[i] = cfg->args[i];
     clock_init(cfg->ps_per_instr);
+    char app[sizeof cfg->app], err[320];
+    for (size_t i = 0; i < sizeof app; i++)
+        app[i] = i + 1 < sizeof app ? cfg->app[i] : 0;
+    /* The run tool has refused, by this same function, any ARGS refused
+     * here; an unknown app is left to kernel_main. */
+    if (app_keys(app) && app_args_parse(app, args_copy, (int)cfg->nodes, cfg->msg_max, &args_parsed, err, sizeof err))
+        panic("ARGS refused: app %s: %s", app, err);
     return (const struct nic_config *)cfg;
 }
 
@@ -320,44 +329,48 @@ void net_step(int step)
     post(NIC_OP_STEP, clock_now_ns(), 0, (uint32_t)step, 0, 0);
 }
 
-const char *net_arg(const char *key)
+/* ARGS parsed at boot against the keys the app declares, by the run
+ * tool's own function; a key the app does not declare is never read. */
+static int arg_index(const char *key)
 {
-    size_t klen = strlen(key);
-    const char *p = args_copy;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        if (!strncmp(p, key, klen) && p[klen] == '=')
-            return p + klen + 1;
-        while (*p && *p != ' ')
-            p++;
-    }
-    return NULL;
+    int i = app_arg_index(&args_parsed, key);
+    if (i < 0)
+        panic("the app reads ARGS key '%s', which apps/apps.def does not declare for it", key);
+    return i;
 }
+
+const char *net_arg(const char *key) { return args_parsed.word[arg_index(key)]; }
 
 long net_arg_int(const char *key, long dflt)
 {
-    const char *v = net_arg(key);
-    if (!v)
-        return dflt;
-    char *end;
-    long x = strtol(v, &end, 0);
-    if (end == v || (*end && *end != ' '))
-        panic("argument %s=%.*s is not a number", key, (int)strcspn(v, " "), v);
-    return x;
+    int i = arg_index(key);
+    return args_parsed.word[i] ? args_parsed.val[i] : dflt;
 }
+
+long net_arg_num(const char *key) { return args_parsed.val[arg_index(key)]; }
 
 /* --- Test hooks (nic.h) --- */
 
-void nic_test_post_raw(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off)
+void nic_test_post_at(uint64_t t, uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off)
 {
     wait_space(0);
-    post(op, clock_now_ns(), peer, tag, len, off);
+    post(op, t, peer, tag, len, off);
+    doorbell();
+}
+
+void nic_test_post_raw(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off)
+{
+    nic_test_post_at(clock_now_ns(), op, peer, tag, len, off);
 }
 
 void nic_test_set_prod(uint32_t p)
 {
     *prod_p = p;
     board_mb();
+    doorbell();
+}
+
+void nic_test_doorbell(void)
+{
     doorbell();
 }

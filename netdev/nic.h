@@ -15,10 +15,11 @@ void nic_exit(int status);
 /* Record a fault in the status block, if the NIC is up. */
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t status);
 
-
-
-/* Test hooks for the fault-injection apps: write a raw descriptor or move
- * the producer index the way a buggy driver would. */
+/* Test hooks for the fault-injection apps: write a raw descriptor (stamped
+ * now, or with any time), move the producer index, or ring the doorbell
+ * with nothing new, the way a buggy or hostile driver would. */
 void nic_test_post_raw(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off);
+void nic_test_post_at(uint64_t t, uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off);
 void nic_test_set_prod(uint32_t prod);
+void nic_test_doorbell(void);
 #endif

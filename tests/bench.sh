@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make bench: wall time and memory of real runs, medians of several, for
-# each node ISA side by side.
+# each node ISA side by side; the network engine alone; then the fault
+# soak (tests/soak.sh).
 #   REPEAT=5 (runs per size)  SIZES="16 64 256"  APP=alltoall_pex  ARGS=len=1024
 #   BENCH_ARCHES="arm riscv"  (any --arch values: arm, riscv, mixed, lists)
+#   SOAK_RUNS=1000 (0 skips the soak)
 set -u
 cd "$(dirname "$0")/.."
 WORMSIM=${WORMSIM:-build/host/wormsim}; KERNEL=${KERNEL:-build/arm/node.elf}
@@ -64,3 +66,8 @@ for d in 8x8 16x16; do
   done
 done
 echo "(medians of $REPEAT; BookSim2 runs at roughly 0.3-1e6 router-cycles/s on such machines)"
+
+# The soak: SOAK_RUNS (default 1000) runs of faults, hangs, deadlocks, bad
+# descriptors and signals; what each ended with and what was left behind.
+echo
+[ "${SOAK_RUNS:-1000}" = 0 ] || WORMSIM=$WORMSIM KERNEL=$KERNEL KERNEL_RISCV=$KERNEL_RISCV tests/soak.sh

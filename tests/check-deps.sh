@@ -9,15 +9,18 @@
 #                   QEMU of each ARCH (arm: qemu-system-arm, riscv:
 #                   qemu-system-misc); no ARCH means arm
 #   plot            plots and heatmaps (make results, make heatmap): gnuplot-nox
+#   fuzz            the router's fuzzer (make test, make fuzz): clang, libclang-rt-14-dev
+#                   (libFuzzer and the sanitizer runtimes)
 #   all             all of the above
 #   install         apt-get install every package the project uses
 # WORMSIM_NO_INSTALL=1 turns the automatic install off.
 set -u
-ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox"
+ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox time clang libclang-rt-14-dev"
 missing=(); pkgs=()
 
 need_cmd()  { command -v "$1" >/dev/null 2>&1 || { missing+=("$1 (package $2)"); pkgs+=("$2"); }; }
 need_file() { [ -e "$1" ] || { missing+=("$1 (package $2)"); pkgs+=("$2"); }; }
+need_glob() { compgen -G "$1" >/dev/null || { missing+=("$1 (package $2)"); pkgs+=("$2"); }; }
 
 check_one() {
   case "$1" in
@@ -28,9 +31,10 @@ check_one() {
                 need_file /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs picolibc-riscv64-unknown-elf ;;
     run-arm) need_cmd qemu-system-arm qemu-system-arm ;;
     run-riscv) need_cmd qemu-system-riscv64 qemu-system-misc ;;
-    run) need_cmd jq jq; need_cmd gdb-multiarch gdb-multiarch ;;
+    run) need_cmd jq jq; need_cmd gdb-multiarch gdb-multiarch; need_file /usr/bin/time time ;;
+    fuzz) need_cmd clang clang; need_glob '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' libclang-rt-14-dev ;;
     plot) need_cmd gnuplot gnuplot-nox; need_cmd jq jq ;;
-    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
+    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|fuzz|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
   esac
 }
 
@@ -49,13 +53,15 @@ check() {
               *) check_one run-arm; check_one run-riscv ;;   # mixed, or a list: both
             esac
           done ;;
-    all)  for s in host node-arm node-riscv run run-arm run-riscv plot; do check_one $s; done ;;
+    all)  for s in host node-arm node-riscv run run-arm run-riscv plot fuzz; do check_one $s; done ;;
     *)    check_one "$step" ;;
   esac
 }
 
+# Steps of a parallel make check at once: one apt-get at a time, waiting
+# for the others (apt's own lock would fail them instead).
 apt_install() {
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  ( flock 9; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" ) 9>/tmp/wormsim-apt.lock
 }
 
 step=${1:-all}; shift $(( $# > 0 ))

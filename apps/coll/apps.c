@@ -7,10 +7,10 @@
  * the block of s is pattern(s, p), p standing for "every destination"),
  * meets the others in a barrier (ARGS sync=0 skips it), runs the
  * collective under the clock (coll_start), then checks every byte of its
- * receive buffer. ARGS: len= (bytes per block, default 1024), sync=,
- * runs=, oneshot= (below), corrupt=k (node k flips a bit of its receive
- * buffer before checking: the tests' proof that a wrong byte fails the
- * run).
+ * receive buffer. ARGS (declared per operation by COLL_ARGS in algos.def,
+ * checked at boot): len= (bytes per block, default 1024), sync=, runs=,
+ * oneshot= (below), corrupt=k (node k flips a bit of its receive buffer
+ * before checking: the tests' proof that a wrong byte fails the run).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ int coll_app(enum coll_op op, const char *algo)
     if (op != COLL_ALLTOALL && op != COLL_ALLGATHER)
         return coll_app_rooted(op, algo);
     int me = net_rank(), p = net_nodes(), a2a = op == COLL_ALLTOALL;
-    long len = net_arg_int("len", 1024);
+    long len = net_arg_num("len");
     char err[400];
     struct coll_req *req;
     int rc = coll_init(op, algo, len < 0 ? 0 : (size_t)len, &req, err, sizeof err);
@@ -68,11 +68,11 @@ int coll_app(enum coll_op op, const char *algo)
     /* runs=n runs the request n times (a persistent collective), each on a
      * scrubbed receive buffer and checked; oneshot=1 uses the one-call
      * form, planning included in the time. */
-    long runs = net_arg_int("runs", 1), oneshot = net_arg_int("oneshot", 0), bad = 0;
+    long runs = net_arg_num("runs"), oneshot = net_arg_num("oneshot"), bad = 0;
     uint64_t t = 0;
-    for (long run = 0; run < (runs < 1 ? 1 : runs); run++) {
+    for (long run = 0; run < runs; run++) {
         memset(recv, 0xa5, (size_t)p * L);
-        if (net_arg_int("sync", 1))
+        if (net_arg_num("sync"))
             barrier();
         uint64_t t0 = net_time_ns();
         if (oneshot)
@@ -85,7 +85,7 @@ int coll_app(enum coll_op op, const char *algo)
             printf("%s\n", err);
             return rc;
         }
-        if (net_arg_int("corrupt", -1) == me)
+        if (net_arg_num("corrupt") == me)
             recv[(size_t)(p - 1) * L + L / 2] ^= 0x10;
         for (int s = 0; s < p; s++)
             bad += (long)pattern_check(recv + (size_t)s * L, (unsigned)s, (unsigned)(a2a ? me : p), L);
@@ -129,22 +129,11 @@ static void put_value(unsigned char *b, enum coll_dtype t, int v, size_t i)
     }
 }
 
-/* An ARGS word as a string of its own (net_arg points into the line). */
+/* An ARGS word, in the form coll_ctx_from_args reads them. */
 static const char *arg_of(const char *key, void *u)
 {
-    static char buf[4][512];
-    static int next;
     (void)u;
-    const char *v = net_arg(key);
-    if (!v)
-        return NULL;
-    char *b = buf[next++ % 4];
-    size_t n = strcspn(v, " ");
-    if (n >= sizeof buf[0])
-        n = sizeof buf[0] - 1;
-    memcpy(b, v, n);
-    b[n] = 0;
-    return b;
+    return net_arg(key);
 }
 
 static long check_reduced(const unsigned char *got, size_t count, enum coll_dtype t, enum coll_rop op, int upto)
@@ -199,7 +188,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
         printf("%s_%s: %s\n", coll_op_names[op], algo, err);
         return 2;
     }
-    long len = op == COLL_BARRIER ? 0 : net_arg_int("len", 1024);
+    long len = op == COLL_BARRIER ? 0 : net_arg_num("len");
     c.len = len < 0 ? 0 : (size_t)len;
     struct coll_req *req;
     int rc = coll_init_call(&c, &req, err, sizeof err);
@@ -221,10 +210,13 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
                (unsigned long)rbytes);
         return 2;
     }
-    long late = net_arg_int("late", p - 1), delay = net_arg_int("delay", 20000);
-    long runs = net_arg_int("runs", 1), oneshot = net_arg_int("oneshot", 0), bad = 0;
+    /* A barrier takes late= and delay=; the others corrupt= (algos.def). */
+    int bar = op == COLL_BARRIER;
+    long late = bar ? net_arg_num("late") : -1, delay = bar ? net_arg_num("delay") : 0;
+    long corrupt = bar ? -1 : net_arg_num("corrupt");
+    long runs = net_arg_num("runs"), oneshot = net_arg_num("oneshot"), bad = 0;
     uint64_t t = 0;
-    for (long run = 0; run < (runs < 1 ? 1 : runs); run++) {
+    for (long run = 0; run < runs; run++) {
         switch (op) {
         case COLL_BCAST: case COLL_MCAST:
             if (me == root)
@@ -244,7 +236,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
                 put_value(send + i * es, c.cx.dtype, me, i);
         }
         memset(recv, 0xa5, rbytes);
-        if (net_arg_int("sync", 1))
+        if (net_arg_num("sync"))
             barrier();
         uint64_t t_in = 0;
         if (op == COLL_BARRIER && me == late)
@@ -262,7 +254,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
             return rc;
         }
         unsigned char *got = op == COLL_BCAST || op == COLL_MCAST ? send : recv;
-        if (net_arg_int("corrupt", -1) == me)
+        if (corrupt == me)
             got[(op == COLL_GATHER ? rbytes : L) / 2] ^= 0x10;
         switch (op) {
         case COLL_BCAST: case COLL_MCAST:

@@ -103,7 +103,13 @@ int coll_ctx_from_args(enum coll_op op, const char *(*arg)(const char *key, void
     memset(cx, 0, sizeof *cx);
     const char *w;
     long v;
-    if ((w = arg("root", u))) {
+    /* Only the keys of op (COLL_ARGS in algos.def): a word another
+     * operation takes is never looked at. */
+    int rooted = op == COLL_BCAST || op == COLL_MCAST || op == COLL_SCATTER || op == COLL_GATHER ||
+                 op == COLL_REDUCE;
+    int segmented = op == COLL_BCAST || op == COLL_ALLREDUCE;
+    int reducing = op == COLL_REDUCE || op == COLL_ALLREDUCE || op == COLL_SCAN;
+    if (rooted && (w = arg("root", u))) {
         if (word_long("root", w, &v, err, errlen))
             return -1;
         if (v < 0 || v >= p) {
@@ -112,7 +118,7 @@ int coll_ctx_from_args(enum coll_op op, const char *(*arg)(const char *key, void
         }
         cx->root = (int)v;
     }
-    if ((w = arg("segs", u))) {
+    if (segmented && (w = arg("segs", u))) {
         if (word_long("segs", w, &v, err, errlen))
             return -1;
         if (v < 1 || v > 65536) {
@@ -122,12 +128,12 @@ int coll_ctx_from_args(enum coll_op op, const char *(*arg)(const char *key, void
         cx->segs = (int)v;
     }
     int x;
-    if ((w = arg("op", u))) {
+    if (reducing && (w = arg("op", u))) {
         if (pick("op", w, coll_rop_names, COLL_NROPS, &x, err, errlen))
             return -1;
         cx->rop = (enum coll_rop)x;
     }
-    if ((w = arg("type", u))) {
+    if (reducing && (w = arg("type", u))) {
         if (pick("type", w, coll_dtype_names, COLL_NDTYPES, &x, err, errlen))
             return -1;
         cx->dtype = (enum coll_dtype)x;

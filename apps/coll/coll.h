@@ -195,11 +195,13 @@ long coll_xor_msg_blocks(const struct app_shape *sh);
 long coll_xor_held_blocks(const struct app_shape *sh);
 
 /* The call of a collective app from its words (ARGS), the same on host and
- * node (apps/coll/args.c): arg(key, u) gives a word or NULL. Reads root=
- * (default 0), segs= (default 0: the algorithm's choice), op= (sum max min
- * band bor bxor; default sum), type= (int long double; default int) and,
- * for a multicast, set=a,b,c (ranks; set=all: every node but the root) or
- * m=<count> seed=<n> (m distinct ranks other than the root, drawn by a
+ * node (apps/coll/args.c): arg(key, u) gives a word or NULL. Reads only
+ * the keys op takes (COLL_ARGS, apps/coll/algos.def): root= (bcast, mcast,
+ * scatter, gather, reduce; default 0), segs= (bcast, allreduce; default 0:
+ * the algorithm's choice), op= (sum max min band bor bxor; default sum)
+ * and type= (int long double; default int) for reduce, allreduce and scan,
+ * and for a multicast set=a,b,c (ranks; set=all: every node but the root)
+ * or m=<count> seed=<n> (m distinct ranks other than the root, drawn by a
  * fixed generator from the seed, default 1). The set goes, ascending, to
  * setbuf (room for COLL_MAX_SET) and cx->set points at it. 0, or -1 with
  * the reason and the accepted values in err (a root out of 0..p-1, a rank

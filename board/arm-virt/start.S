@@ -38,7 +38,7 @@ _start:
 vectors:
 	b	_start			/* reset */
 	b	undef_entry		/* undefined instruction */
-	b	unexpected_entry	/* SVC: the kernel never issues one except semihosting */
+	b	unexpected_entry	/* SVC: the kernel never issues one */
 	b	pabort_entry		/* prefetch abort */
 	b	dabort_entry		/* data abort */
 	b	unexpected_entry	/* reserved */

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Host tools without QEMU: netsim (the interconnect on synthetic traffic).
+# Host tools without QEMU: netsim (the interconnect on synthetic traffic),
+# and wormsim's refusals of bad input, which come before any node starts.
 set -u
 cd "$(dirname "$0")/../.."
 NETSIM=${NETSIM:-build/host/netsim}
+WORMSIM=${WORMSIM:-build/host/wormsim}
 TMP=$(mktemp -d /tmp/wormsim-host.XXXXXX); trap 'rm -rf "$TMP"' EXIT
+RUNS=$TMP/runs
 pass=0; fail=0; failed=()
 expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
 t() {
@@ -66,8 +69,70 @@ bad_input() {
   expect 'grep -q "at least 2 virtual channels" "$TMP/e"'
 }
 
+# wormsim on a 2-node machine whose node image does not exist: input it
+# accepts ends at "node image ... is missing", so no QEMU ever starts.
+ws() { timeout 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
+         --runs-dir "$RUNS" "$@"; }
+ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
+refused() {   # args... -- expected message regex: exit 2 with it, no run directory
+  local args=() msg
+  while [ "$1" != -- ]; do args+=("$1"); shift; done; msg=$2
+  ws "${args[@]}" > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(head -c 1500 "$TMP/b")"
+  expect 'grep -Eq -- "$msg" "$TMP/b"' "$(head -c 1500 "$TMP/b")"
+  expect '[ "$(ndirs)" = 0 ]' "a run directory was created"
+}
+preset_directory() {
+  refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
+}
+preset_not_regular() {
+  refused --preset /dev/zero -- "preset '/dev/zero' is not a regular file; accepted: a name in presets/"
+  mkfifo "$TMP/fifo"
+  refused --preset "$TMP/fifo" -- "preset '$TMP/fifo' is not a regular file"
+}
+preset_too_large() {
+  yes 'vcs = 2' | head -c 2000000 > "$TMP/big.conf"
+  refused --preset "$TMP/big.conf" -- "preset '$TMP/big.conf' is 2000000 bytes, more than the 1 MiB a parameter file may have"
+}
+preset_long_line() {   # a 2000-character comment is one line, all of it a comment
+  { printf '# %02000d\n' 0; echo 'msg_max = 600000'; } > "$TMP/long.conf"
+  refused --preset "$TMP/long.conf" -- "msg_max 600000 needs nic_mem of at least twice that"
+  { printf '# %02000d\n' 0; echo 'vcs = 2'; echo 'hop_cycles = fast'; } > "$TMP/long3.conf"
+  refused --preset "$TMP/long3.conf" -- "long3.conf:3: hop_cycles 'fast' is not a whole number from 1 to 1000"
+}
+long_set_list() {   # 1020 characters, then a key that crosses character 1023
+  local pad; pad=$(printf 'vcs=2,%.0s' $(seq 170))
+  refused --set "${pad}msg_max=600000" -- "msg_max 600000 needs nic_mem of at least twice that"
+  refused --set "${pad}hop_cycles=fast" -- "hop_cycles 'fast' is not a whole number from 1 to 1000"
+  local key; key=$(printf 'k%.0s' $(seq 3000))
+  refused --set "vcs=2 $key=1" -- "unknown parameter 'kkkk*\.\.\.' \(3000 characters\); accepted keys: .*vcs"
+}
+many_sets() {   # the 300th --set is applied last
+  local sets=(); for i in $(seq 299); do sets+=(--set vcs=2); done
+  refused "${sets[@]}" --set msg_max=600000 -- "msg_max 600000 needs nic_mem of at least twice that"
+  refused "${sets[@]}" --set hop_cycles=fast -- "hop_cycles 'fast' is not a whole number"
+  refused "${sets[@]}" --t-send 7 --msg-max 600000 -- "msg_max 600000 needs nic_mem"
+}
+# A make variable reaches wormsim as one argument, never as shell code: the
+# run records ARGS whole, or a refusal quotes its first word "x'y" with the
+# quote in it. NODES=2 APP=hello keep the machine tiny should it run.
+make_run_args_one_word() {
+  local build=${WORMSIM%/host/wormsim} value="x'y ; touch $TMP/pwned ; echo 'z"
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 120 make -s run BUILD="$build" NODES=2 APP=hello \
+      ARGS="$value" RUNS_DIR="$TMP/mruns" > "$TMP/m" 2>&1; local rc=$?
+  expect '[ ! -e "$TMP/pwned" ]' "ARGS ran as shell code: $(tail "$TMP/m")"
+  if [ -f "$TMP/mruns/latest/summary.json" ]; then
+    expect '[ "$(jq -r .args "$TMP/mruns/latest/summary.json")" = "$value" ]' "$(jq .args "$TMP/mruns/latest/summary.json")"
+    expect '[ "$(jq -r .nodes "$TMP/mruns/latest/summary.json")" = 2 ]'
+  else
+    expect '[ $rc != 0 ] && grep -qF -- "x'"'"'y" "$TMP/m" && ! grep -q "unexpected argument" "$TMP/m"' \
+           "exit $rc: $(tail "$TMP/m")"
+  fi
+}
+
 echo "host tool tests"
 for x in low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve bad_input; do t $x $x; done
+         every_pattern_runs sweep_prints_a_curve bad_input preset_directory preset_not_regular preset_too_large \
+         preset_long_line long_set_list many_sets make_run_args_one_word; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

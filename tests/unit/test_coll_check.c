@@ -193,15 +193,19 @@ TEST(len_from_the_run_tools_args)
 {
     struct app_shape sh = sim_shape("mesh", "4x4", 0);
     CHECK_EQ_INT(app_check_args("alltoall_pex", APP_POW2, &sh, "", 262144, err, sizeof err), 0);
-    CHECK_EQ_INT(app_check_args("alltoall_pex", APP_POW2, &sh, "foo=1 len=4096", 262144, err, sizeof err), 0);
+    CHECK_EQ_INT(app_check_args("alltoall_pex", APP_POW2, &sh, "len=4096", 262144, err, sizeof err), 0);
+    CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "foo=1 len=4096", 262144, err, sizeof err) != 0);
+    CHECK_CONTAINS(err, "unknown key 'foo'");
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "len=abc", 262144, err, sizeof err) != 0);
     CHECK_STR(err, "app alltoall_pex: len=abc is not a whole number");
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "len=12x", 262144, err, sizeof err) != 0);
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "len=0", 262144, err, sizeof err) != 0);
     CHECK_CONTAINS(err, "len=0 is not a block length");
-    CHECK_EQ_INT(app_check_args("alltoall_pex", APP_POW2, &sh, "xlen=0", 262144, err, sizeof err), 0);
-    /* not a collective: len= is the app's own business */
-    CHECK_EQ_INT(app_check_args("pingpong", APP_TWO, &sh, "len=0", 262144, err, sizeof err), 0);
+    CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "xlen=0", 262144, err, sizeof err) != 0);
+    CHECK_CONTAINS(err, "unknown key 'xlen'");
+    /* every app declares its keys: pingpong's len is checked too */
+    CHECK(app_check_args("pingpong", APP_TWO, &sh, "len=0", 262144, err, sizeof err) != 0);
+    CHECK_CONTAINS(err, "len=0");
 }
 
 /* --- the auto table (apps/coll/auto.c) ---------------------------------------- */

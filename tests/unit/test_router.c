@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include "check.h"
 #include "router.h"
+#include "report.h"
 
 #define MAXN 64
 
@@ -19,7 +20,7 @@
  * a worm streams at the full link rate. */
 static struct params P = {
     .t_send_ns = 100, .t_recv_ns = 50,
-    .ps_per_instr = 1000, .msg_max = 4096, .nic_mem = 1u << 20,
+    .ps_per_instr = 1000, .msg_max = 4096, .nic_mem = 1u << 20, .held_max = 1u << 20,
     .net = { .flit_bytes = 1, .byte_ps = 1000, .hop_cycles = 10, .vcs = 2, .buf_flits = 16,
              .header_flits = 0, .ports = 0, .nic_cycles = 1, .switching = SW_WORMHOLE },
 };
@@ -1256,9 +1257,11 @@ TEST(exit_and_unreceived_messages)
     exit_node(0, 2000, 0);
     CHECK_EQ_U64(F.r.sim_end, 7000);
     CHECK_EQ_U64(F.r.unreceived, 0);
-    /* descriptors after EXIT are not read */
-    post(0, 99, 3000, 0, 0, 0, 0);
-    CHECK_EQ_INT(poll_node(0), 0);
+    /* EXIT is the last descriptor: one after it ends the run, named */
+    post(0, NIC_OP_SEND, 3000, 1, 0, 0, 0);
+    CHECK_EQ_INT(poll_node(0), -1);
+    CHECK_PREFIX(F.r.error, "node 0:");
+    CHECK_CONTAINS(F.r.error, "posted SEND (descriptor 1) after EXIT");
     fx_done();
 }
 
@@ -1273,5 +1276,130 @@ TEST(want_space_gets_a_notification)
     status(0)->want_space = 0;
     REQUIRE(poll_node(0) == 0);
     CHECK_EQ_INT(F.notified[0], 1);
+    fx_done();
+}
+
+/* --- values a node writes never size, index or drive a loop on the host --- */
+
+/* A step mark is a label: 0x7fffffff and 0xffffffff cost the report
+ * nothing (it once sized arrays by the largest mark and crashed). */
+TEST(huge_step_marks_are_labels)
+{
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    post(0, NIC_OP_STEP, 0, 0, 0x7fffffffu, 0, 0);
+    send(0, 100, 1, 0, "a", 1);
+    post(0, NIC_OP_STEP, 200, 0, 0xffffffffu, 0, 0);
+    send(0, 300, 1, 0, "b", 1);
+    send(0, 400, 1, 0, "c", 1);
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 1000, 0);
+    exit_node(1, 1000, 0);
+    REQUIRE(F.r.nlog == 3);
+    struct report rep;
+    report_build(&rep, &F.r);
+    REQUIRE(json_array_size(rep.steps) == 2);
+    const json_t *a = json_array_get(rep.steps, 0), *b = json_array_get(rep.steps, 1);
+    CHECK_EQ_U64(json_integer_value(json_object_get(a, "step")), 0x7fffffffu);
+    CHECK_EQ_U64(json_integer_value(json_object_get(a, "messages")), 1);
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "step")), 0xffffffffu);
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "messages")), 2);
+    report_free(&rep);
+    fx_done();
+}
+
+/* Times past SIM_TIME_MAX_NS are refused before any sum can wrap: a SEND
+ * at 2^62 ns once arrived at 528 ns, and one at 2^64 - 11 followed by
+ * one at 1000 passed the clock check. */
+TEST(times_past_the_limit_are_refused)
+{
+    static const uint64_t bad[] = { 1ull << 62, ~0ull - 10, SIM_TIME_MAX_NS + 1 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+        send(0, bad[i], 1, 0, "a", 1);
+        send(0, 1000, 1, 0, "b", 1);
+        CHECK_EQ_INT(poll_node(0), -1);
+        CHECK_PREFIX(F.r.error, "node 0:");
+        CHECK_CONTAINS(F.r.error, "past the simulated-time limit");
+        CHECK_EQ_U64(F.r.nlog, 0);
+        fx_done();
+    }
+    /* the limit itself is a time like any other */
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    uint32_t s = recv(1, 0, 0, NIC_ANY, 16);
+    REQUIRE(poll_node(1) == 0);
+    send(0, SIM_TIME_MAX_NS, 1, 0, "a", 1);
+    REQUIRE(poll_node(0) == 0);
+    router_node_failed(&F.r, 0);                  /* it holds time back no longer */
+    router_advance(&F.r);
+    REQUIRE(answered(1, s));
+    CHECK(reply(1)->time_ns > SIM_TIME_MAX_NS);
+    fx_done();
+}
+
+/* A node that never receives: its mailbox is bounded by held_max, and
+ * passing it ends the run naming that node, not the sender. */
+TEST(unreceived_arrivals_are_bounded)
+{
+    struct params keep = P;
+    P.held_max = 3 * 4096;
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    P = keep;
+    static uint8_t d[4096];
+    post(1, NIC_OP_STEP, 0, 0, 1, 0, 0);
+    REQUIRE(poll_node(1) == 0);
+    uint64_t t = 0;
+    int rc = 0;
+    for (int k = 0; k < 6 && !rc; k++) {
+        send(0, t, 1, 0, d, sizeof d);
+        t += 10000;                               /* each one has arrived before the next */
+        rc = poll_node(0);
+        post(1, NIC_OP_STEP, t, 0, 1, 0, 0);      /* node 1 runs on without receiving */
+        rc = rc ? rc : poll_node(1);
+    }
+    CHECK_EQ_INT(rc, -1);
+    CHECK_PREFIX(F.r.error, "node 1:");
+    CHECK_CONTAINS(F.r.error, "16384 bytes of messages arrived that it has not received, more than held_max (12288 bytes)");
+    CHECK_EQ_U64(F.r.nodes[1].held_in, 0);        /* dropped */
+    fx_done();
+}
+
+/* A node that sends faster than the network carries: the bytes it has in
+ * flight are bounded too. */
+TEST(sends_in_flight_are_bounded)
+{
+    struct params keep = P;
+    P.held_max = 3 * 4096;
+    P.net.byte_ps = 1000000;                      /* 1 us a byte */
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    P = keep;
+    static uint8_t d[4096];
+    int rc = 0, k;
+    for (k = 0; k < 6 && !rc; k++) {
+        send(0, (uint64_t)k * 200, 1, 0, d, sizeof d);
+        rc = poll_node(0);
+    }
+    CHECK_EQ_INT(rc, -1);
+    CHECK_EQ_INT(k, 4);
+    CHECK_PREFIX(F.r.error, "node 0:");
+    CHECK_CONTAINS(F.r.error, "SEND descriptor 3: 16384 bytes of its sends would be in the network, more than held_max");
+    fx_done();
+}
+
+/* progress moves with descriptors and answers, never with a doorbell
+ * that brings nothing new (the run tool's --hang-timeout reads it). */
+TEST(progress_counts_work_not_doorbells)
+{
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    uint64_t p0 = F.r.progress;
+    for (int k = 0; k < 100; k++)
+        REQUIRE(poll_node(0) == 0);
+    CHECK_EQ_U64(F.r.progress, p0);
+    post(0, NIC_OP_STEP, 0, 0, 1, 0, 0);
+    REQUIRE(poll_node(0) == 0);
+    CHECK_EQ_U64(F.r.progress, p0 + 1);
+    uint32_t s = post(0, NIC_OP_WAIT_SENT, 5, 0, 0, 0, 0);
+    REQUIRE(poll_node(0) == 0);
+    REQUIRE(answered(0, s));
+    CHECK_EQ_U64(F.r.progress, p0 + 3);           /* the descriptor and its answer */
     fx_done();
 }

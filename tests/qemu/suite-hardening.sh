@@ -1,0 +1,106 @@
+# A node is untrusted code: it must never reach the host, crash the
+# router or hold a run forever. Sourced by tests/qemu/run.sh (helpers
+# ws, summary, latest, expect, baddesc there). Each case here failed before
+# the router and the node command lines were hardened.
+
+# ws from another working directory (QEMU's, where semihosting would
+# reach): every path made absolute.
+ws_in() {   # dir args...
+  local dir=$1; shift
+  local w k kr r ta tr
+  w=$(realpath "$WORMSIM"); k=$(realpath "$KERNEL"); kr=$(realpath "$KERNEL_RISCV"); r=$(realpath "$RUNS")
+  ta=$(realpath qemu-scripts/arm-virt.args); tr=$(realpath qemu-scripts/riscv-virt.args)
+  mkdir -p "$dir"
+  ( cd "$dir" && "$w" --kernel "$k" --kernel-riscv "$kr" --runs-dir "$r" --qemu-template "$ta" \
+      --qemu-template-riscv "$tr" "$@" )
+}
+
+# A node tries semihosting SYS_OPEN and SYS_SYSTEM from QEMU's working
+# directory: it faults instead, and no file appears.
+semihost_refused() {   # arch fault-name
+  local want=$2
+  ws_in "$TMP/cwd-$1" --arch "$1" --app crash --nodes 2 --args 'node=1 kind=semihost' > "$TMP/s" 2>&1
+  local rc=$?
+  expect '[ $rc = 1 ]' "$(cat "$TMP/s")"
+  expect '[ "$(summary .fault.node)" = 1 ] && [ "$(summary .fault.kind)" = "$want" ]' "$(summary .fault)"
+  expect '! grep -q "semihosting answered" "$(latest)/node-001.log"'
+  expect '[ -z "$(ls "$TMP/cwd-$1")" ]' "files a node made on the host: $(ls "$TMP/cwd-$1")"
+}
+harden_no_semihosting_arm() { semihost_refused arm "unexpected exception"; }
+harden_no_semihosting_rv()  { semihost_refused riscv breakpoint; }
+# The probe is live: under a QEMU line that does enable semihosting, the
+# same node program creates both files (so the tests above can fail).
+harden_semihost_probe_is_live() {
+  sed 's/^-kernel /-semihosting-config enable=on,target=native\n-kernel /' qemu-scripts/arm-virt.args > "$TMP/semi.args"
+  expect 'grep -q "^-semihosting-config" "$TMP/semi.args"'
+  ws_in "$TMP/cwd-live" --qemu-template "$TMP/semi.args" --app crash --nodes 2 \
+    --args 'node=1 kind=semihost' --hang-timeout 2 > "$TMP/s" 2>&1
+  expect '[ -f "$TMP/cwd-live/wormsim-semihost-open" ] && [ -f "$TMP/cwd-live/wormsim-semihost-system" ]' "$(cat "$TMP/s")"
+  expect 'grep -q "semihosting answered" "$(latest)/node-001.log"'
+}
+harden_templates_have_no_semihosting() {
+  expect '! grep -qi "semihosting" <(grep -v "^#" qemu-scripts/arm-virt.args qemu-scripts/riscv-virt.args)'
+}
+
+# Step marks are labels: 0x7fffffff and 0xffffffff (net_step(-1)) once
+# crashed the router's report; a mark of 10^8 cost it 1.56 GB.
+harden_huge_step_marks() {
+  ws --app baddesc --nodes 4 --args 'node=1 what=steps' > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/x")"
+  expect '[ "$(summary .ok)" = true ]'
+  expect 'grep -q "^2147483647,4," "$(latest)/steps.csv"' "$(cat "$(latest)/steps.csv")"
+  expect 'grep -q "^4294967295,4," "$(latest)/steps.csv"' "$(cat "$(latest)/steps.csv")"
+}
+harden_step_mark_costs_no_memory() {
+  /usr/bin/time -f "%M" -o "$TMP/rss" "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" \
+    --app baddesc --nodes 4 --args 'node=1 what=step' > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/x")"
+  expect 'grep -q "^100000000,4," "$(latest)/steps.csv"'
+  echo "info: router peak RSS $(tail -1 "$TMP/rss") KiB with a step mark of 10^8"
+  expect '[ "$(tail -1 "$TMP/rss")" -lt 102400 ]' "router peak RSS $(tail -1 "$TMP/rss") KiB"
+}
+
+# Times near 2^64 once wrapped: a SEND at 2^62 ns arrived at 528 ns, and
+# one at 2^64-11 followed by one at 1000 ns passed as a good run.
+harden_time_past_limit()  { baddesc time "descriptor [0-9]+ has time 4611686018427387904 ns, past the simulated-time limit"; }
+harden_time_backwards()   { baddesc backwards "descriptor [0-9]+ has time 18446744073709551605 ns, past the simulated-time limit"; }
+
+# Legal 256 KiB sends to itself that it never receives: the router's
+# memory once grew 100 MB/s without end. Now the run ends at held_max,
+# naming the node.
+harden_flood_is_bounded() {
+  local t0=$SECONDS
+  /usr/bin/time -f "%M" -o "$TMP/rss" "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" \
+    --app baddesc --nodes 2 --args 'node=1 what=flood' --set held_max=8388608 > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'summary .error | grep -Eq "^node 1: [0-9]+ bytes of messages arrived that it has not received, more than held_max \(8388608 bytes\)"' "$(summary .error)"
+  expect '[ $((SECONDS - t0)) -lt 30 ]'
+  echo "info: router peak RSS $(tail -1 "$TMP/rss") KiB"
+  expect '[ "$(tail -1 "$TMP/rss")" -lt 204800 ]' "router peak RSS $(tail -1 "$TMP/rss") KiB"
+}
+
+# A node that posts EXIT and keeps running is named, within the hang
+# timeout, instead of holding the run to its wall-clock limit.
+harden_exit_then_run() {
+  local t0=$SECONDS
+  ws --app hang --nodes 4 --args 'node=2 how=exit' --hang-timeout 2 --timeout 60 > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'summary .error | grep -q "^node 2 posted EXIT [0-9]* s ago but its QEMU still runs"' "$(summary .error)"
+  expect '[ $((SECONDS - t0)) -lt 20 ]' "took $((SECONDS - t0)) s"
+}
+
+# A node ringing its doorbell in a tight loop with nothing posted is no
+# progress: --hang-timeout ends the run, not the wall-clock limit.
+harden_doorbell_spin_is_a_hang() {
+  local t0=$SECONDS
+  ws --app hang --nodes 4 --args 'node=1 how=doorbell' --hang-timeout 2 --timeout 60 > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'summary .error | grep -q "look hung (--hang-timeout)"' "$(summary .error)"
+  expect 'grep -q "node 1 is running" "$TMP/x"' "$(cat "$TMP/x")"
+  expect '[ $((SECONDS - t0)) -lt 20 ]' "took $((SECONDS - t0)) s"
+}
+
+for h in harden_no_semihosting_arm harden_no_semihosting_rv harden_semihost_probe_is_live \
+         harden_templates_have_no_semihosting harden_huge_step_marks harden_step_mark_costs_no_memory \
+         harden_time_past_limit harden_time_backwards harden_flood_is_bounded harden_exit_then_run \
+         harden_doorbell_spin_is_a_hang; do t $h $h; done
