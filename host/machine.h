@@ -36,7 +36,7 @@ struct params {
     uint32_t ps_per_instr;           /* node CPU speed */
     uint32_t msg_max;                /* largest message payload */
     uint32_t nic_mem;                /* bytes of NIC memory per node (power of two) */
-    uint32_t held_max;               /* payload bytes the router holds per node, each way */
+    uint32_t held_max;               /* bytes the router holds per node: mailbox, NIC queue (router.h) */
     struct net_params net;
 };
 

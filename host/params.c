@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <errno.h>
 #include <stddef.h>
@@ -22,8 +23,8 @@ static const struct key {
     { "cpu_ps", K_U32, P(ps_per_instr), 1, 1000000000, "node CPU time per instruction executed, ps" },
     { "msg_max", K_U32, P(msg_max), 1, 64u << 20, "largest message, bytes" },
     { "nic_mem", K_U32, P(nic_mem), 65536, 256u << 20, "NIC memory per node, bytes (a power of two)" },
-    { "held_max", K_U32, P(held_max), 65536, 1u << 30, "payload bytes the router holds for one node: "
-      "its unreceived arrivals, and apart from them its sends in flight; past it the run ends" },
+    { "held_max", K_U32, P(held_max), 65536, 1u << 30, "bytes the router holds for one node (payload + 256 "
+      "a message): its unreceived arrivals, and apart from them its NIC queue; past it the run ends" },
     { "flit_bytes", K_U32, P(net.flit_bytes), 1, 4096, "bytes per flit" },
     { "byte_ps", K_U32, P(net.byte_ps), 1, 100000000, "link time per byte, ps; one cycle = flit_bytes x byte_ps" },
     { "hop_cycles", K_U32, P(net.hop_cycles), 1, 1000, "router + link delay of a head per hop, cycles" },
@@ -79,6 +80,24 @@ static void list_keys(char *err, size_t errlen)
         o += (size_t)snprintf(err + o, errlen - o, " %s", keys[i].name);
 }
 
+int params_number(const char *s, uint64_t *out)
+{
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = hex ? s + 2 : s;
+    if (!*d || (!hex && d[0] == '0' && d[1]))
+        return -1;                            /* empty, or 010 (octal to strtoull) */
+    for (const char *c = d; *c; c++)
+        if (!(hex ? isxdigit((unsigned char)*c) : isdigit((unsigned char)*c)))
+            return -1;                        /* signs, spaces, anything else */
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(d, &end, hex ? 16 : 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int params_set(struct params *p, enum nic_port *pm, const char *key, const char *value,
                char *err, size_t errlen)
 {
@@ -109,10 +128,8 @@ int params_set(struct params *p, enum nic_port *pm, const char *key, const char 
             }
             return 0;
         }
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(value, &end, 0);
-        if (errno || end == value || *end || *value == '-' || v < k->lo || v > k->hi) {
+        uint64_t v;
+        if (params_number(value, &v) || v < k->lo || v > k->hi) {
             snprintf(err, errlen, "%s %s is not a whole number from %u to %u (%s)",
                      key, show(q, value, 1), k->lo, k->hi, k->doc);
             return -1;

@@ -255,6 +255,15 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
     r->notify(r->ctx, n->rank);
 }
 
+static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
+
+/* A message's end: its bytes are no longer held. */
+static void release(struct router *r, struct msg *m)
+{
+    r->held_total -= held_of(m);
+    free(m);
+}
+
 /* Hand message m (already unlinked) to node n's pending RECV at time t. */
 static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
 {
@@ -266,9 +275,9 @@ static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
         memcpy(n->shm + l.rx_off, m->data, m->len);
     n->recvs++;
     n->bytes_recv += m->len;
-    n->held_in -= m->len;
+    n->held_in -= held_of(m);
     answer(r, n, status, m, t);
-    free(m);
+    release(r, m);
 }
 
 static int matches(const struct nic_desc *d, const struct msg *m)
@@ -305,7 +314,7 @@ static void drop_mbox(struct router *r, struct node *n)
     for (struct msg *m = n->mbox, *nx; m; m = nx) {
         nx = m->next;
         r->unreceived++;
-        free(m);
+        release(r, m);
     }
     n->mbox = n->mbox_tail = NULL;
     n->held_in = 0;
@@ -314,10 +323,9 @@ static void drop_mbox(struct router *r, struct node *n)
 static void deliver(struct router *r, struct msg *m)
 {
     struct node *n = &r->nodes[m->dst];
-    r->nodes[m->src].held_out -= m->len;
     if (n->state == NODE_EXITED || n->state == NODE_FAILED) {
         r->unreceived++;
-        free(m);
+        release(r, m);
         return;
     }
     m->next = NULL;
@@ -326,17 +334,19 @@ static void deliver(struct router *r, struct msg *m)
     else
         n->mbox = m;
     n->mbox_tail = m;
-    n->held_in += m->len;
+    n->held_in += held_of(m);
     if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && matches(&n->blk, m)) {
         receive(r, n, mbox_find(n, 1), m->t_arrive);
         return;
     }
     /* Unreceived data is bounded as a real NIC's receive memory is: a
-     * node that lets arrivals pile up ends the run, named. */
+     * node that lets arrivals pile up ends the run, named. Deliveries come
+     * in simulated-time order, so where this happens is a function of the
+     * programs only. */
     if (n->held_in > r->p.held_max) {
-        fail(r, n, "%llu bytes of messages arrived that it has not received, more than held_max "
-             "(%u bytes): it does not receive what is sent to it", (unsigned long long)n->held_in,
-             r->p.held_max);
+        fail(r, n, "%llu bytes of messages arrived that it has not received (payload and %u bytes a "
+             "message), more than held_max (%u bytes): it does not receive what is sent to it",
+             (unsigned long long)n->held_in, MSG_HELD_BYTES, r->p.held_max);
         drop_mbox(r, n);
     }
 }
@@ -398,7 +408,7 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
             m->net_next->net_prev = m->net_prev;
         m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
         if (record(r, m) || heap_push(r, m)) {
-            free(m);      /* the run stops here */
+            release(r, m);   /* the run stops here */
             return;
         }
     }
@@ -465,6 +475,34 @@ int router_advance(struct router *r)
     return r->error[0] ? -1 : 0;
 }
 
+/* A node that sends faster than its NIC injects. The NIC queue is
+ * bounded from below by a fluid model: every SEND adds its bytes (payload
+ * and MSG_HELD_BYTES) at its time, and the queue drains at the NIC's full
+ * rate, all its injection channels at one flit per nic_cycles, from then
+ * on. The real queue is never shorter (a message waits for its send
+ * start-up, a channel, the network), and the model reads only the node's
+ * own descriptors, so the check is exact in simulated time: the same
+ * program fails at the same SEND whatever the host does. */
+static int nic_queue_check(struct router *r, struct node *n, const struct nic_desc *d)
+{
+    const struct net_params *np = &r->p.net;
+    unsigned channels = np->ports ? np->ports
+                        : r->m.port_model == NIC_PORT_ALL && r->m.ndims ? 2u * (unsigned)r->m.ndims : 1u;
+    unsigned __int128 drained = (unsigned __int128)(d->time_ns - n->nicq_ns) * 1000u * channels /
+                                ((uint64_t)np->nic_cycles * np->byte_ps);
+    n->nicq_bytes = drained >= n->nicq_bytes ? 0 : n->nicq_bytes - (uint64_t)drained;
+    n->nicq_bytes += (uint64_t)d->len + MSG_HELD_BYTES;
+    n->nicq_ns = d->time_ns;
+    if (n->nicq_bytes <= r->p.held_max)
+        return 0;
+    return fail(r, n, "SEND descriptor %u: at least %llu bytes of its messages would wait in its NIC at "
+                "%llu ns, more than held_max (%u bytes): it sends faster than its NIC injects "
+                "(%u channel%s, each a %u-byte flit every %u x %llu ps)", d->seq,
+                (unsigned long long)n->nicq_bytes, (unsigned long long)d->time_ns, r->p.held_max,
+                channels, channels == 1 ? "" : "s", np->flit_bytes, np->nic_cycles,
+                (unsigned long long)np->flit_bytes * np->byte_ps);
+}
+
 static int handle(struct router *r, struct node *n, const struct nic_desc *d)
 {
     if (r->trace)
@@ -491,10 +529,14 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         if (d->off > l.tx_size || d->len > l.tx_size - d->off)
             return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
                         d->seq, d->off, d->len, l.tx_size);
-        if (n->held_out + d->len > r->p.held_max)
-            return fail(r, n, "SEND descriptor %u: %llu bytes of its sends would be in the network, more "
-                        "than held_max (%u bytes): it sends faster than the network carries",
-                        d->seq, (unsigned long long)(n->held_out + d->len), r->p.held_max);
+        if (nic_queue_check(r, n, d))
+            return -1;
+        if (r->held_total + d->len + MSG_HELD_BYTES > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
+            return fail(r, n, "SEND descriptor %u: the router would hold %llu bytes of messages for all "
+                        "nodes, more than %u x held_max (%llu bytes): the nodes send faster than the "
+                        "network and their receivers take them (a limit of the host's memory)", d->seq,
+                        (unsigned long long)(r->held_total + d->len + MSG_HELD_BYTES), HELD_TOTAL_FACTOR,
+                        (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
         struct msg *m = malloc(sizeof *m + d->len);
         if (!m)
             return stop(r, "out of memory for a message of %u bytes", d->len);
@@ -506,7 +548,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         m->t_post = d->time_ns;
         m->step = n->step;
         memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
-        n->held_out += d->len;
+        r->held_total += held_of(m);
         inject(r, m);
         if (r->timeline) {
             char dd[40];

@@ -31,6 +31,14 @@
  * about 13 days. Every time the router and the network compute stays
  * below 2^63 ps, so no sum or ns -> ps product can wrap. */
 #define SIM_TIME_MAX_NS (1ull << 50)
+/* What the router counts against held_max for one message: its payload
+ * and this much for its record, so empty messages are not free. */
+#define MSG_HELD_BYTES 256u
+/* All nodes together: the router holds at most this many times held_max
+ * of messages. A limit of the host's memory, like --timeout of its time:
+ * where it ends a run depends on how far the nodes got, not only on the
+ * simulated machine. */
+#define HELD_TOTAL_FACTOR 32u
 
 enum node_state {
     NODE_BOOT,        /* QEMU started, link not up yet */
@@ -72,8 +80,8 @@ struct node {
     uint64_t next_seq;
     uint64_t last_leave;          /* when this node's last send left it */
     uint32_t unleft;              /* its messages still (partly) in its NIC */
-    uint64_t held_out;            /* payload bytes of its sends not yet delivered (<= held_max) */
-    uint64_t held_in;             /* payload bytes in its mailbox (<= held_max) */
+    uint64_t held_in;             /* bytes of its mailbox (payload + MSG_HELD_BYTES each; <= held_max) */
+    uint64_t nicq_bytes, nicq_ns; /* the least its NIC queue can hold at nicq_ns (see handle) */
     uint64_t finish_ns;
     int exit_code;
     uint32_t step;
@@ -93,6 +101,7 @@ struct router {
     size_t heap_len, heap_cap;
     uint64_t messages, bytes, unreceived;
     uint64_t progress;            /* descriptors consumed + answers given: moves iff the nodes do */
+    uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
     uint64_t sim_end;             /* latest finish time */
     struct msg_record *log;       /* every message, in send order per source */
     size_t nlog, log_cap;

@@ -99,10 +99,8 @@ static void usage(FILE *f)
 
 static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || v < lo || v > hi || *s == '-') {
+    uint64_t v;
+    if (params_number(s, &v) || v < lo || v > hi) {
         fprintf(stderr, "wormsim: %s '%s' is not a whole number from %u to %u\n", opt, s, lo, hi);
         return -1;
     }
@@ -291,7 +289,10 @@ static void on_child(struct run *rn)
         rn->last_progress = now_s();
         if (check_fault(rn, rank))
             continue;
-        router_node_poll(&rn->r, rank);   /* its last descriptors, EXIT among them */
+        if (router_node_poll(&rn->r, rank) < 0) {   /* its last descriptors, EXIT among them */
+            fail(rn, "%s", rn->r.error);
+            continue;
+        }
         if (rn->r.nodes[rank].state == NODE_EXITED)
             continue;
         router_node_failed(&rn->r, rank);

@@ -5,7 +5,8 @@
 # good runs, signals to the run tool and SIGKILL to single QEMUs. Then it
 # counts what was left behind: QEMU processes, the router's sockets,
 # NIC memfds and /dev/shm files. Every run must also end the way its case
-# says (exit 0, 1, or 128 + the signal).
+# says: its exit status (0, 1, or 128 + the signal) and the cause in
+# summary.json.
 #   SOAK_RUNS=1000  SOAK_JOBS=nproc  SOAK_SEED=1
 set -u
 cd "$(dirname "$0")/.."
@@ -17,17 +18,21 @@ shm0=$(ls /dev/shm | sort)
 
 # one_run I CASE ARG DELAY: runs case CASE, writes "I CASE:ARG rc expected pid" to $TMP/res/I
 one_run() {
-  local i=$1 c=$2 arg=$3 delay=$4 want=1 pid rc
+  local i=$1 c=$2 arg=$3 delay=$4 want=1 pid rc why
   local ws=("$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$TMP/runs/$i" --timeout 60)
   local cmd
-  case $c in
-    ok)        want=0; cmd=(--app pingpong --nodes 4 --arch "$arg" --args 'len=64 iters=2') ;;
-    crash)     cmd=(--app crash --nodes 3 --arch "${arg#*:}" --args "node=1 kind=${arg%%:*}") ;;
-    hang)      cmd=(--app hang --nodes 3 --args "node=2 how=$arg" --hang-timeout 1) ;;
-    deadlock)  cmd=(--app deadlock --nodes 3) ;;
-    baddesc)   cmd=(--app baddesc --nodes 3 --args "node=1 what=$arg" --set held_max=4194304) ;;
+  case $c in                               # why: what summary.json's error must say
+    ok)        want=0; why='^$'; cmd=(--app pingpong --nodes 4 --arch "$arg" --args 'len=64 iters=2') ;;
+    crash)     why='^node 1: '; cmd=(--app crash --nodes 3 --arch "${arg#*:}" --args "node=1 kind=${arg%%:*}") ;;
+    hang)      why=$([ "$arg" = exit ] && echo '^node 2 posted EXIT' || echo 'look hung'); cmd=(--app hang --nodes 3 --args "node=2 how=$arg" --hang-timeout 1) ;;
+    deadlock)  why='^deadlock: '; cmd=(--app deadlock --nodes 3) ;;
+    baddesc)   why='^node 1: '; cmd=(--app baddesc --nodes 3 --args "node=1 what=$arg" --set held_max=4194304) ;;
     signal|qemukill)
-               [ $c = signal ] && want=$((128 + $(kill -l "$arg")))
+               why='^node [0-9]+: its QEMU was killed by signal 9'
+               if [ $c = signal ]; then
+                 want=$((128 + $(kill -l "$arg"))); why="^interrupted by signal $((want - 128))"
+                 [ "$arg" = KILL ] && why='^-$'             # a killed router writes nothing
+               fi
                cmd=(--app hang --nodes 4 --args 'node=1' --hang-timeout 30) ;;
   esac
   "${ws[@]}" "${cmd[@]}" > /dev/null 2>&1 &
@@ -43,7 +48,11 @@ one_run() {
     sleep "$delay"; [ -n "$q" ] && kill -KILL "$q"
   fi
   wait $pid; rc=$?
-  echo "$i $c:$arg $rc $want $pid" > "$TMP/res/$i"
+  local sum="$TMP/runs/$i/latest/summary.json" said=-
+  [ -f "$sum" ] && said=$(jq -r '.error // ""' "$sum")
+  local said_ok=yes; [[ $said =~ $why ]] || said_ok=no
+  echo "$i $c:$arg $rc $want $pid $said_ok" > "$TMP/res/$i"
+  [ $said_ok = yes ] || echo "$i $c:$arg: error '$said' does not match '$why'" > "$TMP/res/$i.why"
   rm -rf "$TMP/runs/$i"
 }
 
@@ -72,9 +81,9 @@ done
 wait
 sleep 2                                  # QEMUs of a killed router follow it (PR_SET_PDEATHSIG)
 
-cat "$TMP"/res/* > "$TMP/all"
+cat "$TMP"/res/[0-9]* 2>/dev/null | grep -v ": error" > "$TMP/all"
 runs=$(wc -l < "$TMP/all")
-wrong=$(awk '$3 != $4' "$TMP/all")
+wrong=$(awk '$3 != $4 || $6 != "yes"' "$TMP/all")
 pids=$(awk '{print $5}' "$TMP/all")
 qemus=0; socks=0
 for p in $pids; do
@@ -83,11 +92,12 @@ for p in $pids; do
 done
 memfds=0                                 # NIC memory still held by a process of this soak's runs
 for p in $pids; do [ -d /proc/$p ] && memfds=$((memfds + $(ls -l /proc/$p/fd 2>/dev/null | grep -c "memfd:wormsim-nic" || true))); done
-shm_new=$(comm -13 <(echo "$shm0") <(ls /dev/shm | sort) | grep -c . || true)
+shm_new=$(comm -13 <(echo "$shm0") <(ls /dev/shm | sort) | grep -v '^wormsim-fuzz' | grep -c . || true)
 echo "soak: $runs runs in $((SECONDS - t0)) s on $JOBS jobs; by case:"
-awk '{split($2, a, ":"); n[a[1]]++; if ($3 == $4) ok[a[1]]++} END { for (c in n) printf "  %-9s %4d runs, %4d ended as expected\n", c, n[c], ok[c] }' "$TMP/all" | sort
+awk '{split($2, a, ":"); n[a[1]]++; if ($3 == $4 && $6 == "yes") ok[a[1]]++} END { for (c in n) printf "  %-9s %4d runs, %4d ended as expected\n", c, n[c], ok[c] }' "$TMP/all" | sort
 echo "soak: left behind: $qemus QEMU processes, $socks router sockets, $memfds NIC memfds, $shm_new /dev/shm files"
 if [ -n "$wrong" ]; then
-  echo "soak: runs that did not end as their case says (run case rc expected pid):"; echo "$wrong" | head -20
+  echo "soak: runs that did not end as their case says (run case rc expected pid error-matched):"; echo "$wrong" | head -20
+  cat "$TMP"/res/*.why 2>/dev/null | head -20
 fi
 [ "$runs" = "$N" ] && [ -z "$wrong" ] && [ $qemus = 0 ] && [ $socks = 0 ] && [ "$memfds" = 0 ] && [ "$shm_new" = 0 ]

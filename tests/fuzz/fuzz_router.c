@@ -57,14 +57,16 @@ static uint16_t u16(struct in *in) { uint16_t v; take(in, &v, 2); return v; }
 static uint32_t u32(struct in *in) { uint32_t v; take(in, &v, 4); return v; }
 static uint64_t u64(struct in *in) { uint64_t v; take(in, &v, 8); return v; }
 
-static char outdir[64];
+static char outdir[256];
 static const char *const outputs[] = { "summary.json", "messages.csv", "links.csv", "steps.csv", "trace.json" };
 
-/* The run directory the harness writes into lives in /dev/shm (tmpfs, no
- * disk traffic) and goes when the fuzzer exits. */
+/* The run directory the harness writes into lives under
+ * $WORMSIM_FUZZ_DIR (tests/fuzz/run.sh makes one in /dev/shm and removes
+ * it whole), else in /dev/shm (tmpfs: no disk traffic), and goes when the
+ * fuzzer exits. */
 static void remove_outdir(void)
 {
-    char path[96];
+    char path[300];
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", outdir, outputs[i]);
         unlink(path);
@@ -82,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct in in = { data, size };
     if (!outdir[0]) {
-        snprintf(outdir, sizeof outdir, "/dev/shm/wormsim-fuzz.XXXXXX");
+        const char *parent = getenv("WORMSIM_FUZZ_DIR");
+        snprintf(outdir, sizeof outdir, "%s/wormsim-fuzz.XXXXXX", parent && *parent ? parent : "/dev/shm");
         if (!mkdtemp(outdir))
             abort();
         atexit(remove_outdir);
@@ -197,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     report_free(&rep);
     if (r.timeline) {
-        char path[96];
+        char path[300];
         snprintf(path, sizeof path, "%s/trace.json", outdir);
         trace_write(r.timeline, &r, path);
         trace_free(r.timeline);

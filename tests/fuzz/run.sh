@@ -20,7 +20,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=1:malloc_context_size=2:d
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 OPTS=(-timeout=30 -rss_limit_mb=2048 -print_final_stats=1)
 mkdir -p "$FINDINGS"
-TMP=$(mktemp -d /tmp/wormsim-fuzz.XXXXXX); trap 'rm -rf "$TMP"' EXIT
+TMP=$(mktemp -d /tmp/wormsim-fuzz.XXXXXX)
+# the harness's run directories (one per fuzzing process), on tmpfs
+export WORMSIM_FUZZ_DIR; WORMSIM_FUZZ_DIR=$(mktemp -d /dev/shm/wormsim-fuzz-run.XXXXXX)
+trap 'rm -rf "$TMP" "$WORMSIM_FUZZ_DIR"' EXIT
 
 stat_of() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
 cov_of() { grep -o 'cov: [0-9]*' "$1" | tail -1 | cut -d' ' -f2; }

@@ -82,6 +82,14 @@ refused() {   # args... -- expected message regex: exit 2 with it, no run direct
   expect 'grep -Eq -- "$msg" "$TMP/b"' "$(head -c 1500 "$TMP/b")"
   expect '[ "$(ndirs)" = 0 ]' "a run directory was created"
 }
+# Numbers are decimal or 0x hex: 0500 was read as octal 320, +5 passed.
+numbers_are_not_octal() {
+  refused --set 't_send_ns=0500' -- "t_send_ns '0500' is not a whole number from 0 to"
+  refused --set 'msg_max=+5' -- "msg_max '\\+5' is not a whole number"
+  refused --gdb 010 -- "GDB \\(node to debug\\) '010' is not a whole number from 0 to 1"
+  printf 't_recv_ns = 0100\n' > "$TMP/oct.conf"
+  refused --preset "$TMP/oct.conf" -- "oct.conf:1: t_recv_ns '0100' is not a whole number"
+}
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
 }
@@ -131,7 +139,7 @@ make_run_args_one_word() {
 }
 
 echo "host tool tests"
-for x in low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
+for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve bad_input preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word; do t $x $x; done
 echo "host: $pass passed, $fail failed"
