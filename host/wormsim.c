@@ -371,6 +371,23 @@ static int ep_add(int ep, int fd, uint32_t kind, uint32_t rank)
     return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e);
 }
 
+/* The signals the event loop reads (signalfd). main() blocks them first
+ * thing, so one that comes while the run is being set up waits for the
+ * loop and ends the run with its summary, instead of killing it without
+ * one or, when a shell started the run in the background with SIGINT
+ * ignored, being discarded: a blocked signal is kept whatever its
+ * disposition. */
+static sigset_t run_signals(void)
+{
+    sigset_t ss;
+    sigemptyset(&ss);
+    sigaddset(&ss, SIGINT);
+    sigaddset(&ss, SIGTERM);
+    sigaddset(&ss, SIGHUP);
+    sigaddset(&ss, SIGCHLD);
+    return ss;
+}
+
 static int setup(struct run *rn)
 {
     int n = rn->m.nodes;
@@ -398,17 +415,9 @@ static int setup(struct run *rn)
     }
     if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
         rn->r.trace = stderr;
-    if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
-        rn->r.trace = stderr;
     rn->r.ctx = rn;
     rn->epfd = epoll_create1(EPOLL_CLOEXEC);
-    sigset_t ss;
-    sigemptyset(&ss);
-    sigaddset(&ss, SIGINT);
-    sigaddset(&ss, SIGTERM);
-    sigaddset(&ss, SIGHUP);
-    sigaddset(&ss, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &ss, NULL);
+    sigset_t ss = run_signals();
     rn->sigfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK);
     rn->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
     struct itimerspec its = { .it_interval = { 0, 5000000 }, .it_value = { 0, 5000000 } };
@@ -516,6 +525,8 @@ static void loop(struct run *rn)
 
 int main(int argc, char **argv)
 {
+    sigset_t blocked = run_signals();
+    sigprocmask(SIG_BLOCK, &blocked, NULL);
     struct run rn = {
         .app = "alltoall_pex", .args = "", .runs_dir = "runs", .arch_spec = "arm",
         .kernel = { [ARCH_ARM] = "build/arm/node.elf", [ARCH_RISCV] = "build/riscv/node.elf" },
