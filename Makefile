@@ -88,6 +88,15 @@ RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
                $${NET:+--set "$$NET"} $(if $(TRACE),--trace) --arch "$$ARCH" \
                --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir "$$RUNS_DIR"
+# The router's node-facing surface under libFuzzer, ASan and UBSan
+# (tests/fuzz/). make test replays the committed corpus and runs a 60 s
+# campaign; make fuzz runs a long one.
+FUZZ         = $(BUILD)/fuzz/fuzz_router
+FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/results.c \
+               host/arch.c host/trace.c
+FUZZ_SECONDS ?= 3600
+export FUZZ_SECONDS FUZZ_JOBS
+
 TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
                FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
 
@@ -146,14 +155,6 @@ test: all $(UNIT_TESTS) $(FUZZ)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
 
-# The router's node-facing surface under libFuzzer, ASan and UBSan
-# (tests/fuzz/). make test replays the committed corpus and runs a 60 s
-# campaign; make fuzz runs a long one.
-FUZZ         = $(BUILD)/fuzz/fuzz_router
-FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/router.c host/report.c host/results.c \
-               host/arch.c host/trace.c
-FUZZ_SECONDS ?= 3600
-export FUZZ_SECONDS FUZZ_JOBS
 check-fuzz-deps:
 	@tests/check-deps.sh fuzz
 $(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_shm.h | check-fuzz-deps

@@ -25,6 +25,8 @@ TMP=$(mktemp -d /tmp/wormsim-fuzz.XXXXXX)
 export WORMSIM_FUZZ_DIR; WORMSIM_FUZZ_DIR=$(mktemp -d /dev/shm/wormsim-fuzz-run.XXXXXX)
 trap 'rm -rf "$TMP" "$WORMSIM_FUZZ_DIR"' EXIT
 
+[ -x "$FUZZ" ] || { echo "fuzz: $FUZZ is missing; build it with: make $FUZZ"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
+
 stat_of() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
 cov_of() { grep -o 'cov: [0-9]*' "$1" | tail -1 | cut -d' ' -f2; }
 
