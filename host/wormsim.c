@@ -61,6 +61,8 @@ struct run {
     int done;
 };
 
+#define EXIT_GRACE_S 10.0
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -335,8 +337,9 @@ static void on_timer(struct run *rn)
      * consumed and answers given (r.progress) are. */
     if (running && !booting && t - rn->last_progress > rn->hang_s)
         fail(rn, "no node used its NIC for %.0f s: the running nodes look hung (--hang-timeout)", rn->hang_s);
-    /* EXIT is a node's last act: its QEMU must stop right after. */
-    if (rn->all_exited_at > 0 && t - rn->all_exited_at > rn->hang_s)
+    /* EXIT is a node's last act: its QEMU must stop right after. It gets
+     * --hang-timeout, and at least EXIT_GRACE_S on a loaded host. */
+    if (rn->all_exited_at > 0 && t - rn->all_exited_at > (rn->hang_s > EXIT_GRACE_S ? rn->hang_s : EXIT_GRACE_S))
         for (int i = 0; i < rn->m.nodes && !rn->done; i++)
             if (rn->pid[i] > 0)
                 fail(rn, "node %d posted EXIT %.0f s ago but its QEMU still runs: a node must stop after "

@@ -24,7 +24,8 @@ one_run() {
   case $c in                               # why: what summary.json's error must say
     ok)        want=0; why='^$'; cmd=(--app pingpong --nodes 4 --arch "$arg" --args 'len=64 iters=2') ;;
     crash)     why='^node 1: '; cmd=(--app crash --nodes 3 --arch "${arg#*:}" --args "node=1 kind=${arg%%:*}") ;;
-    hang)      why=$([ "$arg" = exit ] && echo '^node 2 posted EXIT' || echo 'look hung'); cmd=(--app hang --nodes 3 --args "node=2 how=$arg" --hang-timeout 1) ;;
+    hang)      why=$([ "$arg" = exit ] && echo '^node 2 posted EXIT' || echo 'look hung')
+               cmd=(--app hang --nodes 3 --args "node=2 how=$arg" --hang-timeout $([ "$arg" = exit ] && echo 5 || echo 1)) ;;
     deadlock)  why='^deadlock: '; cmd=(--app deadlock --nodes 3) ;;
     baddesc)   why='^node 1: '; cmd=(--app baddesc --nodes 3 --args "node=1 what=$arg" --set held_max=4194304) ;;
     signal|qemukill)
