@@ -74,7 +74,7 @@ UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/
 COLL_HOST_SRCS = apps/app_check.c apps/pattern.c \
                  $(filter-out apps/coll/run.c apps/coll/apps.c,$(wildcard apps/coll/*.c))
 HOST_OBJS   += $(COLL_HOST_SRCS:%.c=$(BUILD)/host-apps/%.o)
-COLL_DEPS    = apps/restrict.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.h apps/coll/*.def)
+COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.h apps/coll/*.def)
 
 WORMSIM      = $(BUILD)/host/wormsim
 NETSIM       = $(BUILD)/host/netsim
@@ -115,7 +115,7 @@ check-deps:
 deps:
 	@tests/check-deps.sh install
 
-$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def | check-host-deps
+$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def apps/number.h | check-host-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
@@ -157,7 +157,7 @@ test: all $(UNIT_TESTS) $(FUZZ)
 
 check-fuzz-deps:
 	@tests/check-deps.sh fuzz
-$(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_shm.h | check-fuzz-deps
+$(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_shm.h apps/number.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< $(FUZZ_SRCS) -o $@ $(HOST_LIBS)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <errno.h>
 #include "restrict.h"
+#include "number.h"
 #include "coll/coll.h"
 
 static const char *const topo_word[] = { "mesh", "torus", "hypercube" };
@@ -220,35 +221,18 @@ const struct app_key *app_keys(const char *app)
     return NULL;
 }
 
-/* A whole number of the ARGS syntax: 0, -1 if s is not one, -2 if it has
- * a leading 0 (octal to strtol), -3 if it does not fit 32 bits. */
+/* A whole number of the ARGS syntax (number.h), within 32 bits: a
+ * node's long on ARM. */
 static int parse_num(const char *s, long *out)
 {
-    int neg = *s == '-', base = 10;
-    const char *p = s + neg;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    } else if (p[0] == '0' && p[1] >= '0' && p[1] <= '9') {
-        return -2;
-    }
-    if (!*p)
-        return -1;
-    long long v = 0;
-    int big = 0;
-    for (; *p; p++) {
-        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
-              : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 99;
-        if (d >= base)
-            return -1;
-        v = big ? v : v * base + d;
-        big |= v > 2147483648LL;
-    }
-    v = neg ? -v : v;
-    if (big || v > 2147483647LL)
-        return -3;
+    long long v;
+    int rc = number_parse(s, 1, 2147483648ull, &v);
+    if (rc)
+        return rc;
+    if (v > 2147483647LL)
+        return NUMBER_BIG;
     *out = (long)v;
-    return 0;
+    return NUMBER_OK;
 }
 
 /* "len, sync, runs", or "none". */
@@ -287,13 +271,13 @@ static int key_value(const struct app_key *k, const char *w, int p, long *out, c
     default:
         break;
     }
-    if ((rc = parse_num(w, out)) == -3 && k->kind == APP_KIND_BYTES) {
+    if ((rc = parse_num(w, out)) == NUMBER_BIG && k->kind == APP_KIND_BYTES) {
         snprintf(err, errlen, "%s=%s is not a length in bytes; accepted: up to 2147483647", k->name, w);
         return -1;
     }
-    if (rc && rc != -3) {
+    if (rc && rc != NUMBER_BIG) {
         snprintf(err, errlen, "%s=%s is not a whole number%s", k->name, w,
-                 rc == -2 ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
+                 rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
         return -1;
     }
     long lo = k->kind == APP_KIND_INT ? k->lo : 0, hi = k->kind == APP_KIND_INT ? resolve(k->hi, p) : p - 1;

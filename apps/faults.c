@@ -8,7 +8,7 @@
 #include "../netdev/nic.h"
 #include "../kernel/kernel.h"
 
-static int chosen(void) { return net_rank() == (int)net_arg_int("node", 0); }
+static int chosen(void) { return net_rank() == (int)net_arg_num("node"); }
 
 /* One ARM semihosting call (SYS_OPEN 0x01, SYS_SYSTEM 0x12; the RISC-V
  * form is the same calls behind the slli/ebreak/srai marker). Nodes run
@@ -49,7 +49,7 @@ static int semihost_escape(void)
 static int others_wait(void)
 {
     char c;
-    net_recv((int)net_arg_int("node", 0), 0, &c, 1, NULL);
+    net_recv((int)net_arg_num("node"), 0, &c, 1, NULL);
     return 0;
 }
 
@@ -60,23 +60,23 @@ int app_crash(void)
     const char *kind = net_arg("kind");
     /* Every board keeps the first MiB inaccessible, so these fault on
      * either ISA: a load from or a store to addr, a jump to 0x100. */
-    volatile int *bad = (volatile int *)(uintptr_t)net_arg_int("addr", 16);
-    if (!kind || !strncmp(kind, "dabort", 6))
+    volatile int *bad = (volatile int *)(uintptr_t)net_arg_num("addr");
+    if (!kind || !strcmp(kind, "dabort"))
         return *bad;
-    if (!strncmp(kind, "store", 5))
+    if (!strcmp(kind, "store"))
         *bad = 1;
-    if (!strncmp(kind, "undef", 5)) {
+    if (!strcmp(kind, "undef")) {
 #if defined(__riscv)
         __asm__ volatile(".4byte 0");     /* all zeros: defined illegal (RISC-V unprivileged spec 1.5) */
 #else
         __asm__ volatile(".word 0xe7f000f0");           /* permanently undefined (UDF) */
 #endif
     }
-    if (!strncmp(kind, "pabort", 6))
+    if (!strcmp(kind, "pabort"))
         ((void (*)(void))0x100)();
-    if (!strncmp(kind, "panic", 5))
+    if (!strcmp(kind, "panic"))
         panic("crash test asked for a panic");
-    if (!strncmp(kind, "semihost", 8))
+    if (!strcmp(kind, "semihost"))
         return semihost_escape();
     printf("crash: kind must be dabort, store, undef, pabort, panic or semihost\n");
     return 2;
@@ -90,10 +90,10 @@ int app_hang(void)
     if (!chosen())
         return others_wait();
     const char *how = net_arg("how");
-    if (how && !strncmp(how, "doorbell", 8))
+    if (how && !strcmp(how, "doorbell"))
         for (;;)
             nic_test_doorbell();
-    if (how && !strncmp(how, "exit", 4)) {
+    if (how && !strcmp(how, "exit")) {
         char c = 0;
         for (int i = 0; i < net_nodes(); i++)       /* the others finish */
             if (i != net_rank())
@@ -135,27 +135,27 @@ int app_baddesc(void)
         return others_wait();
     const char *what = net_arg("what");
     int me = net_rank();
-    if (!what || !strncmp(what, "dst", 3))
+    if (!what || !strcmp(what, "dst"))
         nic_test_post_raw(NIC_OP_SEND, (uint32_t)net_nodes() + 5, 0, 4, 0);
-    else if (!strncmp(what, "len", 3))
+    else if (!strcmp(what, "len"))
         nic_test_post_raw(NIC_OP_SEND, 0, 0, 0x7fffffffu, 0);
-    else if (!strncmp(what, "off", 3))
+    else if (!strcmp(what, "off"))
         nic_test_post_raw(NIC_OP_SEND, 0, 0, 64, 0xfffffff0u);
-    else if (!strncmp(what, "op", 2))
+    else if (!strcmp(what, "op"))
         nic_test_post_raw(0x99, 0, 0, 0, 0);
-    else if (!strncmp(what, "ring", 4))
+    else if (!strcmp(what, "ring"))
         nic_test_set_prod(0x12345678u);
-    else if (!strncmp(what, "steps", 5)) {       /* two huge marks, 0xffffffff among them */
+    else if (!strcmp(what, "steps")) {       /* two huge marks, 0xffffffff among them */
         marked_step(0x7fffffffu);
         return marked_step(0xffffffffu);
-    } else if (!strncmp(what, "step", 4))
+    } else if (!strcmp(what, "step"))
         return marked_step(100000000u);
-    else if (!strncmp(what, "time", 4))          /* past the simulated-time limit */
+    else if (!strcmp(what, "time"))          /* past the simulated-time limit */
         nic_test_post_at(1ull << 62, NIC_OP_SEND, (uint32_t)me, 0, 4, 0);
-    else if (!strncmp(what, "backwards", 9)) {   /* near 2^64, then early */
+    else if (!strcmp(what, "backwards")) {   /* near 2^64, then early */
         nic_test_post_at(~0ull - 10, NIC_OP_SEND, (uint32_t)me, 0, 4, 0);
         nic_test_post_at(1000, NIC_OP_SEND, (uint32_t)me, 0, 4, 0);
-    } else if (!strncmp(what, "flood", 5)) {     /* legal sends nobody receives */
+    } else if (!strcmp(what, "flood")) {     /* legal sends nobody receives */
         size_t len = net_msg_max();
         unsigned char *buf = calloc(1, len);
         for (;;)

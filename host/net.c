@@ -83,6 +83,7 @@ int net_switching_parse(const char *s, enum switching *out)
 }
 
 uint64_t net_cycle_ps(const struct net *n) { return n->cycle_ps; }
+int net_nic_channels(const struct net *n) { return n->ninj; }
 uint64_t net_now(const struct net *n) { return n->now; }
 int net_busy(const struct net *n) { return n->undelivered > 0; }
 uint64_t net_cycles_simulated(const struct net *n) { return n->stepped; }

@@ -82,6 +82,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
 void net_free(struct net *n);
 
 uint64_t net_cycle_ps(const struct net *n);
+int net_nic_channels(const struct net *n);       /* injection channels per node (port model, ports) */
 uint64_t net_now(const struct net *n);           /* next cycle to simulate */
 int net_busy(const struct net *n);               /* any worm not yet delivered */
 uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns);

@@ -1,5 +1,4 @@
 #include <stdlib.h>
-#include <ctype.h>
 #include <string.h>
 #include <errno.h>
 #include <stddef.h>
@@ -7,6 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "params.h"
+#include "../apps/number.h"
 
 enum kind { K_U32, K_SWITCHING, K_PORT_MODEL };
 
@@ -82,19 +82,10 @@ static void list_keys(char *err, size_t errlen)
 
 int params_number(const char *s, uint64_t *out)
 {
-    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    const char *d = hex ? s + 2 : s;
-    if (!*d || (!hex && d[0] == '0' && d[1]))
-        return -1;                            /* empty, or 010 (octal to strtoull) */
-    for (const char *c = d; *c; c++)
-        if (!(hex ? isxdigit((unsigned char)*c) : isdigit((unsigned char)*c)))
-            return -1;                        /* signs, spaces, anything else */
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(d, &end, hex ? 16 : 10);
-    if (errno || *end)
+    long long v;
+    if (number_parse(s, 0, 0x7fffffffffffffffull, &v))
         return -1;
-    *out = v;
+    *out = (uint64_t)v;
     return 0;
 }
 

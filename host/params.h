@@ -11,9 +11,8 @@
 /* The built-in defaults (the same values as presets/default.conf). */
 void params_defaults(struct params *p, enum nic_port *port_model);
 
-/* A whole number as every option and parameter takes it: decimal, or
- * hexadecimal after 0x; no sign, space or leading 0 (strtoull would read
- * 010 as octal). 0, or -1 if s is not one. */
+/* A whole number as every option and parameter takes it: the syntax of
+ * apps/number.h, without a sign. 0, or -1 if s is not one. */
 int params_number(const char *s, uint64_t *out);
 
 /* Set one key from text. Returns -1 with a message naming the key and the

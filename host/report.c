@@ -29,13 +29,14 @@ static struct split split_of(const struct router *r, const struct msg_record *m)
  * Only the links a step used are cleared after it. */
 struct step_stat { uint32_t step; uint64_t messages; uint32_t max_share; };
 
-static const struct msg_record *sort_log;
-static int by_step(const void *a, const void *b)
+/* A message's place in step order: by mark, then by its place in the log. */
+struct by_step { uint32_t step; size_t i; };
+static int by_step_cmp(const void *a, const void *b)
 {
-    const struct msg_record *x = &sort_log[*(const size_t *)a], *y = &sort_log[*(const size_t *)b];
+    const struct by_step *x = a, *y = b;
     if (x->step != y->step)
         return x->step < y->step ? -1 : 1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /* Returns the steps that have messages, in increasing order, or NULL
@@ -45,7 +46,7 @@ static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
     *nsteps = 0;
     int nl;
     net_link_stats(r->net, &nl);
-    size_t *order = malloc((r->nlog + 1) * sizeof *order);
+    struct by_step *order = malloc((r->nlog + 1) * sizeof *order);
     struct step_stat *st = malloc((r->nlog + 1) * sizeof *st);
     uint32_t *use = calloc(nl > 0 ? (size_t)nl : 1, sizeof *use);
     if (!order || !st || !use) {
@@ -55,25 +56,24 @@ static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
         return NULL;
     }
     for (size_t i = 0; i < r->nlog; i++)
-        order[i] = i;
-    sort_log = r->log;
-    qsort(order, r->nlog, sizeof *order, by_step);
+        order[i] = (struct by_step){ r->log[i].step, i };
+    qsort(order, r->nlog, sizeof *order, by_step_cmp);
     int path[4096];
     for (size_t first = 0, end; first < r->nlog; first = end) {
-        uint32_t s = r->log[order[first]].step;
-        for (end = first; end < r->nlog && r->log[order[end]].step == s; end++)
+        uint32_t s = order[first].step;
+        for (end = first; end < r->nlog && order[end].step == s; end++)
             ;
         struct step_stat *cur = &st[(*nsteps)++];
         *cur = (struct step_stat){ s, end - first, 0 };
         for (size_t k = first; k < end; k++) {
-            const struct msg_record *m = &r->log[order[k]];
+            const struct msg_record *m = &r->log[order[k].i];
             int n = net_path(r->net, m->src, m->dst, path, 4096);
             for (int j = 0; j < n; j++)
                 if (++use[path[j]] > cur->max_share)
                     cur->max_share = use[path[j]];
         }
         for (size_t k = first; k < end; k++) {     /* clear what this step used */
-            const struct msg_record *m = &r->log[order[k]];
+            const struct msg_record *m = &r->log[order[k].i];
             int n = net_path(r->net, m->src, m->dst, path, 4096);
             for (int j = 0; j < n; j++)
                 use[path[j]] = 0;

@@ -486,10 +486,10 @@ int router_advance(struct router *r)
 static int nic_queue_check(struct router *r, struct node *n, const struct nic_desc *d)
 {
     const struct net_params *np = &r->p.net;
-    unsigned channels = np->ports ? np->ports
-                        : r->m.port_model == NIC_PORT_ALL && r->m.ndims ? 2u * (unsigned)r->m.ndims : 1u;
-    unsigned __int128 drained = (unsigned __int128)(d->time_ns - n->nicq_ns) * 1000u * channels /
-                                ((uint64_t)np->nic_cycles * np->byte_ps);
+    unsigned channels = (unsigned)net_nic_channels(r->net);
+    /* bytes = ps x channels x flit_bytes / (nic_cycles x cycle_ps) */
+    unsigned __int128 drained = (unsigned __int128)(d->time_ns - n->nicq_ns) * 1000u * channels *
+                                np->flit_bytes / ((uint64_t)np->nic_cycles * net_cycle_ps(r->net));
     n->nicq_bytes = drained >= n->nicq_bytes ? 0 : n->nicq_bytes - (uint64_t)drained;
     n->nicq_bytes += (uint64_t)d->len + MSG_HELD_BYTES;
     n->nicq_ns = d->time_ns;
@@ -500,7 +500,7 @@ static int nic_queue_check(struct router *r, struct node *n, const struct nic_de
                 "(%u channel%s, each a %u-byte flit every %u x %llu ps)", d->seq,
                 (unsigned long long)n->nicq_bytes, (unsigned long long)d->time_ns, r->p.held_max,
                 channels, channels == 1 ? "" : "s", np->flit_bytes, np->nic_cycles,
-                (unsigned long long)np->flit_bytes * np->byte_ps);
+                (unsigned long long)net_cycle_ps(r->net));
 }
 
 static int handle(struct router *r, struct node *n, const struct nic_desc *d)

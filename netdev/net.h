@@ -83,12 +83,10 @@ void net_step(int step);
  * tool's own check: words it would refuse stop the node with a panic, and
  * so does reading a key the app does not declare.
  * net_arg: the value as given, or NULL if absent.
- * net_arg_int: a number key's value, or dflt if absent.
  * net_arg_num: a number key's value, or its declared default if absent
  * (APP_KEY_NONE if it has none); for a word key, the word's index in the
  * declared list. */
 const char *net_arg(const char *key);
-long net_arg_int(const char *key, long dflt);
 long net_arg_num(const char *key);
 
 #endif

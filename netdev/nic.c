@@ -341,12 +341,6 @@ static int arg_index(const char *key)
 
 const char *net_arg(const char *key) { return args_parsed.word[arg_index(key)]; }
 
-long net_arg_int(const char *key, long dflt)
-{
-    int i = arg_index(key);
-    return args_parsed.word[i] ? args_parsed.val[i] : dflt;
-}
-
 long net_arg_num(const char *key) { return args_parsed.val[arg_index(key)]; }
 
 /* --- Test hooks (nic.h) --- */
