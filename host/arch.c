@@ -3,6 +3,7 @@
 #include "arch.h"
 
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
+const unsigned arch_node_mib[ARCH_COUNT] = { 21, 18 };
 
 static int word_arch(const char *w, size_t n)
 {

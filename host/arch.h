@@ -12,6 +12,12 @@ extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
 #define ARCH_ACCEPTED "arm, riscv, mixed (even ranks arm, odd ranks riscv), " \
                       "or a comma-separated list of arm and riscv that node i reads at i mod its length"
 
+/* What one node's QEMU keeps in host memory, in MiB: its private memory
+ * (heap, relocated data, the pages the node touches), measured for hello
+ * and alltoall_pex with the templates in qemu-scripts/ (QEMU 7.2); the
+ * shared libraries come on top once. The run tool's memory check uses it. */
+extern const unsigned arch_node_mib[ARCH_COUNT];
+
 /* Fill map[0..nodes-1] from --arch. Returns 0, or -1 with a message naming
  * the accepted values in err. */
 int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_t errlen);

@@ -1,70 +1,7 @@
 /* The flit-level interconnect; see net.h for the model. */
 #include <stdlib.h>
 #include <string.h>
-#include "net.h"
-
-struct flit {
-    struct net_msg *m;
-    uint32_t idx;                   /* 0 = head, flits - 1 = tail */
-    uint64_t ready;                 /* cycle it may leave this buffer */
-};
-
-/* An input virtual channel: a FIFO of flits and the route of the worm at
- * its front. Wormhole buffers hold buf_flits; the others grow. */
-struct ivc {
-    struct flit *q;
-    uint32_t cap, head, count;
-    int routed, out_port, out_vc;
-};
-
-struct oport {
-    int to_node;                    /* -1: no link (mesh edge) or an ejection channel */
-    uint32_t *credits;              /* per VC: free downstream slots (wormhole) */
-    struct net_msg **owner;         /* per VC: the worm holding it */
-    uint32_t rr;                    /* round-robin pointer over requesting input VCs */
-    int is_eject;
-    uint64_t next_ok;               /* ejection: first cycle it may take the next flit */
-    uint64_t *head_cycle;           /* per VC: when the current worm's head crossed (traces) */
-};
-
-struct nic_queue {                  /* one injection channel */
-    struct net_msg *first, *last;
-    uint32_t next_flit;
-    uint64_t next_ok;               /* first cycle it may push the next flit */
-};
-
-struct router {
-    int up[2 * NIC_MAX_DIMS];       /* per link input port: the router it comes from */
-    struct ivc *in;                 /* [nin * V] */
-    struct oport *out;              /* [nout] */
-    struct nic_queue *inj;          /* [ninj] */
-    int coords[NIC_MAX_DIMS];
-    uint32_t nflits;                /* flits buffered here */
-    uint32_t queued;                /* messages waiting in its injection channels */
-};
-
-struct credit_ret { int node, port, vc; };
-
-struct net {
-    struct machine m;
-    struct net_params p;
-    int nd, nlinkp, ninj, nej, nin, nout, V;
-    uint64_t cycle_ps, now, stepped, flit_hops;
-    struct router *r;
-    struct link_stats *ls;
-    struct credit_ret *cr;
-    size_t ncr, cr_cap;
-    uint64_t inflight_flits, queued_msgs, undelivered;
-    uint64_t moved;                 /* flit moves in the current cycle */
-    uint64_t still;                 /* cycles in a row with flits in and none moved */
-    struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
-    uint64_t *active;               /* bitmap: routers with flits or queued messages */
-    net_link_trace_fn trace_fn;
-    void *trace_ctx;
-    /* per-cycle scratch */
-    int *req_ip, *req_vc;
-    uint8_t *in_used;
-};
+#include "net_state.h"
 
 const char *net_switching_name(enum switching s)
 {
@@ -86,7 +23,27 @@ uint64_t net_cycle_ps(const struct net *n) { return n->cycle_ps; }
 int net_nic_channels(const struct net *n) { return n->ninj; }
 uint64_t net_now(const struct net *n) { return n->now; }
 int net_busy(const struct net *n) { return n->undelivered > 0; }
-uint64_t net_cycles_simulated(const struct net *n) { return n->stepped; }
+uint64_t net_cycles_simulated(const struct net *n) { return n->stepped + n->jumped; }
+
+int net_set_jump(struct net *n, enum net_jump mode)
+{
+    n->jump_on = mode != NET_JUMP_OFF;
+    if (mode != NET_JUMP_CHECK || n->ref)
+        return 0;
+    char err[256];
+    n->ref = net_new(&n->m, &n->p, err, sizeof err);
+    if (!n->ref)
+        return -1;
+    n->ref->jump_on = 0;
+    return 0;
+}
+
+void net_engine_stats(const struct net *n, uint64_t *stepped, uint64_t *jumped, uint64_t *jumps)
+{
+    *stepped = n->stepped;
+    *jumped = n->jumped;
+    *jumps = n->jumps;
+}
 uint64_t net_flit_hops(const struct net *n) { return n->flit_hops; }
 uint64_t net_cycle_to_ns(const struct net *n, uint64_t c) { return c * n->cycle_ps / 1000; }
 
@@ -223,6 +180,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
             r->up[ip] = neighbor(n, i, ip / 2, ip % 2 ? +1 : -1);
     }
     n->active = calloc(((size_t)m->nodes + 63) / 64, sizeof *n->active);
+    n->jump_on = 1;
     return n;
 }
 
@@ -250,6 +208,11 @@ void net_free(struct net *n)
     free(n->req_vc);
     free(n->in_used);
     free(n->active);
+    net_jump_free(n);
+    for (size_t i = 0; i < n->nshadow; i++)
+        free(n->shadow[i]);
+    free(n->shadow);
+    net_free(n->ref);
     free(n);
 }
 
@@ -478,6 +441,7 @@ static void router_step(struct net *n, int node, uint64_t c)
         if (op->is_eject) {
             op->next_ok = c + n->p.nic_cycles;
             n->inflight_flits--;
+            f.m->f_out++;
             if (f.idx == 0)
                 f.m->c_head = c + 1;
             if (f.idx == f.m->flits - 1) {
@@ -516,7 +480,11 @@ void net_inject(struct net *n, struct net_msg *m)
     m->flits += n->p.header_flits;
     int dim = 0, dir = 0, p = route(n, m->src, m, &dim, &dir);
     m->hops = hops(n, m->src, m->dst);
+    m->c_inject = m->c_head = m->c_leave = m->c_arrive = 0;
     m->blocked_cycles = 0;
+    m->f_out = 0;
+    m->jmark = 0;
+    net_jump_reset(n);
     m->next_queue = m->next_done = m->next_left = NULL;
     int ch = p < 0 ? 0 : p % n->ninj;
     struct nic_queue *q = &n->r[m->src].inj[ch];
@@ -529,6 +497,22 @@ void net_inject(struct net *n, struct net_msg *m)
     n->active[m->src / 64] |= 1ull << (m->src % 64);
     n->queued_msgs++;
     n->undelivered++;
+    if (n->ref) {                     /* NET_JUMP_CHECK: the same message in the reference */
+        struct net_msg *c = calloc(1, sizeof *c);
+        if (n->nshadow == n->shadow_cap) {
+            n->shadow_cap = n->shadow_cap ? 2 * n->shadow_cap : 1024;
+            n->shadow = realloc(n->shadow, n->shadow_cap * sizeof *n->shadow);
+        }
+        if (!c || !n->shadow) {
+            fprintf(stderr, "net: no memory for the checking model\n");
+            abort();
+        }
+        *c = (struct net_msg){ .src = m->src, .dst = m->dst, .len = m->len, .seq = m->seq,
+                               .t_ready_ns = m->t_ready_ns, .owner = m };
+        net_inject(n->ref, c);
+        c->jix = (uint32_t)n->nshadow;
+        n->shadow[n->nshadow++] = c;
+    }
 }
 
 int net_path(const struct net *n, int src, int dst, int *links, int max)
@@ -571,7 +555,7 @@ static uint64_t next_ready(const struct net *n)
     return best;
 }
 
-int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
+static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
 {
     *arrived = *left = NULL;
     while (n->now < end) {
@@ -581,8 +565,10 @@ int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_ms
                 break;
             }
             uint64_t c = next_ready(n);
-            if (c > n->now)
+            if (c > n->now) {
                 n->now = c < end ? c : end;
+                net_jump_reset(n);
+            }
             if (n->now >= end)
                 break;
         }
@@ -615,6 +601,7 @@ int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_ms
         n->ncr = 0;
         n->now = c + 1;
         n->stepped++;
+        n->moves += n->moved;
         /* Deadlock is impossible by construction (net.h); a long standstill
          * with flits inside means a model error, not slow traffic. */
         n->still = n->moved || !n->inflight_flits ? 0 : n->still + 1;
@@ -623,8 +610,55 @@ int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_ms
         if (n->arr_head || n->left_head) {
             *arrived = n->arr_head;
             *left = n->left_head;
+            net_jump_reset(n);
             return 1;
         }
+        if (n->jump_on)
+            net_jump_probe(n, end);
     }
     return 0;
+}
+
+/* NET_JUMP_CHECK: the reference model, stepped every cycle, must report
+ * the same events with the same times and counters. */
+static int same_msg(const struct net_msg *a, const struct net_msg *b)
+{
+    return b->owner == a && a->c_inject == b->c_inject && a->c_head == b->c_head &&
+           a->c_leave == b->c_leave && a->c_arrive == b->c_arrive && a->blocked_cycles == b->blocked_cycles &&
+           a->hops == b->hops && a->flits == b->flits && a->f_out == b->f_out;
+}
+
+static int check(struct net *n, int rc, uint64_t end, struct net_msg *arr, struct net_msg *left)
+{
+    struct net *ref = n->ref;
+    struct net_msg *ra, *rl;
+    int rrc = run(ref, end, &ra, &rl), same = rrc == rc && ref->now == n->now;
+    for (struct net_msg *a = arr, *b = ra; same && (a || b); a = a->next_done, b = b->next_done)
+        same = a && b && same_msg(a, b);
+    for (struct net_msg *a = left, *b = rl; same && (a || b); a = a->next_left, b = b->next_left)
+        same = a && b && same_msg(a, b);
+    size_t nl = (size_t)n->m.nodes * (size_t)n->nlinkp;
+    same = same && n->flit_hops == ref->flit_hops && n->undelivered == ref->undelivered &&
+           net_cycles_simulated(n) == net_cycles_simulated(ref) && !memcmp(n->ls, ref->ls, nl * sizeof *n->ls);
+    for (struct net_msg *b = ra, *nx; b; b = nx) {        /* delivered: the copy goes */
+        nx = b->next_done;
+        n->shadow[b->jix] = NULL;
+        free(b);
+    }
+    return same ? rc : -2;
+}
+
+int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
+{
+    int rc = run(n, end, arrived, left);
+    if (n->ref && rc >= 0)
+        rc = check(n, rc, end, *arrived, *left);
+    n->last_rc = rc;
+    return rc;
+}
+
+const char *net_run_error(const struct net *n)
+{
+    return n->last_rc == -2 ? "the network model's jump gave other times or counters than stepping every cycle"
+                            : "the network stopped moving flits with worms in it";
 }

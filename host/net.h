@@ -44,6 +44,14 @@
  * it came in on (modulo the count); each channel carries one worm at a time.
  *
  * Everything is deterministic: fixed scan orders and round-robin pointers.
+ *
+ * Cost: a cycle costs work in each router holding flits, so stepping every
+ * cycle makes a message's cost grow with its length. While worms only
+ * stream (no head reaches a new router, no tail leaves, nothing becomes
+ * ready), the state repeats with a short period up to the flits' indices
+ * and the clock; the engine finds such a period and jumps over whole
+ * periods at once, with exactly the times and counters stepping would give
+ * (net_jump.c says how and why). Idle stretches are skipped outright.
  */
 #ifndef NET_H_HOST
 #define NET_H_HOST
@@ -66,6 +74,9 @@ struct net_msg {
     uint64_t c_leave;               /* cycle after its tail left the source NIC */
     uint64_t c_arrive;              /* cycle after its tail reached the destination NIC */
     uint64_t blocked_cycles;        /* cycles a ready flit of it could not move */
+    uint32_t f_out;                 /* flits that have reached the destination NIC */
+    uint64_t jmark;                 /* engine scratch (net_jump.c) */
+    uint32_t jix;
     struct net_msg *next_done, *next_left;  /* event list links */
     struct net_msg *next_queue;             /* injection queue link */
     void *owner;                    /* the caller's message */
@@ -99,14 +110,27 @@ void net_inject(struct net *n, struct net_msg *m);
  * destination in that cycle, *left those whose tail left their source;
  * each list in (src, seq) order, linked by next_done / next_left. Returns
  * 1 if it stopped on such an event, 0 if it reached end_cycle, -1 if no
- * flit could move for a million cycles (which the model rules out). */
+ * flit could move for a million cycles (which the model rules out), -2 if
+ * NET_JUMP_CHECK found a difference. */
 int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct net_msg **left);
+/* What a negative net_run means, in words. */
+const char *net_run_error(const struct net *n);
 
 /* Per directed link: index = node * 2 * ndims + 2 * dim + (dir == -1). */
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks);
 int net_link_exists(const struct net *n, int node, int dim, int dir);
-uint64_t net_cycles_simulated(const struct net *n);   /* cycles actually stepped */
+uint64_t net_cycles_simulated(const struct net *n);   /* cycles the network was busy */
 uint64_t net_flit_hops(const struct net *n);
+
+/* The engine jumps over periodic stretches (see the top of the file)
+ * unless turned off; the results are the same either way. NET_JUMP_CHECK
+ * also runs a second model stepped every cycle beside it, and net_run
+ * returns -2 at the first event, time or counter where the two differ.
+ * Set before the first net_inject; -1 if there is no memory for the check. */
+enum net_jump { NET_JUMP_OFF, NET_JUMP_ON, NET_JUMP_CHECK };
+int net_set_jump(struct net *n, enum net_jump mode);
+/* Cycles stepped one by one, cycles jumped over, and how many jumps. */
+void net_engine_stats(const struct net *n, uint64_t *stepped, uint64_t *jumped, uint64_t *jumps);
 
 /* The directed links of the dimension-ordered route src -> dst, as
  * net_link_stats indices, in order; returns how many (at most max). */

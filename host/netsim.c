@@ -10,6 +10,12 @@
  * measured; accepted throughput counts flits delivered in the measurement
  * window. Random numbers come from one seeded generator per node, so a
  * run is repeatable.
+ *
+ * --burst M instead gives every node M packets at cycle 0, destinations
+ * by the pattern, as a collective's step would, and runs until all are
+ * delivered: the engine's cost for a fixed amount of work. Its digest
+ * folds every packet's times and every link's counters into one number,
+ * so two runs (say with and without --no-jump) compare in one field.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -33,7 +39,8 @@ struct cfg {
     double rate, hot_frac;
     uint32_t len;
     uint64_t warmup, measure, seed, drain_max;
-    int json;
+    int json, jump;
+    uint64_t burst;
 };
 
 struct result {
@@ -111,6 +118,10 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
     struct net *n = net_new(&c->m, &c->p.net, err, errlen);
     if (!n)
         return -1;
+    if (net_set_jump(n, (enum net_jump)c->jump)) {
+        snprintf(err, errlen, "no memory for --check-jump");
+        return -1;
+    }
     int N = c->m.nodes;
     uint64_t *rng = malloc((size_t)N * sizeof *rng);
     for (int i = 0; i < N; i++)
@@ -155,7 +166,7 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
         struct net_msg *arr, *left;
         while (net_now(n) <= cyc) {
             if (net_run(n, cyc + 1, &arr, &left) < 0) {
-                snprintf(err, errlen, "the network stopped moving flits (a model error)");
+                snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)net_now(n));
                 return -1;
             }
             for (struct net_msg *nx; arr; arr = nx) {
@@ -197,6 +208,99 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
     return 0;
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t fold(uint64_t h, uint64_t v)      /* FNV-1a over the 8 bytes of v */
+{
+    for (int i = 0; i < 8; i++)
+        h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    return h;
+}
+
+/* --burst: M packets per node at cycle 0; one JSON object or table row. */
+static int run_burst(const struct cfg *c, char *err, size_t errlen)
+{
+    struct net *n = net_new(&c->m, &c->p.net, err, errlen);
+    if (!n)
+        return -1;
+    if (net_set_jump(n, (enum net_jump)c->jump)) {
+        snprintf(err, errlen, "no memory for --check-jump");
+        return -1;
+    }
+    int N = c->m.nodes;
+    size_t total = (size_t)N * c->burst, k = 0;
+    struct net_msg *msg = calloc(total, sizeof *msg);
+    uint64_t *rng = malloc((size_t)N * sizeof *rng);
+    if (!msg || !rng) {
+        snprintf(err, errlen, "no memory for %zu packets", total);
+        return -1;
+    }
+    for (int i = 0; i < N; i++)
+        rng[i] = (c->seed + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9ull;
+    for (int i = 0; i < N; i++)
+        for (uint64_t j = 0; j < c->burst; j++) {
+            struct net_msg *m = &msg[k++];
+            m->src = i;
+            m->dst = pattern_dst(c, i, &rng[i]);
+            m->len = c->len;
+            m->seq = j;
+            net_inject(n, m);
+        }
+    double w0 = now_s(), c0 = cpu_s();
+    struct net_msg *arr, *left;
+    while (net_busy(n))
+        if (net_run(n, UINT64_MAX, &arr, &left) < 0) {
+            snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)net_now(n));
+            return -1;
+        }
+    double wall = now_s() - w0, cpu = cpu_s() - c0;
+    uint64_t h = 0xcbf29ce484222325ull, stepped, jumped, jumps;
+    for (size_t i = 0; i < total; i++) {
+        h = fold(h, msg[i].c_inject);
+        h = fold(h, msg[i].c_head);
+        h = fold(h, msg[i].c_leave);
+        h = fold(h, msg[i].c_arrive);
+        h = fold(h, msg[i].blocked_cycles);
+    }
+    int nl;
+    const struct link_stats *ls = net_link_stats(n, &nl);
+    for (int i = 0; i < nl; i++) {
+        h = fold(h, ls[i].flits);
+        h = fold(h, ls[i].worms);
+        h = fold(h, ls[i].blocked);
+    }
+    h = fold(h, net_flit_hops(n));
+    h = fold(h, net_cycles_simulated(n));
+    net_engine_stats(n, &stepped, &jumped, &jumps);
+    char digest[17];
+    snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
+    if (c->json) {
+        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:f, s:f}",
+            "packets", (json_int_t)total, "len", (json_int_t)c->len, "cycles", (json_int_t)net_now(n),
+            "digest", digest, "cycles_stepped", (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped,
+            "jumps", (json_int_t)jumps, "wall_s", wall, "engine_cpu_s", cpu);
+        char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(s);
+        free(s);
+        json_decref(o);
+    } else {
+        printf("%10s %8s %12s %18s %14s %14s %12s\n", "packets", "len", "cycles", "digest",
+               "cycles_stepped", "cycles_jumped", "engine_cpu_s");
+        printf("%10zu %8u %12llu %18s %14llu %14llu %12.3f\n", total, c->len,
+               (unsigned long long)net_now(n), digest, (unsigned long long)stepped,
+               (unsigned long long)jumped, cpu);
+    }
+    free(msg);
+    free(rng);
+    net_free(n);
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -211,6 +315,10 @@ static void usage(FILE *f)
 "      --cycles C        measured cycles (default 10000)\n"
 "      --seed S          random seed (default 1)\n"
 "      --hot-frac F      hotspot: share of packets sent to node 0 (default 0.1)\n"
+"      --burst M         instead: M packets per node at cycle 0, run until all are delivered\n"
+"      --no-jump         step every cycle (the engine's jumps over periodic stretches off;\n"
+"                        results are the same)\n"
+"      --check-jump      also step a second model every cycle; fail at the first difference\n"
 "      --preset NAME, --set 'k=v ..'   network parameters, as for wormsim (docs/network.md)\n"
 "      --json            one JSON object per run instead of a table\n");
 }
@@ -244,7 +352,7 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
 
 int main(int argc, char **argv)
 {
-    struct cfg c = { .rate = 0.1, .hot_frac = 0.1, .len = 64, .warmup = 2000, .measure = 10000, .seed = 1 };
+    struct cfg c = { .jump = NET_JUMP_ON, .rate = 0.1, .hot_frac = 0.1, .len = 64, .warmup = 2000, .measure = 10000, .seed = 1 };
     enum nic_port pm;
     params_defaults(&c.p, &pm);
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *pat = "uniform", *preset = NULL, *sweep = NULL;
@@ -255,7 +363,7 @@ int main(int argc, char **argv)
         { "topo", 1, 0, 't' }, { "nodes", 1, 0, 'n' }, { "dims", 1, 0, 'd' }, { "pattern", 1, 0, 'p' },
         { "rate", 1, 0, 'r' }, { "len", 1, 0, 'l' }, { "sweep", 1, 0, 'S' }, { "warmup", 1, 0, 'W' },
         { "cycles", 1, 0, 'C' }, { "seed", 1, 0, 's' }, { "hot-frac", 1, 0, 'H' }, { "preset", 1, 0, 'P' },
-        { "set", 1, 0, 'X' }, { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+        { "set", 1, 0, 'X' }, { "json", 0, 0, 'j' }, { "burst", 1, 0, 'B' }, { "no-jump", 0, 0, 'J' }, { "check-jump", 0, 0, 'K' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
     };
     while ((ch = getopt_long(argc, argv, "t:n:d:p:r:l:h", opts, NULL)) != -1) {
         switch (ch) {
@@ -273,6 +381,9 @@ int main(int argc, char **argv)
         case 'P': preset = optarg; break;
         case 'X': if (nsets < 64) sets[nsets++] = optarg; break;
         case 'j': c.json = 1; break;
+        case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); break;
+        case 'J': c.jump = NET_JUMP_OFF; break;
+        case 'K': c.jump = NET_JUMP_CHECK; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -314,6 +425,22 @@ int main(int argc, char **argv)
          c.m.dims[0] == c.m.dims[1]))) && (c.m.nodes & (c.m.nodes - 1))) {
         fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
         return 2;
+    }
+    if (c.burst) {
+        if (sweep) {
+            fprintf(stderr, "netsim: --burst and --sweep do not go together\n");
+            return 2;
+        }
+        if (c.m.nodes * c.burst > 50000000) {
+            fprintf(stderr, "netsim: --burst %llu on %d nodes is more than 50000000 packets\n",
+                    (unsigned long long)c.burst, c.m.nodes);
+            return 2;
+        }
+        if (run_burst(&c, err, sizeof err)) {
+            fprintf(stderr, "netsim: %s\n", err);
+            return 2;
+        }
+        return 0;
     }
     c.drain_max = 20 * (c.warmup + c.measure) + 100000;
     double r0 = c.rate, r1 = c.rate, step = 1;

@@ -455,8 +455,8 @@ int router_advance(struct router *r)
                 return r->error[0] ? -1 : 0; /* wait for the nodes to move on */
             struct net_msg *arr, *left;
             if (net_run(r->net, end, &arr, &left) < 0)
-                return stop(r, "the network stopped moving flits at cycle %llu with worms in it "
-                            "(a model error; please report it)", (unsigned long long)net_now(r->net));
+                return stop(r, "%s at cycle %llu (a model error; please report it)", net_run_error(r->net),
+                            (unsigned long long)net_now(r->net));
             net_events(r, arr, left);
             continue;
         }

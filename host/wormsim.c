@@ -47,6 +47,8 @@ struct run {
     unsigned char *arch;          /* per node: enum node_arch */
     int gdb_node;
     int want_trace;                  /* write trace.json (Chrome trace events) */
+    enum net_jump jump;              /* the network engine's mode (net.h) */
+    unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
     char dir[1024];
@@ -91,11 +93,17 @@ static void usage(FILE *f)
 "      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
 "      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2)\n"
 "      --hang-timeout S   end the run when nothing moved for S seconds (default 15)\n"
+"      --mem-limit MIB    host memory the run may use (default: what the host has\n"
+"                         available); a machine estimated to need more is refused\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
 "      --t-send NS, --t-recv NS, --cpu-ps PS, --msg-max BYTES, --nic-mem BYTES\n"
 "                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
 "      --trace            also write trace.json: a timeline per node and per link (Perfetto)\n"
+"      --no-jump          step the network model every cycle instead of jumping over\n"
+"                         periodic stretches (slower; the results are the same)\n"
+"      --check-jump       run a second network model stepped every cycle beside the\n"
+"                         jumping one, and fail the run at the first difference\n"
 "      --list-apps        print the node programs and exit\n");
 }
 
@@ -150,6 +158,39 @@ static int check_app(const struct run *rn)
     }
     fprintf(stderr, "wormsim: unknown app '%s'; accepted:\n", rn->app);
     list_apps(stderr);
+    return -1;
+}
+
+/* MemAvailable of /proc/meminfo in bytes, or 0 if it cannot be read. */
+static unsigned long long mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
+
+/* A machine that would not fit in host memory is refused before any node
+ * starts: every node's QEMU (arch_node_mib) and NIC memory, and 64 MiB for
+ * the run tool and the shared libraries, against --mem-limit (default: the
+ * host's available memory). */
+static int check_memory(const struct run *rn)
+{
+    unsigned long long need = 64ull << 20, limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available();
+    for (int i = 0; i < rn->m.nodes; i++)
+        need += ((unsigned long long)arch_node_mib[rn->arch[i]] << 20) + rn->p.nic_mem;
+    if (!limit || need <= limit)
+        return 0;
+    fprintf(stderr, "wormsim: %d nodes need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
+            "RISC-V node, %u KiB of NIC memory each, 64 MiB for the run tool), more than the %llu MiB %s; "
+            "run fewer nodes, free memory, or set --mem-limit\n", rn->m.nodes, need >> 20, arch_node_mib[ARCH_ARM],
+            arch_node_mib[ARCH_RISCV], (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
+            rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo)");
     return -1;
 }
 
@@ -243,11 +284,13 @@ static int check_fault(struct run *rn, int rank)
     return 1;
 }
 
+/* A doorbell: the node has posted descriptors. The bell's eventfd is
+ * watched edge-triggered and never read: each write by the node's QEMU
+ * wakes epoll once (epoll(7)), and the rings say what there is to do, so
+ * the count itself carries nothing. This saves two system calls per
+ * doorbell (the read and the read that finds it empty). */
 static void on_bell(struct run *rn, int rank)
 {
-    uint64_t v;
-    while (read(rn->mem[rank].bell_fd, &v, sizeof v) == sizeof v)
-        ;
     if (check_fault(rn, rank))
         return;
     if (router_node_hello(&rn->r, rank)) {
@@ -370,7 +413,8 @@ enum { EV_LISTEN = 1, EV_BELL, EV_SIG, EV_TIMER };
 
 static int ep_add(int ep, int fd, uint32_t kind, uint32_t rank)
 {
-    struct epoll_event e = { .events = EPOLLIN, .data.u64 = (uint64_t)kind << 32 | rank };
+    struct epoll_event e = { .events = EPOLLIN | (kind == EV_BELL ? EPOLLET : 0u),
+                             .data.u64 = (uint64_t)kind << 32 | rank };
     return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e);
 }
 
@@ -412,6 +456,10 @@ static int setup(struct run *rn)
         return -1;
     }
     rn->r.notify = notify;
+    if (net_set_jump(rn->r.net, rn->jump)) {
+        fprintf(stderr, "wormsim: no memory for --check-jump's second network model\n");
+        return -1;
+    }
     if (rn->want_trace) {
         rn->r.timeline = trace_new();
         trace_links(rn->r.timeline, &rn->r);
@@ -535,7 +583,7 @@ int main(int argc, char **argv)
         .kernel = { [ARCH_ARM] = "build/arm/node.elf", [ARCH_RISCV] = "build/riscv/node.elf" },
         .template_path = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
                            [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" },
-        .gdb_node = -1, .hang_s = 15,
+        .gdb_node = -1, .hang_s = 15, .jump = NET_JUMP_ON,
     };
     enum nic_port port_model;
     params_defaults(&rn.p, &port_model);
@@ -550,7 +598,7 @@ int main(int argc, char **argv)
         return 1;
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
-           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE };
+           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -561,7 +609,7 @@ int main(int argc, char **argv)
         { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV },
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "help", 0, 0, 'h' },
-        { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE },
+        { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
         { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
@@ -596,6 +644,14 @@ int main(int argc, char **argv)
         case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn.hang_s); break;
         case O_PRESET: preset = *optarg ? optarg : NULL; break;
         case O_TRACE: rn.want_trace = 1; break;
+        case O_NOJUMP: rn.jump = NET_JUMP_OFF; break;
+        case O_CHECKJUMP: rn.jump = NET_JUMP_CHECK; break;
+        case O_MEMLIMIT: {
+            uint32_t v;
+            bad |= parse_u32("--mem-limit", optarg, 1, 1u << 30, &v);
+            rn.mem_limit_mib = v;
+            break;
+        }
         case O_SET:
             set_key[nset] = NULL;                   /* a whole list */
             set_val[nset++] = optarg;
@@ -653,7 +709,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }
-    if (check_app(&rn))
+    if (check_app(&rn) || check_memory(&rn))
         return 2;
     if (gdb) {
         uint32_t g;

@@ -67,6 +67,25 @@ for d in 8x8 16x16; do
 done
 echo "(medians of $REPEAT; BookSim2 runs at roughly 0.3-1e6 router-cycles/s on such machines)"
 
+# The engine's cost against message length, at the same message count:
+# netsim --burst (8 messages per node, all ready at cycle 0) on a 16x16
+# torus, 256 B against 16 KB messages, jumping and stepping every cycle.
+echo
+printf "%-10s %8s %12s %14s %14s %16s %10s\n" pattern len cycles "cpu_s(jump)" "cpu_s(step)" "jumped" "step/jump"
+for pat in bitcomp transpose uniform; do
+  declare -A cj=()
+  for len in 256 16384; do
+    rows=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json --dims 16x16 --pattern $pat --burst 8 --len $len; done)
+    j=$(echo "$rows" | jq .engine_cpu_s | median); one=$(echo "$rows" | head -1)
+    s=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json --dims 16x16 --pattern $pat --burst 8 --len $len --no-jump; done | jq .engine_cpu_s | median)
+    cj[$len]=$j
+    printf "%-10s %8s %12s %14.4f %14.4f %15.0f%% %10.1f\n" $pat $len "$(echo "$one" | jq .cycles)" "$j" "$s" \
+      "$(echo "$one" | jq '100 * .cycles_jumped / .cycles')" "$(awk -v a="$s" -v b="$j" 'BEGIN{print a/b}')"
+  done
+  printf "%-10s 16 KB over 256 B engine CPU (jumping): %.1f\n" $pat "$(awk -v a="${cj[16384]}" -v b="${cj[256]}" 'BEGIN{print a/b}')"
+done
+echo "(medians of $REPEAT; 2048 messages either way)"
+
 # The soak: SOAK_RUNS (default 1000) runs of faults, hangs, deadlocks, bad
 # descriptors and signals; what each ended with and what was left behind.
 echo

@@ -3,7 +3,8 @@
 # tests/unit/test_*.c by `make unit-test`), shows their output and sums
 # their "N passed, N failed" summary lines. A binary that is missing,
 # crashes, exits non-zero without reporting a failure, or prints no summary
-# counts as one failed test.
+# counts as one failed test; so does one still running after
+# UNIT_TIMEOUT seconds (default 600): a hang fails instead of stalling CI.
 #   tests/run-unit.sh build/tests/test_machine build/tests/test_router
 set -u
 
@@ -25,7 +26,7 @@ for bin in "$@"; do
         total_fail=$((total_fail + 1))
         continue
     fi
-    "$bin" 2>&1 | tee "$tmp"
+    timeout "${UNIT_TIMEOUT:-600}" "$bin" 2>&1 | tee "$tmp"
     rc=${PIPESTATUS[0]}
     summary=$(tail -n 1 "$tmp")
     if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then

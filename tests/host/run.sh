@@ -57,7 +57,24 @@ sweep_prints_a_curve() {
   "$NETSIM" --dims 4x4 --sweep 0.05:0.25:0.1 --cycles 1000 > "$TMP/s"; expect '[ $? = 0 ]'
   expect '[ "$(grep -c "^ *0\.[0-9]" "$TMP/s")" = 3 ]' "$(cat "$TMP/s")"
 }
+# --burst: the same digest (every time and counter) jumping, stepping and
+# checked; a 16 KB burst jumps over most of its cycles.
+burst_is_the_same_jumping_or_stepping() {
+  for a in "--dims 8x8 --pattern bitcomp" "--topo mesh --dims 6x6 --pattern transpose --set hop_cycles=3" \
+           "--topo hypercube --nodes 32 --pattern uniform" "--dims 4x4x4 --pattern neighbor --set nic_cycles=2"; do
+    ns $a --burst 2 --len 16384 > "$TMP/j"; expect '[ $? = 0 ]' "$a"
+    local d; d=$(field .digest)
+    expect '[ "$(field .cycles_jumped)" -gt $(( $(field .cycles) / 2 )) ]' "$a: $(cat "$TMP/j")"
+    ns $a --burst 2 --len 16384 --no-jump > "$TMP/j"
+    expect '[ "$(field .digest)" = "$d" ] && [ "$(field .cycles_jumped)" = 0 ]' "$a: $(cat "$TMP/j")"
+    ns $a --burst 2 --len 16384 --check-jump > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .digest)" = "$d" ]' "$a"
+  done
+}
 bad_input() {
+  "$NETSIM" --burst 0 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "burst .0. is not a whole number from 1 to 1000000" "$TMP/e"' "$(cat "$TMP/e")"
+  "$NETSIM" --burst 2 --sweep 0.1:0.2:0.1 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "burst and --sweep do not go together" "$TMP/e"'
   "$NETSIM" --pattern zigzag > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "unknown pattern .zigzag.; accepted: uniform, transpose, bitcomp" "$TMP/e"'
   "$NETSIM" --rate 1.5 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
@@ -89,6 +106,17 @@ numbers_are_not_octal() {
   refused --gdb 010 -- "GDB \\(node to debug\\) '010' is not a whole number from 0 to 1"
   printf 't_recv_ns = 0100\n' > "$TMP/oct.conf"
   refused --preset "$TMP/oct.conf" -- "oct.conf:1: t_recv_ns '0100' is not a whole number"
+}
+# A machine that would not fit in memory is refused before anything starts,
+# with the estimate and the limit: 64 ARM nodes at 21 MiB and 1 MiB of NIC
+# memory each, plus 64 MiB, are 1472 MiB.
+too_big_for_memory() {
+  refused --nodes 64 --mem-limit 1000 -- "64 nodes need about 1472 MiB of host memory \(21 MiB per ARM node.*more than the 1000 MiB of --mem-limit"
+  # without --mem-limit the limit is the host's available memory (4096 nodes need 90176 MiB)
+  if [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -lt 90176 ]; then
+    refused --nodes 4096 --dims 64x64 -- "4096 nodes need about 90176 MiB of host memory .*this host has available \(MemAvailable"
+  fi
+  refused --mem-limit 0 -- "--mem-limit '0' is not a whole number from 1 to"
 }
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
@@ -140,7 +168,7 @@ make_run_args_one_word() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve bad_input preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve burst_is_the_same_jumping_or_stepping bad_input too_big_for_memory preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

@@ -14,7 +14,7 @@ RUNS=$TMP/runs
 trap 'rm -rf "$TMP"' EXIT
 pass=0; fail=0; failed=()
 
-ws() { "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
+ws() { "$WORMSIM" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 summary() { jq -r "$1" "$(latest)/summary.json"; }
 qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -150,6 +151,7 @@ static int check_run_one(const struct check_test *t, int nofork)
         return 0;
     }
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);    /* a runner's timeout ends the test too */
         t->fn();
         fflush(stdout);
         _exit(check_failed_here ? 1 : 0);

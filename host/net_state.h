@@ -1,0 +1,106 @@
+/* The network model's state, shared by the cycle engine (net.c) and its
+ * exact jump over periodic stretches (net_jump.c). Not for other users:
+ * net.h is the interface. */
+#ifndef NET_STATE_H
+#define NET_STATE_H
+
+#include "net.h"
+
+struct flit {
+    struct net_msg *m;
+    uint32_t idx;                   /* 0 = head, flits - 1 = tail */
+    uint64_t ready;                 /* cycle it may leave this buffer */
+};
+
+/* An input virtual channel: a FIFO of flits and the route of the worm at
+ * its front. Wormhole buffers hold buf_flits; the others grow. */
+struct ivc {
+    struct flit *q;
+    uint32_t cap, head, count;
+    int routed, out_port, out_vc;
+};
+
+struct oport {
+    int to_node;                    /* -1: no link (mesh edge) or an ejection channel */
+    uint32_t *credits;              /* per VC: free downstream slots (wormhole) */
+    struct net_msg **owner;         /* per VC: the worm holding it */
+    uint32_t rr;                    /* round-robin pointer over requesting input VCs */
+    int is_eject;
+    uint64_t next_ok;               /* ejection: first cycle it may take the next flit */
+    uint64_t *head_cycle;           /* per VC: when the current worm's head crossed (traces) */
+};
+
+struct nic_queue {                  /* one injection channel */
+    struct net_msg *first, *last;
+    uint32_t next_flit;
+    uint64_t next_ok;               /* first cycle it may push the next flit */
+};
+
+struct router {
+    int up[2 * NIC_MAX_DIMS];       /* per link input port: the router it comes from */
+    struct ivc *in;                 /* [nin * V] */
+    struct oport *out;              /* [nout] */
+    struct nic_queue *inj;          /* [ninj] */
+    int coords[NIC_MAX_DIMS];
+    uint32_t nflits;                /* flits buffered here */
+    uint32_t queued;                /* messages waiting in its injection channels */
+};
+
+struct credit_ret { int node, port, vc; };
+
+/* A probe for a periodic stretch (net_jump.c): the canonical state at
+ * cycle c, and what it takes to scale the counters over whole periods. */
+struct jmsg {
+    struct net_msg *m;
+    uint64_t blocked;       /* its blocked cycles at c */
+    uint32_t f_out;         /* its flits out at c */
+    uint32_t d;             /* flits out per period */
+    uint64_t db;            /* blocked cycles per period */
+};
+struct jprobe {
+    int valid;
+    uint64_t c, moves, flit_hops, next_try, gap;
+    uint64_t *w;  size_t len, cap;          /* canonical state words */
+    struct jmsg *msg;  size_t nmsg, msg_cap; /* the worms in it */
+    struct link_stats *ls;                  /* link counters at c */
+    uint64_t epoch;
+};
+
+struct net {
+    struct machine m;
+    struct net_params p;
+    int nd, nlinkp, ninj, nej, nin, nout, V;
+    uint64_t cycle_ps, now, stepped, flit_hops;
+    struct router *r;
+    struct link_stats *ls;
+    struct credit_ret *cr;
+    size_t ncr, cr_cap;
+    uint64_t inflight_flits, queued_msgs, undelivered;
+    uint64_t moved;                 /* flit moves in the current cycle */
+    uint64_t moves;                 /* flit moves in all cycles stepped */
+    uint64_t still;                 /* cycles in a row with flits in and none moved */
+    struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
+    uint64_t *active;               /* bitmap: routers with flits or queued messages */
+    net_link_trace_fn trace_fn;
+    void *trace_ctx;
+    int jump_on;                    /* jump over periodic stretches (net_set_jump) */
+    uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
+    struct jprobe jp;
+    struct net *ref;                /* NET_JUMP_CHECK: the same network, stepped every cycle */
+    struct net_msg **shadow;        /* its copies of the messages not yet delivered */
+    size_t nshadow, shadow_cap;
+    int last_rc;                    /* what net_run last returned */
+    /* per-cycle scratch */
+    int *req_ip, *req_vc;
+    uint8_t *in_used;
+};
+
+/* net_jump.c. After each cycle stepped without an event, net_jump_probe
+ * may move the network whole periods ahead, never past end; anything that
+ * breaks the period (an injection, an event, an idle skip) calls
+ * net_jump_reset. */
+void net_jump_probe(struct net *n, uint64_t end);
+void net_jump_reset(struct net *n);
+void net_jump_free(struct net *n);
+
+#endif
