@@ -132,7 +132,7 @@ $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
 $(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HOST_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
 

@@ -577,25 +577,18 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->moved = 0;
         /* Active routers in rank order: injection first, so a flit that
          * enters in cycle c may leave its router in cycle c. */
-        size_t words = ((size_t)n->m.nodes + 63) / 64;
-        for (size_t w = 0; w < words; w++)
-            for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
-                int i = (int)(w * 64) + __builtin_ctzll(bits);
-                if (n->r[i].queued)
-                    inject_step(n, i, c);
-            }
-        for (size_t w = 0; w < words; w++)
-            for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
-                int i = (int)(w * 64) + __builtin_ctzll(bits);
-                if (n->r[i].nflits)
-                    router_step(n, i, c);
-            }
-        for (size_t w = 0; w < words; w++)
-            for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
-                int i = (int)(w * 64) + __builtin_ctzll(bits);
-                if (!n->r[i].nflits && !n->r[i].queued)
-                    n->active[w] &= ~(1ull << (i % 64));
-            }
+        NET_FOR_ACTIVE(n, i) {
+            if (n->r[i].queued)
+                inject_step(n, i, c);
+        }
+        NET_FOR_ACTIVE(n, i) {
+            if (n->r[i].nflits)
+                router_step(n, i, c);
+        }
+        NET_FOR_ACTIVE(n, i) {
+            if (!n->r[i].nflits && !n->r[i].queued)
+                n->active[i / 64] &= ~(1ull << (i % 64));
+        }
         for (size_t k = 0; k < n->ncr; k++)
             n->r[n->cr[k].node].out[n->cr[k].port].credits[n->cr[k].vc]++;
         n->ncr = 0;

@@ -111,37 +111,36 @@ static int walk(struct walk *w)
     size_t words = ((size_t)n->m.nodes + 63) / 64;
     for (size_t k = 0; k < words; k++)
         PUT(n->active[k]);
-    for (size_t k = 0; k < words; k++)
-        for (uint64_t bits = n->active[k]; bits; bits &= bits - 1) {
-            struct router *r = &n->r[k * 64 + (size_t)__builtin_ctzll(bits)];
-            PUT(r->nflits | (uint64_t)r->queued << 32);
-            for (int i = 0; i < n->nin * V; i++) {
-                const struct ivc *v = &r->in[i];
-                PUT(v->count | (uint64_t)v->routed << 32);
-                if (v->routed)
-                    PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
-                for (uint32_t j = 0; j < v->count; j++) {
-                    const struct flit *f = &v->q[(v->head + j) % v->cap];
-                    PUT((uintptr_t)f->m);
-                    PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
-                        (uint64_t)(f->idx == f->m->flits - 1) << 33);
-                    PUT(rel(f->ready, w->c));
-                    if (!note(w, f->m))
-                        return 0;
-                }
-            }
-            for (int ch = 0; ch < n->ninj; ch++) {
-                const struct nic_queue *q = &r->inj[ch];
-                PUT((uintptr_t)q->first);
-                if (!q->first)
-                    continue;
-                PUT((uint32_t)(q->next_flit - q->first->f_out) |
-                    (uint64_t)(ready_cycle(n, q->first) > w->c) << 32);
-                PUT(rel(q->next_ok, w->c));
-                if (!note(w, q->first))
+    NET_FOR_ACTIVE(n, a) {
+        struct router *r = &n->r[a];
+        PUT(r->nflits | (uint64_t)r->queued << 32);
+        for (int i = 0; i < n->nin * V; i++) {
+            const struct ivc *v = &r->in[i];
+            PUT(v->count | (uint64_t)v->routed << 32);
+            if (v->routed)
+                PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
+            for (uint32_t j = 0; j < v->count; j++) {
+                const struct flit *f = &v->q[(v->head + j) % v->cap];
+                PUT((uintptr_t)f->m);
+                PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
+                    (uint64_t)(f->idx == f->m->flits - 1) << 33);
+                PUT(rel(f->ready, w->c));
+                if (!note(w, f->m))
                     return 0;
             }
         }
+        for (int ch = 0; ch < n->ninj; ch++) {
+            const struct nic_queue *q = &r->inj[ch];
+            PUT((uintptr_t)q->first);
+            if (!q->first)
+                continue;
+            PUT((uint32_t)(q->next_flit - q->first->f_out) |
+                (uint64_t)(ready_cycle(n, q->first) > w->c) << 32);
+            PUT(rel(q->next_ok, w->c));
+            if (!note(w, q->first))
+                return 0;
+        }
+    }
     /* Output ports everywhere: a router without flits at c0 may still hold
      * a VC, be owed credits, or have moved its round-robin pointer. */
     for (int i = 0; i < n->m.nodes; i++)
@@ -190,25 +189,23 @@ static uint64_t periods(struct net *n, uint64_t P, uint64_t end)
         j->d = j->m->f_out - j->f_out;
         j->db = j->m->blocked_cycles - j->blocked;
     }
-    size_t words = ((size_t)n->m.nodes + 63) / 64;
     uint64_t pushing = 0;
-    for (size_t w = 0; w < words; w++)
-        for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
-            const struct router *r = &n->r[w * 64 + (size_t)__builtin_ctzll(bits)];
-            for (int ch = 0; ch < n->ninj; ch++) {
-                const struct nic_queue *q = &r->inj[ch];
-                const struct net_msg *m = q->first;
-                if (!m)
-                    continue;
-                uint32_t d = p->msg[m->jix].d;
-                if (q->next_flit == 0 && ready_cycle(n, m) > c1)
-                    k = min_u64(k, (ready_cycle(n, m) - c1) / P);
-                if (d) {
-                    k = min_u64(k, (m->flits - 1 - q->next_flit) / d);
-                    pushing += d;
-                }
+    NET_FOR_ACTIVE(n, a) {
+        const struct router *r = &n->r[a];
+        for (int ch = 0; ch < n->ninj; ch++) {
+            const struct nic_queue *q = &r->inj[ch];
+            const struct net_msg *m = q->first;
+            if (!m)
+                continue;
+            uint32_t d = p->msg[m->jix].d;
+            if (q->next_flit == 0 && ready_cycle(n, m) > c1)
+                k = min_u64(k, (ready_cycle(n, m) - c1) / P);
+            if (d) {
+                k = min_u64(k, (m->flits - 1 - q->next_flit) / d);
+                pushing += d;
             }
         }
+    }
     /* Every worm that moves is pushed by its NIC as fast as it drains. */
     uint64_t moving = 0;
     for (size_t i = 0; i < p->nmsg; i++)
@@ -225,28 +222,26 @@ static void jump(struct net *n, uint64_t P, uint64_t k)
         j->m->f_out += (uint32_t)(k * j->d);
         j->m->blocked_cycles += k * j->db;
     }
-    size_t words = ((size_t)n->m.nodes + 63) / 64;
-    for (size_t w = 0; w < words; w++)
-        for (uint64_t bits = n->active[w]; bits; bits &= bits - 1) {
-            struct router *r = &n->r[w * 64 + (size_t)__builtin_ctzll(bits)];
-            for (int i = 0; i < n->nin * n->V; i++) {
-                struct ivc *v = &r->in[i];
-                for (uint32_t x = 0; x < v->count; x++) {
-                    struct flit *f = &v->q[(v->head + x) % v->cap];
-                    f->idx += (uint32_t)(k * p->msg[f->m->jix].d);
-                    if (f->ready > c1)
-                        f->ready += dt;
-                }
-            }
-            for (int ch = 0; ch < n->ninj; ch++) {
-                struct nic_queue *q = &r->inj[ch];
-                if (!q->first)
-                    continue;
-                q->next_flit += (uint32_t)(k * p->msg[q->first->jix].d);
-                if (q->next_ok > c1)
-                    q->next_ok += dt;
+    NET_FOR_ACTIVE(n, a) {
+        struct router *r = &n->r[a];
+        for (int i = 0; i < n->nin * n->V; i++) {
+            struct ivc *v = &r->in[i];
+            for (uint32_t x = 0; x < v->count; x++) {
+                struct flit *f = &v->q[(v->head + x) % v->cap];
+                f->idx += (uint32_t)(k * p->msg[f->m->jix].d);
+                if (f->ready > c1)
+                    f->ready += dt;
             }
         }
+        for (int ch = 0; ch < n->ninj; ch++) {
+            struct nic_queue *q = &r->inj[ch];
+            if (!q->first)
+                continue;
+            q->next_flit += (uint32_t)(k * p->msg[q->first->jix].d);
+            if (q->next_ok > c1)
+                q->next_ok += dt;
+        }
+    }
     for (int i = 0; i < n->m.nodes; i++)
         for (int o = 0; o < n->nout; o++)
             if (n->r[i].out[o].next_ok > c1)

@@ -95,6 +95,14 @@ struct net {
     uint8_t *in_used;
 };
 
+/* Each router i with flits or queued messages (the bitmap `active`), in
+ * rank order. The body may clear bits of `active`: the walk reads a copy
+ * of each word. */
+#define NET_FOR_ACTIVE(n, i)                                                   \
+    for (size_t w_ = 0; w_ < ((size_t)(n)->m.nodes + 63) / 64; w_++)           \
+        for (uint64_t b_ = (n)->active[w_]; b_; b_ &= b_ - 1)                  \
+            for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
+
 /* net_jump.c. After each cycle stepped without an event, net_jump_probe
  * may move the network whole periods ahead, never past end; anything that
  * breaks the period (an injection, an event, an idle skip) calls

@@ -113,19 +113,34 @@ static double now_s(void)
 
 struct pkt { struct net_msg nm; uint64_t created; int measured; };
 
-static int run_once(const struct cfg *c, struct result *res, char *err, size_t errlen)
+/* The network of the run, in the engine mode the options chose. */
+static struct net *new_net(const struct cfg *c, char *err, size_t errlen)
 {
     struct net *n = net_new(&c->m, &c->p.net, err, errlen);
+    if (n && net_set_jump(n, (enum net_jump)c->jump)) {
+        snprintf(err, errlen, "no memory for --check-jump");
+        net_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+/* One generator per node, seeded from --seed and the node. */
+static uint64_t *new_rngs(const struct cfg *c)
+{
+    uint64_t *rng = malloc((size_t)c->m.nodes * sizeof *rng);
+    for (int i = 0; rng && i < c->m.nodes; i++)
+        rng[i] = (c->seed + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9ull;
+    return rng;
+}
+
+static int run_once(const struct cfg *c, struct result *res, char *err, size_t errlen)
+{
+    struct net *n = new_net(c, err, errlen);
     if (!n)
         return -1;
-    if (net_set_jump(n, (enum net_jump)c->jump)) {
-        snprintf(err, errlen, "no memory for --check-jump");
-        return -1;
-    }
     int N = c->m.nodes;
-    uint64_t *rng = malloc((size_t)N * sizeof *rng);
-    for (int i = 0; i < N; i++)
-        rng[i] = (c->seed + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9ull;
+    uint64_t *rng = new_rngs(c);
     uint64_t flits = (c->len + c->p.net.flit_bytes - 1) / c->p.net.flit_bytes;
     if (!flits)
         flits = 1;
@@ -225,23 +240,17 @@ static uint64_t fold(uint64_t h, uint64_t v)      /* FNV-1a over the 8 bytes of 
 /* --burst: M packets per node at cycle 0; one JSON object or table row. */
 static int run_burst(const struct cfg *c, char *err, size_t errlen)
 {
-    struct net *n = net_new(&c->m, &c->p.net, err, errlen);
+    struct net *n = new_net(c, err, errlen);
     if (!n)
         return -1;
-    if (net_set_jump(n, (enum net_jump)c->jump)) {
-        snprintf(err, errlen, "no memory for --check-jump");
-        return -1;
-    }
     int N = c->m.nodes;
     size_t total = (size_t)N * c->burst, k = 0;
     struct net_msg *msg = calloc(total, sizeof *msg);
-    uint64_t *rng = malloc((size_t)N * sizeof *rng);
+    uint64_t *rng = new_rngs(c);
     if (!msg || !rng) {
         snprintf(err, errlen, "no memory for %zu packets", total);
         return -1;
     }
-    for (int i = 0; i < N; i++)
-        rng[i] = (c->seed + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(i + 1) * 0xbf58476d1ce4e5b9ull;
     for (int i = 0; i < N; i++)
         for (uint64_t j = 0; j < c->burst; j++) {
             struct net_msg *m = &msg[k++];

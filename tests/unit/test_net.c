@@ -5,16 +5,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "net.h"
-
-static struct machine mach(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
-{
-    struct machine m;
-    char err[256];
-    if (machine_parse(&m, topo, nodes, dims, err, sizeof err))
-        check_fail(__FILE__, __LINE__, "machine_parse: %s", err);
-    m.port_model = pm;
-    return m;
-}
+#include "net_fixture.h"
 
 static struct net_params params(uint32_t vcs, uint32_t hop, enum switching sw)
 {
