@@ -25,8 +25,15 @@ void board_init(void);
 /* Console output of one byte (polled, never blocks for long). */
 void board_putc(char c);
 
-/* End the emulator process with this exit status. */
+/* End the emulator process with this exit status (a fault's last act). */
 void board_exit(int status) __attribute__((noreturn));
+
+/* Restart the node: QEMU resets the board, copies the node image back in
+ * and boots it, keeping the process, its NIC memory and doorbells; a node
+ * pool reuses it so (host/pool.c). A QEMU started with -no-reboot (a node
+ * of one run only) ends instead, with status 0. A node's last act after a
+ * clean EXIT. */
+void board_reset(void) __attribute__((noreturn));
 
 /* Instructions retired, modulo 2^32. Exact under QEMU -icount shift=0 (so
  * deterministic; kernel/clock.c checks it at boot); callers widen it to 64

@@ -13,6 +13,7 @@
 #       --recollect     rewrite every row's measured fields from its run directory
 #                       (after this tool's columns changed), then exit
 #       --list          print the runs (key fields) and exit
+#       --cold          start every run's nodes afresh instead of on node pools
 #       --wormsim PATH, --kernel ELF, --kernel-riscv ELF
 #   -h, --help
 #
@@ -44,6 +45,10 @@
 #
 # Parallel runs: each run is a whole machine (p QEMUs and a router), so
 # --jobs counts machines. A run of more than big_nodes nodes runs alone.
+# Each job slot has a node pool (wormsim --serve), so a node's QEMU starts
+# once per sweep, not once per run; results are the same either way
+# (tests/qemu/suite-pool.sh), and each run's `command` file is the cold
+# command that reproduces it.
 # Simulated results do not depend on --jobs (tests/sweep/run.sh checks it);
 # only wall_s does.
 set -u
@@ -54,7 +59,7 @@ COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,statu
 die() { echo "sweep: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-POS=(); JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0
+POS=(); JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0; COLD=0
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
 KERNEL=${KERNEL:-$HERE/build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
     --retry-failed) RETRY=1; shift ;;
     --recollect) RECOLLECT=1; shift ;;
     --list) LIST=1; shift ;;
+    --cold) COLD=1; shift ;;
     --wormsim) WORMSIM=$2; shift 2 ;;
     --kernel) KERNEL=$2; shift 2 ;;
     --kernel-riscv) KERNEL_RISCV=$2; shift 2 ;;
@@ -205,7 +211,7 @@ weight() { echo $(( $1 * $1 * ($2 + 1024) / 1024 + 1 )); }
 
 # --- One run: wormsim, then one CSV row -----------------------------------
 run_one() {
-  local app=$1 topo=$2 dims=$3 len=$4 preset=$5 pm=$6 net=$7 args=$8 arch=$9 gname=${10} tmo=${11}
+  local app=$1 topo=$2 dims=$3 len=$4 preset=$5 pm=$6 net=$7 args=$8 arch=$9 gname=${10} tmo=${11} slot=${12}
   local n; n=$(nodes_of "$dims")
   local id; id=$(printf '%s' "$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")" | cksum | awk '{print $1}')
   local rdir=$OUT/runs/$app-$topo$dims-$len-$id
@@ -218,6 +224,7 @@ run_one() {
              --runs-dir "$rdir" --timeout "$tmo" --hang-timeout 120)
   [ -z "$net" ] || cmd+=(--set "$net")
   printf '%q ' "${cmd[@]}" > "$rdir/command"; echo >> "$rdir/command"
+  [ $COLD = 1 ] || cmd=("$WORMSIM" --pool "$POOL-$slot" "${cmd[@]:1}")
   local t0 rc; t0=$(date +%s.%N)
   "${cmd[@]}" > "$rdir/wormsim.out" 2>&1; rc=$?
   local wall; wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
@@ -280,8 +287,25 @@ if [ $RECOLLECT = 1 ]; then
   echo "sweep $NAME: $(($(wc -l < "$CSV") - 1)) rows of $CSV measured again" >&2
   exit 0
 fi
+# --- The node pools, one per job slot --------------------------------------
+POOL=sweep-$$; POOL_PIDS=()
+pools_down() {
+  local p; for p in "${POOL_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  for p in "${POOL_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  POOL_PIDS=()
+}
+if [ $COLD = 0 ]; then
+  for ((i = 0; i < JOBS; i++)); do
+    "$WORMSIM" --serve "$POOL-$i" > "$OUT/pool-$i.log" 2>&1 & POOL_PIDS+=($!)
+    for k in $(seq 100); do grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix && break; sleep 0.05; done
+    grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix || { pools_down; die "node pool $i did not start: $(cat "$OUT/pool-$i.log")"; }
+  done
+fi
+trap pools_down EXIT
+
 # --- The scheduler ---------------------------------------------------------
-declare -A PID_W=() PID_BIG=()
+declare -A PID_W=() PID_BIG=() PID_SLOT=()
+FREE=(); for ((i = 0; i < JOBS; i++)); do FREE[$i]=1; done
 running=0; big_running=0; done_n=0; failed=0; done_w=0; todo_w=0
 for r in "${TODO[@]}"; do
   IFS=$'\x1f' read -r app topo dims len rest <<< "$r"
@@ -310,6 +334,7 @@ cleanup() {
     [ $alive = 0 ] && break; sleep 0.1
   done
   for p in "${!PID_W[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done
+  pools_down
   [ $TTY = 1 ] && echo >&2
   echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,${#TODO[@]},$done_n,$(($(date +%s) - T0))" >> "$OUT/timing.csv"
   echo "sweep $NAME: stopped; $done_n runs finished this time; run it again to resume" >&2
@@ -323,7 +348,8 @@ reap() {
   [ -n "${p:-}" ] || return
   running=$((running - 1)); done_n=$((done_n + 1)); done_w=$((done_w + PID_W[$p]))
   [ "${PID_BIG[$p]}" = 1 ] && big_running=0
-  unset "PID_W[$p]" "PID_BIG[$p]"
+  FREE[${PID_SLOT[$p]}]=1
+  unset "PID_W[$p]" "PID_BIG[$p]" "PID_SLOT[$p]"
   [ $st = 0 ] || failed=$((failed + 1))
   progress
 }
@@ -333,9 +359,12 @@ for r in "${TODO[@]}"; do
   IFS=$'\x1f' read -r app topo dims len preset pm net args arch gname tmo big <<< "$r"
   n=$(nodes_of "$dims"); w=$(weight "$n" "$len"); isbig=0; [ "$n" -gt "$big" ] && isbig=1
   while [ $running -ge "$JOBS" ] || [ $big_running = 1 ] || { [ $isbig = 1 ] && [ $running -gt 0 ]; }; do reap; done
-  ( trap - INT TERM; run_one "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" "$gname" "$tmo"
+  # a big run takes slot 0, whose pool keeps the big machine's nodes
+  slot=0; if [ $isbig = 0 ]; then for ((i = 0; i < JOBS; i++)); do [ "${FREE[$i]}" = 1 ] && { slot=$i; break; }; done; fi
+  FREE[$slot]=0
+  ( trap - INT TERM EXIT; run_one "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" "$gname" "$tmo" "$slot"
   ) &
-  p=$!; PID_W[$p]=$w; PID_BIG[$p]=$isbig; running=$((running + 1)); [ $isbig = 1 ] && big_running=1
+  p=$!; PID_W[$p]=$w; PID_BIG[$p]=$isbig; PID_SLOT[$p]=$slot; running=$((running + 1)); [ $isbig = 1 ] && big_running=1
   [ $TTY = 0 ] || progress
 done
 while [ $running -gt 0 ]; do reap; done

@@ -90,7 +90,7 @@ static char *expand(const char *w, const struct launch_vars *v)
     return strdup(out);
 }
 
-pid_t launch_node(const struct template *t, const struct launch_vars *v, const char *log_path)
+pid_t launch_node(const struct template *t, const struct launch_vars *v, int out_fd)
 {
     char **argv = calloc((size_t)t->argc + 4, sizeof *argv);
     int n = 0;
@@ -103,6 +103,11 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, const c
                 argv[n++] = strdup("-gdb");
                 argv[n++] = strdup(gdb_arg);
             }
+            continue;
+        }
+        if (!strcmp(t->argv[i], "@NO_REBOOT@")) {
+            if (!v->keep)
+                argv[n++] = strdup("-no-reboot");
             continue;
         }
         argv[n++] = expand(t->argv[i], v);
@@ -126,12 +131,11 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, const c
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         int in = open("/dev/null", O_RDONLY);
-        int out = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0)
+        if (in < 0)
             _exit(127);
         dup2(in, 0);
-        dup2(out, 1);
-        dup2(out, 2);
+        dup2(out_fd, 1);
+        dup2(out_fd, 2);
         execvp(argv[0], argv);
         dprintf(2, "cannot start %s: %m\n", argv[0]);
         _exit(127);

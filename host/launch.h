@@ -19,12 +19,13 @@ int template_check_program(const struct template *t, char *err, size_t errlen);
 struct launch_vars {
     const char *kernel, *socket, *mem;
     int gdb_port;    /* 0: no gdbstub */
+    int keep;        /* 1: the node restarts after its run; else @NO_REBOOT@ is -no-reboot */
 };
 
-/* Fork and exec one node's QEMU, its console and stderr into log_path. The
+/* Fork and exec one node's QEMU, its console and stderr into out_fd. The
  * child dies with the router (PR_SET_PDEATHSIG) and has its own process
  * group, so a terminal's Ctrl-C reaches only the router, which then ends
  * every node itself. Returns the pid, or -1. */
-pid_t launch_node(const struct template *t, const struct launch_vars *v, const char *log_path);
+pid_t launch_node(const struct template *t, const struct launch_vars *v, int out_fd);
 
 #endif

@@ -131,7 +131,11 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     struct node *n = &r->nodes[rank];
     n->shm = shm;
     n->shm_size = size;
+    /* A node of a pool waits in link-up with its hello already written
+     * (nic_shm.h): everything else of the first page starts afresh. */
+    uint32_t hello = status_of(n)->hello;
     memset(shm, 0, NIC_RING_OFF);
+    status_of(n)->hello = hello;
     struct nic_config *c = cfg_of(n);
     struct layout l = layout_of(r, n);
     c->magic = NIC_MAGIC;
@@ -164,9 +168,11 @@ int router_node_hello(struct router *r, int rank)
 {
     struct node *n = &r->nodes[rank];
     volatile struct nic_status *st = status_of(n);
-    if (n->state != NODE_BOOT || !st->hello)
+    uint32_t hello = st->hello;
+    if (n->state != NODE_BOOT || !hello || hello == st->link_up)
         return 0;
-    st->link_up = 1;
+    __sync_synchronize();            /* the configuration before link_up */
+    st->link_up = hello;
     n->state = NODE_RUNNING;
     n->lb = 0;
     return 1;
@@ -625,6 +631,10 @@ int router_node_poll(struct router *r, int rank)
     __sync_synchronize();
     SHM32(n, NIC_CONS_OFF) = n->cons;
     __sync_synchronize();
+    /* After EXIT a node restarts and says hello again (nic_shm.h); before
+     * it, that is a node that reset itself mid-run. */
+    if (n->state != NODE_EXITED && status_of(n)->hello != status_of(n)->link_up)
+        return fail(r, n, "restarted during the run (its NIC said hello again)");
     if (status_of(n)->want_space)
         r->notify(r->ctx, n->rank);
     return router_advance(r);

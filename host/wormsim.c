@@ -1,7 +1,10 @@
 /* wormsim: run a program on an emulated wormhole-routed multicomputer.
  *
- * Starts one QEMU per node, serves each node's NIC (ivshmem-doorbell) as
- * the router, and writes the run's results into its own run directory.
+ * Takes one QEMU per node from a node pool (host/pool.c), serves each
+ * node's NIC (ivshmem-doorbell) as the router, and writes the run's
+ * results into its own run directory. Alone, the pool is the run's own
+ * and its nodes end with it; with --serve NAME the pool outlives runs,
+ * which wormsim --pool NAME hands it (host/serve.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -30,6 +33,8 @@
 #include "params.h"
 #include "arch.h"
 #include "trace.h"
+#include "pool.h"
+#include "serve.h"
 #include "../apps/restrict.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
@@ -38,7 +43,19 @@ static const struct { const char *name; int restr; const char *desc; } apps[] = 
 };
 #define NAPPS ((int)(sizeof apps / sizeof apps[0]))
 
+/* What outlives a run: the event sources and the node pool. */
+struct host {
+    int epfd, sigfd, timerfd;
+    struct pool pool;
+    int client;                      /* serve: the run's client connection, or -1 */
+    int stop;                        /* serve: a signal asked the server to end */
+};
+
+/* epoll kinds beyond the pool's (POOL_EV_*) */
+enum { EV_SIG = 16, EV_TIMER, EV_CLIENT, EV_SERVE };
+
 struct run {
+    struct host *h;
     struct machine m;
     struct params p;
     struct router r;
@@ -52,10 +69,9 @@ struct run {
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
     char dir[1024];
-    struct nic_mem *mem;
-    pid_t *pid;
-    int *conn;
-    int listen_fd, epfd, sigfd, timerfd;
+    struct pool_node **nd;           /* by rank */
+    unsigned char *back;             /* by rank: restarted after EXIT, or its QEMU ended */
+    int warm;                        /* nodes handed over warm by the pool */
     double t0, last_progress;
     uint64_t progress_seen;          /* r.progress when last_progress was taken */
     double all_exited_at;            /* when every node had posted EXIT, or 0 */
@@ -104,6 +120,10 @@ static void usage(FILE *f)
 "                         periodic stretches (slower; the results are the same)\n"
 "      --check-jump       run a second network model stepped every cycle beside the\n"
 "                         jumping one, and fail the run at the first difference\n"
+"      --serve NAME       keep a pool of node emulators and run what wormsim --pool\n"
+"                         NAME hands it, one run at a time, until interrupted\n"
+"      --pool NAME        run on the pool NAME (warm nodes: no QEMU start), as if\n"
+"                         run here: same options, output, files and exit status\n"
 "      --list-apps        print the node programs and exit\n");
 }
 
@@ -175,15 +195,30 @@ static unsigned long long mem_available(void)
     return kb * 1024;
 }
 
-/* A machine that would not fit in host memory is refused before any node
- * starts: every node's QEMU (arch_node_mib) and NIC memory, and 64 MiB for
- * the run tool and the shared libraries, against --mem-limit (default: the
- * host's available memory). */
-static int check_memory(const struct run *rn)
+/* What a run needs of host memory: every node's QEMU (arch_node_mib) and
+ * NIC memory, and 64 MiB for the run tool and the shared libraries. */
+static unsigned long long memory_need(const struct run *rn)
 {
-    unsigned long long need = 64ull << 20, limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available();
+    unsigned long long need = 64ull << 20;
     for (int i = 0; i < rn->m.nodes; i++)
         need += ((unsigned long long)arch_node_mib[rn->arch[i]] << 20) + rn->p.nic_mem;
+    return need;
+}
+
+/* What the pool's idle nodes hold, which a run may have freed. */
+static unsigned long long memory_idle(const struct pool *p)
+{
+    return (unsigned long long)pool_idle(p) * (arch_node_mib[ARCH_ARM] > arch_node_mib[ARCH_RISCV] ?
+                                               arch_node_mib[ARCH_RISCV] : arch_node_mib[ARCH_ARM]) << 20;
+}
+
+/* A machine that would not fit in host memory is refused before any node
+ * starts: memory_need() against --mem-limit (default: the host's
+ * available memory, and what the pool's idle nodes hold). */
+static int check_memory(const struct run *rn)
+{
+    unsigned long long need = memory_need(rn);
+    unsigned long long limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + memory_idle(&rn->h->pool);
     if (!limit || need <= limit)
         return 0;
     fprintf(stderr, "wormsim: %d nodes need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
@@ -229,7 +264,7 @@ static void notify(void *ctx, int rank)
 {
     struct run *rn = ctx;
     uint64_t one = 1;
-    if (write(rn->mem[rank].irq_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+    if (write(rn->nd[rank]->mem.irq_fd, &one, sizeof one) < 0 && errno != EAGAIN)
         perror("wormsim: interrupt");
 }
 
@@ -259,18 +294,10 @@ static void fail(struct run *rn, const char *fmt, ...)
     rn->done = 1;
 }
 
-static int rank_of_pid(const struct run *rn, pid_t pid)
-{
-    for (int i = 0; i < rn->m.nodes; i++)
-        if (rn->pid[i] == pid)
-            return i;
-    return -1;
-}
-
 /* A node reported a fault in its status block. */
 static int check_fault(struct run *rn, int rank)
 {
-    volatile struct nic_status *st = (volatile struct nic_status *)(rn->mem[rank].map + NIC_STATUS_OFF);
+    volatile struct nic_status *st = (volatile struct nic_status *)(rn->nd[rank]->mem.map + NIC_STATUS_OFF);
     if (st->state != NIC_STATE_FAULT)
         return 0;
 #define KIND_NAME(name, value, text) [value] = text,
@@ -282,6 +309,14 @@ static int check_fault(struct run *rn, int rank)
     fail(rn, "node %d: %s at pc 0x%08x (address 0x%08x); see node-%03d.log",
          rank, rn->out.fault.kind, st->fault_pc, st->fault_addr, rank);
     return 1;
+}
+
+/* A node that posted EXIT and said hello again has restarted for the
+ * pool's next run (board_reset); it is done with this one. */
+static void check_back(struct run *rn, int rank)
+{
+    if (!rn->back[rank] && rn->r.nodes[rank].state == NODE_EXITED && pool_node_said_hello(rn->nd[rank]))
+        rn->back[rank] = 1;
 }
 
 /* A doorbell: the node has posted descriptors. The bell's eventfd is
@@ -299,27 +334,8 @@ static void on_bell(struct run *rn, int rank)
     }
     if (router_node_poll(&rn->r, rank) < 0)
         fail(rn, "%s", rn->r.error);
-}
-
-static void on_accept(struct run *rn)
-{
-    for (;;) {
-        int c = accept4(rn->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-        if (c < 0)
-            return;
-        struct ucred cr;
-        socklen_t l = sizeof cr;
-        int rank = getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &l) ? -1 : rank_of_pid(rn, cr.pid);
-        if (rank < 0 || rn->conn[rank] >= 0) {
-            close(c);       /* not one of ours */
-            continue;
-        }
-        rn->conn[rank] = c;
-        if (ivshmem_handshake(c, rank + 1, &rn->mem[rank]))
-            fail(rn, "node %d: NIC handshake with QEMU failed: %m", rank);
-        close(rn->mem[rank].memfd);   /* QEMU holds it now; the mapping stays */
-        rn->mem[rank].memfd = -1;
-    }
+    else
+        check_back(rn, rank);
 }
 
 static void on_child(struct run *rn)
@@ -327,10 +343,11 @@ static void on_child(struct run *rn)
     int status;
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-        int rank = rank_of_pid(rn, pid);
-        if (rank < 0)
+        struct pool_node *nd = pool_on_child(&rn->h->pool, pid, status);
+        if (!nd || nd->run != rn)
             continue;
-        rn->pid[rank] = -1;
+        int rank = nd->rank;
+        rn->back[rank] = 1;
         rn->last_progress = now_s();
         if (check_fault(rn, rank))
             continue;
@@ -353,16 +370,19 @@ static void on_child(struct run *rn)
 static void on_timer(struct run *rn)
 {
     uint64_t v;
-    if (read(rn->timerfd, &v, sizeof v) < 0)
+    if (read(rn->h->timerfd, &v, sizeof v) < 0)
         return;
-    /* Kick nodes that said hello but whose doorbell QEMU dropped, and
+    /* Answer nodes that said hello but whose doorbell QEMU dropped, and
      * read every ring in case a doorbell was lost. */
     for (int i = 0; i < rn->m.nodes && !rn->done; i++) {
-        const volatile struct nic_status *st = (const volatile struct nic_status *)(rn->mem[i].map + NIC_STATUS_OFF);
-        if (rn->r.nodes[i].state == NODE_BOOT && st->hello)
-            notify(rn, i);
-        else if (router_node_poll(&rn->r, i) < 0)
+        if (rn->r.nodes[i].state == NODE_BOOT) {
+            if (router_node_hello(&rn->r, i))
+                notify(rn, i);
+        } else if (router_node_poll(&rn->r, i) < 0) {
             fail(rn, "%s", rn->r.error);
+        } else {
+            check_back(rn, i);
+        }
     }
     if (rn->gdb_node >= 0)
         return;                      /* a person is at the controls */
@@ -384,37 +404,33 @@ static void on_timer(struct run *rn)
      * --hang-timeout, and at least EXIT_GRACE_S on a loaded host. */
     if (rn->all_exited_at > 0 && t - rn->all_exited_at > (rn->hang_s > EXIT_GRACE_S ? rn->hang_s : EXIT_GRACE_S))
         for (int i = 0; i < rn->m.nodes && !rn->done; i++)
-            if (rn->pid[i] > 0)
-                fail(rn, "node %d posted EXIT %.0f s ago but its QEMU still runs: a node must stop after "
-                     "EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
+            if (!rn->back[i])
+                fail(rn, "node %d posted EXIT %.0f s ago but neither restarted nor stopped: a node must "
+                     "restart after EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
 }
 
+/* Every node goes back to the pool: kept warm after a run that went well
+ * (its node restarted), killed and reaped otherwise. */
 static void stop_nodes(struct run *rn)
 {
     for (int i = 0; i < rn->m.nodes; i++)
-        if (rn->pid[i] > 0)
-            kill(rn->pid[i], SIGKILL);
-    for (int i = 0; i < rn->m.nodes; i++)
-        if (rn->pid[i] > 0) {
-            waitpid(rn->pid[i], NULL, 0);
-            rn->pid[i] = -1;
+        if (rn->nd[i]) {
+            pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]);
+            rn->nd[i] = NULL;
         }
 }
 
-static int all_reaped(const struct run *rn)
+static int all_back(const struct run *rn)
 {
     for (int i = 0; i < rn->m.nodes; i++)
-        if (rn->pid[i] > 0)
+        if (!rn->back[i])
             return 0;
     return 1;
 }
 
-enum { EV_LISTEN = 1, EV_BELL, EV_SIG, EV_TIMER };
-
-static int ep_add(int ep, int fd, uint32_t kind, uint32_t rank)
+static int ep_add(int ep, int fd, uint32_t kind, uint32_t id)
 {
-    struct epoll_event e = { .events = EPOLLIN | (kind == EV_BELL ? EPOLLET : 0u),
-                             .data.u64 = (uint64_t)kind << 32 | rank };
+    struct epoll_event e = { .events = EPOLLIN, .data.u64 = POOL_EV(kind, id) };
     return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e);
 }
 
@@ -435,24 +451,16 @@ static sigset_t run_signals(void)
     return ss;
 }
 
+/* The router, then a node from the pool for every rank: an idle one is
+ * configured and let through link-up at once, a new one when it boots. */
 static int setup(struct run *rn)
 {
+    struct host *h = rn->h;
     int n = rn->m.nodes;
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
-    }
-    rn->mem = calloc((size_t)n, sizeof *rn->mem);
-    rn->pid = calloc((size_t)n, sizeof *rn->pid);
-    rn->conn = calloc((size_t)n, sizeof *rn->conn);
-    for (int i = 0; i < n; i++) {
-        rn->conn[i] = -1;
-        rn->pid[i] = -1;
-        rn->mem[i].memfd = rn->mem[i].bell_fd = rn->mem[i].irq_fd = -1;
-    }
-    if (router_init(&rn->r, &rn->m, &rn->p)) {
-        fprintf(stderr, "wormsim: %s\n", rn->r.error);
+    rn->nd = calloc((size_t)n, sizeof *rn->nd);
+    rn->back = calloc((size_t)n, 1);
+    if (!rn->nd || !rn->back || router_init(&rn->r, &rn->m, &rn->p)) {
+        fprintf(stderr, "wormsim: %s\n", rn->nd && rn->back ? rn->r.error : "out of memory");
         return -1;
     }
     rn->r.notify = notify;
@@ -467,30 +475,6 @@ static int setup(struct run *rn)
     if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
         rn->r.trace = stderr;
     rn->r.ctx = rn;
-    rn->epfd = epoll_create1(EPOLL_CLOEXEC);
-    sigset_t ss = run_signals();
-    rn->sigfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK);
-    rn->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-    struct itimerspec its = { .it_interval = { 0, 5000000 }, .it_value = { 0, 5000000 } };
-    timerfd_settime(rn->timerfd, 0, &its, NULL);
-    char sock[108];
-    snprintf(sock, sizeof sock, "wormsim-%d-%lx", (int)getpid(), (unsigned long)time(NULL));
-    rn->listen_fd = ivshmem_listen(sock);
-    if (rn->epfd < 0 || rn->sigfd < 0 || rn->timerfd < 0 || rn->listen_fd < 0) {
-        fprintf(stderr, "wormsim: cannot set up the router: %m\n");
-        return -1;
-    }
-    ep_add(rn->epfd, rn->listen_fd, EV_LISTEN, 0);
-    ep_add(rn->epfd, rn->sigfd, EV_SIG, 0);
-    ep_add(rn->epfd, rn->timerfd, EV_TIMER, 0);
-    for (int i = 0; i < n; i++) {
-        if (nic_mem_create(&rn->mem[i], i, rn->p.nic_mem)) {
-            fprintf(stderr, "wormsim: cannot create NIC memory for node %d: %m\n", i);
-            return -1;
-        }
-        router_attach(&rn->r, i, rn->mem[i].map, rn->mem[i].size, rn->app, rn->args);
-        ep_add(rn->epfd, rn->mem[i].bell_fd, EV_BELL, (uint32_t)i);
-    }
     int port = 0;
     if (rn->gdb_node >= 0) {
         port = free_tcp_port();
@@ -507,16 +491,28 @@ static int setup(struct run *rn)
         free(kernel);
         fclose(f);
     }
-    char mem[16];
-    snprintf(mem, sizeof mem, "32M");
+    /* Idle nodes are kept until a run needs their memory. */
+    if (!rn->mem_limit_mib && memory_need(rn) > mem_available())
+        pool_trim(&h->pool, h->pool.n);
     for (int i = 0; i < n; i++) {
-        char log[1100];
+        char log[1100], err[512];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
-        struct launch_vars v = { rn->kernel[rn->arch[i]], sock, mem, i == rn->gdb_node ? port : 0 };
-        rn->pid[i] = launch_node(&rn->tpl[rn->arch[i]], &v, log);
-        if (rn->pid[i] < 0) {
-            fprintf(stderr, "wormsim: cannot start node %d: %m\n", i);
+        struct pool_spec spec = { &rn->tpl[rn->arch[i]], rn->kernel[rn->arch[i]], rn->arch[i], rn->p.nic_mem,
+                                  i == rn->gdb_node ? port : 0 };
+        unsigned long long reused = h->pool.reused;
+        struct pool_node *nd = pool_take(&h->pool, &spec, log, err, sizeof err);
+        if (!nd) {
+            fprintf(stderr, "wormsim: node %d: %s\n", i, err);
             return -1;
+        }
+        nd->run = rn;
+        nd->rank = i;
+        rn->nd[i] = nd;
+        router_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
+        if (h->pool.reused != reused) {
+            rn->warm++;
+            if (router_node_hello(&rn->r, i))
+                notify(rn, i);
         }
     }
     if (rn->gdb_node >= 0) {
@@ -528,33 +524,83 @@ static int setup(struct run *rn)
     return 0;
 }
 
+/* A signal for the event loop: SIGCHLD reaps, the others end the run (and
+ * a server). Returns the signal that ends, or 0. */
+static int on_signals(struct host *h, struct run *rn)
+{
+    struct signalfd_siginfo si;
+    int end = 0;
+    while (read(h->sigfd, &si, sizeof si) == sizeof si) {
+        if (si.ssi_signo == SIGCHLD) {
+            if (rn) {
+                on_child(rn);
+            } else {
+                int status;
+                pid_t pid;
+                while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+                    pool_on_child(&h->pool, pid, status);
+            }
+        } else {
+            end = (int)si.ssi_signo;
+        }
+    }
+    return end;
+}
+
+/* The events no run has: the pool's socket, idle nodes, consoles. */
+static void on_pool_event(struct host *h, uint32_t kind, uint32_t id)
+{
+    struct pool_node *nd = (int)id < h->pool.n ? h->pool.node[id] : NULL;
+    switch (kind) {
+    case POOL_EV_LISTEN: pool_on_accept(&h->pool); break;
+    case POOL_EV_BELL: if (nd) pool_on_idle_bell(&h->pool, nd); break;
+    case POOL_EV_CONSOLE: if (nd) pool_on_console(&h->pool, nd); break;
+    }
+}
+
 static void loop(struct run *rn)
 {
+    struct host *h = rn->h;
     struct epoll_event ev[64];
     while (!rn->done) {
-        int k = epoll_wait(rn->epfd, ev, 64, -1);
+        int k = epoll_wait(h->epfd, ev, 64, -1);
         if (k < 0 && errno != EINTR) {
             fail(rn, "router: epoll: %s", strerror(errno));
             break;
         }
         for (int i = 0; i < k && !rn->done; i++) {
-            uint32_t kind = (uint32_t)(ev[i].data.u64 >> 32), rank = (uint32_t)ev[i].data.u64;
+            uint32_t kind = (uint32_t)(ev[i].data.u64 >> 32), id = (uint32_t)ev[i].data.u64;
+            struct pool_node *nd = (int)id < h->pool.n ? h->pool.node[id] : NULL;
             switch (kind) {
-            case EV_LISTEN: on_accept(rn); break;
-            case EV_BELL: on_bell(rn, (int)rank); break;
+            case POOL_EV_BELL:
+                if (nd && nd->run == rn)
+                    on_bell(rn, nd->rank);
+                else
+                    on_pool_event(h, kind, id);
+                break;
             case EV_TIMER: on_timer(rn); break;
-            case EV_SIG: {
-                struct signalfd_siginfo si;
-                while (read(rn->sigfd, &si, sizeof si) == sizeof si) {
-                    if (si.ssi_signo == SIGCHLD) {
-                        on_child(rn);
-                    } else {
-                        rn->out.interrupted = (int)si.ssi_signo;
-                        fail(rn, "interrupted by signal %d (%s)", (int)si.ssi_signo, strsignal((int)si.ssi_signo));
-                    }
+            case EV_CLIENT: {
+                unsigned char sig = 0;
+                ssize_t got = recv(h->client, &sig, 1, MSG_DONTWAIT);
+                if (got == 0 || (got < 0 && errno != EAGAIN)) {
+                    rn->out.interrupted = SIGHUP;
+                    fail(rn, "the client of this run went away (wormsim --pool)");
+                } else if (got == 1) {
+                    rn->out.interrupted = sig;
+                    fail(rn, "interrupted by signal %d (%s)", (int)sig, strsignal(sig));
                 }
                 break;
             }
+            case EV_SIG: {
+                int sig = on_signals(h, rn);
+                if (sig) {
+                    rn->out.interrupted = sig;
+                    h->stop = sig;
+                    fail(rn, "interrupted by signal %d (%s)", sig, strsignal(sig));
+                }
+                break;
+            }
+            default: on_pool_event(h, kind, id); break;
             }
         }
         if (rn->r.progress != rn->progress_seen) {
@@ -564,7 +610,7 @@ static void loop(struct run *rn)
         if (rn->done)
             break;
         if (router_all_exited(&rn->r)) {
-            if (all_reaped(rn))
+            if (all_back(rn))
                 break;
             if (!rn->all_exited_at)
                 rn->all_exited_at = now_s();
@@ -574,11 +620,12 @@ static void loop(struct run *rn)
     }
 }
 
-int main(int argc, char **argv)
+/* One run: its options, everything that can be checked before a node
+ * starts, the run, its report. Returns the exit status. */
+static int run_main(struct host *h, int argc, char **argv)
 {
-    sigset_t blocked = run_signals();
-    sigprocmask(SIG_BLOCK, &blocked, NULL);
     struct run rn = {
+        .h = h,
         .app = "alltoall_pex", .args = "", .runs_dir = "runs", .arch_spec = "arm",
         .kernel = { [ARCH_ARM] = "build/arm/node.elf", [ARCH_RISCV] = "build/riscv/node.elf" },
         .template_path = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
@@ -617,6 +664,7 @@ int main(int argc, char **argv)
         { O_CPU, "cpu_ps" }, { O_MSGMAX, "msg_max" }, { O_NICMEM, "nic_mem" },
     };
     int c, bad = 0;
+    optind = 0;                      /* a server parses a run's options afresh each time */
     while ((c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1) {
         int done = 0;
         for (size_t k = 0; k < sizeof shorthand / sizeof shorthand[0]; k++)
@@ -647,7 +695,7 @@ int main(int argc, char **argv)
         case O_NOJUMP: rn.jump = NET_JUMP_OFF; break;
         case O_CHECKJUMP: rn.jump = NET_JUMP_CHECK; break;
         case O_MEMLIMIT: {
-            uint32_t v;
+            uint32_t v = 0;
             bad |= parse_u32("--mem-limit", optarg, 1, 1u << 30, &v);
             rn.mem_limit_mib = v;
             break;
@@ -757,13 +805,15 @@ int main(int argc, char **argv)
         fail(&rn, "the router could not start");
     else
         loop(&rn);
-    stop_nodes(&rn);
     if (rn.out.ok)
         for (int i = 0; i < rn.m.nodes; i++)
             if (rn.r.nodes[i].exit_code != 0) {
                 fail(&rn, "node %d exited with status %d; see node-%03d.log", i, rn.r.nodes[i].exit_code, i);
                 break;
             }
+    if (rn.nd)
+        stop_nodes(&rn);
+    pool_after_run(&h->pool, rn.m.nodes);
     rn.out.wall_s = now_s() - rn.t0;
     rn.out.app = rn.app;
     rn.out.args = rn.args;
@@ -786,11 +836,10 @@ int main(int argc, char **argv)
     report_free(&rep);
     if (!rn.out.ok)
         results_print_waiting(&rn.r, stderr, 16);
-    for (int i = 0; i < rn.m.nodes; i++) {
-        nic_mem_destroy(&rn.mem[i]);
-        if (rn.conn[i] >= 0)
-            close(rn.conn[i]);
-    }
+    if (h->pool.keep)
+        printf("node pool       %d of %d nodes warm\n", rn.warm, rn.m.nodes);
+    free(rn.nd);
+    free(rn.back);
     router_free(&rn.r);
     for (int a = 0; a < ARCH_COUNT; a++)
         if (rn.tpl[a].argc)
@@ -799,4 +848,178 @@ int main(int argc, char **argv)
     if (rn.out.interrupted)
         return 128 + rn.out.interrupted;
     return rn.out.ok ? 0 : 1;
+}
+
+/* The event sources and the pool; keep: nodes restart and stay. */
+static int host_init(struct host *h, int keep)
+{
+    memset(h, 0, sizeof *h);
+    h->client = -1;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    h->epfd = epoll_create1(EPOLL_CLOEXEC);
+    sigset_t ss = run_signals();
+    h->sigfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK);
+    h->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    struct itimerspec its = { .it_interval = { 0, 5000000 }, .it_value = { 0, 5000000 } };
+    char err[256];
+    if (h->epfd < 0 || h->sigfd < 0 || h->timerfd < 0 || timerfd_settime(h->timerfd, 0, &its, NULL) ||
+        ep_add(h->epfd, h->sigfd, EV_SIG, 0) || ep_add(h->epfd, h->timerfd, EV_TIMER, 0)) {
+        fprintf(stderr, "wormsim: cannot set up the router: %m\n");
+        return -1;
+    }
+    if (pool_init(&h->pool, keep, h->epfd, err, sizeof err)) {
+        fprintf(stderr, "wormsim: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void host_free(struct host *h)
+{
+    pool_free(&h->pool);
+    close(h->epfd);
+    close(h->sigfd);
+    close(h->timerfd);
+}
+
+/* One request of a client: its run, with its directory and its output. */
+static void serve_one(struct host *h, int conn, const int home[3])
+{
+    int argc, fds[3];
+    char **argv;
+    if (serve_recv(conn, &argc, &argv, fds))
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    int rc = 2;
+    if (dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0 || fchdir(fds[0]))
+        fprintf(stderr, "wormsim: the node pool cannot take the client's directory or output: %m\n");
+    else {
+        /* the client's environment where the run reads it */
+        static const char *const vars[] = { "PATH", "WORMSIM_TRACE" };
+        char *mine[2];
+        for (int i = 0; i < 2; i++) {
+            mine[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+            char *theirs = serve_peer_getenv(conn, vars[i]);
+            theirs ? setenv(vars[i], theirs, 1) : unsetenv(vars[i]);
+            free(theirs);
+        }
+        h->client = conn;
+        ep_add(h->epfd, conn, EV_CLIENT, 0);
+        rc = run_main(h, argc, argv);
+        epoll_ctl(h->epfd, EPOLL_CTL_DEL, conn, NULL);
+        h->client = -1;
+        for (int i = 0; i < 2; i++) {
+            mine[i] ? setenv(vars[i], mine[i], 1) : unsetenv(vars[i]);
+            free(mine[i]);
+        }
+    }
+    fflush(stdout);
+    fflush(stderr);
+    dup2(home[1], 1);
+    dup2(home[2], 2);
+    if (fchdir(home[0]))
+        perror("wormsim: back to the pool's directory");
+    for (int i = 0; i < 3; i++)
+        close(fds[i]);
+    free(argv);
+    serve_reply(conn, rc);
+}
+
+/* wormsim --serve NAME: the pool and its socket, until a signal. */
+static int serve(struct host *h, const char *name)
+{
+    int ls = serve_listen(name);
+    if (ls < 0) {
+        fprintf(stderr, "wormsim: cannot serve a node pool named '%s': %m (is one served under that name?)\n", name);
+        return 2;
+    }
+    int home[3] = { open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fcntl(1, F_DUPFD_CLOEXEC, 3),
+                    fcntl(2, F_DUPFD_CLOEXEC, 3) };
+    ep_add(h->epfd, ls, EV_SERVE, 0);
+    printf("wormsim: serving node pool '%s'; run on it with: wormsim --pool %s [options]\n", name, name);
+    fflush(stdout);
+    unsigned long long runs = 0;
+    while (!h->stop) {
+        struct epoll_event ev[64];
+        int k = epoll_wait(h->epfd, ev, 64, -1);
+        for (int i = 0; i < k && !h->stop; i++) {
+            uint32_t kind = (uint32_t)(ev[i].data.u64 >> 32), id = (uint32_t)ev[i].data.u64;
+            if (kind == EV_SIG) {
+                h->stop = on_signals(h, NULL);
+            } else if (kind == EV_TIMER) {
+                uint64_t v;
+                if (read(h->timerfd, &v, sizeof v) < 0)
+                    continue;
+            } else if (kind == EV_SERVE) {
+                int c = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+                if (c >= 0) {
+                    serve_one(h, c, home);
+                    close(c);
+                    runs++;
+                }
+            } else if (kind != EV_CLIENT) {
+                on_pool_event(h, kind, id);
+            }
+        }
+    }
+    printf("wormsim: node pool '%s' stopped by signal %d: %llu runs served, %llu nodes started, "
+           "%llu handed over warm\n", name, h->stop, runs, h->pool.started, h->pool.reused);
+    close(ls);
+    for (int i = 0; i < 3; i++)
+        close(home[i]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    sigset_t blocked = run_signals();
+    sigprocmask(SIG_BLOCK, &blocked, NULL);
+    /* --serve NAME and --pool NAME choose the mode; the rest is the run's */
+    const char *serve_name = NULL, *pool_name = NULL;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        const char **to = !strcmp(argv[i], "--serve") ? &serve_name : !strcmp(argv[i], "--pool") ? &pool_name : NULL;
+        if (to && i + 1 < argc && i > 0) {
+            *to = argv[++i];
+        } else if (i > 0 && (!strncmp(argv[i], "--serve=", 8) || !strncmp(argv[i], "--pool=", 7))) {
+            *(argv[i][2] == 's' ? &serve_name : &pool_name) = strchr(argv[i], '=') + 1;
+        } else if (to) {
+            fprintf(stderr, "wormsim: %s needs a pool name\n", argv[i]);
+            return 2;
+        } else {
+            rest[nrest++] = argv[i];
+        }
+        if (i > 0 && !strcmp(argv[i], "--")) {
+            while (++i < argc)
+                rest[nrest++] = argv[i];
+        }
+    }
+    for (const char *nm = serve_name ? serve_name : pool_name; nm; nm = NULL)
+        if (!*nm || strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != strlen(nm)) {
+            fprintf(stderr, "wormsim: pool name '%s' is not letters, digits, '_', '.' or '-'\n", nm);
+            return 2;
+        }
+    if (serve_name && pool_name) {
+        fprintf(stderr, "wormsim: --serve and --pool do not go together\n");
+        return 2;
+    }
+    if (serve_name && nrest > 1) {
+        fprintf(stderr, "wormsim: --serve takes no run options (each run brings its own): '%s'\n", rest[1]);
+        return 2;
+    }
+    if (pool_name)
+        return serve_client(pool_name, nrest - 1, rest + 1);
+    struct host h;
+    int rc = 2;
+    if (!host_init(&h, serve_name != NULL))
+        rc = serve_name ? serve(&h, serve_name) : run_main(&h, nrest, rest);
+    host_free(&h);
+    free(rest);
+    return rc;
 }

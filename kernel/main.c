@@ -29,10 +29,13 @@ void kernel_main(void)
     panic("unknown app '%s'", (const char *)cfg->app);
 }
 
-/* picolibc's exit() ends here: tell the router, then stop the emulator. */
+/* picolibc's exit() ends here: tell the router, then restart, to wait
+ * for the next run of a node pool; a node of one run only ends there
+ * (QEMU's -no-reboot). The status went with the EXIT descriptor. */
 void _exit(int status)
 {
     fflush(stdout);
-    nic_exit(status);
-    board_exit(status);
+    if (nic_exit(status))
+        board_exit(status);          /* no link: the router knows nothing of it */
+    board_reset();
 }

@@ -136,6 +136,23 @@ const struct nic_config *nic_init(void)
     reply = (volatile struct nic_reply *)(shm + NIC_REPLY_OFF);
     prod_p = (volatile uint32_t *)(shm + NIC_PROD_OFF);
     cons_p = (const volatile uint32_t *)(shm + NIC_CONS_OFF);
+
+    /* Link-up (nic_shm.h): say hello with a number this boot alone uses,
+     * one past the last (the NIC memory outlives a restart), and ring
+     * until the router answers with the same number in link_up. QEMU may
+     * drop a doorbell rung before it applied the router's peer messages;
+     * in between, sleep: the router kicks a node that said hello but was
+     * not heard, so no node spins while the others boot. A node of a
+     * pool sleeps here between runs until the router hands it a run. */
+    uint32_t hello = status->hello + 1 ? status->hello + 1 : 1;
+    status->hello = hello;
+    board_mb();
+    while (status->link_up != hello) {
+        doorbell();
+        board_wait_irq();
+        board_mb();
+    }
+    /* The router wrote the configuration before link_up. */
     if (cfg->magic != NIC_MAGIC || cfg->version != NIC_VERSION)
         panic("NIC memory has no router configuration (magic 0x%lx)", (unsigned long)cfg->magic);
     if (cfg->ring_slots > sizeof pay_end / sizeof pay_end[0] || cfg->rx_off + cfg->rx_size > dev.bar_size[2])
@@ -143,19 +160,7 @@ const struct nic_config *nic_init(void)
     kernel_rank = (int)cfg->rank;
     ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
     prod = *prod_p;
-
-    /* Link-up: QEMU may drop a doorbell rung before it applied the
-     * router's peer messages, so ring until the router says it heard one.
-     * In between, sleep: the router kicks a node that said hello but was
-     * not heard, so no node spins while the others boot. */
     status->state = NIC_STATE_RUNNING;
-    status->hello = 1;
-    board_mb();
-    while (!status->link_up) {
-        doorbell();
-        board_wait_irq();
-        board_mb();
-    }
     topo.kind = (enum net_topo_kind)cfg->topo;
     topo.ndims = (int)cfg->ndims;
     for (int i = 0; i < NET_MAX_DIMS; i++)
@@ -174,14 +179,15 @@ const struct nic_config *nic_init(void)
     return (const struct nic_config *)cfg;
 }
 
-void nic_exit(int code)
+int nic_exit(int code)
 {
-    if (!status)
-        return;
+    if (!ring)
+        return -1;
     wait_space(0);
     status->exit_code = (uint32_t)code;
     status->state = NIC_STATE_EXITED;
     post(NIC_OP_EXIT, clock_now_ns(), 0, (uint32_t)code, 0, 0);
+    return 0;
 }
 
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)

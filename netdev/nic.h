@@ -9,8 +9,9 @@
  * handshake with the router. Returns the router's configuration. */
 const struct nic_config *nic_init(void);
 
-/* Tell the router the node is ending with this status (last descriptor). */
-void nic_exit(int status);
+/* Tell the router the node is ending with this status (last descriptor).
+ * Returns -1 if the link never came up, so nothing could be told. */
+int nic_exit(int status);
 
 /* Record a fault in the status block, if the NIC is up. */
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t status);

@@ -5,7 +5,7 @@
  * Wire rules: all fields little-endian, naturally aligned, fixed width, so
  * the layout is the same for every ISA and for the x86-64 host.
  *
- *   0x0000 struct nic_config   written by the router before the node boots
+ *   0x0000 struct nic_config   written by the router before link-up
  *   0x0400 struct nic_status   written by the node
  *   0x0480 struct nic_reply    written by the router (answers to blocking ops)
  *   0x0500 producer index      written by the node  (own cache line)
@@ -13,6 +13,13 @@
  *   ring_off                   ring_slots x struct nic_desc, node -> router
  *   tx_off                     tx_size bytes of payload (node -> router), used as a byte ring
  *   rx_off                     rx_size bytes: payload of the last reply (router -> node)
+ *
+ * Link-up. At each boot the node writes hello, one more than it held (the
+ * memory outlives a restart), rings, and waits until link_up equals it.
+ * The router writes the configuration, clears the rest of this first page
+ * except hello, then sets link_up = hello. A node that finished a run
+ * restarts (board_reset) and says hello again: a node pool answers when it
+ * has the node's next run; a hello during a run is a fault of the node.
  *
  * Protocol. The node appends descriptors to the ring (prod counts all ever
  * posted; slot = index % ring_slots) and rings the doorbell (BAR0 0x0C,
@@ -87,8 +94,8 @@ enum nic_fault { NIC_FAULT_KINDS(NIC_FAULT_ENUM_) NIC_FAULT_COUNT };
 #undef NIC_FAULT_ENUM_
 
 struct nic_status {
-    uint32_t hello;                    /* node: 1 once it is up and ringing */
-    uint32_t link_up;                  /* router: 1 once it heard the node's doorbell */
+    uint32_t hello;                    /* node: at each boot one more than before (never 0) */
+    uint32_t link_up;                  /* router: = hello once the configuration is written */
     uint32_t state;                    /* enum nic_state */
     uint32_t exit_code;
     uint32_t fault_kind;               /* enum nic_fault */

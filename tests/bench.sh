@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make bench: wall time and memory of real runs, medians of several, for
-# each node ISA side by side; the network engine alone; then the fault
-# soak (tests/soak.sh).
+# each node ISA side by side; cold runs against runs on a node pool; the
+# network engine alone; then the fault soak (tests/soak.sh).
 #   REPEAT=5 (runs per size)  SIZES="16 64 256"  APP=alltoall_pex  ARGS=len=1024
+#   POOL_SIZES="64" (cold against warm)
 #   BENCH_ARCHES="arm riscv"  (any --arch values: arm, riscv, mixed, lists)
 #   SOAK_RUNS=1000 (0 skips the soak)
 set -u
@@ -50,6 +51,29 @@ for arch in $BENCH_ARCHES; do
 done
 done
 echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's own wall time, median)"
+
+# The node pool: the same run cold (every QEMU started for it) and warm
+# (on a pool's nodes, wormsim --serve / --pool), as the client sees it,
+# medians of REPEAT each; the pool is filled by one run first.
+echo
+POOL_SIZES=${POOL_SIZES:-64}
+printf "%-6s %-14s %12s %12s %12s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold"
+for n in $POOL_SIZES; do
+  P=bench-$$-$n
+  "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
+  for i in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done
+  run() { "$WORMSIM" "$@" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app "$APP" --nodes "$n" --args "$ARGS" > "$TMP/out" 2>&1 ||
+          { echo "run failed: $*"; cat "$TMP/out"; kill $pp; exit 1; }; }
+  timed() { local t0; t0=$(date +%s.%N); run "$@"; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f\n", b - a}'; }
+  run --pool "$P"
+  cold=$(for k in $(seq "$REPEAT"); do timed; done | median)
+  warm=$(for k in $(seq "$REPEAT"); do timed --pool "$P"; done | median)
+  grep -q "$n of $n nodes warm" "$TMP/out" || { echo "the pool's run was not warm: $(cat "$TMP/out")"; kill $pp; exit 1; }
+  kill -TERM $pp; wait $pp
+  printf "%-6s %-14s %12.2f %12.2f %12.2f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')"
+  rm -rf "$TMP/runs"
+done
+echo "(args '$ARGS', medians of $REPEAT, wall time of the whole command)"
 
 # The network engine alone (netsim, one core): uniform traffic on 8x8 and
 # 16x16 tori at a moderate and a near-saturation load.

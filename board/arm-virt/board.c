@@ -170,6 +170,16 @@ void board_exit(int status)
         __asm__ volatile("wfi");
 }
 
+/* PSCI SYSTEM_RESET (function id 0x84000009, PSCI 1.1 section 5.11), by
+ * the same conduit as SYSTEM_OFF. */
+void board_reset(void)
+{
+    register uint32_t r0 __asm__("r0") = 0x84000009u;
+    __asm__ volatile(".arch_extension virt\n\thvc #0" : "+r"(r0) : : "memory");
+    for (;;)
+        __asm__ volatile("wfi");
+}
+
 void board_init(void)
 {
     mmu_enable();

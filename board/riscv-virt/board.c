@@ -23,6 +23,7 @@
 #define FINISHER       0x00100000u    /* sifive_test: QEMU exits on a write */
 #define FINISHER_FAIL  0x3333u        /* | status << 16: exit(status) */
 #define FINISHER_PASS  0x5555u        /* exit(0) */
+#define FINISHER_RESET 0x7777u        /* reset the board */
 
 #define IMSIC_M        0x24000000u    /* hart 0's M-level interrupt file */
 #define IMSIC_SETEIPNUM_LE 0x000u     /* AIA spec 3.5: write an identity to make it pending */
@@ -134,6 +135,14 @@ void board_exit(int status)
 {
     uint32_t code = (uint32_t)status & 0xffffu;
     REG32(FINISHER) = code ? FINISHER_FAIL | code << 16 : FINISHER_PASS;
+    for (;;)
+        __asm__ volatile("wfi");
+}
+
+/* The sifive_test finisher resets the board. */
+void board_reset(void)
+{
+    REG32(FINISHER) = FINISHER_RESET;
     for (;;)
         __asm__ volatile("wfi");
 }

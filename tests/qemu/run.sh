@@ -11,10 +11,21 @@ KERNEL=${KERNEL:-build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-build/riscv/node.elf}
 TMP=$(mktemp -d /tmp/wormsim-tests.XXXXXX)
 RUNS=$TMP/runs
-trap 'rm -rf "$TMP"' EXIT
 pass=0; fail=0; failed=()
 
-ws() { "$WORMSIM" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
+# The tests' runs go to one node pool (wormsim --serve), so nodes start
+# once, not once per run; tests of what a run alone does (signals, memory)
+# call the run tool without it. POOL=none runs every test cold.
+pool_up() {   # name: start a pool, wait for its socket; sets pool_pid
+  "$WORMSIM" --serve "$1" > "$TMP/pool-$1.out" 2>&1 & pool_pid=$!
+  for i in $(seq 100); do grep -q "@wormsim-pool-$1\$" /proc/net/unix && return 0; sleep 0.05; done
+  echo "the node pool $1 did not come up: $(cat "$TMP/pool-$1.out")" >&2; return 1
+}
+POOL=${POOL:-suite-$$}
+if [ "$POOL" != none ]; then pool_up "$POOL" || exit 1; SUITE_POOL_PID=$pool_pid; POOL_OPT=(--pool "$POOL"); else POOL_OPT=(); fi
+trap '[ -n "${SUITE_POOL_PID:-}" ] && { kill -TERM $SUITE_POOL_PID; wait $SUITE_POOL_PID; }; rm -rf "$TMP"' EXIT
+
+ws() { "$WORMSIM" "${POOL_OPT[@]}" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 summary() { jq -r "$1" "$(latest)/summary.json"; }
 qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1
@@ -41,7 +52,7 @@ ok_run() {   # the run succeeded and every node exited 0
 
 # --- apps on small machines ---------------------------------------------
 hello_mesh() {
-  ws --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  ws --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   ok_run
   expect '[ "$(summary .nodes)" = 4 ] && [ "$(summary .dims)" = 2x2 ] && [ "$(summary .topology)" = mesh ]'
   for i in 0 1 2 3; do expect "grep -q 'hello from node $i of 4, mesh' $(latest)/node-00$i.log"; done
@@ -90,10 +101,10 @@ params_conf_reproduces_the_run() {
 }
 presets_run() {
   for p in delta t3d; do
-    ws --app alltoall_pex --topo mesh --dims 4x4 --args len=128 --preset $p > "$TMP/p" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/p")"
+    ws --app alltoall_pex --topo mesh --dims 4x4 --args len=128 --preset $p > "$TMP/p" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/p")"
     ok_run
   done
-  ws --app alltoall_pex --topo torus --dims 2x2x2 --args len=128 --preset t3d > "$TMP/p" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/p")"
+  ws --app alltoall_pex --topo torus --dims 2x2x2 --args len=128 --preset t3d > "$TMP/p" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/p")"
 }
 
 # --- reports --------------------------------------------------------------
@@ -122,7 +133,7 @@ reports_match_the_model() {
 
 # --- the same apps on RISC-V nodes and on mixed machines -----------------
 rv_hello_mesh() {
-  ws --arch riscv --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  ws --arch riscv --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   ok_run
   expect '[ "$(summary ".arch | tostring")" = "[\"riscv\",\"riscv\",\"riscv\",\"riscv\"]" ]' "$(summary .arch)"
   for i in 0 1 2 3; do expect "grep -q 'hello from node $i of 4, mesh' $(latest)/node-00$i.log"; done
@@ -136,7 +147,7 @@ rv_hello_mesh() {
 same_on_each_isa() {   # app args...
   local arch out=() times=()
   for arch in arm riscv mixed; do
-    ws --arch "$arch" --app "$@" > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$arch: $(cat "$TMP/o")"
+    ws --arch "$arch" --app "$@" > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$arch: $(cat "$TMP/o")"
     ok_run
     # traffic only: per-node timings (wait_ns) differ with the ISA's speed
     out+=("$(summary '[.messages, .bytes, .unreceived_messages, (.per_node | map(del(.wait_ns)))] | tostring')")
@@ -172,7 +183,7 @@ mixed_list_pex() {
 # "done" line and no message left unreceived. The collective apps start
 # with a barrier of p*ceil(lg p) empty messages.
 coll_ok() {   # wormsim args...
-  ws "$@" > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(tail -5 "$TMP/o")"
+  ws "$@" > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(tail -5 "$TMP/o")"
   ok_run
   expect '[ "$(summary .unreceived_messages)" = 0 ]'
   expect '[ "$(cat "$(latest)"/node-*.log | grep -c " done in ")" = "$(summary .nodes)" ]'
@@ -492,13 +503,13 @@ router_killed() {
 
 # --- the real command lines -----------------------------------------------
 make_run_default() {
-  make -s run RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail -20 "$TMP/m")"
+  make -s run RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(tail -20 "$TMP/m")"
   expect 'grep -q "alltoall_pex on torus 8x8 (64 nodes): ok" "$TMP/m"'
   ok_run
   expect '[ "$(summary .messages)" = $((4032 + 64 * 6)) ]'
 }
 make_run_pingpong() {
-  make -s run NODES=16 TOPO=mesh DIMS=4x4 APP=pingpong RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail "$TMP/m")"
+  make -s run NODES=16 TOPO=mesh DIMS=4x4 APP=pingpong RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(tail "$TMP/m")"
   expect 'grep -q "pingpong on mesh 4x4 (16 nodes): ok" "$TMP/m"'
 }
 make_run_hypercube() {
@@ -506,7 +517,7 @@ make_run_hypercube() {
   expect 'grep -q "hello on hypercube 2x2x2 (8 nodes): ok" "$TMP/m"'
 }
 make_run_riscv() {
-  make -s run ARCH=riscv NODES=64 APP=alltoall_pex RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail -20 "$TMP/m")"
+  make -s run ARCH=riscv NODES=64 APP=alltoall_pex RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(tail -20 "$TMP/m")"
   expect 'grep -q "alltoall_pex on torus 8x8 (64 nodes): ok" "$TMP/m"'
   expect 'grep -q "node ISA        riscv" "$TMP/m"'
   ok_run
@@ -514,7 +525,7 @@ make_run_riscv() {
   expect '[ "$(summary "[.arch[] | select(. != \"riscv\")] | length")" = 0 ]'
 }
 make_run_mixed() {
-  make -s run ARCH=mixed NODES=16 APP=alltoall_pex ARGS=len=100 RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? = 0 ]' "$(tail "$TMP/m")"
+  make -s run ARCH=mixed NODES=16 APP=alltoall_pex ARGS=len=100 RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(tail "$TMP/m")"
   expect 'grep -q "node ISA        mixed: 8 arm, 8 riscv" "$TMP/m"' "$(cat "$TMP/m")"
   expect '[ "$(summary .arch[14])" = arm ] && [ "$(summary .arch[15])" = riscv ]'
 }

@@ -51,7 +51,7 @@ args_list_apps() {
 
 # Accepted: every family's words reach the nodes, hexadecimal included.
 args_ok_pingpong() {
-  ws --app pingpong --nodes 4 --args 'a=1 b=0x2 len=0x40 iters=2' > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  ws --app pingpong --nodes 4 --args 'a=1 b=0x2 len=0x40 iters=2' > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   ok_run
   expect 'grep -q "pingpong 1 <-> 2: 2 x 64 bytes" "$(latest)/node-001.log"' "$(cat "$(latest)/node-001.log")"
   expect '[ "$(summary .messages)" = 4 ] && [ "$(summary .bytes)" = 256 ]'

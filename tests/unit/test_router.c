@@ -204,6 +204,35 @@ TEST(attach_writes_the_config)
     fx_done();
 }
 
+/* Link-up by number (nic_shm.h): a restarted node says hello one higher;
+ * after EXIT that is a node back for a pool's next run, before it a node
+ * that reset itself mid-run. A node handed a new run keeps its hello and
+ * gets link_up = hello. */
+TEST(a_restart_is_a_new_hello)
+{
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    exit_node(0, 100, 0);
+    status(0)->hello = 2;                          /* restarted after EXIT */
+    CHECK_EQ_INT(poll_node(0), 0);
+    status(1)->hello = 2;                          /* restarted mid-run */
+    CHECK_EQ_INT(poll_node(1), -1);
+    CHECK(strstr(F.r.error, "node 1: restarted during the run") != NULL);
+    fx_done();
+    /* a warm node: the router's memory is cleared, hello kept, answered */
+    REQUIRE(fx_setup("mesh", "2", NULL, 0) == 0);
+    status(0)->hello = 7;
+    status(0)->link_up = 6;
+    reply(0)->seq = 3;
+    router_attach(&F.r, 0, F.buf[0], P.nic_mem, "app", "");
+    CHECK_EQ_U64(status(0)->hello, 7);
+    CHECK_EQ_U64(status(0)->link_up, 0);
+    CHECK_EQ_U64(reply(0)->seq, 0xffffffffu);
+    CHECK_EQ_INT(router_node_hello(&F.r, 0), 1);
+    CHECK_EQ_U64(status(0)->link_up, 7);
+    CHECK_EQ_INT(router_node_hello(&F.r, 0), 0);
+    fx_done();
+}
+
 TEST(hello_brings_the_link_up_once)
 {
     REQUIRE(fx_setup("mesh", "2", NULL, 0) == 0);

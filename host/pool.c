@@ -1,0 +1,333 @@
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "pool.h"
+#include "../netdev/nic_shm.h"
+
+/* Console bytes kept for a node between runs; more are dropped (a node
+ * prints nothing between its EXIT and its next run). */
+#define PENDING_MAX 65536
+
+static int ep_add(struct pool *p, int fd, unsigned kind, int id, int edge)
+{
+    struct epoll_event e = { .events = EPOLLIN | (edge ? EPOLLET : 0u), .data.u64 = POOL_EV(kind, id) };
+    return epoll_ctl(p->epfd, EPOLL_CTL_ADD, fd, &e);
+}
+
+int pool_init(struct pool *p, int keep, int epfd, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->keep = keep;
+    p->epfd = epfd;
+    snprintf(p->sock, sizeof p->sock, "wormsim-%d-%lx", (int)getpid(), (unsigned long)time(NULL));
+    p->listen_fd = ivshmem_listen(p->sock);
+    if (p->listen_fd < 0 || ep_add(p, p->listen_fd, POOL_EV_LISTEN, 0, 0)) {
+        snprintf(err, errlen, "cannot open the nodes' socket: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The key of a node: ISA, image path and file identity, NIC memory, the
+ * PATH its QEMU was found on, template. A rebuilt image has another inode
+ * or time, so another key. */
+static char *key_of(const struct pool_spec *s)
+{
+    struct stat st;
+    char *path = realpath(s->kernel, NULL);
+    if (!path || stat(path, &st)) {
+        free(path);
+        return NULL;
+    }
+    /* where the template's program is found: PATH, as the node starts */
+    const char *qemu = getenv("PATH") ? getenv("PATH") : "";
+    size_t cap = 512 + strlen(path) + strlen(qemu);
+    for (int i = 0; i < s->tpl->argc; i++)
+        cap += strlen(s->tpl->argv[i]) + 1;
+    char *k = malloc(cap);
+    if (k) {
+        size_t o = (size_t)snprintf(k, cap, "%d|%s|%lu:%lu:%lld:%lld.%09ld|%zu|%s|", s->arch, path,
+                                    (unsigned long)st.st_dev, (unsigned long)st.st_ino, (long long)st.st_size,
+                                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, s->nic_mem, qemu);
+        for (int i = 0; i < s->tpl->argc; i++)
+            o += (size_t)snprintf(k + o, cap - o, "%s\x1f", s->tpl->argv[i]);
+    }
+    free(path);
+    return k;
+}
+
+static int free_slot(struct pool *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!p->node[i])
+            return i;
+    struct pool_node **g = realloc(p->node, (size_t)(p->n + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    p->node = g;
+    p->node[p->n] = NULL;
+    return p->n++;
+}
+
+static void drain(struct pool_node *nd)
+{
+    char buf[8192];
+    for (;;) {
+        ssize_t k = nd->console >= 0 ? read(nd->console, buf, sizeof buf) : 0;
+        if (k <= 0)
+            return;
+        if (nd->log >= 0) {
+            if (write(nd->log, buf, (size_t)k) < 0)
+                return;
+        } else {
+            if (!nd->pending)
+                nd->pending = malloc(PENDING_MAX);
+            size_t room = nd->pending ? PENDING_MAX - nd->npending : 0;
+            size_t m = (size_t)k < room ? (size_t)k : room;
+            if (m)
+                memcpy(nd->pending + nd->npending, buf, m);
+            nd->npending += m;
+        }
+    }
+}
+
+static void node_free(struct pool *p, struct pool_node *nd)
+{
+    if (nd->pid > 0) {
+        kill(nd->pid, SIGKILL);
+        waitpid(nd->pid, NULL, 0);
+        nd->pid = -1;
+        drain(nd);                    /* all it wrote before it died */
+    }
+    nic_mem_destroy(&nd->mem);
+    if (nd->conn >= 0) close(nd->conn);
+    if (nd->console >= 0) close(nd->console);
+    if (nd->log >= 0) close(nd->log);
+    p->node[nd->id] = NULL;
+    free(nd->pending);
+    free(nd->key);
+    free(nd);
+}
+
+static struct pool_node *start_node(struct pool *p, const struct pool_spec *s, char *key,
+                                    const char *log_path, char *err, size_t errlen)
+{
+    int id = free_slot(p);
+    struct pool_node *nd = id < 0 ? NULL : calloc(1, sizeof *nd);
+    if (!nd) {
+        snprintf(err, errlen, "out of memory");
+        free(key);
+        return NULL;
+    }
+    *nd = (struct pool_node){ .id = id, .state = PN_BUSY, .pid = -1, .conn = -1, .console = -1, .log = -1,
+                              .key = key, .arch = s->arch, .reusable = p->keep && !s->gdb_port, .rank = -1 };
+    nd->mem.memfd = nd->mem.bell_fd = nd->mem.irq_fd = -1;
+    p->node[id] = nd;
+    int out[2] = { -1, -1 };
+    nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (nd->log < 0 || nic_mem_create(&nd->mem, id, s->nic_mem) || pipe2(out, O_CLOEXEC)) {
+        snprintf(err, errlen, "cannot set up a node (%s): %s", nd->log < 0 ? log_path : "NIC memory or console",
+                 strerror(errno));
+        goto fail;
+    }
+    nd->console = out[0];
+    fcntl(nd->console, F_SETFL, O_NONBLOCK);
+    char mem[16];
+    snprintf(mem, sizeof mem, "32M");
+    struct launch_vars v = { s->kernel, p->sock, mem, s->gdb_port, nd->reusable };
+    nd->pid = launch_node(s->tpl, &v, out[1]);
+    close(out[1]);
+    out[1] = -1;
+    if (nd->pid < 0) {
+        snprintf(err, errlen, "cannot start QEMU: %s", strerror(errno));
+        goto fail;
+    }
+    if (ep_add(p, nd->mem.bell_fd, POOL_EV_BELL, id, 1) || ep_add(p, nd->console, POOL_EV_CONSOLE, id, 0)) {
+        snprintf(err, errlen, "cannot watch a node: %s", strerror(errno));
+        goto fail;
+    }
+    p->started++;
+    return nd;
+fail:
+    if (out[1] >= 0)
+        close(out[1]);
+    node_free(p, nd);
+    return NULL;
+}
+
+struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const char *log_path,
+                            char *err, size_t errlen)
+{
+    char *key = key_of(s);
+    if (!key) {
+        snprintf(err, errlen, "cannot read the node image %s: %s", s->kernel, strerror(errno));
+        return NULL;
+    }
+    if (!s->gdb_port)
+        for (int i = 0; i < p->n; i++) {
+            struct pool_node *nd = p->node[i];
+            if (!nd || nd->state != PN_IDLE || strcmp(nd->key, key))
+                continue;
+            nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+            if (nd->log < 0) {
+                snprintf(err, errlen, "cannot create %s: %s", log_path, strerror(errno));
+                free(key);
+                return NULL;
+            }
+            if (nd->npending && write(nd->log, nd->pending, nd->npending) < 0)
+                perror("wormsim: node log");
+            nd->npending = 0;
+            nd->state = PN_BUSY;
+            p->reused++;
+            free(key);
+            return nd;
+        }
+    return start_node(p, s, key, log_path, err, errlen);
+}
+
+void pool_kill(struct pool_node *nd)
+{
+    if (nd->pid > 0)
+        kill(nd->pid, SIGKILL);
+}
+
+int pool_trim(struct pool *p, int count)
+{
+    int k = 0;
+    for (int i = 0; i < p->n && k < count; i++)
+        if (p->node[i] && p->node[i]->state == PN_IDLE) {
+            node_free(p, p->node[i]);
+            k++;
+        }
+    return k;
+}
+
+void pool_after_run(struct pool *p, int run_nodes)
+{
+    int keep = run_nodes > POOL_IDLE_MIN ? run_nodes : POOL_IDLE_MIN;
+    int extra = pool_idle(p) - keep;
+    if (extra > 0)
+        pool_trim(p, extra);
+}
+
+int pool_node_said_hello(const struct pool_node *nd)
+{
+    const volatile struct nic_status *st = (const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF);
+    uint32_t hello = st->hello;
+    return hello && hello != st->link_up;
+}
+
+void pool_on_console(struct pool *p, struct pool_node *nd)
+{
+    (void)p;
+    drain(nd);
+}
+
+void pool_give_back(struct pool *p, struct pool_node *nd, int ok)
+{
+    drain(nd);
+    if (nd->log >= 0) {
+        close(nd->log);
+        nd->log = -1;
+    }
+    nd->run = NULL;
+    nd->rank = -1;
+    if (ok && nd->reusable && nd->pid > 0 && nd->state == PN_BUSY && pool_node_said_hello(nd)) {
+        nd->state = PN_IDLE;
+        return;
+    }
+    node_free(p, nd);
+}
+
+void pool_on_idle_bell(struct pool *p, struct pool_node *nd)
+{
+    const volatile struct nic_status *st = (const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF);
+    if (st->state == NIC_STATE_FAULT)
+        node_free(p, nd);
+}
+
+void pool_on_accept(struct pool *p)
+{
+    for (;;) {
+        int c = accept4(p->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0)
+            return;
+        struct ucred cr;
+        socklen_t l = sizeof cr;
+        struct pool_node *nd = NULL;
+        if (!getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &l))
+            for (int i = 0; i < p->n && !nd; i++)
+                if (p->node[i] && p->node[i]->pid == cr.pid && p->node[i]->conn < 0)
+                    nd = p->node[i];
+        if (!nd) {
+            close(c);                 /* not one of ours */
+            continue;
+        }
+        nd->conn = c;
+        /* A node that gets no NIC fails its own boot (kernel/pci.c) and
+         * its run says so; the memfd is QEMU's now, the mapping stays. */
+        if (ivshmem_handshake(c, nd->id + 1, &nd->mem))
+            fprintf(stderr, "wormsim: NIC handshake with a node's QEMU failed: %s\n", strerror(errno));
+        close(nd->mem.memfd);
+        nd->mem.memfd = -1;
+    }
+}
+
+struct pool_node *pool_on_child(struct pool *p, pid_t pid, int status)
+{
+    for (int i = 0; i < p->n; i++) {
+        struct pool_node *nd = p->node[i];
+        if (!nd || nd->pid != pid)
+            continue;
+        nd->pid = -1;
+        nd->wait_status = status;
+        drain(nd);
+        if (!nd->run) {               /* idle, or between runs */
+            node_free(p, nd);
+            return NULL;
+        }
+        nd->state = PN_DEAD;
+        return nd;
+    }
+    return NULL;
+}
+
+int pool_idle(const struct pool *p)
+{
+    int k = 0;
+    for (int i = 0; i < p->n; i++)
+        k += p->node[i] && p->node[i]->state == PN_IDLE;
+    return k;
+}
+
+int pool_alive(const struct pool *p)
+{
+    int k = 0;
+    for (int i = 0; i < p->n; i++)
+        k += p->node[i] && p->node[i]->pid > 0;
+    return k;
+}
+
+void pool_free(struct pool *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->node[i] && p->node[i]->pid > 0)
+            kill(p->node[i]->pid, SIGKILL);
+    for (int i = 0; i < p->n; i++)
+        if (p->node[i])
+            node_free(p, p->node[i]);
+    free(p->node);
+    if (p->listen_fd > 0)
+        close(p->listen_fd);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,117 @@
+/* A pool of node emulators: QEMU processes, each with its NIC memory and
+ * its console, that a run takes and gives back.
+ *
+ * A node of a run-once pool is started with -no-reboot: when its program
+ * ends it restarts (board_reset) and QEMU ends with it. A node of a kept
+ * pool (wormsim --serve) restarts for real: QEMU copies the node image
+ * back in and boots it, and the node waits in link-up for its next run
+ * (netdev/nic_shm.h). So a warm node runs exactly the code a fresh one
+ * runs, from the same image; only the QEMU start is saved.
+ *
+ * Invariants. A node is reused only after a run in which every node
+ * posted EXIT and said hello again; a node of a failed run is killed.
+ * Nodes are matched by key: ISA, node image (path and the file's identity,
+ * so a rebuilt image is never served stale), QEMU template, the PATH QEMU
+ * is found on, and NIC memory size. Every QEMU dies with the process
+ * (PR_SET_PDEATHSIG) and is killed and reaped by pool_free().
+ */
+#ifndef POOL_H
+#define POOL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "ivshmem.h"
+#include "launch.h"
+
+enum pool_node_state {
+    PN_IDLE,          /* restarted, waiting in link-up for a run */
+    PN_BUSY,          /* in a run (a new one boots meanwhile) */
+    PN_DEAD,          /* its QEMU ended; kept until its run lets go of it */
+};
+
+/* What a node must be to serve a run (see the key above). */
+struct pool_spec {
+    const struct template *tpl;
+    const char *kernel;
+    int arch;                /* enum node_arch */
+    size_t nic_mem;
+    int gdb_port;            /* 0: none; a node with a gdbstub is never reused */
+};
+
+struct pool_node {
+    int id;                  /* its slot in the pool; names its memfd */
+    enum pool_node_state state;
+    pid_t pid;               /* -1 once reaped */
+    int wait_status;         /* its QEMU's, once reaped */
+    int conn;                /* its ivshmem socket, -1 before the handshake */
+    struct nic_mem mem;
+    int console;             /* read end of the QEMU's stdout and stderr */
+    int log;                 /* where console bytes go now: the run's node log, or -1 */
+    char *pending;           /* console bytes read while no run had the node */
+    size_t npending;
+    char *key;
+    int arch;
+    int reusable;            /* restarts for the next run (kept pool, no gdbstub) */
+    int rank;                /* in the run that has it */
+    void *run;               /* that run, or NULL */
+};
+
+struct pool {
+    int keep;                /* 1: nodes restart and are kept between runs */
+    int epfd;                /* the caller's epoll set: bells, consoles, the socket */
+    int listen_fd;           /* the ivshmem socket the QEMUs connect to */
+    char sock[108];
+    struct pool_node **node; /* by id; NULL in free slots */
+    int n;
+    unsigned long long started, reused;   /* node starts and warm hand-outs */
+};
+
+/* epoll data of the pool's descriptors: kind << 32 | node id. */
+enum { POOL_EV_LISTEN = 1, POOL_EV_BELL, POOL_EV_CONSOLE };
+#define POOL_EV(kind, id) ((unsigned long long)(kind) << 32 | (unsigned)(id))
+
+int  pool_init(struct pool *p, int keep, int epfd, char *err, size_t errlen);
+/* Kill and reap every node; close and unmap everything. */
+void pool_free(struct pool *p);
+
+/* A node for `spec`: an idle one of the same key, else a new QEMU (its
+ * console going to log_path from the start). The node is PN_BUSY on
+ * return (a new one boots meanwhile). NULL with err set on failure. */
+struct pool_node *pool_take(struct pool *p, const struct pool_spec *spec, const char *log_path,
+                            char *err, size_t errlen);
+
+/* Kill up to `count` idle nodes, to free memory for a run that needs
+ * it. Returns how many it killed. */
+int pool_trim(struct pool *p, int count);
+
+/* After a run a kept pool holds at most this many idle nodes, or as many
+ * as that run had if more: a sweep's next run is mostly of the same size,
+ * and a big machine's nodes do not stay idle through many small runs. */
+#define POOL_IDLE_MIN 64
+void pool_after_run(struct pool *p, int run_nodes);
+
+/* Give a node back at the end of its run, its console drained into its
+ * log and the log closed. A reusable node of a run that went well and
+ * that is back in link-up (said hello again) stays for the next run; any
+ * other is killed and reaped. */
+void pool_give_back(struct pool *p, struct pool_node *nd, int ok);
+
+/* The socket had a connection: hand each QEMU of ours its NIC. */
+void pool_on_accept(struct pool *p);
+/* Read a node's console into its log (or pending bytes). */
+void pool_on_console(struct pool *p, struct pool_node *nd);
+/* A QEMU of ours ended: the node, now PN_DEAD, or NULL if not ours. */
+struct pool_node *pool_on_child(struct pool *p, pid_t pid, int status);
+/* 1 if the node restarted since its run's link-up (said hello again). */
+int pool_node_said_hello(const struct pool_node *nd);
+/* A node no run has rang: one that faulted while it waited for a run is
+ * killed. */
+void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
+/* Kill a node's QEMU (it is reaped through pool_on_child or pool_free). */
+void pool_kill(struct pool_node *nd);
+
+/* Idle nodes (all keys) and live nodes. */
+int pool_idle(const struct pool *p);
+int pool_alive(const struct pool *p);
+
+#endif

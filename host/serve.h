@@ -1,0 +1,40 @@
+/* wormsim --serve NAME keeps a node pool; wormsim --pool NAME [options]
+ * hands it one run and waits for it, as if it ran the run itself.
+ *
+ * The protocol, on the abstract UNIX socket "wormsim-pool-NAME"
+ * (SOCK_SEQPACKET, same user only):
+ *   client -> server  one packet: the run's options, each ending in NUL,
+ *                     with three descriptors (SCM_RIGHTS): the client's
+ *                     working directory, standard output, standard error
+ *   client -> server  one byte, a signal number, when the client is
+ *                     interrupted: the run ends as if it had the signal
+ *   server -> client  one packet: the run's exit status (int32)
+ * The server reads relative paths from the client's directory and writes
+ * the run's console output to the client's own output.
+ */
+#ifndef SERVE_H
+#define SERVE_H
+
+#define SERVE_MAX_REQUEST 65536
+
+/* The pool's listening socket, or -1 with errno. */
+int serve_listen(const char *name);
+
+/* Read one request from a connection: argv[0] is "wormsim", the array and
+ * its strings in one allocation (free(*argv)). fds: directory, output,
+ * error. Returns -1 if the peer is another user or the packet is bad. */
+int serve_recv(int conn, int *argc, char ***argv, int fds[3]);
+
+/* The client's value of an environment variable (from /proc/PID/environ),
+ * malloc'd, or NULL if it has none. The server runs with the client's
+ * PATH (where QEMU is found) and WORMSIM_TRACE. */
+char *serve_peer_getenv(int conn, const char *name);
+
+/* The exit status to the client. */
+void serve_reply(int conn, int status);
+
+/* Client: run argv on the pool NAME; returns the run's exit status (2 if
+ * no pool serves NAME). Signals INT, TERM and HUP must be blocked. */
+int serve_client(const char *name, int argc, char **argv);
+
+#endif

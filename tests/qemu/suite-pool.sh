@@ -1,0 +1,103 @@
+# The node pool (wormsim --serve / --pool, host/pool.c): a warm run gives
+# the same results as a cold one, a failed run's nodes are never reused,
+# and nothing outlives a pool that is stopped or killed.
+
+# Every result file of two runs the same, less wall time and the engine
+# block (which varies between host runs; docs/network.md).
+same_results() {   # dir-a dir-b
+  local f a=$1 b=$2
+  for f in messages.csv links.csv steps.csv; do expect "cmp -s $a/$f $b/$f" "$f differs"; done
+  for f in "$a"/node-*.log; do expect "cmp -s $f $b/$(basename "$f")" "$(basename "$f") differs: $(diff "$f" "$b/$(basename "$f")" | head -5)"; done
+  expect '[ "$(ls "$a"/node-*.log | wc -l)" = "$(ls "$b"/node-*.log | wc -l)" ]'
+  expect 'diff <(jq -S "del(.wall_s, .engine)" "$a/summary.json") <(jq -S "del(.wall_s, .engine)" "$b/summary.json") >/dev/null' \
+         "$(diff <(jq -S 'del(.wall_s, .engine)' "$a/summary.json") <(jq -S 'del(.wall_s, .engine)' "$b/summary.json") | head -10)"
+}
+warm_count() { sed -n 's/^node pool  *\([0-9]*\) of \([0-9]*\) nodes warm$/\1/p' "$1"; }
+
+# Cold, then on a pool of its own: the same run, a run whose node faults
+# (its nodes are discarded: the next run starts them again), then the
+# same run twice more, the last on warm nodes. Every result is the cold
+# run's.
+warm_equals_cold() {   # arch
+  local arch=$1 P=wc-$$-$1 cold w
+  local run=(--arch "$arch" --app alltoall_pex --dims 4x4 --args len=300)
+  "$WORMSIM" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "${run[@]}" > "$TMP/c" 2>&1
+  rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/c")"; cold=$(latest)
+  expect '! grep -q "node pool" "$TMP/c"'
+  pool_up "$P"; local pp=$pool_pid
+  wp() { "$WORMSIM" --pool "$P" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
+  wp "${run[@]}" > "$TMP/w1" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/w1")"
+  expect '[ "$(warm_count "$TMP/w1")" = 0 ]' "$(cat "$TMP/w1")"
+  same_results "$cold" "$(latest)"
+  wp --arch "$arch" --app crash --dims 4x4 --args "node=2 kind=undef" > "$TMP/f" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/f")"
+  expect '[ "$(warm_count "$TMP/f")" = 16 ]' "$(cat "$TMP/f")"
+  expect '[ "$(summary .fault.node)" = 2 ]'
+  wp "${run[@]}" > "$TMP/w2" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/w2")"
+  expect '[ "$(warm_count "$TMP/w2")" = 0 ]' "the faulted run's nodes were reused: $(cat "$TMP/w2")"
+  same_results "$cold" "$(latest)"
+  wp "${run[@]}" > "$TMP/w3" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/w3")"
+  expect '[ "$(warm_count "$TMP/w3")" = 16 ]' "$(cat "$TMP/w3")"
+  same_results "$cold" "$(latest)"
+  kill -TERM $pp; wait $pp; rc=$?
+  expect '[ $rc = 0 ]' "the pool exited $rc"
+  expect '[ -z "$(qemu_of $pp)" ]' "QEMUs outlived the pool: $(qemu_of $pp)"
+  expect 'grep -q "stopped by signal 15: 4 runs served, 32 nodes started, 32 handed over warm" "$TMP/pool-$P.out"' "$(cat "$TMP/pool-$P.out")"
+  echo "info: $arch: $(grep wall "$TMP/c" | awk '{print $3}') s cold, $(grep wall "$TMP/w3" | awk '{print $3}') s warm, results identical"
+}
+pool_warm_equals_cold_arm()   { warm_equals_cold arm; }
+pool_warm_equals_cold_mixed() { warm_equals_cold mixed; }
+
+# A pool grows for a bigger run, serves a smaller one from its idle nodes,
+# and a rebuilt node image (another file) gets fresh nodes.
+pool_grows_and_takes_a_new_image() {
+  local P=gr-$$
+  pool_up "$P"; local pp=$pool_pid
+  wp() { "$WORMSIM" --pool "$P" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
+  wp --app hello --nodes 4 > "$TMP/g1" 2>&1; rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g1")" = 0 ]' "$(cat "$TMP/g1")"
+  wp --app hello --nodes 8 > "$TMP/g2" 2>&1; rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g2")" = 4 ]' "$(cat "$TMP/g2")"
+  wp --app hello --nodes 2 > "$TMP/g3" 2>&1; rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g3")" = 2 ]' "$(cat "$TMP/g3")"
+  expect '[ "$(qemu_of $pp | wc -l)" = 8 ]' "$(qemu_of $pp | wc -l) QEMUs, 8 expected"
+  cp "$KERNEL" "$TMP/other.elf"
+  "$WORMSIM" --pool "$P" --kernel "$TMP/other.elf" --runs-dir "$RUNS" --app hello --nodes 2 > "$TMP/g4" 2>&1
+  rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g4")" = 0 ]' "$(cat "$TMP/g4")"
+  kill -KILL $pp; wait $pp 2>/dev/null
+  for i in $(seq 50); do [ -z "$(qemu_of $pp)" ] && break; sleep 0.1; done
+  expect '[ -z "$(qemu_of $pp)" ]' "QEMUs outlived the killed pool: $(qemu_of $pp)"
+  expect '! grep -q "wormsim-pool-$P\|wormsim-$pp-" /proc/net/unix'
+}
+
+# A client interrupted mid-run: the run ends with its summary and exit
+# status 128 + signal, its nodes are discarded, and the pool goes on.
+pool_client_interrupted() {
+  local P=ci-$$
+  pool_up "$P"; local pp=$pool_pid
+  "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$RUNS" --app hang --nodes 4 --hang-timeout 300 > "$TMP/h" 2>&1 & local c=$!
+  for i in $(seq 100); do [ "$(qemu_of $pp | wc -l)" = 4 ] && break; sleep 0.1; done
+  sleep 0.5
+  kill -TERM $c; wait $c; local rc=$?
+  expect '[ $rc = 143 ]' "exit $rc: $(cat "$TMP/h")"
+  expect '[ "$(summary .interrupted_by_signal)" = 15 ]'
+  expect '[ -z "$(qemu_of $pp)" ]' "the interrupted run's nodes were kept: $(qemu_of $pp)"
+  "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$RUNS" --app hello --nodes 4 > "$TMP/h2" 2>&1
+  rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/h2")"
+  kill -TERM $pp; wait $pp
+  expect '[ -z "$(qemu_of $pp)" ]'
+}
+
+pool_bad_input() {
+  "$WORMSIM" --pool nosuch-$$ --app hello > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc"
+  expect 'grep -q "no node pool named .nosuch-$$. is served.*start one with: wormsim --serve nosuch-$$" "$TMP/b"' "$(cat "$TMP/b")"
+  "$WORMSIM" --serve 'a/b' > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc = 2 ]' "exit $rc"
+  expect 'grep -q "pool name .a/b. is not letters, digits" "$TMP/b"' "$(cat "$TMP/b")"
+  "$WORMSIM" --serve x --app hello > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "serve takes no run options" "$TMP/b"' "$(cat "$TMP/b")"
+  # bad run options on a pool: refused by the pool as by the run tool
+  ws --app nosuch > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "unknown app .nosuch." "$TMP/b"' "$(cat "$TMP/b")"
+}
+
+for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_grows_and_takes_a_new_image \
+         pool_client_interrupted pool_bad_input; do t $c $c; done
