@@ -326,7 +326,7 @@ cleanup() {
   trap '' INT TERM
   local p
   for p in "${!PID_W[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done
-  wait 2>/dev/null
+  for p in "${!PID_W[@]}"; do wait "$p" 2>/dev/null; done     # the runs, not the pools
   # wormsim ends its QEMUs on SIGTERM; wait for every process of each run
   # (its group), and after 30 s end what is left.
   local i; for i in $(seq 1 300); do
@@ -344,8 +344,8 @@ trap cleanup INT TERM
 
 reap() {
   local p st
-  wait -n -p p; st=$?
-  [ -n "${p:-}" ] || return
+  wait -n -p p "${!PID_W[@]}"; st=$?
+  [ -n "${p:-}" ] && [ -n "${PID_W[$p]:-}" ] || return
   running=$((running - 1)); done_n=$((done_n + 1)); done_w=$((done_w + PID_W[$p]))
   [ "${PID_BIG[$p]}" = 1 ] && big_running=0
   FREE[${PID_SLOT[$p]}]=1

@@ -958,7 +958,10 @@ static int serve(struct host *h, const char *name)
             } else if (kind == EV_SERVE) {
                 int c = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
                 if (c >= 0) {
+                    /* the next clients wait, unwatched, till this run ends */
+                    epoll_ctl(h->epfd, EPOLL_CTL_DEL, ls, NULL);
                     serve_one(h, c, home);
+                    ep_add(h->epfd, ls, EV_SERVE, 0);
                     close(c);
                     runs++;
                 }

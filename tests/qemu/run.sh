@@ -16,8 +16,9 @@ pass=0; fail=0; failed=()
 # The tests' runs go to one node pool (wormsim --serve), so nodes start
 # once, not once per run; tests of what a run alone does (signals, memory)
 # call the run tool without it. POOL=none runs every test cold.
-pool_up() {   # name: start a pool, wait for its socket; sets pool_pid
+pool_up() {   # name: start a pool, wait for its socket; sets pool_pid; a failing test's ends with it
   "$WORMSIM" --serve "$1" > "$TMP/pool-$1.out" 2>&1 & pool_pid=$!
+  trap "kill -KILL $pool_pid 2>/dev/null" EXIT
   for i in $(seq 100); do grep -q "@wormsim-pool-$1\$" /proc/net/unix && return 0; sleep 0.05; done
   echo "the node pool $1 did not come up: $(cat "$TMP/pool-$1.out")" >&2; return 1
 }

@@ -114,11 +114,13 @@ stop_leaves_whole_rows_and_no_processes() {
   for i in $(seq 1 300); do [ -s "$o/results.csv" ] && [ "$(rows "$o/results.csv")" -ge 1 ] && break; sleep 0.1; done
   for i in $(seq 1 100); do pids=$(pgrep -f -- "--runs-dir $o/runs/" | tr '\n' ' '); [ -n "$pids" ] && break; sleep 0.1; done
   expect '[ -n "$pids" ]' "no run in progress to stop"
+  local pools; pools=$(pgrep -f -- "--serve sweep-$sp-" | tr '\n' ' ')
+  expect '[ -n "$pools" ]' "the sweep runs on no node pool"
   kill -TERM $sp; wait $sp; local rc=$?
   expect '[ $rc = 130 ]' "rc $rc"
   expect 'grep -q "stopped; .* run it again to resume" "$TMP/e"'
   sleep 0.5
-  local p; for p in $pids; do
+  local p; for p in $pids $pools; do
     expect '! kill -0 $p 2>/dev/null' "wormsim $p still runs"
     expect '[ -z "$(pgrep -f "path=wormsim-$p-")" ]' "QEMUs of wormsim $p still run"
   done
