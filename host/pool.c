@@ -212,6 +212,38 @@ int pool_trim(struct pool *p, int count)
     return k;
 }
 
+int pool_idle_like(const struct pool *p, const struct pool_spec *spec)
+{
+    char *key = key_of(spec);
+    int k = 0;
+    for (int i = 0; key && i < p->n; i++)
+        k += p->node[i] && p->node[i]->state == PN_IDLE && !strcmp(p->node[i]->key, key);
+    free(key);
+    return k;
+}
+
+int pool_trim_unlike(struct pool *p, const struct pool_spec *specs, int n)
+{
+    char **keys = calloc((size_t)n, sizeof *keys);
+    int k = 0;
+    for (int j = 0; keys && j < n; j++)
+        keys[j] = key_of(&specs[j]);
+    for (int i = 0; keys && i < p->n; i++) {
+        struct pool_node *nd = p->node[i];
+        int like = 0;
+        for (int j = 0; nd && j < n; j++)
+            like |= keys[j] && !strcmp(nd->key, keys[j]);
+        if (nd && nd->state == PN_IDLE && !like) {
+            node_free(p, nd);
+            k++;
+        }
+    }
+    for (int j = 0; keys && j < n; j++)
+        free(keys[j]);
+    free(keys);
+    return k;
+}
+
 void pool_after_run(struct pool *p, int run_nodes)
 {
     int keep = run_nodes > POOL_IDLE_MIN ? run_nodes : POOL_IDLE_MIN;

@@ -84,6 +84,11 @@ struct pool_node *pool_take(struct pool *p, const struct pool_spec *spec, const 
  * it. Returns how many it killed. */
 int pool_trim(struct pool *p, int count);
 
+/* Idle nodes that could serve `spec`; and killing the idle nodes that
+ * could serve none of specs[0..n-1]. */
+int pool_idle_like(const struct pool *p, const struct pool_spec *spec);
+int pool_trim_unlike(struct pool *p, const struct pool_spec *specs, int n);
+
 /* After a run a kept pool holds at most this many idle nodes, or as many
  * as that run had if more: a sweep's next run is mostly of the same size,
  * and a big machine's nodes do not stay idle through many small runs. */

@@ -491,9 +491,26 @@ static int setup(struct run *rn)
         free(kernel);
         fclose(f);
     }
-    /* Idle nodes are kept until a run needs their memory. */
-    if (!rn->mem_limit_mib && memory_need(rn) > mem_available())
-        pool_trim(&h->pool, h->pool.n);
+    /* Idle nodes are kept until a run needs their memory: those this run
+     * cannot use go when the nodes it must start do not fit. */
+    struct pool_spec specs[ARCH_COUNT];
+    unsigned long long fresh = 0;
+    for (int a = 0; a < ARCH_COUNT; a++) {
+        specs[a] = (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0 };
+        int want = 0;
+        for (int i = 0; i < n; i++)
+            want += rn->arch[i] == a;
+        int idle = want ? pool_idle_like(&h->pool, &specs[a]) : 0;
+        if (want > idle)
+            fresh += (unsigned long long)(want - idle) * (((unsigned long long)arch_node_mib[a] << 20) + rn->p.nic_mem);
+    }
+    if (!rn->mem_limit_mib && fresh > mem_available()) {
+        int k = 0;
+        for (int a = 0; a < ARCH_COUNT; a++)
+            if (memchr(rn->arch, a, (size_t)n))
+                specs[k++] = specs[a];
+        pool_trim_unlike(&h->pool, specs, k);
+    }
     for (int i = 0; i < n; i++) {
         char log[1100], err[512];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
