@@ -24,7 +24,7 @@ pool_up() {   # name: start a pool, wait for its socket; sets pool_pid; a failin
 }
 POOL=${POOL:-suite-$$}
 if [ "$POOL" != none ]; then pool_up "$POOL" || exit 1; SUITE_POOL_PID=$pool_pid; POOL_OPT=(--pool "$POOL"); else POOL_OPT=(); fi
-trap '[ -n "${SUITE_POOL_PID:-}" ] && { kill -TERM $SUITE_POOL_PID; wait $SUITE_POOL_PID; }; rm -rf "$TMP"' EXIT
+trap '[ -n "${SUITE_POOL_PID:-}" ] && { kill -TERM $SUITE_POOL_PID; wait $SUITE_POOL_PID; tail -1 "$TMP/pool-$POOL.out"; }; rm -rf "$TMP"' EXIT
 
 ws() { "$WORMSIM" "${POOL_OPT[@]}" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
