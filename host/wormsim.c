@@ -637,6 +637,13 @@ static void loop(struct run *rn)
     }
 }
 
+/* The run's tick every ns nanoseconds, or none (0). */
+static void run_timer(struct host *h, long ns)
+{
+    struct itimerspec its = { .it_interval = { 0, ns }, .it_value = { 0, ns } };
+    timerfd_settime(h->timerfd, 0, &its, NULL);
+}
+
 /* One run: its options, everything that can be checked before a node
  * starts, the run, its report. Returns the exit status. */
 static int run_main(struct host *h, int argc, char **argv)
@@ -818,6 +825,7 @@ static int run_main(struct host *h, int argc, char **argv)
     rn.out.fault.node = -1;
     rn.out.ok = 1;
     rn.t0 = rn.last_progress = now_s();
+    run_timer(h, 5000000);           /* link-up kicks, lost doorbells, hangs: a run's only */
     if (setup(&rn))
         fail(&rn, "the router could not start");
     else
@@ -830,6 +838,7 @@ static int run_main(struct host *h, int argc, char **argv)
             }
     if (rn.nd)
         stop_nodes(&rn);
+    run_timer(h, 0);                 /* an idle pool sleeps */
     pool_after_run(&h->pool, rn.m.nodes);
     rn.out.wall_s = now_s() - rn.t0;
     rn.out.app = rn.app;
@@ -881,9 +890,8 @@ static int host_init(struct host *h, int keep)
     sigset_t ss = run_signals();
     h->sigfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK);
     h->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-    struct itimerspec its = { .it_interval = { 0, 5000000 }, .it_value = { 0, 5000000 } };
     char err[256];
-    if (h->epfd < 0 || h->sigfd < 0 || h->timerfd < 0 || timerfd_settime(h->timerfd, 0, &its, NULL) ||
+    if (h->epfd < 0 || h->sigfd < 0 || h->timerfd < 0 ||
         ep_add(h->epfd, h->sigfd, EV_SIG, 0) || ep_add(h->epfd, h->timerfd, EV_TIMER, 0)) {
         fprintf(stderr, "wormsim: cannot set up the router: %m\n");
         return -1;
