@@ -41,13 +41,15 @@ int pool_init(struct pool *p, int keep, int epfd, char *err, size_t errlen)
 /* The key of a node: ISA, image path and file identity, NIC memory, the
  * PATH its QEMU was found on, template. A rebuilt image has another inode
  * or time, so another key. */
-static char *key_of(const struct pool_spec *s)
+int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
 {
     struct stat st;
     char *path = realpath(s->kernel, NULL);
+    s->key = NULL;
     if (!path || stat(path, &st)) {
+        snprintf(err, errlen, "cannot read the node image %s: %s", s->kernel, strerror(errno));
         free(path);
-        return NULL;
+        return -1;
     }
     /* where the template's program is found: PATH, as the node starts */
     const char *qemu = getenv("PATH") ? getenv("PATH") : "";
@@ -63,7 +65,16 @@ static char *key_of(const struct pool_spec *s)
             o += (size_t)snprintf(k + o, cap - o, "%s\x1f", s->tpl->argv[i]);
     }
     free(path);
-    return k;
+    s->key = k;
+    if (!k)
+        snprintf(err, errlen, "out of memory");
+    return k ? 0 : -1;
+}
+
+void pool_spec_free(struct pool_spec *s)
+{
+    free(s->key);
+    s->key = NULL;
 }
 
 static int free_slot(struct pool *p)
@@ -119,18 +130,19 @@ static void node_free(struct pool *p, struct pool_node *nd)
     free(nd);
 }
 
-static struct pool_node *start_node(struct pool *p, const struct pool_spec *s, char *key,
+static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
                                     const char *log_path, char *err, size_t errlen)
 {
     int id = free_slot(p);
     struct pool_node *nd = id < 0 ? NULL : calloc(1, sizeof *nd);
-    if (!nd) {
+    char *key = nd ? strdup(s->key) : NULL;
+    if (!key) {
         snprintf(err, errlen, "out of memory");
-        free(key);
+        free(nd);
         return NULL;
     }
     *nd = (struct pool_node){ .id = id, .state = PN_BUSY, .pid = -1, .conn = -1, .console = -1, .log = -1,
-                              .key = key, .arch = s->arch, .reusable = p->keep && !s->gdb_port, .rank = -1 };
+                              .key = key, .reusable = p->keep && !s->gdb_port, .rank = -1 };
     nd->mem.memfd = nd->mem.bell_fd = nd->mem.irq_fd = -1;
     p->node[id] = nd;
     int out[2] = { -1, -1 };
@@ -142,9 +154,7 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s, c
     }
     nd->console = out[0];
     fcntl(nd->console, F_SETFL, O_NONBLOCK);
-    char mem[16];
-    snprintf(mem, sizeof mem, "32M");
-    struct launch_vars v = { s->kernel, p->sock, mem, s->gdb_port, nd->reusable };
+    struct launch_vars v = { s->kernel, p->sock, "32M", s->gdb_port, nd->reusable };
     nd->pid = launch_node(s->tpl, &v, out[1]);
     close(out[1]);
     out[1] = -1;
@@ -168,20 +178,14 @@ fail:
 struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const char *log_path,
                             char *err, size_t errlen)
 {
-    char *key = key_of(s);
-    if (!key) {
-        snprintf(err, errlen, "cannot read the node image %s: %s", s->kernel, strerror(errno));
-        return NULL;
-    }
     if (!s->gdb_port)
         for (int i = 0; i < p->n; i++) {
             struct pool_node *nd = p->node[i];
-            if (!nd || nd->state != PN_IDLE || strcmp(nd->key, key))
+            if (!nd || nd->state != PN_IDLE || strcmp(nd->key, s->key))
                 continue;
             nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
             if (nd->log < 0) {
                 snprintf(err, errlen, "cannot create %s: %s", log_path, strerror(errno));
-                free(key);
                 return NULL;
             }
             if (nd->npending && write(nd->log, nd->pending, nd->npending) < 0)
@@ -189,19 +193,13 @@ struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const cha
             nd->npending = 0;
             nd->state = PN_BUSY;
             p->reused++;
-            free(key);
             return nd;
         }
-    return start_node(p, s, key, log_path, err, errlen);
+    return start_node(p, s, log_path, err, errlen);
 }
 
-void pool_kill(struct pool_node *nd)
-{
-    if (nd->pid > 0)
-        kill(nd->pid, SIGKILL);
-}
-
-int pool_trim(struct pool *p, int count)
+/* Kill up to `count` idle nodes. Returns how many it killed. */
+static int trim(struct pool *p, int count)
 {
     int k = 0;
     for (int i = 0; i < p->n && k < count; i++)
@@ -214,33 +212,25 @@ int pool_trim(struct pool *p, int count)
 
 int pool_idle_like(const struct pool *p, const struct pool_spec *spec)
 {
-    char *key = key_of(spec);
     int k = 0;
-    for (int i = 0; key && i < p->n; i++)
-        k += p->node[i] && p->node[i]->state == PN_IDLE && !strcmp(p->node[i]->key, key);
-    free(key);
+    for (int i = 0; i < p->n; i++)
+        k += p->node[i] && p->node[i]->state == PN_IDLE && !strcmp(p->node[i]->key, spec->key);
     return k;
 }
 
 int pool_trim_unlike(struct pool *p, const struct pool_spec *specs, int n)
 {
-    char **keys = calloc((size_t)n, sizeof *keys);
     int k = 0;
-    for (int j = 0; keys && j < n; j++)
-        keys[j] = key_of(&specs[j]);
-    for (int i = 0; keys && i < p->n; i++) {
+    for (int i = 0; i < p->n; i++) {
         struct pool_node *nd = p->node[i];
         int like = 0;
         for (int j = 0; nd && j < n; j++)
-            like |= keys[j] && !strcmp(nd->key, keys[j]);
+            like |= !strcmp(nd->key, specs[j].key);
         if (nd && nd->state == PN_IDLE && !like) {
             node_free(p, nd);
             k++;
         }
     }
-    for (int j = 0; keys && j < n; j++)
-        free(keys[j]);
-    free(keys);
     return k;
 }
 
@@ -249,7 +239,7 @@ void pool_after_run(struct pool *p, int run_nodes)
     int keep = run_nodes > POOL_IDLE_MIN ? run_nodes : POOL_IDLE_MIN;
     int extra = pool_idle(p) - keep;
     if (extra > 0)
-        pool_trim(p, extra);
+        trim(p, extra);
 }
 
 int pool_node_said_hello(const struct pool_node *nd)
@@ -315,20 +305,18 @@ void pool_on_accept(struct pool *p)
     }
 }
 
-struct pool_node *pool_on_child(struct pool *p, pid_t pid, int status)
+struct pool_node *pool_on_child(struct pool *p, pid_t pid)
 {
     for (int i = 0; i < p->n; i++) {
         struct pool_node *nd = p->node[i];
         if (!nd || nd->pid != pid)
             continue;
         nd->pid = -1;
-        nd->wait_status = status;
         drain(nd);
         if (!nd->run) {               /* idle, or between runs */
             node_free(p, nd);
             return NULL;
         }
-        nd->state = PN_DEAD;
         return nd;
     }
     return NULL;
@@ -339,14 +327,6 @@ int pool_idle(const struct pool *p)
     int k = 0;
     for (int i = 0; i < p->n; i++)
         k += p->node[i] && p->node[i]->state == PN_IDLE;
-    return k;
-}
-
-int pool_alive(const struct pool *p)
-{
-    int k = 0;
-    for (int i = 0; i < p->n; i++)
-        k += p->node[i] && p->node[i]->pid > 0;
     return k;
 }
 

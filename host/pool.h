@@ -25,8 +25,7 @@
 
 enum pool_node_state {
     PN_IDLE,          /* restarted, waiting in link-up for a run */
-    PN_BUSY,          /* in a run (a new one boots meanwhile) */
-    PN_DEAD,          /* its QEMU ended; kept until its run lets go of it */
+    PN_BUSY,          /* in a run (a new one boots meanwhile; pid -1 once its QEMU ended) */
 };
 
 /* What a node must be to serve a run (see the key above). */
@@ -36,13 +35,18 @@ struct pool_spec {
     int arch;                /* enum node_arch */
     size_t nic_mem;
     int gdb_port;            /* 0: none; a node with a gdbstub is never reused */
+    char *key;               /* pool_spec_key(), once per spec */
 };
+
+/* Fill spec->key (see the key above). Returns -1 with err set if the node
+ * image cannot be read. */
+int  pool_spec_key(struct pool_spec *spec, char *err, size_t errlen);
+void pool_spec_free(struct pool_spec *spec);
 
 struct pool_node {
     int id;                  /* its slot in the pool; names its memfd */
     enum pool_node_state state;
     pid_t pid;               /* -1 once reaped */
-    int wait_status;         /* its QEMU's, once reaped */
     int conn;                /* its ivshmem socket, -1 before the handshake */
     struct nic_mem mem;
     int console;             /* read end of the QEMU's stdout and stderr */
@@ -50,7 +54,6 @@ struct pool_node {
     char *pending;           /* console bytes read while no run had the node */
     size_t npending;
     char *key;
-    int arch;
     int reusable;            /* restarts for the next run (kept pool, no gdbstub) */
     int rank;                /* in the run that has it */
     void *run;               /* that run, or NULL */
@@ -80,10 +83,6 @@ void pool_free(struct pool *p);
 struct pool_node *pool_take(struct pool *p, const struct pool_spec *spec, const char *log_path,
                             char *err, size_t errlen);
 
-/* Kill up to `count` idle nodes, to free memory for a run that needs
- * it. Returns how many it killed. */
-int pool_trim(struct pool *p, int count);
-
 /* Idle nodes that could serve `spec`; and killing the idle nodes that
  * could serve none of specs[0..n-1]. */
 int pool_idle_like(const struct pool *p, const struct pool_spec *spec);
@@ -105,18 +104,15 @@ void pool_give_back(struct pool *p, struct pool_node *nd, int ok);
 void pool_on_accept(struct pool *p);
 /* Read a node's console into its log (or pending bytes). */
 void pool_on_console(struct pool *p, struct pool_node *nd);
-/* A QEMU of ours ended: the node, now PN_DEAD, or NULL if not ours. */
-struct pool_node *pool_on_child(struct pool *p, pid_t pid, int status);
+/* A QEMU of ours ended: the node of a run (its pid now -1), or NULL if
+ * not ours or in no run (then it is freed). */
+struct pool_node *pool_on_child(struct pool *p, pid_t pid);
 /* 1 if the node restarted since its run's link-up (said hello again). */
 int pool_node_said_hello(const struct pool_node *nd);
 /* A node no run has rang: one that faulted while it waited for a run is
  * killed. */
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
-/* Kill a node's QEMU (it is reaped through pool_on_child or pool_free). */
-void pool_kill(struct pool_node *nd);
-
-/* Idle nodes (all keys) and live nodes. */
+/* Idle nodes, all keys. */
 int pool_idle(const struct pool *p);
-int pool_alive(const struct pool *p);
 
 #endif

@@ -195,13 +195,20 @@ static unsigned long long mem_available(void)
     return kb * 1024;
 }
 
-/* What a run needs of host memory: every node's QEMU (arch_node_mib) and
- * NIC memory, and 64 MiB for the run tool and the shared libraries. */
+/* What one node of ISA a holds of host memory: its QEMU (arch_node_mib)
+ * and its NIC memory. */
+static unsigned long long node_bytes(const struct run *rn, int a)
+{
+    return ((unsigned long long)arch_node_mib[a] << 20) + rn->p.nic_mem;
+}
+
+/* What a run needs of host memory: every node, and 64 MiB for the run
+ * tool and the shared libraries. */
 static unsigned long long memory_need(const struct run *rn)
 {
     unsigned long long need = 64ull << 20;
     for (int i = 0; i < rn->m.nodes; i++)
-        need += ((unsigned long long)arch_node_mib[rn->arch[i]] << 20) + rn->p.nic_mem;
+        need += node_bytes(rn, rn->arch[i]);
     return need;
 }
 
@@ -343,7 +350,7 @@ static void on_child(struct run *rn)
     int status;
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-        struct pool_node *nd = pool_on_child(&rn->h->pool, pid, status);
+        struct pool_node *nd = pool_on_child(&rn->h->pool, pid);
         if (!nd || nd->run != rn)
             continue;
         int rank = nd->rank;
@@ -491,36 +498,42 @@ static int setup(struct run *rn)
         free(kernel);
         fclose(f);
     }
-    /* Idle nodes are kept until a run needs their memory: those this run
-     * cannot use go when the nodes it must start do not fit. */
-    struct pool_spec specs[ARCH_COUNT];
+    /* What each ISA's nodes must be (their key, once), and how many the
+     * pool cannot serve warm. Idle nodes are kept until a run needs their
+     * memory: those this run cannot use go when the nodes it must start
+     * do not fit. */
+    struct pool_spec specs[ARCH_COUNT], used[ARCH_COUNT];
+    int nused = 0, rc = -1;
     unsigned long long fresh = 0;
+    char err[512];
     for (int a = 0; a < ARCH_COUNT; a++) {
-        specs[a] = (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0 };
+        specs[a] = (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL };
         int want = 0;
         for (int i = 0; i < n; i++)
             want += rn->arch[i] == a;
-        int idle = want ? pool_idle_like(&h->pool, &specs[a]) : 0;
+        if (!want)
+            continue;
+        if (pool_spec_key(&specs[a], err, sizeof err)) {
+            fprintf(stderr, "wormsim: %s\n", err);
+            goto out;
+        }
+        used[nused++] = specs[a];
+        int idle = pool_idle_like(&h->pool, &specs[a]);
         if (want > idle)
-            fresh += (unsigned long long)(want - idle) * (((unsigned long long)arch_node_mib[a] << 20) + rn->p.nic_mem);
+            fresh += (unsigned long long)(want - idle) * node_bytes(rn, a);
     }
-    if (!rn->mem_limit_mib && fresh > mem_available()) {
-        int k = 0;
-        for (int a = 0; a < ARCH_COUNT; a++)
-            if (memchr(rn->arch, a, (size_t)n))
-                specs[k++] = specs[a];
-        pool_trim_unlike(&h->pool, specs, k);
-    }
+    if (!rn->mem_limit_mib && fresh > mem_available())
+        pool_trim_unlike(&h->pool, used, nused);
     for (int i = 0; i < n; i++) {
-        char log[1100], err[512];
+        char log[1100];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
-        struct pool_spec spec = { &rn->tpl[rn->arch[i]], rn->kernel[rn->arch[i]], rn->arch[i], rn->p.nic_mem,
-                                  i == rn->gdb_node ? port : 0 };
+        struct pool_spec spec = specs[rn->arch[i]];
+        spec.gdb_port = i == rn->gdb_node ? port : 0;
         unsigned long long reused = h->pool.reused;
         struct pool_node *nd = pool_take(&h->pool, &spec, log, err, sizeof err);
         if (!nd) {
             fprintf(stderr, "wormsim: node %d: %s\n", i, err);
-            return -1;
+            goto out;
         }
         nd->run = rn;
         nd->rank = i;
@@ -538,7 +551,11 @@ static int setup(struct run *rn)
                rn->gdb_node, port, rn->gdb_node);
         fflush(stdout);
     }
-    return 0;
+    rc = 0;
+out:
+    for (int a = 0; a < ARCH_COUNT; a++)
+        pool_spec_free(&specs[a]);
+    return rc;
 }
 
 /* A signal for the event loop: SIGCHLD reaps, the others end the run (and
@@ -552,10 +569,9 @@ static int on_signals(struct host *h, struct run *rn)
             if (rn) {
                 on_child(rn);
             } else {
-                int status;
                 pid_t pid;
-                while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-                    pool_on_child(&h->pool, pid, status);
+                while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+                    pool_on_child(&h->pool, pid);
             }
         } else {
             end = (int)si.ssi_signo;

@@ -48,6 +48,22 @@ warm_equals_cold() {   # arch
 pool_warm_equals_cold_arm()   { warm_equals_cold arm; }
 pool_warm_equals_cold_mixed() { warm_equals_cold mixed; }
 
+# A run that fails though every node exits and restarts (node 3 finds a
+# wrong byte and exits 1): its nodes are not reused either.
+pool_failed_run_nodes_are_not_reused() {
+  local P=fr-$$
+  pool_up "$P"; local pp=$pool_pid
+  wp() { "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$RUNS" "$@"; }
+  wp --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args 'len=64 corrupt=3' > "$TMP/q" 2>&1; rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/q")"
+  expect 'summary .error | grep -q "node 3 exited with status 1"' "$(summary .error)"
+  expect '[ "$(summary "[.node_states[] | select(. != \"exited\")] | length")" = 0 ]' "not every node exited: $(summary .node_states)"
+  wp --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args len=64 > "$TMP/q2" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/q2")"
+  expect '[ "$(warm_count "$TMP/q2")" = 0 ]' "the failed run's nodes were reused: $(cat "$TMP/q2")"
+  kill -TERM $pp; wait $pp
+}
+
 # A pool grows for a bigger run, serves a smaller one from its idle nodes,
 # and a rebuilt node image (another file) gets fresh nodes.
 pool_grows_and_takes_a_new_image() {
@@ -99,5 +115,5 @@ pool_bad_input() {
   expect '[ $rc = 2 ] && grep -q "unknown app .nosuch." "$TMP/b"' "$(cat "$TMP/b")"
 }
 
-for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_grows_and_takes_a_new_image \
+for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_failed_run_nodes_are_not_reused pool_grows_and_takes_a_new_image \
          pool_client_interrupted pool_bad_input; do t $c $c; done
