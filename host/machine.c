@@ -7,6 +7,8 @@
 #include "machine.h"
 
 const char *const topo_names[] = { "mesh", "torus", "hypercube" };
+const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
+const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
 
 static int parse_pos(const char *s, long max, long *out)
 {

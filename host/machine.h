@@ -15,6 +15,14 @@ struct machine {
 };
 
 enum switching { SW_WORMHOLE = 0, SW_CUT_THROUGH = 1, SW_STORE_FORWARD = 2 };
+extern const char *const switching_names[];   /* indexed by enum switching */
+
+/* How a router shares its outputs among the worms that want them
+ * (docs/network.md "Arbitration"): round robin; the oldest worm first,
+ * round robin among equals; or the fixed input order, kept to compare with
+ * results made with it. */
+enum alloc { ALLOC_ROUND_ROBIN = 0, ALLOC_AGE = 1, ALLOC_FIXED = 2 };
+extern const char *const alloc_names[];       /* indexed by enum alloc */
 
 /* The interconnect's parameters (host/net.h has the model). */
 struct net_params {
@@ -28,6 +36,7 @@ struct net_params {
     uint32_t nic_cycles;      /* cycles per flit on an injection/ejection channel (>= 1) */
     uint32_t unidirectional;  /* torus: links only in the + direction */
     enum switching switching;
+    enum alloc alloc;
 };
 
 /* Everything a run is parameterised by, besides its shape. */

@@ -3,22 +3,6 @@
 #include <string.h>
 #include "net_state.h"
 
-const char *net_switching_name(enum switching s)
-{
-    static const char *const n[] = { "wormhole", "cut-through", "store-and-forward" };
-    return n[s];
-}
-
-int net_switching_parse(const char *s, enum switching *out)
-{
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(s, net_switching_name((enum switching)i))) {
-            *out = (enum switching)i;
-            return 0;
-        }
-    return -1;
-}
-
 uint64_t net_cycle_ps(const struct net *n) { return n->cycle_ps; }
 int net_nic_channels(const struct net *n) { return n->ninj; }
 uint64_t net_now(const struct net *n) { return n->now; }
@@ -155,11 +139,14 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->req_ip = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->req_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_used = calloc((size_t)n->nin, 1);
+    n->va_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
+    n->in_pick = calloc((size_t)n->nin, sizeof(int));
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; i < m->nodes; i++) {
         struct router *r = &n->r[i];
         machine_coords(m, i, r->coords);
         r->in = calloc((size_t)n->nin * (size_t)n->V, sizeof *r->in);
+        r->in_rr = calloc((size_t)n->nin, sizeof *r->in_rr);
         for (int k = 0; k < n->nin * n->V; k++)
             ivc_init(&r->in[k], cap);
         r->out = calloc((size_t)n->nout, sizeof *r->out);
@@ -198,6 +185,7 @@ void net_free(struct net *n)
             free(r->out[o].head_cycle);
         }
         free(r->in);
+        free(r->in_rr);
         free(r->out);
         free(r->inj);
     }
@@ -207,6 +195,8 @@ void net_free(struct net *n)
     free(n->req_ip);
     free(n->req_vc);
     free(n->in_used);
+    free(n->va_req);
+    free(n->in_pick);
     free(n->active);
     net_jump_free(n);
     for (size_t i = 0; i < n->nshadow; i++)
@@ -311,89 +301,180 @@ static void inject_step(struct net *n, int node, uint64_t c)
     }
 }
 
-static void router_step(struct net *n, int node, uint64_t c)
+/* Output VC allocation for input VC i (ip V + vc), whose front flit is a
+ * routed head without one: the lowest free VC of its class on its output.
+ * 0 if none is free (the worm is blocked this cycle). */
+static int vc_grant(struct net *n, int node, int i)
 {
     struct router *r = &n->r[node];
     const int V = n->V;
-    int nreq = 0;
-    uint8_t blocked_seen[2 * NIC_MAX_DIMS] = { 0 };
-    /* Phase 1: route, allocate VCs, and collect switch requests. */
-    for (int ip = 0; ip < n->nin; ip++)
-        for (int vc = 0; vc < V; vc++) {
-            struct ivc *v = &r->in[ip * V + vc];
-            if (!v->count)
-                continue;
-            struct flit *f = ivc_front(v);
-            if (f->ready > c)
-                continue;
-            struct net_msg *m = f->m;
-            if (!v->routed) {
-                int dim = 0, dir = 0, p = route(n, node, m, &dim, &dir);
-                if (p < 0) {
-                    /* eject: all-port nodes take the channel of the link the
-                     * worm came in on; injection-to-self uses channel 0 */
-                    int ch = ip < n->nlinkp ? ip % n->nej : 0;
-                    p = n->nlinkp + ch;
-                    v->out_vc = -1;
-                } else {
-                    /* not yet allocated: -1 any VC, -2 class 0, -3 class 1 */
-                    v->out_vc = -2 - vc_class(n, node, m, dim, dir);
-                }
-                v->out_port = p;
-                v->routed = 1;
-            }
-            struct oport *op = &r->out[v->out_port];
-            if (v->out_vc < 0) {
-                int lo = 0, hi = V;
-                if (op->is_eject) {
-                    hi = 1;
-                } else if (v->out_vc <= -2) {                /* torus: class 0 or 1 */
-                    int cls = -2 - v->out_vc;
-                    lo = cls ? V / 2 : 0;
-                    hi = cls ? V : V / 2;
-                }
-                int got = -1;
-                for (int k = lo; k < hi && got < 0; k++) {
-                    if (op->owner[k])
-                        continue;
-                    if (n->p.switching != SW_WORMHOLE && !op->is_eject) {
-                        const struct ivc *dv = &n->r[op->to_node].in[v->out_port * V + k];
-                        if (dv->count)
-                            continue;                    /* whole-worm room: an empty buffer */
-                    }
-                    got = k;
-                }
-                if (got < 0) {
-                    count_blocked(n, node, v->out_port, m, blocked_seen);
-                    continue;
-                }
-                op->owner[got] = m;
-                v->out_vc = got;
-            }
-            if (n->p.switching == SW_STORE_FORWARD && f->idx == 0 && !op->is_eject) {
-                /* the worm is at the front, in order: its tail is F - 1
-                 * places behind its head, and must have arrived */
-                if (v->count < m->flits)
-                    continue;
-                const struct flit *t = &v->q[(v->head + m->flits - 1) % v->cap];
-                if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
-                    continue;
-            }
-            if (op->is_eject && c < op->next_ok)
-                continue;                                /* the NIC is still taking the last flit */
-            if (n->p.switching == SW_WORMHOLE && !op->is_eject && op->credits[v->out_vc] == 0) {
-                count_blocked(n, node, v->out_port, m, blocked_seen);
-                continue;
-            }
-            n->req_ip[nreq] = ip;
-            n->req_vc[nreq] = vc;
-            nreq++;
+    struct ivc *v = &r->in[i];
+    struct oport *op = &r->out[v->out_port];
+    int lo = 0, hi = V;
+    if (op->is_eject) {
+        hi = 1;
+    } else if (v->out_vc <= -2) {                /* torus: class 0 or 1 */
+        int cls = -2 - v->out_vc;
+        lo = cls ? V / 2 : 0;
+        hi = cls ? V : V / 2;
+    }
+    for (int k = lo; k < hi; k++) {
+        if (op->owner[k])
+            continue;
+        if (n->p.switching != SW_WORMHOLE && !op->is_eject) {
+            const struct ivc *dv = &n->r[op->to_node].in[v->out_port * V + k];
+            if (dv->count)
+                continue;                        /* whole-worm room: an empty buffer */
         }
-    if (!nreq)
+        op->owner[k] = ivc_front(v)->m;
+        v->out_vc = k;
+        return 1;
+    }
+    return 0;
+}
+
+/* The dateline class an unallocated input VC asks for (0 when none). */
+static int va_class(const struct ivc *v) { return v->out_vc == -3; }
+
+/* Arbitration priority of the worm at the front of input VC i (ip V + vc)
+ * against an arbiter whose round-robin pointer is ptr over `span` places
+ * at place `at`: lower goes first. age: the time the worm was ready to
+ * enter the network, then the distance from the pointer; round-robin: the
+ * distance alone. */
+typedef unsigned __int128 prio_t;
+static prio_t priority(const struct net *n, const struct ivc *v, uint32_t at, uint32_t ptr, uint32_t span)
+{
+    prio_t rot = (at + span - ptr) % span;
+    if (n->p.alloc == ALLOC_AGE)
+        return (prio_t)v->q[v->head].m->t_ready_ns << 32 | rot;
+    return rot;
+}
+
+/* VC allocation for the nva input VCs in n->va_req (ascending). fixed:
+ * in that order, so input port 0 always goes first. age and round-robin:
+ * each output port, per class, is an arbiter over the input VCs
+ * (Dally and Towles, ch. 18) with a round-robin pointer that moves past
+ * each one granted; requesters are granted free VCs in priority order.
+ * Round robin grants a waiting requester before any other of its class
+ * twice; age first grants the worms that were ready before it, and among
+ * equals does the same. */
+static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
+{
+    struct router *r = &n->r[node];
+    const uint32_t NV = (uint32_t)(n->nin * n->V);
+    if (n->p.alloc == ALLOC_FIXED) {
+        for (int q = 0; q < nva; q++) {
+            struct ivc *v = &r->in[n->va_req[q]];
+            if (!vc_grant(n, node, n->va_req[q]))
+                count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+        }
         return;
-    /* Phase 2: each output port grants one request, round robin, and each
-     * input port sends at most one flit. */
-    memset(n->in_used, 0, (size_t)n->nin);
+    }
+    /* each (output, class) in turn; in it, requesters by priority */
+    for (int o = 0; o < n->nout; o++)
+        for (int cls = 0; cls < 2; cls++) {
+            uint32_t *ptr = &r->out[o].va_rr[cls];
+            for (;;) {
+                int qi = -1;
+                prio_t best = 0;
+                for (int q = 0; q < nva; q++) {
+                    const struct ivc *v = &r->in[n->va_req[q]];
+                    if (v->out_port != o || v->out_vc >= 0 || v->out_vc < -3 || va_class(v) != cls)
+                        continue;
+                    prio_t pr = priority(n, v, (uint32_t)n->va_req[q], *ptr, NV);
+                    if (qi < 0 || pr < best) {
+                        best = pr;
+                        qi = q;
+                    }
+                }
+                if (qi < 0)
+                    break;
+                int i = n->va_req[qi];
+                struct ivc *v = &r->in[i];
+                if (vc_grant(n, node, i)) {
+                    *ptr = ((uint32_t)i + 1) % NV;
+                } else {
+                    count_blocked(n, node, o, ivc_front(v)->m, blocked_seen);
+                    v->out_vc -= 10;                /* -11..-13: refused this cycle */
+                }
+            }
+        }
+    for (int q = 0; q < nva; q++) {
+        struct ivc *v = &r->in[n->va_req[q]];
+        if (v->out_vc < -3)
+            v->out_vc += 10;
+    }
+}
+
+/* Input VC ip V + vc sends its front flit through its output (the switch
+ * granted it). */
+static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
+{
+    struct router *r = &n->r[node];
+    const int V = n->V;
+    struct ivc *v = &r->in[ip * V + vc];
+    struct oport *op = &r->out[v->out_port];
+    int o = v->out_port;
+    n->in_used[ip] = 1;
+    struct flit f = *ivc_front(v);
+    ivc_pop(v);
+    r->nflits--;
+    n->moved++;
+    int ovc = v->out_vc;
+    if (f.idx == f.m->flits - 1) {                   /* tail: release the route */
+        op->owner[ovc] = NULL;
+        v->routed = 0;
+    }
+    /* the freed input slot returns a credit upstream (usable next cycle) */
+    if (ip < n->nlinkp) {
+        int up = r->up[ip];
+        if (n->ncr == n->cr_cap) {
+            n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
+            n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
+        }
+        n->cr[n->ncr++] = (struct credit_ret){ up, ip, vc };
+    }
+    if (op->is_eject) {
+        op->next_ok = c + n->p.nic_cycles;
+        n->inflight_flits--;
+        f.m->f_out++;
+        if (f.idx == 0)
+            f.m->c_head = c + 1;
+        if (f.idx == f.m->flits - 1) {
+            f.m->c_arrive = c + 1;
+            n->undelivered--;
+            add_event(&n->arr_head, f.m, 0);
+        }
+    } else {
+        if (n->p.switching == SW_WORMHOLE)
+            op->credits[ovc]--;
+        struct router *dr = &n->r[op->to_node];
+        f.ready = c + n->p.hop_cycles;
+        ivc_push(&dr->in[o * V + ovc], f);
+        dr->nflits++;
+        n->active[op->to_node / 64] |= 1ull << (op->to_node % 64);
+        n->flit_hops++;
+        struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
+        ls->flits++;
+        if (f.idx == 0)
+            ls->worms++;
+        if (n->trace_fn) {
+            if (f.idx == 0)
+                op->head_cycle[ovc] = c;
+            if (f.idx == f.m->flits - 1)
+                n->trace_fn(n->trace_ctx, node * n->nlinkp + o, f.m, op->head_cycle[ovc], c + 1);
+        }
+    }
+}
+
+/* Switch allocation, fixed: output by output in port order, each output
+ * granting round robin among the requests whose input port has not sent
+ * yet this cycle. A request that loses to another input on its output is
+ * blocked; one whose input sent elsewhere first is not counted. */
+static void switch_fixed(struct net *n, int node, int nreq, uint64_t c, uint8_t *blocked_seen)
+{
+    struct router *r = &n->r[node];
+    const int V = n->V;
     for (int o = 0; o < n->nout; o++) {
         struct oport *op = &r->out[o];
         int best = -1;
@@ -416,60 +497,142 @@ static void router_step(struct net *n, int node, uint64_t c)
             if (q != best && v->out_port == o && !n->in_used[n->req_ip[q]])
                 count_blocked(n, node, o, ivc_front(v)->m, blocked_seen);
         }
-        int ip = n->req_ip[best], vc = n->req_vc[best];
-        struct ivc *v = &r->in[ip * V + vc];
-        n->in_used[ip] = 1;
-        op->rr = (uint32_t)(ip * V + vc + 1) % (uint32_t)(n->nin * V);
-        struct flit f = *ivc_front(v);
-        ivc_pop(v);
-        r->nflits--;
-        n->moved++;
-        int ovc = v->out_vc;
-        if (f.idx == f.m->flits - 1) {                   /* tail: release the route */
-            op->owner[ovc] = NULL;
-            v->routed = 0;
-        }
-        /* the freed input slot returns a credit upstream (usable next cycle) */
-        if (ip < n->nlinkp) {
-            int up = r->up[ip];
-            if (n->ncr == n->cr_cap) {
-                n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
-                n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
-            }
-            n->cr[n->ncr++] = (struct credit_ret){ up, ip, vc };
-        }
-        if (op->is_eject) {
-            op->next_ok = c + n->p.nic_cycles;
-            n->inflight_flits--;
-            f.m->f_out++;
-            if (f.idx == 0)
-                f.m->c_head = c + 1;
-            if (f.idx == f.m->flits - 1) {
-                f.m->c_arrive = c + 1;
-                n->undelivered--;
-                add_event(&n->arr_head, f.m, 0);
-            }
-        } else {
-            if (n->p.switching == SW_WORMHOLE)
-                op->credits[ovc]--;
-            struct router *dr = &n->r[op->to_node];
-            f.ready = c + n->p.hop_cycles;
-            ivc_push(&dr->in[o * V + ovc], f);
-            dr->nflits++;
-            n->active[op->to_node / 64] |= 1ull << (op->to_node % 64);
-            n->flit_hops++;
-            struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
-            ls->flits++;
-            if (f.idx == 0)
-                ls->worms++;
-            if (n->trace_fn) {
-                if (f.idx == 0)
-                    op->head_cycle[ovc] = c;
-                if (f.idx == f.m->flits - 1)
-                    n->trace_fn(n->trace_ctx, node * n->nlinkp + o, f.m, op->head_cycle[ovc], c + 1);
-            }
+        op->rr = (uint32_t)(n->req_ip[best] * V + n->req_vc[best] + 1) % (uint32_t)(n->nin * V);
+        send_flit(n, node, n->req_ip[best], n->req_vc[best], c);
+    }
+}
+
+/* Switch allocation, age and round-robin: a separable input-first
+ * allocator (Dally and Towles, ch. 19). Each input port picks one of its
+ * requesting VCs by priority against its pointer; each output grants one
+ * of the picks aimed at it by priority against its pointer. Pointers move
+ * only on a grant (as in iSLIP), past the one granted, so under round
+ * robin a requester waits at most V - 1 grants of its input and nin V - 1
+ * of its output. Every request that does not move is blocked. */
+static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint8_t *blocked_seen)
+{
+    struct router *r = &n->r[node];
+    const int V = n->V;
+    const uint32_t NV = (uint32_t)(n->nin * V);
+    prio_t best_in[2 * NIC_MAX_DIMS + 64];          /* nin <= link ports + 64 NIC channels */
+    for (int ip = 0; ip < n->nin; ip++)
+        n->in_pick[ip] = -1;
+    for (int q = 0; q < nreq; q++) {
+        int ip = n->req_ip[q];
+        prio_t pr = priority(n, &r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V);
+        if (n->in_pick[ip] < 0 || pr < best_in[ip]) {
+            n->in_pick[ip] = q;
+            best_in[ip] = pr;
         }
     }
+    for (int o = 0; o < n->nout; o++) {
+        struct oport *op = &r->out[o];
+        int best = -1;
+        prio_t best_pr = 0;
+        for (int ip = 0; ip < n->nin; ip++) {
+            int q = n->in_pick[ip];
+            if (q < 0)
+                continue;
+            const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+            if (v->out_port != o)
+                continue;
+            prio_t pr = priority(n, v, (uint32_t)(ip * V + n->req_vc[q]), op->rr, NV);
+            if (best < 0 || pr < best_pr) {
+                best_pr = pr;
+                best = q;
+            }
+        }
+        if (best < 0)
+            continue;
+        int ip = n->req_ip[best], vc = n->req_vc[best];
+        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
+        op->rr = (uint32_t)(ip * V + vc + 1) % NV;
+        send_flit(n, node, ip, vc, c);            /* sets in_used[ip] */
+    }
+    for (int q = 0; q < nreq; q++) {
+        int ip = n->req_ip[q];
+        if (!(n->in_used[ip] && n->in_pick[ip] == q)) {
+            struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+            count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+        }
+    }
+}
+
+static void router_step(struct net *n, int node, uint64_t c)
+{
+    struct router *r = &n->r[node];
+    const int V = n->V;
+    int nreq = 0, nva = 0;
+    uint8_t blocked_seen[2 * NIC_MAX_DIMS] = { 0 };
+    /* Phase 1: route the worms at the front of the input VCs; collect the
+     * heads still without an output VC. */
+    for (int i = 0; i < n->nin * V; i++) {
+        struct ivc *v = &r->in[i];
+        if (!v->count)
+            continue;
+        struct flit *f = ivc_front(v);
+        if (f->ready > c)
+            continue;
+        if (!v->routed) {
+            int ip = i / V;
+            int dim = 0, dir = 0, p = route(n, node, f->m, &dim, &dir);
+            if (p < 0) {
+                /* eject: all-port nodes take the channel of the link the
+                 * worm came in on; injection-to-self uses channel 0 */
+                int ch = ip < n->nlinkp ? ip % n->nej : 0;
+                p = n->nlinkp + ch;
+                v->out_vc = -1;
+            } else {
+                /* not yet allocated: -1 any VC, -2 class 0, -3 class 1 */
+                v->out_vc = -2 - vc_class(n, node, f->m, dim, dir);
+            }
+            v->out_port = p;
+            v->routed = 1;
+        }
+        if (v->out_vc < 0)
+            n->va_req[nva++] = i;
+    }
+    /* Phase 2: VC allocation. */
+    if (nva)
+        vc_allocate(n, node, nva, blocked_seen);
+    /* Phase 3: switch requests, from the worms holding an output VC. */
+    for (int i = 0; i < n->nin * V; i++) {
+        struct ivc *v = &r->in[i];
+        if (!v->count || !v->routed || v->out_vc < 0)
+            continue;
+        struct flit *f = ivc_front(v);
+        if (f->ready > c)
+            continue;
+        struct net_msg *m = f->m;
+        struct oport *op = &r->out[v->out_port];
+        if (n->p.switching == SW_STORE_FORWARD && f->idx == 0 && !op->is_eject) {
+            /* the worm is at the front, in order: its tail is F - 1
+             * places behind its head, and must have arrived */
+            if (v->count < m->flits)
+                continue;
+            const struct flit *t = &v->q[(v->head + m->flits - 1) % v->cap];
+            if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
+                continue;
+        }
+        if (op->is_eject && c < op->next_ok)
+            continue;                                /* the NIC is still taking the last flit */
+        if (n->p.switching == SW_WORMHOLE && !op->is_eject && op->credits[v->out_vc] == 0) {
+            count_blocked(n, node, v->out_port, m, blocked_seen);
+            continue;
+        }
+        n->req_ip[nreq] = i / V;
+        n->req_vc[nreq] = i % V;
+        nreq++;
+    }
+    if (!nreq)
+        return;
+    /* Phase 4: switch allocation; each output port sends at most one flit
+     * and so does each input port. */
+    memset(n->in_used, 0, (size_t)n->nin);
+    if (n->p.alloc == ALLOC_FIXED)
+        switch_fixed(n, node, nreq, c, blocked_seen);
+    else
+        switch_separable(n, node, nreq, c, blocked_seen);
 }
 
 void net_inject(struct net *n, struct net_msg *m)

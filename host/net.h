@@ -34,7 +34,10 @@
  *                  its tail is in the same buffer.
  * Each output port sends at most one flit per cycle and each input port
  * receives at most one: worms on different VCs of a link share it flit by
- * flit (round robin).
+ * flit. Who goes first is the `alloc` parameter (docs/network.md
+ * "Arbitration"): round robin at every VC and switch arbiter (default),
+ * the oldest worm first with round robin among equals, or the fixed input
+ * order of earlier versions.
  *
  * Port model: a node has injection and ejection channels to its router:
  * one-port one of each; all-port one per link direction; k-port k (the
@@ -43,7 +46,8 @@
  * hop's direction (modulo the count), and the ejection channel of the link
  * it came in on (modulo the count); each channel carries one worm at a time.
  *
- * Everything is deterministic: fixed scan orders and round-robin pointers.
+ * Everything is deterministic: fixed scan orders, and round-robin pointers
+ * that are part of the state.
  *
  * Cost: a cycle costs work in each router holding flits, so stepping every
  * cycle makes a message's cost grow with its length. While worms only
@@ -145,7 +149,5 @@ uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits);
 typedef void (*net_link_trace_fn)(void *ctx, int link, const struct net_msg *m, uint64_t c_head, uint64_t c_tail);
 void net_set_link_trace(struct net *n, net_link_trace_fn fn, void *ctx);
 
-const char *net_switching_name(enum switching s);
-int net_switching_parse(const char *s, enum switching *out);
 
 #endif

@@ -13,7 +13,8 @@
  * index less f_out of its worm, whether it is a head or a tail, and how long
  * it still waits (times relative to c0, clamped at 0); per input VC its
  * route; per NIC channel its front worm and how far it has pushed it; per
- * output port its owners, credits and round-robin pointer. After each cycle
+ * output port its owners, credits and round-robin pointers; per input port
+ * its switch pointer. After each cycle
  * stepped it compares the state with that record, for up to JUMP_PMAX
  * cycles. Equal at c1 = c0 + P means the engine is periodic with period P
  * from c0 on (it is deterministic), and the state at c1 + kP is the state at
@@ -143,15 +144,19 @@ static int walk(struct walk *w)
     }
     /* Output ports everywhere: a router without flits at c0 may still hold
      * a VC, be owed credits, or have moved its round-robin pointer. */
-    for (int i = 0; i < n->m.nodes; i++)
+    for (int i = 0; i < n->m.nodes; i++) {
+        for (int ip = 0; ip < n->nin; ip++)
+            PUT(n->r[i].in_rr[ip]);
         for (int o = 0; o < n->nout; o++) {
             const struct oport *op = &n->r[i].out[o];
             PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
+            PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32);
             for (int v = 0; v < V; v++) {
                 PUT(op->credits[v]);
                 PUT((uintptr_t)op->owner[v]);
             }
         }
+    }
     return w->rec || w->pos == w->p->len;
 }
 

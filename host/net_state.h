@@ -24,7 +24,9 @@ struct oport {
     int to_node;                    /* -1: no link (mesh edge) or an ejection channel */
     uint32_t *credits;              /* per VC: free downstream slots (wormhole) */
     struct net_msg **owner;         /* per VC: the worm holding it */
-    uint32_t rr;                    /* round-robin pointer over requesting input VCs */
+    uint32_t rr;                    /* switch: round-robin pointer over input VCs (ip V + vc) */
+    uint32_t va_rr[2];              /* VC allocation (round-robin): pointer over input VCs, per
+                                     * dateline class (one class off a torus and at ejection) */
     int is_eject;
     uint64_t next_ok;               /* ejection: first cycle it may take the next flit */
     uint64_t *head_cycle;           /* per VC: when the current worm's head crossed (traces) */
@@ -39,6 +41,7 @@ struct nic_queue {                  /* one injection channel */
 struct router {
     int up[2 * NIC_MAX_DIMS];       /* per link input port: the router it comes from */
     struct ivc *in;                 /* [nin * V] */
+    uint32_t *in_rr;                /* [nin] switch (round-robin): per input port, pointer over its VCs */
     struct oport *out;              /* [nout] */
     struct nic_queue *inj;          /* [ninj] */
     int coords[NIC_MAX_DIMS];
@@ -91,7 +94,9 @@ struct net {
     size_t nshadow, shadow_cap;
     int last_rc;                    /* what net_run last returned */
     /* per-cycle scratch */
-    int *req_ip, *req_vc;
+    int *req_ip, *req_vc;           /* switch requests */
+    int *va_req;                    /* input VCs (ip V + vc) asking for an output VC */
+    int *in_pick;                   /* round-robin switch: each input port's chosen request, or -1 */
     uint8_t *in_used;
 };
 

@@ -8,7 +8,9 @@
 #include "params.h"
 #include "../apps/number.h"
 
-enum kind { K_U32, K_SWITCHING, K_PORT_MODEL };
+enum kind { K_U32, K_NAMED, K_PORT_MODEL };
+/* K_NAMED fields are enums, stored as an int */
+_Static_assert(sizeof(enum switching) == sizeof(int) && sizeof(enum alloc) == sizeof(int), "named keys are ints");
 
 static const struct key {
     const char *name;
@@ -16,31 +18,31 @@ static const struct key {
     size_t off;
     uint32_t lo, hi;
     const char *doc;
+    const char *const *names;       /* K_NAMED: the accepted words, NULL-ended; the value is the index */
 } keys[] = {
 #define P(f) offsetof(struct params, f)
-    { "t_send_ns", K_U32, P(t_send_ns), 0, 1000000000, "software start-up of a send, ns (alpha's sending part)" },
-    { "t_recv_ns", K_U32, P(t_recv_ns), 0, 1000000000, "software start-up of a receive, ns" },
-    { "cpu_ps", K_U32, P(ps_per_instr), 1, 1000000000, "node CPU time per instruction executed, ps" },
-    { "msg_max", K_U32, P(msg_max), 1, 64u << 20, "largest message, bytes" },
-    { "nic_mem", K_U32, P(nic_mem), 65536, 256u << 20, "NIC memory per node, bytes (a power of two)" },
+    { "t_send_ns", K_U32, P(t_send_ns), 0, 1000000000, "software start-up of a send, ns (alpha's sending part)", NULL },
+    { "t_recv_ns", K_U32, P(t_recv_ns), 0, 1000000000, "software start-up of a receive, ns", NULL },
+    { "cpu_ps", K_U32, P(ps_per_instr), 1, 1000000000, "node CPU time per instruction executed, ps", NULL },
+    { "msg_max", K_U32, P(msg_max), 1, 64u << 20, "largest message, bytes", NULL },
+    { "nic_mem", K_U32, P(nic_mem), 65536, 256u << 20, "NIC memory per node, bytes (a power of two)", NULL },
     { "held_max", K_U32, P(held_max), 65536, 1u << 30, "bytes the router holds for one node (payload + 256 "
-      "a message): its unreceived arrivals, and apart from them its NIC queue; past it the run ends" },
-    { "flit_bytes", K_U32, P(net.flit_bytes), 1, 4096, "bytes per flit" },
-    { "byte_ps", K_U32, P(net.byte_ps), 1, 100000000, "link time per byte, ps; one cycle = flit_bytes x byte_ps" },
-    { "hop_cycles", K_U32, P(net.hop_cycles), 1, 1000, "router + link delay of a head per hop, cycles" },
-    { "vcs", K_U32, P(net.vcs), 1, 16, "virtual channels per link (a torus needs 2: dateline classes)" },
-    { "buf_flits", K_U32, P(net.buf_flits), 1, 1u << 20, "VC buffer depth, flits" },
-    { "header_flits", K_U32, P(net.header_flits), 0, 64, "flits added to every message" },
-    { "nic_cycles", K_U32, P(net.nic_cycles), 1, 1000, "cycles per flit on a NIC injection/ejection channel" },
-    { "ports", K_U32, P(net.ports), 0, 64, "NIC channels (k-port); 0 = as the port model says" },
-    { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only" },
-    { "switching", K_SWITCHING, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward" },
-    { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port" },
+      "a message): its unreceived arrivals, and apart from them its NIC queue; past it the run ends", NULL },
+    { "flit_bytes", K_U32, P(net.flit_bytes), 1, 4096, "bytes per flit", NULL },
+    { "byte_ps", K_U32, P(net.byte_ps), 1, 100000000, "link time per byte, ps; one cycle = flit_bytes x byte_ps", NULL },
+    { "hop_cycles", K_U32, P(net.hop_cycles), 1, 1000, "router + link delay of a head per hop, cycles", NULL },
+    { "vcs", K_U32, P(net.vcs), 1, 16, "virtual channels per link (a torus needs 2: dateline classes)", NULL },
+    { "buf_flits", K_U32, P(net.buf_flits), 1, 1u << 20, "VC buffer depth, flits", NULL },
+    { "header_flits", K_U32, P(net.header_flits), 0, 64, "flits added to every message", NULL },
+    { "nic_cycles", K_U32, P(net.nic_cycles), 1, 1000, "cycles per flit on a NIC injection/ejection channel", NULL },
+    { "ports", K_U32, P(net.ports), 0, 64, "NIC channels (k-port); 0 = as the port model says", NULL },
+    { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only", NULL },
+    { "switching", K_NAMED, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward", switching_names },
+    { "alloc", K_NAMED, P(net.alloc), 0, 0, "router arbitration: round-robin, age (oldest worm first, then round robin) or fixed (input order)", alloc_names },
+    { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port", NULL },
 #undef P
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
-
-static const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward" };
 
 void params_defaults(struct params *p, enum nic_port *pm)
 {
@@ -53,7 +55,7 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->held_max = 64u << 20;
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
-                                  .switching = SW_WORMHOLE };
+                                  .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN };
     *pm = NIC_PORT_ONE;
 }
 
@@ -97,14 +99,15 @@ int params_set(struct params *p, enum nic_port *pm, const char *key, const char 
         const struct key *k = &keys[i];
         if (strcmp(k->name, key))
             continue;
-        if (k->kind == K_SWITCHING) {
-            for (int s = 0; s < 3; s++)
-                if (!strcmp(value, switching_names[s])) {
-                    p->net.switching = (enum switching)s;
+        if (k->kind == K_NAMED) {
+            for (int v = 0; k->names[v]; v++)
+                if (!strcmp(value, k->names[v])) {
+                    memcpy((char *)p + k->off, &v, sizeof v);
                     return 0;
                 }
-            snprintf(err, errlen, "switching %s is unknown; accepted: wormhole, cut-through, store-and-forward",
-                     show(q, value, 1));
+            size_t o = (size_t)snprintf(err, errlen, "%s %s is unknown; accepted:", key, show(q, value, 1));
+            for (int v = 0; k->names[v] && o < errlen; v++)
+                o += (size_t)snprintf(err + o, errlen - o, "%s %s", v ? "," : "", k->names[v]);
             return -1;
         }
         if (k->kind == K_PORT_MODEL) {
@@ -271,9 +274,11 @@ void params_value(const struct params *p, enum nic_port pm, int i, char *buf, si
 {
     const struct key *k = &keys[i];
     *numeric = k->kind == K_U32;
-    if (k->kind == K_SWITCHING)
-        snprintf(buf, len, "%s", switching_names[p->net.switching]);
-    else if (k->kind == K_PORT_MODEL)
+    int v;
+    if (k->kind == K_NAMED) {
+        memcpy(&v, (const char *)p + k->off, sizeof v);
+        snprintf(buf, len, "%s", k->names[v]);
+    } else if (k->kind == K_PORT_MODEL)
         snprintf(buf, len, "%s", pm == NIC_PORT_ALL ? "all-port" : "one-port");
     else
         snprintf(buf, len, "%u", *(const uint32_t *)((const char *)p + k->off));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: wall time and memory of real runs, medians of several, for
 # each node ISA side by side; cold runs against runs on a node pool; the
-# network engine alone; then the fault soak (tests/soak.sh).
+# network engine alone, and its throughput past saturation per
+# arbitration policy; then the fault soak (tests/soak.sh).
 #   REPEAT=5 (runs per size)  SIZES="16 64 256"  APP=alltoall_pex  ARGS=len=1024
 #   POOL_SIZES="64" (cold against warm)
 #   BENCH_ARCHES="arm riscv"  (any --arch values: arm, riscv, mixed, lists)
@@ -90,6 +91,26 @@ for d in 8x8 16x16; do
   done
 done
 echo "(medians of $REPEAT; BookSim2 runs at roughly 0.3-1e6 router-cycles/s on such machines)"
+
+# Past saturation, per arbitration policy (docs/network.md "Arbitration"):
+# netsim --sweep 0.1:1.0:0.1 --cycles 5000, one-port, 8-flit packets; the
+# peak accepted throughput of the sweep and the accepted throughput at
+# offered load 1.0 as a share of it. Deterministic: one run each.
+echo
+printf "%-7s %-26s %-10s %-12s %8s %11s %8s\n" torus network pattern alloc peak "at_1.0" share
+for cfg in "8x8|defaults|uniform" "8x8|defaults|transpose" "16x16|defaults|uniform" "16x16|defaults|transpose" \
+           "8x8|hop_cycles=3 buf_flits=8|transpose" "16x16|hop_cycles=3 buf_flits=8|uniform"; do
+  IFS='|' read -r d net pat <<< "$cfg"
+  for al in round-robin age fixed; do
+    set=$([ "$net" = defaults ] && echo "alloc=$al" || echo "alloc=$al $net")
+    "$NETSIM" --json --dims $d --pattern $pat --sweep 0.1:1.0:0.1 --cycles 5000 --set "$set" |
+      jq -rs --arg d $d --arg n "$net" --arg p $pat --arg a $al \
+        '(map(.accepted) | max) as $m | .[-1].accepted as $l |
+         "\($d)\t\($n)\t\($p)\t\($a)\t\($m)\t\($l)\t\($l / $m)"' |
+      awk -F'\t' '{ printf "%-7s %-26s %-10s %-12s %8.4f %11.4f %8.3f\n", $1, $2, $3, $4, $5, $6, $7 }'
+  done
+done
+echo "(accepted flits per node per cycle; share = at_1.0 / peak)"
 
 # The engine's cost against message length, at the same message count:
 # netsim --burst (8 messages per node, all ready at cycle 0) on a 16x16

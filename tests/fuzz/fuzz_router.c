@@ -12,7 +12,8 @@
  * node is its job.
  *
  * Input format (every field optional: the input may end anywhere):
- *   byte 0   machine: shape (low 2 bits), switching, all-port, trace
+ *   byte 0   machine: shape (low 2 bits), switching, all-port, trace,
+ *            arbitration (top 2 bits)
  *   then records, one opcode byte each (op = byte % 8, node = byte / 8 % nodes):
  *     HELLO    node says hello (hello = 1), router_node_hello
  *     DESC     a descriptor: op, flags, time step, peer, tag, len, off
@@ -102,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.msg_max = 4096;
     p.held_max = 65536;
     p.net.switching = (enum switching)(mb >> 2 & 3) % 3;
+    p.net.alloc = (enum alloc)(mb >> 6 & 3) % 3;
     m.port_model = mb & 0x10 ? NIC_PORT_ALL : NIC_PORT_ONE;
     if (params_check(&p, err, sizeof err))
         abort();

@@ -162,7 +162,7 @@ static const struct { const char *topo, *nodes, *dims; } shapes[] = {
 static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
 {
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        for (int v = 0; v < 10; v++) {
+        for (int v = 0; v < 12; v++) {
             struct machine m = mach(shapes[s].topo, shapes[s].nodes, shapes[s].dims,
                                     v == 6 ? NIC_PORT_ALL : NIC_PORT_ONE);
             struct net_params p = base();
@@ -175,6 +175,8 @@ static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
             case 7: p.vcs = 4; p.header_flits = 2; break;
             case 8: p.unidirectional = 1; break;
             case 9: p.ports = 2; p.nic_cycles = 2; break;
+            case 10: p.alloc = ALLOC_FIXED; p.vcs = 4; break;   /* the other arbitrations */
+            case 11: p.alloc = ALLOC_AGE; p.hop_cycles = 3; p.buf_flits = 8; break;
             }
             if (wormhole_only && (v == 4 || v == 5))
                 continue;
