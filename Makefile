@@ -185,7 +185,7 @@ clean:
 SWEEP       ?=
 JOBS        ?=
 METRIC      ?= flits
-REPRODUCE   ?= thakur torus000 tseng001 survey002 flood004
+REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004
 export SWEEP JOBS METRIC OUT
 sweep: all
 	@tests/check-deps.sh run
