@@ -140,6 +140,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->req_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_used = calloc((size_t)n->nin, 1);
     n->va_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
+    n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; i < m->nodes; i++) {
@@ -196,6 +197,7 @@ void net_free(struct net *n)
     free(n->req_vc);
     free(n->in_used);
     free(n->va_req);
+    free(n->ready_vc);
     free(n->in_pick);
     free(n->active);
     net_jump_free(n);
@@ -370,7 +372,9 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
         }
         return;
     }
-    /* each (output, class) in turn; in it, requesters by priority */
+    /* each (output, class) in turn; in it, requesters by priority. Every
+     * requester of one (output, class) wants the same VCs, so once one is
+     * refused the rest are too. */
     for (int o = 0; o < n->nout; o++)
         for (int cls = 0; cls < 2; cls++) {
             uint32_t *ptr = &r->out[o].va_rr[cls];
@@ -379,7 +383,7 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
                 prio_t best = 0;
                 for (int q = 0; q < nva; q++) {
                     const struct ivc *v = &r->in[n->va_req[q]];
-                    if (v->out_port != o || v->out_vc >= 0 || v->out_vc < -3 || va_class(v) != cls)
+                    if (v->out_port != o || v->out_vc >= 0 || va_class(v) != cls)
                         continue;
                     prio_t pr = priority(n, v, (uint32_t)n->va_req[q], *ptr, NV);
                     if (qi < 0 || pr < best) {
@@ -389,21 +393,18 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
                 }
                 if (qi < 0)
                     break;
-                int i = n->va_req[qi];
-                struct ivc *v = &r->in[i];
-                if (vc_grant(n, node, i)) {
-                    *ptr = ((uint32_t)i + 1) % NV;
-                } else {
-                    count_blocked(n, node, o, ivc_front(v)->m, blocked_seen);
-                    v->out_vc -= 10;                /* -11..-13: refused this cycle */
+                if (vc_grant(n, node, n->va_req[qi])) {
+                    *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
+                    continue;
                 }
+                for (int q = 0; q < nva; q++) {
+                    const struct ivc *v = &r->in[n->va_req[q]];
+                    if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
+                        count_blocked(n, node, o, v->q[v->head].m, blocked_seen);
+                }
+                break;
             }
         }
-    for (int q = 0; q < nva; q++) {
-        struct ivc *v = &r->in[n->va_req[q]];
-        if (v->out_vc < -3)
-            v->out_vc += 10;
-    }
 }
 
 /* Input VC ip V + vc sends its front flit through its output (the switch
@@ -514,16 +515,13 @@ static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint
     struct router *r = &n->r[node];
     const int V = n->V;
     const uint32_t NV = (uint32_t)(n->nin * V);
-    prio_t best_in[2 * NIC_MAX_DIMS + 64];          /* nin <= link ports + 64 NIC channels */
     for (int ip = 0; ip < n->nin; ip++)
         n->in_pick[ip] = -1;
     for (int q = 0; q < nreq; q++) {
-        int ip = n->req_ip[q];
+        int ip = n->req_ip[q], p = n->in_pick[ip];
         prio_t pr = priority(n, &r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V);
-        if (n->in_pick[ip] < 0 || pr < best_in[ip]) {
+        if (p < 0 || pr < priority(n, &r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V))
             n->in_pick[ip] = q;
-            best_in[ip] = pr;
-        }
     }
     for (int o = 0; o < n->nout; o++) {
         struct oport *op = &r->out[o];
@@ -562,10 +560,11 @@ static void router_step(struct net *n, int node, uint64_t c)
 {
     struct router *r = &n->r[node];
     const int V = n->V;
-    int nreq = 0, nva = 0;
+    int nreq = 0, nva = 0, nready = 0;
     uint8_t blocked_seen[2 * NIC_MAX_DIMS] = { 0 };
-    /* Phase 1: route the worms at the front of the input VCs; collect the
-     * heads still without an output VC. */
+    /* Phase 1: route the worms at the front of the input VCs whose front
+     * flit is ready; collect those VCs, and the heads still without an
+     * output VC. */
     for (int i = 0; i < n->nin * V; i++) {
         struct ivc *v = &r->in[i];
         if (!v->count)
@@ -573,6 +572,7 @@ static void router_step(struct net *n, int node, uint64_t c)
         struct flit *f = ivc_front(v);
         if (f->ready > c)
             continue;
+        n->ready_vc[nready++] = i;
         if (!v->routed) {
             int ip = i / V;
             int dim = 0, dir = 0, p = route(n, node, f->m, &dim, &dir);
@@ -595,14 +595,13 @@ static void router_step(struct net *n, int node, uint64_t c)
     /* Phase 2: VC allocation. */
     if (nva)
         vc_allocate(n, node, nva, blocked_seen);
-    /* Phase 3: switch requests, from the worms holding an output VC. */
-    for (int i = 0; i < n->nin * V; i++) {
+    /* Phase 3: switch requests, from the ready worms holding an output VC. */
+    for (int k = 0; k < nready; k++) {
+        int i = n->ready_vc[k];
         struct ivc *v = &r->in[i];
-        if (!v->count || !v->routed || v->out_vc < 0)
+        if (v->out_vc < 0)
             continue;
         struct flit *f = ivc_front(v);
-        if (f->ready > c)
-            continue;
         struct net_msg *m = f->m;
         struct oport *op = &r->out[v->out_port];
         if (n->p.switching == SW_STORE_FORWARD && f->idx == 0 && !op->is_eject) {

@@ -95,7 +95,8 @@ struct net {
     int last_rc;                    /* what net_run last returned */
     /* per-cycle scratch */
     int *req_ip, *req_vc;           /* switch requests */
-    int *va_req;                    /* input VCs (ip V + vc) asking for an output VC */
+    int *ready_vc;                  /* input VCs (ip V + vc) whose front flit may move */
+    int *va_req;                    /* those of them asking for an output VC */
     int *in_pick;                   /* round-robin switch: each input port's chosen request, or -1 */
     uint8_t *in_used;
 };
