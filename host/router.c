@@ -88,6 +88,84 @@ static struct msg *heap_pop(struct router *r)
     return top;
 }
 
+/* --- The bounds ---------------------------------------------------------
+ *
+ * The router needs, after every event, the safe time S (the least bound
+ * of a running node, 0 while one boots) and the blocked node with the
+ * earliest request not yet checked. A scan of every node per event made
+ * the router's cost grow with the machine; instead two tournament trees
+ * hold, at each inner slot, the leaf that wins below it, and every change
+ * of a node's state, bound or request goes through touch(), which replays
+ * its path to the root. Ties go to the lowest rank, as the scan did. */
+static uint64_t key_of(const struct router *r, int k, int i)
+{
+    if (i < 0)
+        return SIM_INF;
+    const struct node *n = &r->nodes[i];
+    if (k == 0)
+        return n->state == NODE_BOOT ? 0 : n->state == NODE_RUNNING ? n->lb : SIM_INF;
+    return n->state == NODE_BLOCKED && !n->blk_checked ? n->blk.time_ns : SIM_INF;
+}
+
+static int winner(const struct router *r, int k, int a, int b)
+{
+    if (a < 0 || b < 0)
+        return a < 0 ? b : a;
+    uint64_t ka = key_of(r, k, a), kb = key_of(r, k, b);
+    return kb < ka || (kb == ka && b < a) ? b : a;
+}
+
+static void touch(struct router *r, const struct node *n)
+{
+    for (int k = 0; k < 2; k++) {
+        int *w = r->win[k];
+        for (int s = (r->tree_size + n->rank) / 2; s >= 1; s /= 2)
+            w[s] = winner(r, k, w[2 * s], w[2 * s + 1]);
+    }
+}
+
+/* The winner of tree k, with its key in *key (SIM_INF: none). */
+static int top(const struct router *r, int k, uint64_t *key)
+{
+    int i = r->win[k][1];
+    *key = key_of(r, k, i);
+    return *key == SIM_INF ? -1 : i;
+}
+
+static int trees_init(struct router *r)
+{
+    int size = 1;
+    while (size < r->n)
+        size *= 2;
+    r->tree_size = size;
+    for (int k = 0; k < 2; k++) {
+        r->win[k] = malloc(2 * (size_t)size * sizeof *r->win[k]);
+        if (!r->win[k])
+            return -1;
+        for (int i = 0; i < size; i++)
+            r->win[k][size + i] = i < r->n ? i : -1;
+        for (int s = size - 1; s >= 1; s--)
+            r->win[k][s] = winner(r, k, r->win[k][2 * s], r->win[k][2 * s + 1]);
+    }
+    return 0;
+}
+
+int router_bounds_consistent(const struct router *r)
+{
+    for (int k = 0; k < 2; k++) {
+        uint64_t best = SIM_INF, key;
+        int bi = -1;
+        for (int i = 0; i < r->n; i++)
+            if (key_of(r, k, i) < best) {
+                best = key_of(r, k, i);
+                bi = i;
+            }
+        if (top(r, k, &key) != bi || key != best)
+            return 0;
+    }
+    return 1;
+}
+
 int router_init(struct router *r, const struct machine *m, const struct params *p)
 {
     memset(r, 0, sizeof *r);
@@ -103,6 +181,10 @@ int router_init(struct router *r, const struct machine *m, const struct params *
         return -1;
     for (int i = 0; i < r->n; i++)
         r->nodes[i].rank = i;
+    if (trees_init(r)) {
+        snprintf(r->error, sizeof r->error, "out of memory for the bounds of %d nodes", r->n);
+        return -1;
+    }
     return 0;
 }
 
@@ -123,6 +205,8 @@ void router_free(struct router *r)
     net_free(r->net);
     free(r->log);
     free(r->nodes);
+    free(r->win[0]);
+    free(r->win[1]);
 }
 
 void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
@@ -162,6 +246,7 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     snprintf(c->args, sizeof c->args, "%s", args ? args : "");
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
     n->state = NODE_BOOT;
+    touch(r, n);
 }
 
 int router_node_hello(struct router *r, int rank)
@@ -175,6 +260,7 @@ int router_node_hello(struct router *r, int rank)
     st->link_up = hello;
     n->state = NODE_RUNNING;
     n->lb = 0;
+    touch(r, n);
     return 1;
 }
 
@@ -191,6 +277,7 @@ static int fail(struct router *r, struct node *n, const char *fmt, ...)
         r->failed_node = n->rank;
     }
     n->state = NODE_FAILED;
+    touch(r, n);
     return -1;
 }
 
@@ -210,6 +297,7 @@ static int stop(struct router *r, const char *fmt, ...)
 void router_node_failed(struct router *r, int rank)
 {
     r->nodes[rank].state = NODE_FAILED;
+    touch(r, &r->nodes[rank]);
 }
 
 /* Hand a message to the network: it may enter after the send start-up. */
@@ -256,7 +344,13 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
         trace_node(r->timeline, n->rank, router_op_name(n->blk.op), n->blk.time_ns, t, d);
     }
     n->state = NODE_RUNNING;
-    n->lb = t;
+    /* Lookahead: the driver puts a node that received a message at t
+     * (netdev/nic.c, net_recv) at t + t_recv_ns, so it posts nothing
+     * earlier, and handle() refuses a descriptor that does. The arrivals
+     * of that window can be delivered without waiting for the node to run
+     * (docs/design.md, The router's synchronisation). */
+    n->lb = t + (n->blk.op == NIC_OP_RECV && status == NIC_REPLY_OK ? r->p.t_recv_ns : 0);
+    touch(r, n);
     r->progress++;
     r->notify(r->ctx, n->rank);
 }
@@ -370,8 +464,10 @@ static void check(struct router *r, struct node *n)
     struct msg *m = mbox_find(n, 1);
     if (m)
         receive(r, n, m, t > m->t_arrive ? t : m->t_arrive);
-    else
+    else {
         n->blk_checked = 1;
+        touch(r, n);
+    }
 }
 
 static int record(struct router *r, const struct msg *m)
@@ -427,19 +523,10 @@ int router_advance(struct router *r)
     for (;;) {
         if (r->stopped)
             return -1;
-        uint64_t safe = SIM_INF, b = SIM_INF;
-        struct node *bn = NULL;
-        for (int i = 0; i < r->n; i++) {
-            struct node *n = &r->nodes[i];
-            if (n->state == NODE_BOOT)
-                safe = 0;
-            else if (n->state == NODE_RUNNING && n->lb < safe)
-                safe = n->lb;
-            else if (n->state == NODE_BLOCKED && !n->blk_checked && n->blk.time_ns < b) {
-                b = n->blk.time_ns;
-                bn = n;
-            }
-        }
+        uint64_t safe, b;
+        top(r, 0, &safe);
+        int bi = top(r, 1, &b);
+        struct node *bn = bi < 0 ? NULL : &r->nodes[bi];
         uint64_t a = r->heap_len ? r->heap[0]->t_arrive : SIM_INF;
         uint64_t e = a < b ? a : b;
         /* The network can still deliver at (now + 1) cycles or later: run it
@@ -566,6 +653,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         r->messages++;
         r->bytes += d->len;
         n->lb = d->time_ns + r->p.t_send_ns;
+        touch(r, n);
         return 0;
     }
     case NIC_OP_RECV:
@@ -576,6 +664,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         n->blk = *d;
         n->blk_checked = 0;
         n->state = NODE_BLOCKED;
+        touch(r, n);
         return 0;
     case NIC_OP_WAIT_SENT:
         n->blk = *d;
@@ -584,14 +673,17 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         } else {
             n->blk_checked = 1;           /* answered when its last tail leaves */
             n->state = NODE_BLOCKED;
+            touch(r, n);
         }
         return 0;
     case NIC_OP_STEP:
         n->step = d->tag;
         n->lb = d->time_ns;
+        touch(r, n);
         return 0;
     case NIC_OP_EXIT:
         n->state = NODE_EXITED;
+        touch(r, n);
         n->exit_code = (int)d->tag;
         n->finish_ns = d->time_ns;
         if (d->time_ns > r->sim_end)

@@ -13,7 +13,9 @@
  * each cycle that delivers a message, so a node woken by it can inject
  * before the network moves on. A
  * running node is known to be at the time of the last descriptor it
- * posted; a blocked node imposes no bound until it is woken. So what each
+ * posted, plus its send start-up after a SEND, or at the time of the
+ * message it received plus its receive start-up (the lookahead); a
+ * blocked node imposes no bound until it is woken. So what each
  * node sees, and when, is a function of the programs and the parameters
  * only, never of host scheduling.
  */
@@ -95,6 +97,11 @@ struct router {
     struct params p;
     int n;
     struct node *nodes;
+    /* Two tournament trees over the nodes (router.c, "The bounds"): win[0]
+     * finds the safe time, win[1] the earliest unchecked request. Slot 1
+     * is the root, leaves start at tree_size. */
+    int *win[2];
+    int tree_size;
     struct net *net;              /* the interconnect */
     struct msg *in_net;           /* injected, not yet arrived: freed with the router */
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
@@ -142,6 +149,10 @@ int router_all_exited(const struct router *r);
 
 /* Mark a node failed (fault, death) so it no longer holds time back. */
 void router_node_failed(struct router *r, int rank);
+
+/* 1 if the trees that give the safe time agree with a scan of every node
+ * (for the tests: a state change the trees missed shows here). */
+int router_bounds_consistent(const struct router *r);
 
 const char *router_op_name(uint32_t op);
 

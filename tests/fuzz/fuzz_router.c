@@ -184,6 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 router_node_poll(&r, node);
             break;
         }
+        if (!router_bounds_consistent(&r))
+            abort();                       /* a state change the bounds' trees missed */
     }
     /* The end of a run: what the run tool reads and writes. */
     router_deadlocked(&r);

@@ -143,7 +143,15 @@ static uint32_t probe(int rank, uint64_t t, uint32_t src, uint32_t tag)
     return post(rank, NIC_OP_PROBE, t, src, tag, 0, 0);
 }
 
-static int poll_node(int rank) { return router_node_poll(&F.r, rank); }
+/* Every poll also checks that the trees giving the safe time agree with a
+ * scan of the nodes. */
+static int poll_node(int rank)
+{
+    int rc = router_node_poll(&F.r, rank);
+    if (!router_bounds_consistent(&F.r))
+        check_fail(__FILE__, __LINE__, "the bounds' trees disagree with a scan after polling node %d", rank);
+    return rc;
+}
 
 static int answered(int rank, uint32_t seq) { return reply(rank)->seq == seq; }
 
@@ -389,6 +397,35 @@ TEST(conservative_safety)
     CHECK_REPLY(2, s, NIC_REPLY_OK, 628, 0, 0, 8);
     CHECK_MEM(rx(2), m0, sizeof m0);
     CHECK(!answered(1, s1));
+    fx_done();
+}
+
+/* Lookahead: a node that received at t posts nothing before t + t_recv
+ * (the driver's clock, netdev/nic.c), so an arrival in that window is
+ * delivered to another node without waiting for the first to run. */
+TEST(receive_startup_is_lookahead)
+{
+    REQUIRE(fx_setup("mesh", "4", NULL, 1) == 0);     /* 4x1: 0-1-2-3 */
+    uint8_t m0[8], m3[8];
+    fill(m0, sizeof m0, 20);
+    fill(m3, sizeof m3, 23);
+    uint32_t s1 = recv(1, 0, NIC_ANY, NIC_ANY, 64);
+    uint32_t s2 = recv(2, 0, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(poll_node(2) == 0);
+    send(0, 0, 1, 0, m0, sizeof m0);                  /* arrives 0+100+10+8 = 118 */
+    recv(0, 100, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(0) == 0);
+    send(3, 20, 2, 0, m3, sizeof m3);                 /* arrives 20+100+10+8 = 138 */
+    recv(3, 120, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(3) == 0);
+    REQUIRE(answered(1, s1));
+    CHECK_REPLY(1, s1, NIC_REPLY_OK, 118, 0, 0, 8);
+    CHECK_EQ_U64(F.r.nodes[1].lb, 118 + 50);
+    /* node 1 has not run since its answer, and 138 < 118 + t_recv */
+    REQUIRE(answered(2, s2));
+    CHECK_REPLY(2, s2, NIC_REPLY_OK, 138, 3, 0, 8);
+    CHECK_MEM(rx(2), m3, sizeof m3);
     fx_done();
 }
 
@@ -1083,6 +1120,35 @@ TEST(bad_time_going_backwards)
     REQUIRE(poll_node(2) == 0);
     REQUIRE(answered(2, s));
     post(2, NIC_OP_STEP, 499, 0, 0, 0, 0);
+    EXPECT_REJECTED(2, "before the node's clock");
+    fx_done();
+
+    /* after a message received at t, at least at t + t_recv (the router's
+     * lookahead rests on it) */
+    BAD_SETUP();
+    exit_node(0, 0, 0);
+    exit_node(3, 0, 0);
+    send(1, 0, 2, 0, "c", 1);
+    recv(1, 100, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(1) == 0);
+    s = recv(2, 0, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(2) == 0);
+    REQUIRE(answered(2, s));
+    uint64_t a = reply(2)->time_ns;
+    CHECK(a > 100);
+    post(2, NIC_OP_STEP, a + 50, 0, 0, 0, 0);         /* exactly after: fine */
+    REQUIRE(poll_node(2) == 0);
+    fx_done();
+    BAD_SETUP();
+    exit_node(0, 0, 0);
+    exit_node(3, 0, 0);
+    send(1, 0, 2, 0, "c", 1);
+    recv(1, 100, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(1) == 0);
+    s = recv(2, 0, NIC_ANY, NIC_ANY, 64);
+    REQUIRE(poll_node(2) == 0);
+    REQUIRE(answered(2, s));
+    post(2, NIC_OP_STEP, a + 49, 0, 0, 0, 0);
     EXPECT_REJECTED(2, "before the node's clock");
     fx_done();
 }
