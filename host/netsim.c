@@ -30,6 +30,7 @@
 #include <time.h>
 #include <jansson.h>
 #include "machine.h"
+#include "host_clock.h"
 #include "params.h"
 #include "net.h"
 
@@ -106,13 +107,6 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 struct pkt { struct net_msg nm; uint64_t created; int measured; };
@@ -227,13 +221,6 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
     return 0;
 }
 
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static uint64_t fold(uint64_t h, uint64_t v)      /* FNV-1a over the 8 bytes of v */
 {
     for (int i = 0; i < 8; i++)
@@ -264,14 +251,14 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
             m->seq = j;
             net_inject(n, m);
         }
-    double w0 = now_s(), c0 = cpu_s();
+    double w0 = now_s(), c0 = own_cpu_s();
     struct net_msg *arr, *left;
     while (net_busy(n))
         if (net_run(n, UINT64_MAX, &arr, &left) < 0) {
             snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)net_now(n));
             return -1;
         }
-    double wall = now_s() - w0, cpu = cpu_s() - c0;
+    double wall = now_s() - w0, cpu = own_cpu_s() - c0;
     uint64_t h = 0xcbf29ce484222325ull, stepped, jumped, jumps;
     for (size_t i = 0; i < total; i++) {
         h = fold(h, msg[i].c_inject);

@@ -68,8 +68,8 @@ int results_write(const struct router *r, const struct report *rep, const struct
         "wall_s", o->wall_s, "network", net, "per_node", per_node);
     uint64_t stepped, jumped, jumps;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
-    json_object_set_new(s, "engine", json_pack("{s:I, s:I, s:I}", "cycles_stepped", (json_int_t)stepped,
-        "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps));
+    json_object_set_new(s, "engine", json_pack("{s:I, s:I, s:I, s:f}", "cycles_stepped", (json_int_t)stepped,
+        "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps, "router_cpu_s", o->router_cpu_s));
     json_object_set_new(s, "error", o->error[0] ? json_string(o->error) : json_null());
     if (o->fault.node >= 0)
         json_object_set_new(s, "fault", json_pack("{s:i, s:s, s:I, s:I}", "node", o->fault.node,
@@ -135,7 +135,8 @@ void results_print(const struct router *r, const struct report *rep, const struc
     report_print(rep, r->nlog > 0, f);
     uint64_t stepped, jumped, jumps;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
-    fprintf(f, "  wall time       %.2f s (network: %llu cycles stepped, %llu jumped over in %llu jumps)\n",
-            o->wall_s, (unsigned long long)stepped, (unsigned long long)jumped, (unsigned long long)jumps);
+    fprintf(f, "  wall time       %.2f s (router CPU %.2f s; network: %llu cycles stepped, %llu jumped over "
+            "in %llu jumps)\n", o->wall_s, o->router_cpu_s, (unsigned long long)stepped,
+            (unsigned long long)jumped, (unsigned long long)jumps);
     fprintf(f, "  results         %s/summary.json\n", o->run_dir);
 }

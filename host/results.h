@@ -16,6 +16,7 @@ struct outcome {
     struct node_fault fault;   /* node = -1 if none */
     int interrupted;           /* the signal that ended the run, or 0 */
     double wall_s;
+    double router_cpu_s;       /* the router's own CPU time (user + system) during the run */
     const char *app, *args;
     const char *run_dir;
     int gdb_node;
