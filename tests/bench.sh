@@ -55,10 +55,12 @@ echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's o
 
 # The node pool: the same run cold (every QEMU started for it) and warm
 # (on a pool's nodes, wormsim --serve / --pool), as the client sees it,
-# medians of REPEAT each; the pool is filled by one run first.
+# medians of REPEAT each; the pool is filled by one run first. The host's
+# cost per message: the router's own CPU time (summary.json
+# engine.router_cpu_s) over the messages of a warm run.
 echo
 POOL_SIZES=${POOL_SIZES:-64}
-printf "%-6s %-14s %12s %12s %12s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold"
+printf "%-6s %-14s %12s %12s %12s %16s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold" "router_us/msg"
 for n in $POOL_SIZES; do
   P=bench-$$-$n
   "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
@@ -68,10 +70,15 @@ for n in $POOL_SIZES; do
   timed() { local t0; t0=$(date +%s.%N); run "$@"; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f\n", b - a}'; }
   run --pool "$P"
   cold=$(for k in $(seq "$REPEAT"); do timed; done | median)
-  warm=$(for k in $(seq "$REPEAT"); do timed --pool "$P"; done | median)
+  warm=""; per=""
+  for k in $(seq "$REPEAT"); do
+    warm+="$(timed --pool "$P")"$'\n'
+    per+="$(jq '.engine.router_cpu_s / .messages * 1e6' "$TMP/runs/latest/summary.json")"$'\n'
+  done
+  warm=$(printf '%s' "$warm" | median); per=$(printf '%s' "$per" | median)
   grep -q "$n of $n nodes warm" "$TMP/out" || { echo "the pool's run was not warm: $(cat "$TMP/out")"; kill $pp; exit 1; }
   kill -TERM $pp; wait $pp
-  printf "%-6s %-14s %12.2f %12.2f %12.2f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')"
+  printf "%-6s %-14s %12.2f %12.2f %12.2f %16.1f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')" "$per"
   rm -rf "$TMP/runs"
 done
 echo "(args '$ARGS', medians of $REPEAT, wall time of the whole command)"
