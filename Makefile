@@ -100,7 +100,7 @@ export FUZZ_SECONDS FUZZ_JOBS
 TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
                FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
 
-.PHONY: all host node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce heatmap calibrate-delta
+.PHONY: all host node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
@@ -200,6 +200,10 @@ reproduce: all
 	@tests/check-deps.sh run
 	@for s in $(REPRODUCE); do $(TEST_VARS) experiments/sweep.sh $${JOBS:+--jobs "$$JOBS"} $(SWEEP_ARGS) $$s || exit 1; done
 	@$(MAKE) --no-print-directory results
+
+recheck: all
+	@tests/check-deps.sh run
+	@$(TEST_VARS) experiments/recheck.sh $(RECHECK_ARGS)
 
 heatmap:
 	@tests/check-deps.sh plot

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The experiment tools (experiments/): the sweep's definitions, CSV,
-# resume and stop, the determinism of parallel runs, and the CI slice of
-# the Thakur et al. reproduction with its plots and docs.
+# resume and stop, the determinism of parallel runs, the CI slice of the
+# Thakur et al. reproduction with its plots and docs, and the stored
+# results against the current build.
 set -u
 cd "$(dirname "$0")/../.."
 export WORMSIM=${WORMSIM:-build/host/wormsim} KERNEL=${KERNEL:-build/arm/node.elf}
@@ -156,6 +157,28 @@ results_and_heatmap_from_the_slice() {
   expect 'grep -q "is not one of: flits worms blocked busy" "$TMP/e"'
 }
 
+# The stored results are what this build makes: a sample of every
+# reproduction runs again with every simulated figure as stored
+# (experiments/recheck.sh), and a stored value edited by hand is caught,
+# the cell and the figure named.
+stored_results_are_current() {
+  local n; n=$(ls results/*/results.csv | wc -l)
+  experiments/recheck.sh --out "$TMP/recheck" > "$TMP/rc" 2>&1; RC=$?
+  expect '[ $RC = 0 ]' "$(cat "$TMP/rc")"
+  expect '[ "$(grep -c "cells, every simulated figure as stored" "$TMP/rc")" = "$n" ]' "$(cat "$TMP/rc")"
+  mkdir -p "$TMP/edited/thakur"
+  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                    NR == 2 { $c["coll_ns"] = $c["coll_ns"] + 1; cell = $c["app"] " " $c["dims"] " " $c["len"] } 1
+                    END { print cell > "/dev/stderr" }' results/thakur/results.csv > "$TMP/edited/thakur/results.csv" 2> "$TMP/cell"
+  experiments/recheck.sh --results "$TMP/edited" --out "$TMP/recheck" thakur > "$TMP/rc" 2>&1; RC=$?
+  expect '[ $RC = 1 ]' "rc $RC: $(cat "$TMP/rc")"
+  expect 'grep -q "^  $(cut -d" " -f1 "$TMP/cell"),mesh,$(cut -d" " -f2 "$TMP/cell"),$(cut -d" " -f3 "$TMP/cell"),.*: coll_ns is [0-9]*, stored [0-9]*$" "$TMP/rc"' "$(cat "$TMP/rc")"
+  experiments/recheck.sh --per 0 > "$TMP/rc" 2>&1; RC=$?
+  expect '[ $RC = 2 ] && grep -q "per .0. is not a positive integer" "$TMP/rc"'
+  experiments/recheck.sh nosuch > "$TMP/rc" 2>&1; RC=$?
+  expect '[ $RC = 2 ] && grep -q "no stored results .nosuch. (accepted: .*thakur" "$TMP/rc"'
+}
+
 echo "sweep tool tests"
 t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
@@ -165,6 +188,7 @@ t slice_matches_the_paper slice_matches_the_paper
 t resume_skips_finished_runs resume_skips_finished_runs
 t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processes
 t refused_run_is_recorded refused_run_is_recorded
+t stored_results_are_current stored_results_are_current
 if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
 else echo "  skip  results_and_heatmap_from_the_slice (no gnuplot)"; fi
 [ -f "$TMP/slice-time" ] && cat "$TMP/slice-time"

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# recheck: run a sample of the stored results again with the current build
+# and compare every simulated figure with the stored row. A stored table
+# that the build would no longer reproduce fails here.
+#
+#   experiments/recheck.sh [options] [NAME ...]     (default: every results/*/ with a results.csv)
+#
+# For each NAME it takes the --per ok rows of results/NAME/results.csv with
+# the fewest nodes (the first ones in the file among equals), runs exactly
+# those cells with experiments/sweep.sh, and compares the columns from
+# status to max_link_flits by name (wall_s and run_dir are facts about the
+# host). Options:
+#   --per K          rows per reproduction (default 2)
+#   --results DIR    where the stored results are (default results)
+#   --out DIR        where the re-runs go (default a temporary directory,
+#                    removed at the end); runs already there are not run
+#                    again, so a second call only compares
+#   -h, --help
+# Exit: 0 every figure matches; 1 a figure differs, or a cell did not run;
+# 2 bad options or no stored results.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "recheck: $*" >&2; exit 2; }
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+PER=2; RESULTS=$HERE/results; OUT=""; NAMES=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --per) PER=${2:-}; shift 2 ;;
+    --results) RESULTS=${2:-}; shift 2 ;;
+    --out) OUT=${2:-}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) die "unknown option '$1'; accepted: --per K, --results DIR, --out DIR, --help" ;;
+    *) NAMES+=("$1"); shift ;;
+  esac
+done
+[[ "$PER" =~ ^[1-9][0-9]*$ ]] || die "--per '$PER' is not a positive integer"
+[ -d "$RESULTS" ] || die "no results directory '$RESULTS'"
+if [ ${#NAMES[@]} = 0 ]; then
+  for f in "$RESULTS"/*/results.csv; do [ -f "$f" ] && NAMES+=("$(basename "$(dirname "$f")")"); done
+  [ ${#NAMES[@]} -gt 0 ] || die "no $RESULTS/*/results.csv"
+fi
+for name in "${NAMES[@]}"; do
+  [ -f "$RESULTS/$name/results.csv" ] ||
+    die "no stored results '$name' (accepted: $(cd "$RESULTS" && ls -d */ 2>/dev/null | tr -d / | tr '\n' ' '))"
+done
+if [ -z "$OUT" ]; then OUT=$(mktemp -d /tmp/wormsim-recheck.XXXXXX); trap 'rm -rf "$OUT"' EXIT; fi
+
+KEYS="app topo dims len preset port_model net args arch"
+FIGURES="status coll_ns coll_ns_node0 sim_time_ns steps sends_per_node startups_per_node messages bytes bytes_per_node max_msg_bytes max_link_sharing max_link_worms min_link_worms max_link_flits"
+
+# The sample of one stored CSV as sweep groups, one cell each.
+sample_definition() {
+  awk -F, -v per="$PER" -v keys="$KEYS" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["status"] == "ok" { n++; nodes[n] = $col["nodes"] + 0; line[n] = $0 }
+    END {
+      for (k = 1; k <= per && k <= n; k++) {          # the per smallest, first among equals
+        best = 0
+        for (i = 1; i <= n; i++) if (!used[i] && (!best || nodes[i] < nodes[best])) best = i
+        used[best] = 1
+        split(line[best], f, ",")
+        printf "[cell%d]\n", k
+        printf "apps = %s\ndims = %s\nlen = %s\ntopo = %s\npreset = %s\nport_model = %s\narch = %s\n",
+               f[col["app"]], f[col["dims"]], f[col["len"]], f[col["topo"]], f[col["preset"]],
+               f[col["port_model"]], f[col["arch"]]
+        if (f[col["net"]] != "") printf "net = %s\n", f[col["net"]]
+        if (f[col["args"]] != "") printf "args = %s\n", f[col["args"]]
+      }
+    }' "$1"
+}
+
+# Compare the re-runs with the stored rows of the same cells; prints each
+# difference. Returns 1 if any figure differs or a cell has no re-run.
+compare() {  # STORED_CSV RERUN_CSV
+  awk -F, -v keys="$KEYS" -v figs="$FIGURES" '
+    FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
+    { nk = split(keys, K, " "); key = ""
+      for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]
+      nf = split(figs, F, " ")
+      if (file == 1) { for (i = 1; i <= nf; i++) stored[key, F[i]] = $col[F[i]]; known[key] = 1; next }
+      seen[key] = 1
+      if (!(key in known)) { print "  " key ": no stored row"; bad = 1; next }
+      for (i = 1; i <= nf; i++)
+        if ($col[F[i]] != stored[key, F[i]]) {
+          print "  " key ": " F[i] " is " $col[F[i]] ", stored " stored[key, F[i]]; bad = 1
+        }
+    }
+    END { exit bad }' "$1" "$2"
+}
+
+rc=0
+for name in "${NAMES[@]}"; do
+  stored=$RESULTS/$name/results.csv
+  mkdir -p "$OUT/$name/def" || die "cannot create $OUT/$name"
+  def=$OUT/$name/def/$name.sweep
+  sample_definition "$stored" > "$def"
+  cells=$(grep -c '^\[cell' "$def")
+  [ "$cells" -gt 0 ] || { echo "recheck $name: no ok row to re-run"; rc=1; continue; }
+  if ! "$HERE/experiments/sweep.sh" --jobs 1 -o "$OUT/$name" "$def" > "$OUT/$name/sweep.log" 2>&1; then
+    echo "recheck $name: a re-run failed:"; tail -5 "$OUT/$name/sweep.log" | sed 's/^/  /'; rc=1; continue
+  fi
+  ran=$(( $(wc -l < "$OUT/$name/results.csv") - 1 ))
+  if diffs=$(compare "$stored" "$OUT/$name/results.csv") && [ "$ran" = "$cells" ]; then
+    echo "recheck $name: $cells cells, every simulated figure as stored"
+  else
+    echo "recheck $name: the current build does not reproduce the stored results ($ran of $cells cells ran):"
+    echo "$diffs"
+    rc=1
+  fi
+done
+exit $rc
