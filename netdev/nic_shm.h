@@ -33,6 +33,7 @@
 #define NIC_SHM_H
 
 #include <stdint.h>
+#include <stddef.h>
 
 #define NIC_MAGIC        0x43494e57u   /* "WNIC" */
 #define NIC_VERSION      1u
@@ -128,5 +129,21 @@ struct nic_reply {
     uint64_t time_ns;      /* simulated time the answer holds at: arrival or departure */
     uint64_t reserved[4];
 };
+
+/* The wire rules, checked by every compiler that builds this file (the
+ * ARM and RISC-V nodes and the x86-64 router): each block has the same
+ * size and field offsets everywhere and fits before the next one. */
+_Static_assert(sizeof(struct nic_config) == 472, "nic_config layout");
+_Static_assert(offsetof(struct nic_config, dims) == 24 && offsetof(struct nic_config, app) == 152,
+               "nic_config field offsets");
+_Static_assert(NIC_CONFIG_OFF + sizeof(struct nic_config) <= NIC_STATUS_OFF, "nic_config overlaps nic_status");
+_Static_assert(sizeof(struct nic_status) == 64, "nic_status layout");
+_Static_assert(NIC_STATUS_OFF + sizeof(struct nic_status) <= NIC_REPLY_OFF, "nic_status overlaps nic_reply");
+_Static_assert(sizeof(struct nic_reply) == 64 && offsetof(struct nic_reply, time_ns) == 24, "nic_reply layout");
+_Static_assert(NIC_REPLY_OFF + sizeof(struct nic_reply) <= NIC_PROD_OFF, "nic_reply overlaps the producer index");
+_Static_assert(NIC_PROD_OFF + 64 <= NIC_CONS_OFF && NIC_CONS_OFF + 64 <= NIC_RING_OFF,
+               "producer and consumer indexes each on a cache line of their own");
+_Static_assert(sizeof(struct nic_desc) == 32 && offsetof(struct nic_desc, time_ns) == 8 &&
+               offsetof(struct nic_desc, peer) == 16, "nic_desc layout");
 
 #endif
