@@ -51,7 +51,7 @@ FIGURES="status coll_ns coll_ns_node0 sim_time_ns steps sends_per_node startups_
 
 # The sample of one stored CSV as sweep groups, one cell each.
 sample_definition() {
-  awk -F, -v per="$PER" -v keys="$KEYS" '
+  awk -F, -v per="$PER" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     $col["status"] == "ok" { n++; nodes[n] = $col["nodes"] + 0; line[n] = $0 }
     END {
@@ -79,7 +79,6 @@ compare() {  # STORED_CSV RERUN_CSV
       for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]
       nf = split(figs, F, " ")
       if (file == 1) { for (i = 1; i <= nf; i++) stored[key, F[i]] = $col[F[i]]; known[key] = 1; next }
-      seen[key] = 1
       if (!(key in known)) { print "  " key ": no stored row"; bad = 1; next }
       for (i = 1; i <= nf; i++)
         if ($col[F[i]] != stored[key, F[i]]) {

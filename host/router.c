@@ -155,11 +155,13 @@ int router_bounds_consistent(const struct router *r)
     for (int k = 0; k < 2; k++) {
         uint64_t best = SIM_INF, key;
         int bi = -1;
-        for (int i = 0; i < r->n; i++)
-            if (key_of(r, k, i) < best) {
-                best = key_of(r, k, i);
+        for (int i = 0; i < r->n; i++) {
+            uint64_t ki = key_of(r, k, i);
+            if (ki < best) {
+                best = ki;
                 bi = i;
             }
+        }
         if (top(r, k, &key) != bi || key != best)
             return 0;
     }
