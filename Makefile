@@ -18,7 +18,8 @@ CC       ?= cc
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/router.c host/report.c host/ivshmem.c host/launch.c host/pool.c host/serve.c host/results.c host/arch.c host/trace.c
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/router.c host/report.c host/ivshmem.c host/launch.c host/pool.c host/serve.c host/results.c host/arch.c host/trace.c \
+              host/relay.c host/node_host.c host/link_none.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
 # Node images, one per ISA: build/<arch>/node.elf. The kernel, NIC driver
@@ -77,6 +78,7 @@ HOST_OBJS   += $(COLL_HOST_SRCS:%.c=$(BUILD)/host-apps/%.o)
 COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.h apps/coll/*.def)
 
 WORMSIM      = $(BUILD)/host/wormsim
+WORMSIM_MPI  = $(BUILD)/host/wormsim-mpi
 NETSIM       = $(BUILD)/host/netsim
 RUNS_DIR    ?= runs
 # The user's values reach the tools through the environment, each as one
@@ -100,7 +102,7 @@ export FUZZ_SECONDS FUZZ_JOBS
 TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
                FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
 
-.PHONY: all host node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
+.PHONY: all host mpi check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
@@ -111,6 +113,9 @@ check-host-deps:
 	@tests/check-deps.sh host
 check-deps:
 	@tests/check-deps.sh all
+check-mpi-deps:
+	@tests/check-deps.sh mpi
+mpi: $(WORMSIM_MPI)
 
 deps:
 	@tests/check-deps.sh install
@@ -128,6 +133,18 @@ $(UNIT_TESTS): tests/unit/sched_sim.h $(COLL_DEPS)
 
 $(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
+
+# wormsim-mpi: the same run tool with the link to node hosts over Open MPI
+# (host/link.h): mpirun -np H build/host/wormsim-mpi ... spreads the nodes
+# over ranks 1..H-1; -np 1 is wormsim itself.
+MPI_CFLAGS   = $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS     = $(shell pkg-config --libs ompi-c 2>/dev/null)
+$(BUILD)/host/link_mpi.o: host/link_mpi.c host/link.h | check-mpi-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+$(WORMSIM_MPI): $(BUILD)/host/wormsim.o $(filter-out $(BUILD)/host/link_none.o,$(HOST_OBJS)) $(BUILD)/host/link_mpi.o
+	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(MPI_LIBS)
 
 $(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
 	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)

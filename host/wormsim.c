@@ -36,6 +36,9 @@
 #include "trace.h"
 #include "pool.h"
 #include "serve.h"
+#include "link.h"
+#include "relay.h"
+#include "node_host.h"
 #include "../apps/restrict.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
@@ -78,7 +81,25 @@ struct run {
     double all_exited_at;            /* when every node had posted EXIT, or 0 */
     struct outcome out;
     int done;
+    /* nodes on other hosts (host/link.h), by rank: the router's mirror of
+     * each one's NIC memory; NULL when every node is on this host */
+    struct remote *rem;
+    int hosts_done;                  /* node hosts that answered END */
 };
+
+struct remote {
+    uint8_t *mirror;                 /* NULL: the node is on this host */
+    struct relay_layout l;
+    struct nic_reply shown;          /* the reply as last relayed */
+    int host;                        /* its MPI rank */
+};
+
+/* Every rank of an MPI job reaches link_agree once (run_main's options
+ * checked, or main's if run_main returned before). */
+static int agreed;
+static int agree(int ok);
+static int gdb_announce(struct run *rn, int port, const char *host);
+static int node_host_main(struct run *rn);
 
 #define EXIT_GRACE_S 10.0
 
@@ -202,7 +223,10 @@ static unsigned long long memory_need(const struct run *rn)
 {
     unsigned long long need = 64ull << 20;
     for (int i = 0; i < rn->m.nodes; i++)
-        need += node_bytes(rn, rn->arch[i]);
+        if (link_owner(i, rn->m.nodes) == link_rank())
+            need += node_bytes(rn, rn->arch[i]);
+        else if (link_rank() == 0)
+            need += rn->p.nic_mem;   /* the router's mirror of a node on another host */
     return need;
 }
 
@@ -265,6 +289,15 @@ static void notify(void *ctx, int rank)
 {
     struct run *rn = ctx;
     uint64_t one = 1;
+    if (rn->rem && rn->rem[rank].mirror) {
+        struct remote *x = &rn->rem[rank];
+        size_t len;
+        uint8_t *b = relay_notify(x->mirror, &x->l, &x->shown, &len);
+        if (!b || link_send(x->host, LINK_NOTIFY, (uint32_t)rank, 0, b, len, NULL, 0))
+            fprintf(stderr, "wormsim: out of memory relaying an answer to node %d\n", rank);
+        free(b);
+        return;
+    }
     if (write(rn->nd[rank]->mem.irq_fd, &one, sizeof one) < 0 && errno != EAGAIN)
         perror("wormsim: interrupt");
 }
@@ -298,7 +331,8 @@ static void fail(struct run *rn, const char *fmt, ...)
 /* A node reported a fault in its status block. */
 static int check_fault(struct run *rn, int rank)
 {
-    volatile struct nic_status *st = (volatile struct nic_status *)(rn->nd[rank]->mem.map + NIC_STATUS_OFF);
+    uint8_t *map = rn->rem && rn->rem[rank].mirror ? rn->rem[rank].mirror : rn->nd[rank]->mem.map;
+    volatile struct nic_status *st = (volatile struct nic_status *)(map + NIC_STATUS_OFF);
     if (st->state != NIC_STATE_FAULT)
         return 0;
 #define KIND_NAME(name, value, text) [value] = text,
@@ -316,7 +350,7 @@ static int check_fault(struct run *rn, int rank)
  * pool's next run (board_reset); it is done with this one. */
 static void check_back(struct run *rn, int rank)
 {
-    if (!rn->back[rank] && rn->r.nodes[rank].state == NODE_EXITED && pool_node_said_hello(rn->nd[rank]))
+    if (!rn->back[rank] && rn->nd[rank] && rn->r.nodes[rank].state == NODE_EXITED && pool_node_said_hello(rn->nd[rank]))
         rn->back[rank] = 1;
 }
 
@@ -339,32 +373,82 @@ static void on_bell(struct run *rn, int rank)
         check_back(rn, rank);
 }
 
+/* A node's QEMU ended (wait status `status`), on this host or, with
+ * `where` its name, on another. */
+static void node_ended(struct run *rn, int rank, int status, const char *where)
+{
+    rn->back[rank] = 1;
+    rn->last_progress = now_s();
+    if (check_fault(rn, rank))
+        return;
+    if (router_node_poll(&rn->r, rank) < 0) {   /* its last descriptors, EXIT among them */
+        fail(rn, "%s", rn->r.error);
+        return;
+    }
+    if (rn->r.nodes[rank].state == NODE_EXITED)
+        return;
+    router_node_failed(&rn->r, rank);
+    char on[300] = "";
+    if (where)
+        snprintf(on, sizeof on, " on host %s", where);
+    if (WIFEXITED(status))
+        fail(rn, "node %d: its QEMU%s exited with status %d before the node finished; see node-%03d.log",
+             rank, on, WEXITSTATUS(status), rank);
+    else
+        fail(rn, "node %d: its QEMU%s was killed by signal %d before the node finished; see node-%03d.log",
+             rank, on, WTERMSIG(status), rank);
+}
+
 static void on_child(struct run *rn)
 {
     int status;
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
         struct pool_node *nd = pool_on_child(&rn->h->pool, pid);
-        if (!nd || nd->run != rn)
-            continue;
-        int rank = nd->rank;
-        rn->back[rank] = 1;
-        rn->last_progress = now_s();
-        if (check_fault(rn, rank))
-            continue;
-        if (router_node_poll(&rn->r, rank) < 0) {   /* its last descriptors, EXIT among them */
-            fail(rn, "%s", rn->r.error);
-            continue;
+        if (nd && nd->run == rn)
+            node_ended(rn, nd->rank, status, NULL);
+    }
+}
+
+/* The messages of the node hosts (host/link.h). */
+static void on_link(struct run *rn)
+{
+    int from;
+    struct link_hdr h;
+    uint8_t *body;
+    while (link_recv(&from, &h, &body)) {
+        struct remote *x = rn->rem && h.node < (uint32_t)rn->m.nodes ? &rn->rem[h.node] : NULL;
+        char err[256];
+        switch (h.type) {
+        case LINK_BELL:
+            if (!x || !x->mirror || x->host != from)
+                fail(rn, "host rank %d relayed node %u, which it does not serve", from, h.node);
+            else if (relay_apply_bell(x->mirror, &x->l, body, h.len, err, sizeof err))
+                fail(rn, "node %u on host rank %d: %s", h.node, from, err);
+            else if (!rn->done && !rn->back[h.node])
+                on_bell(rn, (int)h.node);
+            break;
+        case LINK_DIED:
+            if (x && x->mirror && !rn->back[h.node]) {
+                char where[300];
+                snprintf(where, sizeof where, "%s (rank %d)", link_host_of(from), from);
+                node_ended(rn, (int)h.node, h.value, where);
+            }
+            break;
+        case LINK_ERROR:
+            fail(rn, "%.*s", (int)h.len, (const char *)body);
+            break;
+        case LINK_DONE:
+            rn->hosts_done++;
+            break;
+        case LINK_GDB:
+            if (h.node != (uint32_t)rn->gdb_node || gdb_announce(rn, h.value, link_host_of(from)))
+                fail(rn, "host rank %d: a gdbstub for node %u that the run did not ask for", from, h.node);
+            break;
+        default:
+            fail(rn, "host rank %d sent a message of unknown type %u", from, h.type);
         }
-        if (rn->r.nodes[rank].state == NODE_EXITED)
-            continue;
-        router_node_failed(&rn->r, rank);
-        if (WIFEXITED(status))
-            fail(rn, "node %d: its QEMU exited with status %d before the node finished; see node-%03d.log",
-                 rank, WEXITSTATUS(status), rank);
-        else
-            fail(rn, "node %d: its QEMU was killed by signal %d before the node finished; see node-%03d.log",
-                 rank, WTERMSIG(status), rank);
+        free(body);
     }
 }
 
@@ -419,6 +503,24 @@ static void stop_nodes(struct run *rn)
             pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]);
             rn->nd[i] = NULL;
         }
+    if (!rn->rem)
+        return;
+    /* The node hosts stop theirs and answer DONE; their node logs are
+     * complete then. A host that does not answer is ended with the job. */
+    for (int k = 1; k < link_size(); k++)
+        link_send(k, LINK_END, 0, 0, NULL, 0, NULL, 0);
+    double t = now_s();
+    while (rn->hosts_done < link_size() - 1 && now_s() - t < EXIT_GRACE_S) {
+        on_link(rn);
+        usleep(1000);
+    }
+    if (rn->hosts_done < link_size() - 1)
+        fail(rn, "%d of %d node hosts did not stop their nodes within %.0f s", link_size() - 1 - rn->hosts_done,
+             link_size() - 1, EXIT_GRACE_S);
+    for (int i = 0; i < rn->m.nodes; i++)
+        free(rn->rem[i].mirror);
+    free(rn->rem);
+    rn->rem = NULL;
 }
 
 static int all_back(const struct run *rn)
@@ -452,6 +554,35 @@ static sigset_t run_signals(void)
     return ss;
 }
 
+/* The gdb file of the run (tests/gdb-attach.sh reads it) and the lines
+ * that tell the user: the node with the gdbstub listens on port of this
+ * host, or of host `host` (a node host's, host/link.h). */
+static int gdb_announce(struct run *rn, int port, const char *host)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/gdb", rn->dir);
+    FILE *f = fopen(path, "w");
+    int a = rn->arch[rn->gdb_node];
+    char *kernel = realpath(rn->kernel[a], NULL);
+    if (!f || !kernel) {
+        fprintf(stderr, "wormsim: cannot set up the gdbstub: %m\n");
+        if (f)
+            fclose(f);
+        free(kernel);
+        return -1;
+    }
+    fprintf(f, "node %d\nport %d\nkernel %s\narch %s\n", rn->gdb_node, port, kernel, arch_names[a]);
+    if (host)
+        fprintf(f, "host %s\n", host);
+    free(kernel);
+    fclose(f);
+    printf("wormsim: node %d is halted with its gdbstub on %s, 127.0.0.1:%d\n"
+           "wormsim: attach with: make gdb NODE=%d   (the rest of the machine waits for it)\n",
+           rn->gdb_node, host ? host : "this host", port, rn->gdb_node);
+    fflush(stdout);
+    return 0;
+}
+
 /* The router, then a node from the pool for every rank: an idle one is
  * configured and let through link-up at once, a new one when it boots. */
 static int setup(struct run *rn)
@@ -460,7 +591,9 @@ static int setup(struct run *rn)
     int n = rn->m.nodes;
     rn->nd = calloc((size_t)n, sizeof *rn->nd);
     rn->back = calloc((size_t)n, 1);
-    if (!rn->nd || !rn->back || router_init(&rn->r, &rn->m, &rn->p)) {
+    if (link_size() > 1)
+        rn->rem = calloc((size_t)n, sizeof *rn->rem);
+    if (!rn->nd || !rn->back || (link_size() > 1 && !rn->rem) || router_init(&rn->r, &rn->m, &rn->p)) {
         fprintf(stderr, "wormsim: %s\n", rn->nd && rn->back ? rn->r.error : "out of memory");
         return -1;
     }
@@ -477,20 +610,10 @@ static int setup(struct run *rn)
         rn->r.trace = stderr;
     rn->r.ctx = rn;
     int port = 0;
-    if (rn->gdb_node >= 0) {
+    if (rn->gdb_node >= 0 && link_owner(rn->gdb_node, n) == link_rank()) {
         port = free_tcp_port();
-        char path[1100];
-        snprintf(path, sizeof path, "%s/gdb", rn->dir);
-        FILE *f = fopen(path, "w");
-        int a = rn->arch[rn->gdb_node];
-        char *kernel = realpath(rn->kernel[a], NULL);
-        if (port <= 0 || !f || !kernel) {
-            fprintf(stderr, "wormsim: cannot set up the gdbstub: %m\n");
+        if (port <= 0 || gdb_announce(rn, port, NULL))
             return -1;
-        }
-        fprintf(f, "node %d\nport %d\nkernel %s\narch %s\n", rn->gdb_node, port, kernel, arch_names[a]);
-        free(kernel);
-        fclose(f);
     }
     /* What each ISA's nodes must be (their key, once), and how many the
      * pool cannot serve warm. Idle nodes are kept until a run needs their
@@ -519,6 +642,23 @@ static int setup(struct run *rn)
     if (!rn->mem_limit_mib && fresh > mem_available())
         pool_trim_unlike(&h->pool, used, nused);
     for (int i = 0; i < n; i++) {
+        if (link_owner(i, n) != link_rank()) {
+            /* a node of another host: the router works on its mirror */
+            struct remote *x = &rn->rem[i];
+            x->host = link_owner(i, n);
+            x->mirror = calloc(1, rn->p.nic_mem);
+            if (!x->mirror) {
+                fprintf(stderr, "wormsim: no memory for the mirror of node %d\n", i);
+                goto out;
+            }
+            router_attach(&rn->r, i, x->mirror, rn->p.nic_mem, rn->app, rn->args);
+            if (relay_layout_of(x->mirror, rn->p.nic_mem, &x->l) ||
+                link_send(x->host, LINK_CONFIG, (uint32_t)i, 0, x->mirror, NIC_RING_OFF, NULL, 0)) {
+                fprintf(stderr, "wormsim: cannot configure node %d on host rank %d\n", i, x->host);
+                goto out;
+            }
+            continue;
+        }
         char log[1100];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
         struct pool_spec spec = specs[rn->arch[i]];
@@ -538,12 +678,6 @@ static int setup(struct run *rn)
             if (router_node_hello(&rn->r, i))
                 notify(rn, i);
         }
-    }
-    if (rn->gdb_node >= 0) {
-        printf("wormsim: node %d is halted with its gdbstub on 127.0.0.1:%d\n"
-               "wormsim: attach with: make gdb NODE=%d   (the rest of the machine waits for it)\n",
-               rn->gdb_node, port, rn->gdb_node);
-        fflush(stdout);
     }
     rc = 0;
 out:
@@ -589,8 +723,17 @@ static void loop(struct run *rn)
 {
     struct host *h = rn->h;
     struct epoll_event ev[64];
+    int quiet = 0;
     while (!rn->done) {
-        int k = epoll_wait(h->epfd, ev, 64, -1);
+        /* MPI has no descriptor to wait on: with node hosts, the loop
+         * looks at the link after every wait and waits at most 1 ms
+         * once it has been quiet for a while. */
+        int k = epoll_wait(h->epfd, ev, 64, !rn->rem ? -1 : quiet > 8 ? 1 : 0);
+        if (rn->rem) {
+            uint64_t before = rn->r.progress;
+            on_link(rn);
+            quiet = k > 0 || rn->r.progress != before ? 0 : quiet + 1;
+        }
         if (k < 0 && errno != EINTR) {
             fail(rn, "router: epoll: %s", strerror(errno));
             break;
@@ -652,6 +795,77 @@ static void run_timer(struct host *h, long ns)
 {
     struct itimerspec its = { .it_interval = { 0, ns }, .it_value = { 0, ns } };
     timerfd_settime(h->timerfd, 0, &its, NULL);
+}
+
+/* Under MPI, a node host's checks of the options and of its own host go
+ * to a buffer (run_main's messages are the router's, and rank 0 prints
+ * them), and are printed only if rank 0 found nothing wrong. Every rank
+ * calls agree() once: from run_main when all is checked, or from main. */
+static char *held_err;
+static size_t held_len;
+static FILE *held_stream, *real_stderr;
+
+static void hold_errors(void)
+{
+    if (link_rank() == 0)
+        return;
+    if (!freopen("/dev/null", "w", stdout))     /* --help and the like: rank 0 prints them */
+        perror("wormsim");
+    if (!(held_stream = open_memstream(&held_err, &held_len)))
+        return;
+    real_stderr = stderr;
+    stderr = held_stream;
+}
+
+static int agree(int ok)
+{
+    int root_ok;
+    agreed = 1;
+    int all = link_agree(ok, &root_ok);
+    if (held_stream) {
+        fclose(held_stream);
+        stderr = real_stderr;
+        held_stream = NULL;
+        if (!ok && root_ok && held_len)
+            fprintf(stderr, "wormsim: on host %s (rank %d):\n%s", link_host(), link_rank(), held_err);
+        free(held_err);
+    }
+    return all;
+}
+
+/* A node host's part of the run (rank > 0 of wormsim-mpi, host/link.h). */
+static int node_host_main(struct run *rn)
+{
+    struct host *h = rn->h;
+    struct pool_spec specs[ARCH_COUNT];
+    char err[512];
+    int rc = 1, port = 0;
+    for (int a = 0; a < ARCH_COUNT; a++)
+        specs[a] = (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL };
+    for (int a = 0; a < ARCH_COUNT; a++)
+        if (memchr(rn->arch, a, (size_t)rn->m.nodes) && pool_spec_key(&specs[a], err, sizeof err)) {
+            char m[600];
+            snprintf(m, sizeof m, "host %s: %s", link_host(), err);
+            link_send(0, LINK_ERROR, 0, 0, m, strlen(m), NULL, 0);
+            goto out;
+        }
+    if (rn->gdb_node >= 0 && link_owner(rn->gdb_node, rn->m.nodes) == link_rank()) {
+        port = free_tcp_port();
+        link_send(0, LINK_GDB, (uint32_t)rn->gdb_node, port, NULL, 0, NULL, 0);
+    }
+    struct node_host_job j = { &h->pool, h->epfd, h->sigfd, h->timerfd, EV_SIG, EV_TIMER, specs, rn->arch,
+                               rn->m.nodes, rn->gdb_node, port, rn->dir };
+    run_timer(h, 5000000);
+    rc = node_host_run(&j);
+    run_timer(h, 0);
+out:
+    for (int a = 0; a < ARCH_COUNT; a++)
+        pool_spec_free(&specs[a]);
+    free(rn->arch);
+    for (int a = 0; a < ARCH_COUNT; a++)
+        if (rn->tpl[a].argc)
+            template_free(&rn->tpl[a]);
+    return rc;
 }
 
 /* One run: its options, everything that can be checked before a node
@@ -819,8 +1033,17 @@ static int run_main(struct host *h, int argc, char **argv)
             return 2;
         }
     }
-    if (make_run_dir(&rn))
+    if (!agree(1))
         return 2;
+    /* rank 0 names the run directory; a node host writes its nodes' logs there */
+    int dir_ok = link_rank() != 0 || !make_run_dir(&rn);
+    if (!dir_ok)
+        rn.dir[0] = 0;
+    link_bcast(rn.dir, sizeof rn.dir);
+    if (!dir_ok || !rn.dir[0])
+        return 2;
+    if (link_rank() > 0)
+        return node_host_main(&rn);
     {
         char path[1100];
         snprintf(path, sizeof path, "%s/params.conf", rn.dir);
@@ -1019,6 +1242,7 @@ int main(int argc, char **argv)
 {
     sigset_t blocked = run_signals();
     sigprocmask(SIG_BLOCK, &blocked, NULL);
+    int mpi = link_init(&argc, &argv);
     /* --serve NAME and --pool NAME choose the mode; the rest is the run's */
     const char *serve_name = NULL, *pool_name = NULL;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
@@ -1053,13 +1277,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "wormsim: --serve takes no run options (each run brings its own): '%s'\n", rest[1]);
         return 2;
     }
+    if (mpi && (serve_name || pool_name)) {
+        fprintf(stderr, "wormsim: --serve and --pool are not for a run under mpirun\n");
+        return 2;
+    }
     if (pool_name)
         return serve_client(pool_name, nrest - 1, rest + 1);
     struct host h;
     int rc = 2;
+    if (mpi)
+        hold_errors();
     if (!host_init(&h, serve_name != NULL))
         rc = serve_name ? serve(&h, serve_name) : run_main(&h, nrest, rest);
+    if (mpi && !agreed)
+        agree(rc == 0);
     host_free(&h);
     free(rest);
+    if (mpi)
+        link_finalize();
     return rc;
 }

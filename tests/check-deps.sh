@@ -9,13 +9,15 @@
 #                   QEMU of each ARCH (arm: qemu-system-arm, riscv:
 #                   qemu-system-misc); no ARCH means arm
 #   plot            plots and heatmaps (make results, make heatmap): gnuplot-nox
+#   mpi             wormsim-mpi, a machine over several hosts: openmpi-bin,
+#                   libopenmpi-dev, pkg-config
 #   fuzz            the router's fuzzer (make test, make fuzz): clang, libclang-rt-14-dev
 #                   (libFuzzer and the sanitizer runtimes)
 #   all             all of the above
 #   install         apt-get install every package the project uses
 # WORMSIM_NO_INSTALL=1 turns the automatic install off.
 set -u
-ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox time clang libclang-rt-14-dev"
+ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox time clang libclang-rt-14-dev openmpi-bin libopenmpi-dev pkg-config"
 missing=(); pkgs=()
 
 need_cmd()  { command -v "$1" >/dev/null 2>&1 || { missing+=("$1 (package $2)"); pkgs+=("$2"); }; }
@@ -32,9 +34,11 @@ check_one() {
     run-arm) need_cmd qemu-system-arm qemu-system-arm ;;
     run-riscv) need_cmd qemu-system-riscv64 qemu-system-misc ;;
     run) need_cmd jq jq; need_cmd gdb-multiarch gdb-multiarch; need_file /usr/bin/time time ;;
+    mpi) need_cmd mpirun openmpi-bin; need_cmd pkg-config pkg-config
+         pkg-config --exists ompi-c 2>/dev/null || { missing+=("ompi-c.pc (package libopenmpi-dev)"); pkgs+=(libopenmpi-dev); } ;;
     fuzz) need_cmd clang clang; need_glob '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' libclang-rt-14-dev ;;
     plot) need_cmd gnuplot gnuplot-nox; need_cmd jq jq ;;
-    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|fuzz|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
+    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|fuzz|mpi|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
   esac
 }
 
@@ -53,7 +57,7 @@ check() {
               *) check_one run-arm; check_one run-riscv ;;   # mixed, or a list: both
             esac
           done ;;
-    all)  for s in host node-arm node-riscv run run-arm run-riscv plot fuzz; do check_one $s; done ;;
+    all)  for s in host node-arm node-riscv run run-arm run-riscv plot fuzz mpi; do check_one $s; done ;;
     *)    check_one "$step" ;;
   esac
 }

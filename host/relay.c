@@ -1,0 +1,156 @@
+/* BELL, NOTIFY and CONFIG bodies (relay.h).
+ *
+ *   BELL    struct nic_status | prod | first | count | count x nic_desc | payloads
+ *           (the payload of each SEND among the descriptors whose bytes lie in
+ *           the transmit area, in descriptor order)
+ *   NOTIFY  link_up | cons | struct nic_reply | payload (reply.len bytes, or none)
+ *   CONFIG  the first NIC_RING_OFF bytes
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "relay.h"
+
+#define AT32(p, off) (*(volatile uint32_t *)((p) + (off)))
+
+int relay_layout_of(const uint8_t *page, size_t size, struct relay_layout *l)
+{
+    struct nic_config c;
+    memcpy(&c, page + NIC_CONFIG_OFF, sizeof c);
+    *l = (struct relay_layout){ (uint32_t)size, c.ring_off, c.ring_slots, c.tx_off, c.tx_size, c.rx_off, c.rx_size };
+    uint64_t ring_end = (uint64_t)c.ring_off + (uint64_t)c.ring_slots * sizeof(struct nic_desc);
+    if (size > UINT32_MAX || c.ring_off < NIC_RING_OFF || !c.ring_slots || ring_end > size ||
+        (uint64_t)c.tx_off + c.tx_size > size || (uint64_t)c.rx_off + c.rx_size > size)
+        return -1;
+    return 0;
+}
+
+void relay_apply_config(uint8_t *shm, const uint8_t *page)
+{
+    uint32_t hello = AT32(shm, NIC_STATUS_OFF + offsetof(struct nic_status, hello));
+    memcpy(shm, page, NIC_RING_OFF);
+    AT32(shm, NIC_STATUS_OFF + offsetof(struct nic_status, hello)) = hello;
+    __sync_synchronize();
+}
+
+/* The bytes of a SEND's payload, if they lie in the transmit area; the
+ * router refuses the others itself (host/router.c, handle). */
+static uint32_t payload_len(const struct relay_layout *l, const struct nic_desc *d)
+{
+    if (d->op != NIC_OP_SEND || d->off > l->tx_size || d->len > l->tx_size - d->off)
+        return 0;
+    return d->len;
+}
+
+uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *sent, size_t *len)
+{
+    uint32_t prod = AT32(shm, NIC_PROD_OFF);
+    __sync_synchronize();             /* the descriptors and payloads before prod */
+    uint32_t first = *sent, count = prod - first;
+    if (count > l->ring_slots)
+        count = 0;                    /* beyond the ring: the router says so from prod */
+    struct nic_desc *d = malloc((count ? count : 1) * sizeof *d);
+    if (!d)
+        return NULL;
+    size_t pay = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        memcpy(&d[k], shm + l->ring_off + ((first + k) % l->ring_slots) * sizeof *d, sizeof *d);
+        pay += payload_len(l, &d[k]);
+    }
+    size_t head = sizeof(struct nic_status) + 3 * sizeof(uint32_t);
+    *len = head + count * sizeof *d + pay;
+    uint8_t *b = malloc(*len);
+    if (!b) {
+        free(d);
+        return NULL;
+    }
+    memcpy(b, shm + NIC_STATUS_OFF, sizeof(struct nic_status));
+    uint32_t w[3] = { prod, first, count };
+    memcpy(b + sizeof(struct nic_status), w, sizeof w);
+    memcpy(b + head, d, count * sizeof *d);
+    uint8_t *p = b + head + count * sizeof *d;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t n = payload_len(l, &d[k]);
+        memcpy(p, shm + l->tx_off + d[k].off, n);
+        p += n;
+    }
+    free(d);
+    *sent = first + count;
+    return b;
+}
+
+int relay_apply_bell(uint8_t *mirror, const struct relay_layout *l, const uint8_t *body, size_t len,
+                     char *err, size_t errlen)
+{
+    size_t head = sizeof(struct nic_status) + 3 * sizeof(uint32_t);
+    uint32_t w[3];
+    if (len < head) {
+        snprintf(err, errlen, "a BELL of %zu bytes is shorter than its head (%zu)", len, head);
+        return -1;
+    }
+    memcpy(w, body + sizeof(struct nic_status), sizeof w);
+    uint32_t prod = w[0], first = w[1], count = w[2];
+    if (count > l->ring_slots || len < head + (size_t)count * sizeof(struct nic_desc)) {
+        snprintf(err, errlen, "a BELL says %u descriptors and has %zu bytes", count, len);
+        return -1;
+    }
+    const uint8_t *p = body + head + (size_t)count * sizeof(struct nic_desc);
+    for (uint32_t k = 0; k < count; k++) {
+        struct nic_desc d;
+        memcpy(&d, body + head + k * sizeof d, sizeof d);
+        uint32_t n = payload_len(l, &d);
+        if ((size_t)(body + len - p) < n) {
+            snprintf(err, errlen, "a BELL's payloads are shorter than its SENDs say");
+            return -1;
+        }
+        memcpy(mirror + l->tx_off + d.off, p, n);
+        p += n;
+        memcpy(mirror + l->ring_off + ((first + k) % l->ring_slots) * sizeof d, &d, sizeof d);
+    }
+    uint32_t link_up = AT32(mirror, NIC_STATUS_OFF + offsetof(struct nic_status, link_up));
+    memcpy(mirror + NIC_STATUS_OFF, body, sizeof(struct nic_status));
+    AT32(mirror, NIC_STATUS_OFF + offsetof(struct nic_status, link_up)) = link_up;
+    AT32(mirror, NIC_PROD_OFF) = prod;
+    return 0;
+}
+
+uint8_t *relay_notify(const uint8_t *mirror, const struct relay_layout *l, struct nic_reply *last, size_t *len)
+{
+    struct nic_reply rep;
+    memcpy(&rep, mirror + NIC_REPLY_OFF, sizeof rep);
+    uint32_t pay = 0;
+    if (memcmp(&rep, last, sizeof rep)) {
+        pay = rep.len < l->rx_size ? rep.len : l->rx_size;
+        *last = rep;
+    }
+    uint32_t w[2] = { AT32(mirror, NIC_STATUS_OFF + offsetof(struct nic_status, link_up)), AT32(mirror, NIC_CONS_OFF) };
+    *len = sizeof w + sizeof rep + pay;
+    uint8_t *b = malloc(*len);
+    if (!b)
+        return NULL;
+    memcpy(b, w, sizeof w);
+    memcpy(b + sizeof w, &rep, sizeof rep);
+    memcpy(b + sizeof w + sizeof rep, mirror + l->rx_off, pay);
+    return b;
+}
+
+int relay_apply_notify(uint8_t *shm, const struct relay_layout *l, const uint8_t *body, size_t len)
+{
+    uint32_t w[2];
+    struct nic_reply rep;
+    if (len < sizeof w + sizeof rep || len - sizeof w - sizeof rep > l->rx_size)
+        return -1;
+    memcpy(w, body, sizeof w);
+    memcpy(&rep, body + sizeof w, sizeof rep);
+    memcpy(shm + l->rx_off, body + sizeof w + sizeof rep, len - sizeof w - sizeof rep);
+    __sync_synchronize();
+    /* the reply's seq last: the node waits for it (netdev/nic.c, call) */
+    memcpy(shm + NIC_REPLY_OFF + sizeof rep.seq, (const uint8_t *)&rep + sizeof rep.seq, sizeof rep - sizeof rep.seq);
+    __sync_synchronize();
+    AT32(shm, NIC_REPLY_OFF) = rep.seq;
+    AT32(shm, NIC_CONS_OFF) = w[1];
+    __sync_synchronize();
+    AT32(shm, NIC_STATUS_OFF + offsetof(struct nic_status, link_up)) = w[0];
+    __sync_synchronize();
+    return 0;
+}
