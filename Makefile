@@ -99,7 +99,7 @@ FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/rout
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS
 
-TEST_VARS    = WORMSIM=$(WORMSIM) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
+TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
                FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
 
 .PHONY: all host mpi check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
@@ -160,7 +160,7 @@ run: host $(RUN_ELFS)
 unit-test: host $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)
 
-qemu-test: all
+qemu-test: all $(WORMSIM_MPI)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) tests/qemu/run.sh
 
@@ -168,7 +168,7 @@ sweep-test: all
 	@tests/check-deps.sh run
 	@$(TEST_VARS) tests/sweep/run.sh
 
-test: all $(UNIT_TESTS) $(FUZZ)
+test: all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
 

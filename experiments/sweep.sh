@@ -217,11 +217,15 @@ run_one() {
   local rdir=$OUT/runs/$app-$topo$dims-$len-$id
   rm -rf "$rdir"; mkdir -p "$rdir"
   [ -n "$tmo" ] || tmo=$((600 + n))
+  # A node computes between NIC uses (filling and checking its buffers:
+  # p x len bytes each); on a host of few cores, the whole machine's
+  # compute grows with nodes x len, and so must the silence that means hung.
+  local hang=$((120 + n * len / 16384))
   local shape=(--dims "$dims")
   case "$dims" in n=*) shape=(--nodes "$n") ;; esac
   local cmd=("$WORMSIM" --app "$app" --topo "$topo" "${shape[@]}" --args "len=$len${args:+ $args}"
              --preset "$preset" --port-model "$pm" --arch "$arch" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV"
-             --runs-dir "$rdir" --timeout "$tmo" --hang-timeout 120)
+             --runs-dir "$rdir" --timeout "$tmo" --hang-timeout "$hang")
   [ -z "$net" ] || cmd+=(--set "$net")
   printf '%q ' "${cmd[@]}" > "$rdir/command"; echo >> "$rdir/command"
   [ $COLD = 1 ] || cmd=("$WORMSIM" --pool "$POOL-$slot" "${cmd[@]:1}")

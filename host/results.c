@@ -80,6 +80,15 @@ int results_write(const struct router *r, const struct report *rep, const struct
     json_object_set(s, "links", rep->links);
     json_object_set(s, "steps", rep->steps);
     json_object_set(s, "message_time", rep->message_time);
+    if (o->node_rank) {
+        json_t *nr = json_array(), *hosts = json_array();
+        for (int i = 0; i < r->n; i++)
+            json_array_append_new(nr, json_integer(o->node_rank[i]));
+        for (int k = 0; k < o->ranks; k++)
+            json_array_append_new(hosts, json_string(o->rank_host[k]));
+        json_object_set_new(s, "placement", json_pack("{s:i, s:o, s:o}", "ranks", o->ranks, "rank_host", hosts,
+                                                      "node_rank", nr));
+    }
     json_object_set_new(s, "interrupted_by_signal", o->interrupted ? json_integer(o->interrupted) : json_null());
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", o->run_dir);

@@ -21,6 +21,11 @@ struct outcome {
     const char *run_dir;
     int gdb_node;
     const unsigned char *arch;  /* per node: enum node_arch */
+    /* wormsim-mpi over several ranks (host/link.h): per node the rank
+     * that hosted it, per rank its host's name; NULL on one host */
+    const int *node_rank;
+    const char *const *rank_host;
+    int ranks;
 };
 
 /* Write run_dir/summary.json. Returns 0 or -1. */

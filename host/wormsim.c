@@ -510,11 +510,13 @@ static void stop_nodes(struct run *rn)
     for (int k = 1; k < link_size(); k++)
         link_send(k, LINK_END, 0, 0, NULL, 0, NULL, 0);
     double t = now_s();
-    while (rn->hosts_done < link_size() - 1 && now_s() - t < EXIT_GRACE_S) {
+    /* Interrupted, mpirun is ending the job: a rank may be gone, and the
+     * summary must be written before mpirun kills this one. */
+    while (!rn->out.interrupted && rn->hosts_done < link_size() - 1 && now_s() - t < EXIT_GRACE_S) {
         on_link(rn);
         usleep(1000);
     }
-    if (rn->hosts_done < link_size() - 1)
+    if (!rn->out.interrupted && rn->hosts_done < link_size() - 1)
         fail(rn, "%d of %d node hosts did not stop their nodes within %.0f s", link_size() - 1 - rn->hosts_done,
              link_size() - 1, EXIT_GRACE_S);
     for (int i = 0; i < rn->m.nodes; i++)
@@ -576,9 +578,9 @@ static int gdb_announce(struct run *rn, int port, const char *host)
         fprintf(f, "host %s\n", host);
     free(kernel);
     fclose(f);
-    printf("wormsim: node %d is halted with its gdbstub on %s, 127.0.0.1:%d\n"
+    printf("wormsim: node %d is halted with its gdbstub on %s%s%s127.0.0.1:%d\n"
            "wormsim: attach with: make gdb NODE=%d   (the rest of the machine waits for it)\n",
-           rn->gdb_node, host ? host : "this host", port, rn->gdb_node);
+           rn->gdb_node, host ? "host " : "", host ? host : "", host ? ", " : "", port, rn->gdb_node);
     fflush(stdout);
     return 0;
 }
@@ -1081,6 +1083,18 @@ static int run_main(struct host *h, int argc, char **argv)
     rn.out.run_dir = rn.dir;
     rn.out.gdb_node = rn.gdb_node;
     rn.out.arch = rn.arch;
+    int *node_rank = NULL;
+    const char **rank_host = NULL;
+    if (link_size() > 1 && (node_rank = calloc((size_t)rn.m.nodes, sizeof *node_rank)) &&
+        (rank_host = calloc((size_t)link_size(), sizeof *rank_host))) {
+        for (int i = 0; i < rn.m.nodes; i++)
+            node_rank[i] = link_owner(i, rn.m.nodes);
+        for (int k = 0; k < link_size(); k++)
+            rank_host[k] = link_host_of(k);
+        rn.out.node_rank = node_rank;
+        rn.out.rank_host = rank_host;
+        rn.out.ranks = link_size();
+    }
     struct report rep;
     report_build(&rep, &rn.r);
     if (results_write(&rn.r, &rep, &rn.out))
@@ -1094,6 +1108,8 @@ static int run_main(struct host *h, int argc, char **argv)
         rn.r.timeline = NULL;
     }
     results_print(&rn.r, &rep, &rn.out);
+    free(node_rank);
+    free(rank_host);
     report_free(&rep);
     if (!rn.out.ok)
         results_print_waiting(&rn.r, stderr, 16);

@@ -46,6 +46,17 @@ t() {
   fi
 }
 
+# Every result file of two runs the same, less wall time and the engine
+# block (which varies between host runs; docs/network.md) and the
+# placement of a run over several hosts.
+same_results() {   # dir-a dir-b
+  local f a=$1 b=$2
+  for f in messages.csv links.csv steps.csv; do expect "cmp -s $a/$f $b/$f" "$f differs"; done
+  for f in "$a"/node-*.log; do expect "cmp -s $f $b/$(basename "$f")" "$(basename "$f") differs: $(diff "$f" "$b/$(basename "$f")" | head -5)"; done
+  expect '[ "$(ls "$a"/node-*.log | wc -l)" = "$(ls "$b"/node-*.log | wc -l)" ]'
+  expect 'diff <(jq -S "del(.wall_s, .engine, .placement)" "$a/summary.json") <(jq -S "del(.wall_s, .engine, .placement)" "$b/summary.json") >/dev/null' \
+         "$(diff <(jq -S 'del(.wall_s, .engine, .placement)' "$a/summary.json") <(jq -S 'del(.wall_s, .engine, .placement)' "$b/summary.json") | head -10)"
+}
 ok_run() {   # the run succeeded and every node exited 0
   expect '[ "$(summary .ok)" = true ]' "$(summary .error)"
   expect '[ "$(summary "[.exit_codes[] | select(. != 0)] | length")" = 0 ]'

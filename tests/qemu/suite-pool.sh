@@ -2,16 +2,6 @@
 # the same results as a cold one, a failed run's nodes are never reused,
 # and nothing outlives a pool that is stopped or killed.
 
-# Every result file of two runs the same, less wall time and the engine
-# block (which varies between host runs; docs/network.md).
-same_results() {   # dir-a dir-b
-  local f a=$1 b=$2
-  for f in messages.csv links.csv steps.csv; do expect "cmp -s $a/$f $b/$f" "$f differs"; done
-  for f in "$a"/node-*.log; do expect "cmp -s $f $b/$(basename "$f")" "$(basename "$f") differs: $(diff "$f" "$b/$(basename "$f")" | head -5)"; done
-  expect '[ "$(ls "$a"/node-*.log | wc -l)" = "$(ls "$b"/node-*.log | wc -l)" ]'
-  expect 'diff <(jq -S "del(.wall_s, .engine)" "$a/summary.json") <(jq -S "del(.wall_s, .engine)" "$b/summary.json") >/dev/null' \
-         "$(diff <(jq -S 'del(.wall_s, .engine)' "$a/summary.json") <(jq -S 'del(.wall_s, .engine)' "$b/summary.json") | head -10)"
-}
 warm_count() { sed -n 's/^node pool  *\([0-9]*\) of \([0-9]*\) nodes warm$/\1/p' "$1"; }
 
 # Cold, then on a pool of its own: the same run, a run whose node faults

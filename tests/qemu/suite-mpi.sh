@@ -1,0 +1,116 @@
+# One machine over several MPI ranks (wormsim-mpi, host/link.h), all on
+# this host: results do not depend on how the nodes are placed, a QEMU or
+# a rank that dies ends the whole run, and nothing is left behind.
+WORMSIM_MPI=${WORMSIM_MPI:-build/host/wormsim-mpi}
+# Open MPI refuses root unless told (CI runs as root).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+wm() {   # ranks, run options
+  local np=$1; shift
+  timeout 300 mpirun -np "$np" "$WORMSIM_MPI" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"
+}
+# The ranks of this suite's running job, as "rank pid" lines: the
+# processes with this test's run directory and an MPI rank.
+ranks_of() {
+  local p
+  for p in $(pgrep -f -- "--runs-dir $RUNS"); do
+    tr '\0' '\n' < /proc/$p/environ 2>/dev/null | sed -n "s/^OMPI_COMM_WORLD_RANK=//p" | sed "s/\$/ $p/"
+  done
+}
+
+# The same run on one host (wormsim) and over 1, 2 and 3 ranks: every
+# result file is the same, node logs included; only the placement differs.
+mpi_placement_is_bit_identical() {
+  local run=(--arch mixed --app alltoall_pex --dims 4x4 --args len=300) one np
+  "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "${run[@]}" > "$TMP/m0" 2>&1
+  expect '[ $? = 0 ]' "$(cat "$TMP/m0")"; one=$(latest)
+  for np in 1 2 3; do
+    wm $np "${run[@]}" > "$TMP/m$np" 2>&1; local rc=$?
+    expect '[ $rc = 0 ]' "$np ranks: exit $rc: $(tail -20 "$TMP/m$np")"
+    expect '[ "$(grep -c "alltoall_pex on torus 4x4 (16 nodes): ok" "$TMP/m$np")" = 1 ]' "$(cat "$TMP/m$np")"
+    ok_run
+    same_results "$one" "$(latest)"
+  done
+  # over 3 ranks, rank 1 hosted nodes 0-7 and rank 2 nodes 8-15
+  expect '[ "$(summary ".placement.node_rank | tostring")" = "[1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2]" ]' "$(summary .placement)"
+  expect '[ "$(summary ".placement.ranks")" = 3 ]'
+  expect '[ "$(jq -r .placement "$one/summary.json")" = null ]'
+  echo "info: one host $(grep wall "$TMP/m0" | awk '{print $3}') s, 3 ranks $(grep wall "$TMP/m3" | awk '{print $3}') s, results identical"
+}
+
+# A bad option is refused once (not once per rank), before any node starts.
+mpi_bad_option_is_said_once() {
+  wm 3 --topo hypercube --nodes 12 > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/b")"
+  expect '[ "$(grep -c "power of two" "$TMP/b")" = 1 ]' "$(cat "$TMP/b")"
+  expect '[ "$(ndirs)" = 0 ] || ! ls "$RUNS"/*hypercube* >/dev/null 2>&1'
+}
+
+# A run over 3 ranks that stays up (node 0 spins, the others wait); sets
+# mpid (mpirun) and rpids (rank 0, 1, 2), and waits for the 4 QEMUs.
+start_hung_mpi() {
+  wm 3 --app hang --nodes 4 --hang-timeout 300 > "$TMP/s" 2>&1 &
+  mpid=$!
+  trap "pkill -KILL -f -- '--runs-dir $RUNS'" EXIT      # a failing test's job ends with it
+  local i
+  for i in $(seq 200); do
+    rpids=($(ranks_of | sort -n | awk '{print $2}'))
+    [ ${#rpids[@]} = 3 ] && [ "$(qemu_of ${rpids[1]} | wc -l)" = 2 ] && [ "$(qemu_of ${rpids[2]} | wc -l)" = 2 ] && break
+    sleep 0.1
+  done
+  expect '[ ${#rpids[@]} = 3 ]' "ranks: $(ranks_of)"
+  expect '[ "$(qemu_of ${rpids[2]} | wc -l)" = 2 ]' "the QEMUs of rank 2 did not start: $(cat "$TMP/s")"
+  sleep 1
+}
+nothing_left() {
+  local p
+  for p in "${rpids[@]}"; do
+    for i in $(seq 50); do [ -z "$(qemu_of $p)" ] && break; sleep 0.1; done
+    expect '[ -z "$(qemu_of $p)" ]' "QEMUs of rank pid $p left: $(qemu_of $p)"
+    expect '! grep -q "wormsim-$p-" /proc/net/unix' "a socket of rank pid $p is left"
+    for i in $(seq 50); do kill -0 $p 2>/dev/null || break; sleep 0.1; done
+    expect '! kill -0 $p 2>/dev/null' "rank pid $p is still running: $(ps -o pid,stat,args -p $p)"
+  done
+}
+
+# A QEMU of a node host dies: the router ends the run naming the node and
+# its host, and every rank stops its QEMUs.
+mpi_qemu_killed_ends_the_run() {
+  start_hung_mpi
+  local q; q=$(qemu_of ${rpids[2]} | head -1)
+  kill -KILL $q
+  wait $mpid; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/s")"
+  expect 'summary .error | grep -Eq "^node [23]: its QEMU on host .+ \(rank 2\) was killed by signal 9"' "$(summary .error)"
+  nothing_left
+}
+
+# A node host rank dies: mpirun ends the job and names the rank and host;
+# the router still writes the run's summary, and nothing is left on the host.
+mpi_node_host_killed_ends_the_run() {
+  local shm0; shm0=$(ls /dev/shm | sort)
+  start_hung_mpi
+  kill -KILL ${rpids[1]}
+  wait $mpid; local rc=$?
+  expect '[ $rc != 0 ]' "exit $rc"
+  expect 'grep -Eq "rank 1 .*(exited|signal|killed)|process rank 1" "$TMP/s"' "$(cat "$TMP/s")"
+  expect '[ "$(summary .ok)" = false ]' "$(cat "$TMP/s")"
+  nothing_left
+  expect '[ "$(ls /dev/shm | sort)" = "$shm0" ]' "left in /dev/shm: $(comm -13 <(echo "$shm0") <(ls /dev/shm | sort))"
+}
+
+# gdb on a node of another rank: the run says which host and port.
+mpi_gdb_names_the_host() {
+  command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  wm 3 --app hello --nodes 4 --gdb 3 > "$TMP/g" 2>&1 & local w=$!
+  for i in $(seq 200); do grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
+  expect 'grep -q "node 3 is halted with its gdbstub on host $(hostname), 127.0.0.1:" "$TMP/g"' "$(cat "$TMP/g")"
+  expect 'grep -q "^host $(hostname)\$" "$(latest)/gdb"' "$(cat "$(latest)/gdb")"
+  timeout 60 tests/gdb-attach.sh "$(latest)" 3 /nonexistent -batch -ex 'break app_hello' -ex continue \
+      -ex 'print net_rank()' -ex continue > "$TMP/gdbout" 2>&1
+  wait $w; local rc=$?
+  expect '[ $rc = 0 ]' "exit $rc: $(cat "$TMP/g")"
+  expect 'grep -q "\$1 = 3" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
+}
+
+for m in mpi_placement_is_bit_identical mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run \
+         mpi_node_host_killed_ends_the_run mpi_gdb_names_the_host; do t $m $m; done
