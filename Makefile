@@ -183,7 +183,7 @@ fuzz-test: $(FUZZ)
 fuzz: $(FUZZ)
 	@FUZZ=$(FUZZ) BUILD=$(BUILD) tests/fuzz/run.sh --campaign "$$FUZZ_SECONDS"
 
-bench: all
+bench: all $(WORMSIM_MPI)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) tests/bench.sh
 

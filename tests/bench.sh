@@ -83,6 +83,39 @@ for n in $POOL_SIZES; do
 done
 echo "(args '$ARGS', medians of $REPEAT, wall time of the whole command)"
 
+# The link to node hosts (wormsim-mpi, host/link.h): the same run on one
+# host (wormsim) and over 3 MPI ranks on this host (rank 0 routes, ranks 1
+# and 2 each host half of the nodes), cold, medians of REPEAT. The relay's
+# cost per message: the extra wall time over the messages, and the
+# router's own CPU per message (it now also copies every message into its
+# mirrors). Simulated results are the same (tests/qemu/suite-mpi.sh).
+echo
+RELAY_SIZES=${RELAY_SIZES:-64 256}
+WORMSIM_MPI=${WORMSIM_MPI:-build/host/wormsim-mpi}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+printf "%-6s %-6s %10s %10s %18s %16s\n" nodes ranks wall_s "/1 rank" "extra_wall_us/msg" "router_us/msg"
+for n in $RELAY_SIZES; do
+  one=""
+  for ranks in 1 3; do
+    walls=""; per=""; msgs=0
+    for k in $(seq "$REPEAT"); do
+      if [ $ranks = 1 ]; then cmd=("$WORMSIM"); else cmd=(mpirun --oversubscribe -np $ranks "$WORMSIM_MPI"); fi
+      t0=$(date +%s.%N)
+      "${cmd[@]}" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app "$APP" --nodes "$n" --args "$ARGS" > "$TMP/out" 2>&1 ||
+        { echo "run failed ($ranks ranks, $n nodes):"; tail -20 "$TMP/out"; exit 1; }
+      walls+="$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f", b - a}')"$'\n'
+      per+="$(jq '.engine.router_cpu_s / .messages * 1e6' "$TMP/runs/latest/summary.json")"$'\n'
+      msgs=$(jq .messages "$TMP/runs/latest/summary.json")
+      rm -rf "$TMP/runs"
+    done
+    w=$(printf '%s' "$walls" | median); per=$(printf '%s' "$per" | median)
+    [ -n "$one" ] || one=$w
+    printf "%-6s %-6s %10.2f %10.2f %18.1f %16.1f\n" "$n" "$ranks" "$w" "$(awk -v a="$w" -v b="$one" 'BEGIN{print a/b}')" \
+      "$(awk -v a="$w" -v b="$one" -v m="$msgs" 'BEGIN{print (a-b)/m*1e6}')" "$per"
+  done
+done
+echo "(app $APP, args '$ARGS', cold runs, medians of $REPEAT, wall time of the whole command, mpirun included)"
+
 # The network engine alone (netsim, one core): uniform traffic on 8x8 and
 # 16x16 tori at a moderate and a near-saturation load.
 NETSIM=${NETSIM:-build/host/netsim}

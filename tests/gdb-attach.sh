@@ -16,4 +16,9 @@ if [ -n "$node" ] && [ "$node" != "$gnode" ]; then
 fi
 command -v gdb-multiarch >/dev/null || { echo "make gdb: gdb-multiarch is missing; install it with: sudo apt-get install gdb-multiarch" >&2; exit 1; }
 [ -f "$kernel" ] || kernel=$elf
+# A node of another host (wormsim-mpi): its gdbstub listens on that host's loopback.
+ghost=$(awk '$1=="host"{print $2}' "$info")
+if [ -n "$ghost" ] && [ "$ghost" != "$(hostname)" ]; then
+  echo "make gdb: node $gnode runs on host $ghost; forward its gdbstub first: ssh -N -L $port:127.0.0.1:$port $ghost &" >&2
+fi
 exec gdb-multiarch -q "$kernel" -ex "target remote 127.0.0.1:$port" "$@"
