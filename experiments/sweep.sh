@@ -233,6 +233,14 @@ run_one() {
   "${cmd[@]}" > "$rdir/wormsim.out" 2>&1; rc=$?
   local wall; wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
   local run; run=$(find "$rdir" -mindepth 1 -maxdepth 1 -type d | head -1)
+  if [ $COLD = 0 ] && [ $rc = 2 ] && [ -z "$run" ] && grep -q "^wormsim: no node pool named" "$rdir/wormsim.out"; then
+    # the slot's pool died between cells (the loop starts it again for the
+    # next): this cell runs cold, with the same results
+    cmd=("$WORMSIM" "${cmd[@]:3}")
+    "${cmd[@]}" > "$rdir/wormsim.out" 2>&1; rc=$?
+    wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+    run=$(find "$rdir" -mindepth 1 -maxdepth 1 -type d | head -1)
+  fi
   local status=ok
   if [ $rc = 2 ] && [ -z "$run" ]; then status=refused
   elif [ $rc != 0 ]; then status=fail; fi
@@ -298,12 +306,14 @@ pools_down() {
   for p in "${POOL_PIDS[@]}"; do wait "$p" 2>/dev/null; done
   POOL_PIDS=()
 }
+pool_up() {   # slot: start its pool and wait for its socket
+  local i=$1 k
+  "$WORMSIM" --serve "$POOL-$i" >> "$OUT/pool-$i.log" 2>&1 & POOL_PIDS[$i]=$!
+  for k in $(seq 100); do grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix && break; sleep 0.05; done
+  grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix || { pools_down; die "node pool $i did not start: $(cat "$OUT/pool-$i.log")"; }
+}
 if [ $COLD = 0 ]; then
-  for ((i = 0; i < JOBS; i++)); do
-    "$WORMSIM" --serve "$POOL-$i" > "$OUT/pool-$i.log" 2>&1 & POOL_PIDS+=($!)
-    for k in $(seq 100); do grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix && break; sleep 0.05; done
-    grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix || { pools_down; die "node pool $i did not start: $(cat "$OUT/pool-$i.log")"; }
-  done
+  for ((i = 0; i < JOBS; i++)); do : > "$OUT/pool-$i.log"; pool_up $i; done
 fi
 trap pools_down EXIT
 
@@ -366,6 +376,13 @@ for r in "${TODO[@]}"; do
   # a big run takes slot 0, whose pool keeps the big machine's nodes
   slot=0; if [ $isbig = 0 ]; then for ((i = 0; i < JOBS; i++)); do [ "${FREE[$i]}" = 1 ] && { slot=$i; break; }; done; fi
   FREE[$slot]=0
+  # a pool that died (the OOM killer, a signal) is started again, said once:
+  # its cell would otherwise fail for want of a pool, not for its own sake
+  if [ $COLD = 0 ] && ! kill -0 "${POOL_PIDS[$slot]}" 2>/dev/null; then
+    wait "${POOL_PIDS[$slot]}" 2>/dev/null
+    echo "sweep $NAME: node pool $slot ended (see $OUT/pool-$slot.log); starting it again" >&2
+    pool_up "$slot"
+  fi
   ( trap - INT TERM EXIT; run_one "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" "$gname" "$tmo" "$slot"
   ) &
   p=$!; PID_W[$p]=$w; PID_BIG[$p]=$isbig; PID_SLOT[$p]=$slot; running=$((running + 1)); [ $isbig = 1 ] && big_running=1

@@ -330,6 +330,25 @@ int pool_idle(const struct pool *p)
     return k;
 }
 
+unsigned long long pool_idle_bytes(const struct pool *p)
+{
+    unsigned long long pages = 0;
+    for (int i = 0; i < p->n; i++) {
+        const struct pool_node *nd = p->node[i];
+        if (!nd || nd->state != PN_IDLE || nd->pid <= 0)
+            continue;
+        char path[64];
+        unsigned long long size, resident, shared;
+        snprintf(path, sizeof path, "/proc/%d/statm", (int)nd->pid);
+        FILE *f = fopen(path, "r");
+        if (f && fscanf(f, "%llu %llu %llu", &size, &resident, &shared) == 3 && resident > shared)
+            pages += resident - shared;
+        if (f)
+            fclose(f);
+    }
+    return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
 void pool_free(struct pool *p)
 {
     for (int i = 0; i < p->n; i++)

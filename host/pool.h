@@ -112,7 +112,10 @@ int pool_node_said_hello(const struct pool_node *nd);
 /* A node no run has rang: one that faulted while it waited for a run is
  * killed. */
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
-/* Idle nodes, all keys. */
+/* Idle nodes, all keys; and the memory they hold that ending them would
+ * free (each QEMU's private resident pages: guest RAM and its own heap,
+ * from /proc/PID/statm). */
 int pool_idle(const struct pool *p);
+unsigned long long pool_idle_bytes(const struct pool *p);
 
 #endif

@@ -70,6 +70,7 @@ struct run {
     int want_trace;                  /* write trace.json (Chrome trace events) */
     enum net_jump jump;              /* the network engine's mode (net.h) */
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
+    unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
     char dir[1024];
@@ -174,7 +175,7 @@ static void list_apps(FILE *f)
     }
 }
 
-static int check_app(const struct run *rn)
+static int check_app(struct run *rn)
 {
     for (int i = 0; i < NAPPS; i++) {
         if (strcmp(apps[i].name, rn->app))
@@ -189,6 +190,7 @@ static int check_app(const struct run *rn)
             fprintf(stderr, "wormsim: %s\n", err);
             return -1;
         }
+        rn->app_heap = app_heap_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
         return 0;
     }
     fprintf(stderr, "wormsim: unknown app '%s'; accepted:\n", rn->app);
@@ -214,7 +216,7 @@ static unsigned long long mem_available(void)
  * and its NIC memory. */
 static unsigned long long node_bytes(const struct run *rn, int a)
 {
-    return ((unsigned long long)arch_node_mib[a] << 20) + rn->p.nic_mem;
+    return ((unsigned long long)arch_node_mib[a] << 20) + rn->app_heap + rn->p.nic_mem;
 }
 
 /* What a run needs of host memory: every node, and 64 MiB for the run
@@ -230,11 +232,11 @@ static unsigned long long memory_need(const struct run *rn)
     return need;
 }
 
-/* What the pool's idle nodes hold, which a run may have freed. */
+/* What the pool's idle nodes hold, which a run either reuses (and counts
+ * again in memory_need) or frees. */
 static unsigned long long memory_idle(const struct pool *p)
 {
-    return (unsigned long long)pool_idle(p) * (arch_node_mib[ARCH_ARM] > arch_node_mib[ARCH_RISCV] ?
-                                               arch_node_mib[ARCH_RISCV] : arch_node_mib[ARCH_ARM]) << 20;
+    return pool_idle_bytes(p);
 }
 
 /* A machine that would not fit in host memory is refused before any node
@@ -247,9 +249,10 @@ static int check_memory(const struct run *rn)
     if (!limit || need <= limit)
         return 0;
     fprintf(stderr, "wormsim: %d nodes need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
-            "RISC-V node, %u KiB of NIC memory each, 64 MiB for the run tool), more than the %llu MiB %s; "
-            "run fewer nodes, free memory, or set --mem-limit\n", rn->m.nodes, need >> 20, arch_node_mib[ARCH_ARM],
-            arch_node_mib[ARCH_RISCV], (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
+            "RISC-V node, %lu KiB each for the app's buffers, %u KiB of NIC memory each, 64 MiB for the run "
+            "tool), more than the %llu MiB %s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
+            rn->m.nodes, need >> 20, arch_node_mib[ARCH_ARM], arch_node_mib[ARCH_RISCV], rn->app_heap >> 10,
+            (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo)");
     return -1;
 }

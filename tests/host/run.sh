@@ -143,6 +143,13 @@ too_big_for_memory() {
   if [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -lt 90176 ]; then
     refused --nodes 4096 --dims 64x64 -- "4096 nodes need about 90176 MiB of host memory .*this host has available \(MemAvailable"
   fi
+  # a collective's buffers count too: alltoall_pex on 16x16 at len=16384
+  # holds 3 x 256 + 1 blocks of 16 KiB (the caller's send and receive
+  # buffers, the library's slots and a message), its label map and
+  # schedule: 12716 KiB per node, 8875 MiB in all, where hello needs 5696
+  refused --app alltoall_pex --nodes 256 --dims 16x16 --args len=16384 --mem-limit 8000 -- \
+    "256 nodes need about 8875 MiB of host memory .*12716 KiB each for the app's buffers.*more than the 8000 MiB"
+  refused --app hello --nodes 256 --dims 16x16 --mem-limit 5000 -- "256 nodes need about 5696 MiB of host memory .* 0 KiB each for the app's buffers"
   refused --mem-limit 0 -- "--mem-limit '0' is not a whole number from 1 to"
 }
 preset_directory() {

@@ -134,6 +134,26 @@ stop_leaves_whole_rows_and_no_processes() {
   expect '[ "$(cut -d, -f1-10 "$o/results.csv" | sort | uniq -d | wc -l)" = 0 ]' "a key twice"
 }
 
+# A node pool that dies (the OOM killer, a signal) is started again before
+# the next cell: only the cell it was serving fails, none is refused for
+# want of a pool.
+dead_pool_is_started_again() {
+  local o=$TMP/pool
+  printf 'topo = mesh\npreset = delta\napps = alltoall_pex\ndims = 4x4\nlen = 256 512 1024 2048\n' > "$TMP/pool.sweep"
+  "$SWEEP" --jobs 1 -o "$o" "$TMP/pool.sweep" 2> "$TMP/e" &
+  local sp=$! i
+  for i in $(seq 1 300); do [ -s "$o/results.csv" ] && [ "$(rows "$o/results.csv")" -ge 1 ] && break; sleep 0.1; done
+  local pool; pool=$(pgrep -f -- "--serve sweep-$sp-0")
+  expect '[ -n "$pool" ]' "the sweep runs on no node pool"
+  kill -KILL $pool
+  wait $sp
+  expect 'grep -q "node pool 0 ended (see .*pool-0.log); starting it again" "$TMP/e"' "$(cat "$TMP/e")"
+  expect '[ "$(rows "$o/results.csv")" = 4 ]' "$(cat "$o/results.csv")"
+  expect '[ "$(awk -F, "NR > 1 && \$12 == \"refused\"" "$o/results.csv" | wc -l)" = 0 ]' "$(cat "$o/results.csv")"
+  expect '[ "$(awk -F, "NR > 1 && \$12 == \"ok\"" "$o/results.csv" | wc -l)" -ge 3 ]' "$(cat "$o/results.csv")"
+  expect '[ -z "$(pgrep -f -- "--serve sweep-$sp-")" ]' "a pool outlived the sweep"
+}
+
 # A machine the app refuses is a row with status refused and a non-zero exit.
 refused_run_is_recorded() {
   printf 'topo = mesh\npreset = delta\napps = alltoall_pex\ndims = 5x4\nlen = 256\n' > "$TMP/ref.sweep"
@@ -187,6 +207,7 @@ t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
 t resume_skips_finished_runs resume_skips_finished_runs
 t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processes
+t dead_pool_is_started_again dead_pool_is_started_again
 t refused_run_is_recorded refused_run_is_recorded
 t stored_results_are_current stored_results_are_current
 if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
