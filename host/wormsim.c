@@ -248,10 +248,16 @@ static int check_memory(const struct run *rn)
     unsigned long long limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + memory_idle(&rn->h->pool);
     if (!limit || need <= limit)
         return 0;
-    fprintf(stderr, "wormsim: %d nodes need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
+    int own = 0;
+    for (int i = 0; i < rn->m.nodes; i++)
+        own += link_owner(i, rn->m.nodes) == link_rank();
+    char whose[64] = "";
+    if (own != rn->m.nodes)     /* wormsim-mpi: this host's block, and rank 0's mirrors */
+        snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
+    fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
             "RISC-V node, %lu KiB each for the app's buffers, %u KiB of NIC memory each, 64 MiB for the run "
             "tool), more than the %llu MiB %s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
-            rn->m.nodes, need >> 20, arch_node_mib[ARCH_ARM], arch_node_mib[ARCH_RISCV], rn->app_heap >> 10,
+            own, whose, need >> 20, arch_node_mib[ARCH_ARM], arch_node_mib[ARCH_RISCV], rn->app_heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo)");
     return -1;
