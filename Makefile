@@ -19,7 +19,7 @@ CC       ?= cc
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
 HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/router.c host/report.c host/ivshmem.c host/launch.c host/pool.c host/serve.c host/results.c host/arch.c host/trace.c \
-              host/relay.c host/node_host.c host/link_none.c
+              host/relay.c host/node_host.c host/link_none.c host/app_mem.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
 # Node images, one per ISA: build/<arch>/node.elf. The kernel, NIC driver

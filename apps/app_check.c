@@ -104,13 +104,10 @@ static int shape_ok(int restr, const struct app_shape *sh, const char **need)
     return -1;
 }
 
-/* app_check, and the node memory the app's buffers take in *heap (0 for
- * an app that is not a collective). */
-static int check(const char *app, int restr, const struct app_shape *sh, long len,
-                 unsigned long msg_max, char *err, size_t errlen, unsigned long *heap)
+int app_check(const char *app, int restr, const struct app_shape *sh, long len,
+              unsigned long msg_max, char *err, size_t errlen)
 {
     const char *need = "";
-    *heap = 0;
     char shape_s[96];
     app_shape_str(sh, shape_s, sizeof shape_s);
     if (shape_ok(restr, sh, &need)) {
@@ -180,7 +177,6 @@ static int check(const char *app, int restr, const struct app_shape *sh, long le
         return -1;
     }
     unsigned long need_b = coll_mem_need(a, sh, blk);
-    *heap = need_b;
     if (need_b > APP_NODE_HEAP_BYTES) {
         unsigned long fixed = coll_mem_need(a, sh, 0), per = coll_mem_need(a, sh, 1) - fixed;
         unsigned long max_len = fixed < APP_NODE_HEAP_BYTES ? (APP_NODE_HEAP_BYTES - fixed) / per : 0;
@@ -433,20 +429,12 @@ static const char *given_word(const char *key, void *u)
     return app_arg_word(u, key);
 }
 
-int app_check(const char *app, int restr, const struct app_shape *sh, long len,
-              unsigned long msg_max, char *err, size_t errlen)
-{
-    unsigned long heap;
-    return check(app, restr, sh, len, msg_max, err, errlen, &heap);
-}
-
-static int check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
-                      unsigned long msg_max, char *err, size_t errlen, unsigned long *heap)
+int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
+                   unsigned long msg_max, char *err, size_t errlen)
 {
     const char *need;
-    *heap = 0;
     if (shape_ok(restr, sh, &need))
-        return check(app, restr, sh, 0, msg_max, err, errlen, heap);
+        return app_check(app, restr, sh, 0, msg_max, err, errlen);
     struct app_args a;
     char tmp[512];
     if (app_args_parse(app, args, sh->nodes, msg_max, &a, tmp, sizeof tmp)) {
@@ -456,7 +444,7 @@ static int check_args(const char *app, int restr, const struct app_shape *sh, co
     const struct coll_algo *c = coll_find_app(app);
     long len = app_arg(&a, "len");
     if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
-        return check(app, restr, sh, len, msg_max, err, errlen, heap);
+        return app_check(app, restr, sh, len, msg_max, err, errlen);
     static int set[COLL_MAX_SET];
     struct coll_ctx cx;
     if (coll_ctx_from_args(c->op, given_word, &a, sh->nodes, &cx, set, tmp, sizeof tmp)) {
@@ -465,20 +453,5 @@ static int check_args(const char *app, int restr, const struct app_shape *sh, co
     }
     struct app_shape shape = *sh;
     shape.cx = &cx;
-    return check(app, restr, &shape, len, msg_max, err, errlen, heap);
-}
-
-int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
-                   unsigned long msg_max, char *err, size_t errlen)
-{
-    unsigned long heap;
-    return check_args(app, restr, sh, args, msg_max, err, errlen, &heap);
-}
-
-unsigned long app_heap_need(const char *app, int restr, const struct app_shape *sh, const char *args,
-                            unsigned long msg_max)
-{
-    char err[512];
-    unsigned long heap;
-    return check_args(app, restr, sh, args, msg_max, err, sizeof err, &heap) ? 0 : heap;
+    return app_check(app, restr, &shape, len, msg_max, err, errlen);
 }

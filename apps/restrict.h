@@ -63,12 +63,6 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
 int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
                    unsigned long msg_max, char *err, size_t errlen);
 
-/* The node memory a collective app's buffers and schedule take with
- * these ARGS (at most APP_NODE_HEAP_BYTES; 0 for another app or bad
- * ARGS): what its QEMU holds beyond a node that runs hello. */
-unsigned long app_heap_need(const char *app, int restr, const struct app_shape *sh, const char *args,
-                            unsigned long msg_max);
-
 /* "mesh 4x5", "hypercube 16" ... */
 void app_shape_str(const struct app_shape *sh, char *buf, size_t len);
 

@@ -39,7 +39,7 @@
 #include "link.h"
 #include "relay.h"
 #include "node_host.h"
-#include "../apps/restrict.h"
+#include "app_mem.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
 #include "../apps/apps.def"

@@ -1,0 +1,15 @@
+#ifndef APP_MEM_H
+#define APP_MEM_H
+/* What an app's buffers take of node memory, for the run tool's memory
+ * check (wormsim.c). Host only: the node's own check (apps/app_check.c)
+ * is part of a collective's timed work, so its code stays as it is. */
+#include "../apps/restrict.h"
+
+/* The node memory a collective app's buffers, slots and schedule take
+ * with these ARGS (apps/coll/registry.c, coll_mem_need): what its QEMU
+ * holds beyond a node that runs hello. 0 for another app, or for ARGS
+ * that app_check_args refuses. */
+unsigned long app_heap_need(const char *app, int restr, const struct app_shape *sh, const char *args,
+                            unsigned long msg_max);
+
+#endif
