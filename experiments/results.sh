@@ -126,7 +126,7 @@ for t in 2 3 4 5 6; do
 done
 # what was not run, and why
 awk -F, '$7 == "" { split($3, d, "x"); if (!(($3) in s)) { s[$3] = 1; l = l " " $3 } n++ } END { if (n) printf "Not run here: %d cells (\"-\")%s.\n", n, "" }' "$TMP/th.join"
-cols "$T" dims nodes len status wall_s | awk -F, '$4 == "ok" && $5 > w { w = $5; k = $1 " (" $2 " nodes) at " $3 " B" } END { if (w) printf "The longest run here, %s, took %.0f s of wall time on this 2-core host. The cells not run are left to a host with the time: the sweep runs them as they are (make sweep SWEEP=thakur).\n\n", k, w }'
+cols "$T" dims nodes len status wall_s | awk -F, '$4 == "ok" && $5 > w { w = $5; k = $1 " (" $2 " nodes) at " $3 " B" } END { if (w) printf "The longest run here, %s, took %.0f s of wall time on this 2-core host. The cells not run are left to a host with the time and the memory (the run tool refuses a machine whose nodes and buffers do not fit; see the README): the sweep runs them as they are (make sweep SWEEP=thakur).\n\n", k, w }'
 # ratio summary
 awk -F, '$7 != "" { r = $7 / $6; n++; s += log(r); if (r > mx) mx = r; if (mn == "" || r < mn) mn = r; if (r > 0.67 && r < 1.5) w++ }
   END { if (n) printf "Over the %d cells run: geometric mean of emulated/paper %.2f, range %.2f to %.2f, %d cells within a factor 1.5.\n\n", n, exp(s / n), mn, mx, w }' "$TMP/th.join"
