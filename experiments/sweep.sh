@@ -231,16 +231,14 @@ run_one() {
   [ $COLD = 1 ] || cmd=("$WORMSIM" --pool "$POOL-$slot" "${cmd[@]:1}")
   local t0 rc; t0=$(date +%s.%N)
   "${cmd[@]}" > "$rdir/wormsim.out" 2>&1; rc=$?
+  if [ $COLD = 0 ] && [ $rc = 2 ] && grep -q "^wormsim: no node pool named" "$rdir/wormsim.out"; then
+    # the slot's pool died between cells (the loop starts it again for the
+    # next); the client made no run directory: this cell runs cold, with
+    # the same results
+    "$WORMSIM" "${cmd[@]:3}" > "$rdir/wormsim.out" 2>&1; rc=$?
+  fi
   local wall; wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
   local run; run=$(find "$rdir" -mindepth 1 -maxdepth 1 -type d | head -1)
-  if [ $COLD = 0 ] && [ $rc = 2 ] && [ -z "$run" ] && grep -q "^wormsim: no node pool named" "$rdir/wormsim.out"; then
-    # the slot's pool died between cells (the loop starts it again for the
-    # next): this cell runs cold, with the same results
-    cmd=("$WORMSIM" "${cmd[@]:3}")
-    "${cmd[@]}" > "$rdir/wormsim.out" 2>&1; rc=$?
-    wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-    run=$(find "$rdir" -mindepth 1 -maxdepth 1 -type d | head -1)
-  fi
   local status=ok
   if [ $rc = 2 ] && [ -z "$run" ]; then status=refused
   elif [ $rc != 0 ]; then status=fail; fi

@@ -58,10 +58,9 @@ const char *link_host_of(int rank);
 int  link_agree(int ok, int *root_ok);
 /* Rank 0's buf (len bytes) to every rank. */
 void link_bcast(void *buf, size_t len);
-/* Queue a message of a header and two body parts (either may be empty);
- * the parts are copied. Returns -1 if out of memory. */
-int  link_send(int to, uint32_t type, uint32_t node, int32_t value,
-               const void *a, size_t alen, const void *b, size_t blen);
+/* Queue a message of a header and a body of len bytes (may be empty);
+ * the body is copied. Returns -1 if out of memory. */
+int  link_send(int to, uint32_t type, uint32_t node, int32_t value, const void *body, size_t len);
 /* The next message that has arrived, if any: returns 1 with *body malloc'd
  * (free it), 0 if none. */
 int  link_recv(int *from, struct link_hdr *h, uint8_t **body);

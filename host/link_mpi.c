@@ -65,18 +65,15 @@ void link_bcast(void *buf, size_t len)
     MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-int link_send(int to, uint32_t type, uint32_t node, int32_t value,
-              const void *a, size_t alen, const void *b, size_t blen)
+int link_send(int to, uint32_t type, uint32_t node, int32_t value, const void *body, size_t len)
 {
-    struct link_hdr h = { type, node, value, (uint32_t)(alen + blen) };
-    uint8_t *buf = malloc(sizeof h + alen + blen);
+    struct link_hdr h = { type, node, value, (uint32_t)len };
+    uint8_t *buf = malloc(sizeof h + len);
     if (!buf)
         return -1;
     memcpy(buf, &h, sizeof h);
-    if (alen)
-        memcpy(buf + sizeof h, a, alen);
-    if (blen)
-        memcpy(buf + sizeof h + alen, b, blen);
+    if (len)
+        memcpy(buf + sizeof h, body, len);
     if (npend == pend_cap) {
         size_t cap = pend_cap ? 2 * pend_cap : 64;
         struct pending *p = realloc(pend, cap * sizeof *p);
@@ -87,7 +84,7 @@ int link_send(int to, uint32_t type, uint32_t node, int32_t value,
         pend = p;
         pend_cap = cap;
     }
-    MPI_Isend(buf, (int)(sizeof h + alen + blen), MPI_BYTE, to, LINK_TAG, MPI_COMM_WORLD, &pend[npend].req);
+    MPI_Isend(buf, (int)(sizeof h + len), MPI_BYTE, to, LINK_TAG, MPI_COMM_WORLD, &pend[npend].req);
     pend[npend++].buf = buf;
     return 0;
 }

@@ -12,10 +12,9 @@ const char *link_host(void) { return "localhost"; }
 const char *link_host_of(int rank) { (void)rank; return "localhost"; }
 int link_agree(int ok, int *root_ok) { *root_ok = ok; return ok; }
 void link_bcast(void *buf, size_t len) { (void)buf; (void)len; }
-int link_send(int to, uint32_t type, uint32_t node, int32_t value,
-              const void *a, size_t alen, const void *b, size_t blen)
+int link_send(int to, uint32_t type, uint32_t node, int32_t value, const void *body, size_t len)
 {
-    (void)to; (void)type; (void)node; (void)value; (void)a; (void)alen; (void)b; (void)blen;
+    (void)to; (void)type; (void)node; (void)value; (void)body; (void)len;
     return -1;
 }
 int link_recv(int *from, struct link_hdr *h, uint8_t **body) { (void)from; (void)h; (void)body; return 0; }

@@ -22,8 +22,7 @@ struct hosted {
     struct nic_status shown;         /* its status as last relayed */
 };
 
-static void error_to_router(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void error_to_router(const char *fmt, ...)
+void node_host_error(const char *fmt, ...)
 {
     char m[600];
     int o = snprintf(m, sizeof m, "host %s: ", link_host());
@@ -31,7 +30,7 @@ static void error_to_router(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(m + o, sizeof m - (size_t)o, fmt, ap);
     va_end(ap);
-    link_send(0, LINK_ERROR, 0, 0, m, strlen(m), NULL, 0);
+    link_send(0, LINK_ERROR, 0, 0, m, strlen(m));
 }
 
 /* What the node posted since the last BELL, if anything changed. */
@@ -46,8 +45,8 @@ static void bell(struct hosted *h, int node, int always)
     memcpy(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);
     size_t len;
     uint8_t *b = relay_bell(shm, &h->l, &h->sent, &len);
-    if (!b || link_send(0, LINK_BELL, (uint32_t)node, 0, b, len, NULL, 0))
-        error_to_router("out of memory relaying node %d", node);
+    if (!b || link_send(0, LINK_BELL, (uint32_t)node, 0, b, len))
+        node_host_error("out of memory relaying node %d", node);
     free(b);
 }
 
@@ -56,7 +55,7 @@ static void start(const struct node_host_job *j, struct hosted *hs, int node, co
     struct hosted *h = &hs[node];
     char log[1200], err[512];
     if (len != NIC_RING_OFF || h->nd) {
-        error_to_router("a bad CONFIG for node %d (%zu bytes)", node, len);
+        node_host_error("a bad CONFIG for node %d (%zu bytes)", node, len);
         return;
     }
     struct pool_spec spec = j->spec[j->arch[node]];
@@ -64,11 +63,11 @@ static void start(const struct node_host_job *j, struct hosted *hs, int node, co
     snprintf(log, sizeof log, "%s/node-%03d.log", j->dir, node);
     struct pool_node *nd = pool_take(j->pool, &spec, log, err, sizeof err);
     if (!nd) {
-        error_to_router("node %d: %s", node, err);
+        node_host_error("node %d: %s", node, err);
         return;
     }
     if (relay_layout_of(page, nd->mem.size, &h->l)) {
-        error_to_router("node %d: its configuration does not fit its %zu bytes of NIC memory", node, nd->mem.size);
+        node_host_error("node %d: its configuration does not fit its %zu bytes of NIC memory", node, nd->mem.size);
         pool_give_back(j->pool, nd, 0);
         return;
     }
@@ -90,7 +89,7 @@ static void reap(struct pool *p, struct hosted *hs)
         if (!nd || nd->run != hs)
             continue;
         bell(&hs[nd->rank], nd->rank, 1);
-        link_send(0, LINK_DIED, (uint32_t)nd->rank, status, NULL, 0, NULL, 0);
+        link_send(0, LINK_DIED, (uint32_t)nd->rank, status, NULL, 0);
     }
 }
 
@@ -107,7 +106,7 @@ int node_host_run(const struct node_host_job *j)
 {
     struct hosted *hs = calloc((size_t)j->nodes, sizeof *hs);
     if (!hs) {
-        error_to_router("out of memory for %d nodes", j->nodes);
+        node_host_error("out of memory for %d nodes", j->nodes);
         return 1;
     }
     char path[1100];
@@ -155,7 +154,7 @@ int node_host_run(const struct node_host_job *j)
         while (rc < 0 && link_recv(&from, &h, &body)) {
             quiet = 0;
             if (h.type != LINK_END && h.node >= (uint32_t)j->nodes) {
-                error_to_router("a message for node %u, of %d", h.node, j->nodes);
+                node_host_error("a message for node %u, of %d", h.node, j->nodes);
             } else if (h.type == LINK_CONFIG) {
                 start(j, hs, (int)h.node, body, h.len);
             } else if (h.type == LINK_NOTIFY) {
@@ -164,9 +163,9 @@ int node_host_run(const struct node_host_job *j)
                 if (!n->nd)
                     ;                 /* stopped already */
                 else if (relay_apply_notify(n->nd->mem.map, &n->l, body, h.len))
-                    error_to_router("a bad NOTIFY for node %u (%u bytes)", h.node, h.len);
+                    node_host_error("a bad NOTIFY for node %u (%u bytes)", h.node, h.len);
                 else if (write(n->nd->mem.irq_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-                    error_to_router("node %u: interrupt: %s", h.node, strerror(errno));
+                    node_host_error("node %u: interrupt: %s", h.node, strerror(errno));
             } else if (h.type == LINK_END) {
                 rc = 0;
             }
@@ -175,7 +174,7 @@ int node_host_run(const struct node_host_job *j)
     }
     stop_all(j->pool, hs, j->nodes);
     if (rc == 0)
-        link_send(0, LINK_DONE, 0, 0, NULL, 0, NULL, 0);
+        link_send(0, LINK_DONE, 0, 0, NULL, 0);
     free(hs);
     return rc;
 }

@@ -22,6 +22,10 @@ struct node_host_job {
     const char *dir;                 /* the run directory */
 };
 
+/* An error of this host, to the router, which ends the run with it
+ * ("host NAME: ..."). */
+void node_host_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Serve until the router says END (returns 0), or until a signal ends
  * this rank (returns 128 + the signal). */
 int node_host_run(const struct node_host_job *j);

@@ -12,6 +12,8 @@
 #include "relay.h"
 
 #define AT32(p, off) (*(volatile uint32_t *)((p) + (off)))
+/* A BELL's head: the status block, prod, first, count. */
+#define BELL_HEAD (sizeof(struct nic_status) + 3 * sizeof(uint32_t))
 
 int relay_layout_of(const uint8_t *page, size_t size, struct relay_layout *l)
 {
@@ -57,7 +59,7 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
         memcpy(&d[k], shm + l->ring_off + ((first + k) % l->ring_slots) * sizeof *d, sizeof *d);
         pay += payload_len(l, &d[k]);
     }
-    size_t head = sizeof(struct nic_status) + 3 * sizeof(uint32_t);
+    size_t head = BELL_HEAD;
     *len = head + count * sizeof *d + pay;
     uint8_t *b = malloc(*len);
     if (!b) {
@@ -82,7 +84,7 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
 int relay_apply_bell(uint8_t *mirror, const struct relay_layout *l, const uint8_t *body, size_t len,
                      char *err, size_t errlen)
 {
-    size_t head = sizeof(struct nic_status) + 3 * sizeof(uint32_t);
+    size_t head = BELL_HEAD;
     uint32_t w[3];
     if (len < head) {
         snprintf(err, errlen, "a BELL of %zu bytes is shorter than its head (%zu)", len, head);

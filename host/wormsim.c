@@ -219,24 +219,20 @@ static unsigned long long node_bytes(const struct run *rn, int a)
     return ((unsigned long long)arch_node_mib[a] << 20) + rn->app_heap + rn->p.nic_mem;
 }
 
-/* What a run needs of host memory: every node, and 64 MiB for the run
- * tool and the shared libraries. */
-static unsigned long long memory_need(const struct run *rn)
+/* What a run needs of host memory: every node of this host (*own of
+ * them), and 64 MiB for the run tool and the shared libraries. */
+static unsigned long long memory_need(const struct run *rn, int *own)
 {
     unsigned long long need = 64ull << 20;
+    *own = 0;
     for (int i = 0; i < rn->m.nodes; i++)
-        if (link_owner(i, rn->m.nodes) == link_rank())
+        if (link_owner(i, rn->m.nodes) == link_rank()) {
             need += node_bytes(rn, rn->arch[i]);
-        else if (link_rank() == 0)
+            ++*own;
+        } else if (link_rank() == 0) {
             need += rn->p.nic_mem;   /* the router's mirror of a node on another host */
+        }
     return need;
-}
-
-/* What the pool's idle nodes hold, which a run either reuses (and counts
- * again in memory_need) or frees. */
-static unsigned long long memory_idle(const struct pool *p)
-{
-    return pool_idle_bytes(p);
 }
 
 /* A machine that would not fit in host memory is refused before any node
@@ -244,13 +240,13 @@ static unsigned long long memory_idle(const struct pool *p)
  * available memory, and what the pool's idle nodes hold). */
 static int check_memory(const struct run *rn)
 {
-    unsigned long long need = memory_need(rn);
-    unsigned long long limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + memory_idle(&rn->h->pool);
+    int own;
+    unsigned long long need = memory_need(rn, &own);
+    /* idle pool nodes: this run reuses them (memory_need counts them
+     * again) or ends them */
+    unsigned long long limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + pool_idle_bytes(&rn->h->pool);
     if (!limit || need <= limit)
         return 0;
-    int own = 0;
-    for (int i = 0; i < rn->m.nodes; i++)
-        own += link_owner(i, rn->m.nodes) == link_rank();
     char whose[64] = "";
     if (own != rn->m.nodes)     /* wormsim-mpi: this host's block, and rank 0's mirrors */
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
@@ -302,7 +298,7 @@ static void notify(void *ctx, int rank)
         struct remote *x = &rn->rem[rank];
         size_t len;
         uint8_t *b = relay_notify(x->mirror, &x->l, &x->shown, &len);
-        if (!b || link_send(x->host, LINK_NOTIFY, (uint32_t)rank, 0, b, len, NULL, 0))
+        if (!b || link_send(x->host, LINK_NOTIFY, (uint32_t)rank, 0, b, len))
             fprintf(stderr, "wormsim: out of memory relaying an answer to node %d\n", rank);
         free(b);
         return;
@@ -517,7 +513,7 @@ static void stop_nodes(struct run *rn)
     /* The node hosts stop theirs and answer DONE; their node logs are
      * complete then. A host that does not answer is ended with the job. */
     for (int k = 1; k < link_size(); k++)
-        link_send(k, LINK_END, 0, 0, NULL, 0, NULL, 0);
+        link_send(k, LINK_END, 0, 0, NULL, 0);
     double t = now_s();
     /* Interrupted, mpirun is ending the job: a rank may be gone, and the
      * summary must be written before mpirun kills this one. */
@@ -594,6 +590,22 @@ static int gdb_announce(struct run *rn, int port, const char *host)
     return 0;
 }
 
+/* The pool's description of the run's nodes of ISA a (its key by
+ * pool_spec_key, once the ISA is known to be wanted). */
+static struct pool_spec spec_of(const struct run *rn, int a)
+{
+    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL };
+}
+
+/* What run_main loaded for the nodes: the QEMU templates and the ISAs. */
+static void run_free_inputs(struct run *rn)
+{
+    for (int a = 0; a < ARCH_COUNT; a++)
+        if (rn->tpl[a].argc)
+            template_free(&rn->tpl[a]);
+    free(rn->arch);
+}
+
 /* The router, then a node from the pool for every rank: an idle one is
  * configured and let through link-up at once, a new one when it boots. */
 static int setup(struct run *rn)
@@ -635,7 +647,7 @@ static int setup(struct run *rn)
     unsigned long long fresh = 0;
     char err[512];
     for (int a = 0; a < ARCH_COUNT; a++) {
-        specs[a] = (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL };
+        specs[a] = spec_of(rn, a);
         int want = 0;
         for (int i = 0; i < n; i++)
             want += rn->arch[i] == a;
@@ -664,7 +676,7 @@ static int setup(struct run *rn)
             }
             router_attach(&rn->r, i, x->mirror, rn->p.nic_mem, rn->app, rn->args);
             if (relay_layout_of(x->mirror, rn->p.nic_mem, &x->l) ||
-                link_send(x->host, LINK_CONFIG, (uint32_t)i, 0, x->mirror, NIC_RING_OFF, NULL, 0)) {
+                link_send(x->host, LINK_CONFIG, (uint32_t)i, 0, x->mirror, NIC_RING_OFF)) {
                 fprintf(stderr, "wormsim: cannot configure node %d on host rank %d\n", i, x->host);
                 goto out;
             }
@@ -852,17 +864,18 @@ static int node_host_main(struct run *rn)
     char err[512];
     int rc = 1, port = 0;
     for (int a = 0; a < ARCH_COUNT; a++)
-        specs[a] = (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL };
+        specs[a] = spec_of(rn, a);
     for (int a = 0; a < ARCH_COUNT; a++)
         if (memchr(rn->arch, a, (size_t)rn->m.nodes) && pool_spec_key(&specs[a], err, sizeof err)) {
-            char m[600];
-            snprintf(m, sizeof m, "host %s: %s", link_host(), err);
-            link_send(0, LINK_ERROR, 0, 0, m, strlen(m), NULL, 0);
+            node_host_error("%s", err);
             goto out;
         }
     if (rn->gdb_node >= 0 && link_owner(rn->gdb_node, rn->m.nodes) == link_rank()) {
-        port = free_tcp_port();
-        link_send(0, LINK_GDB, (uint32_t)rn->gdb_node, port, NULL, 0, NULL, 0);
+        if ((port = free_tcp_port()) <= 0) {
+            node_host_error("no free TCP port for the gdbstub of node %d", rn->gdb_node);
+            goto out;
+        }
+        link_send(0, LINK_GDB, (uint32_t)rn->gdb_node, port, NULL, 0);
     }
     struct node_host_job j = { &h->pool, h->epfd, h->sigfd, h->timerfd, EV_SIG, EV_TIMER, specs, rn->arch,
                                rn->m.nodes, rn->gdb_node, port, rn->dir };
@@ -872,10 +885,7 @@ static int node_host_main(struct run *rn)
 out:
     for (int a = 0; a < ARCH_COUNT; a++)
         pool_spec_free(&specs[a]);
-    free(rn->arch);
-    for (int a = 0; a < ARCH_COUNT; a++)
-        if (rn->tpl[a].argc)
-            template_free(&rn->tpl[a]);
+    run_free_inputs(rn);
     return rc;
 }
 
@@ -1127,10 +1137,7 @@ static int run_main(struct host *h, int argc, char **argv)
     free(rn.nd);
     free(rn.back);
     router_free(&rn.r);
-    for (int a = 0; a < ARCH_COUNT; a++)
-        if (rn.tpl[a].argc)
-            template_free(&rn.tpl[a]);
-    free(rn.arch);
+    run_free_inputs(&rn);
     if (rn.out.interrupted)
         return 128 + rn.out.interrupted;
     return rn.out.ok ? 0 : 1;
