@@ -22,10 +22,10 @@
 # headers is one group named after the file. Each group runs the cross
 # product of its list keys:
 #   apps        node programs (wormsim --list-apps)            required
-#   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube of N)  required
+#   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube or banyan of N)  required
 #   len         block lengths in bytes                         default 1024
 #   net         alternatives of `--set` strings separated by | default none
-#   topo        mesh | torus | hypercube                       default torus
+#   topo        mesh | torus | hypercube | banyan              default torus
 #   preset      a presets/NAME.conf or a file                  default default
 #   port_model  one-port | all-port                            default one-port
 #   arch        arm | riscv | mixed                            default arm
@@ -113,7 +113,7 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   for app in ${G[apps]}; do
     [[ " $APPS_OK " == *" $app "* ]] || { lineno=${L[apps]}; bad "apps: unknown app '$app'; accepted: $APPS_OK"; }
   done
-  case "${G[topo]}" in mesh|torus|hypercube) ;; *) lineno=${L[topo]}; bad "topo: '${G[topo]}' is not one of: mesh torus hypercube";; esac
+  case "${G[topo]}" in mesh|torus|hypercube|banyan) ;; *) lineno=${L[topo]}; bad "topo: '${G[topo]}' is not one of: mesh torus hypercube banyan";; esac
   case "${G[port_model]}" in one-port|all-port) ;; *) lineno=${L[port_model]}; bad "port_model: '${G[port_model]}' is not one of: one-port all-port";; esac
   case "${G[arch]}" in arm|riscv|mixed) ;; *) lineno=${L[arch]}; bad "arch: '${G[arch]}' is not one of: arm riscv mixed";; esac
   [ -f "$HERE/presets/${G[preset]}.conf" ] || [ -f "${G[preset]}" ] || { lineno=${L[preset]}; bad "preset: no presets/${G[preset]}.conf and no such file; accepted: $(cd "$HERE/presets" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' ')or a file"; }
@@ -267,15 +267,21 @@ collect() {
   steps=$(sed -n 's/.*, \([0-9][0-9]*\) steps, .*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
   sim=$(jq -r '.sim_time_ns // empty' "$run/summary.json")
   local msgstats linkstats share
-  msgstats=$(awk -F, -v n="$n" 'NR > 1 && $7 >= 1 { m++; b += $4; if ($4 > mm) mm = $4; s[$1]++; r[$2]++; by[$1] += $4 }
+  # CSV columns by header name (host/report.c writes them)
+  msgstats=$(awk -F, -v n="$n" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["step"] >= 1 { src = $c["src"]; dst = $c["dst"]; len = $c["len"]
+                      m++; b += len; if (len > mm) mm = len; s[src]++; r[dst]++; by[src] += len }
     END { ms = 0; mu = 0; mb = 0
           for (i in s) if (s[i] > ms) ms = s[i]
           for (i = 0; i < n; i++) if (s[i] + r[i] > mu) mu = s[i] + r[i]
           for (i in by) if (by[i] > mb) mb = by[i]
           printf "%d,%d,%d,%d,%d,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
   [ -n "$msgstats" ] || msgstats=",,,,,"
-  share=$(awk -F, 'NR > 1 && $1 >= 1 && $3 > m { m = $3 } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
-  linkstats=$(awk -F, 'NR > 1 { if ($6 > w) w = $6; if (mn == "" || $6 < mn) mn = $6; if ($5 > f) f = $5 } END { printf "%d,%d,%d", w, mn, f }' "$run/links.csv" 2>/dev/null)
+  share=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["step"] >= 1 && $c["max_link_sharing"] > m { m = $c["max_link_sharing"] } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
+  linkstats=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { wm = $c["worms"]; fl = $c["flits"]; if (wm > w) w = wm; if (mn == "" || wm < mn) mn = wm; if (fl > f) f = fl }
+    END { printf "%d,%d,%d", w, mn, f }' "$run/links.csv" 2>/dev/null)
   echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
 }
 

@@ -1,12 +1,13 @@
 /* Machine shapes: k-ary n-cubes (mesh, torus) with a size per dimension,
- * and the binary hypercube (2-ary n-cube). */
+ * the binary hypercube (2-ary n-cube), and the banyan (one dimension of
+ * `nodes` processors; its switches are the network model's, host/net.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include "machine.h"
 
-const char *const topo_names[] = { "mesh", "torus", "hypercube" };
+const char *const topo_names[] = { "mesh", "torus", "hypercube", "banyan" };
 const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
 const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
 
@@ -38,11 +39,11 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
 {
     memset(m, 0, sizeof *m);
     int t = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NIC_TOPO_COUNT; i++)
         if (topo_s && !strcmp(topo_s, topo_names[i]))
             t = i;
     if (t < 0) {
-        snprintf(err, errlen, "unknown topology '%s'; accepted: mesh, torus, hypercube",
+        snprintf(err, errlen, "unknown topology '%s'; accepted: mesh, torus, hypercube, banyan",
                  topo_s ? topo_s : "");
         return -1;
     }
@@ -74,8 +75,8 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
                 break;
             p++;
         }
-        if (m->topo == NIC_TOPO_HYPERCUBE) {
-            snprintf(err, errlen, "DIMS does not apply to a hypercube; give NODES (a power of two)");
+        if (m->topo == NIC_TOPO_HYPERCUBE || m->topo == NIC_TOPO_BANYAN) {
+            snprintf(err, errlen, "DIMS does not apply to a %s; give NODES (a power of two)", topo_names[m->topo]);
             return -1;
         }
         if (nodes && nodes != prod) {
@@ -95,6 +96,15 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
             }
             while ((1L << m->ndims) < nodes)
                 m->dims[m->ndims++] = 2;
+        } else if (m->topo == NIC_TOPO_BANYAN) {
+            /* log2(nodes) stages of 2x2 switches */
+            if (nodes < 2 || (nodes & (nodes - 1))) {
+                snprintf(err, errlen, "a banyan needs NODES a power of two from 2 to 4096 "
+                         "(2, 4, 8, 16, ...), not %ld", nodes);
+                return -1;
+            }
+            m->ndims = 1;
+            m->dims[0] = (int)nodes;
         } else {
             m->ndims = 2;
             default_2d((int)nodes, m->dims);
@@ -126,8 +136,18 @@ void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS])
     }
 }
 
+int machine_log2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
 int machine_hops(const struct machine *m, int a, int b)
 {
+    if (m->topo == NIC_TOPO_BANYAN)      /* processor, the stages, processor */
+        return a == b ? 0 : machine_log2(m->nodes) + 1;
     int ca[NIC_MAX_DIMS], cb[NIC_MAX_DIMS], h = 0;
     machine_coords(m, a, ca);
     machine_coords(m, b, cb);

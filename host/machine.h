@@ -60,8 +60,11 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
 /* "8x8", "2x2x2x2" ... */
 void machine_dims_str(const struct machine *m, char *buf, size_t len);
 
-/* Coordinates of a rank and the hop count of the dimension-ordered route. */
+/* Coordinates of a rank and the hop count of the route (dimension-ordered
+ * on a direct network; on a banyan, processor to processor through every
+ * stage). */
 void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS]);
 int machine_hops(const struct machine *m, int a, int b);
+int machine_log2(int n);              /* ceil(log2 n) */
 
 #endif

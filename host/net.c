@@ -36,48 +36,21 @@ uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns)
     return (ns * 1000 + n->cycle_ps - 1) / n->cycle_ps;
 }
 
-static int neighbor(const struct net *n, int node, int dim, int dir)
-{
-    int c[NIC_MAX_DIMS];
-    machine_coords(&n->m, node, c);
-    int k = n->m.dims[dim], x = c[dim] + dir;
-    if (k < 2)
-        return -1;
-    if (x < 0 || x >= k) {
-        if (n->m.topo != NIC_TOPO_TORUS)
-            return -1;
-        x = (x + k) % k;
-    }
-    c[dim] = x;
-    int r = 0;
-    for (int i = n->nd - 1; i >= 0; i--)
-        r = r * n->m.dims[i] + c[i];
-    return r;
-}
+int net_routers(const struct net *n) { return n->nr; }
 
-int net_link_exists(const struct net *n, int node, int dim, int dir)
+int net_link_ends(const struct net *n, int link, int *from, int *port, int *to)
 {
-    int torus = n->m.topo == NIC_TOPO_TORUS;
-    return dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
-           !(torus && dir < 0 && (n->m.dims[dim] == 2 || n->p.unidirectional));
-}
-
-/* Hops of the dimension-ordered route. */
-static int hops(const struct net *n, int a, int b)
-{
-    if (!(n->m.topo == NIC_TOPO_TORUS && n->p.unidirectional))
-        return machine_hops(&n->m, a, b);
-    int h = 0;
-    for (int d = 0; d < n->nd; d++) {
-        int k = n->m.dims[d];
-        h += ((n->r[b].coords[d] - n->r[a].coords[d]) % k + k) % k;
-    }
-    return h;
+    if (link < 0 || link >= n->nr * n->nlinkp)
+        return 0;
+    *from = link / n->nlinkp;
+    *port = link % n->nlinkp;
+    *to = n->r[*from].out[*port].to_router;
+    return *to >= 0;
 }
 
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
 {
-    *nlinks = n->m.nodes * n->nlinkp;
+    *nlinks = n->nr * n->nlinkp;
     return n->ls;
 }
 
@@ -123,6 +96,9 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
         snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
         return NULL;
     }
+    int nr = net_topo_routers(m, p, err, errlen);
+    if (nr < 0)
+        return NULL;
     struct net *n = calloc(1, sizeof *n);
     n->m = *m;
     n->p = *p;
@@ -134,8 +110,9 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->nin = n->nlinkp + n->ninj;
     n->nout = n->nlinkp + n->nej;
     n->cycle_ps = (uint64_t)p->flit_bytes * p->byte_ps;
-    n->r = calloc((size_t)m->nodes, sizeof *n->r);
-    n->ls = calloc((size_t)m->nodes * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->ls);
+    n->nr = nr;
+    n->r = calloc((size_t)n->nr, sizeof *n->r);
+    n->ls = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->ls);
     n->req_ip = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->req_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_used = calloc((size_t)n->nin, 1);
@@ -143,9 +120,10 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
-    for (int i = 0; i < m->nodes; i++) {
+    for (int i = 0; i < n->nr; i++) {
         struct router *r = &n->r[i];
-        machine_coords(m, i, r->coords);
+        if (i < m->nodes)
+            machine_coords(m, i, r->coords);
         r->in = calloc((size_t)n->nin * (size_t)n->V, sizeof *r->in);
         r->in_rr = calloc((size_t)n->nin, sizeof *r->in_rr);
         for (int k = 0; k < n->nin * n->V; k++)
@@ -159,15 +137,14 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
             for (int v = 0; v < n->V; v++)
                 op->credits[v] = cap;
             op->is_eject = o >= n->nlinkp;
-            op->to_node = -1;
-            if (!op->is_eject && net_link_exists(n, i, o / 2, o % 2 ? -1 : +1))
-                op->to_node = neighbor(n, i, o / 2, o % 2 ? -1 : +1);
+            op->to_router = op->to_port = -1;
         }
-        r->inj = calloc((size_t)n->ninj, sizeof *r->inj);
         for (int ip = 0; ip < n->nlinkp; ip++)
-            r->up[ip] = neighbor(n, i, ip / 2, ip % 2 ? +1 : -1);
+            r->up[ip] = r->up_port[ip] = -1;
+        r->inj = calloc((size_t)n->ninj, sizeof *r->inj);
     }
-    n->active = calloc(((size_t)m->nodes + 63) / 64, sizeof *n->active);
+    net_topo_wire(n);
+    n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
     n->jump_on = 1;
     return n;
 }
@@ -176,7 +153,7 @@ void net_free(struct net *n)
 {
     if (!n)
         return;
-    for (int i = 0; i < n->m.nodes; i++) {
+    for (int i = 0; i < n->nr; i++) {
         struct router *r = &n->r[i];
         for (int k = 0; k < n->nin * n->V; k++)
             free(r->in[k].q);
@@ -206,46 +183,6 @@ void net_free(struct net *n)
     free(n->shadow);
     net_free(n->ref);
     free(n);
-}
-
-/* Dimension-ordered route from router `at` towards m->dst: the output link
- * port (2 dim + (dir < 0)), or -1 if the worm is at its destination. */
-static int route(const struct net *n, int at, const struct net_msg *m, int *dim_out, int *dir_out)
-{
-    const int *a = n->r[at].coords, *b = n->r[m->dst].coords;
-    for (int d = 0; d < n->nd; d++) {
-        int off = b[d] - a[d];
-        if (!off)
-            continue;
-        int dir = off > 0 ? +1 : -1;
-        if (n->m.topo == NIC_TOPO_TORUS) {
-            int k = n->m.dims[d], fwd = ((off % k) + k) % k;
-            dir = fwd <= k - fwd ? +1 : -1;            /* tie (fwd == k/2): + */
-        }
-        if (n->m.topo == NIC_TOPO_TORUS && (n->m.dims[d] == 2 || n->p.unidirectional))
-            dir = +1;                                  /* a 2-ring or a one-way ring: + only */
-        *dim_out = d;
-        *dir_out = dir;
-        return 2 * d + (dir < 0);
-    }
-    return -1;
-}
-
-/* The dateline class a worm needs for the hop from router `at` in
- * dimension `dim`, direction `dir` (Dally and Seitz). The worm entered this
- * dimension at its source's coordinate s. Going +, the wrap link is
- * k-1 -> 0: the hop is in class 1 if it is that link or the worm has
- * already taken it (then its coordinate is below s); going -, the wrap
- * link is 0 -> k-1 and the test mirrors. Returns -1 when there are no
- * classes (mesh, hypercube). */
-static int vc_class(const struct net *n, int at, const struct net_msg *m, int dim, int dir)
-{
-    if (n->m.topo != NIC_TOPO_TORUS)
-        return -1;
-    int k = n->m.dims[dim], s = n->r[m->src].coords[dim], here = n->r[at].coords[dim];
-    if (dir > 0)
-        return here == k - 1 || here < s;
-    return here == 0 || here > s;
 }
 
 static void count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
@@ -324,7 +261,7 @@ static int vc_grant(struct net *n, int node, int i)
         if (op->owner[k])
             continue;
         if (n->p.switching != SW_WORMHOLE && !op->is_eject) {
-            const struct ivc *dv = &n->r[op->to_node].in[v->out_port * V + k];
+            const struct ivc *dv = &n->r[op->to_router].in[op->to_port * V + k];
             if (dv->count)
                 continue;                        /* whole-worm room: an empty buffer */
         }
@@ -428,12 +365,11 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
     }
     /* the freed input slot returns a credit upstream (usable next cycle) */
     if (ip < n->nlinkp) {
-        int up = r->up[ip];
         if (n->ncr == n->cr_cap) {
             n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
             n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
         }
-        n->cr[n->ncr++] = (struct credit_ret){ up, ip, vc };
+        n->cr[n->ncr++] = (struct credit_ret){ r->up[ip], r->up_port[ip], vc };
     }
     if (op->is_eject) {
         op->next_ok = c + n->p.nic_cycles;
@@ -449,11 +385,11 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
     } else {
         if (n->p.switching == SW_WORMHOLE)
             op->credits[ovc]--;
-        struct router *dr = &n->r[op->to_node];
+        struct router *dr = &n->r[op->to_router];
         f.ready = c + n->p.hop_cycles;
-        ivc_push(&dr->in[o * V + ovc], f);
+        ivc_push(&dr->in[op->to_port * V + ovc], f);
         dr->nflits++;
-        n->active[op->to_node / 64] |= 1ull << (op->to_node % 64);
+        n->active[op->to_router / 64] |= 1ull << (op->to_router % 64);
         n->flit_hops++;
         struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
         ls->flits++;
@@ -575,7 +511,7 @@ static void router_step(struct net *n, int node, uint64_t c)
         n->ready_vc[nready++] = i;
         if (!v->routed) {
             int ip = i / V;
-            int dim = 0, dir = 0, p = route(n, node, f->m, &dim, &dir);
+            int cls = -1, p = net_topo_route(n, node, f->m, &cls);
             if (p < 0) {
                 /* eject: all-port nodes take the channel of the link the
                  * worm came in on; injection-to-self uses channel 0 */
@@ -584,7 +520,7 @@ static void router_step(struct net *n, int node, uint64_t c)
                 v->out_vc = -1;
             } else {
                 /* not yet allocated: -1 any VC, -2 class 0, -3 class 1 */
-                v->out_vc = -2 - vc_class(n, node, f->m, dim, dir);
+                v->out_vc = -2 - cls;
             }
             v->out_port = p;
             v->routed = 1;
@@ -640,8 +576,8 @@ void net_inject(struct net *n, struct net_msg *m)
     if (!m->flits)
         m->flits = 1;
     m->flits += n->p.header_flits;
-    int dim = 0, dir = 0, p = route(n, m->src, m, &dim, &dir);
-    m->hops = hops(n, m->src, m->dst);
+    int cls, p = net_topo_route(n, m->src, m, &cls);
+    m->hops = net_topo_hops(n, m->src, m->dst);
     m->c_inject = m->c_head = m->c_leave = m->c_arrive = 0;
     m->blocked_cycles = 0;
     m->f_out = 0;
@@ -680,10 +616,10 @@ void net_inject(struct net *n, struct net_msg *m)
 int net_path(const struct net *n, int src, int dst, int *links, int max)
 {
     struct net_msg m = { .src = src, .dst = dst };
-    int at = src, k = 0, dim, dir, p;
-    while ((p = route(n, at, &m, &dim, &dir)) >= 0 && k < max) {
+    int at = src, k = 0, cls, p;
+    while ((p = net_topo_route(n, at, &m, &cls)) >= 0 && k < max) {
         links[k++] = at * n->nlinkp + p;
-        at = n->r[at].out[p].to_node;
+        at = n->r[at].out[p].to_router;
     }
     return k;
 }
@@ -703,7 +639,7 @@ uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits)
 static uint64_t next_ready(const struct net *n)
 {
     uint64_t best = UINT64_MAX;
-    for (int i = 0; i < n->m.nodes; i++) {
+    for (int i = 0; i < n->m.nodes; i++) {     /* only nodes' routers inject */
         const struct router *r = &n->r[i];
         if (!r->queued)
             continue;
@@ -792,7 +728,7 @@ static int check(struct net *n, int rc, uint64_t end, struct net_msg *arr, struc
         same = a && b && same_msg(a, b);
     for (struct net_msg *a = left, *b = rl; same && (a || b); a = a->next_left, b = b->next_left)
         same = a && b && same_msg(a, b);
-    size_t nl = (size_t)n->m.nodes * (size_t)n->nlinkp;
+    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
     same = same && n->flit_hops == ref->flit_hops && n->undelivered == ref->undelivered &&
            net_cycles_simulated(n) == net_cycles_simulated(ref) && !memcmp(n->ls, ref->ls, nl * sizeof *n->ls);
     for (struct net_msg *b = ra, *nx; b; b = nx) {        /* delivered: the copy goes */

@@ -1,5 +1,5 @@
 /* The interconnect: a flit-level model of a wormhole-routed k-ary n-cube
- * (mesh, torus) or hypercube, advanced one cycle at a time.
+ * (mesh, torus), hypercube or banyan, advanced one cycle at a time.
  *
  * Time: one cycle is the time one flit takes to cross a link
  * (flit_bytes x byte_ps). A message of len bytes is a worm of
@@ -13,6 +13,9 @@
  *     t + t_send + (D x hop_cycles + (F - 1) x nic_cycles + 1) x cycle
  *
  * Routing is dimension-ordered (dimension 0 first; e-cube on a hypercube).
+ * A banyan (seed 004) is log2 N stages of 2x2 switches between the
+ * nodes' routers, self-routing on the destination's bits; a worm crosses
+ * log2 N + 1 links (net.c, wire_banyan).
  * On a torus the shorter direction is taken and a tie (offset exactly k/2)
  * goes in the + direction; a unidirectional torus has + links only, and
  * every worm goes +. Deadlock freedom on a torus comes from two
@@ -120,9 +123,23 @@ int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct 
 /* What a negative net_run means, in words. */
 const char *net_run_error(const struct net *n);
 
-/* Per directed link: index = node * 2 * ndims + 2 * dim + (dir == -1). */
+/* The network is a graph of routers joined by directed links. Routers
+ * 0 .. nodes-1 are the nodes' own (each with its NIC's injection and
+ * ejection channels); an indirect network's switches follow. Every router
+ * has the same number of link ports, 2 x ndims (2 on a banyan); a directed
+ * link is named by its router and output port:
+ *     index = router * 2 * ndims + port
+ * and on a direct network port = 2 dim + (dir == -1). */
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks);
+int net_routers(const struct net *n);
+/* A direct network's link from node in dimension dim, direction dir. */
 int net_link_exists(const struct net *n, int node, int dim, int dir);
+/* Link `link` (an index as above): 1 with the router it leaves, its port
+ * there and the router it enters; 0 if that port has no link. */
+int net_link_ends(const struct net *n, int link, int *from, int *port, int *to);
+/* A router's name in reports: a node's rank ("5"), or a banyan switch as
+ * s<stage>.<switch> ("s1.3"). */
+void net_router_name(const struct net *n, int router, char *buf, size_t len);
 uint64_t net_cycles_simulated(const struct net *n);   /* cycles the network was busy */
 uint64_t net_flit_hops(const struct net *n);
 

@@ -109,7 +109,7 @@ static int walk(struct walk *w)
 {
     struct net *n = w->n;
     const int V = n->V;
-    size_t words = ((size_t)n->m.nodes + 63) / 64;
+    size_t words = ((size_t)n->nr + 63) / 64;
     for (size_t k = 0; k < words; k++)
         PUT(n->active[k]);
     NET_FOR_ACTIVE(n, a) {
@@ -144,7 +144,7 @@ static int walk(struct walk *w)
     }
     /* Output ports everywhere: a router without flits at c0 may still hold
      * a VC, be owed credits, or have moved its round-robin pointer. */
-    for (int i = 0; i < n->m.nodes; i++) {
+    for (int i = 0; i < n->nr; i++) {
         for (int ip = 0; ip < n->nin; ip++)
             PUT(n->r[i].in_rr[ip]);
         for (int o = 0; o < n->nout; o++) {
@@ -163,7 +163,7 @@ static int walk(struct walk *w)
 static void record(struct net *n)
 {
     struct jprobe *p = &n->jp;
-    size_t nl = (size_t)n->m.nodes * (size_t)n->nlinkp;
+    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
     if (!p->ls && nl && !(p->ls = malloc(nl * sizeof *p->ls)))
         return;
     p->len = p->nmsg = 0;
@@ -247,11 +247,11 @@ static void jump(struct net *n, uint64_t P, uint64_t k)
                 q->next_ok += dt;
         }
     }
-    for (int i = 0; i < n->m.nodes; i++)
+    for (int i = 0; i < n->nr; i++)
         for (int o = 0; o < n->nout; o++)
             if (n->r[i].out[o].next_ok > c1)
                 n->r[i].out[o].next_ok += dt;
-    size_t nl = (size_t)n->m.nodes * (size_t)n->nlinkp;
+    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
     for (size_t i = 0; i < nl; i++) {
         n->ls[i].flits += k * (n->ls[i].flits - p->ls[i].flits);
         n->ls[i].blocked += k * (n->ls[i].blocked - p->ls[i].blocked);

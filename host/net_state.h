@@ -6,6 +6,8 @@
 
 #include "net.h"
 
+#define NET_MAX_LINK_PORTS (2 * NIC_MAX_DIMS)
+
 struct flit {
     struct net_msg *m;
     uint32_t idx;                   /* 0 = head, flits - 1 = tail */
@@ -21,7 +23,8 @@ struct ivc {
 };
 
 struct oport {
-    int to_node;                    /* -1: no link (mesh edge) or an ejection channel */
+    int to_router;                  /* -1: no link (mesh edge) or an ejection channel */
+    int to_port;                    /* the input port it enters there */
     uint32_t *credits;              /* per VC: free downstream slots (wormhole) */
     struct net_msg **owner;         /* per VC: the worm holding it */
     uint32_t rr;                    /* switch: round-robin pointer over input VCs (ip V + vc) */
@@ -38,8 +41,14 @@ struct nic_queue {                  /* one injection channel */
     uint64_t next_ok;               /* first cycle it may push the next flit */
 };
 
+/* A router of the network graph. Routers 0 .. nodes-1 each have their
+ * node's NIC attached (injection and ejection channels); the routers
+ * after them are switches (an indirect network's), whose NIC channels
+ * stay unused. Every router has the same port counts; a port with no
+ * link has to_router -1. */
 struct router {
-    int up[2 * NIC_MAX_DIMS];       /* per link input port: the router it comes from */
+    int up[NET_MAX_LINK_PORTS];     /* per link input port: the router it comes from */
+    int up_port[NET_MAX_LINK_PORTS];/* and the output port there */
     struct ivc *in;                 /* [nin * V] */
     uint32_t *in_rr;                /* [nin] switch (round-robin): per input port, pointer over its VCs */
     struct oport *out;              /* [nout] */
@@ -72,7 +81,9 @@ struct jprobe {
 struct net {
     struct machine m;
     struct net_params p;
-    int nd, nlinkp, ninj, nej, nin, nout, V;
+    int nr;                         /* routers: the nodes', then the switches */
+    int nd;                         /* a direct network's dimensions */
+    int nlinkp, ninj, nej, nin, nout, V;
     uint64_t cycle_ps, now, stepped, flit_hops;
     struct router *r;
     struct link_stats *ls;
@@ -105,9 +116,21 @@ struct net {
  * rank order. The body may clear bits of `active`: the walk reads a copy
  * of each word. */
 #define NET_FOR_ACTIVE(n, i)                                                   \
-    for (size_t w_ = 0; w_ < ((size_t)(n)->m.nodes + 63) / 64; w_++)           \
+    for (size_t w_ = 0; w_ < ((size_t)(n)->nr + 63) / 64; w_++)                \
         for (uint64_t b_ = (n)->active[w_]; b_; b_ &= b_ - 1)                  \
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
+
+/* net_topo.c: the graph of a topology. net_topo_routers: how many routers
+ * the machine's network has (its nodes', then its switches), or -1 with
+ * the reason in err if the parameters do not fit it; net_topo_wire joins
+ * the ports (to_router, to_port, up, up_port); net_topo_route: the output
+ * link port a worm at router `at` takes, or -1 at its destination, and in
+ * *cls the dateline class the hop needs (-1: any VC); net_topo_hops: the
+ * links a worm crosses from node a to node b. */
+int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+void net_topo_wire(struct net *n);
+int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls);
+int net_topo_hops(const struct net *n, int a, int b);
 
 /* net_jump.c. After each cycle stepped without an event, net_jump_probe
  * may move the network whole periods ahead, never past end; anything that

@@ -65,11 +65,10 @@ static uint64_t next_rand(uint64_t *s)            /* xorshift64* */
 
 static double unit(uint64_t *s) { return (double)(next_rand(s) >> 11) / 9007199254740992.0; }
 
-static int log2i(int n) { int b = 0; while ((1 << b) < n) b++; return b; }
 
 static int pattern_dst(const struct cfg *c, int src, uint64_t *rng)
 {
-    int N = c->m.nodes, b = log2i(N), cs[NIC_MAX_DIMS];
+    int N = c->m.nodes, b = machine_log2(N), cs[NIC_MAX_DIMS];
     machine_coords(&c->m, src, cs);
     switch (c->pat) {
     case P_UNIFORM:
@@ -305,7 +304,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: netsim [options]   the interconnect alone, on synthetic traffic\n"
-"  -t, --topo KIND       mesh | torus | hypercube (default torus)\n"
+"  -t, --topo KIND       mesh | torus | hypercube | banyan (default torus)\n"
 "  -n, --nodes N         node count (default 64)   -d, --dims AxB..  sizes per dimension\n"
 "  -p, --pattern P       uniform transpose bitcomp bitrev tornado hotspot neighbor (default uniform)\n"
 "  -r, --rate R          offered load, flits per node per cycle (default 0.1)\n"

@@ -84,12 +84,19 @@ static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
     return st;
 }
 
-static void link_name(const struct router *r, int idx, int *node, int *dim, int *dir)
+/* A link's ends as JSON: node, dim and dir on a direct network (the link
+ * leaves node in that dimension and direction), from, port and to on an
+ * indirect one (router names, net_router_name). */
+static json_t *link_json(const struct router *r, int link)
 {
-    int per = 2 * r->m.ndims;
-    *node = idx / per;
-    *dim = idx % per / 2;
-    *dir = idx % 2;
+    int from, port, to;
+    net_link_ends(r->net, link, &from, &port, &to);
+    if (r->m.topo != NIC_TOPO_BANYAN)
+        return json_pack("{s:i, s:i, s:s}", "node", from, "dim", port / 2, "dir", dir_name[port % 2]);
+    char a[32], b[32];
+    net_router_name(r->net, from, a, sizeof a);
+    net_router_name(r->net, to, b, sizeof b);
+    return json_pack("{s:s, s:i, s:s}", "from", a, "port", port, "to", b);
 }
 
 int report_write_csv(const struct router *r, const struct report *rep, const char *dir)
@@ -115,23 +122,27 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
     snprintf(path, sizeof path, "%s/links.csv", dir);
     if (!(f = fopen(path, "w")))
         return -1;
-    fprintf(f, "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n");
+    /* by header name: a direct network's links leave `node` in dimension
+     * `dim`, direction `dir`; an indirect network's leave router `from`
+     * by `port` (net_router_name) */
+    int direct = r->m.topo != NIC_TOPO_BANYAN;
+    fprintf(f, direct ? "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n"
+                      : "from,port,to,flits,worms,busy_cycles,blocked_cycles\n");
     int nl;
     const struct link_stats *ls = net_link_stats(r->net, &nl);
     for (int i = 0; i < nl; i++) {
-        int node, dim, d;
-        link_name(r, i, &node, &dim, &d);
-        if (!net_link_exists(r->net, node, dim, d ? -1 : +1))
+        int from, port, to;
+        if (!net_link_ends(r->net, i, &from, &port, &to))
             continue;
-        int c[NIC_MAX_DIMS];
-        machine_coords(&r->m, node, c);
-        int k = r->m.dims[dim];
-        c[dim] = ((c[dim] + (d ? -1 : 1)) % k + k) % k;
-        int to = 0;
-        for (int j = r->m.ndims - 1; j >= 0; j--)
-            to = to * r->m.dims[j] + c[j];
-        fprintf(f, "%d,%d,%s,%d,%llu,%llu,%llu,%llu\n", node, dim, dir_name[d], to,
-                (unsigned long long)ls[i].flits, (unsigned long long)ls[i].worms,
+        if (direct) {
+            fprintf(f, "%d,%d,%s,%d,", from, port / 2, dir_name[port % 2], to);
+        } else {
+            char a[32], b[32];
+            net_router_name(r->net, from, a, sizeof a);
+            net_router_name(r->net, to, b, sizeof b);
+            fprintf(f, "%s,%d,%s,", a, port, b);
+        }
+        fprintf(f, "%llu,%llu,%llu,%llu\n", (unsigned long long)ls[i].flits, (unsigned long long)ls[i].worms,
                 (unsigned long long)ls[i].flits, (unsigned long long)ls[i].blocked);
     }
     fclose(f);
@@ -157,9 +168,8 @@ static json_t *links_json(const struct router *r)
     const struct link_stats *ls = net_link_stats(r->net, &nl);
     uint64_t sum_f = 0, sum_b = 0;
     for (int i = 0; i < nl; i++) {
-        int node, dim, d;
-        link_name(r, i, &node, &dim, &d);
-        if (!net_link_exists(r->net, node, dim, d ? -1 : +1))
+        int from, port, to;
+        if (!net_link_ends(r->net, i, &from, &port, &to))
             continue;
         count++;
         sum_f += ls[i].flits;
@@ -176,15 +186,14 @@ static json_t *links_json(const struct router *r)
         json_object_set_new(o, "max_flits", json_integer((json_int_t)ls[busiest].flits));
         json_object_set_new(o, "mean_blocked_cycles", json_real((double)sum_b / count));
         json_object_set_new(o, "max_blocked_cycles", json_integer((json_int_t)ls[hot].blocked));
-        int node, dim, d;
-        link_name(r, hot, &node, &dim, &d);
-        json_object_set_new(o, "most_contended", json_pack("{s:i, s:i, s:s, s:I, s:I, s:I}",
-            "node", node, "dim", dim, "dir", dir_name[d], "blocked_cycles", (json_int_t)ls[hot].blocked,
-            "flits", (json_int_t)ls[hot].flits, "worms", (json_int_t)ls[hot].worms));
-        link_name(r, busiest, &node, &dim, &d);
-        json_object_set_new(o, "busiest", json_pack("{s:i, s:i, s:s, s:I, s:I}",
-            "node", node, "dim", dim, "dir", dir_name[d], "flits", (json_int_t)ls[busiest].flits,
-            "worms", (json_int_t)ls[busiest].worms));
+        json_t *hot_j = link_json(r, hot), *busy_j = link_json(r, busiest);
+        json_object_set_new(hot_j, "blocked_cycles", json_integer((json_int_t)ls[hot].blocked));
+        json_object_set_new(hot_j, "flits", json_integer((json_int_t)ls[hot].flits));
+        json_object_set_new(hot_j, "worms", json_integer((json_int_t)ls[hot].worms));
+        json_object_set_new(o, "most_contended", hot_j);
+        json_object_set_new(busy_j, "flits", json_integer((json_int_t)ls[busiest].flits));
+        json_object_set_new(busy_j, "worms", json_integer((json_int_t)ls[busiest].worms));
+        json_object_set_new(o, "busiest", busy_j);
     }
     json_object_set_new(o, "cycles_simulated", json_integer((json_int_t)net_cycles_simulated(r->net)));
     json_object_set_new(o, "flit_hops", json_integer((json_int_t)net_flit_hops(r->net)));
@@ -235,16 +244,23 @@ void report_free(struct report *rep)
 void report_print(const struct report *rep, int has_messages, FILE *f)
 {
     const json_t *l = rep->links, *mc = json_object_get(l, "most_contended");
-    if (mc && json_integer_value(json_object_get(l, "max_flits")) > 0)
-        fprintf(f, "  links           %lld carried flits; max %lld, mean %.1f; most blocked: node %lld "
-                "dim %lld%s (%lld cycles)\n",
+    if (mc && json_integer_value(json_object_get(l, "max_flits")) > 0) {
+        char where[96];
+        if (json_object_get(mc, "from"))            /* an indirect network's link (link_json) */
+            snprintf(where, sizeof where, "%s port %lld to %s", json_string_value(json_object_get(mc, "from")),
+                     (long long)json_integer_value(json_object_get(mc, "port")),
+                     json_string_value(json_object_get(mc, "to")));
+        else
+            snprintf(where, sizeof where, "node %lld dim %lld%s",
+                     (long long)json_integer_value(json_object_get(mc, "node")),
+                     (long long)json_integer_value(json_object_get(mc, "dim")),
+                     json_string_value(json_object_get(mc, "dir")));
+        fprintf(f, "  links           %lld carried flits; max %lld, mean %.1f; most blocked: %s (%lld cycles)\n",
                 (long long)json_integer_value(json_object_get(l, "count")),
                 (long long)json_integer_value(json_object_get(l, "max_flits")),
-                json_real_value(json_object_get(l, "mean_flits")),
-                (long long)json_integer_value(json_object_get(mc, "node")),
-                (long long)json_integer_value(json_object_get(mc, "dim")),
-                json_string_value(json_object_get(mc, "dir")),
+                json_real_value(json_object_get(l, "mean_flits")), where,
                 (long long)json_integer_value(json_object_get(mc, "blocked_cycles")));
+    }
     const json_t *ts = rep->message_time;
     if (has_messages)
         fprintf(f, "  message time    start-up %lld, queueing %lld, blocked %lld, transfer %lld ns (sums)\n",

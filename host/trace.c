@@ -71,11 +71,20 @@ int trace_write(const struct tracebuf *t, const struct router *r, const char *pa
         fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"node %d\"}},\n", i, i);
     int nl;
     net_link_stats(r->net, &nl);
-    int per = 2 * r->m.ndims;
-    for (int i = 0; i < nl; i++)
-        if (net_link_exists(r->net, i / per, i % per / 2, i % 2 ? -1 : +1))
-            fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%d,"
-                       "\"args\":{\"name\":\"node %d dim %d %c\"}},\n", i, i / per, i % per / 2, i % 2 ? '-' : '+');
+    for (int i = 0; i < nl; i++) {
+        int from, port, to;
+        if (!net_link_ends(r->net, i, &from, &port, &to))
+            continue;
+        char name[64];
+        if (r->m.topo == NIC_TOPO_BANYAN) {
+            char rn[32];
+            net_router_name(r->net, from, rn, sizeof rn);
+            snprintf(name, sizeof name, "%s port %d", rn, port);
+        } else {
+            snprintf(name, sizeof name, "node %d dim %d %c", from, port / 2, port % 2 ? '-' : '+');
+        }
+        fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%d,\"args\":{\"name\":\"%s\"}},\n", i, name);
+    }
     for (size_t k = 0; k < t->n; k++) {
         const struct ev *e = &t->ev[k];
         fprintf(f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"ts\":%.3f,\"dur\":%.3f,"

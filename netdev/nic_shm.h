@@ -48,7 +48,10 @@
 #define NIC_CONS_OFF     0x0540u
 #define NIC_RING_OFF     0x1000u
 
-enum nic_topo { NIC_TOPO_MESH = 0, NIC_TOPO_TORUS = 1, NIC_TOPO_HYPERCUBE = 2 };
+/* A banyan (seed 004) is an indirect network: ndims 1 and dims[0] =
+ * nodes, the processors on log2(nodes) stages of 2x2 switches. */
+enum nic_topo { NIC_TOPO_MESH = 0, NIC_TOPO_TORUS = 1, NIC_TOPO_HYPERCUBE = 2, NIC_TOPO_BANYAN = 3,
+               NIC_TOPO_COUNT };
 enum nic_port { NIC_PORT_ONE = 0, NIC_PORT_ALL = 1 };
 
 struct nic_config {

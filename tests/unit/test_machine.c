@@ -137,11 +137,11 @@ TEST(unknown_topology_lists_the_accepted_ones)
     struct machine m;
     CHECK_EQ_INT(parse(&m, "ring", NULL, NULL), -1);
     CHECK_CONTAINS(err, "ring");
-    CHECK_CONTAINS(err, "mesh, torus, hypercube");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan");
     CHECK_EQ_INT(parse(&m, "Torus", NULL, NULL), -1);    /* names are exact */
-    CHECK_CONTAINS(err, "mesh, torus, hypercube");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan");
     CHECK_EQ_INT(parse(&m, NULL, NULL, NULL), -1);
-    CHECK_CONTAINS(err, "mesh, torus, hypercube");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan");
 }
 
 TEST(hypercube_of_8_is_2x2x2)
@@ -258,4 +258,23 @@ TEST(hypercube_hops_count_differing_bits)
     CHECK_EQ_INT(machine_hops(&m, 3, 5), 2);
     CHECK_EQ_INT(machine_hops(&m, 8, 0), 1);
     CHECK_EQ_INT(machine_hops(&m, 9, 9), 0);
+}
+
+TEST(banyan_is_a_power_of_two_processors_in_one_dimension)
+{
+    struct machine m;
+    REQUIRE(parse(&m, "banyan", "16", NULL) == 0);
+    CHECK_EQ_INT(m.topo, NIC_TOPO_BANYAN);
+    CHECK_EQ_INT(m.nodes, 16);
+    CHECK_EQ_INT(m.ndims, 1);
+    CHECK_EQ_INT(m.dims[0], 16);
+    check_dims(&m, "16");
+    CHECK_EQ_INT(machine_hops(&m, 3, 3), 0);
+    CHECK_EQ_INT(machine_hops(&m, 3, 4), 5);       /* 4 stages, and the link out of the last */
+    CHECK_EQ_INT(parse(&m, "banyan", "12", NULL), -1);
+    CHECK_CONTAINS(err, "power of two");
+    CHECK_CONTAINS(err, "not 12");
+    CHECK_EQ_INT(parse(&m, "banyan", "1", NULL), -1);
+    CHECK_EQ_INT(parse(&m, "banyan", NULL, "4x4"), -1);
+    CHECK_CONTAINS(err, "DIMS does not apply to a banyan");
 }

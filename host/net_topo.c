@@ -1,0 +1,188 @@
+/* The network's topologies as graphs (net_state.h): which router each
+ * link port joins to which, and the routing function that picks a worm's
+ * output port at a router. The cycle engine (net.c) knows nothing else of
+ * the shape: a new topology is a wiring and a route here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "net_state.h"
+
+static int neighbor(const struct net *n, int node, int dim, int dir)
+{
+    int c[NIC_MAX_DIMS];
+    machine_coords(&n->m, node, c);
+    int k = n->m.dims[dim], x = c[dim] + dir;
+    if (k < 2)
+        return -1;
+    if (x < 0 || x >= k) {
+        if (n->m.topo != NIC_TOPO_TORUS)
+            return -1;
+        x = (x + k) % k;
+    }
+    c[dim] = x;
+    int r = 0;
+    for (int i = n->nd - 1; i >= 0; i--)
+        r = r * n->m.dims[i] + c[i];
+    return r;
+}
+
+int net_link_exists(const struct net *n, int node, int dim, int dir)
+{
+    int torus = n->m.topo == NIC_TOPO_TORUS;
+    return n->m.topo != NIC_TOPO_BANYAN && dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
+           !(torus && dir < 0 && (n->m.dims[dim] == 2 || n->p.unidirectional));
+}
+
+int net_topo_hops(const struct net *n, int a, int b)
+{
+    if (!(n->m.topo == NIC_TOPO_TORUS && n->p.unidirectional))     /* banyan included */
+        return machine_hops(&n->m, a, b);
+    int h = 0;
+    for (int d = 0; d < n->nd; d++) {
+        int k = n->m.dims[d];
+        h += ((n->r[b].coords[d] - n->r[a].coords[d]) % k + k) % k;
+    }
+    return h;
+}
+
+void net_router_name(const struct net *n, int router, char *buf, size_t len)
+{
+    int N = n->m.nodes;
+    if (router < N)
+        snprintf(buf, len, "%d", router);
+    else
+        snprintf(buf, len, "s%d.%d", (router - N) / (N / 2), (router - N) % (N / 2));
+}
+
+/* Join output port `o` of router `a` to input port `ip` of router `b`. */
+static void wire(struct net *n, int a, int o, int b, int ip)
+{
+    n->r[a].out[o].to_router = b;
+    n->r[a].out[o].to_port = ip;
+    n->r[b].up[ip] = a;
+    n->r[b].up_port[ip] = o;
+}
+
+/* A k-ary n-cube or hypercube: router i is node i, and link port
+ * 2 dim + (dir < 0) leaves towards the neighbour in that direction and
+ * enters it by the port of the same number (the direction travelled). */
+static void wire_direct(struct net *n)
+{
+    for (int i = 0; i < n->m.nodes; i++)
+        for (int o = 0; o < n->nlinkp; o++)
+            if (net_link_exists(n, i, o / 2, o % 2 ? -1 : +1))
+                wire(n, i, o, neighbor(n, i, o / 2, o % 2 ? -1 : +1), o);
+}
+
+/* The banyan of seed 004: s = log2 N stages of N/2 2x2 switches. Lines
+ * 0 .. N-1 run between the stages; switch j of a stage joins lines 2j
+ * (port 0) and 2j+1 (port 1), and sets each worm straight or crossed.
+ * Between stage i and stage i+1 the interstage permutation tau_i swaps
+ * bits 0 and i+1 of the line number (p_{m-1}..p_{i+1}p_i..p_0 ->
+ * p_{m-1}..p_0 p_i..p_1 p_{i+1}). Processor x's output port is line x
+ * into stage 0; line x out of the last stage is processor x's input port.
+ * Router of switch j of stage i: N + i N/2 + j. */
+static int banyan_switch(const struct net *n, int stage, int line)
+{
+    return n->m.nodes + stage * (n->m.nodes / 2) + line / 2;
+}
+
+static int banyan_tau(int line, int i)
+{
+    int a = line & 1, b = line >> (i + 1) & 1;
+    return a == b ? line : line ^ 1 ^ (1 << (i + 1));
+}
+
+static void wire_banyan(struct net *n)
+{
+    int N = n->m.nodes, S = machine_log2(N);
+    for (int x = 0; x < N; x++)
+        wire(n, x, 0, banyan_switch(n, 0, x), x % 2);
+    for (int i = 0; i < S; i++)
+        for (int line = 0; line < N; line++) {
+            int a = banyan_switch(n, i, line), t = i + 1 < S ? banyan_tau(line, i) : line;
+            if (i + 1 < S)
+                wire(n, a, line % 2, banyan_switch(n, i + 1, t), t % 2);
+            else
+                wire(n, a, line % 2, t, 0);
+        }
+}
+
+void net_topo_wire(struct net *n)
+{
+    if (n->m.topo == NIC_TOPO_BANYAN)
+        wire_banyan(n);
+    else
+        wire_direct(n);
+}
+
+int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+{
+    if (m->topo != NIC_TOPO_BANYAN)
+        return m->nodes;
+    if (m->port_model != NIC_PORT_ONE || p->ports > 1) {
+        snprintf(err, errlen, "a banyan gives each processor one input and one output port: "
+                 "PORT_MODEL=one-port and ports=1 (or 0), not %s", m->port_model == NIC_PORT_ONE ? "more ports" : "all-port");
+        return -1;
+    }
+    return m->nodes + machine_log2(m->nodes) * (m->nodes / 2);
+}
+
+/* The dateline class a worm needs for the hop from router `at` in
+ * dimension `dim`, direction `dir` (Dally and Seitz). The worm entered this
+ * dimension at its source's coordinate s. Going +, the wrap link is
+ * k-1 -> 0: the hop is in class 1 if it is that link or the worm has
+ * already taken it (then its coordinate is below s); going -, the wrap
+ * link is 0 -> k-1 and the test mirrors. Returns -1 when there are no
+ * classes (mesh, hypercube). */
+static int vc_class(const struct net *n, int at, const struct net_msg *m, int dim, int dir)
+{
+    if (n->m.topo != NIC_TOPO_TORUS)
+        return -1;
+    int k = n->m.dims[dim], s = n->r[m->src].coords[dim], here = n->r[at].coords[dim];
+    if (dir > 0)
+        return here == k - 1 || here < s;
+    return here == 0 || here > s;
+}
+
+/* Dimension-ordered route from router `at` towards m->dst: the output link
+ * port (2 dim + (dir < 0)), or -1 if the worm is at its destination;
+ * *cls is the dateline class the hop needs, or -1 (vc_class). */
+static int route_direct(const struct net *n, int at, const struct net_msg *m, int *cls)
+{
+    const int *a = n->r[at].coords, *b = n->r[m->dst].coords;
+    for (int d = 0; d < n->nd; d++) {
+        int off = b[d] - a[d];
+        if (!off)
+            continue;
+        int dir = off > 0 ? +1 : -1;
+        if (n->m.topo == NIC_TOPO_TORUS) {
+            int k = n->m.dims[d], fwd = ((off % k) + k) % k;
+            dir = fwd <= k - fwd ? +1 : -1;            /* tie (fwd == k/2): + */
+        }
+        if (n->m.topo == NIC_TOPO_TORUS && (n->m.dims[d] == 2 || n->p.unidirectional))
+            dir = +1;                                  /* a 2-ring or a one-way ring: + only */
+        *cls = vc_class(n, at, m, d, dir);
+        return 2 * d + (dir < 0);
+    }
+    return -1;
+}
+
+/* Self-routing on the banyan (wire_banyan): stage i < s-1 puts the
+ * worm on the line whose bit 0 is bit i+1 of the destination (tau_i then
+ * moves it to place i+1, where no later stage touches it); the last
+ * stage sets bit 0. The line out of the last stage is the destination.
+ * No cycles, so no dateline classes. */
+static int route_banyan(const struct net *n, int at, const struct net_msg *m, int *cls)
+{
+    int N = n->m.nodes, S = machine_log2(N);
+    *cls = -1;
+    if (at < N)
+        return at == m->dst ? -1 : 0;
+    int stage = (at - N) / (N / 2);
+    return stage + 1 < S ? m->dst >> (stage + 1) & 1 : m->dst & 1;
+}
+
+int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls)
+{
+    return n->m.topo == NIC_TOPO_BANYAN ? route_banyan(n, at, m, cls) : route_direct(n, at, m, cls);
+}
