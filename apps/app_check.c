@@ -10,11 +10,14 @@
 #include "number.h"
 #include "coll/coll.h"
 
-static const char *const topo_word[] = { "mesh", "torus", "hypercube" };
+static const char *const topo_word[] = { "mesh", "torus", "hypercube", "banyan" };
 
 void app_shape_str(const struct app_shape *sh, char *buf, size_t len)
 {
-    size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo <= 2 ? topo_word[sh->topo] : "?");
+    size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo <= 3 ? topo_word[sh->topo] : "?");
+    /* a banyan prints as its one dimension, "banyan 16"; one test here, so
+     * the node's instruction count (and simulated time) before a
+     * collective is the same on every other machine */
     if (sh->topo == SHAPE_HYPERCUBE) {
         snprintf(buf + o, o < len ? len - o : 0, "of %d nodes", sh->nodes);
         return;
@@ -99,6 +102,9 @@ static int shape_ok(int restr, const struct app_shape *sh, const char **need)
             eq = eq && sh->dims[i] == N;
         return sh->all_port && eq ? 0 : -1;
     }
+    case APP_BANYAN:
+        *need = "a banyan (TOPO=banyan NODES=2^m)";
+        return sh->topo == SHAPE_BANYAN ? 0 : -1;
     }
     *need = "a known restriction (apps/restrict.h)";
     return -1;

@@ -28,11 +28,12 @@ enum app_restriction {
     APP_ALLPORT_TORUS2D_SQUARE,      /* all-port; a 2D n x n torus, n >= 2 */
     APP_ALLPORT_TORUS3D_CUBE,        /* all-port; a 3D n x n x n torus, n >= 2 */
     APP_ALLPORT_TORUS_CUBE,          /* all-port; a k-D torus n x ... x n, k >= 1, n >= 2 */
+    APP_BANYAN,                      /* a banyan (any size it comes in: 2^m) */
 };
 
 /* The machine, as both the host and the node see it. topo takes the
  * values of enum nic_topo / enum net_topo_kind. */
-enum { SHAPE_MESH = 0, SHAPE_TORUS = 1, SHAPE_HYPERCUBE = 2 };
+enum { SHAPE_MESH = 0, SHAPE_TORUS = 1, SHAPE_HYPERCUBE = 2, SHAPE_BANYAN = 3 };
 #define SHAPE_MAX_DIMS 12
 
 struct coll_ctx;                     /* apps/coll/coll.h */

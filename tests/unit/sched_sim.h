@@ -461,12 +461,15 @@ out:
     return rc;
 }
 
-/* A shape: topo "mesh" | "torus" | "hypercube", dims "4x5" (hypercube: "16"). */
+/* A shape: topo "mesh" | "torus" | "hypercube" | "banyan", dims "4x5"
+ * (hypercube, banyan: "16"). The routes (sim_route) are those of the direct
+ * networks; a banyan's are the network model's (tests/unit/test_atape.c). */
 static struct app_shape sim_shape(const char *topo, const char *dims, int all_port)
 {
     struct app_shape sh;
     memset(&sh, 0, sizeof sh);
-    sh.topo = !strcmp(topo, "mesh") ? SHAPE_MESH : !strcmp(topo, "torus") ? SHAPE_TORUS : SHAPE_HYPERCUBE;
+    sh.topo = !strcmp(topo, "mesh") ? SHAPE_MESH : !strcmp(topo, "torus") ? SHAPE_TORUS
+            : !strcmp(topo, "banyan") ? SHAPE_BANYAN : SHAPE_HYPERCUBE;
     sh.all_port = all_port;
     for (int i = 0; i < SHAPE_MAX_DIMS; i++)
         sh.dims[i] = 1;

@@ -66,6 +66,11 @@ static void make_shapes(void)
     add("mesh", "4x4x4", 0);
     add("torus", "3x4x5", 0);
     add("torus", "5x5", 1);
+    for (int p = 2; p <= 1024; p *= 2) {
+        char n[8];
+        snprintf(n, sizeof n, "%d", p);
+        add("banyan", n, 0);
+    }
 }
 
 /* The shape is one the algorithm accepts (by the apps' own check). */
@@ -111,6 +116,7 @@ static int flood_steps(const struct app_shape *sh)
 {
     return sh->topo == SHAPE_TORUS ? 2 * (side(sh) / 2) : 2 * (side(sh) - 1);
 }
+static int atape_steps(const struct app_shape *sh) { return sh->nodes == 2 ? 1 : sh->nodes; }   /* n rounds */
 static int rowcol_steps(const struct app_shape *sh) { return sh->dims[0] / 2 + sh->dims[1] / 2; }
 static int sum_w_1(const struct app_shape *sh)
 {
@@ -131,6 +137,7 @@ static const struct formula formulas[] = {
     { "alltoall", "quadrant_exchange", quad_steps, quad_sends, NULL },   /* 3(sqrt N - 1) */
     { "alltoall", "a1", a1_steps, a1_master, two },              /* (N/4 + 5) t_s */
     { "alltoall", "an1", an1_steps, an1_sends, two },            /* (3 log N - 1) t_s */
+    { "alltoall", "atape", atape_steps, p_1, NULL },             /* Yang and Wang: n rounds */
     { "allgather", "flood", flood_steps, NULL, NULL },           /* largest distance */
     { "allgather", "rowcol", rowcol_steps, sum_w_1, NULL },      /* 2 floor(n/2) */
     { "allgather", "ring", sum_w_1, sum_w_1, NULL },
@@ -208,6 +215,7 @@ TEST(binary_exchange_on_square_power_of_two_meshes) { check_algo(COLL_ALLTOALL, 
 TEST(quadrant_exchange_on_square_power_of_two_meshes) { check_algo(COLL_ALLTOALL, "quadrant_exchange", 4); }
 TEST(a1_on_power_of_two_tori) { check_algo(COLL_ALLTOALL, "a1", 3); }
 TEST(an1_on_power_of_two_tori) { check_algo(COLL_ALLTOALL, "an1", 4); }
+TEST(atape_on_every_banyan) { check_algo(COLL_ALLTOALL, "atape", 10); }
 TEST(flood_on_all_port_square_meshes_and_odd_tori) { check_algo(COLL_ALLGATHER, "flood", 12); }
 TEST(rowcol_on_every_2d_torus) { check_algo(COLL_ALLGATHER, "rowcol", 70); }
 TEST(ring_on_every_mesh_and_torus) { check_algo(COLL_ALLGATHER, "ring", 140); }
@@ -274,5 +282,5 @@ TEST(every_registered_algorithm_is_covered)
         if (!any)
             check_fail(__FILE__, __LINE__, "%s supports none of the shapes tried", a->app);
     }
-    CHECK_EQ_INT(n, 14);
+    CHECK_EQ_INT(n, 15);
 }

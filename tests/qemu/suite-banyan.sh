@@ -1,0 +1,44 @@
+# The banyan network (TOPO=banyan, host/net.c) and ATAPE on it (seed 004,
+# apps/coll/alltoall_atape.c): verified runs, every round of the Latin
+# square contention-free in steps.csv, links.csv naming switch ports, and
+# the machines a banyan refuses.
+
+# Column NAME of CSV FILE, found by its header.
+bn_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
+# "step,max_link_sharing,contention_free" of the steps after the start barrier (step 0).
+bn_rounds() { paste -d, <(bn_col "$1" step) <(bn_col "$1" max_link_sharing) <(bn_col "$1" contention_free) | awk -F, '$1 > 0'; }
+
+# ATAPE on n processors: verified, n rounds (steps 1..n), each one free of
+# contention.
+bn_atape() {   # n arch
+  local n=$1 r
+  coll_ok --app alltoall_atape --topo banyan --nodes "$n" --arch "$2" --args 'len=512'
+  r=$(bn_rounds "$(latest)/steps.csv")
+  expect '[ "$(echo "$r" | wc -l)" = "$n" ]' "$r"
+  expect '! echo "$r" | grep -q ",no$"' "$r"
+}
+bn_atape_8()  { bn_atape 8 arm; }
+bn_atape_16() { bn_atape 16 riscv; }
+bn_atape_64() { bn_atape 64 arm; }
+
+bn_pex_contends() {   # PEX's XOR pairs are not admissible on this banyan: rounds share links
+  coll_ok --app alltoall_pex --topo banyan --nodes 8 --args 'len=512'
+  expect 'bn_rounds "$(latest)/steps.csv" | grep -q ",no$"' "$(cat "$(latest)/steps.csv")"
+}
+
+bn_links_name_switches() {   # 8 processors: 8 links in, 3 stages of 8 links out
+  coll_ok --app alltoall_gen --topo banyan --nodes 8 --args 'len=64'
+  local f; f="$(latest)/links.csv"
+  expect '[ "$(head -1 "$f")" = "from,port,to,flits,worms,busy_cycles,blocked_cycles" ]' "$(head -1 "$f")"
+  expect '[ "$(($(wc -l < "$f") - 1))" = 32 ]'
+  expect 'grep -q "^3,0,s0.1," "$f"' "$(head -5 "$f")"
+  expect 'grep -q "^s2.3,1,7," "$f"' "$(tail -5 "$f")"
+}
+
+bn_bad_size()     { bad_input --app hello --topo banyan --nodes 12 -- "a banyan needs NODES a power of two from 2 to 4096 \(2, 4, 8, 16, ...\), not 12"; }
+bn_bad_dims()     { bad_input --app hello --topo banyan --dims 4x4 -- "DIMS does not apply to a banyan"; }
+bn_bad_allport()  { bad_input --app hello --topo banyan --nodes 8 --port-model all-port -- "a banyan gives each processor one input and one output port"; }
+bn_atape_needs_banyan() { bad_input --app alltoall_atape --topo hypercube --nodes 8 -- "app alltoall_atape needs a banyan \(TOPO=banyan NODES=2\^m\), not hypercube of 8 nodes"; }
+
+for c in bn_atape_8 bn_atape_16 bn_atape_64 bn_pex_contends bn_links_name_switches \
+         bn_bad_size bn_bad_dims bn_bad_allport bn_atape_needs_banyan; do t $c $c; done

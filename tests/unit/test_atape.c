@@ -1,0 +1,128 @@
+/* alltoall_atape (apps/coll/alltoall_atape.c) against seed 004: its
+ * rounds form the slides' Latin square, every round is an admissible
+ * permutation of the banyan (no link carries two worms, routed by the
+ * network model itself, host/net.c), and the schedule delivers every
+ * block exactly once (sched_sim.h). */
+#include "check.h"
+#include "sched_sim.h"
+#include "net.h"
+#include "net_fixture.h"
+
+static struct app_shape banyan_shape(int n)
+{
+    char d[16];
+    snprintf(d, sizeof d, "%d", n);
+    return sim_shape("banyan", d, 0);
+}
+
+/* The square: sq[i * n + j] = the processor j sends to in round i (j
+ * itself in the round it keeps its own block). n >= 4: every row is a
+ * step. */
+static int *square(const struct coll_algo *a, const struct app_shape *sh)
+{
+    int n = sh->nodes, lab[64];
+    int *sq = malloc((size_t)n * (size_t)n * sizeof *sq);
+    struct coll_plan plan = { .lab = lab, .cap = 64 };
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (coll_plan_step(a, sh, j, i + 1, &plan) || plan.nsend > 1)
+                check_fail(__FILE__, __LINE__, "n=%d node %d round %d: no plan, or more than one send", n, j, i);
+            sq[i * n + j] = plan.nsend ? plan.send[0].peer : j;
+        }
+    return sq;
+}
+
+TEST(the_8x8_square_is_the_slides_one)
+{
+    static const int slides[8][8] = {
+        { 0, 2, 4, 6, 1, 3, 5, 7 }, { 1, 3, 5, 7, 0, 2, 4, 6 }, { 3, 1, 7, 5, 2, 0, 6, 4 },
+        { 2, 0, 6, 4, 3, 1, 7, 5 }, { 6, 4, 2, 0, 7, 5, 3, 1 }, { 7, 5, 3, 1, 6, 4, 2, 0 },
+        { 5, 7, 1, 3, 4, 6, 0, 2 }, { 4, 6, 0, 2, 5, 7, 1, 3 },
+    };
+    const struct coll_algo *a = coll_find_app("alltoall_atape");
+    REQUIRE(a);
+    struct app_shape sh = banyan_shape(8);
+    CHECK_EQ_INT(a->nsteps(&sh), 8);
+    int *sq = square(a, &sh);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            CHECK_EQ_INT(sq[i * 8 + j], slides[i][j]);
+    free(sq);
+}
+
+TEST(every_round_is_a_permutation_the_banyan_routes_without_conflict)
+{
+    const struct coll_algo *a = coll_find_app("alltoall_atape");
+    REQUIRE(a);
+    for (int n = 4; n <= 256; n *= 2) {
+        struct app_shape sh = banyan_shape(n);
+        int *sq = square(a, &sh);
+        char ns[16], err[256];
+        snprintf(ns, sizeof ns, "%d", n);
+        struct machine m = mach("banyan", ns, NULL, NIC_PORT_ONE);
+        struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
+                                .nic_cycles = 1, .switching = SW_WORMHOLE };
+        struct net *net = net_new(&m, &p, err, sizeof err);
+        REQUIRE(net);
+        int nl, path[64];
+        net_link_stats(net, &nl);
+        int *use = calloc((size_t)nl, sizeof *use), *seen = calloc((size_t)n, sizeof *seen);
+        int worst = 0;
+        for (int i = 0; i < n; i++) {
+            memset(use, 0, (size_t)nl * sizeof *use);
+            for (int j = 0; j < n; j++) {
+                int d = sq[i * n + j];
+                seen[d] |= 1;                                   /* a row is a permutation: */
+                for (int k = net_path(net, j, d, path, 64), x = 0; x < k; x++)
+                    if (++use[path[x]] > worst)
+                        worst = use[path[x]];
+            }
+            for (int d = 0; d < n; d++) {
+                CHECK_EQ_INT(seen[d], 1);                       /* every destination once */
+                seen[d] = 0;
+            }
+        }
+        CHECK_EQ_INT(worst, 1);
+        for (int j = 0; j < n; j++) {                           /* a column too: Latin */
+            for (int i = 0; i < n; i++)
+                seen[sq[i * n + j]]++;
+            for (int d = 0; d < n; d++) {
+                CHECK_EQ_INT(seen[d], 1);
+                seen[d] = 0;
+            }
+        }
+        free(use);
+        free(seen);
+        free(sq);
+        net_free(net);
+    }
+}
+
+TEST(the_schedule_delivers_every_block_once)
+{
+    const struct coll_algo *a = coll_find_app("alltoall_atape");
+    REQUIRE(a);
+    for (int n = 2; n <= 512; n *= 2) {
+        struct app_shape sh = banyan_shape(n);
+        struct sim s;
+        if (sim_run(&s, a, &sh, 0))
+            check_fail(__FILE__, __LINE__, "n=%d: %s", n, s.err);
+        CHECK_EQ_INT(s.steps, n == 2 ? 1 : n);
+        CHECK_EQ_INT(s.max_sends, n - 1);          /* one start-up per other processor */
+        CHECK_EQ_INT(s.min_sends, n - 1);
+        CHECK_EQ_INT((int)s.max_msg, 1);
+        sim_free(&s);
+    }
+}
+
+TEST(atape_runs_on_banyans_only)
+{
+    const struct coll_algo *a = coll_find_app("alltoall_atape");
+    REQUIRE(a);
+    struct app_shape sh = banyan_shape(16);
+    char err[256];
+    CHECK_EQ_INT(app_check("alltoall_atape", a->restr, &sh, 64, 1 << 20, err, sizeof err), 0);
+    sh = sim_shape("hypercube", "16", 0);
+    CHECK_EQ_INT(app_check("alltoall_atape", a->restr, &sh, 64, 1 << 20, err, sizeof err), -1);
+    CHECK_CONTAINS(err, "needs a banyan (TOPO=banyan NODES=2^m), not hypercube of 16 nodes");
+}
