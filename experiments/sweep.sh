@@ -275,13 +275,13 @@ collect() {
           for (i in s) if (s[i] > ms) ms = s[i]
           for (i = 0; i < n; i++) if (s[i] + r[i] > mu) mu = s[i] + r[i]
           for (i in by) if (by[i] > mb) mb = by[i]
-          printf "%d,%d,%d,%d,%d,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
+          printf "%d,%d,%d,%.0f,%.0f,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
   [ -n "$msgstats" ] || msgstats=",,,,,"
   share=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     $c["step"] >= 1 && $c["max_link_sharing"] > m { m = $c["max_link_sharing"] } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
   linkstats=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { wm = $c["worms"]; fl = $c["flits"]; if (wm > w) w = wm; if (mn == "" || wm < mn) mn = wm; if (fl > f) f = fl }
-    END { printf "%d,%d,%d", w, mn, f }' "$run/links.csv" 2>/dev/null)
+    END { printf "%d,%d,%.0f", w, mn, f }' "$run/links.csv" 2>/dev/null)
   echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
 }
 
