@@ -10,12 +10,13 @@
 #include "number.h"
 #include "coll/coll.h"
 
-static const char *const topo_word[] = { "mesh", "torus", "hypercube", "banyan" };
+static const char *const topo_word[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
 
 void app_shape_str(const struct app_shape *sh, char *buf, size_t len)
 {
-    size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo <= 3 ? topo_word[sh->topo] : "?");
-    /* a banyan prints as its one dimension, "banyan 16"; one test here, so
+    size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo <= 4 ? topo_word[sh->topo] : "?");
+    /* a banyan prints as its one dimension, "banyan 16", a fat tree as its
+     * digits, "fattree 4x4x4"; one test here, so
      * the node's instruction count (and simulated time) before a
      * collective is the same on every other machine */
     if (sh->topo == SHAPE_HYPERCUBE) {

@@ -5,7 +5,7 @@
 
 int app_hello(void)
 {
-    static const char *const kind[] = { "mesh", "torus", "hypercube", "banyan" };
+    static const char *const kind[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
     const struct net_topology *t = net_topology();
     int c[NET_MAX_DIMS];
     net_coords(net_rank(), c);

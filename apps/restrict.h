@@ -33,7 +33,7 @@ enum app_restriction {
 
 /* The machine, as both the host and the node see it. topo takes the
  * values of enum nic_topo / enum net_topo_kind. */
-enum { SHAPE_MESH = 0, SHAPE_TORUS = 1, SHAPE_HYPERCUBE = 2, SHAPE_BANYAN = 3 };
+enum { SHAPE_MESH = 0, SHAPE_TORUS = 1, SHAPE_HYPERCUBE = 2, SHAPE_BANYAN = 3, SHAPE_FATTREE = 4 };
 #define SHAPE_MAX_DIMS 12
 
 struct coll_ctx;                     /* apps/coll/coll.h */

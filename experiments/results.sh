@@ -648,6 +648,52 @@ fi
 fi
 
 # ------------------------------------------------------------------------
+echo "## 7. One complete exchange on five network families"
+echo
+T=$(csv families)
+if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=families\`."; echo
+else
+cat <<EOF
+Command: \`make sweep SWEEP=families\` (experiments/families.sweep): PEX
+and GEN (section 1) with 1 KB blocks on 16 and 64 nodes of each network
+family, preset \`default\` throughout (same links, routers and nodes): the
+2D mesh and torus, the hypercube, the banyan (section 6) and the 4-ary
+fat tree (docs/network.md). "sharing" is the most messages of one step
+on one link (steps.csv). Wall time: $(walltime families).
+
+| network | nodes | PEX (us) | sharing | GEN (us) | sharing |
+|---|---|---|---|---|---|
+EOF
+cols "$T" app topo dims nodes status coll_ns max_link_sharing > "$TMP/fam"
+awk -F, '$5 == "ok" { k = $2 " " $4; K[k] = 1; D[k] = $3; t[k, $1] = $6; s[k, $1] = $7 }
+  END { for (k in K) { split(k, a, " ")
+          printf "%d %s | %s%s | %d | %s | %s | %s | %s |\n", a[2], a[1], a[1], D[k] ~ /x/ ? " " D[k] : "", a[2],
+            t[k, "alltoall_pex"] == "" ? "-" : sprintf("%.1f", t[k, "alltoall_pex"] / 1e3), s[k, "alltoall_pex"] == "" ? "-" : s[k, "alltoall_pex"],
+            t[k, "alltoall_gen"] == "" ? "-" : sprintf("%.1f", t[k, "alltoall_gen"] / 1e3), s[k, "alltoall_gen"] == "" ? "-" : s[k, "alltoall_gen"] } }' "$TMP/fam" |
+  sort -k1,1n -k2,2 | sed 's/^[0-9]* [a-z]* | /| /'
+echo
+# the findings, from the rows above: per algorithm and size, the
+# families within 0.5 % of the fastest, and the slowest
+awk -F, '$5 == "ok" { k = $1 " " $4; K[k] = 1; t[k, $2] = $6; fam[$2] = 1; if ($7 > 1) sh[$2] = 1 }
+  END { for (k in K) { lo = ""; hi = ""
+          for (f in fam) if ((k, f) in t) { x = t[k, f] + 0; if (lo == "" || x < lo) lo = x; if (hi == "" || x > hi) { hi = x; slow = f } }
+          near = ""; for (f in fam) if ((k, f) in t && t[k, f] + 0 <= lo * 1.005) near = near (near == "" ? "" : ", ") f
+          split(k, a, " ")
+          printf "%s on %d nodes: fastest (within 0.5 %%) on %s; slowest on the %s, %.1f %% slower. ", toupper(substr(a[1], 10)), a[2], near, slow, (hi / lo - 1) * 100 }
+        s = ""; for (f in fam) if (!(f in sh)) s = s (s == "" ? "" : ", ") f
+        printf "Every step of both algorithms was free of contention on: %s.\n\n", s == "" ? "none" : s }' "$TMP/fam"
+cat <<'EOF'
+On the fat tree destination-mod-k routing gives every shift (GEN's steps)
+and, with k a power of two, every XOR pairing (PEX's) disjoint paths, as
+the hypercube's e-cube routing does for PEX; the banyan's unique paths do
+not (section 6). The indirect networks add hops: a worm crosses
+log2 n + 1 links on the banyan and up to 2 log4 n + 2 on the fat tree,
+where the mesh's neighbours are one link apart.
+
+EOF
+fi
+
+# ------------------------------------------------------------------------
 cat <<EOF
 ## Speed
 
@@ -662,7 +708,7 @@ the paper, plus the tool's own tests).
 | reproduction | wall time |
 |---|---|
 EOF
-for s in thakur thakur-alloc torus000 tseng001 flood004 survey002 banyan004; do
+for s in thakur thakur-alloc torus000 tseng001 flood004 survey002 banyan004 families; do
   [ -n "$(csv $s)" ] && echo "| $s | $(walltime $s) |"
 done
 [ -s "$RES/ci-slice.txt" ] && echo "| CI slice (tests/sweep/run.sh) | $(cat "$RES/ci-slice.txt") |"
@@ -676,7 +722,7 @@ counts.
 ## Running the experiments
 
     make sweep SWEEP=thakur [JOBS=2] [SWEEP_ARGS='--max-nodes 144']
-    make sweep SWEEP=torus000          # or survey002, flood004, tseng001, thakur-alloc, banyan004
+    make sweep SWEEP=torus000          # or survey002, flood004, tseng001, thakur-alloc, banyan004, families
     make reproduce                     # all of them, then make results
     make results                       # docs/results.md and docs/img/*.png from results/*/results.csv
     make heatmap RUN=runs/latest [METRIC=flits|worms|blocked|busy]

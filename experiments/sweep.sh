@@ -22,10 +22,10 @@
 # headers is one group named after the file. Each group runs the cross
 # product of its list keys:
 #   apps        node programs (wormsim --list-apps)            required
-#   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube or banyan of N)  required
+#   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube, banyan or fat tree of N)  required
 #   len         block lengths in bytes                         default 1024
 #   net         alternatives of `--set` strings separated by | default none
-#   topo        mesh | torus | hypercube | banyan              default torus
+#   topo        mesh | torus | hypercube | banyan | fattree    default torus
 #   preset      a presets/NAME.conf or a file                  default default
 #   port_model  one-port | all-port                            default one-port
 #   arch        arm | riscv | mixed                            default arm
@@ -113,7 +113,7 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   for app in ${G[apps]}; do
     [[ " $APPS_OK " == *" $app "* ]] || { lineno=${L[apps]}; bad "apps: unknown app '$app'; accepted: $APPS_OK"; }
   done
-  case "${G[topo]}" in mesh|torus|hypercube|banyan) ;; *) lineno=${L[topo]}; bad "topo: '${G[topo]}' is not one of: mesh torus hypercube banyan";; esac
+  case "${G[topo]}" in mesh|torus|hypercube|banyan|fattree) ;; *) lineno=${L[topo]}; bad "topo: '${G[topo]}' is not one of: mesh torus hypercube banyan fattree";; esac
   case "${G[port_model]}" in one-port|all-port) ;; *) lineno=${L[port_model]}; bad "port_model: '${G[port_model]}' is not one of: one-port all-port";; esac
   case "${G[arch]}" in arm|riscv|mixed) ;; *) lineno=${L[arch]}; bad "arch: '${G[arch]}' is not one of: arm riscv mixed";; esac
   [ -f "$HERE/presets/${G[preset]}.conf" ] || [ -f "${G[preset]}" ] || { lineno=${L[preset]}; bad "preset: no presets/${G[preset]}.conf and no such file; accepted: $(cd "$HERE/presets" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' ')or a file"; }

@@ -1,13 +1,15 @@
 /* Machine shapes: k-ary n-cubes (mesh, torus) with a size per dimension,
- * the binary hypercube (2-ary n-cube), and the banyan (one dimension of
- * `nodes` processors; its switches are the network model's, host/net.c). */
+ * the binary hypercube (2-ary n-cube), and two indirect networks whose
+ * switches are the network model's (host/net_topo.c): the banyan (one
+ * dimension of `nodes` processors) and the fat tree (a k-ary n-tree: n
+ * dimensions of k, a node's coordinates its base-k digits). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include "machine.h"
 
-const char *const topo_names[] = { "mesh", "torus", "hypercube", "banyan" };
+const char *const topo_names[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
 const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
 const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
 
@@ -43,7 +45,7 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
         if (topo_s && !strcmp(topo_s, topo_names[i]))
             t = i;
     if (t < 0) {
-        snprintf(err, errlen, "unknown topology '%s'; accepted: mesh, torus, hypercube, banyan",
+        snprintf(err, errlen, "unknown topology '%s'; accepted: mesh, torus, hypercube, banyan, fattree",
                  topo_s ? topo_s : "");
         return -1;
     }
@@ -79,6 +81,13 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
             snprintf(err, errlen, "DIMS does not apply to a %s; give NODES (a power of two)", topo_names[m->topo]);
             return -1;
         }
+        if (m->topo == NIC_TOPO_FATTREE)
+            for (int i = 0; i < m->ndims; i++)
+                if (m->dims[i] != m->dims[0] || m->dims[0] < 2) {
+                    snprintf(err, errlen, "a fat tree's DIMS are k x k x ... (a k-ary n-tree, k >= 2: 4x4x4, "
+                             "2x2x2x2 ...), not %s", dims_s);
+                    return -1;
+                }
         if (nodes && nodes != prod) {
             snprintf(err, errlen, "NODES=%ld does not match DIMS=%s (%ld nodes)", nodes, dims_s, prod);
             return -1;
@@ -96,6 +105,24 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
             }
             while ((1L << m->ndims) < nodes)
                 m->dims[m->ndims++] = 2;
+        } else if (m->topo == NIC_TOPO_FATTREE) {
+            /* a k-ary n-tree of k^n nodes: 4-ary (the CM-5's) when nodes is
+             * a power of 4, else binary */
+            int k = 0;
+            for (int kk = 4; kk >= 2 && !k; kk -= 2) {
+                long x = 1;
+                while (x < nodes)
+                    x *= kk;
+                if (x == nodes && nodes >= kk)
+                    k = kk;
+            }
+            if (!k) {
+                snprintf(err, errlen, "a fat tree needs NODES = k^n, a power of 4 (a 4-ary tree) or of 2 "
+                         "(binary), from 2 to 4096, or DIMS=kxkx.. for another k; not %ld", nodes);
+                return -1;
+            }
+            for (long x = 1; x < nodes; x *= k)
+                m->dims[m->ndims++] = k;
         } else if (m->topo == NIC_TOPO_BANYAN) {
             /* log2(nodes) stages of 2x2 switches */
             if (nodes < 2 || (nodes & (nodes - 1))) {
@@ -144,10 +171,22 @@ int machine_log2(int n)
     return k;
 }
 
+int machine_indirect(const struct machine *m)
+{
+    return m->topo == NIC_TOPO_BANYAN || m->topo == NIC_TOPO_FATTREE;
+}
+
 int machine_hops(const struct machine *m, int a, int b)
 {
     if (m->topo == NIC_TOPO_BANYAN)      /* processor, the stages, processor */
         return a == b ? 0 : machine_log2(m->nodes) + 1;
+    if (m->topo == NIC_TOPO_FATTREE) {   /* up to the lowest common ancestor and down */
+        int h = -1, k = m->dims[0];
+        for (int i = 0; a != b; i++, a /= k, b /= k)
+            if (a % k != b % k)
+                h = i;
+        return h < 0 ? 0 : 2 * h + 2;
+    }
     int ca[NIC_MAX_DIMS], cb[NIC_MAX_DIMS], h = 0;
     machine_coords(m, a, ca);
     machine_coords(m, b, cb);

@@ -62,9 +62,11 @@ void machine_dims_str(const struct machine *m, char *buf, size_t len);
 
 /* Coordinates of a rank and the hop count of the route (dimension-ordered
  * on a direct network; on a banyan, processor to processor through every
- * stage). */
+ * stage; on a fat tree, up to the lowest common ancestor and down). */
 void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS]);
 int machine_hops(const struct machine *m, int a, int b);
 int machine_log2(int n);              /* ceil(log2 n) */
+/* A banyan or a fat tree: switches between the nodes (host/net_topo.c). */
+int machine_indirect(const struct machine *m);
 
 #endif

@@ -103,7 +103,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->m = *m;
     n->p = *p;
     n->nd = m->ndims;
-    n->nlinkp = 2 * n->nd;
+    n->nlinkp = net_topo_link_ports(m);
     n->V = (int)p->vcs;
     int all = m->port_model == NIC_PORT_ALL ? (n->nlinkp ? n->nlinkp : 1) : 1;
     n->ninj = n->nej = p->ports ? (int)p->ports : all;

@@ -122,12 +122,14 @@ struct net {
 
 /* net_topo.c: the graph of a topology. net_topo_routers: how many routers
  * the machine's network has (its nodes', then its switches), or -1 with
- * the reason in err if the parameters do not fit it; net_topo_wire joins
+ * the reason in err if the parameters do not fit it; net_topo_link_ports:
+ * the link ports every router has; net_topo_wire joins
  * the ports (to_router, to_port, up, up_port); net_topo_route: the output
  * link port a worm at router `at` takes, or -1 at its destination, and in
  * *cls the dateline class the hop needs (-1: any VC); net_topo_hops: the
  * links a worm crosses from node a to node b. */
 int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+int net_topo_link_ports(const struct machine *m);     /* per router */
 void net_topo_wire(struct net *n);
 int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls);
 int net_topo_hops(const struct net *n, int a, int b);

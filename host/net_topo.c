@@ -28,7 +28,7 @@ static int neighbor(const struct net *n, int node, int dim, int dir)
 int net_link_exists(const struct net *n, int node, int dim, int dir)
 {
     int torus = n->m.topo == NIC_TOPO_TORUS;
-    return n->m.topo != NIC_TOPO_BANYAN && dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
+    return !machine_indirect(&n->m) && dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
            !(torus && dir < 0 && (n->m.dims[dim] == 2 || n->p.unidirectional));
 }
 
@@ -44,13 +44,20 @@ int net_topo_hops(const struct net *n, int a, int b)
     return h;
 }
 
+/* Switches per stage (banyan) or level (fat tree). */
+static int per_level(const struct net *n)
+{
+    int N = n->m.nodes;
+    return n->m.topo == NIC_TOPO_FATTREE ? N / n->m.dims[0] : N / 2;
+}
+
 void net_router_name(const struct net *n, int router, char *buf, size_t len)
 {
     int N = n->m.nodes;
     if (router < N)
         snprintf(buf, len, "%d", router);
     else
-        snprintf(buf, len, "s%d.%d", (router - N) / (N / 2), (router - N) % (N / 2));
+        snprintf(buf, len, "s%d.%d", (router - N) / per_level(n), (router - N) % per_level(n));
 }
 
 /* Join output port `o` of router `a` to input port `ip` of router `b`. */
@@ -107,23 +114,67 @@ static void wire_banyan(struct net *n)
         }
 }
 
+/* A k-ary n-tree (Petrini and Vanneschi; the CM-5's data network is a
+ * 4-ary one, seed 002 section 8): N = k^n nodes and n levels of k^(n-1)
+ * switches, level 0 the leaves. Switch <w, l> (w of n-1 base-k digits
+ * w_0 ..) has down ports 0 .. k-1 and up ports k .. 2k-1. Node p hangs
+ * from down port p_0 of leaf <p / k, 0>. Up port k + j of <w, l> joins
+ * <w with digit l set to j, l + 1> at its down port w_l, both ways, so
+ * <w, l> reaches the nodes d with d / k^(l+1) = w / k^l. Router of
+ * <w, l>: N + l k^(n-1) + w. */
+static int kpow(int k, int e)
+{
+    int x = 1;
+    while (e-- > 0)
+        x *= k;
+    return x;
+}
+
+static void wire_fattree(struct net *n)
+{
+    int N = n->m.nodes, k = n->m.dims[0], L = n->m.ndims, S = N / k;
+    for (int p = 0; p < N; p++) {
+        wire(n, p, 0, N + p / k, p % k);
+        wire(n, N + p / k, p % k, p, 0);
+    }
+    for (int l = 0; l + 1 < L; l++)
+        for (int w = 0; w < S; w++) {
+            int kl = kpow(k, l), wl = w / kl % k, a = N + l * S + w;
+            for (int j = 0; j < k; j++) {
+                int b = N + (l + 1) * S + w + (j - wl) * kl;
+                wire(n, a, k + j, b, wl);
+                wire(n, b, wl, a, k + j);
+            }
+        }
+}
+
 void net_topo_wire(struct net *n)
 {
     if (n->m.topo == NIC_TOPO_BANYAN)
         wire_banyan(n);
+    else if (n->m.topo == NIC_TOPO_FATTREE)
+        wire_fattree(n);
     else
         wire_direct(n);
 }
 
+int net_topo_link_ports(const struct machine *m)
+{
+    return m->topo == NIC_TOPO_FATTREE ? 2 * m->dims[0] : 2 * m->ndims;
+}
+
 int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
 {
-    if (m->topo != NIC_TOPO_BANYAN)
+    if (!machine_indirect(m))
         return m->nodes;
     if (m->port_model != NIC_PORT_ONE || p->ports > 1) {
-        snprintf(err, errlen, "a banyan gives each processor one input and one output port: "
-                 "PORT_MODEL=one-port and ports=1 (or 0), not %s", m->port_model == NIC_PORT_ONE ? "more ports" : "all-port");
+        snprintf(err, errlen, "a %s gives each processor one input and one output port: "
+                 "PORT_MODEL=one-port and ports=1 (or 0), not %s", m->topo == NIC_TOPO_BANYAN ? "banyan" : "fat tree",
+                 m->port_model == NIC_PORT_ONE ? "more ports" : "all-port");
         return -1;
     }
+    if (m->topo == NIC_TOPO_FATTREE)
+        return m->nodes + m->ndims * (m->nodes / m->dims[0]);
     return m->nodes + machine_log2(m->nodes) * (m->nodes / 2);
 }
 
@@ -182,7 +233,30 @@ static int route_banyan(const struct net *n, int at, const struct net_msg *m, in
     return stage + 1 < S ? m->dst >> (stage + 1) & 1 : m->dst & 1;
 }
 
+/* Up-then-down routing on the fat tree (wire_fattree): a worm climbs until
+ * the switch's subtree holds its destination d, taking up port k + d_l at
+ * level l (destination-mod-k: the worms leaving one subtree for k^(l+1)
+ * consecutive destinations take k^l different up links each, so a shift
+ * s -> s + c never puts two on one link), then descends by down port d_l
+ * at level l. Every route is up links, then down links, so the channel
+ * dependences have no cycle and need no dateline classes. */
+static int route_fattree(const struct net *n, int at, const struct net_msg *m, int *cls)
+{
+    int N = n->m.nodes, k = n->m.dims[0], S = N / k, d = m->dst;
+    *cls = -1;
+    if (at < N)
+        return at == d ? -1 : 0;
+    int l = (at - N) / S, w = (at - N) % S, kl = kpow(k, l);
+    if (w / kl == d / (kl * k))
+        return d / kl % k;                              /* down, by digit l */
+    return k + d / kl % k;                              /* up, by digit l too */
+}
+
 int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls)
 {
-    return n->m.topo == NIC_TOPO_BANYAN ? route_banyan(n, at, m, cls) : route_direct(n, at, m, cls);
+    switch (n->m.topo) {
+    case NIC_TOPO_BANYAN: return route_banyan(n, at, m, cls);
+    case NIC_TOPO_FATTREE: return route_fattree(n, at, m, cls);
+    default: return route_direct(n, at, m, cls);
+    }
 }

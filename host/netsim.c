@@ -304,7 +304,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: netsim [options]   the interconnect alone, on synthetic traffic\n"
-"  -t, --topo KIND       mesh | torus | hypercube | banyan (default torus)\n"
+"  -t, --topo KIND       mesh | torus | hypercube | banyan | fattree (default torus)\n"
 "  -n, --nodes N         node count (default 64)   -d, --dims AxB..  sizes per dimension\n"
 "  -p, --pattern P       uniform transpose bitcomp bitrev tornado hotspot neighbor (default uniform)\n"
 "  -r, --rate R          offered load, flits per node per cycle (default 0.1)\n"

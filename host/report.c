@@ -91,7 +91,7 @@ static json_t *link_json(const struct router *r, int link)
 {
     int from, port, to;
     net_link_ends(r->net, link, &from, &port, &to);
-    if (r->m.topo != NIC_TOPO_BANYAN)
+    if (!machine_indirect(&r->m))
         return json_pack("{s:i, s:i, s:s}", "node", from, "dim", port / 2, "dir", dir_name[port % 2]);
     char a[32], b[32];
     net_router_name(r->net, from, a, sizeof a);
@@ -125,7 +125,7 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
     /* by header name: a direct network's links leave `node` in dimension
      * `dim`, direction `dir`; an indirect network's leave router `from`
      * by `port` (net_router_name) */
-    int direct = r->m.topo != NIC_TOPO_BANYAN;
+    int direct = !machine_indirect(&r->m);
     fprintf(f, direct ? "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n"
                       : "from,port,to,flits,worms,busy_cycles,blocked_cycles\n");
     int nl;

@@ -76,7 +76,7 @@ int trace_write(const struct tracebuf *t, const struct router *r, const char *pa
         if (!net_link_ends(r->net, i, &from, &port, &to))
             continue;
         char name[64];
-        if (r->m.topo == NIC_TOPO_BANYAN) {
+        if (machine_indirect(&r->m)) {
             char rn[32];
             net_router_name(r->net, from, rn, sizeof rn);
             snprintf(name, sizeof name, "%s port %d", rn, port);

@@ -110,7 +110,7 @@ static void usage(FILE *f)
 "usage: wormsim [options]\n"
 "  -a, --app NAME         node program (default alltoall_pex); --list-apps lists them\n"
 "  -n, --nodes N          node count (default 64, or the product of --dims)\n"
-"  -t, --topo KIND        mesh | torus | hypercube | banyan (default torus)\n"
+"  -t, --topo KIND        mesh | torus | hypercube | banyan | fattree (default torus)\n"
 "  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
 "      --port-model M     one-port | all-port (default one-port; --set port_model=)\n"
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"

@@ -22,7 +22,7 @@
 #define NET_ANY      (-1)       /* wildcard source or tag for net_recv/net_probe */
 #define NET_MAX_DIMS 12          /* equals NIC_MAX_DIMS */
 
-enum net_topo_kind { NET_MESH = 0, NET_TORUS = 1, NET_HYPERCUBE = 2, NET_BANYAN = 3 };
+enum net_topo_kind { NET_MESH = 0, NET_TORUS = 1, NET_HYPERCUBE = 2, NET_BANYAN = 3, NET_FATTREE = 4 };
 enum net_port_model { NET_ONE_PORT = 0, NET_ALL_PORT = 1 };
 
 struct net_topology {

@@ -48,10 +48,12 @@
 #define NIC_CONS_OFF     0x0540u
 #define NIC_RING_OFF     0x1000u
 
-/* A banyan (seed 004) is an indirect network: ndims 1 and dims[0] =
- * nodes, the processors on log2(nodes) stages of 2x2 switches. */
+/* Indirect networks: a banyan (seed 004) has ndims 1 and dims[0] =
+ * nodes, the processors on log2(nodes) stages of 2x2 switches; a fat tree
+ * (a k-ary n-tree, seed 002 section 8) has ndims n and every dims[i] = k,
+ * a node's coordinates being its base-k digits. */
 enum nic_topo { NIC_TOPO_MESH = 0, NIC_TOPO_TORUS = 1, NIC_TOPO_HYPERCUBE = 2, NIC_TOPO_BANYAN = 3,
-               NIC_TOPO_COUNT };
+                NIC_TOPO_FATTREE = 4, NIC_TOPO_COUNT };
 enum nic_port { NIC_PORT_ONE = 0, NIC_PORT_ALL = 1 };
 
 struct nic_config {

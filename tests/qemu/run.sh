@@ -371,7 +371,7 @@ bad_input() {   # args... -- expected message regex
 bad_app()       { bad_input --app nosuch -- "unknown app 'nosuch'; accepted:.*" && expect 'grep -q alltoall_pex "$TMP/b"'; }
 bad_nodes_dims(){ bad_input --nodes 16 --dims 4x5 -- "NODES=16 does not match DIMS=4x5 \(20 nodes\)"; }
 bad_dims()      { bad_input --dims 4xx4 -- "DIMS='4xx4' is malformed; expected .*joined by 'x'"; }
-bad_topo()      { bad_input --topo ring -- "unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan"; }
+bad_topo()      { bad_input --topo ring -- "unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan, fattree"; }
 bad_hypercube() { bad_input --topo hypercube --nodes 12 -- "hypercube needs NODES a power of two"; }
 bad_pex_size()  { bad_input --app alltoall_pex --dims 4x3 -- "alltoall_pex needs a power-of-two node count, not 12"; }
 bad_gdb()       { bad_input --nodes 4 --gdb 9 -- "GDB \(node to debug\) '9' is not a whole number from 0 to 3"; }

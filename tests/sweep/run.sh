@@ -32,7 +32,7 @@ bad() {  # bad CONTENT EXPECTED-MESSAGE
 }
 bad_definitions_are_refused() {
   bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello pingpong alltoall_pex"
-  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:3: topo: 'ring' is not one of: mesh torus hypercube banyan"
+  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:3: topo: 'ring' is not one of: mesh torus hypercube banyan fattree"
   bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
   bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a positive number of bytes"
   bad $'[a]\napps = alltoall_pex\n[b]\napps = alltoall_gen\ndims = 4x4' "group [a] has no 'dims'"

@@ -157,6 +157,7 @@ static uint64_t same_both_ways(const char *what, const struct machine *m, const 
 static const struct { const char *topo, *nodes, *dims; } shapes[] = {
     { "torus", NULL, "8x8" }, { "torus", NULL, "4x4x4" }, { "torus", NULL, "5x7" },
     { "mesh", NULL, "6x5" }, { "mesh", NULL, "16" }, { "hypercube", "32", NULL }, { "banyan", "16", NULL },
+    { "fattree", "16", NULL }, { "fattree", "8", NULL },
 };
 
 static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
@@ -180,8 +181,8 @@ static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
             }
             if (wormhole_only && (v == 4 || v == 5))
                 continue;
-            if (m.topo == NIC_TOPO_BANYAN && (v == 6 || v == 9))
-                continue;                               /* a banyan has one port per processor */
+            if (machine_indirect(&m) && (v == 6 || v == 9))
+                continue;                               /* one port per processor */
             char what[128];
             snprintf(what, sizeof what, "%s %s variant %d", shapes[s].topo,
                      shapes[s].dims ? shapes[s].dims : shapes[s].nodes, v);

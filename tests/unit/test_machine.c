@@ -137,11 +137,11 @@ TEST(unknown_topology_lists_the_accepted_ones)
     struct machine m;
     CHECK_EQ_INT(parse(&m, "ring", NULL, NULL), -1);
     CHECK_CONTAINS(err, "ring");
-    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan, fattree");
     CHECK_EQ_INT(parse(&m, "Torus", NULL, NULL), -1);    /* names are exact */
-    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan, fattree");
     CHECK_EQ_INT(parse(&m, NULL, NULL, NULL), -1);
-    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan");
+    CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan, fattree");
 }
 
 TEST(hypercube_of_8_is_2x2x2)
