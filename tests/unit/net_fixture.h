@@ -1,10 +1,11 @@
-/* What the network's unit tests (test_net.c, test_jump.c) share: a machine
- * from the words a user types, failing the test if it is refused. */
+/* What the network's unit tests share: a machine from the words a user
+ * types, failing the test if it is refused, and a small network on it. */
 #ifndef NET_FIXTURE_H
 #define NET_FIXTURE_H
 
 #include "check.h"
 #include "machine.h"
+#include "net.h"
 
 static inline struct machine mach(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
 {
@@ -14,6 +15,45 @@ static inline struct machine mach(const char *topo, const char *nodes, const cha
         check_fail(__FILE__, __LINE__, "machine_parse: %s", err);
     m.port_model = pm;
     return m;
+}
+
+/* Small links: 8-byte flits at 1 ns a byte (a cycle is 8 ns), 1 cycle a
+ * hop, 2 VCs of 4 flits, wormhole. */
+static inline struct net_params small_params(void)
+{
+    return (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
+                                .nic_cycles = 1, .switching = SW_WORMHOLE };
+}
+
+/* A one-port network of small_params from the user's words, failing the
+ * test if it is refused. */
+static inline struct net *small_net(const char *topo, const char *nodes, const char *dims)
+{
+    struct machine m = mach(topo, nodes, dims, NIC_PORT_ONE);
+    struct net_params p = small_params();
+    char err[256];
+    struct net *n = net_new(&m, &p, err, sizeof err);
+    if (!n)
+        check_fail(__FILE__, __LINE__, "net_new: %s", err);
+    return n;
+}
+
+/* One worm alone from src to dst (len bytes): it takes its route's hops
+ * and the uncontended time (net.h), and the router called `router` has
+ * the name `name` (net_router_name). */
+static inline void check_lone_worm(struct net *n, int src, int dst, uint32_t len, int hops, int router,
+                                   const char *name)
+{
+    struct net_msg m = { .src = src, .dst = dst, .len = len };
+    net_inject(n, &m);
+    struct net_msg *a, *l;
+    while (net_busy(n))
+        net_run(n, UINT64_MAX, &a, &l);
+    CHECK_EQ_INT(m.hops, hops);
+    CHECK_EQ_U64(m.c_arrive - m.c_inject, net_uncontended_cycles(n, hops, m.flits));
+    char got[32];
+    net_router_name(n, router, got, sizeof got);
+    CHECK_STR(got, name);
 }
 
 #endif

@@ -57,13 +57,9 @@ TEST(every_round_is_a_permutation_the_banyan_routes_without_conflict)
     for (int n = 4; n <= 256; n *= 2) {
         struct app_shape sh = banyan_shape(n);
         int *sq = square(a, &sh);
-        char ns[16], err[256];
+        char ns[16];
         snprintf(ns, sizeof ns, "%d", n);
-        struct machine m = mach("banyan", ns, NULL, NIC_PORT_ONE);
-        struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                                .nic_cycles = 1, .switching = SW_WORMHOLE };
-        struct net *net = net_new(&m, &p, err, sizeof err);
-        REQUIRE(net);
+        struct net *net = small_net("banyan", ns, NULL);
         int nl, path[64];
         net_link_stats(net, &nl);
         int *use = calloc((size_t)nl, sizeof *use), *seen = calloc((size_t)n, sizeof *seen);

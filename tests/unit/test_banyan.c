@@ -11,15 +11,9 @@
 
 static struct net *banyan(int nodes)
 {
-    char s[16], err[256];
+    char s[16];
     snprintf(s, sizeof s, "%d", nodes);
-    struct machine m = mach("banyan", s, NULL, NIC_PORT_ONE);
-    struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                            .nic_cycles = 1, .switching = SW_WORMHOLE };
-    struct net *n = net_new(&m, &p, err, sizeof err);
-    if (!n)
-        check_fail(__FILE__, __LINE__, "net_new: %s", err);
-    return n;
+    return small_net("banyan", s, NULL);
 }
 
 /* Largest number of worms of the permutation src -> perm[src] on one link. */
@@ -122,26 +116,15 @@ TEST(the_slides_eight_switch_settings_are_conflict_free)
 TEST(an_uncontended_worm_takes_stages_plus_one_hops)
 {
     struct net *n = banyan(16);
-    struct net_msg m = { .src = 3, .dst = 12, .len = 64 };       /* 8 flits */
-    net_inject(n, &m);
-    struct net_msg *a, *l;
-    while (net_busy(n))
-        net_run(n, UINT64_MAX, &a, &l);
-    CHECK_EQ_INT(m.hops, 5);
-    CHECK_EQ_U64(m.c_arrive - m.c_inject, net_uncontended_cycles(n, 5, 8));
-    char name[32];
-    net_router_name(n, 16 + 2 * 8 + 5, name, sizeof name);
-    CHECK_STR(name, "s2.5");
-    net_router_name(n, 7, name, sizeof name);
-    CHECK_STR(name, "7");
+    check_lone_worm(n, 3, 12, 64, 5, 16 + 2 * 8 + 5, "s2.5");      /* 4 stages + 1 */
+    check_lone_worm(n, 12, 3, 64, 5, 7, "7");
     net_free(n);
 }
 
 TEST(a_banyan_has_one_port_per_processor)
 {
     struct machine m = mach("banyan", "8", NULL, NIC_PORT_ALL);
-    struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                            .nic_cycles = 1, .switching = SW_WORMHOLE };
+    struct net_params p = small_params();
     char err[256];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK_CONTAINS(err, "one-port");

@@ -7,17 +7,7 @@
 #include "net.h"
 #include "net_fixture.h"
 
-static struct net *tree(const char *nodes, const char *dims)
-{
-    struct machine m = mach("fattree", nodes, dims, NIC_PORT_ONE);
-    struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                            .nic_cycles = 1, .switching = SW_WORMHOLE };
-    char err[256];
-    struct net *n = net_new(&m, &p, err, sizeof err);
-    if (!n)
-        check_fail(__FILE__, __LINE__, "net_new: %s", err);
-    return n;
-}
+static struct net *tree(const char *nodes, const char *dims) { return small_net("fattree", nodes, dims); }
 
 static const struct { const char *nodes, *dims; int k, levels; } trees[] = {
     { "4", NULL, 4, 1 }, { "16", NULL, 4, 2 }, { "64", NULL, 4, 3 }, { "8", NULL, 2, 3 }, { "32", NULL, 2, 5 },
@@ -92,24 +82,15 @@ TEST(every_shift_is_free_of_contention)
 TEST(an_uncontended_worm_and_the_switch_names)
 {
     struct net *n = tree("16", NULL);
-    struct net_msg m = { .src = 1, .dst = 14, .len = 64 };          /* 8 flits, 4 links */
-    net_inject(n, &m);
-    struct net_msg *a, *l;
-    while (net_busy(n))
-        net_run(n, UINT64_MAX, &a, &l);
-    CHECK_EQ_INT(m.hops, 4);
-    CHECK_EQ_U64(m.c_arrive - m.c_inject, net_uncontended_cycles(n, 4, 8));
-    char name[32];
-    net_router_name(n, 16 + 4 + 3, name, sizeof name);
-    CHECK_STR(name, "s1.3");
+    check_lone_worm(n, 1, 14, 64, 4, 16 + 4 + 3, "s1.3");          /* up 1 level and down */
+    check_lone_worm(n, 4, 7, 64, 2, 16 + 1, "s0.1");                /* same leaf */
     net_free(n);
 }
 
 TEST(a_fat_tree_has_one_port_per_node_and_k_equal_digits)
 {
     struct machine m = mach("fattree", "16", NULL, NIC_PORT_ALL);
-    struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                            .nic_cycles = 1, .switching = SW_WORMHOLE };
+    struct net_params p = small_params();
     char err[256];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK_CONTAINS(err, "a fat tree gives each processor one input and one output port");
