@@ -38,11 +38,13 @@
  * directed channel at each step under the routing convention below, and
  * the blocks each channel carries over the whole run.
  *
- * Routing (the convention of the network model): dimension order 0, 1, ...;
- * on a mesh each dimension by the sign of the offset; on a torus the
- * shorter way, + when both are equal (offset exactly k/2, k even); on a
- * hypercube e-cube, lowest differing bit first. A directed channel is
- * (node, dimension, direction) of the link leaving the node.
+ * Routing: the network model's own (host/net_topo.c, through net_path):
+ * dimension order 0, 1, ...; on a mesh each dimension by the sign of the
+ * offset; on a torus the shorter way, + when both are equal (offset
+ * exactly k/2, k even); on a hypercube e-cube, lowest differing bit first;
+ * self-routing on a banyan, up then down on a fat tree. A channel is the
+ * model's directed link index (net.h): on a direct network node,
+ * dimension and direction of the link leaving the node (sim_channel).
  */
 #ifndef SCHED_SIM_H
 #define SCHED_SIM_H
@@ -51,6 +53,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../apps/coll/coll.h"
+#include "machine.h"
+#include "net.h"
 
 enum { SIM_LOADS = 1, SIM_STEP_CHANNELS = 2 };
 
@@ -78,31 +82,43 @@ struct sim {
     char err[512];
 };
 
+/* The network model's own routes (host/net.c, net_path) on the shape:
+ * one network per shape, kept until another shape is asked for. */
+static struct net *sim_net(const struct app_shape *sh)
+{
+    static struct net *n;
+    static struct machine cached;
+    struct machine m = { (enum nic_topo)sh->topo, sh->ndims, { 0 }, sh->nodes,
+                         sh->all_port ? NIC_PORT_ALL : NIC_PORT_ONE };
+    for (int i = 0; i < NIC_MAX_DIMS; i++)
+        m.dims[i] = i < sh->ndims ? sh->dims[i] : 1;
+    if (n && !memcmp(&m, &cached, sizeof m))
+        return n;
+    net_free(n);
+    struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
+                            .nic_cycles = 1, .ports = machine_indirect(&m) ? 1 : 0 };
+    if (machine_indirect(&m))
+        m.port_model = NIC_PORT_ONE;                /* routes do not depend on the ports */
+    char err[256];
+    if (!(n = net_new(&m, &p, err, sizeof err))) {
+        fprintf(stderr, "sched_sim: no network for the shape: %s\n", err);
+        abort();
+    }
+    cached = m;
+    return n;
+}
+
+/* A direct network's channel (node, dimension, direction): the network
+ * model's link index (net.h). */
 static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
 {
-    return (node * sh->ndims + dim) * 2 + (dir > 0);
+    return node * 2 * sh->ndims + 2 * dim + (dir < 0);
 }
 
 /* The directed channels of the route from a to b; returns how many. */
 static int sim_route(const struct app_shape *sh, int a, int b, int *ch)
 {
-    int ca[SHAPE_MAX_DIMS], cb[SHAPE_MAX_DIMS], n = 0;
-    shape_coords(sh, a, ca);
-    shape_coords(sh, b, cb);
-    for (int i = 0; i < sh->ndims; i++) {
-        int k = sh->dims[i], off = cb[i] - ca[i];
-        if (sh->topo == SHAPE_TORUS) {
-            off = ((off % k) + k) % k;
-            if (2 * off > k)
-                off -= k;                   /* 2 * off == k: the + way */
-        }
-        int dir = off > 0 ? 1 : -1;
-        for (; off != 0; off -= dir) {
-            ch[n++] = sim_channel(sh, shape_rank(sh, ca), i, dir);
-            ca[i] = (ca[i] + dir + k) % k;
-        }
-    }
-    return n;
+    return net_path(sim_net(sh), a, b, ch, 4096);
 }
 
 struct sim_msg {
@@ -184,7 +200,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     s->p = p;
     s->steps = T;
     s->segs = cx.segs;
-    s->nchan = p * sh->ndims * 2;
+    net_link_stats(sim_net(sh), &s->nchan);
     s->sends = calloc((size_t)p, sizeof(int));
     s->sent_blocks = calloc((size_t)p, sizeof(long));
     s->step_load = calloc((size_t)T + 1, sizeof(int));
