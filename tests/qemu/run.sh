@@ -81,6 +81,18 @@ pingpong_mesh() {
   expect '[ "$(summary .messages)" = 6 ] && [ "$(summary .bytes)" = 6000 ]'
   expect "grep -q 'pingpong 0 <-> 15: 3 x 1000 bytes' $(latest)/node-000.log"
 }
+# The node API calls no collective uses: net_probe (until the message has
+# arrived, then none left), net_sendrecv and net_wait_sent; the app checks
+# what each returns and every byte (apps/netapi.c).
+netapi_calls() {   # arch
+  ws --app netapi --nodes 2 --arch "$1" > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
+  ok_run
+  expect '[ "$(summary .messages)" = 3 ]'
+  expect 'grep -q "probe [0-9]* saw node 0 tag 7, 100 bytes" "$(latest)/node-001.log"' "$(cat "$(latest)/node-001.log")"
+  expect 'grep -q "100 bytes left after [1-9][0-9]* ns" "$(latest)/node-000.log"' "$(cat "$(latest)/node-000.log")"
+}
+netapi_arm() { netapi_calls arm; }
+netapi_mixed() { netapi_calls mixed; }
 pex_torus4() {
   ws --app alltoall_pex --topo torus --dims 4x4 --args len=200 >/dev/null 2>&1; expect '[ $? = 0 ]'
   ok_run
@@ -552,6 +564,8 @@ echo "QEMU boot-and-collect tests"
 t hello_mesh hello_mesh
 t hello_hypercube hello_hypercube
 t pingpong_mesh pingpong_mesh
+t netapi_arm netapi_arm
+t netapi_mixed netapi_mixed
 t pex_torus4 pex_torus4
 t pex_hypercube16 pex_hypercube16
 t pex_mesh_8x8 pex_mesh_8x8_default_len
