@@ -24,7 +24,7 @@ extern const char *const switching_names[];   /* indexed by enum switching */
 enum alloc { ALLOC_ROUND_ROBIN = 0, ALLOC_AGE = 1, ALLOC_FIXED = 2 };
 extern const char *const alloc_names[];       /* indexed by enum alloc */
 
-/* The interconnect's parameters (host/net.h has the model). */
+/* The interconnect's parameters (host/net_model.h has the model). */
 struct net_params {
     uint32_t flit_bytes;      /* bytes per flit */
     uint32_t byte_ps;         /* link time per byte: one cycle = flit_bytes x byte_ps */

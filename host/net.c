@@ -1,4 +1,4 @@
-/* The flit-level interconnect; see net.h for the model. */
+/* The flit-level interconnect; see net_model.h for the model. */
 #include <stdlib.h>
 #include <string.h>
 #include "net_state.h"
@@ -121,7 +121,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; i < n->nr; i++) {
-        struct router *r = &n->r[i];
+        struct net_router *r = &n->r[i];
         if (i < m->nodes)
             machine_coords(m, i, r->coords);
         r->in = calloc((size_t)n->nin * (size_t)n->V, sizeof *r->in);
@@ -154,7 +154,7 @@ void net_free(struct net *n)
     if (!n)
         return;
     for (int i = 0; i < n->nr; i++) {
-        struct router *r = &n->r[i];
+        struct net_router *r = &n->r[i];
         for (int k = 0; k < n->nin * n->V; k++)
             free(r->in[k].q);
         for (int o = 0; o < n->nout; o++) {
@@ -212,7 +212,7 @@ static void add_event(struct net_msg **head, struct net_msg *m, int left)
  * into its router's injection buffer, one flit per cycle. */
 static void inject_step(struct net *n, int node, uint64_t c)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     for (int ch = 0; ch < n->ninj; ch++) {
         struct nic_queue *q = &r->inj[ch];
         struct net_msg *m = q->first;
@@ -245,7 +245,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
  * 0 if none is free (the worm is blocked this cycle). */
 static int vc_grant(struct net *n, int node, int i)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     const int V = n->V;
     struct ivc *v = &r->in[i];
     struct oport *op = &r->out[v->out_port];
@@ -299,7 +299,7 @@ static prio_t priority(const struct net *n, const struct ivc *v, uint32_t at, ui
  * equals does the same. */
 static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     const uint32_t NV = (uint32_t)(n->nin * n->V);
     if (n->p.alloc == ALLOC_FIXED) {
         for (int q = 0; q < nva; q++) {
@@ -348,7 +348,7 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
  * granted it). */
 static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     const int V = n->V;
     struct ivc *v = &r->in[ip * V + vc];
     struct oport *op = &r->out[v->out_port];
@@ -385,7 +385,7 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
     } else {
         if (n->p.switching == SW_WORMHOLE)
             op->credits[ovc]--;
-        struct router *dr = &n->r[op->to_router];
+        struct net_router *dr = &n->r[op->to_router];
         f.ready = c + n->p.hop_cycles;
         ivc_push(&dr->in[op->to_port * V + ovc], f);
         dr->nflits++;
@@ -410,7 +410,7 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
  * blocked; one whose input sent elsewhere first is not counted. */
 static void switch_fixed(struct net *n, int node, int nreq, uint64_t c, uint8_t *blocked_seen)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     const int V = n->V;
     for (int o = 0; o < n->nout; o++) {
         struct oport *op = &r->out[o];
@@ -448,7 +448,7 @@ static void switch_fixed(struct net *n, int node, int nreq, uint64_t c, uint8_t 
  * of its output. Every request that does not move is blocked. */
 static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint8_t *blocked_seen)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     const int V = n->V;
     const uint32_t NV = (uint32_t)(n->nin * V);
     for (int ip = 0; ip < n->nin; ip++)
@@ -494,7 +494,7 @@ static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint
 
 static void router_step(struct net *n, int node, uint64_t c)
 {
-    struct router *r = &n->r[node];
+    struct net_router *r = &n->r[node];
     const int V = n->V;
     int nreq = 0, nva = 0, nready = 0;
     uint8_t blocked_seen[2 * NIC_MAX_DIMS] = { 0 };
@@ -640,7 +640,7 @@ static uint64_t next_ready(const struct net *n)
 {
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < n->m.nodes; i++) {     /* only nodes' routers inject */
-        const struct router *r = &n->r[i];
+        const struct net_router *r = &n->r[i];
         if (!r->queued)
             continue;
         for (int ch = 0; ch < n->ninj; ch++)
@@ -693,7 +693,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->now = c + 1;
         n->stepped++;
         n->moves += n->moved;
-        /* Deadlock is impossible by construction (net.h); a long standstill
+        /* Deadlock is impossible by construction (net_model.h); a long standstill
          * with flits inside means a model error, not slow traffic. */
         n->still = n->moved || !n->inflight_flits ? 0 : n->still + 1;
         if (n->still > 1000000)

@@ -1,4 +1,4 @@
-/* Exact jumps over periodic stretches of the flit engine (net.h).
+/* Exact jumps over periodic stretches of the flit engine (net_model.h).
  *
  * While worms stream and nothing else happens, the network's state repeats
  * up to two shifts: each worm m has moved d(m) more flits into its
@@ -113,7 +113,7 @@ static int walk(struct walk *w)
     for (size_t k = 0; k < words; k++)
         PUT(n->active[k]);
     NET_FOR_ACTIVE(n, a) {
-        struct router *r = &n->r[a];
+        struct net_router *r = &n->r[a];
         PUT(r->nflits | (uint64_t)r->queued << 32);
         for (int i = 0; i < n->nin * V; i++) {
             const struct ivc *v = &r->in[i];
@@ -196,7 +196,7 @@ static uint64_t periods(struct net *n, uint64_t P, uint64_t end)
     }
     uint64_t pushing = 0;
     NET_FOR_ACTIVE(n, a) {
-        const struct router *r = &n->r[a];
+        const struct net_router *r = &n->r[a];
         for (int ch = 0; ch < n->ninj; ch++) {
             const struct nic_queue *q = &r->inj[ch];
             const struct net_msg *m = q->first;
@@ -228,7 +228,7 @@ static void jump(struct net *n, uint64_t P, uint64_t k)
         j->m->blocked_cycles += k * j->db;
     }
     NET_FOR_ACTIVE(n, a) {
-        struct router *r = &n->r[a];
+        struct net_router *r = &n->r[a];
         for (int i = 0; i < n->nin * n->V; i++) {
             struct ivc *v = &r->in[i];
             for (uint32_t x = 0; x < v->count; x++) {

@@ -1,10 +1,10 @@
 /* The network model's state, shared by the cycle engine (net.c) and its
  * exact jump over periodic stretches (net_jump.c). Not for other users:
- * net.h is the interface. */
+ * net_model.h is the interface. */
 #ifndef NET_STATE_H
 #define NET_STATE_H
 
-#include "net.h"
+#include "net_model.h"
 
 #define NET_MAX_LINK_PORTS (2 * NIC_MAX_DIMS)
 
@@ -46,7 +46,7 @@ struct nic_queue {                  /* one injection channel */
  * after them are switches (an indirect network's), whose NIC channels
  * stay unused. Every router has the same port counts; a port with no
  * link has to_router -1. */
-struct router {
+struct net_router {
     int up[NET_MAX_LINK_PORTS];     /* per link input port: the router it comes from */
     int up_port[NET_MAX_LINK_PORTS];/* and the output port there */
     struct ivc *in;                 /* [nin * V] */
@@ -85,7 +85,7 @@ struct net {
     int nd;                         /* a direct network's dimensions */
     int nlinkp, ninj, nej, nin, nout, V;
     uint64_t cycle_ps, now, stepped, flit_hops;
-    struct router *r;
+    struct net_router *r;
     struct link_stats *ls;
     struct credit_ret *cr;
     size_t ncr, cr_cap;

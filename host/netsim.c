@@ -32,7 +32,7 @@
 #include "machine.h"
 #include "host_clock.h"
 #include "params.h"
-#include "net.h"
+#include "net_model.h"
 
 enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
 static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };

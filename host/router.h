@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "machine.h"
-#include "net.h"
+#include "net_model.h"
 
 #define SIM_INF UINT64_MAX
 /* The latest simulated time a node may stamp on a descriptor: 2^50 ns,

@@ -68,7 +68,7 @@ struct run {
     unsigned char *arch;          /* per node: enum node_arch */
     int gdb_node;
     int want_trace;                  /* write trace.json (Chrome trace events) */
-    enum net_jump jump;              /* the network engine's mode (net.h) */
+    enum net_jump jump;              /* the network engine's mode (net_model.h) */
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
     unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
     double timeout_s, hang_s;

@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "machine.h"
-#include "net.h"
+#include "net_model.h"
 
 static inline struct machine mach(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
 {
@@ -39,7 +39,7 @@ static inline struct net *small_net(const char *topo, const char *nodes, const c
 }
 
 /* One worm alone from src to dst (len bytes): it takes its route's hops
- * and the uncontended time (net.h), and the router called `router` has
+ * and the uncontended time (net_model.h), and the router called `router` has
  * the name `name` (net_router_name). */
 static inline void check_lone_worm(struct net *n, int src, int dst, uint32_t len, int hops, int router,
                                    const char *name)

@@ -43,7 +43,7 @@
  * offset; on a torus the shorter way, + when both are equal (offset
  * exactly k/2, k even); on a hypercube e-cube, lowest differing bit first;
  * self-routing on a banyan, up then down on a fat tree. A channel is the
- * model's directed link index (net.h): on a direct network node,
+ * model's directed link index (net_model.h): on a direct network node,
  * dimension and direction of the link leaving the node (sim_channel).
  */
 #ifndef SCHED_SIM_H
@@ -54,7 +54,7 @@
 #include <string.h>
 #include "../../apps/coll/coll.h"
 #include "machine.h"
-#include "net.h"
+#include "net_model.h"
 
 enum { SIM_LOADS = 1, SIM_STEP_CHANNELS = 2 };
 
@@ -109,7 +109,7 @@ static struct net *sim_net(const struct app_shape *sh)
 }
 
 /* A direct network's channel (node, dimension, direction): the network
- * model's link index (net.h). */
+ * model's link index (net_model.h). */
 static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
 {
     return node * 2 * sh->ndims + 2 * dim + (dir < 0);

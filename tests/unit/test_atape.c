@@ -5,7 +5,7 @@
  * block exactly once (sched_sim.h). */
 #include "check.h"
 #include "sched_sim.h"
-#include "net.h"
+#include "net_model.h"
 #include "net_fixture.h"
 
 static struct app_shape banyan_shape(int n)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
-#include "net.h"
+#include "net_model.h"
 #include "net_fixture.h"
 
 static struct net *banyan(int nodes)

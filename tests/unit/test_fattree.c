@@ -4,7 +4,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
-#include "net.h"
+#include "net_model.h"
 #include "net_fixture.h"
 
 static struct net *tree(const char *nodes, const char *dims) { return small_net("fattree", nodes, dims); }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "net.h"
+#include "net_model.h"
 #include "net_fixture.h"
 
 static struct net_params base(void)

@@ -60,8 +60,8 @@
  * periods at once, with exactly the times and counters stepping would give
  * (net_jump.c says how and why). Idle stretches are skipped outright.
  */
-#ifndef NET_H_HOST
-#define NET_H_HOST
+#ifndef NET_MODEL_H
+#define NET_MODEL_H
 
 #include <stdint.h>
 #include <stdio.h>
