@@ -1219,6 +1219,34 @@ TEST(corrupted_config_does_not_move_the_router_outside_the_buffer)
 
 /* --- deadlock, failure, exit --- */
 
+/* A failure inside the network model stops the run with its cause: the
+ * poll that runs the network returns -1 and r->error says what the model
+ * said, rather than the run waiting for a hang timeout. Provoked here by
+ * NET_JUMP_CHECK (the model stepped every cycle beside the jumping one)
+ * after the test corrupts a link counter of the jumping model. */
+TEST(a_network_model_failure_reaches_the_caller)
+{
+    REQUIRE(fx_setup("mesh", "16", NULL, 1) == 0);
+    REQUIRE(net_set_jump(F.r.net, NET_JUMP_CHECK) == 0);
+    for (int i = 1; i < 15; i++)
+        exit_node(i, 0, 0);
+    uint32_t s = recv(15, 0, 0, NIC_ANY, 4096);
+    REQUIRE(poll_node(15) == 0);
+    uint8_t data[100];
+    fill(data, sizeof data, 3);
+    send(0, 1000, 15, 7, data, sizeof data);
+    REQUIRE(poll_node(0) == 0);
+    int nl;
+    struct link_stats *ls = (struct link_stats *)net_link_stats(F.r.net, &nl);
+    ls[0].blocked += 1000;                           /* the jumping model's counter only */
+    post(0, NIC_OP_EXIT, 1100, 0, 0, 0, 0);
+    CHECK_EQ_INT(poll_node(0), -1);                  /* the network runs here, and fails */
+    CHECK(!answered(15, s));
+    CHECK_CONTAINS(F.r.error, "the network model's jump gave other times or counters than stepping every cycle");
+    CHECK_CONTAINS(F.r.error, "a model error");
+    fx_done();
+}
+
 TEST(deadlock_detection)
 {
     /* each waits for the other */
