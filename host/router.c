@@ -323,8 +323,8 @@ static void inject(struct router *r, struct msg *m)
 static void answer(struct router *r, struct node *n, uint32_t status, const struct msg *m,
                    uint64_t t)
 {
-    if (r->trace)
-        fprintf(r->trace, "%12llu node %d: answer %s #%u status %u%s%d\n", (unsigned long long)t,
+    if (r->desc_log)
+        fprintf(r->desc_log, "%12llu node %d: answer %s #%u status %u%s%d\n", (unsigned long long)t,
                 n->rank, router_op_name(n->blk.op), n->blk.seq, status, m ? " from " : "", m ? m->src : -1);
     volatile struct nic_reply *rep = reply_of(n);
     rep->status = status;
@@ -600,8 +600,8 @@ static int nic_queue_check(struct router *r, struct node *n, const struct nic_de
 
 static int handle(struct router *r, struct node *n, const struct nic_desc *d)
 {
-    if (r->trace)
-        fprintf(r->trace, "%12llu node %d: %s #%u peer %d tag %d len %u\n", (unsigned long long)d->time_ns,
+    if (r->desc_log)
+        fprintf(r->desc_log, "%12llu node %d: %s #%u peer %d tag %d len %u\n", (unsigned long long)d->time_ns,
                 n->rank, router_op_name(d->op), d->seq, (int)d->peer, (int)d->tag, d->len);
     struct layout l = layout_of(r, n);
     if (n->state == NODE_BLOCKED)

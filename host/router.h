@@ -115,7 +115,7 @@ struct router {
     int failed_node;              /* first node that broke the protocol, or -1 */
     int stopped;                  /* an error that is no node's ended the engine */
     char error[512];              /* why the run must stop, if set */
-    FILE *trace;                  /* every descriptor and answer, if set */
+    FILE *desc_log;               /* every descriptor and answer, if set (WORMSIM_DESC_LOG=1) */
     struct tracebuf *timeline;    /* the Chrome trace being recorded, if set */
     void (*notify)(void *ctx, int rank);
     void *ctx;

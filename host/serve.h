@@ -27,7 +27,7 @@ int serve_recv(int conn, int *argc, char ***argv, int fds[3]);
 
 /* The client's value of an environment variable (from /proc/PID/environ),
  * malloc'd, or NULL if it has none. The server runs with the client's
- * PATH (where QEMU is found) and WORMSIM_TRACE. */
+ * PATH (where QEMU is found) and WORMSIM_DESC_LOG. */
 char *serve_peer_getenv(int conn, const char *name);
 
 /* The exit status to the client. */

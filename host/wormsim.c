@@ -629,8 +629,8 @@ static int setup(struct run *rn)
         rn->r.timeline = trace_new();
         trace_links(rn->r.timeline, &rn->r);
     }
-    if (getenv("WORMSIM_TRACE") && *getenv("WORMSIM_TRACE") == '1')
-        rn->r.trace = stderr;
+    if (getenv("WORMSIM_DESC_LOG") && *getenv("WORMSIM_DESC_LOG") == '1')
+        rn->r.desc_log = stderr;
     rn->r.ctx = rn;
     int port = 0;
     if (rn->gdb_node >= 0 && link_owner(rn->gdb_node, n) == link_rank()) {
@@ -1192,7 +1192,7 @@ static void serve_one(struct host *h, int conn, const int home[3])
         fprintf(stderr, "wormsim: the node pool cannot take the client's directory or output: %m\n");
     else {
         /* the client's environment where the run reads it */
-        static const char *const vars[] = { "PATH", "WORMSIM_TRACE" };
+        static const char *const vars[] = { "PATH", "WORMSIM_DESC_LOG" };
         char *mine[2];
         for (int i = 0; i < 2; i++) {
             mine[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
