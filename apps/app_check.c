@@ -15,10 +15,11 @@ static const char *const topo_word[] = { "mesh", "torus", "hypercube", "banyan",
 void app_shape_str(const struct app_shape *sh, char *buf, size_t len)
 {
     size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo <= 4 ? topo_word[sh->topo] : "?");
-    /* a banyan prints as its one dimension, "banyan 16", a fat tree as its
-     * digits, "fattree 4x4x4"; one test here, so
-     * the node's instruction count (and simulated time) before a
-     * collective is the same on every other machine */
+    /* A banyan prints as its one dimension ("banyan 16") and a fat tree
+     * as its digits ("fattree 4x4x4"), through the loop below: the test
+     * here stays the single one it was, so the node's instruction count
+     * before a collective, and with it every simulated time, is the same
+     * on the other machines. */
     if (sh->topo == SHAPE_HYPERCUBE) {
         snprintf(buf + o, o < len ? len - o : 0, "of %d nodes", sh->nodes);
         return;

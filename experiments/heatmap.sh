@@ -31,7 +31,7 @@ esac
 command -v gnuplot >/dev/null || { echo "heatmap: needs gnuplot (Debian package gnuplot-nox; tests/check-deps.sh plot)" >&2; exit 1; }
 dims=$(jq -r .dims "$run/summary.json"); topo=$(jq -r .topology "$run/summary.json")
 app=$(jq -r .app "$run/summary.json"); args=$(jq -r .args "$run/summary.json")
-[[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [ "$topo" != hypercube ] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn" >&2; exit 2; }
+[[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [[ "$topo" == mesh || "$topo" == torus ]] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn" >&2; exit 2; }
 X=${dims%x*}; Y=${dims#*x}
 tmp=$(mktemp -d /tmp/heatmap.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 # x0 y0 dx dy value: nodes at (3x, 3y); a channel of a link runs from one

@@ -83,9 +83,10 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
         }
         if (m->topo == NIC_TOPO_FATTREE)
             for (int i = 0; i < m->ndims; i++)
-                if (m->dims[i] != m->dims[0] || m->dims[0] < 2) {
-                    snprintf(err, errlen, "a fat tree's DIMS are k x k x ... (a k-ary n-tree, k >= 2: 4x4x4, "
-                             "2x2x2x2 ...), not %s", dims_s);
+                if (m->dims[i] != m->dims[0] || m->dims[0] < 2 || m->dims[0] > NIC_MAX_DIMS) {
+                    /* a switch has 2k ports, and a router at most 2 NIC_MAX_DIMS */
+                    snprintf(err, errlen, "a fat tree's DIMS are k x k x ... (a k-ary n-tree, k from 2 to %d: "
+                             "4x4x4, 2x2x2x2 ...), not %s", NIC_MAX_DIMS, dims_s);
                     return -1;
                 }
         if (nodes && nodes != prod) {

@@ -688,7 +688,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 n->active[i / 64] &= ~(1ull << (i % 64));
         }
         for (size_t k = 0; k < n->ncr; k++)
-            n->r[n->cr[k].node].out[n->cr[k].port].credits[n->cr[k].vc]++;
+            n->r[n->cr[k].router].out[n->cr[k].port].credits[n->cr[k].vc]++;
         n->ncr = 0;
         n->now = c + 1;
         n->stepped++;

@@ -15,7 +15,8 @@
  * Routing is dimension-ordered (dimension 0 first; e-cube on a hypercube).
  * A banyan (seed 004) is log2 N stages of 2x2 switches between the
  * nodes' routers, self-routing on the destination's bits; a worm crosses
- * log2 N + 1 links (net.c, wire_banyan).
+ * log2 N + 1 links; a fat tree (a k-ary n-tree) routes up to the lowest
+ * common ancestor and down (net_topo.c has both).
  * On a torus the shorter direction is taken and a tie (offset exactly k/2)
  * goes in the + direction; a unidirectional torus has + links only, and
  * every worm goes +. Deadlock freedom on a torus comes from two
@@ -126,9 +127,10 @@ const char *net_run_error(const struct net *n);
 /* The network is a graph of routers joined by directed links. Routers
  * 0 .. nodes-1 are the nodes' own (each with its NIC's injection and
  * ejection channels); an indirect network's switches follow. Every router
- * has the same number of link ports, 2 x ndims (2 on a banyan); a directed
- * link is named by its router and output port:
- *     index = router * 2 * ndims + port
+ * has the same number P of link ports (2 x ndims on a direct network, 2 on
+ * a banyan, 2k on a k-ary fat tree); a directed link is named by its
+ * router and output port:
+ *     index = router * P + port
  * and on a direct network port = 2 dim + (dir == -1). */
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks);
 int net_routers(const struct net *n);
@@ -137,8 +139,8 @@ int net_link_exists(const struct net *n, int node, int dim, int dir);
 /* Link `link` (an index as above): 1 with the router it leaves, its port
  * there and the router it enters; 0 if that port has no link. */
 int net_link_ends(const struct net *n, int link, int *from, int *port, int *to);
-/* A router's name in reports: a node's rank ("5"), or a banyan switch as
- * s<stage>.<switch> ("s1.3"). */
+/* A router's name in reports: a node's rank ("5"), or a switch as
+ * s<stage>.<switch> on a banyan, s<level>.<switch> on a fat tree ("s1.3"). */
 void net_router_name(const struct net *n, int router, char *buf, size_t len);
 uint64_t net_cycles_simulated(const struct net *n);   /* cycles the network was busy */
 uint64_t net_flit_hops(const struct net *n);

@@ -58,7 +58,7 @@ struct net_router {
     uint32_t queued;                /* messages waiting in its injection channels */
 };
 
-struct credit_ret { int node, port, vc; };
+struct credit_ret { int router, port, vc; };
 
 /* A probe for a periodic stretch (net_jump.c): the canonical state at
  * cycle c, and what it takes to scale the counters over whole periods. */

@@ -48,7 +48,7 @@ static inline void check_lone_worm(struct net *n, int src, int dst, uint32_t len
     net_inject(n, &m);
     struct net_msg *a, *l;
     while (net_busy(n))
-        net_run(n, UINT64_MAX, &a, &l);
+        REQUIRE(net_run(n, UINT64_MAX, &a, &l) >= 0);
     CHECK_EQ_INT(m.hops, hops);
     CHECK_EQ_U64(m.c_arrive - m.c_inject, net_uncontended_cycles(n, hops, m.flits));
     char got[32];

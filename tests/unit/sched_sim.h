@@ -82,7 +82,7 @@ struct sim {
     char err[512];
 };
 
-/* The network model's own routes (host/net.c, net_path) on the shape:
+/* The network model's own routes (host/net.c, net_path; host/net_topo.c) on the shape:
  * one network per shape, kept until another shape is asked for. */
 static struct net *sim_net(const struct app_shape *sh)
 {
@@ -92,13 +92,13 @@ static struct net *sim_net(const struct app_shape *sh)
                          sh->all_port ? NIC_PORT_ALL : NIC_PORT_ONE };
     for (int i = 0; i < NIC_MAX_DIMS; i++)
         m.dims[i] = i < sh->ndims ? sh->dims[i] : 1;
+    if (machine_indirect(&m))
+        m.port_model = NIC_PORT_ONE;                /* one port; routes do not depend on it */
     if (n && !memcmp(&m, &cached, sizeof m))
         return n;
     net_free(n);
     struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                            .nic_cycles = 1, .ports = machine_indirect(&m) ? 1 : 0 };
-    if (machine_indirect(&m))
-        m.port_model = NIC_PORT_ONE;                /* routes do not depend on the ports */
+                            .nic_cycles = 1 };
     char err[256];
     if (!(n = net_new(&m, &p, err, sizeof err))) {
         fprintf(stderr, "sched_sim: no network for the shape: %s\n", err);
@@ -115,10 +115,11 @@ static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
     return node * 2 * sh->ndims + 2 * dim + (dir < 0);
 }
 
-/* The directed channels of the route from a to b; returns how many. */
-static int sim_route(const struct app_shape *sh, int a, int b, int *ch)
+/* The directed channels of the route from a to b (at most max of them);
+ * returns how many. */
+static int sim_route(const struct app_shape *sh, int a, int b, int *ch, int max)
 {
-    return net_path(sim_net(sh), a, b, ch, 4096);
+    return net_path(sim_net(sh), a, b, ch, max);
 }
 
 struct sim_msg {
@@ -390,7 +391,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
         if (flags & (SIM_LOADS | SIM_STEP_CHANNELS)) {
             memset(load, 0, (size_t)s->nchan * sizeof(int));
             for (int i = 0; i < sp.n; i++) {
-                int n = sim_route(sh, sp.m[i].from, sp.m[i].to, route);
+                int n = sim_route(sh, sp.m[i].from, sp.m[i].to, route, 4 * p + 16);
                 for (int k = 0; k < n; k++) {
                     if (++load[route[k]] > s->step_load[t])
                         s->step_load[t] = load[route[k]];
@@ -478,14 +479,17 @@ out:
 }
 
 /* A shape: topo "mesh" | "torus" | "hypercube" | "banyan", dims "4x5"
- * (hypercube, banyan: "16"). The routes (sim_route) are those of the direct
- * networks; a banyan's are the network model's (tests/unit/test_atape.c). */
+ * (hypercube, banyan: "16"); any other topo stops the test. */
 static struct app_shape sim_shape(const char *topo, const char *dims, int all_port)
 {
     struct app_shape sh;
     memset(&sh, 0, sizeof sh);
     sh.topo = !strcmp(topo, "mesh") ? SHAPE_MESH : !strcmp(topo, "torus") ? SHAPE_TORUS
-            : !strcmp(topo, "banyan") ? SHAPE_BANYAN : SHAPE_HYPERCUBE;
+            : !strcmp(topo, "banyan") ? SHAPE_BANYAN : !strcmp(topo, "hypercube") ? SHAPE_HYPERCUBE : -1;
+    if (sh.topo < 0) {
+        fprintf(stderr, "sched_sim: sim_shape knows no topology '%s'\n", topo);
+        abort();
+    }
     sh.all_port = all_port;
     for (int i = 0; i < SHAPE_MAX_DIMS; i++)
         sh.dims[i] = 1;

@@ -397,20 +397,20 @@ TEST(checker_measures_contention)
     /* the route helper itself: torus tie goes +, mesh by sign, e-cube */
     int ch[64];
     struct app_shape t4 = sim_shape("torus", "4x1", 0);
-    CHECK_EQ_INT(sim_route(&t4, 0, 2, ch), 2);
+    CHECK_EQ_INT(sim_route(&t4, 0, 2, ch, 64), 2);
     CHECK_EQ_INT(ch[0], sim_channel(&t4, 0, 0, 1));
     CHECK_EQ_INT(ch[1], sim_channel(&t4, 1, 0, 1));
-    CHECK_EQ_INT(sim_route(&t4, 2, 0, ch), 2);          /* 2 -> 0 is also + (3, then 0) */
+    CHECK_EQ_INT(sim_route(&t4, 2, 0, ch, 64), 2);          /* 2 -> 0 is also + (3, then 0) */
     CHECK_EQ_INT(ch[0], sim_channel(&t4, 2, 0, 1));
-    CHECK_EQ_INT(sim_route(&t4, 0, 3, ch), 1);
+    CHECK_EQ_INT(sim_route(&t4, 0, 3, ch, 64), 1);
     CHECK_EQ_INT(ch[0], sim_channel(&t4, 0, 0, -1));
     struct app_shape m = sim_shape("mesh", "4x4", 0);
-    CHECK_EQ_INT(sim_route(&m, 5, 14, ch), 3);          /* (1,1) -> (2,3): x first */
+    CHECK_EQ_INT(sim_route(&m, 5, 14, ch, 64), 3);          /* (1,1) -> (2,3): x first */
     CHECK_EQ_INT(ch[0], sim_channel(&m, 5, 0, 1));
     CHECK_EQ_INT(ch[1], sim_channel(&m, 6, 1, 1));
     CHECK_EQ_INT(ch[2], sim_channel(&m, 10, 1, 1));
     struct app_shape h = sim_shape("hypercube", "8", 0);
-    CHECK_EQ_INT(sim_route(&h, 6, 1, ch), 3);           /* 110 -> 001: bit 0, then 1, then 2 */
+    CHECK_EQ_INT(sim_route(&h, 6, 1, ch, 64), 3);           /* 110 -> 001: bit 0, then 1, then 2 */
     CHECK_EQ_INT(ch[0], sim_channel(&h, 6, 0, 1));
     CHECK_EQ_INT(ch[1], sim_channel(&h, 7, 1, -1));
     CHECK_EQ_INT(ch[2], sim_channel(&h, 5, 2, -1));

@@ -98,6 +98,12 @@ TEST(a_fat_tree_has_one_port_per_node_and_k_equal_digits)
     CHECK_CONTAINS(err, "NODES = k^n");
     CHECK_EQ_INT(machine_parse(&m, "fattree", NULL, "4x2", err, sizeof err), -1);
     CHECK_CONTAINS(err, "k x k x");
+    CHECK_EQ_INT(machine_parse(&m, "fattree", NULL, "13x13", err, sizeof err), -1);   /* 26 ports a switch */
+    CHECK_CONTAINS(err, "k from 2 to 12");
+    REQUIRE(machine_parse(&m, "fattree", NULL, "12x12", err, sizeof err) == 0);
+    struct net *n = small_net("fattree", NULL, "12x12");
+    CHECK_EQ_INT(net_routers(n), 144 + 2 * 12);
+    net_free(n);
     REQUIRE(machine_parse(&m, "fattree", "8", NULL, err, sizeof err) == 0);
     CHECK_EQ_INT(m.dims[0], 2);
     CHECK_EQ_INT(m.ndims, 3);
