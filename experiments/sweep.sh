@@ -113,10 +113,10 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   for app in ${G[apps]}; do
     [[ " $APPS_OK " == *" $app "* ]] || { lineno=${L[apps]}; bad "apps: unknown app '$app'; accepted: $APPS_OK"; }
   done
-  case "${G[topo]}" in mesh|torus|hypercube|banyan|fattree) ;; *) lineno=${L[topo]}; bad "topo: '${G[topo]}' is not one of: mesh torus hypercube banyan fattree";; esac
-  case "${G[port_model]}" in one-port|all-port) ;; *) lineno=${L[port_model]}; bad "port_model: '${G[port_model]}' is not one of: one-port all-port";; esac
-  case "${G[arch]}" in arm|riscv|mixed) ;; *) lineno=${L[arch]}; bad "arch: '${G[arch]}' is not one of: arm riscv mixed";; esac
-  [ -f "$HERE/presets/${G[preset]}.conf" ] || [ -f "${G[preset]}" ] || { lineno=${L[preset]}; bad "preset: no presets/${G[preset]}.conf and no such file; accepted: $(cd "$HERE/presets" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' ')or a file"; }
+  # topo, port_model, arch, preset, args and the shapes are the run tool's
+  # to judge (wormsim --check, below, for every run); the sweep checks only
+  # its own syntax, and that the CSV key holds no comma
+  [[ "${G[arch]}" != *,* ]] || { lineno=${L[arch]}; bad "arch: '${G[arch]}' is a list, which the CSV key cannot hold; accepted: arm, riscv, mixed"; }
   for dims in ${G[dims]}; do
     [[ "$dims" =~ ^[1-9][0-9]*(x[1-9][0-9]*)*$ || "$dims" =~ ^n=[1-9][0-9]*$ ]] || { lineno=${L[dims]}; bad "dims: '$dims' is not a shape such as 4x4, 16x30, 4x4x4 or n=16"; }
   done
@@ -131,6 +131,19 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   local IFS_save=$IFS nets=()
   IFS='|' read -ra nets <<< "${G[net]}"; IFS=$IFS_save
   [ ${#nets[@]} -gt 0 ] || nets=("")
+  # The machine of every (dims, net): the run tool checks it as it would
+  # start it (wormsim --check with hello, which runs anywhere; memory
+  # aside). A machine it refuses is a mistake in the definition; an app
+  # refusing a machine or a length is not: that run gets a refused row.
+  local shape msg
+  for dims in ${G[dims]}; do for net in "${nets[@]}"; do
+    net=$(echo $net)
+    shape=(--dims "$dims"); case "$dims" in n=*) shape=(--nodes "${dims#n=}") ;; esac
+    msg=$("$WORMSIM" --check --app hello --topo "${G[topo]}" "${shape[@]}" --preset "${G[preset]}" \
+          --port-model "${G[port_model]}" --arch "${G[arch]}" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" \
+          --mem-limit 1073741824 ${net:+--set "$net"} 2>&1 >/dev/null) ||
+      { lineno=$2; bad "group [$gname]: ${G[topo]} $dims${net:+, net=$net}: ${msg#wormsim: }"; }
+  done; done
   for app in ${G[apps]}; do for dims in ${G[dims]}; do for len in ${G[len]}; do for net in "${nets[@]}"; do
     net=$(echo $net)   # trim
     RUNS+=("$app$US${G[topo]}$US$dims$US$len$US${G[preset]}$US${G[port_model]}$US$net$US${G[args]}$US${G[arch]}$US$gname$US${G[timeout]}$US${G[big_nodes]}")

@@ -70,6 +70,7 @@ struct run {
     int want_trace;                  /* write trace.json (Chrome trace events) */
     enum net_jump jump;              /* the network engine's mode (net_model.h) */
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
+    int check_only;                     /* --check: every check, then exit before any node starts */
     unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
@@ -140,6 +141,9 @@ static void usage(FILE *f)
 "                         NAME hands it, one run at a time, until interrupted\n"
 "      --pool NAME        run on the pool NAME (warm nodes: no QEMU start), as if\n"
 "                         run here: same options, output, files and exit status\n"
+"      --check            check everything a run would (options, preset, machine, app and\n"
+"                         ARGS, memory, node images, QEMU), say so and exit: 0 accepted,\n"
+"                         2 refused with the reason; no node starts\n"
 "      --list-apps        print the node programs and exit\n");
 }
 
@@ -914,7 +918,8 @@ static int run_main(struct host *h, int argc, char **argv)
         return 1;
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
-           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT };
+           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
+           O_CHECK };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -926,6 +931,7 @@ static int run_main(struct host *h, int argc, char **argv)
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "help", 0, 0, 'h' },
         { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
+        { "check", 0, 0, O_CHECK },
         { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
@@ -974,6 +980,7 @@ static int run_main(struct host *h, int argc, char **argv)
             set_val[nset++] = optarg;
             break;
         case O_LIST: list_apps(stdout); return 0;
+        case O_CHECK: rn.check_only = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -1056,6 +1063,15 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     if (!agree(1))
         return 2;
+    if (rn.check_only) {            /* everything above passed; no run directory, no node */
+        int own;
+        char dims[64];
+        machine_dims_str(&rn.m, dims, sizeof dims);
+        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory\n", rn.app,
+               topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20);
+        run_free_inputs(&rn);
+        return 0;
+    }
     /* rank 0 names the run directory; a node host writes its nodes' logs there */
     int dir_ok = link_rank() != 0 || !make_run_dir(&rn);
     if (!dir_ok)

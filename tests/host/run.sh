@@ -126,6 +126,19 @@ refused() {   # args... -- expected message regex: exit 2 with it, no run direct
   expect 'grep -Eq -- "$msg" "$TMP/b"' "$(head -c 1500 "$TMP/b")"
   expect '[ "$(ndirs)" = 0 ]' "a run directory was created"
 }
+# --check: every check a run makes, then exit, no run directory and no
+# QEMU: accepted (0) with the shape and the memory estimate, or refused (2)
+# with the run's own reason, the node images' included.
+check_only() {
+  "$WORMSIM" --check --topo banyan --nodes 16 --app alltoall_atape --args len=512 --runs-dir "$RUNS" \
+             --kernel "${KERNEL:-build/arm/node.elf}" > "$TMP/c" 2>&1
+  expect '[ $? = 0 ]' "$(cat "$TMP/c")"
+  expect 'grep -q "^wormsim: alltoall_atape on banyan 16 (16 nodes): accepted; about [0-9]* MiB of host memory$" "$TMP/c"' "$(cat "$TMP/c")"
+  expect '[ "$(ndirs)" = 0 ]' "--check created a run directory"
+  refused --check --topo mesh --nodes 16 --dims 4x4 --app alltoall_atape -- "app alltoall_atape needs a banyan"
+  refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1472 MiB of host memory"
+  refused --check -- "node image $TMP/none.elf is missing"
+}
 # Numbers are decimal or 0x hex: 0500 was read as octal 320, +5 passed.
 numbers_are_not_octal() {
   refused --set 't_send_ns=0500' -- "t_send_ns '0500' is not a whole number from 0 to"
@@ -202,7 +215,7 @@ make_run_args_one_word() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping bad_input too_big_for_memory preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping bad_input too_big_for_memory check_only preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

@@ -32,13 +32,16 @@ bad() {  # bad CONTENT EXPECTED-MESSAGE
 }
 bad_definitions_are_refused() {
   bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello pingpong alltoall_pex"
-  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:3: topo: 'ring' is not one of: mesh torus hypercube banyan fattree"
+  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:1: group [bad]: ring 4x4: unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan, fattree"
   bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
   bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a positive number of bytes"
   bad $'[a]\napps = alltoall_pex\n[b]\napps = alltoall_gen\ndims = 4x4' "group [a] has no 'dims'"
-  bad $'apps = alltoall_pex\ndims = 4x4\nport_model = two-port' "port_model: 'two-port' is not one of: one-port all-port"
+  bad $'apps = alltoall_pex\ndims = 4x4\nport_model = two-port' "port_model 'two-port' is unknown; accepted: one-port, all-port"
+  bad $'apps = alltoall_pex\ndims = 12\ntopo = banyan' "group [bad]: banyan 12: DIMS does not apply to a banyan"
+  bad $'apps = alltoall_pex\ndims = n=12\ntopo = banyan' "banyan n=12: a banyan needs NODES a power of two"
+  bad $'apps = alltoall_pex\ndims = 4x4\narch = arm,riscv' "arch: 'arm,riscv' is a list, which the CSV key cannot hold"
   bad $'apps = alltoall_pex\ndims = 4by4' "dims: '4by4' is not a shape"
-  bad $'apps = alltoall_pex\ndims = 4x4\npreset = nosuch' "preset: no presets/nosuch.conf and no such file; accepted: default delta"
+  bad $'apps = alltoall_pex\ndims = 4x4\npreset = nosuch' "cannot read parameter file presets/nosuch.conf"
   bad $'apps = alltoall_pex\ndims = 4x4\nfoo bar' "not 'key = value' or '[group]'"
   "$SWEEP" --jobs 0 experiments/thakur-ci.sweep > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 2 ]'
   expect 'grep -q "jobs .0. is not a positive integer" "$TMP/e"'
