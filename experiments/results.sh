@@ -402,7 +402,8 @@ left out (one step fewer than the formula).
 EOT
 TT=${TSENG_TEST:-build/tests/test_tseng}
 if [ -x "$TT" ]; then
-  "$TT" 2>/dev/null | sed -n 's/^info: tseng\([23]\)d k=[0-9]* n= *\([0-9]*\): *\([0-9]*\) steps (paper \([0-9]*\)), lower bound \([0-9]*\)$/\1 \2 \3 \4 \5/p' > "$TMP/tsteps"
+  rm -f "$TMP/tsteps.csv"; TSENG_STEPS_CSV="$TMP/tsteps.csv" "$TT" > /dev/null 2>&1
+  cols "$TMP/tsteps.csv" algorithm k n steps paper lower_bound | awk -F, '$1 ~ /^tseng[23]d$/ { print $2, $3, $4, $5, $6 }' > "$TMP/tsteps"
   for k in 2 3; do
     echo "| ${k}D, n | $(awk -v k=$k '$1 == k { printf "%s | ", $2 }' "$TMP/tsteps")"
     echo "|---|$(awk -v k=$k '$1 == k { printf "---|" }' "$TMP/tsteps")"

@@ -110,7 +110,7 @@ static struct net *sim_net(const struct app_shape *sh)
 
 /* A direct network's channel (node, dimension, direction): the network
  * model's link index (net_model.h). */
-static int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
+static inline int sim_channel(const struct app_shape *sh, int node, int dim, int dir)
 {
     return node * 2 * sh->ndims + 2 * dim + (dir < 0);
 }

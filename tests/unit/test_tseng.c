@@ -82,6 +82,25 @@ static int run(const char *name, int k, int n, int root, int *steps)
     return bad;
 }
 
+/* With TSENG_STEPS_CSV=FILE the sweeps also append their step table to
+ * it as data (experiments/results.sh reads it by column name), under a
+ * header written when the file is empty:
+ * algorithm,k,n,steps,paper,lower_bound. Appended, since each test runs
+ * in a process of its own (check.h). */
+static FILE *steps_csv(void)
+{
+    static FILE *f;
+    static int tried;
+    const char *path = getenv("TSENG_STEPS_CSV");
+    if (!tried && path && *path && (f = fopen(path, "a"))) {
+        fseek(f, 0, SEEK_END);
+        if (ftell(f) == 0)
+            fprintf(f, "algorithm,k,n,steps,paper,lower_bound\n");
+    }
+    tried = 1;
+    return f;
+}
+
 static void sweep(const char *name, int k, int nlo, int nhi, int all_roots_upto)
 {
     for (int n = nlo; n <= nhi; n++) {
@@ -97,6 +116,11 @@ static void sweep(const char *name, int k, int nlo, int nhi, int all_roots_upto)
         }
         printf("info: %s k=%d n=%2d: %2d steps (paper %d), lower bound %d\n", name, k, n, steps,
                k * ceil_log(2 * k + 1, n) + k - 1, lower_bound(k, n));
+        if (steps_csv()) {
+            fprintf(steps_csv(), "%s,%d,%d,%d,%d,%d\n", name, k, n, steps, k * ceil_log(2 * k + 1, n) + k - 1,
+                    lower_bound(k, n));
+            fflush(steps_csv());
+        }
     }
 }
 
