@@ -497,7 +497,7 @@ static void router_step(struct net *n, int node, uint64_t c)
     struct net_router *r = &n->r[node];
     const int V = n->V;
     int nreq = 0, nva = 0, nready = 0;
-    uint8_t blocked_seen[2 * NIC_MAX_DIMS] = { 0 };
+    uint8_t blocked_seen[NET_MAX_LINK_PORTS] = { 0 };
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
      * output VC. */

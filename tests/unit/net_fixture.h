@@ -38,6 +38,21 @@ static inline struct net *small_net(const char *topo, const char *nodes, const c
     return n;
 }
 
+/* The most worms of the permutation src -> perm[src] (src = 0..N-1) on
+ * one link, by the model's own routes. */
+static inline int max_sharing(struct net *n, int N, const int *perm)
+{
+    int nl;
+    net_link_stats(n, &nl);
+    int *use = calloc((size_t)nl, sizeof *use), path[64], worst = 0;
+    for (int s = 0; s < N; s++)
+        for (int k = net_path(n, s, perm[s], path, 64), j = 0; j < k; j++)
+            if (++use[path[j]] > worst)
+                worst = use[path[j]];
+    free(use);
+    return worst;
+}
+
 /* One worm alone from src to dst (len bytes): it takes its route's hops
  * and the uncontended time (net_model.h), and the router called `router` has
  * the name `name` (net_router_name). */

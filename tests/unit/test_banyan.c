@@ -16,22 +16,6 @@ static struct net *banyan(int nodes)
     return small_net("banyan", s, NULL);
 }
 
-/* Largest number of worms of the permutation src -> perm[src] on one link. */
-static int max_sharing(struct net *n, int N, const int *perm)
-{
-    int nl;
-    net_link_stats(n, &nl);
-    int *use = calloc((size_t)nl, sizeof *use), path[64], worst = 0;
-    for (int s = 0; s < N; s++) {
-        int k = net_path(n, s, perm[s], path, 64);
-        for (int j = 0; j < k; j++)
-            if (++use[path[j]] > worst)
-                worst = use[path[j]];
-    }
-    free(use);
-    return worst;
-}
-
 TEST(every_path_crosses_every_stage_and_ends_at_its_destination)
 {
     for (int N = 2; N <= 64; N *= 2) {
