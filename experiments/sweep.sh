@@ -106,6 +106,14 @@ groups=(); RUNS=()
 lineno=0; group=""; ingroup=0
 
 bad() { echo "sweep: $DEF:$lineno: $*" >&2; exit 2; }
+# The run tool's options for a machine, in MACHINE_OPTS: what a run's
+# command and the definition's check (check_group) share.
+machine_opts() {  # topo dims preset port_model arch net
+  MACHINE_OPTS=(--topo "$1")
+  case "$2" in n=*) MACHINE_OPTS+=(--nodes "${2#n=}") ;; *) MACHINE_OPTS+=(--dims "$2") ;; esac
+  MACHINE_OPTS+=(--preset "$3" --port-model "$4" --arch "$5" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV")
+  [ -z "$6" ] || MACHINE_OPTS+=(--set "$6")
+}
 check_group() {  # validates G[] of the current group and expands it into RUNS
   local gname=$1 k
   for k in apps dims; do [ -n "${G[$k]:-}" ] || { lineno=$2; bad "group [$gname] has no '$k' (required keys: apps, dims)"; }; done
@@ -135,13 +143,11 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   # start it (wormsim --check with hello, which runs anywhere; memory
   # aside). A machine it refuses is a mistake in the definition; an app
   # refusing a machine or a length is not: that run gets a refused row.
-  local shape msg
+  local msg
   for dims in ${G[dims]}; do for net in "${nets[@]}"; do
     net=$(echo $net)
-    shape=(--dims "$dims"); case "$dims" in n=*) shape=(--nodes "${dims#n=}") ;; esac
-    msg=$("$WORMSIM" --check --app hello --topo "${G[topo]}" "${shape[@]}" --preset "${G[preset]}" \
-          --port-model "${G[port_model]}" --arch "${G[arch]}" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" \
-          --mem-limit 1073741824 ${net:+--set "$net"} 2>&1 >/dev/null) ||
+    machine_opts "${G[topo]}" "$dims" "${G[preset]}" "${G[port_model]}" "${G[arch]}" "$net"
+    msg=$("$WORMSIM" --check --app hello "${MACHINE_OPTS[@]}" --mem-limit 1073741824 2>&1 >/dev/null) ||
       { lineno=$2; bad "group [$gname]: ${G[topo]} $dims${net:+, net=$net}: ${msg#wormsim: }"; }
   done; done
   for app in ${G[apps]}; do for dims in ${G[dims]}; do for len in ${G[len]}; do for net in "${nets[@]}"; do
@@ -234,12 +240,9 @@ run_one() {
   # p x len bytes each); on a host of few cores, the whole machine's
   # compute grows with nodes x len, and so must the silence that means hung.
   local hang=$((120 + n * len / 16384))
-  local shape=(--dims "$dims")
-  case "$dims" in n=*) shape=(--nodes "$n") ;; esac
-  local cmd=("$WORMSIM" --app "$app" --topo "$topo" "${shape[@]}" --args "len=$len${args:+ $args}"
-             --preset "$preset" --port-model "$pm" --arch "$arch" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV"
+  machine_opts "$topo" "$dims" "$preset" "$pm" "$arch" "$net"
+  local cmd=("$WORMSIM" --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len${args:+ $args}"
              --runs-dir "$rdir" --timeout "$tmo" --hang-timeout "$hang")
-  [ -z "$net" ] || cmd+=(--set "$net")
   printf '%q ' "${cmd[@]}" > "$rdir/command"; echo >> "$rdir/command"
   [ $COLD = 1 ] || cmd=("$WORMSIM" --pool "$POOL-$slot" "${cmd[@]:1}")
   local t0 rc; t0=$(date +%s.%N)
@@ -280,8 +283,9 @@ collect() {
   steps=$(sed -n 's/.*, \([0-9][0-9]*\) steps, .*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
   sim=$(jq -r '.sim_time_ns // empty' "$run/summary.json")
   local msgstats linkstats share
-  # CSV columns by header name (host/report.c writes them)
-  msgstats=$(awk -F, -v n="$n" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  # CSV columns by header name (host/report.c writes them): c[name]
+  local hdr='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+  msgstats=$(awk -F, -v n="$n" "$hdr"'
     $c["step"] >= 1 { src = $c["src"]; dst = $c["dst"]; len = $c["len"]
                       m++; b += len; if (len > mm) mm = len; s[src]++; r[dst]++; by[src] += len }
     END { ms = 0; mu = 0; mb = 0
@@ -290,9 +294,9 @@ collect() {
           for (i in by) if (by[i] > mb) mb = by[i]
           printf "%d,%d,%d,%.0f,%.0f,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
   [ -n "$msgstats" ] || msgstats=",,,,,"
-  share=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  share=$(awk -F, "$hdr"'
     $c["step"] >= 1 && $c["max_link_sharing"] > m { m = $c["max_link_sharing"] } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
-  linkstats=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  linkstats=$(awk -F, "$hdr"'
     { wm = $c["worms"]; fl = $c["flits"]; if (wm > w) w = wm; if (mn == "" || wm < mn) mn = wm; if (fl > f) f = fl }
     END { printf "%d,%d,%.0f", w, mn, f }' "$run/links.csv" 2>/dev/null)
   echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"

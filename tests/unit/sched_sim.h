@@ -53,8 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../apps/coll/coll.h"
-#include "machine.h"
-#include "net_model.h"
+#include "net_fixture.h"
 
 enum { SIM_LOADS = 1, SIM_STEP_CHANNELS = 2 };
 
@@ -97,8 +96,7 @@ static struct net *sim_net(const struct app_shape *sh)
     if (n && !memcmp(&m, &cached, sizeof m))
         return n;
     net_free(n);
-    struct net_params p = { .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                            .nic_cycles = 1 };
+    struct net_params p = small_params();      /* routes do not depend on the parameters */
     char err[256];
     if (!(n = net_new(&m, &p, err, sizeof err))) {
         fprintf(stderr, "sched_sim: no network for the shape: %s\n", err);
