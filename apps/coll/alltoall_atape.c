@@ -61,14 +61,6 @@ static int tau_inv(int x, int m)
     return x;
 }
 
-static int log2n(int n)
-{
-    int m = 0;
-    while ((1 << m) < n)
-        m++;
-    return m;
-}
-
 /* What the first i basic permutations of BL do together: each phi_k
  * flips bit k-1 and they commute, so row i = row 0 XOR the flips of
  * k_1 .. k_i, which is the i-th Gray code (the slides' remark that BL
@@ -85,7 +77,7 @@ static int nsteps(const struct app_shape *sh) { return sh->nodes == 2 ? 1 : sh->
 
 static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
 {
-    int to = tau(node, log2n(sh->nodes)) ^ row_mask(row_of(sh, step));
+    int to = tau(node, ilog2(sh->nodes)) ^ row_mask(row_of(sh, step));
     if (to == node)
         return;                          /* its own block: copied, not sent */
     coll_emit_msg(e, to);
@@ -94,7 +86,7 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
 
 static int senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS])
 {
-    int src = tau_inv(node ^ row_mask(row_of(sh, step)), log2n(sh->nodes));
+    int src = tau_inv(node ^ row_mask(row_of(sh, step)), ilog2(sh->nodes));
     if (src == node)
         return 0;
     from[0] = src;
