@@ -451,6 +451,13 @@ int app_check_args(const char *app, int restr, const struct app_shape *sh, const
     }
     const struct coll_algo *c = coll_find_app(app);
     long len = app_arg(&a, "len");
+    /* The control network's reductions (apps/hw_ctrl.c) take whole
+     * elements of type= int or long; the node checks it again. */
+    if (!c && (!strcmp(app, "allreduce_hw") || !strcmp(app, "scan_hw")) && len % (app_arg(&a, "type") ? 8 : 4)) {
+        snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each)", app, len,
+                 app_arg(&a, "type") ? "long" : "int", app_arg(&a, "type") ? 8 : 4);
+        return -1;
+    }
     if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
         return app_check(app, restr, sh, len, msg_max, err, errlen);
     static int set[COLL_MAX_SET];

@@ -47,6 +47,10 @@ struct params {
     uint32_t nic_mem;                /* bytes of NIC memory per node (power of two) */
     uint32_t held_max;               /* bytes the router holds per node: mailbox, NIC queue (router.h) */
     struct net_params net;
+    /* Beside the data network (host/hwnet.h): a stage of the barrier
+     * circuits' and of the control network's trees, and a NIC's service
+     * of a fetch-and-increment. */
+    uint32_t barrier_stage_ns, ctrl_stage_ns, fi_ns;
 };
 
 extern const char *const topo_names[];   /* indexed by enum nic_topo */

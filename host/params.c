@@ -40,6 +40,12 @@ static const struct key {
     { "switching", K_NAMED, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward", switching_names },
     { "alloc", K_NAMED, P(net.alloc), 0, 0, "router arbitration: round-robin, age (oldest worm first, then round robin) or fixed (input order)", alloc_names },
     { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port", NULL },
+    { "barrier_stage_ns", K_U32, P(barrier_stage_ns), 0, 1000000000, "barrier circuits: delay of one stage of "
+      "the AND tree and of the fan-out back, ns (a barrier fires 2 ceil(lg N) stages after the last bit is set)", NULL },
+    { "ctrl_stage_ns", K_U32, P(ctrl_stage_ns), 0, 1000000000, "control network: delay of one stage of its "
+      "binary tree, up (combining) and down, ns (an operation takes 2 ceil(lg N) stages after the last node's)", NULL },
+    { "fi_ns", K_U32, P(fi_ns), 0, 1000000000, "fetch-and-increment: the owning NIC's time from the request's "
+      "arrival to the reply's injection, ns", NULL },
 #undef P
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -56,6 +62,9 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
                                   .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN };
+    p->barrier_stage_ns = 8;
+    p->ctrl_stage_ns = 8;
+    p->fi_ns = 8;
     *pm = NIC_PORT_ONE;
 }
 

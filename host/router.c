@@ -32,7 +32,8 @@ static struct layout layout_of(const struct router *r, const struct node *n)
 
 const char *router_op_name(uint32_t op)
 {
-    static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT" };
+    static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT",
+                                         "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC" };
     return op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
@@ -183,8 +184,9 @@ int router_init(struct router *r, const struct machine *m, const struct params *
         return -1;
     for (int i = 0; i < r->n; i++)
         r->nodes[i].rank = i;
-    if (trees_init(r)) {
-        snprintf(r->error, sizeof r->error, "out of memory for the bounds of %d nodes", r->n);
+    if (trees_init(r) || hwnet_init(&r->hw, r->n, p)) {
+        snprintf(r->error, sizeof r->error, "out of memory for the bounds and the hardware registers of %d nodes",
+                 r->n);
         return -1;
     }
     return 0;
@@ -205,6 +207,7 @@ void router_free(struct router *r)
     }
     free(r->heap);
     net_free(r->net);
+    hwnet_free(&r->hw);
     free(r->log);
     free(r->nodes);
     free(r->win[0]);
@@ -302,14 +305,14 @@ void router_node_failed(struct router *r, int rank)
     touch(r, &r->nodes[rank]);
 }
 
-/* Hand a message to the network: it may enter after the send start-up. */
-static void inject(struct router *r, struct msg *m)
+/* Hand a worm to the network, to enter at t_ready or later. */
+static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready)
 {
     m->nm.src = m->src;
     m->nm.dst = m->dst;
     m->nm.len = m->len;
     m->nm.seq = m->seq;
-    m->nm.t_ready_ns = m->t_post + r->p.t_send_ns;
+    m->nm.t_ready_ns = t_ready;
     m->nm.owner = m;
     m->net_prev = NULL;
     m->net_next = r->in_net;
@@ -317,7 +320,31 @@ static void inject(struct router *r, struct msg *m)
         r->in_net->net_prev = m;
     r->in_net = m;
     net_inject(r->net, &m->nm);
+}
+
+/* Hand a message to the network: it may enter after the send start-up. */
+static void inject(struct router *r, struct msg *m)
+{
+    inject_worm(r, m, m->t_post + r->p.t_send_ns);
     r->nodes[m->src].unleft++;
+}
+
+/* A fetch-and-increment packet from NIC src to NIC dst (hwnet.h): a
+ * worm of the data network, ready at t. */
+static int inject_fi(struct router *r, int kind, int src, int dst, uint64_t value, uint64_t t)
+{
+    struct msg *m = calloc(1, sizeof *m);
+    if (!m)
+        return stop(r, "out of memory for a fetch-and-increment packet");
+    m->kind = kind;
+    m->value = value;
+    m->src = src;
+    m->dst = dst;
+    m->len = kind == MSG_FI_REPLY ? 8 : 0;      /* the register's value; a request is its header */
+    m->seq = r->nodes[src].next_seq++;
+    m->t_post = t;
+    inject_worm(r, m, t);
+    return 0;
 }
 
 static void answer(struct router *r, struct node *n, uint32_t status, const struct msg *m,
@@ -355,6 +382,22 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
     touch(r, n);
     r->progress++;
     r->notify(r->ctx, n->rank);
+}
+
+/* Answer a request of the hardware beside the data network with a value. */
+static void answer_value(struct router *r, struct node *n, uint64_t value, uint64_t t)
+{
+    reply_of(n)->value = value;
+    answer(r, n, NIC_REPLY_OK, NULL, t);
+}
+
+/* Block node n on descriptor d until the hardware answers it. */
+static void block_on_hw(struct router *r, struct node *n, const struct nic_desc *d)
+{
+    n->blk = *d;
+    n->blk_checked = 1;           /* no time to check: the hardware answers */
+    n->state = NODE_BLOCKED;
+    touch(r, n);
 }
 
 static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
@@ -425,6 +468,12 @@ static void drop_mbox(struct router *r, struct node *n)
 static void deliver(struct router *r, struct msg *m)
 {
     struct node *n = &r->nodes[m->dst];
+    if (m->kind == MSG_FI_REPLY) {            /* the requester waits in FETCH_INC */
+        if (n->state == NODE_BLOCKED && n->blk.op == NIC_OP_FETCH_INC)
+            answer_value(r, n, m->value, m->t_arrive);
+        free(m);
+        return;
+    }
     if (n->state == NODE_EXITED || n->state == NODE_FAILED) {
         r->unreceived++;
         release(r, m);
@@ -496,14 +545,17 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
 {
     for (struct net_msg *x = left; x; x = x->next_left) {
         struct node *n = &r->nodes[x->src];
+        if (((struct msg *)x->owner)->kind != MSG_DATA)
+            continue;
         uint64_t t = net_cycle_to_ns(r->net, x->c_leave);
         if (t > n->last_leave)
             n->last_leave = t;
         if (--n->unleft == 0 && n->state == NODE_BLOCKED && n->blk.op == NIC_OP_WAIT_SENT)
             answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > n->blk.time_ns ? n->last_leave : n->blk.time_ns);
     }
-    for (struct net_msg *x = arrived; x; x = x->next_done) {
+    for (struct net_msg *x = arrived, *next; x; x = next) {
         struct msg *m = x->owner;
+        next = x->next_done;      /* m may be freed below */
         if (m->net_prev)
             m->net_prev->net_next = m->net_next;
         else
@@ -511,8 +563,23 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
         if (m->net_next)
             m->net_next->net_prev = m->net_prev;
         m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
-        if (record(r, m) || heap_push(r, m)) {
-            release(r, m);   /* the run stops here */
+        if (m->kind == MSG_FI_REQUEST) {
+            /* The owner's NIC increments and replies, fi_ns after the
+             * request's tail came in (at the cycle's end, rounded up so
+             * the reply never enters before the network's now). */
+            uint64_t v = hwnet_fetch_inc(&r->hw, m->dst, (uint32_t)m->value);
+            uint64_t t = (x->c_arrive * net_cycle_ps(r->net) + 999) / 1000 + r->p.fi_ns;
+            int src = m->src, dst = m->dst;
+            free(m);
+            if (inject_fi(r, MSG_FI_REPLY, dst, src, v, t))
+                return;
+            continue;
+        }
+        if ((m->kind == MSG_DATA && record(r, m)) || heap_push(r, m)) {
+            if (m->kind == MSG_DATA)
+                release(r, m);   /* the run stops here */
+            else
+                free(m);
             return;
         }
     }
@@ -598,6 +665,61 @@ static int nic_queue_check(struct router *r, struct node *n, const struct nic_de
                 (unsigned long long)net_cycle_ps(r->net));
 }
 
+/* The descriptors of the hardware beside the data network (hwnet.h). */
+static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
+{
+    char err[300];
+    const char *op = router_op_name(d->op);
+    uint64_t t;
+    int rc;
+    switch (d->op) {
+    case NIC_OP_BARRIER_SET:
+        rc = hwnet_barrier_set(&r->hw, n->rank, d->tag, d->time_ns, err, sizeof err);
+        if (rc < 0)
+            return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
+        n->lb = d->time_ns;
+        touch(r, n);
+        if (rc == 1) {                       /* it fired: wake the nodes waiting on it */
+            t = r->hw.bar[d->tag].t_fire;
+            for (int i = 0; i < r->n; i++) {
+                struct node *w = &r->nodes[i];
+                uint64_t at;
+                if (w->state == NODE_BLOCKED && w->blk.op == NIC_OP_BARRIER_WAIT && w->blk.tag == d->tag &&
+                    hwnet_barrier_wait(&r->hw, i, d->tag, w->blk.time_ns, &at, err, sizeof err) == 1)
+                    answer_value(r, w, 0, at);
+            }
+        }
+        return 0;
+    case NIC_OP_BARRIER_WAIT:
+        rc = hwnet_barrier_wait(&r->hw, n->rank, d->tag, d->time_ns, &t, err, sizeof err);
+        if (rc < 0)
+            return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
+        block_on_hw(r, n, d);
+        if (rc == 1)
+            answer_value(r, n, 0, t);
+        return 0;
+    case NIC_OP_CTRL: {
+        int64_t v = (int64_t)((uint64_t)d->off << 32 | d->len);
+        block_on_hw(r, n, d);
+        rc = hwnet_ctrl(&r->hw, n->rank, d->tag, d->peer, v, d->time_ns, &t, err, sizeof err);
+        if (rc < 0)
+            return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
+        for (int i = 0; rc == 1 && i < r->n; i++)   /* every node posted it; the failed ones stay so */
+            if (r->nodes[i].state == NODE_BLOCKED)
+                answer_value(r, &r->nodes[i], (uint64_t)r->hw.ctrl_val[i], t);
+        return 0;
+    }
+    default:                                 /* NIC_OP_FETCH_INC */
+        if (d->peer >= (uint32_t)r->n)
+            return fail(r, n, "%s descriptor %u: node %u out of range 0..%d", op, d->seq, d->peer, r->n - 1);
+        if (d->tag >= NIC_FI_REGS)
+            return fail(r, n, "%s descriptor %u: register %u out of range 0..%d", op, d->seq, d->tag,
+                        NIC_FI_REGS - 1);
+        block_on_hw(r, n, d);
+        return inject_fi(r, MSG_FI_REQUEST, n->rank, (int)d->peer, d->tag, d->time_ns);
+    }
+}
+
 static int handle(struct router *r, struct node *n, const struct nic_desc *d)
 {
     if (r->desc_log)
@@ -635,6 +757,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         struct msg *m = malloc(sizeof *m + d->len);
         if (!m)
             return stop(r, "out of memory for a message of %u bytes", d->len);
+        m->kind = MSG_DATA;
         m->src = n->rank;
         m->dst = (int)d->peer;
         m->tag = d->tag;
@@ -683,6 +806,11 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         n->lb = d->time_ns;
         touch(r, n);
         return 0;
+    case NIC_OP_BARRIER_SET:
+    case NIC_OP_BARRIER_WAIT:
+    case NIC_OP_CTRL:
+    case NIC_OP_FETCH_INC:
+        return handle_hw(r, n, d);
     case NIC_OP_EXIT:
         n->state = NODE_EXITED;
         touch(r, n);
@@ -750,6 +878,30 @@ int router_deadlocked(const struct router *r)
         }
     }
     return blocked > 0;
+}
+
+void router_wait_detail(const struct router *r, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < r->n && o + 1 < len; i++) {
+        const struct node *n = &r->nodes[i];
+        if (n->state != NODE_BLOCKED || n->blk.op == NIC_OP_RECV)
+            continue;
+        char what[96];
+        if (n->blk.op == NIC_OP_BARRIER_WAIT)
+            snprintf(what, sizeof what, "waits on barrier circuit %u, which %d of %d nodes set", n->blk.tag,
+                     hwnet_barrier_count(&r->hw, n->blk.tag), r->n);
+        else if (n->blk.op == NIC_OP_CTRL)
+            snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
+                     r->hw.ctrl_posted, r->n);
+        else
+            snprintf(what, sizeof what, "waits in %s", router_op_name(n->blk.op));
+        int w = snprintf(buf + o, len - o, "%snode %d %s", o ? "; " : "", i, what);
+        if (w < 0 || (size_t)w >= len - o)
+            break;
+        o += (size_t)w;
+    }
 }
 
 int router_all_exited(const struct router *r)

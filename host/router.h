@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include "machine.h"
 #include "net_model.h"
+#include "hwnet.h"
 
 #define SIM_INF UINT64_MAX
 /* The latest simulated time a node may stamp on a descriptor: 2^50 ns,
@@ -50,8 +51,15 @@ enum node_state {
     NODE_FAILED,      /* faulted, broke the protocol, or died */
 };
 
+/* What a worm of the data network carries: a node's message, or a
+ * fetch-and-increment request or reply between NICs (hwnet.h), which is
+ * no message of the nodes (not in messages.csv nor the counters). */
+enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY };
+
 struct msg {
     struct net_msg nm;            /* the worm in the network model */
+    int kind;                     /* enum msg_kind */
+    uint64_t value;               /* MSG_FI_REPLY: the register's value; MSG_FI_REQUEST: the register */
     int src, dst;
     uint32_t tag, len;
     uint64_t seq;                 /* per-source sequence number */
@@ -103,6 +111,7 @@ struct router {
     int *win[2];
     int tree_size;
     struct net *net;              /* the interconnect */
+    struct hwnet hw;              /* the barrier circuits, control network and fetch-and-increment registers */
     struct msg *in_net;           /* injected, not yet arrived: freed with the router */
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;
@@ -143,6 +152,10 @@ int router_advance(struct router *r);
 
 /* 1 if every unfinished node waits in RECV and nothing is in flight. */
 int router_deadlocked(const struct router *r);
+/* What the waiting nodes wait for, when some wait on the hardware beside
+ * the data network ("node 3 waits on barrier circuit 0, which 7 of 8
+ * nodes set"); "" if they all wait for messages. */
+void router_wait_detail(const struct router *r, char *buf, size_t len);
 
 /* 1 if every node has posted EXIT. */
 int router_all_exited(const struct router *r);

@@ -812,7 +812,12 @@ static void loop(struct run *rn)
             if (!rn->all_exited_at)
                 rn->all_exited_at = now_s();
         } else if (router_deadlocked(&rn->r)) {
-            fail(rn, "deadlock: every unfinished node waits for a message and none is in flight");
+            char why[400];
+            router_wait_detail(&rn->r, why, sizeof why);
+            if (why[0])
+                fail(rn, "deadlock: every unfinished node waits and nothing is in flight: %s", why);
+            else
+                fail(rn, "deadlock: every unfinished node waits for a message and none is in flight");
         }
     }
 }

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "nic_shm.h"
 
 #define NET_ANY      (-1)       /* wildcard source or tag for net_recv/net_probe */
 #define NET_MAX_DIMS 12          /* equals NIC_MAX_DIMS */
@@ -77,6 +78,29 @@ uint64_t net_time_ns(void);
 /* Mark that this node enters step `step` of an algorithm; the router
  * reports messages and contention per step. */
 void net_step(int step);
+
+/* --- Hardware beside the data network (seed 002 section 8) ---------------
+ * docs/network.md ("Hardware beside the data network") gives each one's
+ * latency model and parameters. A bad circuit, register or node stops the
+ * node with a panic naming the accepted values. */
+
+/* Barrier circuits, as the T3D's: set this node's bit of circuit c
+ * (0..NIC_BARRIERS-1), which fires once every node has set its bit; then
+ * sleep until it has fired (woken by interrupt). Work may go between the
+ * two calls (a split-phase barrier). */
+void net_barrier_set(int c);
+void net_barrier_wait(int c);
+
+/* The control network, as the CM-5's: every node calls it with the same
+ * kind, combiner and root. BCAST returns the root's value, REDUCE the
+ * combination of every node's, SCAN that of nodes 0..net_rank()
+ * (enum nic_ctrl_kind, enum nic_ctrl_comb; BCAST takes NIC_CTRL_SUM). */
+int64_t net_ctrl(enum nic_ctrl_kind kind, enum nic_ctrl_comb comb, int root, int64_t value);
+
+/* Fetch-and-increment register reg (0..NIC_FI_REGS-1) of node's NIC: its
+ * value before this increment. The request and the reply cross the data
+ * network as packets of the NICs, without the owner's CPU. */
+uint64_t net_fetch_inc(int node, int reg);
 
 /* App arguments (ARGS="key=value ..."), parsed at boot against the keys
  * the running app declares (apps/apps.def, apps/restrict.h) by the run

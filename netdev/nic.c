@@ -374,3 +374,58 @@ void nic_test_doorbell(void)
 {
     doorbell();
 }
+
+/* --- Hardware beside the data network (net.h, nic_shm.h) --- */
+
+/* Post a blocking descriptor of the hardware and sleep until answered;
+ * the node's clock goes to the answer's time. */
+static uint64_t hw_call(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off)
+{
+    uint64_t t = clock_now_ns();
+    wait_space(0);
+    uint32_t seq = post(op, t, peer, tag, len, off);
+    WAIT_UNTIL(reply->seq == seq);
+    clock_set_ns(reply->time_ns > t ? reply->time_ns : t);
+    return reply->value;
+}
+
+static void check_circuit(const char *fn, int c)
+{
+    if (c < 0 || c >= NIC_BARRIERS)
+        panic("%s: barrier circuit %d out of range 0..%d", fn, c, NIC_BARRIERS - 1);
+}
+
+void net_barrier_set(int c)
+{
+    check_circuit("net_barrier_set", c);
+    wait_space(0);
+    post(NIC_OP_BARRIER_SET, clock_now_ns(), 0, (uint32_t)c, 0, 0);
+}
+
+void net_barrier_wait(int c)
+{
+    check_circuit("net_barrier_wait", c);
+    hw_call(NIC_OP_BARRIER_WAIT, 0, (uint32_t)c, 0, 0);
+}
+
+int64_t net_ctrl(enum nic_ctrl_kind kind, enum nic_ctrl_comb comb, int root, int64_t value)
+{
+    if ((unsigned)kind >= NIC_CTRL_KINDS || (unsigned)comb >= NIC_CTRL_COMBS ||
+        (kind == NIC_CTRL_BCAST && comb != NIC_CTRL_SUM))
+        panic("net_ctrl: operation %d/%d unknown; accepted kinds 0..%d, combiners 0..%d (BCAST takes 0)",
+              (int)kind, (int)comb, NIC_CTRL_KINDS - 1, NIC_CTRL_COMBS - 1);
+    if (kind == NIC_CTRL_BCAST && (root < 0 || root >= net_nodes()))
+        panic("net_ctrl: root %d out of range 0..%d", root, net_nodes() - 1);
+    uint64_t v = (uint64_t)value;
+    return (int64_t)hw_call(NIC_OP_CTRL, (uint32_t)root, (uint32_t)kind | (uint32_t)comb << 8, (uint32_t)v,
+                            (uint32_t)(v >> 32));
+}
+
+uint64_t net_fetch_inc(int node, int reg)
+{
+    if (node < 0 || node >= net_nodes())
+        panic("net_fetch_inc: node %d out of range 0..%d", node, net_nodes() - 1);
+    if (reg < 0 || reg >= NIC_FI_REGS)
+        panic("net_fetch_inc: register %d out of range 0..%d", reg, NIC_FI_REGS - 1);
+    return hw_call(NIC_OP_FETCH_INC, (uint32_t)node, (uint32_t)reg, 0, 0);
+}

@@ -28,6 +28,12 @@
  * in nic_reply with the descriptor's seq and an MSI-X interrupt; the node
  * posts nothing more until the answer comes. Payload of a SEND sits at
  * tx_off + desc.off until cons passes the descriptor.
+ *
+ * Beside the data network (seed 002 section 8; docs/network.md, "Hardware
+ * beside the data network"): barrier circuits as the T3D's (BARRIER_SET,
+ * BARRIER_WAIT), a control network as the CM-5's (CTRL) and fetch-and-
+ * increment registers in every NIC (FETCH_INC). Their answers carry a
+ * value in nic_reply.value.
  */
 #ifndef NIC_SHM_H
 #define NIC_SHM_H
@@ -40,6 +46,8 @@
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
 #define NIC_MAX_DIMS     12            /* a 4096-node hypercube has 12 */
 #define NIC_ANY          0xffffffffu   /* wildcard source or tag in RECV/PROBE */
+#define NIC_BARRIERS     16            /* barrier circuits: the T3D's two 8-bit registers */
+#define NIC_FI_REGS      2             /* fetch-and-increment registers per NIC, as the T3D's */
 
 #define NIC_CONFIG_OFF   0x0000u
 #define NIC_STATUS_OFF   0x0400u
@@ -117,7 +125,24 @@ enum nic_op {
     NIC_OP_WAIT_SENT = 4,  /* blocking; answers when all my sends have left the node */
     NIC_OP_STEP = 5,       /* tag = step number the node enters */
     NIC_OP_EXIT = 6,       /* tag = exit status; the node's last descriptor */
+    NIC_OP_BARRIER_SET = 7,  /* tag = circuit 0..NIC_BARRIERS-1: set this node's bit of it */
+    NIC_OP_BARRIER_WAIT = 8, /* tag = circuit; blocking; answers when the circuit has fired
+                                since this node set its bit (every node set it) */
+    NIC_OP_CTRL = 9,       /* control network; tag = enum nic_ctrl, peer = root (BCAST),
+                              the 64-bit value in len (low word) and off (high word);
+                              blocking; every node posts one per operation, the same tag and
+                              root; answers the result in reply.value */
+    NIC_OP_FETCH_INC = 10, /* peer = node, tag = register 0..NIC_FI_REGS-1; blocking;
+                              answers the register's value before the increment */
 };
+
+/* A control-network operation: kind | combiner << 8. Values are signed
+ * 64-bit (MAX, MIN compare them signed). BCAST gives every node the
+ * root's value, REDUCE the combination of all, SCAN node i the
+ * combination of nodes 0..i (the CM-5's parallel prefix). */
+enum nic_ctrl_kind { NIC_CTRL_BCAST = 0, NIC_CTRL_REDUCE = 1, NIC_CTRL_SCAN = 2, NIC_CTRL_KINDS };
+enum nic_ctrl_comb { NIC_CTRL_SUM = 0, NIC_CTRL_MAX, NIC_CTRL_MIN, NIC_CTRL_OR, NIC_CTRL_AND, NIC_CTRL_XOR,
+                     NIC_CTRL_COMBS };
 
 struct nic_desc {
     uint32_t op, seq;      /* seq = this descriptor's ring index (prod at posting) */
@@ -132,7 +157,8 @@ struct nic_reply {
     uint32_t status;       /* enum nic_reply_status */
     uint32_t src, tag, len, pad;
     uint64_t time_ns;      /* simulated time the answer holds at: arrival or departure */
-    uint64_t reserved[4];
+    uint64_t value;        /* CTRL: the result; FETCH_INC: the register before it */
+    uint64_t reserved[3];
 };
 
 /* The wire rules, checked by every compiler that builds this file (the
@@ -144,7 +170,8 @@ _Static_assert(offsetof(struct nic_config, dims) == 24 && offsetof(struct nic_co
 _Static_assert(NIC_CONFIG_OFF + sizeof(struct nic_config) <= NIC_STATUS_OFF, "nic_config overlaps nic_status");
 _Static_assert(sizeof(struct nic_status) == 64, "nic_status layout");
 _Static_assert(NIC_STATUS_OFF + sizeof(struct nic_status) <= NIC_REPLY_OFF, "nic_status overlaps nic_reply");
-_Static_assert(sizeof(struct nic_reply) == 64 && offsetof(struct nic_reply, time_ns) == 24, "nic_reply layout");
+_Static_assert(sizeof(struct nic_reply) == 64 && offsetof(struct nic_reply, time_ns) == 24 &&
+               offsetof(struct nic_reply, value) == 32, "nic_reply layout");
 _Static_assert(NIC_REPLY_OFF + sizeof(struct nic_reply) <= NIC_PROD_OFF, "nic_reply overlaps the producer index");
 _Static_assert(NIC_PROD_OFF + 64 <= NIC_CONS_OFF && NIC_CONS_OFF + 64 <= NIC_RING_OFF,
                "producer and consumer indexes each on a cache line of their own");

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "../apps.h"
 #include "coll.h"
+#include "values.h"
 #include "../../netdev/net.h"
 
 /* A dissemination barrier (Hensgen, Finkel and Manber): round k sends an
@@ -115,41 +116,11 @@ int coll_app(enum coll_op op, const char *algo)
  * (it learns the entry time from a message after the barrier).
  */
 
-/* Node v's element i: small integers, and for doubles multiples of 1/4
- * below 2^20, so any order of the sums is exact. */
-static int32_t value32(int v, size_t i) { return (int32_t)((uint32_t)(v + 1) * 2654435761u ^ (uint32_t)i * 40503u); }
-
-static void put_value(unsigned char *b, enum coll_dtype t, int v, size_t i)
-{
-    int32_t x = value32(v, i);
-    switch (t) {
-    case COLL_INT32: memcpy(b, &x, 4); break;
-    case COLL_INT64: { int64_t y = (int64_t)x * 65537; memcpy(b, &y, 8); break; }
-    default: { double d = (double)(x & 0xfffff) / 4.0; memcpy(b, &d, 8); break; }
-    }
-}
-
 /* An ARGS word, in the form coll_ctx_from_args reads them. */
 static const char *arg_of(const char *key, void *u)
 {
     (void)u;
     return net_arg(key);
-}
-
-static long check_reduced(const unsigned char *got, size_t count, enum coll_dtype t, enum coll_rop op, int upto)
-{
-    size_t es = (size_t)coll_dtype_size[t];
-    unsigned char want[8], y[8];
-    long bad = 0;
-    for (size_t i = 0; i < count; i++) {
-        put_value(want, t, 0, i);
-        for (int v = 1; v <= upto; v++) {
-            put_value(y, t, v, i);
-            coll_combine(want, y, 1, t, op);
-        }
-        bad += memcmp(want, got + i * es, es) != 0;
-    }
-    return bad;
 }
 
 static void spin_ns(uint64_t ns)

@@ -1,0 +1,84 @@
+# The hardware beside the data network (seed 002 section 8; host/hwnet.h):
+# the T3D-style barrier circuits, the CM-5-style control network and the
+# fetch-and-increment registers, through their apps (apps/hw_*.c). Each
+# run is verified by the app itself; these check what crosses the data
+# network, the latency model, and the input each refuses.
+
+# Node 0's "done in" figure.
+hw_t0() { sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' "$(latest)/node-000.log"; }
+
+# Node 5 enters 30 us late: nobody leaves before it came (the app checks),
+# and the barrier ends within 2 lg 16 x 8 ns of the circuit plus the nodes'
+# own instructions after it. The data network carries only the late node's
+# 15 notes of its entry time, never the barrier.
+hw_barrier_late() {
+  coll_ok --app barrier_hw --topo torus --dims 4x4 --arch mixed --args 'late=5 delay=30000 circuit=3'
+  expect '[ "$(summary .messages)" = 15 ]' "$(summary .messages) messages"
+  local t; t=$(hw_t0)
+  expect '[ "$t" -ge 30064 ] && [ "$t" -lt 32000 ]' "node 0 took $t ns"
+}
+hw_barrier_runs() { coll_ok --app barrier_hw --topo hypercube --nodes 32 --args 'runs=3 late=0 delay=5000'; }
+
+# A slower circuit moves node 0's time by exactly its stages, 2 lg 16 = 8
+# of them (node 0 waits for the late node 5; no start barrier, whose
+# own circuit would move the entries).
+hw_barrier_stage_cost() {
+  coll_ok --app barrier_hw --topo mesh --dims 4x4 --args 'late=5 delay=5000 sync=0'
+  local a; a=$(hw_t0)
+  coll_ok --app barrier_hw --topo mesh --dims 4x4 --args 'late=5 delay=5000 sync=0' --set barrier_stage_ns=1008
+  local b; b=$(hw_t0)
+  expect '[ $((b - a)) = 8000 ]' "$a ns, then $b ns with 1000 ns more a stage"
+}
+
+hw_bcast()         { coll_ok --app bcast_hw --topo mesh --dims 3x5 --arch riscv --args 'len=1001 root=7'
+                     expect '[ "$(summary .messages)" = 0 ]'; }
+hw_allreduce_min() { coll_ok --app allreduce_hw --topo torus --dims 4x4 --args 'len=64 op=min type=int'; }
+hw_allreduce_xor() { coll_ok --app allreduce_hw --topo hypercube --nodes 8 --arch mixed --args 'len=48 op=bxor type=long'; }
+hw_scan_sum()      { coll_ok --app scan_hw --topo mesh --dims 5x3 --arch mixed --args 'len=40 op=sum type=long'; }
+hw_scan_max()      { coll_ok --app scan_hw --topo torus --dims 3x3 --args 'len=32 op=max type=int'; }
+
+# A control-network operation takes 2 lg 16 stages: 256 more a stage x 8
+# stages x 8 operations (64 bytes of longs) = 16384 ns more.
+hw_ctrl_stage_cost() {
+  coll_ok --app allreduce_hw --topo mesh --dims 4x4 --args 'len=64 type=long'
+  local a; a=$(hw_t0)
+  coll_ok --app allreduce_hw --topo mesh --dims 4x4 --args 'len=64 type=long' --set ctrl_stage_ns=264
+  local b; b=$(hw_t0)
+  expect '[ $((b - a)) = 16384 ]' "$a ns, then $b ns"
+}
+
+hw_corrupt_fails() {   # the verification is live
+  ws --app allreduce_hw --topo mesh --dims 2x2 --args 'len=16 corrupt=3' > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
+  expect 'grep -q "node 3 found 1 wrong elements" "$(latest)/node-003.log"'
+  ws --app bcast_hw --topo mesh --dims 2x2 --args 'len=16 corrupt=2' > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
+  expect 'grep -q "node 2 found 1 wrong bytes" "$(latest)/node-002.log"'
+}
+
+# Self-scheduling: each item taken once (the app checks), the register's
+# packets are not messages (only the 2 (p-1) reports to node 0 are), and
+# the register beats the server process, whose start-ups serialise.
+hw_fetchinc() {
+  coll_ok --app fetchinc --topo torus --dims 4x4 --arch mixed --args 'items=200 work=1000'
+  expect '[ "$(summary .messages)" = 30 ]' "$(summary .messages) messages"
+  local hw; hw=$(hw_t0)
+  coll_ok --app fetchinc --topo torus --dims 4x4 --arch mixed --args 'items=200 work=1000 mode=server'
+  local sv; sv=$(hw_t0)
+  expect '[ "$((sv))" -gt "$((3 * hw))" ]' "hw $hw ns, server $sv ns"
+}
+hw_fetchinc_same() {   # the order of the takes is the simulated one: bit-identical runs
+  coll_ok --app fetchinc --topo mesh --dims 3x3 --args 'items=100 work=0 owner=4'
+  local a; a=$(latest)
+  coll_ok --app fetchinc --topo mesh --dims 3x3 --args 'items=100 work=0 owner=4'
+  same_results "$a" "$(latest)"
+}
+
+hw_bad_circuit() { bad_input --app barrier_hw --args circuit=16 -- "app barrier_hw: circuit=16 is not a barrier circuit; accepted: circuit=0..15"; }
+hw_bad_len()     { bad_input --app allreduce_hw --args 'len=6' -- "app allreduce_hw: len=6 is not a whole number of int elements \(4 bytes each\)"; }
+hw_bad_type()    { bad_input --app scan_hw --args 'type=double' -- "type=double"; }
+hw_bad_mode()    { bad_input --app fetchinc --args 'mode=sw' -- "mode=sw"; }
+
+for c in hw_barrier_late hw_barrier_runs hw_barrier_stage_cost hw_bcast hw_allreduce_min hw_allreduce_xor \
+         hw_scan_sum hw_scan_max hw_ctrl_stage_cost hw_corrupt_fails hw_fetchinc hw_fetchinc_same \
+         hw_bad_circuit hw_bad_len hw_bad_type hw_bad_mode; do t $c $c; done

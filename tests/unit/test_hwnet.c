@@ -1,0 +1,263 @@
+/* The hardware beside the data network (host/hwnet.h), through the
+ * router, driven by fake nodes (router_fixture.h): the barrier circuits'
+ * firing time and misuse, the control network's results and times, and
+ * fetch-and-increment packets on the data network. */
+#include "router_fixture.h"
+
+/* Barrier stages of 5 ns, control stages of 7 ns, a NIC's fetch-and-
+ * increment service 3 ns; the data network as router_fixture.h's
+ * (1 ns cycles, 10 cycles a hop). */
+static int hw_setup(const char *nodes)
+{
+    P.barrier_stage_ns = 5;
+    P.ctrl_stage_ns = 7;
+    P.fi_ns = 3;
+    return fx_setup("mesh", nodes, NULL, 1);
+}
+
+static uint32_t bar_set(int rank, uint64_t t, uint32_t c) { return post(rank, NIC_OP_BARRIER_SET, t, 0, c, 0, 0); }
+static uint32_t bar_wait(int rank, uint64_t t, uint32_t c) { return post(rank, NIC_OP_BARRIER_WAIT, t, 0, c, 0, 0); }
+static uint32_t ctrl(int rank, uint64_t t, uint32_t op, uint32_t root, int64_t v)
+{
+    return post(rank, NIC_OP_CTRL, t, root, op, (uint32_t)(uint64_t)v, (uint32_t)((uint64_t)v >> 32));
+}
+static uint32_t fetch_inc(int rank, uint64_t t, uint32_t node, uint32_t reg)
+{
+    return post(rank, NIC_OP_FETCH_INC, t, node, reg, 0, 0);
+}
+
+#define CHECK_ANSWER(rank, seq_, t_, v_) do {                                \
+        CHECK_EQ_U64(reply(rank)->seq, (seq_));                              \
+        CHECK_EQ_U64(reply(rank)->status, NIC_REPLY_OK);                     \
+        CHECK_EQ_U64(reply(rank)->time_ns, (t_));                            \
+        CHECK_EQ_U64(reply(rank)->value, (uint64_t)(v_));                    \
+    } while (0)
+
+/* 4 nodes: two stages up and two down, 20 ns after the last set. */
+TEST(a_barrier_fires_after_the_last_bit_is_set)
+{
+    REQUIRE(hw_setup("4") == 0);
+    bar_set(0, 100, 3);
+    uint32_t w0 = bar_wait(0, 100, 3);
+    REQUIRE(poll_node(0) == 0);
+    bar_set(2, 200, 3);
+    uint32_t w2 = bar_wait(2, 250, 3);
+    REQUIRE(poll_node(2) == 0);
+    bar_set(3, 150, 3);
+    REQUIRE(poll_node(3) == 0);
+    CHECK(!answered(0, w0) && !answered(2, w2));
+    CHECK_EQ_INT(hwnet_barrier_count(&F.r.hw, 3), 3);
+    bar_set(1, 300, 3);                               /* the last: fires at 300 + 20 */
+    REQUIRE(poll_node(1) == 0);
+    CHECK_ANSWER(0, w0, 320, 0);
+    CHECK_ANSWER(2, w2, 320, 0);
+    CHECK_EQ_INT(hwnet_barrier_count(&F.r.hw, 3), 0);
+    uint32_t w3 = bar_wait(3, 310, 3);                /* waits after it fired: at once, at the firing */
+    REQUIRE(poll_node(3) == 0);
+    CHECK_ANSWER(3, w3, 320, 0);
+    uint32_t w1 = bar_wait(1, 400, 3);                /* later than the firing: at its own time */
+    REQUIRE(poll_node(1) == 0);
+    CHECK_ANSWER(1, w1, 400, 0);
+    CHECK_EQ_U64(F.r.messages, 0);
+    fx_done();
+}
+
+/* A circuit is used again after it fired, and circuits are independent. */
+TEST(barrier_circuits_are_reusable_and_independent)
+{
+    REQUIRE(hw_setup("2") == 0);                      /* one stage each way: 10 ns */
+    for (int round = 0; round < 3; round++) {
+        uint64_t t = 1000 * (uint64_t)round;
+        bar_set(0, t, 0);
+        bar_set(0, t, 1);
+        uint32_t w = bar_wait(0, t + 1, 1);
+        REQUIRE(poll_node(0) == 0);
+        bar_set(1, t + 50, 1);                        /* circuit 1 fires at t + 60 */
+        REQUIRE(poll_node(1) == 0);
+        CHECK_ANSWER(0, w, t + 60, 0);
+        CHECK_EQ_INT(hwnet_barrier_count(&F.r.hw, 0), 1);   /* circuit 0: node 1 has not set it */
+        bar_set(1, t + 70, 0);
+        uint32_t v = bar_wait(1, t + 70, 0);
+        REQUIRE(poll_node(1) == 0);
+        CHECK_ANSWER(1, v, t + 80, 0);
+        w = bar_wait(0, t + 90, 0);
+        REQUIRE(poll_node(0) == 0);
+        CHECK_ANSWER(0, w, t + 90, 0);
+    }
+    fx_done();
+}
+
+static void expect_fails(int rank, const char *want, int line)
+{
+    if (poll_node(rank) != -1)
+        check_fail(__FILE__, line, "node %d's descriptor was accepted", rank);
+    else if (!strstr(F.r.error, want))
+        check_fail(__FILE__, line, "error '%s' does not say '%s'", F.r.error, want);
+    fx_done();
+}
+
+TEST(barrier_misuse_is_the_nodes_error)
+{
+    REQUIRE(hw_setup("4") == 0);
+    bar_set(1, 0, 2);
+    bar_set(1, 5, 2);
+    expect_fails(1, "node 1: BARRIER_SET descriptor 1: set its bit of barrier circuit 2 again before the "
+                    "circuit fired (1 of 4 nodes have set theirs)", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    bar_wait(2, 0, 0);
+    expect_fails(2, "node 2: BARRIER_WAIT descriptor 0: waits on barrier circuit 0 without having set its bit",
+                 __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    bar_set(0, 0, NIC_BARRIERS);
+    expect_fails(0, "barrier circuit 16 out of range 0..15", __LINE__);
+}
+
+#define OP(kind, comb) ((uint32_t)(kind) | (uint32_t)(comb) << 8)
+
+/* 4 nodes: 2 x 2 stages of 7 ns after the last post. */
+TEST(the_control_network_broadcasts_reduces_and_scans)
+{
+    static const struct { uint32_t op, root; int64_t want[4]; } c[] = {
+        { OP(NIC_CTRL_BCAST, 0), 2, { -3, -3, -3, -3 } },
+        { OP(NIC_CTRL_REDUCE, NIC_CTRL_SUM), 0, { 0, 0, 0, 0 } },
+        { OP(NIC_CTRL_REDUCE, NIC_CTRL_MAX), 0, { 7, 7, 7, 7 } },
+        { OP(NIC_CTRL_REDUCE, NIC_CTRL_MIN), 0, { -5, -5, -5, -5 } },
+        { OP(NIC_CTRL_REDUCE, NIC_CTRL_XOR), 0, { 1 ^ -5 ^ -3 ^ 7, 1 ^ -5 ^ -3 ^ 7, 1 ^ -5 ^ -3 ^ 7, 1 ^ -5 ^ -3 ^ 7 } },
+        { OP(NIC_CTRL_SCAN, NIC_CTRL_SUM), 0, { 1, -4, -7, 0 } },
+        { OP(NIC_CTRL_SCAN, NIC_CTRL_OR), 0, { 1, 1 | -5, 1 | -5 | -3, -1 } },
+        { OP(NIC_CTRL_SCAN, NIC_CTRL_AND), 0, { 1, 1 & -5, 1 & -5 & -3, 1 & -5 & -3 & 7 } },
+    };
+    static const int64_t val[4] = { 1, -5, -3, 7 };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        REQUIRE(hw_setup("4") == 0);
+        uint32_t s[4];
+        static const int order[4] = { 2, 0, 3, 1 };
+        for (int j = 0; j < 4; j++) {
+            int i = order[j];
+            s[i] = ctrl(i, 100 + 10 * (uint64_t)i, c[k].op, c[k].root, val[i]);
+            REQUIRE(poll_node(i) == 0);
+            if (j < 3)
+                CHECK(!answered(i, s[i]));
+        }
+        for (int i = 0; i < 4; i++)
+            CHECK_ANSWER(i, s[i], 130 + 28, c[k].want[i]);
+        fx_done();
+    }
+}
+
+TEST(control_network_misuse_is_the_nodes_error)
+{
+    REQUIRE(hw_setup("4") == 0);
+    ctrl(0, 0, OP(NIC_CTRL_REDUCE, NIC_CTRL_SUM), 0, 1);
+    REQUIRE(poll_node(0) == 0);
+    ctrl(3, 0, OP(NIC_CTRL_REDUCE, NIC_CTRL_MAX), 0, 1);
+    expect_fails(3, "node 3: CTRL descriptor 0: posted control-network REDUCE MAX (root 0) while node 0's "
+                    "REDUCE SUM (root 0) was open", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    ctrl(1, 0, OP(NIC_CTRL_BCAST, 0), 0, 1);
+    REQUIRE(poll_node(1) == 0);
+    ctrl(2, 0, OP(NIC_CTRL_BCAST, 0), 3, 1);
+    expect_fails(2, "BCAST (root 3) while node 1's BCAST (root 0) was open", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    ctrl(1, 0, OP(NIC_CTRL_SCAN, NIC_CTRL_COMBS), 0, 1);
+    expect_fails(1, "control-network operation 0x602 is unknown; accepted:", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    ctrl(1, 0, OP(NIC_CTRL_BCAST, 0), 4, 1);
+    expect_fails(1, "BCAST from root 4, out of range 0..3", __LINE__);
+}
+
+/* A 2 x 2 mesh: nodes 1 and 2, each one hop from node 0, take node 0's
+ * register 0 at time 0. A request is a one-flit worm with no send
+ * start-up: both arrive at 0 + 10 + 1 = 11, node 1's first (ties go to
+ * the lower source) and reads 0, node 2's reads 1. A reply is 8 flits,
+ * ready fi_ns = 3 after its request came (14); node 0's one injection
+ * channel sends them one after the other: node 1 has its reply at
+ * 14 + 10 + 8 = 32, node 2 at 22 + 10 + 8 = 40. Node 3 (two hops) takes
+ * register 1 at 5: its request comes at 26, its reply is ready at 29 but
+ * the channel is busy until 30: 30 + 20 + 8 = 58. Whatever order the host
+ * polls them in. */
+TEST(fetch_and_increment_packets_cross_the_data_network)
+{
+    for (int order = 0; order < 2; order++) {
+        REQUIRE(hw_setup("4") == 0);
+        uint32_t s1 = 0, s2 = 0, s3 = 0;
+        for (int j = 0; j < 2; j++) {
+            if ((j == 0) == (order == 0)) {
+                s1 = fetch_inc(1, 0, 0, 0);
+                REQUIRE(poll_node(1) == 0);
+            } else {
+                s2 = fetch_inc(2, 0, 0, 0);
+                REQUIRE(poll_node(2) == 0);
+            }
+        }
+        s3 = fetch_inc(3, 5, 0, 1);
+        REQUIRE(poll_node(3) == 0);
+        exit_node(0, 1000, 0);                         /* the registers are the NIC's: they answer after exit */
+        /* a node that has its answer runs on (and holds time back) until it exits */
+        uint32_t seq[4] = { 0, s1, s2, s3 };
+        int left[4] = { 0, 1, 1, 1 };
+        for (int pass = 0; pass < 4; pass++)
+            for (int i = 1; i < 4; i++)
+                if (left[i] && answered(i, seq[i])) {
+                    post(i, NIC_OP_EXIT, reply(i)->time_ns, 0, 0, 0, 0);
+                    REQUIRE(poll_node(i) == 0);
+                    left[i] = 0;
+                }
+        CHECK(!left[1] && !left[2] && !left[3]);
+        CHECK_ANSWER(1, s1, 32, 0);
+        CHECK_ANSWER(2, s2, 40, 1);
+        CHECK_ANSWER(3, s3, 58, 0);
+        CHECK_EQ_U64(F.r.hw.fi[0], 2);
+        CHECK_EQ_U64(F.r.hw.fi[1], 1);
+        /* packets, not messages: the links carried them, the counters and messages.csv do not */
+        CHECK_EQ_U64(F.r.messages, 0);
+        CHECK_EQ_U64(F.r.nlog, 0);
+        CHECK_EQ_U64(F.r.nodes[1].sends, 0);
+        int nl;
+        const struct link_stats *ls = net_link_stats(F.r.net, &nl);
+        uint64_t flits = 0;
+        for (int i = 0; i < nl; i++)
+            flits += ls[i].flits;
+        CHECK_EQ_U64(flits, (1 + 8) * (1 + 1 + 2));
+        fx_done();
+    }
+}
+
+TEST(fetch_and_increment_misuse_is_the_nodes_error)
+{
+    REQUIRE(hw_setup("4") == 0);
+    fetch_inc(1, 0, 4, 0);
+    expect_fails(1, "node 1: FETCH_INC descriptor 0: node 4 out of range 0..3", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    fetch_inc(1, 0, 0, NIC_FI_REGS);
+    expect_fails(1, "FETCH_INC descriptor 0: register 2 out of range 0..1", __LINE__);
+}
+
+/* A node that exits without setting its bit leaves the others waiting:
+ * a deadlock, and the detail names the circuit. */
+TEST(a_barrier_nobody_completes_is_a_named_deadlock)
+{
+    REQUIRE(hw_setup("3") == 0);
+    bar_set(0, 0, 5);
+    bar_wait(0, 0, 5);
+    REQUIRE(poll_node(0) == 0);
+    recv(1, 0, 2, NIC_ANY, 64);
+    REQUIRE(poll_node(1) == 0);
+    CHECK(!router_deadlocked(&F.r));
+    exit_node(2, 10, 0);
+    CHECK(router_deadlocked(&F.r));
+    char why[200];
+    router_wait_detail(&F.r, why, sizeof why);
+    CHECK_STR(why, "node 0 waits on barrier circuit 5, which 1 of 3 nodes set");
+    fx_done();
+
+    REQUIRE(hw_setup("2") == 0);                      /* only messages awaited: no detail */
+    recv(0, 0, 1, NIC_ANY, 64);
+    REQUIRE(poll_node(0) == 0);
+    ctrl(1, 0, OP(NIC_CTRL_REDUCE, NIC_CTRL_SUM), 0, 1);
+    REQUIRE(poll_node(1) == 0);
+    CHECK(router_deadlocked(&F.r));
+    router_wait_detail(&F.r, why, sizeof why);
+    CHECK_STR(why, "node 1 waits in a control-network operation that 1 of 2 nodes posted");
+    fx_done();
+}
