@@ -23,7 +23,7 @@
 # product of its list keys:
 #   apps        node programs (wormsim --list-apps)            required
 #   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube, banyan or fat tree of N)  required
-#   len         block lengths in bytes                         default 1024
+#   len         block lengths in bytes (0: barriers)           default 1024
 #   net         alternatives of `--set` strings separated by | default none
 #   topo        mesh | torus | hypercube | banyan | fattree    default torus
 #   preset      a presets/NAME.conf or a file                  default default
@@ -129,7 +129,7 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
     [[ "$dims" =~ ^[1-9][0-9]*(x[1-9][0-9]*)*$ || "$dims" =~ ^n=[1-9][0-9]*$ ]] || { lineno=${L[dims]}; bad "dims: '$dims' is not a shape such as 4x4, 16x30, 4x4x4 or n=16"; }
   done
   for len in ${G[len]}; do
-    [[ "$len" =~ ^[1-9][0-9]*$ ]] || { lineno=${L[len]}; bad "len: '$len' is not a positive number of bytes"; }
+    [[ "$len" =~ ^(0|[1-9][0-9]*)$ ]] || { lineno=${L[len]}; bad "len: '$len' is not a number of bytes (0 for the apps that move none)"; }
   done
   [[ "${G[timeout]}" =~ ^[0-9]*$ ]] || { lineno=${L[timeout]}; bad "timeout: '${G[timeout]}' is not a number of seconds"; }
   [[ "${G[big_nodes]}" =~ ^[1-9][0-9]*$ ]] || { lineno=${L[big_nodes]}; bad "big_nodes: '${G[big_nodes]}' is not a positive integer"; }

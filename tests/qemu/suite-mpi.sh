@@ -39,6 +39,23 @@ mpi_placement_is_bit_identical() {
   echo "info: one host $(grep wall "$TMP/m0" | awk '{print $3}') s, 3 ranks $(grep wall "$TMP/m3" | awk '{print $3}') s, results identical"
 }
 
+# The hardware beside the data network over 3 ranks: the answers of the
+# barrier circuits, control network and fetch-and-increment registers
+# (nic_reply.value) cross the ranks; every result as on one host.
+mpi_hardware_collectives() {
+  local spec app args one
+  for spec in "barrier_hw|late=3 delay=2000" "allreduce_hw|len=32 op=max type=long" "fetchinc|items=64 work=100"; do
+    app=${spec%%|*}; args=${spec#*|}
+    "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" --arch mixed --app "$app" \
+      --dims 3x3 --args "$args" > "$TMP/m0" 2>&1
+    expect '[ $? = 0 ]' "$(cat "$TMP/m0")"; one=$(latest)
+    wm 3 --arch mixed --app "$app" --dims 3x3 --args "$args" > "$TMP/m3" 2>&1; local rc=$?
+    expect '[ $rc = 0 ]' "$app: exit $rc: $(tail -20 "$TMP/m3")"
+    ok_run
+    same_results "$one" "$(latest)"
+  done
+}
+
 # A bad option is refused once (not once per rank), before any node starts.
 mpi_bad_option_is_said_once() {
   local before; before=$(ndirs)
@@ -115,5 +132,5 @@ mpi_gdb_names_the_host() {
   expect 'grep -q "\$1 = 3" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
 }
 
-for m in mpi_placement_is_bit_identical mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run \
+for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run \
          mpi_node_host_killed_ends_the_run mpi_gdb_names_the_host; do t $m $m; done

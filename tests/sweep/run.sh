@@ -34,7 +34,7 @@ bad_definitions_are_refused() {
   bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello pingpong alltoall_pex"
   bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:1: group [bad]: ring 4x4: unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan, fattree"
   bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
-  bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a positive number of bytes"
+  bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a number of bytes (0 for the apps that move none)"
   bad $'[a]\napps = alltoall_pex\n[b]\napps = alltoall_gen\ndims = 4x4' "group [a] has no 'dims'"
   bad $'apps = alltoall_pex\ndims = 4x4\nport_model = two-port' "port_model 'two-port' is unknown; accepted: one-port, all-port"
   bad $'apps = alltoall_pex\ndims = 12\ntopo = banyan' "group [bad]: banyan 12: DIMS does not apply to a banyan"
