@@ -458,6 +458,13 @@ int app_check_args(const char *app, int restr, const struct app_shape *sh, const
                  app_arg(&a, "type") ? "long" : "int", app_arg(&a, "type") ? 8 : 4);
         return -1;
     }
+    /* A NIC flood delivers every node's block into one receive area. */
+    if (!c && !strcmp(app, "allgather_flood_nic") && (unsigned long)len * (unsigned long)sh->nodes > msg_max) {
+        snprintf(err, errlen, "app %s: len=%ld from each of %d nodes is %lu bytes, more than the largest message, "
+                 "%lu bytes (--msg-max); accepted: len=1..%lu", app, len, sh->nodes,
+                 (unsigned long)len * (unsigned long)sh->nodes, msg_max, msg_max / (unsigned long)sh->nodes);
+        return -1;
+    }
     if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
         return app_check(app, restr, sh, len, msg_max, err, errlen);
     static int set[COLL_MAX_SET];

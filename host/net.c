@@ -570,6 +570,14 @@ static void router_step(struct net *n, int node, uint64_t c)
         switch_separable(n, node, nreq, c, blocked_seen);
 }
 
+/* The order of an injection channel's worms: by readiness; at the same
+ * time a worm the NIC made before its node's message (one was known to
+ * the router first depending on the host, so the rule must not). */
+static int goes_before(const struct net_msg *a, const struct net_msg *b)
+{
+    return a->t_ready_ns < b->t_ready_ns || (a->t_ready_ns == b->t_ready_ns && a->nic_made && !b->nic_made);
+}
+
 void net_inject(struct net *n, struct net_msg *m)
 {
     m->flits = (m->len + n->p.flit_bytes - 1) / n->p.flit_bytes;
@@ -586,11 +594,30 @@ void net_inject(struct net *n, struct net_msg *m)
     m->next_queue = m->next_done = m->next_left = NULL;
     int ch = p < 0 ? 0 : p % n->ninj;
     struct nic_queue *q = &n->r[m->src].inj[ch];
-    if (q->last)
-        q->last->next_queue = m;
-    else
-        q->first = m;
-    q->last = m;
+    if (!q->last || !goes_before(m, q->last)) {
+        if (q->last)
+            q->last->next_queue = m;
+        else
+            q->first = m;
+        q->last = m;
+    } else {
+        /* A worm the NIC makes itself (a fetch-and-increment reply, a
+         * flood relay) may be ready before messages its node queued
+         * earlier. It goes ahead of those not yet started: a channel
+         * serves its worms by readiness (then in the order given), never
+         * in the order the host happened to learn of them. A node's own
+         * messages are ready in the order it posts them, so they always
+         * take the branch above. */
+        struct net_msg **pp = &q->first;
+        if (q->next_flit)
+            pp = &(*pp)->next_queue;          /* the front one has begun */
+        while (*pp && !goes_before(m, *pp))
+            pp = &(*pp)->next_queue;
+        m->next_queue = *pp;
+        *pp = m;
+        if (!m->next_queue)
+            q->last = m;
+    }
     n->r[m->src].queued++;
     n->active[m->src / 64] |= 1ull << (m->src % 64);
     n->queued_msgs++;
@@ -606,7 +633,7 @@ void net_inject(struct net *n, struct net_msg *m)
             abort();
         }
         *c = (struct net_msg){ .src = m->src, .dst = m->dst, .len = m->len, .seq = m->seq,
-                               .t_ready_ns = m->t_ready_ns, .owner = m };
+                               .t_ready_ns = m->t_ready_ns, .nic_made = m->nic_made, .owner = m };
         net_inject(n->ref, c);
         c->jix = (uint32_t)n->nshadow;
         n->shadow[n->nshadow++] = c;

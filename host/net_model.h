@@ -74,6 +74,8 @@ struct net_msg {
     uint32_t len;
     uint64_t seq;                   /* per source: ties broken by (src, seq) */
     uint64_t t_ready_ns;            /* when it may enter (post + start-up) */
+    int nic_made;                   /* made by the NIC, not posted by the node: its channel
+                                       may serve it before messages queued earlier (net_inject) */
     /* filled by the model */
     int hops;
     uint32_t flits;
@@ -109,7 +111,9 @@ uint64_t net_cycle_to_ns(const struct net *n, uint64_t c);
 
 /* Hand a message to its source's NIC. It enters at cycle
  * ceil(t_ready_ns / cycle) or later; that cycle must not be before
- * net_now() (the caller's synchronisation guarantees it). */
+ * net_now() (the caller's synchronisation guarantees it). A NIC channel
+ * serves its messages in order of t_ready_ns, nic_made ones first among
+ * equals, then in the order given. */
 void net_inject(struct net *n, struct net_msg *m);
 
 /* Simulate cycles while now < end_cycle, stopping after the first cycle in

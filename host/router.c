@@ -33,7 +33,8 @@ static struct layout layout_of(const struct router *r, const struct node *n)
 const char *router_op_name(uint32_t op)
 {
     static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT",
-                                         "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC" };
+                                         "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC",
+                                         "FLOOD_RULES", "FLOOD", "FLOOD_WAIT" };
     return op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
@@ -208,6 +209,12 @@ void router_free(struct router *r)
     free(r->heap);
     net_free(r->net);
     hwnet_free(&r->hw);
+    for (int i = 0; i < r->n; i++) {
+        free(r->nodes[i].flood.have);
+        free(r->nodes[i].flood.data);
+    }
+    free(r->flood_rules);
+    free(r->flood_rules_set);
     free(r->log);
     free(r->nodes);
     free(r->win[0]);
@@ -313,6 +320,7 @@ static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready)
     m->nm.len = m->len;
     m->nm.seq = m->seq;
     m->nm.t_ready_ns = t_ready;
+    m->nm.nic_made = m->kind != MSG_DATA;
     m->nm.owner = m;
     m->net_prev = NULL;
     m->net_next = r->in_net;
@@ -465,9 +473,155 @@ static void drop_mbox(struct router *r, struct node *n)
     n->held_in = 0;
 }
 
+/* --- Flooding in the NIC (NIC_OP_FLOOD*, seed 004) ------------------------
+ *
+ * A flood message is a worm between neighbours carrying its origin's
+ * content. When one arrives (network time, net_events), the NIC keeps it
+ * if it is the first from its origin, and relays it at once, with no
+ * start-up, to the ports its rule for that origin names; a message from an
+ * origin already seen is dropped, so every NIC relays every origin at most
+ * once a flood and a flood is bounded whatever the rules. The arrival then
+ * goes through the heap like any message, to count towards FLOOD_WAIT in
+ * simulated-time order. */
+
+static int ports_of(const struct router *r)
+{
+    int nl;
+    net_link_stats(r->net, &nl);
+    return nl / net_routers(r->net);
+}
+
+/* Begin node n's flood of tag and len, or check it is the one in progress. */
+static int flood_begin(struct router *r, struct node *n, uint32_t tag, uint32_t len)
+{
+    struct flood_rx *f = &n->flood;
+    if (f->active && f->tag == tag && f->len == len)
+        return 0;
+    if (f->active && !f->done) {
+        return stop(r, "node %d: a flood of tag %u (%u bytes) reached its NIC while its flood of tag %u "
+                    "(%u bytes) was not yet waited for: a NIC holds one flood at a time", n->rank, tag, len,
+                    f->tag, f->len);
+    }
+    free(f->data);
+    f->done = 0;
+    f->data = malloc((size_t)r->n * len + 1);
+    if (!f->have)
+        f->have = malloc((size_t)r->n);
+    if (!f->data || !f->have)
+        return stop(r, "out of memory for node %d's flood of %d x %u bytes", n->rank, r->n, len);
+    memset(f->have, 0, (size_t)r->n);
+    f->active = 1;
+    f->tag = tag;
+    f->len = len;
+    f->count = 0;
+    f->t_last = 0;
+    return 0;
+}
+
+/* A flood worm of origin's content from node src to its neighbour through
+ * port p, ready at t. */
+static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_t tag, const uint8_t *data,
+                      uint32_t len, uint64_t t)
+{
+    int from, port, to;
+    if (!net_link_ends(r->net, src * ports_of(r) + p, &from, &port, &to))
+        return stop(r, "node %d: its flood rule names port %d, where it has no link", src, p);
+    if (r->held_total + len + MSG_HELD_BYTES > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
+        return stop(r, "the router would hold %llu bytes of messages and flood copies, more than %u x held_max "
+                    "(a limit of the host's memory)", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
+                    HELD_TOTAL_FACTOR);
+    struct msg *m = malloc(sizeof *m + len);
+    if (!m)
+        return stop(r, "out of memory for a flood message of %u bytes", len);
+    memset(m, 0, sizeof *m);
+    m->kind = MSG_FLOOD;
+    m->value = origin;
+    m->src = src;
+    m->dst = to;
+    m->tag = tag;
+    m->len = len;
+    m->seq = r->nodes[src].next_seq++;
+    m->t_post = t;
+    m->step = r->nodes[src].step;
+    memcpy(m->data, data, len);
+    r->held_total += held_of(m);
+    r->messages++;
+    r->bytes += len;
+    inject_worm(r, m, t);
+    return 0;
+}
+
+/* Send node src's copies of origin's message along its rule. */
+static int flood_relay(struct router *r, int src, uint32_t origin, uint32_t tag, const uint8_t *data, uint32_t len,
+                       uint64_t t)
+{
+    if (!r->flood_rules_set || !r->flood_rules_set[src])
+        return 0;                          /* a NIC without rules relays nothing */
+    uint32_t mask = r->flood_rules[(size_t)src * r->n + origin];
+    for (int p = 0; mask; p++, mask >>= 1)
+        if ((mask & 1) && flood_send(r, src, p, origin, tag, data, len, t))
+            return -1;
+    return 0;
+}
+
+/* A flood worm's tail reached node m->dst at cycle c_arrive. */
+static int flood_arrived(struct router *r, struct msg *m, uint64_t c_arrive)
+{
+    struct node *n = &r->nodes[m->dst];
+    uint32_t origin = (uint32_t)m->value;
+    if (flood_begin(r, n, m->tag, m->len)) {
+        release(r, m);
+        return -1;
+    }
+    struct flood_rx *f = &n->flood;
+    if (f->done || f->have[origin]) {      /* seen (or the flood is over here): dropped */
+        release(r, m);
+        return 0;
+    }
+    f->have[origin] = 1;
+    memcpy(f->data + (size_t)origin * f->len, m->data, m->len);
+    uint64_t t = (c_arrive * net_cycle_ps(r->net) + 999) / 1000;
+    if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t) || heap_push(r, m)) {
+        release(r, m);
+        return -1;
+    }
+    return 0;
+}
+
+/* Answer node n's FLOOD_WAIT at t: every origin's content into its
+ * receive area; the flood ends. */
+static void flood_answer(struct router *r, struct node *n, uint64_t t)
+{
+    struct layout l = layout_of(r, n);
+    struct flood_rx *f = &n->flood;
+    size_t bytes = (size_t)r->n * f->len;
+    memcpy(n->shm + l.rx_off, f->data, bytes);
+    f->done = 1;
+    struct msg all = { .src = n->rank, .tag = f->tag, .len = (uint32_t)bytes };   /* what the reply says */
+    reply_of(n)->value = f->t_last;
+    answer(r, n, NIC_REPLY_OK, &all, t);
+}
+
+static void flood_delivered(struct router *r, struct node *n, struct msg *m)
+{
+    struct flood_rx *f = &n->flood;
+    if (f->active && !f->done && f->tag == m->tag) {
+        f->count++;
+        f->t_last = m->t_arrive;
+        if (n->state == NODE_BLOCKED && n->blk.op == NIC_OP_FLOOD_WAIT && n->blk.tag == f->tag &&
+            f->count >= n->blk.peer)
+            flood_answer(r, n, m->t_arrive > n->blk.time_ns ? m->t_arrive : n->blk.time_ns);
+    }
+    release(r, m);
+}
+
 static void deliver(struct router *r, struct msg *m)
 {
     struct node *n = &r->nodes[m->dst];
+    if (m->kind == MSG_FLOOD) {
+        flood_delivered(r, n, m);
+        return;
+    }
     if (m->kind == MSG_FI_REPLY) {            /* the requester waits in FETCH_INC */
         if (n->state == NODE_BLOCKED && n->blk.op == NIC_OP_FETCH_INC)
             answer_value(r, n, m->value, m->t_arrive);
@@ -563,6 +717,11 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
         if (m->net_next)
             m->net_next->net_prev = m->net_prev;
         m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
+        if (m->kind == MSG_FLOOD) {
+            if (record(r, m) || flood_arrived(r, m, x->c_arrive))
+                return;
+            continue;
+        }
         if (m->kind == MSG_FI_REQUEST) {
             /* The owner's NIC increments and replies, fi_ns after the
              * request's tail came in (at the cycle's end, rounded up so
@@ -665,6 +824,67 @@ static int nic_queue_check(struct router *r, struct node *n, const struct nic_de
                 (unsigned long long)net_cycle_ps(r->net));
 }
 
+/* The flooding descriptors (nic_shm.h; "Flooding in the NIC" above). */
+static int handle_flood(struct router *r, struct node *n, const struct nic_desc *d)
+{
+    struct layout l = layout_of(r, n);
+    const char *op = router_op_name(d->op);
+    if (d->op != NIC_OP_FLOOD_WAIT && (d->off > l.tx_size || d->len > l.tx_size - d->off))
+        return fail(r, n, "%s descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", op, d->seq,
+                    d->off, d->len, l.tx_size);
+    if (d->op == NIC_OP_FLOOD_RULES) {
+        if (d->len != (uint32_t)r->n * 4)
+            return fail(r, n, "%s descriptor %u: %u bytes of rules; it takes one 32-bit port mask per node, "
+                        "%d bytes", op, d->seq, d->len, r->n * 4);
+        if (!r->flood_rules) {
+            r->flood_rules = calloc((size_t)r->n * r->n, sizeof *r->flood_rules);
+            r->flood_rules_set = calloc((size_t)r->n, 1);
+            if (!r->flood_rules || !r->flood_rules_set)
+                return stop(r, "out of memory for the flood rules of %d nodes", r->n);
+        }
+        uint32_t *rule = r->flood_rules + (size_t)n->rank * r->n;
+        memcpy(rule, n->shm + l.tx_off + d->off, d->len);
+        int P = ports_of(r), from, port, to;
+        for (int o = 0; o < r->n; o++)
+            for (int p = 0; p < 32; p++)
+                if ((rule[o] >> p & 1) && (p >= P || !net_link_ends(r->net, n->rank * P + p, &from, &port, &to)))
+                    return fail(r, n, "%s descriptor %u: the rule for origin %d names port %d, where the node has "
+                                "no link (ports 0..%d, 2 dim + (dir == -1))", op, d->seq, o, p, P - 1);
+        r->flood_rules_set[n->rank] = 1;
+        n->lb = d->time_ns;
+        touch(r, n);
+        return 0;
+    }
+    if (d->op == NIC_OP_FLOOD) {
+        if (!r->flood_rules_set || !r->flood_rules_set[n->rank])
+            return fail(r, n, "%s descriptor %u: its NIC has no flood rules (FLOOD_RULES first)", op, d->seq);
+        if (d->len > r->p.msg_max || (uint64_t)d->len * (uint64_t)r->n > l.rx_size)
+            return fail(r, n, "%s descriptor %u: %u bytes from each of %d nodes do not fit the %u-byte receive "
+                        "area (msg_max %u)", op, d->seq, d->len, r->n, l.rx_size, r->p.msg_max);
+        if (flood_begin(r, n, d->tag, d->len))
+            return -1;
+        n->flood.have[n->rank] = 1;          /* its own: never relayed back */
+        memcpy(n->flood.data + (size_t)n->rank * d->len, n->shm + l.tx_off + d->off, d->len);
+        if (flood_relay(r, n->rank, (uint32_t)n->rank, d->tag, n->shm + l.tx_off + d->off, d->len,
+                        d->time_ns + r->p.t_send_ns))
+            return -1;
+        n->sends++;
+        n->bytes_sent += d->len;
+        n->lb = d->time_ns + r->p.t_send_ns;
+        touch(r, n);
+        return 0;
+    }
+    /* NIC_OP_FLOOD_WAIT */
+    if (d->peer >= (uint32_t)r->n)
+        return fail(r, n, "%s descriptor %u: waits for %u messages; a flood brings at most %d", op, d->seq,
+                    d->peer, r->n - 1);
+    block_on_hw(r, n, d);
+    struct flood_rx *f = &n->flood;
+    if (f->active && !f->done && f->tag == d->tag && f->count >= d->peer)
+        flood_answer(r, n, f->t_last > d->time_ns ? f->t_last : d->time_ns);
+    return 0;
+}
+
 /* The descriptors of the hardware beside the data network (hwnet.h). */
 static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
 {
@@ -709,6 +929,10 @@ static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
                 answer_value(r, &r->nodes[i], (uint64_t)r->hw.ctrl_val[i], t);
         return 0;
     }
+    case NIC_OP_FLOOD_RULES:
+    case NIC_OP_FLOOD:
+    case NIC_OP_FLOOD_WAIT:
+        return handle_flood(r, n, d);
     default:                                 /* NIC_OP_FETCH_INC */
         if (d->peer >= (uint32_t)r->n)
             return fail(r, n, "%s descriptor %u: node %u out of range 0..%d", op, d->seq, d->peer, r->n - 1);
@@ -810,6 +1034,9 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_BARRIER_WAIT:
     case NIC_OP_CTRL:
     case NIC_OP_FETCH_INC:
+    case NIC_OP_FLOOD_RULES:
+    case NIC_OP_FLOOD:
+    case NIC_OP_FLOOD_WAIT:
         return handle_hw(r, n, d);
     case NIC_OP_EXIT:
         n->state = NODE_EXITED;
@@ -892,6 +1119,9 @@ void router_wait_detail(const struct router *r, char *buf, size_t len)
         if (n->blk.op == NIC_OP_BARRIER_WAIT)
             snprintf(what, sizeof what, "waits on barrier circuit %u, which %d of %d nodes set", n->blk.tag,
                      hwnet_barrier_count(&r->hw, n->blk.tag), r->n);
+        else if (n->blk.op == NIC_OP_FLOOD_WAIT)
+            snprintf(what, sizeof what, "waits for %u flood messages of tag %u, %u of which came", n->blk.peer,
+                     n->blk.tag, n->flood.active && !n->flood.done && n->flood.tag == n->blk.tag ? n->flood.count : 0);
         else if (n->blk.op == NIC_OP_CTRL)
             snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
                      r->hw.ctrl_posted, r->n);

@@ -54,12 +54,13 @@ enum node_state {
 /* What a worm of the data network carries: a node's message, or a
  * fetch-and-increment request or reply between NICs (hwnet.h), which is
  * no message of the nodes (not in messages.csv nor the counters). */
-enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY };
+enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY, MSG_FLOOD };
 
 struct msg {
     struct net_msg nm;            /* the worm in the network model */
     int kind;                     /* enum msg_kind */
-    uint64_t value;               /* MSG_FI_REPLY: the register's value; MSG_FI_REQUEST: the register */
+    uint64_t value;               /* MSG_FI_REPLY: the register's value; MSG_FI_REQUEST: the register;
+                                     MSG_FLOOD: its origin */
     int src, dst;
     uint32_t tag, len;
     uint64_t seq;                 /* per-source sequence number */
@@ -75,6 +76,17 @@ struct msg_record {
     int src, dst, hops;
     uint32_t tag, len, step, flits;
     uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
+};
+
+/* What a node's NIC holds of the flood in progress (NIC_OP_FLOOD*). */
+struct flood_rx {
+    int active;                   /* a flood of `tag` has begun here (posted or arrived) */
+    int done;                     /* and the node's FLOOD_WAIT was answered: later copies are dropped */
+    uint32_t tag, len;
+    uint8_t *have;                /* [origin]: its message has arrived (or is this node's own) */
+    uint8_t *data;                /* [origin x len]: its content */
+    uint32_t count;               /* other origins' messages delivered (in simulated-time order) */
+    uint64_t t_last;              /* when the last of them arrived */
 };
 
 struct node {
@@ -98,6 +110,7 @@ struct node {
     /* counters */
     uint64_t sends, recvs, bytes_sent, bytes_recv;
     uint64_t wait_ns;             /* simulated time spent blocked */
+    struct flood_rx flood;
 };
 
 struct router {
@@ -112,6 +125,9 @@ struct router {
     int tree_size;
     struct net *net;              /* the interconnect */
     struct hwnet hw;              /* the barrier circuits, control network and fetch-and-increment registers */
+    uint32_t *flood_rules;        /* [node x n + origin]: the port mask its NIC relays origin's floods to
+                                     (NULL until a node installs rules) */
+    uint8_t *flood_rules_set;     /* [node]: it installed them */
     struct msg *in_net;           /* injected, not yet arrived: freed with the router */
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;

@@ -102,6 +102,21 @@ int64_t net_ctrl(enum nic_ctrl_kind kind, enum nic_ctrl_comb comb, int root, int
  * network as packets of the NICs, without the owner's CPU. */
 uint64_t net_fetch_inc(int node, int reg);
 
+/* Flooding in the NIC (seed 004's all-to-all broadcast with hardware
+ * relaying; docs/network.md). net_flood_rules installs this node's rules
+ * once: masks[o], for each origin o, the link ports (bit 2 dim +
+ * (dir == -1)) its NIC relays o's flood messages to, the first time one
+ * arrives. net_flood sends this node's message of len bytes along its own
+ * rule, after the send start-up, and returns the time it was posted at;
+ * net_flood_wait sleeps until count other origins' messages of the tag
+ * have arrived and copies every origin's into buf (origin o at o x len,
+ * this node's own included), returning the time the last of them arrived
+ * (the node's clock goes to the later of that and its own). One flood at
+ * a time per node, and successive floods take different tags. */
+void net_flood_rules(const uint32_t *masks);
+uint64_t net_flood(int tag, const void *buf, size_t len);
+uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap);
+
 /* App arguments (ARGS="key=value ..."), parsed at boot against the keys
  * the running app declares (apps/apps.def, apps/restrict.h) by the run
  * tool's own check: words it would refuse stop the node with a panic, and

@@ -429,3 +429,50 @@ uint64_t net_fetch_inc(int node, int reg)
         panic("net_fetch_inc: register %d out of range 0..%d", reg, NIC_FI_REGS - 1);
     return hw_call(NIC_OP_FETCH_INC, (uint32_t)node, (uint32_t)reg, 0, 0);
 }
+
+/* Post a non-blocking descriptor whose payload is copied into the
+ * transmit area (as net_send_multi() does for one destination, kept apart
+ * so that path stays as it is); returns the time stamped on it. */
+static uint64_t post_payload(uint32_t op, uint32_t peer, uint32_t tag, const void *buf, size_t len)
+{
+    uint64_t t = clock_now_ns();
+    wait_space((uint32_t)len);
+    uint32_t pos = tx_head % cfg->tx_size;
+    if (pos + len > cfg->tx_size) {
+        tx_head += cfg->tx_size - pos;
+        pos = 0;
+    }
+    memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
+    tx_head += (uint32_t)len;
+    post(op, t, peer, tag, (uint32_t)len, pos);
+    return t;
+}
+
+void net_flood_rules(const uint32_t *masks)
+{
+    post_payload(NIC_OP_FLOOD_RULES, 0, 0, masks, (size_t)net_nodes() * sizeof *masks);
+}
+
+uint64_t net_flood(int tag, const void *buf, size_t len)
+{
+    if (tag < 0)
+        panic("net_flood: tag %d is negative", tag);
+    if (len > cfg->msg_max || len * (size_t)net_nodes() > cfg->rx_size)
+        panic("net_flood: %lu bytes from each of %d nodes exceed the %lu-byte receive area",
+              (unsigned long)len, net_nodes(), (unsigned long)cfg->rx_size);
+    uint64_t t = post_payload(NIC_OP_FLOOD, 0, (uint32_t)tag, buf, len);
+    clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+    return t;
+}
+
+uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap)
+{
+    if (count < 0 || count >= net_nodes())
+        panic("net_flood_wait: %d messages; a flood brings 0..%d", count, net_nodes() - 1);
+    uint64_t t_all = hw_call(NIC_OP_FLOOD_WAIT, (uint32_t)count, (uint32_t)tag, 0, 0);
+    size_t bytes = reply->len;
+    if (bytes > cap)
+        panic("net_flood_wait: %lu bytes exceed the %lu-byte buffer", (unsigned long)bytes, (unsigned long)cap);
+    memcpy(buf, (const void *)(shm + cfg->rx_off), bytes);
+    return t_all;
+}

@@ -33,7 +33,11 @@
  * beside the data network"): barrier circuits as the T3D's (BARRIER_SET,
  * BARRIER_WAIT), a control network as the CM-5's (CTRL) and fetch-and-
  * increment registers in every NIC (FETCH_INC). Their answers carry a
- * value in nic_reply.value.
+ * value in nic_reply.value. Flooding in the NIC (seed 004, the all-to-all
+ * broadcast with hardware relaying): FLOOD_RULES, FLOOD, FLOOD_WAIT; each
+ * NIC relays a flood message the first time one from its origin arrives,
+ * to the ports its rule for that origin names, with no processor on the
+ * path, and keeps its content for FLOOD_WAIT.
  */
 #ifndef NIC_SHM_H
 #define NIC_SHM_H
@@ -134,6 +138,15 @@ enum nic_op {
                               root; answers the result in reply.value */
     NIC_OP_FETCH_INC = 10, /* peer = node, tag = register 0..NIC_FI_REGS-1; blocking;
                               answers the register's value before the increment */
+    NIC_OP_FLOOD_RULES = 11, /* len = nodes x 4, payload at off: for each origin o, a
+                                uint32 mask of this node's link ports (bit 2 dim + (dir == -1))
+                                its NIC relays o's flood messages to */
+    NIC_OP_FLOOD = 12,     /* tag, len, off: this node's flood message; after the send
+                              start-up the NIC sends it to the ports of its own rule */
+    NIC_OP_FLOOD_WAIT = 13, /* tag, peer = how many other origins' messages to wait for;
+                               blocking; answers when they have arrived, origin o's at
+                               rx_off + o x len (reply.len bytes in all), reply.value = when
+                               the last of them arrived */
 };
 
 /* A control-network operation: kind | combiner << 8. Values are signed

@@ -223,6 +223,26 @@ TEST(fetch_and_increment_packets_cross_the_data_network)
     }
 }
 
+/* The owner's NIC replies on the owner's injection channel. A message the
+ * owner queued earlier but that is ready only later must not hold the
+ * reply back: a channel serves its worms by readiness, so the answer is
+ * the same whether the host read the owner's SEND before or after the
+ * network made the reply. Node 1 asks at 0 (request at node 0 at 11,
+ * reply ready 11 + 3 = 14, 8 flits one hop: 32); node 0 has a message
+ * ready only at 300 + 100 = 400 queued first. */
+TEST(a_reply_is_not_held_behind_a_message_ready_later)
+{
+    REQUIRE(hw_setup("2") == 0);
+    post(0, NIC_OP_STEP, 300, 0, 1, 0, 0);
+    send(0, 300, 1, 9, "x", 1);
+    uint32_t s = fetch_inc(1, 0, 0, 0);
+    REQUIRE(poll_node(0) == 0);                       /* the SEND is queued before the request is seen */
+    REQUIRE(poll_node(1) == 0);
+    exit_node(0, 400, 0);
+    CHECK_ANSWER(1, s, 32, 0);
+    fx_done();
+}
+
 TEST(fetch_and_increment_misuse_is_the_nodes_error)
 {
     REQUIRE(hw_setup("4") == 0);
@@ -260,4 +280,134 @@ TEST(a_barrier_nobody_completes_is_a_named_deadlock)
     router_wait_detail(&F.r, why, sizeof why);
     CHECK_STR(why, "node 1 waits in a control-network operation that 1 of 2 nodes posted");
     fx_done();
+}
+
+/* --- Flooding in the NIC (NIC_OP_FLOOD*) --------------------------------- */
+
+static uint32_t payload(int rank, uint32_t op, uint64_t t, uint32_t peer, uint32_t tag, const void *data,
+                        uint32_t len)
+{
+    const struct lay *l = &F.lay[rank];
+    if (F.tx_next[rank] + len > l->tx_size)
+        F.tx_next[rank] = 0;
+    uint32_t off = F.tx_next[rank];
+    memcpy(F.buf[rank] + l->tx_off + off, data, len);
+    F.tx_next[rank] += len;
+    return post(rank, op, t, peer, tag, len, off);
+}
+
+/* Rules that send every origin's message on every link the node has: the
+ * NICs' first-arrival rule keeps the flood finite. On a 2 x 2 mesh
+ * (ports 0 +x, 1 -x, 2 +y, 3 -y). */
+static void flood_everywhere(int rank)
+{
+    uint32_t m[4], all = rank % 2 == 0 ? 1u : 2u;
+    all |= rank < 2 ? 4u : 8u;
+    for (int o = 0; o < 4; o++)
+        m[o] = all;
+    payload(rank, NIC_OP_FLOOD_RULES, 0, 0, 0, m, sizeof m);
+}
+
+/* The time the last flood worm reached node `rank` (the run's record). */
+static uint64_t last_arrival(int rank)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < F.r.nlog; i++)
+        if (F.r.log[i].dst == rank && F.r.log[i].t_arrive > t)
+            t = F.r.log[i].t_arrive;
+    return t;
+}
+
+/* 4-byte messages (4 flits, 1 ns each; 10 cycles a hop; t_send 100) on
+ * one-port nodes. Every NIC relays each origin once on both its links:
+ * 2 + 3 x 2 = 8 worms an origin; the copies that reach a NIC a second
+ * time are dropped. The answer comes with the last arrival, whose time is
+ * its value, and every origin's content in the receive area. */
+TEST(a_nic_flood_relays_each_origin_once_without_the_processors)
+{
+    REQUIRE(hw_setup("4") == 0);
+    uint32_t w[4];
+    for (int i = 0; i < 4; i++) {
+        flood_everywhere(i);
+        uint32_t v = 0x11111111u * (uint32_t)(i + 1);
+        payload(i, NIC_OP_FLOOD, 0, 0, 7, &v, 4);
+        w[i] = post(i, NIC_OP_FLOOD_WAIT, 100, 3, 7, 0, 0);
+        REQUIRE(poll_node(i) == 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        CHECK(answered(i, w[i]));
+        CHECK(reply(i)->value >= 128);                /* the far corner: two hops after 100 at least */
+        CHECK_EQ_U64(reply(i)->time_ns, reply(i)->value);
+        CHECK_EQ_U64(reply(i)->len, 16);
+        for (int o = 0; o < 4; o++) {
+            uint32_t v;
+            memcpy(&v, rx(i) + 4 * o, 4);
+            CHECK_EQ_U64(v, 0x11111111u * (uint32_t)(o + 1));
+        }
+    }
+    for (int i = 0; i < 4; i++)                       /* the duplicates still flying land and are dropped */
+        exit_node(i, reply(i)->time_ns, 0);
+    CHECK(!net_busy(F.r.net));
+    CHECK_EQ_U64(F.r.nlog, 32);
+    for (int i = 0; i < 4; i++)                       /* the answer came with the last first arrival */
+        CHECK(reply(i)->value <= last_arrival(i));
+    CHECK_EQ_U64(F.r.nodes[0].sends, 1);
+    fx_done();
+}
+
+/* A node that waits after everything came is answered at its own time,
+ * with the arrival time in the value; one waiting for more than came
+ * waits, and the deadlock names the flood. */
+TEST(flood_wait_after_the_arrivals_and_for_too_many)
+{
+    REQUIRE(hw_setup("4") == 0);
+    for (int i = 0; i < 4; i++) {
+        flood_everywhere(i);
+        uint32_t v = (uint32_t)i;
+        payload(i, NIC_OP_FLOOD, 0, 0, 1, &v, 4);
+        if (i < 3)
+            post(i, NIC_OP_EXIT, 2000, 0, 0, 0, 0);
+        REQUIRE(poll_node(i) == 0);
+    }
+    uint32_t s = post(3, NIC_OP_FLOOD_WAIT, 5000, 3, 1, 0, 0);
+    REQUIRE(poll_node(3) == 0);
+    CHECK(answered(3, s));
+    CHECK_EQ_U64(reply(3)->time_ns, 5000);
+    CHECK(reply(3)->value >= 128 && reply(3)->value <= last_arrival(3));
+    fx_done();
+
+    REQUIRE(hw_setup("2") == 0);                     /* two nodes: one other origin, waits for... one more */
+    uint32_t m[2] = { 1, 1 };
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, m, sizeof m);
+    uint32_t v = 5;
+    payload(0, NIC_OP_FLOOD, 0, 0, 3, &v, 4);
+    post(0, NIC_OP_EXIT, 100, 0, 0, 0, 0);
+    REQUIRE(poll_node(0) == 0);
+    post(1, NIC_OP_FLOOD_WAIT, 0, 1, 4, 0, 0);        /* tag 4: nobody floods it */
+    REQUIRE(poll_node(1) == 0);
+    router_advance(&F.r);
+    CHECK(router_deadlocked(&F.r));
+    char why[200];
+    router_wait_detail(&F.r, why, sizeof why);
+    CHECK_STR(why, "node 1 waits for 1 flood messages of tag 4, 0 of which came");
+    fx_done();
+}
+
+TEST(flood_misuse_is_the_nodes_error)
+{
+    REQUIRE(hw_setup("4") == 0);
+    uint32_t v = 1;
+    payload(1, NIC_OP_FLOOD, 0, 0, 0, &v, 4);
+    expect_fails(1, "node 1: FLOOD descriptor 0: its NIC has no flood rules (FLOOD_RULES first)", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    uint32_t m[4] = { 0, 2, 0, 0 };                   /* node 0 has no -x link */
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, m, sizeof m);
+    expect_fails(0, "node 0: FLOOD_RULES descriptor 0: the rule for origin 1 names port 1, where the node has no "
+                    "link", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    payload(2, NIC_OP_FLOOD_RULES, 0, 0, 0, m, 12);
+    expect_fails(2, "12 bytes of rules; it takes one 32-bit port mask per node, 16 bytes", __LINE__);
+    REQUIRE(hw_setup("4") == 0);
+    post(3, NIC_OP_FLOOD_WAIT, 0, 4, 0, 0, 0);
+    expect_fails(3, "waits for 4 messages; a flood brings at most 3", __LINE__);
 }
