@@ -14,8 +14,10 @@ int hwnet_init(struct hwnet *h, int nodes, const struct params *p)
     h->ctrl_ns = 2ull * (uint64_t)h->levels * p->ctrl_stage_ns;
     h->bar_set = calloc((size_t)nodes * NIC_BARRIERS, sizeof *h->bar_set);
     h->ctrl_val = calloc((size_t)nodes, sizeof *h->ctrl_val);
+    h->ctrl_op = calloc((size_t)nodes, sizeof *h->ctrl_op);
+    h->ctrl_root = calloc((size_t)nodes, sizeof *h->ctrl_root);
     h->fi = calloc((size_t)nodes * NIC_FI_REGS, sizeof *h->fi);
-    if (!h->bar_set || !h->ctrl_val || !h->fi) {
+    if (!h->bar_set || !h->ctrl_val || !h->ctrl_op || !h->ctrl_root || !h->fi) {
         hwnet_free(h);
         return -1;
     }
@@ -26,9 +28,12 @@ void hwnet_free(struct hwnet *h)
 {
     free(h->bar_set);
     free(h->ctrl_val);
+    free(h->ctrl_op);
+    free(h->ctrl_root);
     free(h->fi);
     h->bar_set = NULL;
     h->ctrl_val = NULL;
+    h->ctrl_op = h->ctrl_root = NULL;
     h->fi = NULL;
 }
 
@@ -40,9 +45,9 @@ int hwnet_barrier_set(struct hwnet *h, int node, uint32_t c, uint64_t t, char *e
     }
     struct hwnet_circuit *b = &h->bar[c];
     uint64_t *mine = &h->bar_set[(size_t)node * NIC_BARRIERS + c];
-    if (*mine == b->fired + 1) {
-        snprintf(err, errlen, "set its bit of barrier circuit %u again before the circuit fired "
-                 "(%d of %d nodes have set theirs)", c, b->set, h->n);
+    if (*mine) {                  /* by its own descriptors alone, whatever the others did */
+        snprintf(err, errlen, "set its bit of barrier circuit %u again without waiting on the circuit in between",
+                 c);
         return -1;
     }
     *mine = b->fired + 1;
@@ -106,8 +111,9 @@ static int64_t combine(uint32_t comb, int64_t a, int64_t b)
 }
 
 int hwnet_ctrl(struct hwnet *h, int node, uint32_t op, uint32_t root, int64_t value, uint64_t t,
-               uint64_t *answer, char *err, size_t errlen)
+               uint64_t *answer, int *culprit, char *err, size_t errlen)
 {
+    *culprit = node;
     uint32_t k = op & 0xff, c = op >> 8;
     char a[32], b[32];
     hwnet_ctrl_name(op, a, sizeof a);
@@ -122,23 +128,27 @@ int hwnet_ctrl(struct hwnet *h, int node, uint32_t op, uint32_t root, int64_t va
     }
     if (k != NIC_CTRL_BCAST)
         root = 0;
-    if (h->ctrl_posted == 0) {
-        h->ctrl_op = op;
-        h->ctrl_root = root;
-        h->ctrl_first = node;
+    if (h->ctrl_posted == 0 || t > h->ctrl_t_last)
         h->ctrl_t_last = t;
-    } else if (op != h->ctrl_op || root != h->ctrl_root) {
-        hwnet_ctrl_name(h->ctrl_op, b, sizeof b);
-        snprintf(err, errlen, "posted control-network %s (root %u) while node %d's %s (root %u) was open: "
-                 "every node must post the same operation", a, root, h->ctrl_first, b, h->ctrl_root);
-        return -1;
-    }
-    if (t > h->ctrl_t_last)
-        h->ctrl_t_last = t;
+    h->ctrl_op[node] = op;
+    h->ctrl_root[node] = root;
     h->ctrl_val[node] = value;
     if (++h->ctrl_posted < h->n)
         return 0;
     h->ctrl_posted = 0;
+    for (int i = 1; i < h->n; i++)
+        if (h->ctrl_op[i] != h->ctrl_op[0] || h->ctrl_root[i] != h->ctrl_root[0]) {
+            hwnet_ctrl_name(h->ctrl_op[i], a, sizeof a);
+            hwnet_ctrl_name(h->ctrl_op[0], b, sizeof b);
+            snprintf(err, errlen, "posted control-network %s (root %u) where node 0 posted %s (root %u): "
+                     "every node must post the same operation", a, h->ctrl_root[i], b, h->ctrl_root[0]);
+            *culprit = i;
+            return -2;
+        }
+    op = h->ctrl_op[0];
+    root = h->ctrl_root[0];
+    k = op & 0xff;
+    c = op >> 8;
     *answer = h->ctrl_t_last + h->ctrl_ns;
     if (k == NIC_CTRL_BCAST) {
         int64_t v = h->ctrl_val[root];

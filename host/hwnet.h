@@ -9,15 +9,17 @@
  * the nodes waiting on it (BARRIER_WAIT) by interrupt. It fires
  *     t_last_set + 2 ceil(lg N) barrier_stage_ns
  * (up the tree and back). A node that waits after the circuit fired is
- * answered at once. Setting a bit again before the circuit fired, or
- * waiting on a circuit without having set one's bit, is the node's error.
+ * answered at once. Setting a bit again without a wait in between, or
+ * waiting on a circuit without having set one's bit, is the node's error
+ * (rules on its own descriptors, so no host order decides them).
  *
  * The control network, as the CM-5's: a binary tree with the nodes at its
  * leaves that broadcasts, reduces and scans 64-bit values. Every node
  * posts each operation (CTRL); when all have, every node is answered at
  *     t_last_post + 2 ceil(lg N) ctrl_stage_ns
  * with its result. Nodes that post different operations or roots in the
- * same round are the later one's error.
+ * same round: once all have posted, the lowest-ranked one that differs
+ * from node 0 is in error (a rule on the round, not on the host's order).
  *
  * Fetch-and-increment registers (the T3D's): NIC_FI_REGS in every NIC.
  * They live here; the request and the reply are packets of the data
@@ -47,8 +49,7 @@ struct hwnet {
     uint64_t *bar_set;            /* [node * NIC_BARRIERS + c]: 1 + the circuit's `fired` when the node
                                      set its bit since; 0: not set */
     int ctrl_posted;              /* nodes in the current control operation */
-    uint32_t ctrl_op, ctrl_root;
-    int ctrl_first;               /* the node that opened it */
+    uint32_t *ctrl_op, *ctrl_root;/* [node]: what it posted */
     uint64_t ctrl_t_last;
     int64_t *ctrl_val;            /* [node]: its value, then its result */
     uint64_t *fi;                 /* [node * NIC_FI_REGS + reg] */
@@ -71,9 +72,11 @@ int hwnet_barrier_count(const struct hwnet *h, uint32_t c);
 /* Node posts control operation op (enum nic_ctrl: kind | combiner << 8)
  * with root and value at t. 1 if that completed the operation: every
  * node's result is in h->ctrl_val[] and the time in *answer; 0 if others
- * have still to post; -1 with the reason in err. */
+ * have still to post; -1 with the reason in err if this one is no
+ * operation; -2 with it and the node at fault in *culprit once all have
+ * posted and one differs from node 0's. */
 int hwnet_ctrl(struct hwnet *h, int node, uint32_t op, uint32_t root, int64_t value, uint64_t t,
-               uint64_t *answer, char *err, size_t errlen);
+               uint64_t *answer, int *culprit, char *err, size_t errlen);
 /* "REDUCE MAX" ... */
 void hwnet_ctrl_name(uint32_t op, char *buf, size_t len);
 

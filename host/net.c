@@ -375,8 +375,16 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
         op->next_ok = c + n->p.nic_cycles;
         n->inflight_flits--;
         f.m->f_out++;
-        if (f.idx == 0)
+        if (f.idx == 0) {
             f.m->c_head = c + 1;
+            if (f.m->notify_head) {
+                struct net_msg **pp = &n->hd_head;     /* (src, seq) order */
+                while (*pp && ((*pp)->src < f.m->src || ((*pp)->src == f.m->src && (*pp)->seq < f.m->seq)))
+                    pp = &(*pp)->next_head;
+                f.m->next_head = *pp;
+                *pp = f.m;
+            }
+        }
         if (f.idx == f.m->flits - 1) {
             f.m->c_arrive = c + 1;
             n->undelivered--;
@@ -591,7 +599,7 @@ void net_inject(struct net *n, struct net_msg *m)
     m->f_out = 0;
     m->jmark = 0;
     net_jump_reset(n);
-    m->next_queue = m->next_done = m->next_left = NULL;
+    m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
     int ch = p < 0 ? 0 : p % n->ninj;
     struct nic_queue *q = &n->r[m->src].inj[ch];
     if (!q->last || !goes_before(m, q->last)) {
@@ -633,7 +641,8 @@ void net_inject(struct net *n, struct net_msg *m)
             abort();
         }
         *c = (struct net_msg){ .src = m->src, .dst = m->dst, .len = m->len, .seq = m->seq,
-                               .t_ready_ns = m->t_ready_ns, .nic_made = m->nic_made, .owner = m };
+                               .t_ready_ns = m->t_ready_ns, .nic_made = m->nic_made,
+                               .notify_head = m->notify_head, .owner = m };
         net_inject(n->ref, c);
         c->jix = (uint32_t)n->nshadow;
         n->shadow[n->nshadow++] = c;
@@ -683,6 +692,7 @@ static uint64_t next_ready(const struct net *n)
 static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
 {
     *arrived = *left = NULL;
+    n->hd_head = NULL;
     while (n->now < end) {
         if (!n->inflight_flits) {
             if (!n->queued_msgs) {
@@ -698,7 +708,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 break;
         }
         uint64_t c = n->now;
-        n->arr_head = n->left_head = NULL;
+        n->arr_head = n->left_head = n->hd_head = NULL;
         n->moved = 0;
         /* Active routers in rank order: injection first, so a flit that
          * enters in cycle c may leave its router in cycle c. */
@@ -725,7 +735,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->still = n->moved || !n->inflight_flits ? 0 : n->still + 1;
         if (n->still > 1000000)
             return -1;
-        if (n->arr_head || n->left_head) {
+        if (n->arr_head || n->left_head || n->hd_head) {
             *arrived = n->arr_head;
             *left = n->left_head;
             net_jump_reset(n);
@@ -755,6 +765,8 @@ static int check(struct net *n, int rc, uint64_t end, struct net_msg *arr, struc
         same = a && b && same_msg(a, b);
     for (struct net_msg *a = left, *b = rl; same && (a || b); a = a->next_left, b = b->next_left)
         same = a && b && same_msg(a, b);
+    for (struct net_msg *a = n->hd_head, *b = ref->hd_head; same && (a || b); a = a->next_head, b = b->next_head)
+        same = a && b && b->owner == a && a->c_head == b->c_head;
     size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
     same = same && n->flit_hops == ref->flit_hops && n->undelivered == ref->undelivered &&
            net_cycles_simulated(n) == net_cycles_simulated(ref) && !memcmp(n->ls, ref->ls, nl * sizeof *n->ls);
@@ -774,6 +786,8 @@ int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_ms
     n->last_rc = rc;
     return rc;
 }
+
+struct net_msg *net_heads(const struct net *n) { return n->hd_head; }
 
 const char *net_run_error(const struct net *n)
 {

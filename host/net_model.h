@@ -76,6 +76,7 @@ struct net_msg {
     uint64_t t_ready_ns;            /* when it may enter (post + start-up) */
     int nic_made;                   /* made by the NIC, not posted by the node: its channel
                                        may serve it before messages queued earlier (net_inject) */
+    int notify_head;                /* net_run also stops when its head reaches its NIC (net_heads) */
     /* filled by the model */
     int hops;
     uint32_t flits;
@@ -88,6 +89,7 @@ struct net_msg {
     uint64_t jmark;                 /* engine scratch (net_jump.c) */
     uint32_t jix;
     struct net_msg *next_done, *next_left;  /* event list links */
+    struct net_msg *next_head;
     struct net_msg *next_queue;             /* injection queue link */
     void *owner;                    /* the caller's message */
 };
@@ -125,6 +127,10 @@ void net_inject(struct net *n, struct net_msg *m);
  * flit could move for a million cycles (which the model rules out), -2 if
  * NET_JUMP_CHECK found a difference. */
 int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct net_msg **left);
+/* The worms with notify_head whose head reached their destination NIC in
+ * the cycle the last net_run stopped after ((src, seq) order, linked by
+ * next_head; their c_head is set). net_run stops after such a cycle too. */
+struct net_msg *net_heads(const struct net *n);
 /* What a negative net_run means, in words. */
 const char *net_run_error(const struct net *n);
 

@@ -94,6 +94,7 @@ struct net {
     uint64_t moves;                 /* flit moves in all cycles stepped */
     uint64_t still;                 /* cycles in a row with flits in and none moved */
     struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
+    struct net_msg *hd_head;                /* heads of notify_head worms that reached their NIC */
     uint64_t *active;               /* bitmap: routers with flits or queued messages */
     net_link_trace_fn trace_fn;
     void *trace_ctx;

@@ -183,8 +183,10 @@ int router_init(struct router *r, const struct machine *m, const struct params *
     r->net = net_new(m, &p->net, r->error, sizeof r->error);
     if (!r->net)
         return -1;
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; i < r->n; i++) {
         r->nodes[i].rank = i;
+        r->nodes[i].flood_rules_ns = SIM_INF;
+    }
     if (trees_init(r) || hwnet_init(&r->hw, r->n, p)) {
         snprintf(r->error, sizeof r->error, "out of memory for the bounds and the hardware registers of %d nodes",
                  r->n);
@@ -210,11 +212,16 @@ void router_free(struct router *r)
     net_free(r->net);
     hwnet_free(&r->hw);
     for (int i = 0; i < r->n; i++) {
-        free(r->nodes[i].flood.have);
-        free(r->nodes[i].flood.data);
+        struct node *n = &r->nodes[i];
+        for (int k = 0; k < n->nfloods; k++) {
+            free(n->floods[k].have);
+            free(n->floods[k].got);
+            free(n->floods[k].data);
+        }
+        free(n->floods);
+        free(n->floods_done);
     }
     free(r->flood_rules);
-    free(r->flood_rules_set);
     free(r->log);
     free(r->nodes);
     free(r->win[0]);
@@ -313,14 +320,15 @@ void router_node_failed(struct router *r, int rank)
 }
 
 /* Hand a worm to the network, to enter at t_ready or later. */
-static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready)
+static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready, int nic_made)
 {
     m->nm.src = m->src;
     m->nm.dst = m->dst;
     m->nm.len = m->len;
     m->nm.seq = m->seq;
     m->nm.t_ready_ns = t_ready;
-    m->nm.nic_made = m->kind != MSG_DATA;
+    m->nm.nic_made = nic_made;
+    m->nm.notify_head = m->kind == MSG_FLOOD;
     m->nm.owner = m;
     m->net_prev = NULL;
     m->net_next = r->in_net;
@@ -333,7 +341,7 @@ static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready)
 /* Hand a message to the network: it may enter after the send start-up. */
 static void inject(struct router *r, struct msg *m)
 {
-    inject_worm(r, m, m->t_post + r->p.t_send_ns);
+    inject_worm(r, m, m->t_post + r->p.t_send_ns, 0);
     r->nodes[m->src].unleft++;
 }
 
@@ -349,9 +357,10 @@ static int inject_fi(struct router *r, int kind, int src, int dst, uint64_t valu
     m->src = src;
     m->dst = dst;
     m->len = kind == MSG_FI_REPLY ? 8 : 0;      /* the register's value; a request is its header */
-    m->seq = r->nodes[src].next_seq++;
+    int nic_made = kind == MSG_FI_REPLY;       /* a request is the node's, posted in its order */
+    m->seq = nic_made ? NIC_SEQ_BASE | r->nodes[src].nic_seq++ : r->nodes[src].next_seq++;
     m->t_post = t;
-    inject_worm(r, m, t);
+    inject_worm(r, m, t, nic_made);
     return 0;
 }
 
@@ -476,13 +485,17 @@ static void drop_mbox(struct router *r, struct node *n)
 /* --- Flooding in the NIC (NIC_OP_FLOOD*, seed 004) ------------------------
  *
  * A flood message is a worm between neighbours carrying its origin's
- * content. When one arrives (network time, net_events), the NIC keeps it
- * if it is the first from its origin, and relays it at once, with no
- * start-up, to the ports its rule for that origin names; a message from an
- * origin already seen is dropped, so every NIC relays every origin at most
- * once a flood and a flood is bounded whatever the rules. The arrival then
- * goes through the heap like any message, to count towards FLOOD_WAIT in
- * simulated-time order. */
+ * content. When its head reaches a NIC (network time, net_events) and it
+ * is the first from its origin there, the NIC starts its copies at once,
+ * with no start-up, to the ports its rule for that origin names (rules
+ * installed by then in simulated time), each streaming out behind the
+ * flits still coming in: the switching of the relay overlaps the
+ * message's transmission, as Theorem 4 has it. A later copy from the same
+ * origin is dropped, so every NIC relays every origin at most once a
+ * flood, and a flood is finite whatever the rules. When the tail is in,
+ * the content is kept and the message goes through the heap like any
+ * other, to count towards FLOOD_WAIT in simulated-time order. A NIC holds
+ * any number of floods, by tag; a tag waited for is over there. */
 
 static int ports_of(const struct router *r)
 {
@@ -491,41 +504,72 @@ static int ports_of(const struct router *r)
     return nl / net_routers(r->net);
 }
 
-/* Begin node n's flood of tag and len, or check it is the one in progress. */
-static int flood_begin(struct router *r, struct node *n, uint32_t tag, uint32_t len)
+static struct flood_rx *flood_find(struct node *n, uint32_t tag)
 {
-    struct flood_rx *f = &n->flood;
-    if (f->active && f->tag == tag && f->len == len)
-        return 0;
-    if (f->active && !f->done) {
-        return stop(r, "node %d: a flood of tag %u (%u bytes) reached its NIC while its flood of tag %u "
-                    "(%u bytes) was not yet waited for: a NIC holds one flood at a time", n->rank, tag, len,
-                    f->tag, f->len);
-    }
-    free(f->data);
-    f->done = 0;
-    f->data = malloc((size_t)r->n * len + 1);
-    if (!f->have)
-        f->have = malloc((size_t)r->n);
-    if (!f->data || !f->have)
-        return stop(r, "out of memory for node %d's flood of %d x %u bytes", n->rank, r->n, len);
-    memset(f->have, 0, (size_t)r->n);
-    f->active = 1;
-    f->tag = tag;
-    f->len = len;
-    f->count = 0;
-    f->t_last = 0;
+    for (int i = 0; i < n->nfloods; i++)
+        if (n->floods[i].tag == tag)
+            return &n->floods[i];
+    return NULL;
+}
+
+static int flood_over(const struct node *n, uint32_t tag)
+{
+    for (int i = 0; i < n->ndone; i++)
+        if (n->floods_done[i] == tag)
+            return 1;
     return 0;
 }
 
+static uint64_t flood_bytes(const struct router *r, uint32_t len) { return (uint64_t)r->n * (len + 2u); }
+
+/* Node n's flood of tag, begun now if new; NULL once the run must stop. */
+static struct flood_rx *flood_get(struct router *r, struct node *n, uint32_t tag, uint32_t len)
+{
+    struct flood_rx *f = flood_find(n, tag);
+    if (f) {
+        if (f->len != len) {
+            stop(r, "node %d: flood messages of tag %u with %u and %u bytes: a flood's messages are all of one "
+                 "length", n->rank, tag, f->len, len);
+            return NULL;
+        }
+        return f;
+    }
+    if (r->held_total + flood_bytes(r, len) > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max) {
+        stop(r, "node %d: a flood of tag %u would make the router hold %llu bytes, more than %u x held_max "
+             "(a limit of the host's memory): too many floods at once", n->rank, tag,
+             (unsigned long long)(r->held_total + flood_bytes(r, len)), HELD_TOTAL_FACTOR);
+        return NULL;
+    }
+    struct flood_rx *a = realloc(n->floods, (size_t)(n->nfloods + 1) * sizeof *a);
+    if (!a) {
+        stop(r, "out of memory for node %d's floods", n->rank);
+        return NULL;
+    }
+    n->floods = a;
+    f = &a[n->nfloods];
+    *f = (struct flood_rx){ .tag = tag, .len = len };
+    f->have = calloc((size_t)r->n, 1);
+    f->got = calloc((size_t)r->n, 1);
+    f->data = calloc((size_t)r->n * len + 1, 1);
+    if (!f->have || !f->got || !f->data) {
+        free(f->have);
+        free(f->got);
+        free(f->data);
+        stop(r, "out of memory for node %d's flood of %d x %u bytes", n->rank, r->n, len);
+        return NULL;
+    }
+    n->nfloods++;
+    r->held_total += flood_bytes(r, len);
+    return f;
+}
+
 /* A flood worm of origin's content from node src to its neighbour through
- * port p, ready at t. */
+ * port p, ready at t; a relay (nic_made) or the node's own. */
 static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_t tag, const uint8_t *data,
-                      uint32_t len, uint64_t t)
+                      uint32_t len, uint64_t t, uint32_t step, int nic_made)
 {
     int from, port, to;
-    if (!net_link_ends(r->net, src * ports_of(r) + p, &from, &port, &to))
-        return stop(r, "node %d: its flood rule names port %d, where it has no link", src, p);
+    net_link_ends(r->net, src * ports_of(r) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
     if (r->held_total + len + MSG_HELD_BYTES > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
         return stop(r, "the router would hold %llu bytes of messages and flood copies, more than %u x held_max "
                     "(a limit of the host's memory)", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
@@ -540,77 +584,112 @@ static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_
     m->dst = to;
     m->tag = tag;
     m->len = len;
-    m->seq = r->nodes[src].next_seq++;
+    struct node *s = &r->nodes[src];
+    m->seq = nic_made ? NIC_SEQ_BASE | s->nic_seq++ : s->next_seq++;
     m->t_post = t;
-    m->step = r->nodes[src].step;
+    m->step = step;
     memcpy(m->data, data, len);
     r->held_total += held_of(m);
     r->messages++;
     r->bytes += len;
-    inject_worm(r, m, t);
+    inject_worm(r, m, t, nic_made);
     return 0;
 }
 
-/* Send node src's copies of origin's message along its rule. */
+/* Send node src's copies of origin's message along its rule, if the rule
+ * was installed by t. */
 static int flood_relay(struct router *r, int src, uint32_t origin, uint32_t tag, const uint8_t *data, uint32_t len,
-                       uint64_t t)
+                       uint64_t t, uint32_t step, int nic_made)
 {
-    if (!r->flood_rules_set || !r->flood_rules_set[src])
-        return 0;                          /* a NIC without rules relays nothing */
+    if (!r->flood_rules || t < r->nodes[src].flood_rules_ns)
+        return 0;                          /* no rules yet: nothing relayed */
     uint32_t mask = r->flood_rules[(size_t)src * r->n + origin];
     for (int p = 0; mask; p++, mask >>= 1)
-        if ((mask & 1) && flood_send(r, src, p, origin, tag, data, len, t))
+        if ((mask & 1) && flood_send(r, src, p, origin, tag, data, len, t, step, nic_made))
             return -1;
     return 0;
 }
 
-/* A flood worm's tail reached node m->dst at cycle c_arrive. */
-static int flood_arrived(struct router *r, struct msg *m, uint64_t c_arrive)
+/* Flood worms whose head reached node m->dst's NIC at cycle c_head. */
+static int flood_heads(struct router *r, struct net_msg *heads)
 {
-    struct node *n = &r->nodes[m->dst];
-    uint32_t origin = (uint32_t)m->value;
-    if (flood_begin(r, n, m->tag, m->len)) {
-        release(r, m);
-        return -1;
+    for (struct net_msg *x = heads; x; x = x->next_head) {
+        struct msg *m = x->owner;
+        struct node *n = &r->nodes[m->dst];
+        uint32_t origin = (uint32_t)m->value;
+        m->first = 0;
+        if (flood_over(n, m->tag))
+            continue;                        /* a late copy of a flood over here: dropped */
+        struct flood_rx *f = flood_get(r, n, m->tag, m->len);
+        if (!f)
+            return -1;
+        if (f->have[origin])
+            continue;                        /* seen: dropped */
+        f->have[origin] = 1;
+        m->first = 1;
+        uint64_t t = (x->c_head * net_cycle_ps(r->net) + 999) / 1000;
+        if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t, m->step, 1))
+            return -1;
     }
-    struct flood_rx *f = &n->flood;
-    if (f->done || f->have[origin]) {      /* seen (or the flood is over here): dropped */
+    return 0;
+}
+
+/* A flood worm's tail reached node m->dst: the first from its origin
+ * leaves its content in the NIC and goes to the heap; a copy is dropped. */
+static int flood_arrived(struct router *r, struct msg *m)
+{
+    struct flood_rx *f = m->first ? flood_find(&r->nodes[m->dst], m->tag) : NULL;
+    if (!f) {
         release(r, m);
         return 0;
     }
-    f->have[origin] = 1;
-    memcpy(f->data + (size_t)origin * f->len, m->data, m->len);
-    uint64_t t = (c_arrive * net_cycle_ps(r->net) + 999) / 1000;
-    if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t) || heap_push(r, m)) {
+    memcpy(f->data + (size_t)m->value * f->len, m->data, m->len);
+    if (heap_push(r, m)) {
         release(r, m);
         return -1;
     }
     return 0;
 }
 
-/* Answer node n's FLOOD_WAIT at t: every origin's content into its
- * receive area; the flood ends. */
-static void flood_answer(struct router *r, struct node *n, uint64_t t)
+/* Answer node n's FLOOD_WAIT at t with the origins delivered by then
+ * (the others' slots zero); the flood is over at this NIC. */
+static void flood_answer(struct router *r, struct node *n, struct flood_rx *f, uint64_t t)
 {
     struct layout l = layout_of(r, n);
-    struct flood_rx *f = &n->flood;
     size_t bytes = (size_t)r->n * f->len;
-    memcpy(n->shm + l.rx_off, f->data, bytes);
-    f->done = 1;
+    for (int o = 0; o < r->n; o++)
+        if (f->got[o])
+            memcpy(n->shm + l.rx_off + (size_t)o * f->len, f->data + (size_t)o * f->len, f->len);
+        else
+            memset(n->shm + l.rx_off + (size_t)o * f->len, 0, f->len);
     struct msg all = { .src = n->rank, .tag = f->tag, .len = (uint32_t)bytes };   /* what the reply says */
-    reply_of(n)->value = f->t_last;
+    reply_of(n)->value = f->count ? f->t_last : t;
+    uint32_t *d = realloc(n->floods_done, (size_t)(n->ndone + 1) * sizeof *d);
+    if (!d) {
+        stop(r, "out of memory for node %d's floods", n->rank);
+        return;
+    }
+    n->floods_done = d;
+    d[n->ndone++] = f->tag;
+    r->held_total -= flood_bytes(r, f->len);
+    free(f->have);
+    free(f->got);
+    free(f->data);
+    *f = n->floods[--n->nfloods];
     answer(r, n, NIC_REPLY_OK, &all, t);
 }
 
+/* A flood message delivered (simulated-time order): it counts. */
 static void flood_delivered(struct router *r, struct node *n, struct msg *m)
 {
-    struct flood_rx *f = &n->flood;
-    if (f->active && !f->done && f->tag == m->tag) {
+    struct flood_rx *f = flood_find(n, m->tag);
+    if (f) {
+        f->got[m->value] = 1;
         f->count++;
         f->t_last = m->t_arrive;
-        if (n->state == NODE_BLOCKED && n->blk.op == NIC_OP_FLOOD_WAIT && n->blk.tag == f->tag &&
-            f->count >= n->blk.peer)
-            flood_answer(r, n, m->t_arrive > n->blk.time_ns ? m->t_arrive : n->blk.time_ns);
+        if (n->state == NODE_BLOCKED && n->blk.op == NIC_OP_FLOOD_WAIT && n->blk_checked &&
+            n->blk.tag == f->tag && f->count >= n->blk.peer)
+            flood_answer(r, n, f, m->t_arrive);
     }
     release(r, m);
 }
@@ -657,10 +736,20 @@ static void deliver(struct router *r, struct msg *m)
 }
 
 /* The blocked node's request time has been reached: everything that
- * arrives by then is in its mailbox. */
+ * arrives by then is in its mailbox (or counted for its flood). */
 static void check(struct router *r, struct node *n)
 {
     uint64_t t = n->blk.time_ns;
+    if (n->blk.op == NIC_OP_FLOOD_WAIT) {
+        struct flood_rx *f = flood_find(n, n->blk.tag);
+        if (f && f->count >= n->blk.peer) {
+            flood_answer(r, n, f, t);
+        } else {
+            n->blk_checked = 1;              /* answered by the delivery that completes the count */
+            touch(r, n);
+        }
+        return;
+    }
     if (n->blk.op == NIC_OP_PROBE) {
         struct msg *m = mbox_find(n, 0);
         answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m, t);
@@ -693,10 +782,13 @@ static int record(struct router *r, const struct msg *m)
     return 0;
 }
 
-/* Take what the network reported after a cycle: tails that left their
- * source (answering WAIT_SENT), and arrivals (into the heap). */
+/* Take what the network reported after a cycle: flood heads that reached
+ * a NIC (relayed), tails that left their source (answering WAIT_SENT), and
+ * arrivals (into the heap). */
 static void net_events(struct router *r, struct net_msg *arrived, struct net_msg *left)
 {
+    if (flood_heads(r, net_heads(r->net)))
+        return;
     for (struct net_msg *x = left; x; x = x->next_left) {
         struct node *n = &r->nodes[x->src];
         if (((struct msg *)x->owner)->kind != MSG_DATA)
@@ -718,7 +810,11 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
             m->net_next->net_prev = m->net_prev;
         m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
         if (m->kind == MSG_FLOOD) {
-            if (record(r, m) || flood_arrived(r, m, x->c_arrive))
+            if (record(r, m)) {
+                release(r, m);
+                return;
+            }
+            if (flood_arrived(r, m))
                 return;
             continue;
         }
@@ -833,40 +929,56 @@ static int handle_flood(struct router *r, struct node *n, const struct nic_desc 
         return fail(r, n, "%s descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", op, d->seq,
                     d->off, d->len, l.tx_size);
     if (d->op == NIC_OP_FLOOD_RULES) {
+        if (n->flood_rules_ns != SIM_INF)
+            return fail(r, n, "%s descriptor %u: its NIC has its flood rules already (they are installed once)",
+                        op, d->seq);
         if (d->len != (uint32_t)r->n * 4)
             return fail(r, n, "%s descriptor %u: %u bytes of rules; it takes one 32-bit port mask per node, "
                         "%d bytes", op, d->seq, d->len, r->n * 4);
         if (!r->flood_rules) {
             r->flood_rules = calloc((size_t)r->n * r->n, sizeof *r->flood_rules);
-            r->flood_rules_set = calloc((size_t)r->n, 1);
-            if (!r->flood_rules || !r->flood_rules_set)
+            if (!r->flood_rules)
                 return stop(r, "out of memory for the flood rules of %d nodes", r->n);
         }
         uint32_t *rule = r->flood_rules + (size_t)n->rank * r->n;
         memcpy(rule, n->shm + l.tx_off + d->off, d->len);
         int P = ports_of(r), from, port, to;
         for (int o = 0; o < r->n; o++)
-            for (int p = 0; p < 32; p++)
-                if ((rule[o] >> p & 1) && (p >= P || !net_link_ends(r->net, n->rank * P + p, &from, &port, &to)))
+            for (int p = 0; p < 32; p++) {
+                if (!(rule[o] >> p & 1))
+                    continue;
+                if (p >= P || !net_link_ends(r->net, n->rank * P + p, &from, &port, &to))
                     return fail(r, n, "%s descriptor %u: the rule for origin %d names port %d, where the node has "
                                 "no link (ports 0..%d, 2 dim + (dir == -1))", op, d->seq, o, p, P - 1);
-        r->flood_rules_set[n->rank] = 1;
+                if (to >= r->n)
+                    return fail(r, n, "%s descriptor %u: the rule for origin %d names port %d, which leads to a "
+                                "switch: flooding in the NIC needs a direct network (mesh, torus, hypercube)", op,
+                                d->seq, o, p);
+            }
+        n->flood_rules_ns = d->time_ns;
         n->lb = d->time_ns;
         touch(r, n);
         return 0;
     }
     if (d->op == NIC_OP_FLOOD) {
-        if (!r->flood_rules_set || !r->flood_rules_set[n->rank])
+        if (n->flood_rules_ns == SIM_INF)
             return fail(r, n, "%s descriptor %u: its NIC has no flood rules (FLOOD_RULES first)", op, d->seq);
         if (d->len > r->p.msg_max || (uint64_t)d->len * (uint64_t)r->n > l.rx_size)
             return fail(r, n, "%s descriptor %u: %u bytes from each of %d nodes do not fit the %u-byte receive "
                         "area (msg_max %u)", op, d->seq, d->len, r->n, l.rx_size, r->p.msg_max);
-        if (flood_begin(r, n, d->tag, d->len))
+        struct flood_rx *f = flood_find(n, d->tag);
+        if (flood_over(n, d->tag) || (f && f->have[n->rank]))
+            return fail(r, n, "%s descriptor %u: floods tag %u a second time; successive floods take different tags",
+                        op, d->seq, d->tag);
+        if (f && f->len != d->len)
+            return fail(r, n, "%s descriptor %u: %u bytes, where the flood of tag %u has %u", op, d->seq, d->len,
+                        d->tag, f->len);
+        if (!(f = flood_get(r, n, d->tag, d->len)))
             return -1;
-        n->flood.have[n->rank] = 1;          /* its own: never relayed back */
-        memcpy(n->flood.data + (size_t)n->rank * d->len, n->shm + l.tx_off + d->off, d->len);
+        f->have[n->rank] = f->got[n->rank] = 1;   /* its own: never relayed back, not counted */
+        memcpy(f->data + (size_t)n->rank * d->len, n->shm + l.tx_off + d->off, d->len);
         if (flood_relay(r, n->rank, (uint32_t)n->rank, d->tag, n->shm + l.tx_off + d->off, d->len,
-                        d->time_ns + r->p.t_send_ns))
+                        d->time_ns + r->p.t_send_ns, n->step, 0))
             return -1;
         n->sends++;
         n->bytes_sent += d->len;
@@ -874,14 +986,18 @@ static int handle_flood(struct router *r, struct node *n, const struct nic_desc 
         touch(r, n);
         return 0;
     }
-    /* NIC_OP_FLOOD_WAIT */
+    /* NIC_OP_FLOOD_WAIT: answered once its time is reached (check) or by
+     * the delivery that completes the count, with what came by then. */
     if (d->peer >= (uint32_t)r->n)
         return fail(r, n, "%s descriptor %u: waits for %u messages; a flood brings at most %d", op, d->seq,
                     d->peer, r->n - 1);
-    block_on_hw(r, n, d);
-    struct flood_rx *f = &n->flood;
-    if (f->active && !f->done && f->tag == d->tag && f->count >= d->peer)
-        flood_answer(r, n, f->t_last > d->time_ns ? f->t_last : d->time_ns);
+    if (flood_over(n, d->tag))
+        return fail(r, n, "%s descriptor %u: waits on flood tag %u, which it has waited for already", op, d->seq,
+                    d->tag);
+    n->blk = *d;
+    n->blk_checked = 0;
+    n->state = NODE_BLOCKED;
+    touch(r, n);
     return 0;
 }
 
@@ -921,9 +1037,12 @@ static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_CTRL: {
         int64_t v = (int64_t)((uint64_t)d->off << 32 | d->len);
         block_on_hw(r, n, d);
-        rc = hwnet_ctrl(&r->hw, n->rank, d->tag, d->peer, v, d->time_ns, &t, err, sizeof err);
-        if (rc < 0)
+        int culprit;
+        rc = hwnet_ctrl(&r->hw, n->rank, d->tag, d->peer, v, d->time_ns, &t, &culprit, err, sizeof err);
+        if (rc == -1)
             return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
+        if (rc < 0)
+            return fail(r, &r->nodes[culprit], "%s: %s", op, err);
         for (int i = 0; rc == 1 && i < r->n; i++)   /* every node posted it; the failed ones stay so */
             if (r->nodes[i].state == NODE_BLOCKED)
                 answer_value(r, &r->nodes[i], (uint64_t)r->hw.ctrl_val[i], t);
@@ -1121,7 +1240,7 @@ void router_wait_detail(const struct router *r, char *buf, size_t len)
                      hwnet_barrier_count(&r->hw, n->blk.tag), r->n);
         else if (n->blk.op == NIC_OP_FLOOD_WAIT)
             snprintf(what, sizeof what, "waits for %u flood messages of tag %u, %u of which came", n->blk.peer,
-                     n->blk.tag, n->flood.active && !n->flood.done && n->flood.tag == n->blk.tag ? n->flood.count : 0);
+                     n->blk.tag, flood_find((struct node *)n, n->blk.tag) ? flood_find((struct node *)n, n->blk.tag)->count : 0);
         else if (n->blk.op == NIC_OP_CTRL)
             snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
                      r->hw.ctrl_posted, r->n);

@@ -42,6 +42,11 @@
  * where it ends a run depends on how far the nodes got, not only on the
  * simulated machine. */
 #define HELD_TOTAL_FACTOR 32u
+/* The worms a NIC makes itself (fetch-and-increment replies, flood
+ * relays) are numbered in the order the network makes them, apart from
+ * the node's own messages (numbered in its program order), so that every
+ * (src, seq) order is the same whatever the host reads first. */
+#define NIC_SEQ_BASE (1ull << 62)
 
 enum node_state {
     NODE_BOOT,        /* QEMU started, link not up yet */
@@ -59,6 +64,7 @@ enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY, MSG_FLOOD };
 struct msg {
     struct net_msg nm;            /* the worm in the network model */
     int kind;                     /* enum msg_kind */
+    int first;                    /* MSG_FLOOD: the first of its origin at its NIC (relayed, kept) */
     uint64_t value;               /* MSG_FI_REPLY: the register's value; MSG_FI_REQUEST: the register;
                                      MSG_FLOOD: its origin */
     int src, dst;
@@ -78,14 +84,13 @@ struct msg_record {
     uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
 };
 
-/* What a node's NIC holds of the flood in progress (NIC_OP_FLOOD*). */
+/* What a node's NIC holds of one flood (NIC_OP_FLOOD*), by tag. */
 struct flood_rx {
-    int active;                   /* a flood of `tag` has begun here (posted or arrived) */
-    int done;                     /* and the node's FLOOD_WAIT was answered: later copies are dropped */
     uint32_t tag, len;
-    uint8_t *have;                /* [origin]: its message has arrived (or is this node's own) */
+    uint8_t *have;                /* [origin]: its first message's head has come (or it is this node's own) */
+    uint8_t *got;                 /* [origin]: that message delivered (simulated-time order) */
     uint8_t *data;                /* [origin x len]: its content */
-    uint32_t count;               /* other origins' messages delivered (in simulated-time order) */
+    uint32_t count;               /* other origins delivered */
     uint64_t t_last;              /* when the last of them arrived */
 };
 
@@ -110,7 +115,12 @@ struct node {
     /* counters */
     uint64_t sends, recvs, bytes_sent, bytes_recv;
     uint64_t wait_ns;             /* simulated time spent blocked */
-    struct flood_rx flood;
+    uint64_t nic_seq;             /* sequence of the worms its NIC makes (replies, relays) */
+    struct flood_rx *floods;      /* floods in progress at its NIC */
+    int nfloods;
+    uint32_t *floods_done;        /* tags it has waited for: their late copies are dropped */
+    int ndone;
+    uint64_t flood_rules_ns;      /* when it installed its flood rules; SIM_INF: not yet */
 };
 
 struct router {
@@ -127,7 +137,7 @@ struct router {
     struct hwnet hw;              /* the barrier circuits, control network and fetch-and-increment registers */
     uint32_t *flood_rules;        /* [node x n + origin]: the port mask its NIC relays origin's floods to
                                      (NULL until a node installs rules) */
-    uint8_t *flood_rules_set;     /* [node]: it installed them */
+
     struct msg *in_net;           /* injected, not yet arrived: freed with the router */
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;

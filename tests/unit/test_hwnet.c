@@ -73,8 +73,10 @@ TEST(barrier_circuits_are_reusable_and_independent)
         uint32_t w = bar_wait(0, t + 1, 1);
         REQUIRE(poll_node(0) == 0);
         bar_set(1, t + 50, 1);                        /* circuit 1 fires at t + 60 */
+        uint32_t w1 = bar_wait(1, t + 55, 1);
         REQUIRE(poll_node(1) == 0);
         CHECK_ANSWER(0, w, t + 60, 0);
+        CHECK_ANSWER(1, w1, t + 60, 0);
         CHECK_EQ_INT(hwnet_barrier_count(&F.r.hw, 0), 1);   /* circuit 0: node 1 has not set it */
         bar_set(1, t + 70, 0);
         uint32_t v = bar_wait(1, t + 70, 0);
@@ -101,8 +103,8 @@ TEST(barrier_misuse_is_the_nodes_error)
     REQUIRE(hw_setup("4") == 0);
     bar_set(1, 0, 2);
     bar_set(1, 5, 2);
-    expect_fails(1, "node 1: BARRIER_SET descriptor 1: set its bit of barrier circuit 2 again before the "
-                    "circuit fired (1 of 4 nodes have set theirs)", __LINE__);
+    expect_fails(1, "node 1: BARRIER_SET descriptor 1: set its bit of barrier circuit 2 again without waiting on "
+                    "the circuit in between", __LINE__);
     REQUIRE(hw_setup("4") == 0);
     bar_wait(2, 0, 0);
     expect_fails(2, "node 2: BARRIER_WAIT descriptor 0: waits on barrier circuit 0 without having set its bit",
@@ -145,19 +147,32 @@ TEST(the_control_network_broadcasts_reduces_and_scans)
     }
 }
 
+/* Mismatched operations are judged when all have posted, the same way
+ * whatever order the host read them in: the lowest-ranked node that
+ * differs from node 0 is at fault. */
 TEST(control_network_misuse_is_the_nodes_error)
 {
-    REQUIRE(hw_setup("4") == 0);
-    ctrl(0, 0, OP(NIC_CTRL_REDUCE, NIC_CTRL_SUM), 0, 1);
-    REQUIRE(poll_node(0) == 0);
-    ctrl(3, 0, OP(NIC_CTRL_REDUCE, NIC_CTRL_MAX), 0, 1);
-    expect_fails(3, "node 3: CTRL descriptor 0: posted control-network REDUCE MAX (root 0) while node 0's "
-                    "REDUCE SUM (root 0) was open", __LINE__);
-    REQUIRE(hw_setup("4") == 0);
+    for (int order = 0; order < 2; order++) {
+        REQUIRE(hw_setup("4") == 0);
+        static const int seq[2][4] = { { 0, 3, 1, 2 }, { 2, 1, 3, 0 } };
+        int rc = 0;
+        for (int j = 0; j < 4; j++) {
+            int i = seq[order][j];
+            ctrl(i, 0, OP(NIC_CTRL_REDUCE, i == 3 || i == 2 ? NIC_CTRL_MAX : NIC_CTRL_SUM), 0, 1);
+            rc = poll_node(i);
+            if (j < 3)
+                REQUIRE(rc == 0);
+        }
+        CHECK(rc == -1);
+        CHECK_STR(F.r.error, "node 2: CTRL: posted control-network REDUCE MAX (root 0) where node 0 posted "
+                             "REDUCE SUM (root 0): every node must post the same operation");
+        fx_done();
+    }
+    REQUIRE(hw_setup("2") == 0);
     ctrl(1, 0, OP(NIC_CTRL_BCAST, 0), 0, 1);
     REQUIRE(poll_node(1) == 0);
-    ctrl(2, 0, OP(NIC_CTRL_BCAST, 0), 3, 1);
-    expect_fails(2, "BCAST (root 3) while node 1's BCAST (root 0) was open", __LINE__);
+    ctrl(0, 0, OP(NIC_CTRL_BCAST, 0), 1, 1);
+    expect_fails(0, "node 1: CTRL: posted control-network BCAST (root 0) where node 0 posted BCAST (root 1)", __LINE__);
     REQUIRE(hw_setup("4") == 0);
     ctrl(1, 0, OP(NIC_CTRL_SCAN, NIC_CTRL_COMBS), 0, 1);
     expect_fails(1, "control-network operation 0x602 is unknown; accepted:", __LINE__);
@@ -410,4 +425,247 @@ TEST(flood_misuse_is_the_nodes_error)
     REQUIRE(hw_setup("4") == 0);
     post(3, NIC_OP_FLOOD_WAIT, 0, 4, 0, 0, 0);
     expect_fails(3, "waits for 4 messages; a flood brings at most 3", __LINE__);
+}
+
+/* A NIC starts its copy as the message's head comes in. A line of three
+ * nodes; node 0 floods 4 bytes (4 flits), node 1 relays them to node 2.
+ * Ready at 100 (t_send), the head reaches node 1's NIC after 10 + 1
+ * cycles (111), the copy leaves at once and its tail is at node 2 at
+ * 111 + 10 + 4 = 125; relaying after the tail (114) would give 128. */
+TEST(a_relay_starts_with_the_head)
+{
+    REQUIRE(fx_setup("mesh", NULL, "3", 1) == 0);
+    uint32_t r0[3] = { 1, 0, 0 }, r1[3] = { 1, 0, 0 }, r2[3] = { 0, 0, 0 };   /* port 0: +x */
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, r0, sizeof r0);
+    payload(1, NIC_OP_FLOOD_RULES, 0, 0, 0, r1, sizeof r1);
+    payload(2, NIC_OP_FLOOD_RULES, 0, 0, 0, r2, sizeof r2);
+    uint32_t v = 42;
+    payload(0, NIC_OP_FLOOD, 0, 0, 2, &v, 4);
+    post(0, NIC_OP_EXIT, 100, 0, 0, 0, 0);
+    post(1, NIC_OP_EXIT, 0, 0, 0, 0, 0);
+    uint32_t s = post(2, NIC_OP_FLOOD_WAIT, 0, 1, 2, 0, 0);
+    for (int i = 0; i < 3; i++)
+        REQUIRE(poll_node(i) == 0);
+    REQUIRE(answered(2, s));
+    CHECK_EQ_U64(reply(2)->value, 125);
+    CHECK_EQ_U64(reply(2)->time_ns, 125);
+    uint32_t got;
+    memcpy(&got, rx(2), 4);
+    CHECK_EQ_U64(got, 42);
+    fx_done();
+}
+
+/* --- The same results whatever order the host reads the nodes in --------- */
+
+/* Every node of a 3 x 3 torus: install rules that flood every origin on
+ * all four links, take node 0's register, flood its own 4 bytes, take the
+ * register again, wait for the 8 others, exit. Posted one descriptor at a
+ * time, the nodes visited in the given order each pass (a blocked node
+ * posts nothing until answered; a descriptor's time is at least the last
+ * answer's). Recorded: every answer and every message of the log. */
+struct hw_outcome { uint64_t ans[9][4][2]; size_t nlog; struct msg_record log[400]; };
+
+static void hw_run(const int order[9], struct hw_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    P.fi_ns = 3;
+    if (fx_setup("torus", NULL, "3x3", 1))
+        return;
+    int pc[9] = { 0 }, nans[9] = { 0 };
+    uint32_t blk[9];
+    int waiting[9] = { 0 };
+    uint64_t clock[9] = { 0 };
+    for (int pass = 0; pass < 200; pass++) {
+        for (int j = 0; j < 9; j++) {
+            int i = order[j];
+            if (waiting[i]) {
+                if (!answered(i, blk[i]))
+                    continue;
+                out->ans[i][nans[i]][0] = reply(i)->time_ns;
+                out->ans[i][nans[i]][1] = reply(i)->value;
+                nans[i]++;
+                clock[i] = reply(i)->time_ns;
+                waiting[i] = 0;
+            }
+            clock[i] += 7 + (uint64_t)i;
+            uint32_t rules[9], v = 0xabc00000u + (uint32_t)i;
+            switch (pc[i]++) {
+            case 0:
+                for (int o = 0; o < 9; o++)
+                    rules[o] = 15;
+                payload(i, NIC_OP_FLOOD_RULES, clock[i], 0, 0, rules, sizeof rules);
+                break;
+            case 1: case 3: blk[i] = fetch_inc(i, clock[i], 0, 0); waiting[i] = 1; break;
+            case 2: payload(i, NIC_OP_FLOOD, clock[i], 0, 5, &v, 4); clock[i] += 100; break;
+            case 4: blk[i] = post(i, NIC_OP_FLOOD_WAIT, clock[i], 8, 5, 0, 0); waiting[i] = 1; break;
+            case 5: post(i, NIC_OP_EXIT, clock[i], 0, 0, 0, 0); break;
+            default: continue;
+            }
+            if (poll_node(i))
+                check_fail(__FILE__, __LINE__, "node %d: %s", i, F.r.error);
+        }
+    }
+    for (int i = 0; i < 9; i++)
+        if (pc[i] < 6)
+            check_fail(__FILE__, __LINE__, "node %d stopped at step %d", i, pc[i]);
+    out->nlog = F.r.nlog < 400 ? F.r.nlog : 400;
+    memcpy(out->log, F.r.log, out->nlog * sizeof *out->log);
+    fx_done();
+}
+
+TEST(floods_and_registers_do_not_depend_on_the_host_order)
+{
+    static const int orders[4][9] = { { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, { 8, 7, 6, 5, 4, 3, 2, 1, 0 },
+                                      { 4, 0, 8, 2, 6, 1, 7, 3, 5 }, { 3, 8, 1, 5, 0, 7, 2, 6, 4 } };
+    static struct hw_outcome o[4];
+    for (int k = 0; k < 4; k++)
+        hw_run(orders[k], &o[k]);
+    CHECK(o[0].nlog > 9 * 2);                         /* every node's own flood and relays */
+    for (int k = 1; k < 4; k++) {
+        for (int i = 0; i < 9; i++)
+            for (int a = 0; a < 4; a++)
+                if (o[k].ans[i][a][0] != o[0].ans[i][a][0] || o[k].ans[i][a][1] != o[0].ans[i][a][1])
+                    check_fail(__FILE__, __LINE__, "order %d: node %d answer %d at %llu value %llu, not at %llu "
+                               "value %llu", k, i, a, (unsigned long long)o[k].ans[i][a][0],
+                               (unsigned long long)o[k].ans[i][a][1], (unsigned long long)o[0].ans[i][a][0],
+                               (unsigned long long)o[0].ans[i][a][1]);
+        CHECK_EQ_U64(o[k].nlog, o[0].nlog);
+        for (size_t x = 0; x < o[0].nlog && x < o[k].nlog; x++) {   /* field by field: records have padding */
+            const struct msg_record *a = &o[0].log[x], *b = &o[k].log[x];
+            if (a->src != b->src || a->dst != b->dst || a->tag != b->tag || a->len != b->len || a->step != b->step ||
+                a->t_post != b->t_post || a->t_inject != b->t_inject || a->t_head != b->t_head ||
+                a->t_arrive != b->t_arrive || a->blocked_cycles != b->blocked_cycles) {
+                check_fail(__FILE__, __LINE__, "order %d: message %zu differs: %d->%d at %llu, not %d->%d at %llu", k, x,
+                           b->src, b->dst, (unsigned long long)b->t_arrive, a->src, a->dst,
+                           (unsigned long long)a->t_arrive);
+                break;
+            }
+        }
+    }
+}
+
+/* Cases where the host's reading order once decided the outcome; each
+ * runs in two orders and must come out the same. */
+
+/* A reply ties with the owner's own request on its channel: the owner's
+ * request, read before or after the network made the reply. */
+TEST(a_reply_tying_with_a_request_in_either_order)
+{
+    uint64_t t[2];
+    for (int order = 0; order < 2; order++) {
+        REQUIRE(hw_setup("2") == 0);
+        uint32_t s1;
+        if (order == 0) {
+            post(0, NIC_OP_STEP, 13, 0, 1, 0, 0);
+            fetch_inc(0, 14, 1, 0);
+            REQUIRE(poll_node(0) == 0);
+            s1 = fetch_inc(1, 0, 0, 0);
+            REQUIRE(poll_node(1) == 0);
+        } else {
+            s1 = fetch_inc(1, 0, 0, 0);
+            REQUIRE(poll_node(1) == 0);
+            post(0, NIC_OP_STEP, 13, 0, 1, 0, 0);
+            REQUIRE(poll_node(0) == 0);
+            fetch_inc(0, 14, 1, 0);
+            REQUIRE(poll_node(0) == 0);
+        }
+        router_advance(&F.r);
+        REQUIRE(answered(1, s1));
+        t[order] = reply(1)->time_ns;
+        fx_done();
+    }
+    CHECK_EQ_U64(t[0], t[1]);
+}
+
+/* Rules installed at 200 do not relay a message that came at 114, whether
+ * the host read them before or after the network delivered it. */
+TEST(rules_take_effect_at_their_time_in_either_order)
+{
+    uint64_t msgs[2];
+    for (int order = 0; order < 2; order++) {
+        REQUIRE(fx_setup("mesh", NULL, "3", 1) == 0);
+        uint32_t m0[3] = { 1, 0, 0 }, m1[3] = { 1, 0, 0 }, v = 7;
+        payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, m0, sizeof m0);
+        payload(0, NIC_OP_FLOOD, 0, 0, 1, &v, 4);
+        post(0, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        post(2, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        REQUIRE(poll_node(2) == 0);
+        post(1, NIC_OP_STEP, 150, 0, 1, 0, 0);
+        if (order == 0) {
+            REQUIRE(poll_node(1) == 0);
+            REQUIRE(poll_node(0) == 0);
+            payload(1, NIC_OP_FLOOD_RULES, 200, 0, 0, m1, sizeof m1);
+            REQUIRE(poll_node(1) == 0);
+        } else {
+            payload(1, NIC_OP_FLOOD_RULES, 200, 0, 0, m1, sizeof m1);
+            REQUIRE(poll_node(1) == 0);
+            REQUIRE(poll_node(0) == 0);
+        }
+        post(1, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        REQUIRE(poll_node(1) == 0);
+        msgs[order] = F.r.messages;
+        fx_done();
+    }
+    CHECK_EQ_U64(msgs[0], 1);
+    CHECK_EQ_U64(msgs[1], 1);
+}
+
+/* A wait for one of two origins is answered at its time with what had
+ * come by then, whenever the host read the floods. */
+TEST(a_partial_flood_wait_in_either_order)
+{
+    uint64_t v[2][3];
+    for (int order = 0; order < 2; order++) {
+        REQUIRE(fx_setup("mesh", NULL, "3", 1) == 0);
+        uint32_t m0[3] = { 1, 0, 0 }, m2[3] = { 0, 0, 2 }, v0 = 0xaaaa, v2 = 0xcccc;
+        payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, m0, sizeof m0);
+        payload(2, NIC_OP_FLOOD_RULES, 0, 0, 0, m2, sizeof m2);
+        payload(0, NIC_OP_FLOOD, 0, 0, 1, &v0, 4);
+        payload(2, NIC_OP_FLOOD, 10, 0, 1, &v2, 4);
+        post(0, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        post(2, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        if (order == 1) {
+            post(1, NIC_OP_STEP, 400, 0, 1, 0, 0);
+            REQUIRE(poll_node(1) == 0);
+        }
+        REQUIRE(poll_node(0) == 0);
+        REQUIRE(poll_node(2) == 0);
+        uint32_t w = post(1, NIC_OP_FLOOD_WAIT, 500, 1, 1, 0, 0);
+        REQUIRE(poll_node(1) == 0);
+        router_advance(&F.r);
+        REQUIRE(answered(1, w));
+        uint32_t r0, r2;
+        memcpy(&r0, rx(1), 4);
+        memcpy(&r2, rx(1) + 8, 4);
+        v[order][0] = reply(1)->time_ns;
+        v[order][1] = reply(1)->value;
+        v[order][2] = (uint64_t)r0 << 32 | r2;
+        fx_done();
+    }
+    CHECK_EQ_U64(v[0][0], 500);
+    for (int k = 0; k < 3; k++)
+        CHECK_EQ_U64(v[0][k], v[1][k]);
+}
+
+TEST(flood_tags_and_indirect_networks_are_refused)
+{
+    REQUIRE(hw_setup("2") == 0);                      /* a tag flooded twice */
+    uint32_t m0[2] = { 1, 0 }, v = 1;
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, m0, sizeof m0);
+    payload(0, NIC_OP_FLOOD, 0, 0, 5, &v, 4);
+    payload(0, NIC_OP_FLOOD, 200, 0, 5, &v, 4);
+    expect_fails(0, "node 0: FLOOD descriptor 2: floods tag 5 a second time; successive floods take different tags",
+                 __LINE__);
+    REQUIRE(hw_setup("2") == 0);                      /* rules twice */
+    uint32_t m1[2] = { 2, 0 };                         /* node 1: -x */
+    payload(1, NIC_OP_FLOOD_RULES, 0, 0, 0, m1, sizeof m1);
+    payload(1, NIC_OP_FLOOD_RULES, 1, 0, 0, m1, sizeof m1);
+    expect_fails(1, "node 1: FLOOD_RULES descriptor 1: its NIC has its flood rules already", __LINE__);
+    static const char *const topo[2] = { "banyan", "fattree" };
+    for (int k = 0; k < 2; k++) {
+        REQUIRE(fx_setup(topo[k], "4", NULL, 1) == 0);
+        uint32_t m[4] = { 1, 1, 1, 1 };
+        payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, m, sizeof m);
+        expect_fails(0, "which leads to a switch: flooding in the NIC needs a direct network", __LINE__);
+    }
 }
