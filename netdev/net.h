@@ -111,8 +111,8 @@ uint64_t net_fetch_inc(int node, int reg);
  * net_flood_wait sleeps until count other origins' messages of the tag
  * have arrived and copies every origin's into buf (origin o at o x len,
  * this node's own included), returning the time the last of them arrived
- * (the node's clock goes to the later of that and its own). One flood at
- * a time per node, and successive floods take different tags. */
+ * (the node's clock goes to the later of that and its own). Floods are
+ * told apart by tag, and each tag is flooded once. */
 void net_flood_rules(const uint32_t *masks);
 uint64_t net_flood(int tag, const void *buf, size_t len);
 uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap);
