@@ -29,6 +29,8 @@ trap '[ -n "${SUITE_POOL_PID:-}" ] && { kill -TERM $SUITE_POOL_PID; wait $SUITE_
 ws() { "$WORMSIM" "${POOL_OPT[@]}" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 summary() { jq -r "$1" "$(latest)/summary.json"; }
+# Column NAME of CSV FILE, found by its header (results are data: never by position).
+csv_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
 qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1
 ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
 

@@ -101,7 +101,7 @@ hw_flood_bound() {   # n len hop_cycles
   local n=$1 L=$2 hop=$3
   coll_ok --app allgather_flood_nic --topo torus --dims "${n}x$n" --port-model all-port --arch arm \
           --args "len=$L" --set "hop_cycles=$hop buf_flits=$((hop + 2))"
-  local w; w=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["worms"] }' "$(latest)/links.csv" | sort -u)
+  local w; w=$(csv_col "$(latest)/links.csv" worms | sort -u)
   expect '[ "$w" = $(((n * n - 1) / 4)) ]' "worms per channel: $w"
   local t; t=$(cat "$(latest)"/node-*.log | sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' | sort -n | tail -1)
   local b; b=$(awk -v n=$n -v L=$L -v h=$hop 'BEGIN { c = 8; d = h * c; lg = int((L + 7) / 8) * c; mx = d > lg ? d : lg; mn = d > lg ? lg : d

@@ -3,10 +3,8 @@
 # the rounds that must be free of contention in steps.csv, links.csv
 # naming switch ports, and the machines each refuses.
 
-# Column NAME of CSV FILE, found by its header.
-bn_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
 # "step,max_link_sharing,contention_free" of the steps after the start barrier (step 0).
-bn_rounds() { paste -d, <(bn_col "$1" step) <(bn_col "$1" max_link_sharing) <(bn_col "$1" contention_free) | awk -F, '$1 > 0'; }
+bn_rounds() { paste -d, <(csv_col "$1" step) <(csv_col "$1" max_link_sharing) <(csv_col "$1" contention_free) | awk -F, '$1 > 0'; }
 
 # ATAPE on n processors: verified, n rounds (steps 1..n), each one free of
 # contention.
