@@ -345,21 +345,41 @@ static void inject(struct router *r, struct msg *m)
     r->nodes[m->src].unleft++;
 }
 
-/* A fetch-and-increment packet from NIC src to NIC dst (hwnet.h): a
- * worm of the data network, ready at t. */
-static int inject_fi(struct router *r, int kind, int src, int dst, uint64_t value, uint64_t t)
+/* A worm's record with room for len bytes of payload: its kind, ends,
+ * tag, length, post time and the source's next number (nic_made: in the
+ * NIC's own sequence, NIC_SEQ_BASE); every other field zero. NULL once
+ * the run stopped for want of memory. */
+static struct msg *msg_new(struct router *r, int kind, int src, int dst, uint32_t tag, uint32_t len, uint64_t t,
+                           int nic_made)
 {
-    struct msg *m = calloc(1, sizeof *m);
-    if (!m)
-        return stop(r, "out of memory for a fetch-and-increment packet");
+    struct msg *m = malloc(sizeof *m + len);
+    if (!m) {
+        stop(r, "out of memory for a message of %u bytes", len);
+        return NULL;
+    }
+    memset(m, 0, sizeof *m);
     m->kind = kind;
-    m->value = value;
     m->src = src;
     m->dst = dst;
-    m->len = kind == MSG_FI_REPLY ? 8 : 0;      /* the register's value; a request is its header */
-    int nic_made = kind == MSG_FI_REPLY;       /* a request is the node's, posted in its order */
-    m->seq = nic_made ? NIC_SEQ_BASE | r->nodes[src].nic_seq++ : r->nodes[src].next_seq++;
+    m->tag = tag;
+    m->len = len;
     m->t_post = t;
+    struct node *s = &r->nodes[src];
+    m->seq = nic_made ? NIC_SEQ_BASE | s->nic_seq++ : s->next_seq++;
+    return m;
+}
+
+/* A fetch-and-increment packet from NIC src to NIC dst (hwnet.h): a
+ * worm of the data network, ready at t. A reply carries the register's
+ * value (8 bytes) and is the NIC's; a request is its header alone and the
+ * node's, posted in its order. */
+static int inject_fi(struct router *r, int kind, int src, int dst, uint64_t value, uint64_t t)
+{
+    int nic_made = kind == MSG_FI_REPLY;
+    struct msg *m = msg_new(r, kind, src, dst, 0, nic_made ? 8 : 0, t, nic_made);
+    if (!m)
+        return -1;
+    m->value = value;
     inject_worm(r, m, t, nic_made);
     return 0;
 }
@@ -574,19 +594,10 @@ static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_
         return stop(r, "the router would hold %llu bytes of messages and flood copies, more than %u x held_max "
                     "(a limit of the host's memory)", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
                     HELD_TOTAL_FACTOR);
-    struct msg *m = malloc(sizeof *m + len);
+    struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t, nic_made);
     if (!m)
-        return stop(r, "out of memory for a flood message of %u bytes", len);
-    memset(m, 0, sizeof *m);
-    m->kind = MSG_FLOOD;
+        return -1;
     m->value = origin;
-    m->src = src;
-    m->dst = to;
-    m->tag = tag;
-    m->len = len;
-    struct node *s = &r->nodes[src];
-    m->seq = nic_made ? NIC_SEQ_BASE | s->nic_seq++ : s->next_seq++;
-    m->t_post = t;
     m->step = step;
     memcpy(m->data, data, len);
     r->held_total += held_of(m);
@@ -1097,16 +1108,9 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
                         "network and their receivers take them (a limit of the host's memory)", d->seq,
                         (unsigned long long)(r->held_total + d->len + MSG_HELD_BYTES), HELD_TOTAL_FACTOR,
                         (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
-        struct msg *m = malloc(sizeof *m + d->len);
+        struct msg *m = msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
         if (!m)
-            return stop(r, "out of memory for a message of %u bytes", d->len);
-        m->kind = MSG_DATA;
-        m->src = n->rank;
-        m->dst = (int)d->peer;
-        m->tag = d->tag;
-        m->len = d->len;
-        m->seq = n->next_seq++;
-        m->t_post = d->time_ns;
+            return -1;
         m->step = n->step;
         memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
         r->held_total += held_of(m);

@@ -20,16 +20,20 @@ hw_barrier_late() {
 }
 hw_barrier_runs() { coll_ok --app barrier_hw --topo hypercube --nodes 32 --args 'runs=3 late=0 delay=5000'; }
 
-# A slower circuit moves node 0's time by exactly its stages, 2 lg 16 = 8
-# of them (node 0 waits for the late node 5; no start barrier, whose
-# own circuit would move the entries).
-hw_barrier_stage_cost() {
-  coll_ok --app barrier_hw --topo mesh --dims 4x4 --args 'late=5 delay=5000 sync=0'
-  local a; a=$(hw_t0)
-  coll_ok --app barrier_hw --topo mesh --dims 4x4 --args 'late=5 delay=5000 sync=0' --set barrier_stage_ns=1008
-  local b; b=$(hw_t0)
-  expect '[ $((b - a)) = 8000 ]' "$a ns, then $b ns with 1000 ns more a stage"
+# Node 0's time on a 4x4 mesh with the default stages and with SET, by
+# exactly MORE ns more.
+hw_stage_cost() {   # app args set more
+  local more=$4 a b
+  coll_ok --app "$1" --topo mesh --dims 4x4 --args "$2"
+  a=$(hw_t0)
+  coll_ok --app "$1" --topo mesh --dims 4x4 --args "$2" --set "$3"
+  b=$(hw_t0)
+  expect '[ $((b - a)) = "$more" ]' "$a ns, then $b ns with $3"
 }
+# A slower circuit moves node 0's time by exactly its stages, 2 lg 16 = 8
+# of them, 1000 ns more each (node 0 waits for the late node 5; no start
+# barrier, whose own circuit would move the entries).
+hw_barrier_stage_cost() { hw_stage_cost barrier_hw 'late=5 delay=5000 sync=0' barrier_stage_ns=1008 8000; }
 
 hw_bcast()         { coll_ok --app bcast_hw --topo mesh --dims 3x5 --arch riscv --args 'len=1001 root=7'
                      expect '[ "$(summary .messages)" = 0 ]'; }
@@ -40,13 +44,7 @@ hw_scan_max()      { coll_ok --app scan_hw --topo torus --dims 3x3 --args 'len=3
 
 # A control-network operation takes 2 lg 16 stages: 256 more a stage x 8
 # stages x 8 operations (64 bytes of longs) = 16384 ns more.
-hw_ctrl_stage_cost() {
-  coll_ok --app allreduce_hw --topo mesh --dims 4x4 --args 'len=64 type=long'
-  local a; a=$(hw_t0)
-  coll_ok --app allreduce_hw --topo mesh --dims 4x4 --args 'len=64 type=long' --set ctrl_stage_ns=264
-  local b; b=$(hw_t0)
-  expect '[ $((b - a)) = 16384 ]' "$a ns, then $b ns"
-}
+hw_ctrl_stage_cost() { hw_stage_cost allreduce_hw 'len=64 type=long' ctrl_stage_ns=264 16384; }
 
 hw_corrupt_fails() {   # the verification is live
   ws --app allreduce_hw --topo mesh --dims 2x2 --args 'len=16 corrupt=3' > "$TMP/o" 2>&1; local rc=$?

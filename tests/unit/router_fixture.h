@@ -126,7 +126,9 @@ static uint32_t post(int rank, uint32_t op, uint64_t t, uint32_t peer, uint32_t 
     return seq;
 }
 
-static uint32_t send(int rank, uint64_t t, int dst, uint32_t tag, const void *data, uint32_t len)
+/* Append a descriptor whose payload is copied into the transmit area. */
+static uint32_t payload(int rank, uint32_t op, uint64_t t, uint32_t peer, uint32_t tag, const void *data,
+                        uint32_t len)
 {
     const struct lay *l = &F.lay[rank];
     if (F.tx_next[rank] + len > l->tx_size)
@@ -134,7 +136,12 @@ static uint32_t send(int rank, uint64_t t, int dst, uint32_t tag, const void *da
     uint32_t off = F.tx_next[rank];
     memcpy(F.buf[rank] + l->tx_off + off, data, len);
     F.tx_next[rank] += len;
-    return post(rank, NIC_OP_SEND, t, (uint32_t)dst, tag, len, off);
+    return post(rank, op, t, peer, tag, len, off);
+}
+
+static uint32_t send(int rank, uint64_t t, int dst, uint32_t tag, const void *data, uint32_t len)
+{
+    return payload(rank, NIC_OP_SEND, t, (uint32_t)dst, tag, data, len);
 }
 
 static uint32_t recv(int rank, uint64_t t, uint32_t src, uint32_t tag, uint32_t cap)

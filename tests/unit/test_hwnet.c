@@ -299,18 +299,6 @@ TEST(a_barrier_nobody_completes_is_a_named_deadlock)
 
 /* --- Flooding in the NIC (NIC_OP_FLOOD*) --------------------------------- */
 
-static uint32_t payload(int rank, uint32_t op, uint64_t t, uint32_t peer, uint32_t tag, const void *data,
-                        uint32_t len)
-{
-    const struct lay *l = &F.lay[rank];
-    if (F.tx_next[rank] + len > l->tx_size)
-        F.tx_next[rank] = 0;
-    uint32_t off = F.tx_next[rank];
-    memcpy(F.buf[rank] + l->tx_off + off, data, len);
-    F.tx_next[rank] += len;
-    return post(rank, op, t, peer, tag, len, off);
-}
-
 /* Rules that send every origin's message on every link the node has: the
  * NICs' first-arrival rule keeps the flood finite. On a 2 x 2 mesh
  * (ports 0 +x, 1 -x, 2 +y, 3 -y). */
