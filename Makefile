@@ -18,7 +18,7 @@ CC       ?= cc
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/pool.c host/serve.c host/results.c host/arch.c host/trace.c \
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/pool.c host/serve.c host/results.c host/arch.c host/trace.c \
               host/relay.c host/node_host.c host/link_none.c host/app_mem.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -94,7 +94,7 @@ RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
 # (tests/fuzz/). make test replays the committed corpus and runs a 60 s
 # campaign; make fuzz runs a long one.
 FUZZ         = $(BUILD)/fuzz/fuzz_router
-FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/results.c \
+FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/results.c \
                host/arch.c host/trace.c
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS

@@ -116,6 +116,8 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->req_ip = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->req_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_used = calloc((size_t)n->nin, 1);
+    n->out_used = calloc((size_t)n->nout, 1);
+    n->mc_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->va_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
@@ -155,8 +157,10 @@ void net_free(struct net *n)
         return;
     for (int i = 0; i < n->nr; i++) {
         struct net_router *r = &n->r[i];
-        for (int k = 0; k < n->nin * n->V; k++)
+        for (int k = 0; k < n->nin * n->V; k++) {
             free(r->in[k].q);
+            free(r->in[k].br);
+        }
         for (int o = 0; o < n->nout; o++) {
             free(r->out[o].credits);
             free(r->out[o].owner);
@@ -173,6 +177,9 @@ void net_free(struct net *n)
     free(n->req_ip);
     free(n->req_vc);
     free(n->in_used);
+    free(n->out_used);
+    free(n->mc_vc);
+    free(n->deadlock);
     free(n->va_req);
     free(n->ready_vc);
     free(n->in_pick);
@@ -223,7 +230,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
             continue;
         if (q->next_flit == 0)
             m->c_inject = c;
-        ivc_push(v, (struct flit){ m, q->next_flit, c });
+        ivc_push(v, (struct flit){ m, q->next_flit, 0, c });
         q->next_ok = c + n->p.nic_cycles;
         r->nflits++;
         n->inflight_flits++;
@@ -344,6 +351,44 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
         }
 }
 
+/* Flit f crosses output link o of `node` on VC ovc into the next router. */
+static void push_link(struct net *n, int node, int o, int ovc, struct flit f, uint64_t c)
+{
+    struct oport *op = &n->r[node].out[o];
+    const int V = n->V;
+    if (n->p.switching == SW_WORMHOLE)
+        op->credits[ovc]--;
+    struct net_router *dr = &n->r[op->to_router];
+    f.ready = c + n->p.hop_cycles;
+    ivc_push(&dr->in[op->to_port * V + ovc], f);
+    dr->nflits++;
+    n->active[op->to_router / 64] |= 1ull << (op->to_router % 64);
+    n->flit_hops++;
+    struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
+    ls->flits++;
+    if (f.idx == 0)
+        ls->worms++;
+    if (n->trace_fn) {
+        if (f.idx == 0)
+            op->head_cycle[ovc] = c;
+        if (f.idx == f.m->flits - 1)
+            n->trace_fn(n->trace_ctx, node * n->nlinkp + o, f.m, op->head_cycle[ovc], c + 1);
+    }
+}
+
+/* The freed slot of input port ip's VC vc returns a credit upstream
+ * (usable next cycle). */
+static void credit_back(struct net *n, int node, int ip, int vc)
+{
+    if (ip >= n->nlinkp)
+        return;
+    if (n->ncr == n->cr_cap) {
+        n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
+        n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
+    }
+    n->cr[n->ncr++] = (struct credit_ret){ n->r[node].up[ip], n->r[node].up_port[ip], vc };
+}
+
 /* Input VC ip V + vc sends its front flit through its output (the switch
  * granted it). */
 static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
@@ -363,14 +408,7 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
         op->owner[ovc] = NULL;
         v->routed = 0;
     }
-    /* the freed input slot returns a credit upstream (usable next cycle) */
-    if (ip < n->nlinkp) {
-        if (n->ncr == n->cr_cap) {
-            n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
-            n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
-        }
-        n->cr[n->ncr++] = (struct credit_ret){ r->up[ip], r->up_port[ip], vc };
-    }
+    credit_back(n, node, ip, vc);
     if (op->is_eject) {
         op->next_ok = c + n->p.nic_cycles;
         n->inflight_flits--;
@@ -391,24 +429,127 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
             add_event(&n->arr_head, f.m, 0);
         }
     } else {
-        if (n->p.switching == SW_WORMHOLE)
-            op->credits[ovc]--;
-        struct net_router *dr = &n->r[op->to_router];
-        f.ready = c + n->p.hop_cycles;
-        ivc_push(&dr->in[op->to_port * V + ovc], f);
-        dr->nflits++;
-        n->active[op->to_router / 64] |= 1ull << (op->to_router % 64);
-        n->flit_hops++;
-        struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
-        ls->flits++;
-        if (f.idx == 0)
-            ls->worms++;
-        if (n->trace_fn) {
-            if (f.idx == 0)
-                op->head_cycle[ovc] = c;
-            if (f.idx == f.m->flits - 1)
-                n->trace_fn(n->trace_ctx, node * n->nlinkp + o, f.m, op->head_cycle[ovc], c + 1);
+        push_link(n, node, o, ovc, f, c);
+    }
+}
+
+/* Multidestination worms (net_model.h, net_mc.c). */
+
+/* Output VCs for the branches of the routed worms in n->mc_vc (ascending
+ * input VC order), before any other worm's: each branch takes the lowest
+ * free VC of its output (an ejection channel has one) and holds it to the
+ * tail, whether or not its siblings got theirs. */
+static void mc_vc_allocate(struct net *n, int node, int nmc)
+{
+    struct net_router *r = &n->r[node];
+    for (int q = 0; q < nmc; q++) {
+        struct ivc *v = &r->in[n->mc_vc[q]];
+        for (int b = 0; b < v->nbr; b++) {
+            if (v->br->vc[b] >= 0)
+                continue;
+            struct oport *op = &r->out[v->br->port[b]];
+            for (int k = 0; k < (op->is_eject ? 1 : n->V); k++) {
+                if (op->owner[k])
+                    continue;
+                if (n->p.switching != SW_WORMHOLE && !op->is_eject &&
+                    n->r[op->to_router].in[op->to_port * n->V + k].count)
+                    continue;                        /* whole-worm room: an empty buffer */
+                op->owner[k] = ivc_front(v)->m;
+                v->br->vc[b] = k;
+                break;
+            }
         }
+    }
+}
+
+/* The worm at the front of input VC i sends its front flit on every
+ * branch at once: copies go down the links, and the ejection channel
+ * delivers the flit to the copy of this router's node. */
+static void send_multi(struct net *n, int node, int i, uint64_t c)
+{
+    struct net_router *r = &n->r[node];
+    struct ivc *v = &r->in[i];
+    struct ivc_br *br = v->br;
+    int ip = i / n->V, nb = v->nbr;
+    struct flit f = *ivc_front(v);
+    struct net_mc *mc = f.m->mc;
+    int tail = f.idx == f.m->flits - 1;
+    ivc_pop(v);
+    r->nflits--;
+    n->moved++;
+    n->in_used[ip] = 1;
+    credit_back(n, node, ip, i % n->V);
+    n->inflight_flits += (uint64_t)nb - 1;
+    if (tail) {
+        v->routed = 0;
+        v->nbr = 0;
+    }
+    for (int b = 0; b < nb; b++) {               /* the ejection branch is last */
+        int o = br->port[b];
+        struct oport *op = &r->out[o];
+        n->out_used[o] = 1;
+        if (tail)
+            op->owner[br->vc[b]] = NULL;
+        if (!op->is_eject) {
+            f.pos = br->pos[b];
+            push_link(n, node, o, br->vc[b], f, c);
+            continue;
+        }
+        struct net_msg *cp = mc->copy[mc->hop[br->pos[b]].copy];
+        op->next_ok = c + n->p.nic_cycles;
+        n->inflight_flits--;
+        cp->f_out++;
+        if (f.idx == 0) {
+            cp->c_head = c + 1;
+            cp->c_inject = f.m->c_inject;
+        }
+        if (tail) {
+            cp->c_arrive = c + 1;
+            cp->c_leave = f.m->c_leave;
+            cp->blocked_cycles = f.m->blocked_cycles;
+            n->undelivered--;
+            add_event(&n->arr_head, cp, 0);
+            if (--mc->left == 0) {               /* no flit of it is left anywhere */
+                f.m->c_arrive = c + 1;
+                free(mc->hop);
+                mc->hop = NULL;
+                n->mc_live--;
+            }
+        }
+    }
+}
+
+/* Switch for the routed worms in n->mc_vc, before any other worm's: one
+ * goes when every branch has its VC and room (a credit, or a free
+ * ejection channel), and neither its input port nor any of its outputs
+ * moved a flit yet this cycle. One that cannot is blocked (once). */
+static void mc_switch(struct net *n, int node, int nmc, uint64_t c, uint8_t *blocked_seen)
+{
+    struct net_router *r = &n->r[node];
+    for (int q = 0; q < nmc; q++) {
+        int i = n->mc_vc[q], ok = !n->in_used[i / n->V], bp = -1;
+        struct ivc *v = &r->in[i];
+        const struct flit *f = ivc_front(v);
+        for (int b = 0; b < v->nbr; b++) {
+            int o = v->br->port[b];
+            const struct oport *op = &r->out[o];
+            if (op->is_eject ? c < op->next_ok : 0)
+                ok = 0;                              /* the NIC is still taking the last flit */
+            else if (v->br->vc[b] < 0 || n->out_used[o] ||
+                     (!op->is_eject && n->p.switching == SW_WORMHOLE && op->credits[v->br->vc[b]] == 0)) {
+                ok = 0;
+                if (bp < 0)
+                    bp = o;
+            } else if (!op->is_eject && n->p.switching == SW_STORE_FORWARD && f->idx == 0) {
+                const struct flit *t = &v->q[(v->head + f->m->flits - 1) % v->cap];
+                if (v->count < f->m->flits || !(t->m == f->m && t->idx == f->m->flits - 1 && t->ready <= c))
+                    ok = 0;                          /* its tail is not in yet */
+            }
+        }
+        if (ok)
+            send_multi(n, node, i, c);
+        else if (bp >= 0)
+            count_blocked(n, node, bp, f->m, blocked_seen);
     }
 }
 
@@ -504,7 +645,7 @@ static void router_step(struct net *n, int node, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const int V = n->V;
-    int nreq = 0, nva = 0, nready = 0;
+    int nreq = 0, nva = 0, nready = 0, nmc = 0;
     uint8_t blocked_seen[NET_MAX_LINK_PORTS] = { 0 };
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
@@ -516,6 +657,12 @@ static void router_step(struct net *n, int node, uint64_t c)
         struct flit *f = ivc_front(v);
         if (f->ready > c)
             continue;
+        if (!v->routed && f->m->mc)
+            net_mc_route(n, node, i / V, v);
+        if (v->nbr) {
+            n->mc_vc[nmc++] = i;
+            continue;
+        }
         n->ready_vc[nready++] = i;
         if (!v->routed) {
             int ip = i / V;
@@ -536,9 +683,16 @@ static void router_step(struct net *n, int node, uint64_t c)
         if (v->out_vc < 0)
             n->va_req[nva++] = i;
     }
-    /* Phase 2: VC allocation. */
+    /* Phase 2: VC allocation, multidestination worms first. */
+    if (nmc)
+        mc_vc_allocate(n, node, nmc);
     if (nva)
         vc_allocate(n, node, nva, blocked_seen);
+    if (nmc) {                                   /* and they cross the switch first */
+        memset(n->in_used, 0, (size_t)n->nin);
+        memset(n->out_used, 0, (size_t)n->nout);
+        mc_switch(n, node, nmc, c, blocked_seen);
+    }
     /* Phase 3: switch requests, from the ready worms holding an output VC. */
     for (int k = 0; k < nready; k++) {
         int i = n->ready_vc[k];
@@ -559,6 +713,10 @@ static void router_step(struct net *n, int node, uint64_t c)
         }
         if (op->is_eject && c < op->next_ok)
             continue;                                /* the NIC is still taking the last flit */
+        if (nmc && (n->in_used[i / V] || n->out_used[v->out_port])) {
+            count_blocked(n, node, v->out_port, m, blocked_seen);
+            continue;                                /* a multidestination worm went there */
+        }
         if (n->p.switching == SW_WORMHOLE && !op->is_eject && op->credits[v->out_vc] == 0) {
             count_blocked(n, node, v->out_port, m, blocked_seen);
             continue;
@@ -571,7 +729,8 @@ static void router_step(struct net *n, int node, uint64_t c)
         return;
     /* Phase 4: switch allocation; each output port sends at most one flit
      * and so does each input port. */
-    memset(n->in_used, 0, (size_t)n->nin);
+    if (!nmc)
+        memset(n->in_used, 0, (size_t)n->nin);
     if (n->p.alloc == ALLOC_FIXED)
         switch_fixed(n, node, nreq, c, blocked_seen);
     else
@@ -586,21 +745,36 @@ static int goes_before(const struct net_msg *a, const struct net_msg *b)
     return a->t_ready_ns < b->t_ready_ns || (a->t_ready_ns == b->t_ready_ns && a->nic_made && !b->nic_made);
 }
 
-void net_inject(struct net *n, struct net_msg *m)
+uint32_t net_payload_flits(const struct net *n, uint32_t len)
 {
-    m->flits = (m->len + n->p.flit_bytes - 1) / n->p.flit_bytes;
-    if (!m->flits)
-        m->flits = 1;
-    m->flits += n->p.header_flits;
-    int cls, p = net_topo_route(n, m->src, m, &cls);
-    m->hops = net_topo_hops(n, m->src, m->dst);
+    uint32_t f = (len + n->p.flit_bytes - 1) / n->p.flit_bytes;
+    return (f ? f : 1) + n->p.header_flits;
+}
+
+int net_shadow_add(struct net *n, struct net_msg *c)
+{
+    if (n->nshadow == n->shadow_cap) {
+        size_t cap = n->shadow_cap ? 2 * n->shadow_cap : 1024;
+        struct net_msg **s = realloc(n->shadow, cap * sizeof *s);
+        if (!s)
+            return -1;
+        n->shadow = s;
+        n->shadow_cap = cap;
+    }
+    c->jix = (uint32_t)n->nshadow;
+    n->shadow[n->nshadow++] = c;
+    return 0;
+}
+
+void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
+{
+    m->flits = flits;
     m->c_inject = m->c_head = m->c_leave = m->c_arrive = 0;
     m->blocked_cycles = 0;
     m->f_out = 0;
     m->jmark = 0;
     net_jump_reset(n);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
-    int ch = p < 0 ? 0 : p % n->ninj;
     struct nic_queue *q = &n->r[m->src].inj[ch];
     if (!q->last || !goes_before(m, q->last)) {
         if (q->last)
@@ -629,23 +803,26 @@ void net_inject(struct net *n, struct net_msg *m)
     n->r[m->src].queued++;
     n->active[m->src / 64] |= 1ull << (m->src % 64);
     n->queued_msgs++;
-    n->undelivered++;
+    n->undelivered += m->mc ? (uint64_t)m->mc->ncopy : 1;
+}
+
+void net_inject(struct net *n, struct net_msg *m)
+{
+    int cls, p = net_topo_route(n, m->src, m, &cls);
+    m->hops = net_topo_hops(n, m->src, m->dst);
+    net_queue(n, m, net_payload_flits(n, m->len), p < 0 ? 0 : p % n->ninj);
     if (n->ref) {                     /* NET_JUMP_CHECK: the same message in the reference */
         struct net_msg *c = calloc(1, sizeof *c);
-        if (n->nshadow == n->shadow_cap) {
-            n->shadow_cap = n->shadow_cap ? 2 * n->shadow_cap : 1024;
-            n->shadow = realloc(n->shadow, n->shadow_cap * sizeof *n->shadow);
-        }
-        if (!c || !n->shadow) {
+        if (!c || net_shadow_add(n, c)) {
             fprintf(stderr, "net: no memory for the checking model\n");
             abort();
         }
+        uint32_t jix = c->jix;
         *c = (struct net_msg){ .src = m->src, .dst = m->dst, .len = m->len, .seq = m->seq,
                                .t_ready_ns = m->t_ready_ns, .nic_made = m->nic_made,
                                .notify_head = m->notify_head, .owner = m };
         net_inject(n->ref, c);
-        c->jix = (uint32_t)n->nshadow;
-        n->shadow[n->nshadow++] = c;
+        c->jix = jix;
     }
 }
 
@@ -735,6 +912,8 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->still = n->moved || !n->inflight_flits ? 0 : n->still + 1;
         if (n->still > 1000000)
             return -1;
+        if (n->mc_live && n->still > 1 && net_mc_stalled(n, n->now))
+            return -3;                   /* the hold-and-wait of multidestination worms */
         if (n->arr_head || n->left_head || n->hd_head) {
             *arrived = n->arr_head;
             *left = n->left_head;
@@ -791,6 +970,8 @@ struct net_msg *net_heads(const struct net *n) { return n->hd_head; }
 
 const char *net_run_error(const struct net *n)
 {
+    if (n->last_rc == -3 && n->deadlock)
+        return n->deadlock;
     return n->last_rc == -2 ? "the network model's jump gave other times or counters than stepping every cycle"
                             : "the network stopped moving flits with worms in it";
 }

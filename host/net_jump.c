@@ -274,6 +274,8 @@ static void give_up(struct jprobe *p, uint64_t now)
 void net_jump_probe(struct net *n, uint64_t end)
 {
     struct jprobe *p = &n->jp;
+    if (n->mc_live)
+        return;              /* multidestination worms: stepped (net_model.h) */
     if (!p->valid) {
         if (n->now >= p->next_try)
             record(n);

@@ -77,6 +77,7 @@ struct net_msg {
     int nic_made;                   /* made by the NIC, not posted by the node: its channel
                                        may serve it before messages queued earlier (net_inject) */
     int notify_head;                /* net_run also stops when its head reaches its NIC (net_heads) */
+    struct net_mc *mc;              /* a multidestination worm (net_inject_mc), or NULL */
     /* filled by the model */
     int hops;
     uint32_t flits;
@@ -125,7 +126,8 @@ void net_inject(struct net *n, struct net_msg *m);
  * each list in (src, seq) order, linked by next_done / next_left. Returns
  * 1 if it stopped on such an event, 0 if it reached end_cycle, -1 if no
  * flit could move for a million cycles (which the model rules out), -2 if
- * NET_JUMP_CHECK found a difference. */
+ * NET_JUMP_CHECK found a difference, -3 if multidestination worms
+ * deadlocked (net_run_error names the worms and the channels). */
 int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct net_msg **left);
 /* The worms with notify_head whose head reached their destination NIC in
  * the cycle the last net_run stopped after ((src, seq) order, linked by
@@ -133,6 +135,57 @@ int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct 
 struct net_msg *net_heads(const struct net *n);
 /* What a negative net_run means, in words. */
 const char *net_run_error(const struct net *n);
+
+/* Multidestination worms (seed 002 section 8, "Support Within the Data
+ * Network"). One worm, injected once, is delivered to several nodes:
+ *   NET_MC_PATH   a path through the destinations in the order given, each
+ *                 leg dimension-ordered (e-cube on a hypercube); every
+ *                 listed router copies the flits to its node as they pass
+ *                 (intermediate reception);
+ *   NET_MC_HPATH  the same on a 2D mesh, each leg routed along the
+ *                 Hamiltonian path of Lin et al. (the snake: row y is
+ *                 crossed in + x when y is even, label y W + x, in - x
+ *                 when odd, label y W + W - 1 - x): from u towards v the
+ *                 neighbour with the largest label <= L(v) when L(v) >
+ *                 L(u), the smallest >= L(v) when lower. The labels of the
+ *                 source and the destinations, in the order given, must
+ *                 rise or fall throughout (Figure 30(b));
+ *   NET_MC_TREE   a tree: the dimension-ordered routes from the source to
+ *                 every destination, merged; a router where they part
+ *                 replicates each flit onto every branch (message
+ *                 replication, the XY tree of Figure 30(a)).
+ * On a mesh or a hypercube only. Replication is in lock step: a flit
+ * leaves its buffer only in a cycle in which every branch of it (each
+ * output, and the ejection channel where it is delivered) takes it; each
+ * branch holds its output VC from the head to the tail, so one blocked
+ * branch blocks the whole worm, and worms that wait on each other's
+ * channels deadlock (Figure 31; the nCUBE-2's trees). Those are the
+ * caller's to avoid; net_run reports them (-3). Multidestination worms
+ * go before others at a router: their VCs are allocated first and their
+ * flits cross the switch first. The header grows with the list: a worm
+ * of len bytes to m destinations has header_flits + ceil(4 (m - 1) /
+ * flit_bytes) header flits (a 4-byte address for each further
+ * destination). While one is in the network the engine steps every
+ * cycle (no jumps). */
+enum net_mc_kind { NET_MC_PATH = 1, NET_MC_HPATH, NET_MC_TREE };
+struct net_mc_hop;
+struct net_mc {
+    int kind;                       /* enum net_mc_kind */
+    int ncopy;
+    struct net_msg **copy;          /* one record per destination (its dst, seq, owner set by the
+                                       caller), in the order of the path; the model fills the
+                                       rest as for a worm of its own, and reports each as it
+                                       arrives; the worm itself is reported as it leaves */
+    /* filled by the model */
+    int left;                       /* copies not yet delivered */
+    int nhop;
+    struct net_mc_hop *hop;         /* the route: a tree of routers (freed after the last copy) */
+};
+/* m->mc and its copies filled: check the route and hand the worm to its
+ * source's NIC as net_inject does. -1 with the reason in err (a
+ * topology without multidestination worms, a destination that is the
+ * source or listed twice, an HPATH order that is not monotone). */
+int net_inject_mc(struct net *n, struct net_msg *m, char *err, size_t errlen);
 
 /* The network is a graph of routers joined by directed links. Routers
  * 0 .. nodes-1 are the nodes' own (each with its NIC's injection and

@@ -11,6 +11,7 @@
 struct flit {
     struct net_msg *m;
     uint32_t idx;                   /* 0 = head, flits - 1 = tail */
+    uint32_t pos;                   /* a multidestination worm's: the hop of its route it is at */
     uint64_t ready;                 /* cycle it may leave this buffer */
 };
 
@@ -20,6 +21,27 @@ struct ivc {
     struct flit *q;
     uint32_t cap, head, count;
     int routed, out_port, out_vc;
+    int nbr;                        /* routed multidestination worm: its branches here (else 0) */
+    struct ivc_br *br;              /* their outputs (allocated at the first such worm) */
+};
+
+/* The outputs of a multidestination worm at one router (net_mc.c): link
+ * ports and the ejection channel where it delivers, each with its output
+ * VC (-1 until allocated) and the hop of the route the flits enter. */
+#define NET_MAX_BRANCHES (NET_MAX_LINK_PORTS + 1)
+struct ivc_br {
+    int port[NET_MAX_BRANCHES], vc[NET_MAX_BRANCHES];
+    uint32_t pos[NET_MAX_BRANCHES];
+};
+
+/* A multidestination worm's route (net_model.h): hop 0 is its source's
+ * router; each hop's children are entered by the link ports `port`. */
+struct net_mc_hop {
+    int router;
+    int copy;                       /* the copy delivered here, or -1 */
+    int depth;                      /* links from the source */
+    int nkid;
+    int kid[NET_MAX_LINK_PORTS], port[NET_MAX_LINK_PORTS];
 };
 
 struct oport {
@@ -105,12 +127,15 @@ struct net {
     struct net_msg **shadow;        /* its copies of the messages not yet delivered */
     size_t nshadow, shadow_cap;
     int last_rc;                    /* what net_run last returned */
+    int mc_live;                    /* multidestination worms not yet fully delivered */
+    char *deadlock;                 /* net_run's -3: the worms and channels (net_mc.c) */
     /* per-cycle scratch */
     int *req_ip, *req_vc;           /* switch requests */
     int *ready_vc;                  /* input VCs (ip V + vc) whose front flit may move */
     int *va_req;                    /* those of them asking for an output VC */
     int *in_pick;                   /* round-robin switch: each input port's chosen request, or -1 */
-    uint8_t *in_used;
+    uint8_t *in_used, *out_used;    /* ports that moved a flit this cycle */
+    int *mc_vc;                     /* ready input VCs holding a routed multidestination worm */
 };
 
 /* Each router i with flits or queued messages (the bitmap `active`), in
@@ -142,5 +167,19 @@ int net_topo_hops(const struct net *n, int a, int b);
 void net_jump_probe(struct net *n, uint64_t end);
 void net_jump_reset(struct net *n);
 void net_jump_free(struct net *n);
+
+/* net.c, for net_mc.c: a worm's flits for len bytes (without the
+ * multidestination header); queue a routed worm on its source's NIC
+ * channel ch; keep a message of the checking model (NET_JUMP_CHECK). */
+uint32_t net_payload_flits(const struct net *n, uint32_t len);
+void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch);
+int net_shadow_add(struct net *n, struct net_msg *c);
+
+/* net_mc.c: multidestination worms. net_mc_route: the branches of the
+ * worm at the front of v (router node, input port ip) from its hop;
+ * net_mc_stalled: after a cycle with no flit moved, 1 if nothing ever
+ * can again (then n->deadlock says who waits on whom). */
+void net_mc_route(struct net *n, int node, int ip, struct ivc *v);
+int net_mc_stalled(struct net *n, uint64_t c);
 
 #endif
