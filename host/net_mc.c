@@ -11,13 +11,11 @@
 #include <string.h>
 #include "net_state.h"
 
-/* Lin et al.'s Hamiltonian path on a W x H mesh, Figure 30(b): row y is
- * crossed in + x when y is even, in - x when odd. */
+/* Lin et al.'s Hamiltonian path on a W x H mesh (nic_shm.h). */
 static int hp_label(const struct net *n, int node)
 {
     const int *c = n->r[node].coords;
-    int W = (int)n->m.dims[0];
-    return c[1] * W + (c[1] % 2 ? W - 1 - c[0] : c[0]);
+    return nic_hp_label(c[0], c[1], (int)n->m.dims[0]);
 }
 
 /* Lin et al.'s routing function R on the high (low) channel network:
@@ -211,6 +209,42 @@ int net_inject_mc(struct net *n, struct net_msg *m, char *err, size_t errlen)
             return -1;
     }
     return 0;
+}
+
+int net_mc_links(struct net *n, int kind, int src, const int *dst, int nd, int *links, int max, char *err,
+                 size_t errlen)
+{
+    struct net_msg *cp = calloc((size_t)(nd > 0 ? nd : 1), sizeof *cp);
+    struct net_msg **pp = calloc((size_t)(nd > 0 ? nd : 1), sizeof *pp);
+    struct net_mc mc = { .kind = kind, .ncopy = nd, .copy = pp };
+    struct net_msg m = { .src = src, .dst = nd > 0 ? dst[0] : src, .mc = &mc };
+    int k = -1;
+    if (!cp || !pp) {
+        snprintf(err, errlen, "no memory for the route of a multidestination worm");
+    } else {
+        for (int i = 0; i < nd; i++) {
+            cp[i] = (struct net_msg){ .src = src, .dst = dst[i] };
+            pp[i] = &cp[i];
+        }
+        if (!check_list(n, &m, err, errlen) && !build(n, &m)) {
+            k = 0;
+            for (int h = 0; h < mc.nhop; h++)
+                for (int j = 0; j < mc.hop[h].nkid && k < max; j++)
+                    links[k++] = mc.hop[h].router * n->nlinkp + mc.hop[h].port[j];
+        } else if (mc.hop) {
+            snprintf(err, errlen, "no memory for the route of a multidestination worm");
+        }
+    }
+    free(mc.hop);
+    free(cp);
+    free(pp);
+    return k;
+}
+
+void net_mc_release(struct net_mc *mc)
+{
+    free(mc->hop);
+    mc->hop = NULL;
 }
 
 void net_mc_route(struct net *n, int node, int ip, struct ivc *v)

@@ -167,7 +167,7 @@ const char *net_run_error(const struct net *n);
  * flit_bytes) header flits (a 4-byte address for each further
  * destination). While one is in the network the engine steps every
  * cycle (no jumps). */
-enum net_mc_kind { NET_MC_PATH = 1, NET_MC_HPATH, NET_MC_TREE };
+enum net_mc_kind { NET_MC_PATH = NIC_MDW_PATH, NET_MC_HPATH = NIC_MDW_HPATH, NET_MC_TREE = NIC_MDW_TREE };
 struct net_mc_hop;
 struct net_mc {
     int kind;                       /* enum net_mc_kind */
@@ -186,6 +186,14 @@ struct net_mc {
  * topology without multidestination worms, a destination that is the
  * source or listed twice, an HPATH order that is not monotone). */
 int net_inject_mc(struct net *n, struct net_msg *m, char *err, size_t errlen);
+/* The directed links a worm of kind from src to dst[0..nd) takes, as
+ * net_link_stats indices (each once: a tree's shared links are one), at
+ * most max; -1 with the reason if net_inject_mc would refuse it. */
+int net_mc_links(struct net *n, int kind, int src, const int *dst, int nd, int *links, int max, char *err,
+                 size_t errlen);
+/* What the model keeps of a worm still in it, for a caller that frees it
+ * before its copies were all delivered (the run stopped). */
+void net_mc_release(struct net_mc *mc);
 
 /* The network is a graph of routers joined by directed links. Routers
  * 0 .. nodes-1 are the nodes' own (each with its NIC's injection and

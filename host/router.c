@@ -34,7 +34,7 @@ const char *router_op_name(uint32_t op)
 {
     static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT",
                                          "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC",
-                                         "FLOOD_RULES", "FLOOD", "FLOOD_WAIT" };
+                                         "FLOOD_RULES", "FLOOD", "FLOOD_WAIT", "MSEND" };
     return op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
@@ -206,6 +206,8 @@ void router_free(struct router *r)
         free(r->heap[i]);
     for (struct msg *m = r->in_net, *nx; m; m = nx) {
         nx = m->net_next;
+        if (m->kind == MSG_MDW)
+            net_mc_release(m->nm.mc);
         free(m);
     }
     free(r->heap);
@@ -319,8 +321,28 @@ void router_node_failed(struct router *r, int rank)
     touch(r, &r->nodes[rank]);
 }
 
-/* Hand a worm to the network, to enter at t_ready or later. */
-static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready, int nic_made)
+/* Put m on (take it off) the list of messages in the network. */
+static void net_link(struct router *r, struct msg *m)
+{
+    m->net_prev = NULL;
+    m->net_next = r->in_net;
+    if (r->in_net)
+        r->in_net->net_prev = m;
+    r->in_net = m;
+}
+
+static void net_unlink(struct router *r, struct msg *m)
+{
+    if (m->net_prev)
+        m->net_prev->net_next = m->net_next;
+    else
+        r->in_net = m->net_next;
+    if (m->net_next)
+        m->net_next->net_prev = m->net_prev;
+}
+
+/* The worm's fields of m's network record, to enter at t_ready or later. */
+static void worm_of(struct msg *m, uint64_t t_ready, int nic_made)
 {
     m->nm.src = m->src;
     m->nm.dst = m->dst;
@@ -330,11 +352,13 @@ static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready, int n
     m->nm.nic_made = nic_made;
     m->nm.notify_head = m->kind == MSG_FLOOD;
     m->nm.owner = m;
-    m->net_prev = NULL;
-    m->net_next = r->in_net;
-    if (r->in_net)
-        r->in_net->net_prev = m;
-    r->in_net = m;
+}
+
+/* Hand a worm to the network, to enter at t_ready or later. */
+static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready, int nic_made)
+{
+    worm_of(m, t_ready, nic_made);
+    net_link(r, m);
     net_inject(r->net, &m->nm);
 }
 
@@ -802,7 +826,8 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
         return;
     for (struct net_msg *x = left; x; x = x->next_left) {
         struct node *n = &r->nodes[x->src];
-        if (((struct msg *)x->owner)->kind != MSG_DATA)
+        int kind = ((struct msg *)x->owner)->kind;
+        if (kind != MSG_DATA && kind != MSG_MDW)
             continue;
         uint64_t t = net_cycle_to_ns(r->net, x->c_leave);
         if (t > n->last_leave)
@@ -813,12 +838,11 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
     for (struct net_msg *x = arrived, *next; x; x = next) {
         struct msg *m = x->owner;
         next = x->next_done;      /* m may be freed below */
-        if (m->net_prev)
-            m->net_prev->net_next = m->net_next;
-        else
-            r->in_net = m->net_next;
-        if (m->net_next)
-            m->net_next->net_prev = m->net_prev;
+        net_unlink(r, m);
+        if (m->mdw && --m->mdw->value == 0) {   /* the worm's last copy: it is gone */
+            net_unlink(r, m->mdw);
+            free(m->mdw);
+        }
         m->t_arrive = net_cycle_to_ns(r->net, x->c_arrive);
         if (m->kind == MSG_FLOOD) {
             if (record(r, m)) {
@@ -882,7 +906,11 @@ int router_advance(struct router *r)
             if (end <= net_now(r->net))
                 return r->error[0] ? -1 : 0; /* wait for the nodes to move on */
             struct net_msg *arr, *left;
-            if (net_run(r->net, end, &arr, &left) < 0)
+            int rc = net_run(r->net, end, &arr, &left);
+            if (rc == -3)
+                return stop(r, "network deadlock at %llu ns: %s",
+                            (unsigned long long)net_cycle_to_ns(r->net, net_now(r->net)), net_run_error(r->net));
+            if (rc < 0)
                 return stop(r, "%s at cycle %llu (a model error; please report it)", net_run_error(r->net),
                             (unsigned long long)net_now(r->net));
             net_events(r, arr, left);
@@ -1074,6 +1102,92 @@ static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
     }
 }
 
+/* NIC_OP_MSEND: one multidestination worm (net_model.h), whose copies
+ * are the messages each destination receives. The list is checked by the
+ * network before anything is counted; a bad one fails the node. */
+static int msend(struct router *r, struct node *n, const struct nic_desc *d)
+{
+    struct layout l = layout_of(r, n);
+    uint32_t m = d->peer;
+    if (m < 1 || m > (uint32_t)r->n - 1)
+        return fail(r, n, "MSEND descriptor %u: %u destinations; a multidestination worm takes 1..%d",
+                    d->seq, m, r->n - 1);
+    if (d->len > r->p.msg_max)
+        return fail(r, n, "MSEND descriptor %u: length %u exceeds the largest message, %u bytes",
+                    d->seq, d->len, r->p.msg_max);
+    uint64_t all = 4ull * (m + 1) + d->len;
+    if (d->off > l.tx_size || all > l.tx_size - d->off)
+        return fail(r, n, "MSEND descriptor %u: list and payload [%u, +%llu) outside the %u-byte transmit area",
+                    d->seq, d->off, (unsigned long long)all, l.tx_size);
+    const volatile uint8_t *p = n->shm + l.tx_off + d->off;
+    uint32_t kind = *(const volatile uint32_t *)p;
+    if (kind < NIC_MDW_PATH || kind > NIC_MDW_TREE)
+        return fail(r, n, "MSEND descriptor %u: kind %u unknown (1 path, 2 Hamiltonian path, 3 tree)",
+                    d->seq, kind);
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t to = ((const volatile uint32_t *)p)[1 + k];
+        if (to >= (uint32_t)r->n)
+            return fail(r, n, "MSEND descriptor %u: destination %u out of range 0..%d", d->seq, to, r->n - 1);
+    }
+    if (nic_queue_check(r, n, d))
+        return -1;
+    uint64_t held = (uint64_t)m * (d->len + MSG_HELD_BYTES);
+    if (r->held_total + held > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
+        return fail(r, n, "MSEND descriptor %u: the router would hold %llu bytes of messages for all nodes, "
+                    "more than %u x held_max (%llu bytes)", d->seq, (unsigned long long)(r->held_total + held),
+                    HELD_TOTAL_FACTOR, (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
+    uint32_t first = ((const volatile uint32_t *)p)[1];
+    struct msg *w = msg_new(r, MSG_MDW, n->rank, (int)first, d->tag,
+                            (uint32_t)(sizeof(struct net_mc) + m * sizeof(struct net_msg *)), d->time_ns, 0);
+    if (!w)
+        return -1;
+    struct net_mc *mc = (struct net_mc *)w->data;
+    *mc = (struct net_mc){ .kind = (int)kind, .ncopy = (int)m, .copy = (struct net_msg **)(mc + 1) };
+    w->len = d->len;
+    w->step = n->step;
+    w->value = m;
+    uint32_t k = 0;
+    for (; k < m; k++) {
+        uint32_t to = ((const volatile uint32_t *)p)[1 + k];
+        struct msg *c = msg_new(r, MSG_DATA, n->rank, (int)to, d->tag, d->len, d->time_ns, 0);
+        if (!c)
+            break;
+        c->step = n->step;
+        c->mdw = w;
+        memcpy(c->data, (const void *)(p + 4 * (m + 1)), d->len);
+        worm_of(c, d->time_ns + r->p.t_send_ns, 0);
+        mc->copy[k] = &c->nm;
+    }
+    char err[256] = "out of memory";
+    worm_of(w, d->time_ns + r->p.t_send_ns, 0);
+    w->nm.mc = mc;
+    if (k < m || net_inject_mc(r->net, &w->nm, err, sizeof err)) {
+        for (uint32_t i = 0; i < k; i++)
+            free(mc->copy[i]->owner);
+        free(w);
+        return k < m ? -1 : fail(r, n, "MSEND descriptor %u: %s", d->seq, err);
+    }
+    net_link(r, w);
+    for (k = 0; k < m; k++) {
+        struct msg *c = mc->copy[k]->owner;
+        net_link(r, c);
+        r->held_total += held_of(c);
+    }
+    n->unleft++;
+    if (r->timeline) {
+        char dd[48];
+        snprintf(dd, sizeof dd, "to %u nodes, tag %u, %u bytes", m, d->tag, d->len);
+        trace_node(r->timeline, n->rank, "msend", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
+    }
+    n->sends++;
+    n->bytes_sent += d->len;
+    r->messages += m;
+    r->bytes += (uint64_t)m * d->len;
+    n->lb = d->time_ns + r->p.t_send_ns;
+    touch(r, n);
+    return 0;
+}
+
 static int handle(struct router *r, struct node *n, const struct nic_desc *d)
 {
     if (r->desc_log)
@@ -1161,6 +1275,8 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_FLOOD:
     case NIC_OP_FLOOD_WAIT:
         return handle_hw(r, n, d);
+    case NIC_OP_MSEND:
+        return msend(r, n, d);
     case NIC_OP_EXIT:
         n->state = NODE_EXITED;
         touch(r, n);

@@ -58,15 +58,19 @@ enum node_state {
 
 /* What a worm of the data network carries: a node's message, or a
  * fetch-and-increment request or reply between NICs (hwnet.h), which is
- * no message of the nodes (not in messages.csv nor the counters). */
-enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY, MSG_FLOOD };
+ * no message of the nodes (not in messages.csv nor the counters). A
+ * multidestination worm (MSG_MDW, NIC_OP_MSEND) is one worm whose copies
+ * are messages (MSG_DATA, each with `mdw` set): the network delivers
+ * them, the worm itself is no message. */
+enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY, MSG_FLOOD, MSG_MDW };
 
 struct msg {
     struct net_msg nm;            /* the worm in the network model */
     int kind;                     /* enum msg_kind */
     int first;                    /* MSG_FLOOD: the first of its origin at its NIC (relayed, kept) */
     uint64_t value;               /* MSG_FI_REPLY: the register's value; MSG_FI_REQUEST: the register;
-                                     MSG_FLOOD: its origin */
+                                     MSG_FLOOD: its origin; MSG_MDW: copies not yet delivered */
+    struct msg *mdw;              /* a copy of a multidestination worm: the worm */
     int src, dst;
     uint32_t tag, len;
     uint64_t seq;                 /* per-source sequence number */

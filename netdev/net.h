@@ -117,6 +117,16 @@ void net_flood_rules(const uint32_t *masks);
 uint64_t net_flood(int tag, const void *buf, size_t len);
 uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap);
 
+/* Multidestination worms (seed 002 section 8): one send of len bytes that
+ * a single worm delivers to the n nodes dst[] (docs/network.md,
+ * "Multidestination worms"): kind NIC_MDW_PATH visits them in the order
+ * given by dimension-ordered legs, NIC_MDW_HPATH by legs along the
+ * Hamiltonian path (2D mesh; labels rising or falling along the list),
+ * NIC_MDW_TREE replicates the worm where their dimension-ordered routes
+ * part. Each destination receives it with net_recv as a message from this
+ * node. A list the network cannot take ends the run with the reason. */
+void net_msend(enum nic_mdw kind, const int *dst, int n, int tag, const void *buf, size_t len);
+
 /* App arguments (ARGS="key=value ..."), parsed at boot against the keys
  * the running app declares (apps/apps.def, apps/restrict.h) by the run
  * tool's own check: words it would refuse stop the node with a panic, and

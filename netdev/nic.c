@@ -476,3 +476,36 @@ uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap)
     memcpy(buf, (const void *)(shm + cfg->rx_off), bytes);
     return t_all;
 }
+
+/* The list and the payload go into the transmit area together, after a
+ * word for the kind (nic_shm.h, NIC_OP_MSEND). */
+void net_msend(enum nic_mdw kind, const int *dst, int n, int tag, const void *buf, size_t len)
+{
+    uint64_t t = clock_now_ns();
+    if (n < 1 || n >= net_nodes())
+        panic("net_msend: %d destinations; a multidestination worm takes 1..%d", n, net_nodes() - 1);
+    for (int i = 0; i < n; i++)
+        if (dst[i] < 0 || dst[i] >= net_nodes())
+            panic("net_msend: destination %d out of range 0..%d", dst[i], net_nodes() - 1);
+    if (tag < 0 || len > cfg->msg_max)
+        panic("net_msend: tag %d or %lu bytes (largest %lu) out of range", tag, (unsigned long)len,
+              (unsigned long)cfg->msg_max);
+    size_t need = 4 * (size_t)(n + 1) + len;
+    if (need > cfg->tx_size)
+        panic("net_msend: %lu bytes with the list exceed the %lu-byte transmit area", (unsigned long)need,
+              (unsigned long)cfg->tx_size);
+    wait_space((uint32_t)need);
+    uint32_t pos = tx_head % cfg->tx_size;
+    if (pos + need > cfg->tx_size) {
+        tx_head += cfg->tx_size - pos;
+        pos = 0;
+    }
+    volatile uint32_t *w = (volatile uint32_t *)(shm + cfg->tx_off + pos);
+    w[0] = (uint32_t)kind;
+    for (int i = 0; i < n; i++)
+        w[1 + i] = (uint32_t)dst[i];
+    memcpy((void *)(shm + cfg->tx_off + pos + 4 * (size_t)(n + 1)), buf, len);
+    tx_head += (uint32_t)need;
+    post(NIC_OP_MSEND, t, (uint32_t)n, (uint32_t)tag, (uint32_t)len, pos);
+    clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+}

@@ -37,7 +37,8 @@
  * broadcast with hardware relaying): FLOOD_RULES, FLOOD, FLOOD_WAIT; each
  * NIC relays a flood message the first time one from its origin arrives,
  * to the ports its rule for that origin names, with no processor on the
- * path, and keeps its content for FLOOD_WAIT.
+ * path, and keeps its content for FLOOD_WAIT. Multidestination worms
+ * (MSEND): one worm delivered to several nodes by the routers on its way.
  */
 #ifndef NIC_SHM_H
 #define NIC_SHM_H
@@ -147,7 +148,26 @@ enum nic_op {
                                blocking; answers when they have arrived, origin o's at
                                rx_off + o x len (reply.len bytes in all), reply.value = when
                                the last of them arrived */
+    NIC_OP_MSEND = 14,     /* a multidestination worm: tag, len = payload bytes, peer = m
+                              destinations; at tx_off + off a uint32 enum nic_mdw, the m
+                              destinations (uint32 each, in the worm's order) and the
+                              payload; each destination receives it as a SEND from this node */
 };
+
+/* Multidestination worms (seed 002 section 8; docs/network.md): a path
+ * through the destinations in order, each leg dimension-ordered; the same
+ * with legs along the Hamiltonian path of Lin et al. (2D mesh; the labels
+ * must rise or fall along the list); or a tree of the dimension-ordered
+ * routes, replicated at the routers where they part. */
+enum nic_mdw { NIC_MDW_PATH = 1, NIC_MDW_HPATH = 2, NIC_MDW_TREE = 3 };
+
+/* The Hamiltonian path of a W-wide 2D mesh that NIC_MDW_HPATH follows
+ * (Lin et al.; the survey's Figure 30(b)): row y is crossed in + x when y
+ * is even, in - x when odd; node (x, y) has label y W + x or y W + W-1-x. */
+static inline int nic_hp_label(int x, int y, int width)
+{
+    return y * width + (y % 2 ? width - 1 - x : x);
+}
 
 /* A control-network operation: kind | combiner << 8. Values are signed
  * 64-bit (MAX, MIN compare them signed). BCAST gives every node the

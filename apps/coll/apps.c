@@ -277,6 +277,68 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
     return bad ? 1 : 0;
 }
 
+/* The apps of the algorithms with multidestination worms (worms.def):
+ * a broadcast or multicast filled, timed and checked as above, run by
+ * coll_start_worms (the one-call form is the same request). */
+int coll_worm_app(enum coll_op op, const char *algo)
+{
+    int me = net_rank(), p = net_nodes();
+    static int set[COLL_MAX_SET];
+    struct coll_call c = { op, algo, 0, { 0 } };
+    struct coll_req *req;
+    char err[400];
+    int rc = coll_ctx_from_args(op, arg_of, NULL, p, &c.cx, set, err, sizeof err) ? 2 : 0;
+    long len = net_arg_num("len"), runs = net_arg_num("runs"), corrupt = net_arg_num("corrupt"), bad = 0;
+    c.len = len < 0 ? 0 : (size_t)len;
+    if (rc || (rc = coll_init_call(&c, &req, err, sizeof err)) || (rc = coll_worms_prepare(req, err, sizeof err))) {
+        printf("%s\n", err);
+        return rc;
+    }
+    const struct coll_algo *a = coll_req_algo(req);
+    int root = c.cx.root, member = op != COLL_MCAST || me == root;
+    for (int i = 0; op == COLL_MCAST && i < c.cx.nset; i++)
+        member |= set[i] == me;
+    size_t L = c.len;
+    unsigned char *buf = malloc(L ? L : 1);
+    if (!buf) {
+        printf("%s: a buffer of %lu bytes does not fit node memory\n", a->app, (unsigned long)L);
+        return 2;
+    }
+    uint64_t t = 0;
+    for (long run = 0; run < runs; run++) {
+        if (me == root)
+            pattern_fill(buf, (unsigned)root, (unsigned)p, L);
+        else
+            memset(buf, 0xa5, L);
+        if (net_arg_num("sync"))
+            barrier();
+        uint64_t t0 = net_time_ns();
+        rc = coll_start_worms(req, buf, buf, err, sizeof err);
+        t = net_time_ns() - t0;
+        if (rc) {
+            printf("%s\n", err);
+            return rc;
+        }
+        if (corrupt == me)
+            buf[L / 2] ^= 0x10;
+        if (member)
+            bad += (long)pattern_check(buf, (unsigned)root, (unsigned)p, L);
+        else
+            for (size_t i = 0; i < L; i++)
+                bad += buf[i] != 0xa5;
+    }
+    if (me == 0)
+        printf("%s: %d nodes, %ld bytes, %d steps, %llu ns on node 0\n", a->app, p, len, coll_req_steps(req),
+               (unsigned long long)t);
+    printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
+    if (bad)
+        printf("%s: node %d found %ld wrong bytes\n", a->app, me, bad);
+    coll_worms_free(req);
+    coll_free(req);
+    free(buf);
+    return bad ? 1 : 0;
+}
+
 #define COLL_alltoall COLL_ALLTOALL
 #define COLL_allgather COLL_ALLGATHER
 #define COLL_bcast COLL_BCAST
@@ -291,3 +353,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
     int app_##op##_##name(void) { return coll_app(COLL_##op, #name); }
 #include "algos.def"
 #undef COLL_ALGO
+#define COLL_WORM_ALGO(op, name, restr, desc) \
+    int app_##op##_##name(void) { return coll_worm_app(COLL_##op, #name); }
+#include "worms.def"
+#undef COLL_WORM_ALGO

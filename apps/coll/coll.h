@@ -110,6 +110,27 @@ void coll_emit_blk(struct coll_emit *e, int label);
 /* The mode of the message being emitted (after coll_emit_msg; default:
  * the operation's, coll_default_mode()). */
 void coll_emit_mode(struct coll_emit *e, enum coll_mode mode);
+/* Multidestination worms (seed 002 section 8; net_msend in netdev/net.h):
+ * one message that a single worm delivers to several nodes, on routers
+ * that copy worms to their nodes as they pass. coll_emit_worm(e, kind,
+ * dst, n) starts one (kind: enum nic_mdw of netdev/nic_shm.h; dst[0..n)
+ * in the worm's order, n >= 1); its blocks follow with coll_emit_blk. In
+ * the sender's plan it is one message, to dst[0], of mode COLL_WORM |
+ * kind (the blocks are copied, as COLL_COPY); each listed node's plan
+ * gets a receive from the sender, of the operation's mode. The list is
+ * not kept in the plan: coll_plan_worms() gives it, the worms of node's
+ * sends at step in plan order, in w->dst (w->cap entries of the caller's
+ * storage). 0, or -1 if the plan or w overflowed. Algorithms with worms
+ * set coll_algo.worms and run by coll_start_worms (coll_worm_app). */
+#define COLL_WORM 0x100
+void coll_emit_worm(struct coll_emit *e, int kind, const int *dst, int n);
+struct coll_worms {
+    int n;
+    int kind[COLL_MAX_MSGS], ndst[COLL_MAX_MSGS], off[COLL_MAX_MSGS];
+    int *dst;
+    int cap, used, overflow;
+};
+
 /* A whole message of the blocks (s_base | any subset of s_free, d_base |
  * any subset of d_free), s then d ascending (apps/coll/plan.c). */
 void coll_emit_masked(struct coll_emit *e, int to, int p, int s_base, int s_free,
@@ -147,6 +168,9 @@ struct coll_algo {
      * algorithm cannot take, a segment count ...): 0, or -1 with the
      * reason in err. NULL: none. */
     int (*check)(const struct app_shape *sh, char *err, size_t errlen);
+    /* Sends multidestination worms (coll_emit_worm): needs routers that
+     * copy worms to their nodes, and runs by coll_start_worms. */
+    int worms;
 };
 
 /* The registry (apps/coll/registry.c), in the order of algos.def; the
@@ -164,6 +188,8 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
  * Messages without blocks are dropped. 0, or -1 if the plan overflowed. */
 int coll_plan_step(const struct coll_algo *a, const struct app_shape *sh, int me, int step,
                    struct coll_plan *plan);
+int coll_plan_worms(const struct coll_algo *a, const struct app_shape *sh, int node, int step,
+                    struct coll_plan *plan, struct coll_worms *w);
 
 /* Most labels in a node's whole schedule (the sum over its steps). */
 long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *sh);
@@ -244,14 +270,27 @@ struct coll_req;
 int  coll_init(enum coll_op op, const char *algo, size_t len, struct coll_req **req,
                char *err, size_t errlen);
 int  coll_start(struct coll_req *req, const void *send, void *recv, char *err, size_t errlen);
+/* Algorithms with multidestination worms (coll_algo.worms) run by
+ * coll_start_worms (apps/coll/run_worm.c) instead of coll_start: a
+ * broadcast or multicast of one block, sent from and received into the
+ * caller's buffer. coll_worms_prepare() computes the worms' destination
+ * lists first (untimed, as coll_init plans; 2 with the reason in err if
+ * they do not fit node memory); coll_worms_free() releases them before
+ * coll_free(). */
+typedef int (*coll_start_fn)(struct coll_req *req, const void *send, void *recv, char *err, size_t errlen);
+int  coll_worms_prepare(struct coll_req *req, char *err, size_t errlen);
+void coll_worms_free(struct coll_req *req);
+int  coll_start_worms(struct coll_req *req, const void *send, void *recv, char *err, size_t errlen);
 void coll_free(struct coll_req *req);
 const struct coll_algo *coll_req_algo(const struct coll_req *req);  /* auto resolved */
 int  coll_req_steps(const struct coll_req *req);
 int  coll_alltoall(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen);
 int  coll_allgather(const void *send, void *recv, size_t len, const char *algo, char *err, size_t errlen);
 
-/* The collective apps (apps/coll/apps.c): fill, call, time, verify. */
+/* The collective apps (apps/coll/apps.c): fill, call, time, verify.
+ * coll_worm_app: the same for an algorithm with multidestination worms. */
 int coll_app(enum coll_op op, const char *algo);
+int coll_worm_app(enum coll_op op, const char *algo);
 
 /* --- Node side, part 2: the rooted, reducing and synchronising calls -----
  *

@@ -20,6 +20,47 @@ void coll_emit_msg(struct coll_emit *e, int to)
     *e->cur = (struct coll_msg){ recv ? e->recv_from : to, 0, pl->nlab, COLL_DEFAULT };
 }
 
+/* coll_plan_worms: where coll_emit_worm records the sender's lists. */
+static struct coll_worms *capture;
+
+void coll_emit_worm(struct coll_emit *e, int kind, const int *dst, int n)
+{
+    if (e->only_to >= 0) {                 /* a receiver's view: a copy if listed */
+        int listed = 0;
+        for (int i = 0; i < n; i++)
+            listed |= dst[i] == e->only_to;
+        coll_emit_msg(e, listed ? e->only_to : -1);
+        return;
+    }
+    coll_emit_msg(e, n > 0 ? dst[0] : -1);
+    if (!e->cur)
+        return;
+    e->cur->mode = COLL_WORM | kind;
+    struct coll_worms *w = capture;
+    if (!w)
+        return;
+    if (w->n == COLL_MAX_MSGS || w->used + n > w->cap) {
+        w->overflow = 1;
+        return;
+    }
+    w->kind[w->n] = kind;
+    w->ndst[w->n] = n;
+    w->off[w->n] = w->used;
+    for (int i = 0; i < n; i++)
+        w->dst[w->used++] = dst[i];
+    w->n++;
+}
+
+int coll_plan_worms(const struct coll_algo *a, const struct app_shape *sh, int node, int step,
+                    struct coll_plan *plan, struct coll_worms *w)
+{
+    w->n = w->used = w->overflow = 0;
+    capture = w;
+    int rc = coll_plan_step(a, sh, node, step, plan);
+    capture = NULL;
+    return rc || w->overflow ? -1 : 0;
+}
+
 void coll_emit_mode(struct coll_emit *e, enum coll_mode mode)
 {
     if (e->cur)

@@ -3,12 +3,18 @@
 #include "coll.h"
 
 #define COLL_ALGO(op, name, restr, desc) extern const struct coll_algo coll_##op##_##name;
+#define COLL_WORM_ALGO COLL_ALGO
 #include "algos.def"
+#include "worms.def"
+#undef COLL_WORM_ALGO
 #undef COLL_ALGO
 
 const struct coll_algo *const coll_algos[] = {
 #define COLL_ALGO(op, name, restr, desc) &coll_##op##_##name,
+#define COLL_WORM_ALGO COLL_ALGO
 #include "algos.def"
+#include "worms.def"
+#undef COLL_WORM_ALGO
 #undef COLL_ALGO
     NULL,
 };

@@ -123,6 +123,8 @@ static int sim_route(const struct app_shape *sh, int a, int b, int *ch, int max)
 struct sim_msg {
     int from, to, nblk, mode;
     long off;                     /* into the step's label pool */
+    int worm;                     /* a copy of multidestination worm worm - 1 of the step, or 0 */
+    int wfirst;                   /* the worm's first copy (it counts the start-up and the route) */
 };
 
 struct sim_pool {
@@ -143,7 +145,7 @@ static void pool_add(struct sim_pool *pl, int from, int to, const int *lab, int 
         pl->lab = realloc(pl->lab, (size_t)pl->labcap * sizeof *pl->lab);
     }
     memcpy(pl->lab + pl->nlab, lab, (size_t)nblk * sizeof *lab);
-    pl->m[pl->n++] = (struct sim_msg){ from, to, nblk, COLL_DEFAULT, pl->nlab };
+    pl->m[pl->n++] = (struct sim_msg){ from, to, nblk, COLL_DEFAULT, pl->nlab, 0, 0 };
     pl->nlab += nblk;
 }
 
@@ -222,6 +224,12 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     struct coll_plan plan = { 0 };
     plan.cap = (int)(4 * hold_max + 2 * msg_max * COLL_MAX_MSGS);     /* as apps/coll/run.c */
     plan.lab = malloc((size_t)plan.cap * sizeof(int));
+    /* The step's multidestination worms (coll.h): each node's lists, and
+     * per worm its kind, source and list in wdst. */
+    struct coll_worms w = { 0 };
+    w.cap = p;
+    w.dst = malloc((size_t)p * sizeof(int));
+    int nworm = 0, wcap = 0, *wkind = NULL, *wsrc = NULL, *wn = NULL, *woff = NULL, *wdst = NULL, wused = 0;
     struct sim_pool sp = { 0 }, rp = { 0 };
     char bn[48];
     if (cx.root < 0 || cx.root >= p)
@@ -259,21 +267,52 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
     for (int t = 1; t <= T; t++) {
         sp.n = rp.n = 0;
         sp.nlab = rp.nlab = 0;
+        nworm = wused = 0;
         memset(nout, 0, (size_t)p * sizeof(int));
         memset(nin, 0, (size_t)p * sizeof(int));
         for (int v = 0; v < p; v++) {
-            if (coll_plan_step(a, sh, v, t, &plan))
-                SIM_FAIL("node %d, step %d: the plan overflowed (%d labels, %d messages)", v, t, plan.cap,
-                         COLL_MAX_MSGS);
+            if (coll_plan_worms(a, sh, v, t, &plan, &w))
+                SIM_FAIL("node %d, step %d: the plan overflowed (%d labels, %d messages, %d worm destinations)",
+                         v, t, plan.cap, COLL_MAX_MSGS, w.cap);
             for (int m = 0; m < plan.nsend; m++)
                 if (plan.send[m].peer < 0 || plan.send[m].peer >= p)
                     SIM_FAIL("step %d: node %d sends to node %d, outside 0..%d", t, v, plan.send[m].peer, p - 1);
             if (plan.nlab > s->max_plan_labels)
                 s->max_plan_labels = plan.nlab;
             labels[v] += plan.nlab;
-            for (int m = 0; m < plan.nsend; m++) {
-                pool_add(&sp, v, plan.send[m].peer, plan.lab + plan.send[m].off, plan.send[m].nblk);
-                sp.m[sp.n - 1].mode = plan.send[m].mode;
+            for (int m = 0, k = 0; m < plan.nsend; m++) {
+                if (!(plan.send[m].mode & COLL_WORM)) {
+                    pool_add(&sp, v, plan.send[m].peer, plan.lab + plan.send[m].off, plan.send[m].nblk);
+                    sp.m[sp.n - 1].mode = plan.send[m].mode;
+                    continue;
+                }
+                /* a worm: one copy to each listed node, the blocks copied */
+                if (!a->worms)
+                    SIM_FAIL("step %d: node %d sends a worm, but %s does not say it has any", t, v, a->app);
+                if (k >= w.n || w.dst[w.off[k]] != plan.send[m].peer)
+                    SIM_FAIL("step %d: node %d: worm %d has no list", t, v, k);
+                if (nworm == wcap) {
+                    wcap = wcap ? 2 * wcap : 64;
+                    wkind = realloc(wkind, (size_t)wcap * sizeof *wkind);
+                    wsrc = realloc(wsrc, (size_t)wcap * sizeof *wsrc);
+                    wn = realloc(wn, (size_t)wcap * sizeof *wn);
+                    woff = realloc(woff, (size_t)wcap * sizeof *woff);
+                }
+                wdst = realloc(wdst, (size_t)(wused + w.ndst[k]) * sizeof *wdst);
+                wkind[nworm] = w.kind[k];
+                wsrc[nworm] = v;
+                wn[nworm] = w.ndst[k];
+                woff[nworm] = wused;
+                memcpy(wdst + wused, w.dst + w.off[k], (size_t)w.ndst[k] * sizeof *wdst);
+                wused += w.ndst[k];
+                nworm++;
+                for (int j = 0; j < w.ndst[k]; j++) {
+                    pool_add(&sp, v, w.dst[w.off[k] + j], plan.lab + plan.send[m].off, plan.send[m].nblk);
+                    sp.m[sp.n - 1].mode = coll_default_mode(a->op);
+                    sp.m[sp.n - 1].worm = nworm;
+                    sp.m[sp.n - 1].wfirst = j == 0;
+                }
+                k++;
             }
             for (int m = 0; m < plan.nrecv; m++) {
                 pool_add(&rp, plan.recv[m].peer, v, plan.lab + plan.recv[m].off, plan.recv[m].nblk);
@@ -301,7 +340,7 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
                 SIM_FAIL("step %d: %d->%d: the receiver expects other blocks than the sender sends", t, x->from, x->to);
             if (x->from == x->to)
                 SIM_FAIL("step %d: node %d sends to itself", t, x->from);
-            nout[x->from]++;
+            nout[x->from] += !x->worm || x->wfirst;     /* a worm is one start-up */
             nin[x->to]++;
             if (a2a || x->mode == COLL_MOVE || x->mode == COLL_COPY)
                 continue;
@@ -337,6 +376,8 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
                 if (reducing)
                     memcpy(pay + (x->off + k) * p, CNT(x->from, l), (size_t)p);
             }
+            if (x->worm && !x->wfirst)
+                continue;                                /* counted with the worm's first copy */
             s->sends[x->from]++;
             s->sent_blocks[x->from] += x->nblk;
             s->step_msgs[t]++;
@@ -389,7 +430,16 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
         if (flags & (SIM_LOADS | SIM_STEP_CHANNELS)) {
             memset(load, 0, (size_t)s->nchan * sizeof(int));
             for (int i = 0; i < sp.n; i++) {
-                int n = sim_route(sh, sp.m[i].from, sp.m[i].to, route, 4 * p + 16);
+                const struct sim_msg *x = &sp.m[i];
+                if (x->worm && !x->wfirst)
+                    continue;                            /* a worm crosses each of its links once */
+                char werr[200];
+                int wk = x->worm - 1;
+                int n = !x->worm ? sim_route(sh, x->from, x->to, route, 4 * p + 16)
+                                 : net_mc_links(sim_net(sh), wkind[wk], wsrc[wk], wdst + woff[wk], wn[wk], route,
+                                                4 * p + 16, werr, sizeof werr);
+                if (n < 0)
+                    SIM_FAIL("step %d: the worm from %d: %s", t, x->from, werr);
                 for (int k = 0; k < n; k++) {
                     if (++load[route[k]] > s->step_load[t])
                         s->step_load[t] = load[route[k]];
@@ -469,6 +519,12 @@ out:
     free(nin);
     free(member);
     free(plan.lab);
+    free(w.dst);
+    free(wkind);
+    free(wsrc);
+    free(wn);
+    free(woff);
+    free(wdst);
     free(sp.m);
     free(sp.lab);
     free(rp.m);

@@ -9,7 +9,10 @@
 
 static const struct { const char *op, *name; int restr; } def[] = {
 #define COLL_ALGO(op, name, restr, desc) { #op, #name, restr },
+#define COLL_WORM_ALGO COLL_ALGO
 #include "../../apps/coll/algos.def"
+#include "../../apps/coll/worms.def"
+#undef COLL_WORM_ALGO
 #undef COLL_ALGO
 };
 #define NDEF ((int)(sizeof def / sizeof def[0]))
@@ -343,45 +346,45 @@ static const char *sim_error(const struct coll_algo *a, const char *topo, const 
 
 TEST(checker_catches_a_lost_block)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_minus_2, pex_sends, pex_senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_minus_2, pex_sends, pex_senders, one, all, NULL, NULL, 0 };
     CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "block (15,0) ends at node 15, not 0");
 }
 
 TEST(checker_catches_a_block_not_held)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, wrong_block_sends, pex_senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, wrong_block_sends, pex_senders, one, all, NULL, NULL, 0 };
     CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "step 1: node 0 sends block (1,0), which it does not hold");
 }
 
 TEST(checker_catches_an_unmatched_send)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, wrong_senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, wrong_senders, one, all, NULL, NULL, 0 };
     CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "which does not receive it");
 }
 
 TEST(checker_catches_an_empty_step)
 {
     const struct coll_algo *g = coll_find(COLL_ALLTOALL, "pex_gen");      /* idles when XOR >= p */
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, g->sends, g->senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, g->sends, g->senders, one, all, NULL, NULL, 0 };
     CHECK_CONTAINS(sim_error(&a, "hypercube", "8"), "step 8 of 8 is empty");
 }
 
 TEST(checker_catches_a_destination_out_of_range)
 {
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, pex_senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, pex_senders, one, all, NULL, NULL, 0 };
     CHECK_CONTAINS(sim_error(&a, "hypercube", "8"), "step 8: node 0 sends to node 8, outside 0..7");
 }
 
 TEST(checker_catches_a_second_delivery)
 {
-    struct coll_algo a = { COLL_ALLGATHER, "x", "x", APP_ANY, two_steps, twice_sends, twice_senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLGATHER, "x", "x", APP_ANY, two_steps, twice_sends, twice_senders, one, all, NULL, NULL, 0 };
     CHECK_CONTAINS(sim_error(&a, "mesh", "2x1"), "step 2: node 1 receives block of 0 a second time (from 0)");
 }
 
 TEST(checker_measures_contention)
 {
     /* a schedule that cannot deliver: everybody to node 0 */
-    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, one_step, star_sends, star_senders, one, all, NULL, NULL };
+    struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, one_step, star_sends, star_senders, one, all, NULL, NULL, 0 };
     struct app_shape sh = sim_shape("mesh", "3x3", 0);
     struct sim s;
     CHECK(sim_run(&s, &a, &sh, SIM_LOADS) != 0);
@@ -449,7 +452,7 @@ static int q_1(const struct app_shape *sh) { int q = 1; while (q < sh->nodes) q 
 
 TEST(pex_gen_shift_literal_mod_p_reading_fails)
 {
-    struct coll_algo lit = { COLL_ALLTOALL, "x", "x", APP_ANY, q_1, literal_sends, literal_senders, one, all, NULL, NULL };
+    struct coll_algo lit = { COLL_ALLTOALL, "x", "x", APP_ANY, q_1, literal_sends, literal_senders, one, all, NULL, NULL, 0 };
     const char *e = sim_error(&lit, "mesh", "4x5");
     CHECK(strcmp(e, "(no error)") != 0);
     struct app_shape sh = sim_shape("mesh", "4x5", 0);

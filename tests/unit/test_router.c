@@ -867,7 +867,7 @@ TEST(bad_send_payload_outside_transmit_area)
 
 TEST(bad_op)
 {
-    uint32_t ops[] = { 0, NIC_OP_FLOOD_WAIT + 1, 99, 0xffffffffu };
+    uint32_t ops[] = { 0, NIC_OP_MSEND + 1, 99, 0xffffffffu };
     for (int i = 0; i < 4; i++) {
         BAD_SETUP();
         post(2, ops[i], 0, 0, 0, 0, 0);

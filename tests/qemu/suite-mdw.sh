@@ -1,0 +1,69 @@
+# Multidestination worms (seed 002 section 8; host/net_mc.c, NIC_OP_MSEND):
+# the test app mdw and the collectives built on them (apps/coll/
+# worms.def), each verified byte for byte by the app; the two deadlocks
+# of the survey named by the run tool; bad lists refused.
+
+# A path worm on a mesh, a Hamiltonian-path worm, a replication tree on a
+# hypercube: every listed node gets its copy (the app checks), each copy
+# is one line of messages.csv with its own hops, and the worm's links
+# carry it once (links.csv: worms counted per link).
+mdw_path() {
+  coll_ok --app mdw --topo mesh --dims 4x4 --arch mixed --args 'kind=path src=0 dst=3,15,12 len=300'
+  expect '[ "$(csv_col "$(latest)/messages.csv" hops | tr "\n" " ")" = "3 6 9 " ]' "$(cat "$(latest)/messages.csv")"
+  expect '[ "$(csv_col "$(latest)/links.csv" worms | awk "{ s += \$1 } END { print s }")" = 9 ]'
+}
+mdw_hpath() { coll_ok --app mdw --topo mesh --dims 4x4 --arch riscv --args 'kind=hpath src=0 dst=7,12 len=100'
+              expect '[ "$(csv_col "$(latest)/messages.csv" hops | tr "\n" " ")" = "4 9 " ]'; }
+mdw_tree() {
+  coll_ok --app mdw --topo hypercube --nodes 16 --args 'kind=tree src=0 dst=1,2,4,8,15 len=500'
+  expect '[ "$(summary .messages)" = 5 ]'
+  expect '[ "$(csv_col "$(latest)/links.csv" worms | awk "{ s += \$1 } END { print s }")" = 7 ]'   # 4 neighbours, 3 more to 15
+}
+
+# Figure 31: each path worm holds the only consumption channel of one node
+# and waits for the other's; the run tool names both, as a network
+# deadlock. With a channel per link (all-port) the same worms arrive.
+mdw_figure31_named() {
+  ws --app mdw --topo mesh --dims 8 --args 'src=0 dst=1,6 src2=7 dst2=6,1 len=2048' > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
+  expect 'grep -q "network deadlock at .*: multidestination worms deadlocked, each holding channels another waits for: the path worm 7 -> 6,1 waits for node 1.s ejection channel 0, held by the path worm 0 -> 1,6; the path worm 0 -> 1,6 waits for node 6.s ejection channel 0, held by the path worm 7 -> 6,1" "$TMP/o"' "$(head -3 "$TMP/o")"
+  expect '! grep -q "model error" "$TMP/o"'
+  coll_ok --app mdw --topo mesh --dims 8 --port-model all-port --args 'src=0 dst=1,6 src2=7 dst2=6,1 len=2048'
+}
+# Replication trees (Figure 30(a), the survey's warning about the
+# nCUBE-2's): two XY trees on a one-port 8x2 mesh, from node 1 to 0 and 7
+# and from node 15 to 7 and 0, each branching at its source. Each takes
+# the consumption channel nearer to it and waits, in lock step, for the
+# other's: named, on every ISA (the windows are 12 cycles wide). All-port
+# gives each input link its own channel, and both trees arrive.
+mdw_trees_named() {
+  ws --app mdw --topo mesh --dims 8x2 --arch mixed --args 'kind=tree src=1 dst=0,7 src2=15 dst2=7,0 len=1024' > "$TMP/o" 2>&1
+  local rc=$?
+  expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
+  expect 'grep -q "the tree worm 1 -> 0,7 waits for node 7.s ejection channel 0, held by the tree worm 15 -> 7,0" "$TMP/o"' "$(head -3 "$TMP/o")"
+  expect 'grep -q "the tree worm 15 -> 7,0 waits for node 0.s ejection channel 0, held by the tree worm 1 -> 0,7" "$TMP/o"'
+  coll_ok --app mdw --topo mesh --dims 8x2 --port-model all-port --args 'kind=tree src=1 dst=0,7 src2=15 dst2=7,0 len=1024'
+}
+mdw_bad_order() {   # a buggy list: the node fails, named, and nothing is left behind
+  ws --app mdw --topo mesh --dims 4x4 --args 'kind=hpath src=0 dst=12,7' > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc != 0 ]'
+  expect 'grep -q "MSEND descriptor .*: destination 7 (path label 4) breaks the rising order of the Hamiltonian path after 12 (label 15)" "$TMP/o"' "$(head -4 "$TMP/o")"
+  ws --app mdw --topo torus --dims 4x4 --args 'dst=1' > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc != 0 ]'
+  expect 'grep -q "multidestination worms need a mesh or a hypercube (this machine is torus)" "$TMP/o"' "$(head -4 "$TMP/o")"
+}
+for c in mdw_path mdw_hpath mdw_tree mdw_figure31_named mdw_trees_named mdw_bad_order; do t $c $c; done
+
+# The collectives on worms: verified on ARM, RISC-V and mixed machines, a
+# wrong byte fails, one-port multi-path refused before any node starts.
+mdw_dualpath()    { coll_ok --app mcast_dualpath --topo mesh --dims 5x4 --arch mixed --args 'len=700 root=7 m=9 seed=3'; }
+mdw_multipath()   { coll_ok --app mcast_multipath --topo mesh --dims 4x4 --port-model all-port --args 'len=64 root=5 set=all'; }
+mdw_pandasingal() { coll_ok --app bcast_pandasingal --topo mesh --dims 3x5 --arch riscv --args 'len=1000 root=7'; }
+mdw_hokao_path()  { coll_ok --app bcast_hokao_path --topo hypercube --nodes 32 --arch mixed --args 'len=256 root=9'; }
+mdw_coll_corrupt() {
+  ws --app bcast_pandasingal --topo mesh --dims 3x3 --args 'len=64 corrupt=8' > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
+  expect 'grep -q "node 8 found 1 wrong bytes" "$(latest)/node-008.log"'
+}
+mdw_multipath_one_port() { bad_input --app mcast_multipath --topo mesh --dims 4x4 --args 'set=all' -- "needs the all-port model"; }
+for c in mdw_dualpath mdw_multipath mdw_pandasingal mdw_hokao_path mdw_coll_corrupt mdw_multipath_one_port; do t $c $c; done
