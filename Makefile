@@ -202,7 +202,7 @@ clean:
 SWEEP       ?=
 JOBS        ?=
 METRIC      ?= flits
-REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan004 families hwcoll002
+REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan004 families hwcoll002 pathmc002
 export SWEEP JOBS METRIC OUT
 sweep: all
 	@tests/check-deps.sh run

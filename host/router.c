@@ -1115,17 +1115,20 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
     if (d->len > r->p.msg_max)
         return fail(r, n, "MSEND descriptor %u: length %u exceeds the largest message, %u bytes",
                     d->seq, d->len, r->p.msg_max);
-    uint64_t all = 4ull * (m + 1) + d->len;
+    uint64_t all = 4ull * (m + 2);
     if (d->off > l.tx_size || all > l.tx_size - d->off)
-        return fail(r, n, "MSEND descriptor %u: list and payload [%u, +%llu) outside the %u-byte transmit area",
+        return fail(r, n, "MSEND descriptor %u: the list [%u, +%llu) is outside the %u-byte transmit area",
                     d->seq, d->off, (unsigned long long)all, l.tx_size);
     const volatile uint8_t *p = n->shm + l.tx_off + d->off;
-    uint32_t kind = *(const volatile uint32_t *)p;
+    uint32_t kind = *(const volatile uint32_t *)p, pay = ((const volatile uint32_t *)p)[1];
+    if (pay > l.tx_size || d->len > l.tx_size - pay)
+        return fail(r, n, "MSEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
+                    d->seq, pay, d->len, l.tx_size);
     if (kind < NIC_MDW_PATH || kind > NIC_MDW_TREE)
         return fail(r, n, "MSEND descriptor %u: kind %u unknown (1 path, 2 Hamiltonian path, 3 tree)",
                     d->seq, kind);
     for (uint32_t k = 0; k < m; k++) {
-        uint32_t to = ((const volatile uint32_t *)p)[1 + k];
+        uint32_t to = ((const volatile uint32_t *)p)[2 + k];
         if (to >= (uint32_t)r->n)
             return fail(r, n, "MSEND descriptor %u: destination %u out of range 0..%d", d->seq, to, r->n - 1);
     }
@@ -1136,7 +1139,7 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
         return fail(r, n, "MSEND descriptor %u: the router would hold %llu bytes of messages for all nodes, "
                     "more than %u x held_max (%llu bytes)", d->seq, (unsigned long long)(r->held_total + held),
                     HELD_TOTAL_FACTOR, (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
-    uint32_t first = ((const volatile uint32_t *)p)[1];
+    uint32_t first = ((const volatile uint32_t *)p)[2];
     struct msg *w = msg_new(r, MSG_MDW, n->rank, (int)first, d->tag,
                             (uint32_t)(sizeof(struct net_mc) + m * sizeof(struct net_msg *)), d->time_ns, 0);
     if (!w)
@@ -1148,13 +1151,13 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
     w->value = m;
     uint32_t k = 0;
     for (; k < m; k++) {
-        uint32_t to = ((const volatile uint32_t *)p)[1 + k];
+        uint32_t to = ((const volatile uint32_t *)p)[2 + k];
         struct msg *c = msg_new(r, MSG_DATA, n->rank, (int)to, d->tag, d->len, d->time_ns, 0);
         if (!c)
             break;
         c->step = n->step;
         c->mdw = w;
-        memcpy(c->data, (const void *)(p + 4 * (m + 1)), d->len);
+        memcpy(c->data, (const void *)(n->shm + l.tx_off + pay), d->len);
         worm_of(c, d->time_ns + r->p.t_send_ns, 0);
         mc->copy[k] = &c->nm;
     }

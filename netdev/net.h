@@ -126,6 +126,15 @@ uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap);
  * part. Each destination receives it with net_recv as a message from this
  * node. A list the network cannot take ends the run with the reason. */
 void net_msend(enum nic_mdw kind, const int *dst, int n, int tag, const void *buf, size_t len);
+/* Several worms of the same len bytes (a multicast's dual-path pair, a
+ * node's row and column worms): the data is copied into the NIC once,
+ * each worm then has its start-up, in the order given. */
+struct net_worm {
+    enum nic_mdw kind;
+    const int *dst;
+    int n;
+};
+void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf, size_t len);
 
 /* App arguments (ARGS="key=value ..."), parsed at boot against the keys
  * the running app declares (apps/apps.def, apps/restrict.h) by the run

@@ -477,22 +477,29 @@ uint64_t net_flood_wait(int tag, int count, void *buf, size_t cap)
     return t_all;
 }
 
-/* The list and the payload go into the transmit area together, after a
- * word for the kind (nic_shm.h, NIC_OP_MSEND). */
-void net_msend(enum nic_mdw kind, const int *dst, int n, int tag, const void *buf, size_t len)
+/* The payload goes into the transmit area once, each worm's list after
+ * it (nic_shm.h, NIC_OP_MSEND); as in net_send_multi, every descriptor but
+ * the last records the block's start as its end, so the payload stays
+ * until the router has read them all. */
+void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf, size_t len)
 {
     uint64_t t = clock_now_ns();
-    if (n < 1 || n >= net_nodes())
-        panic("net_msend: %d destinations; a multidestination worm takes 1..%d", n, net_nodes() - 1);
-    for (int i = 0; i < n; i++)
-        if (dst[i] < 0 || dst[i] >= net_nodes())
-            panic("net_msend: destination %d out of range 0..%d", dst[i], net_nodes() - 1);
+    size_t need = len;
+    for (int k = 0; k < nw; k++) {
+        if (w[k].n < 1 || w[k].n >= net_nodes())
+            panic("net_msend: %d destinations; a multidestination worm takes 1..%d", w[k].n, net_nodes() - 1);
+        for (int i = 0; i < w[k].n; i++)
+            if (w[k].dst[i] < 0 || w[k].dst[i] >= net_nodes())
+                panic("net_msend: destination %d out of range 0..%d", w[k].dst[i], net_nodes() - 1);
+        need += 4 * (size_t)(w[k].n + 2);
+    }
     if (tag < 0 || len > cfg->msg_max)
         panic("net_msend: tag %d or %lu bytes (largest %lu) out of range", tag, (unsigned long)len,
               (unsigned long)cfg->msg_max);
-    size_t need = 4 * (size_t)(n + 1) + len;
+    if (nw < 1)
+        return;
     if (need > cfg->tx_size)
-        panic("net_msend: %lu bytes with the list exceed the %lu-byte transmit area", (unsigned long)need,
+        panic("net_msend: %lu bytes with the lists exceed the %lu-byte transmit area", (unsigned long)need,
               (unsigned long)cfg->tx_size);
     wait_space((uint32_t)need);
     uint32_t pos = tx_head % cfg->tx_size;
@@ -500,12 +507,28 @@ void net_msend(enum nic_mdw kind, const int *dst, int n, int tag, const void *bu
         tx_head += cfg->tx_size - pos;
         pos = 0;
     }
-    volatile uint32_t *w = (volatile uint32_t *)(shm + cfg->tx_off + pos);
-    w[0] = (uint32_t)kind;
-    for (int i = 0; i < n; i++)
-        w[1 + i] = (uint32_t)dst[i];
-    memcpy((void *)(shm + cfg->tx_off + pos + 4 * (size_t)(n + 1)), buf, len);
-    tx_head += (uint32_t)need;
-    post(NIC_OP_MSEND, t, (uint32_t)n, (uint32_t)tag, (uint32_t)len, pos);
-    clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+    uint32_t start = tx_head, end = tx_head + (uint32_t)need, at = pos + (uint32_t)len;
+    memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
+    for (int k = 0; k < nw; k++) {
+        volatile uint32_t *l = (volatile uint32_t *)(shm + cfg->tx_off + at);
+        l[0] = (uint32_t)w[k].kind;
+        l[1] = pos;
+        for (int i = 0; i < w[k].n; i++)
+            l[2 + i] = (uint32_t)w[k].dst[i];
+        if (k > 0) {
+            t = clock_now_ns();
+            wait_space(0);
+        }
+        tx_head = k < nw - 1 ? start : end;     /* pay_end of this slot */
+        post(NIC_OP_MSEND, t, (uint32_t)w[k].n, (uint32_t)tag, (uint32_t)len, at);
+        tx_head = end;
+        at += 4 * (uint32_t)(w[k].n + 2);
+        clock_set_ns(clock_now_ns() + cfg->t_send_ns);
+    }
+}
+
+void net_msend(enum nic_mdw kind, const int *dst, int n, int tag, const void *buf, size_t len)
+{
+    struct net_worm w = { kind, dst, n };
+    net_msend_group(&w, 1, tag, buf, len);
 }

@@ -149,9 +149,11 @@ enum nic_op {
                                rx_off + o x len (reply.len bytes in all), reply.value = when
                                the last of them arrived */
     NIC_OP_MSEND = 14,     /* a multidestination worm: tag, len = payload bytes, peer = m
-                              destinations; at tx_off + off a uint32 enum nic_mdw, the m
-                              destinations (uint32 each, in the worm's order) and the
-                              payload; each destination receives it as a SEND from this node */
+                              destinations; at tx_off + off its list, uint32s: the enum
+                              nic_mdw, the payload's offset in the transmit area, then the m
+                              destinations in the worm's order. Worms of one payload share
+                              it (net_msend_group). Each destination receives it as a SEND
+                              from this node */
 };
 
 /* Multidestination worms (seed 002 section 8; docs/network.md): a path

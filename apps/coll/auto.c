@@ -57,6 +57,10 @@
  *   rd: 65.0 / 70.4 / 33.8 at 1024, 81.4 / 98.4 / 107.7 at 4096, 148.5 /
  *   222.7 / 402.9 at 16384.
  * Multicast (mcast_auto): ucube, umesh or utorus by topology.
+ * The algorithms on multidestination worms (apps/coll/worms.def) are never
+ * chosen: they need routers that copy worms to their nodes, which only
+ * some machines had, and run by their own executor; name them to use
+ * them (docs/results.md section 9 shows where they win).
  */
 #include <stdio.h>
 #include "coll.h"

@@ -1,9 +1,10 @@
 /* The executor of the algorithms with multidestination worms (coll.h,
  * coll_algo.worms; seed 002 section 8): a broadcast or multicast of one
  * block, the caller's whole message, sent from and received into the
- * caller's buffer. At each step the node sends its plan's messages, each
- * worm by one net_msend to its list (coll_plan_worms, computed by
- * coll_worms_prepare before the clock runs), then receives; a node sends
+ * caller's buffer. At each step the node sends its plan's messages, the
+ * worms all at once by net_msend_group (the message copied into the NIC
+ * once, each worm with its own start-up, to its list: coll_plan_worms,
+ * computed by coll_worms_prepare before the clock runs), then receives; a node sends
  * only once it holds the message and receives it at most once, and at the
  * end every node of the target holds it. Every byte is checked by the
  * caller (apps/coll/apps.c). */
@@ -85,7 +86,9 @@ int coll_start_worms(struct coll_req *r, const void *send, void *recv, char *err
         const struct coll_plan *pl = &r->plans[step];
         const struct coll_worms *w = &prep.worms[step];
         net_step(step);
-        for (int m = 0, k = 0; m < pl->nsend; m++) {
+        struct net_worm g[COLL_MAX_MSGS];
+        int ng = 0;
+        for (int m = 0; m < pl->nsend; m++) {
             const struct coll_msg *msg = &pl->send[m];
             if (!held || msg->nblk != 1 || pl->lab[msg->off] != 0) {
                 snprintf(err, errlen, "%s: node %d, step %d: the schedule sends what the node does not hold",
@@ -96,13 +99,14 @@ int coll_start_worms(struct coll_req *r, const void *send, void *recv, char *err
                 net_send(msg->peer, step, buf, L);
                 continue;
             }
-            if (k >= w->n || w->dst[w->off[k]] != msg->peer) {
-                snprintf(err, errlen, "%s: node %d, step %d: worm %d has no list", r->a->app, r->me, step, k);
+            if (ng >= w->n || w->dst[w->off[ng]] != msg->peer) {
+                snprintf(err, errlen, "%s: node %d, step %d: worm %d has no list", r->a->app, r->me, step, ng);
                 return 1;
             }
-            net_msend((enum nic_mdw)w->kind[k], w->dst + w->off[k], w->ndst[k], step, buf, L);
-            k++;
+            g[ng] = (struct net_worm){ (enum nic_mdw)w->kind[ng], w->dst + w->off[ng], w->ndst[ng] };
+            ng++;
         }
+        net_msend_group(g, ng, step, buf, L);     /* the message into the NIC once, then each worm */
         for (int m = 0; m < pl->nrecv; m++) {
             struct net_status s;
             if (held) {

@@ -190,4 +190,26 @@ static void fill(uint8_t *p, size_t len, unsigned seed)
         CHECK_EQ_U64(reply(rank)->len, (len_));                              \
     } while (0)
 
+/* Polling node `rank` rejects what it posted: the run names the node and
+ * `what`, the node is failed, and stays so. */
+static void expect_rejected(int rank, const char *what, int line)
+{
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "node %d:", rank);
+    int rc = poll_node(rank);
+    if (rc != -1)
+        check_fail(__FILE__, line, "poll returned %d, not -1", rc);
+    if (F.r.failed_node != rank)
+        check_fail(__FILE__, line, "failed_node %d, not %d", F.r.failed_node, rank);
+    if (strncmp(F.r.error, prefix, strlen(prefix)))
+        check_fail(__FILE__, line, "error does not start with \"%s\": \"%s\"", prefix, F.r.error);
+    if (!strstr(F.r.error, what))
+        check_fail(__FILE__, line, "error does not mention \"%s\": \"%s\"", what, F.r.error);
+    if (F.r.nodes[rank].state != NODE_FAILED)
+        check_fail(__FILE__, line, "node %d state %d, not FAILED", rank, F.r.nodes[rank].state);
+    if (poll_node(rank) != -1)                         /* and stays failed */
+        check_fail(__FILE__, line, "a second poll did not return -1");
+}
+#define EXPECT_REJECTED(rank, what) expect_rejected(rank, what, __LINE__)
+
 #endif

@@ -789,25 +789,6 @@ TEST(largest_message_and_empty_message)
 
 /* --- protocol errors: rejected and attributed to the node --- */
 
-static void expect_rejected(int rank, const char *what, int line)
-{
-    char prefix[16];
-    snprintf(prefix, sizeof prefix, "node %d:", rank);
-    int rc = poll_node(rank);
-    if (rc != -1)
-        check_fail(__FILE__, line, "poll returned %d, not -1", rc);
-    if (F.r.failed_node != rank)
-        check_fail(__FILE__, line, "failed_node %d, not %d", F.r.failed_node, rank);
-    if (strncmp(F.r.error, prefix, strlen(prefix)))
-        check_fail(__FILE__, line, "error does not start with \"%s\": \"%s\"", prefix, F.r.error);
-    if (!strstr(F.r.error, what))
-        check_fail(__FILE__, line, "error does not mention \"%s\": \"%s\"", what, F.r.error);
-    if (F.r.nodes[rank].state != NODE_FAILED)
-        check_fail(__FILE__, line, "node %d state %d, not FAILED", rank, F.r.nodes[rank].state);
-    if (poll_node(rank) != -1)                         /* and stays failed */
-        check_fail(__FILE__, line, "a second poll did not return -1");
-}
-#define EXPECT_REJECTED(rank, what) expect_rejected(rank, what, __LINE__)
 
 /* A fresh 4-node machine; node 2 misbehaves. */
 #define BAD_SETUP() REQUIRE(fx_setup("mesh", "4", NULL, 1) == 0)

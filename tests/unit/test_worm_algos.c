@@ -102,3 +102,29 @@ TEST(hokao_path_keeps_the_steps_with_one_startup)
         sim_free(&h);
     }
 }
+
+/* auto keeps to the unicast algorithms every wormhole machine runs (the
+ * worms need routers that copy them, and their own executor): on every
+ * machine and length tried, bcast_auto and mcast_auto pick none of them. */
+TEST(auto_never_picks_worms)
+{
+    static const struct { const char *topo, *dims; int all_port; } m[] = {
+        { "mesh", "4x4", 0 }, { "mesh", "8x8", 1 }, { "mesh", "16x16", 0 }, { "hypercube", "64", 1 },
+        { "hypercube", "16", 0 }, { "torus", "8x8", 1 },
+    };
+    static int set[COLL_MAX_SET];
+    long lens[] = { 8, 1024, 65536 };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        for (int k = 0; k < 3; k++)
+            for (int op = COLL_BCAST; op <= COLL_MCAST; op++) {
+                struct app_shape sh = sim_shape(m[i].topo, m[i].dims, m[i].all_port);
+                struct coll_ctx cx = { .root = 0, .set = set };
+                for (int v = 1; v < sh.nodes; v++)
+                    set[cx.nset++] = v;
+                sh.cx = &cx;
+                char why[128];
+                const struct coll_algo *a = coll_auto((enum coll_op)op, &sh, lens[k], 1ul << 20, why, sizeof why);
+                REQUIRE(a != NULL);
+                CHECK(!a->worms);
+            }
+}
