@@ -61,7 +61,7 @@ static int rnd(int n)
  * class 0 BEFORE the wrap too: there such a pair shares class 0.) */
 static int class_load(const struct coll_algo *a, const struct app_shape *sh, int step)
 {
-    int p = sh->nodes, nch = p * sh->ndims * 2 * 2, most = 0;
+    int p = sh->nodes, P = 2 * sh->ndims, nch = p * P * 2, most = 0;
     int *use = calloc((size_t)nch, sizeof(int));
     struct coll_plan pl = { 0 };
     int lab[4 * COLL_MAX_MSGS];
@@ -72,23 +72,21 @@ static int class_load(const struct coll_algo *a, const struct app_shape *sh, int
         pl.nsend = pl.nlab = 0;
         a->sends(sh, v, step, &e);
         for (int m = 0; m < pl.nsend; m++) {
-            int c[SHAPE_MAX_DIMS], d[SHAPE_MAX_DIMS];
-            shape_coords(sh, v, c);
-            shape_coords(sh, pl.send[m].peer, d);
-            for (int i = 0; i < sh->ndims; i++) {
-                int k = sh->dims[i], off = ((d[i] - c[i]) % k + k) % k, cls = 0;
-                if (2 * off > k)
-                    off -= k;                        /* shorter way; k/2 goes + */
-                int dir = off > 0 ? 1 : -1;
-                cls = dir > 0 ? c[i] + off >= k : c[i] + off < 0;   /* 1 = p: a wrap ahead */
-                for (; off != 0; off -= dir) {
-                    int next = (c[i] + dir + k) % k;
-                    int ch = sim_channel(sh, shape_rank(sh, c), i, dir) * 2 + cls;
-                    if ((dir > 0 && next == 0) || (dir < 0 && c[i] == 0))
-                        cls = 0;                     /* past the wrap link: h */
+            /* the network's own route (sim_route), a dimension at a time:
+             * p up to and including the dimension's wrap link, h after */
+            int route[4 * SHAPE_MAX_DIMS * 64], n = sim_route(sh, v, pl.send[m].peer, route, 4 * SHAPE_MAX_DIMS * 64);
+            for (int j = 0, e; j < n; j = e) {
+                int dim = route[j] % P / 2, wrap = -1;
+                for (e = j; e < n && route[e] % P / 2 == dim; e++) {
+                    int c[SHAPE_MAX_DIMS], dir = route[e] % 2 ? -1 : 1;
+                    shape_coords(sh, route[e] / P, c);
+                    if (dir > 0 ? c[dim] == sh->dims[dim] - 1 : c[dim] == 0)
+                        wrap = e;
+                }
+                for (int q = j; q < e; q++) {
+                    int ch = route[q] * 2 + (q <= wrap);      /* 1 = p: the wrap link still ahead, or this one */
                     if (++use[ch] > most)
                         most = use[ch];
-                    c[i] = next;
                 }
             }
         }
