@@ -75,7 +75,7 @@ UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/
 COLL_HOST_SRCS = apps/app_check.c apps/pattern.c \
                  $(filter-out apps/coll/run.c apps/coll/run_worm.c apps/coll/apps.c,$(wildcard apps/coll/*.c))
 HOST_OBJS   += $(COLL_HOST_SRCS:%.c=$(BUILD)/host-apps/%.o)
-COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def $(wildcard apps/coll/*.h apps/coll/*.def)
+COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def netdev/nic_mdw.h $(wildcard apps/coll/*.h apps/coll/*.def)
 
 WORMSIM      = $(BUILD)/host/wormsim
 WORMSIM_MPI  = $(BUILD)/host/wormsim-mpi
@@ -120,7 +120,7 @@ mpi: $(WORMSIM_MPI)
 deps:
 	@tests/check-deps.sh install
 
-$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h apps/apps.def apps/number.h | check-host-deps
+$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h netdev/nic_mdw.h apps/apps.def apps/number.h | check-host-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <errno.h>
 #include "restrict.h"
+#include "../netdev/nic_mdw.h"
 #include "number.h"
 #include "coll/coll.h"
 
@@ -437,6 +438,93 @@ static const char *given_word(const char *key, void *u)
     return app_arg_word(u, key);
 }
 
+/* --- The apps' own checks (APP_CHECK in apps.def) -------------------------- */
+
+typedef int (*app_check_fn)(const char *app, const struct app_args *a, const struct app_shape *sh,
+                            unsigned long msg_max, char *err, size_t errlen);
+
+/* The control network's reductions (apps/hw_ctrl.c) take whole elements of
+ * type= int or long; the node checks it again. */
+static int app_check_elements(const char *app, const struct app_args *a, const struct app_shape *sh,
+                              unsigned long msg_max, char *err, size_t errlen)
+{
+    long len = app_arg(a, "len"), es = app_arg(a, "type") ? 8 : 4;
+    (void)sh;
+    (void)msg_max;
+    if (len % es == 0)
+        return 0;
+    snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%ld bytes each)", app, len,
+             es == 8 ? "long" : "int", es);
+    return -1;
+}
+
+/* A NIC flood delivers every node's block into one receive area. */
+static int app_check_flood_room(const char *app, const struct app_args *a, const struct app_shape *sh,
+                                unsigned long msg_max, char *err, size_t errlen)
+{
+    long len = app_arg(a, "len");
+    if ((unsigned long)len * (unsigned long)sh->nodes <= msg_max)
+        return 0;
+    snprintf(err, errlen, "app %s: len=%ld from each of %d nodes is %lu bytes, more than the largest message, "
+             "%lu bytes (--msg-max); accepted: len=1..%lu", app, len, sh->nodes,
+             (unsigned long)len * (unsigned long)sh->nodes, msg_max, msg_max / (unsigned long)sh->nodes);
+    return -1;
+}
+
+/* A worm's list word ("1,3,5"), as the routers would take it
+ * (netdev/nic_mdw.h, the router's own check). */
+static int worm_list(const char *app, const char *key, int kind, int src, const char *w, const struct app_shape *sh,
+                     char *err, size_t errlen)
+{
+    static int dst[COLL_MAX_SET];
+    int n = 0;
+    char tmp[256];
+    for (int v = 0; !w && v < sh->nodes && n < COLL_MAX_SET; v++)
+        if (v != src)
+            dst[n++] = v;                       /* absent: every other node, in rank order (apps/mdw.c) */
+    for (const char *q = w; q && *q;) {
+        char *end;
+        long v = strtol(q, &end, 10);
+        if (end == q || (*end && *end != ',') || n == COLL_MAX_SET) {
+            snprintf(err, errlen, "app %s: %s=%s is not a list of ranks such as %s=1,3", app, key, w, key);
+            return -1;
+        }
+        dst[n++] = (int)v;
+        q = *end ? end + 1 : end;
+    }
+    if (nic_mdw_check(kind, sh->topo, sh->ndims, sh->dims, sh->nodes, src, dst, n, tmp, sizeof tmp)) {
+        snprintf(err, errlen, "app %s: %s=%s: %s", app, key, w ? w : "(every other node)", tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int app_check_worm_lists(const char *app, const struct app_args *a, const struct app_shape *sh,
+                                 unsigned long msg_max, char *err, size_t errlen)
+{
+    int kind = NIC_MDW_PATH + (int)app_arg(a, "kind");
+    (void)msg_max;
+    if (worm_list(app, "dst", kind, (int)app_arg(a, "src"), app_arg_word(a, "dst"), sh, err, errlen))
+        return -1;
+    if (app_arg(a, "src2") == APP_KEY_NONE) {
+        if (!app_arg_word(a, "dst2"))
+            return 0;
+        snprintf(err, errlen, "app %s: dst2= without src2=: name the second worm's source", app);
+        return -1;
+    }
+    return worm_list(app, "dst2", kind, (int)app_arg(a, "src2"), app_arg_word(a, "dst2"), sh, err, errlen);
+}
+
+static const struct { const char *app; app_check_fn fn; } app_checks[] = {
+#define APP(name, restr, desc)
+#define COLL_ALGO(op, name, restr, desc)
+#define APP_CHECK(name, fn) { #name, fn },
+#include "apps.def"
+#undef APP
+#undef COLL_ALGO
+#undef APP_CHECK
+};
+
 int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
                    unsigned long msg_max, char *err, size_t errlen)
 {
@@ -451,20 +539,9 @@ int app_check_args(const char *app, int restr, const struct app_shape *sh, const
     }
     const struct coll_algo *c = coll_find_app(app);
     long len = app_arg(&a, "len");
-    /* The control network's reductions (apps/hw_ctrl.c) take whole
-     * elements of type= int or long; the node checks it again. */
-    if (!c && (!strcmp(app, "allreduce_hw") || !strcmp(app, "scan_hw")) && len % (app_arg(&a, "type") ? 8 : 4)) {
-        snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each)", app, len,
-                 app_arg(&a, "type") ? "long" : "int", app_arg(&a, "type") ? 8 : 4);
-        return -1;
-    }
-    /* A NIC flood delivers every node's block into one receive area. */
-    if (!c && !strcmp(app, "allgather_flood_nic") && (unsigned long)len * (unsigned long)sh->nodes > msg_max) {
-        snprintf(err, errlen, "app %s: len=%ld from each of %d nodes is %lu bytes, more than the largest message, "
-                 "%lu bytes (--msg-max); accepted: len=1..%lu", app, len, sh->nodes,
-                 (unsigned long)len * (unsigned long)sh->nodes, msg_max, msg_max / (unsigned long)sh->nodes);
-        return -1;
-    }
+    for (size_t i = 0; i < sizeof app_checks / sizeof app_checks[0]; i++)
+        if (!strcmp(app, app_checks[i].app) && app_checks[i].fn(app, &a, sh, msg_max, err, errlen))
+            return -1;
     if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
         return app_check(app, restr, sh, len, msg_max, err, errlen);
     static int set[COLL_MAX_SET];

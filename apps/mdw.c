@@ -4,7 +4,8 @@
  * deadlocks.
  *
  * ARGS: kind=path|hpath|tree, len= bytes; node src= sends one worm of
- * that kind to the ranks dst= in that order; if src2= is given, node src2
+ * that kind to the ranks dst= in that order (absent: every other node in
+ * rank order); if src2= is given, node src2
  * sends another to dst2= at the same time. Every listed node receives
  * each worm that lists it and checks it (pattern of its source). The
  * nodes start together, released by a barrier circuit. Two path worms
@@ -42,6 +43,9 @@ static int worm_of(struct worm *w, int src, const char *list, int tag, size_t le
     w->src = src;
     w->tag = tag;
     w->n = ranks(list, w->dst, 4096);
+    for (int v = 0; !list && v < net_nodes() && w->n < 4096; v++)
+        if (v != src)
+            w->dst[w->n++] = v;                  /* absent: every other node, in rank order */
     w->listed = 0;
     for (int i = 0; i < w->n; i++)
         w->listed |= w->dst[i] == net_rank();

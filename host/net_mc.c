@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "net_state.h"
+#include "../netdev/nic_mdw.h"
 
 /* Lin et al.'s Hamiltonian path on a W x H mesh (nic_shm.h). */
 static int hp_label(const struct net *n, int node)
@@ -72,60 +73,22 @@ static int hop_kid(struct net *n, struct net_mc *mc, int *cap, int h, int p)
 static int check_list(struct net *n, const struct net_msg *m, char *err, size_t errlen)
 {
     const struct net_mc *mc = m->mc;
-    int N = n->m.nodes;
-    if (n->m.topo != NIC_TOPO_MESH && n->m.topo != NIC_TOPO_HYPERCUBE) {
-        snprintf(err, errlen, "multidestination worms need a mesh or a hypercube (this machine is %s)",
-                 topo_names[n->m.topo]);
-        return -1;
-    }
-    if (mc->kind == NET_MC_HPATH && (n->m.topo != NIC_TOPO_MESH || n->m.ndims != 2)) {
-        snprintf(err, errlen, "a Hamiltonian-path worm needs a 2D mesh");
-        return -1;
-    }
-    if (mc->kind < NET_MC_PATH || mc->kind > NET_MC_TREE) {
-        snprintf(err, errlen, "multidestination kind %d unknown (path, hpath or tree)", mc->kind);
-        return -1;
-    }
-    if (mc->ncopy < 1 || mc->ncopy > N - 1) {
-        snprintf(err, errlen, "%d destinations; a multidestination worm takes 1..%d", mc->ncopy, N - 1);
-        return -1;
-    }
-    uint8_t *seen = calloc((size_t)N, 1);
-    if (!seen) {
+    int dims[NIC_MAX_DIMS], *dst = malloc((size_t)(mc->ncopy > 0 ? mc->ncopy : 1) * sizeof *dst);
+    if (!dst) {
         snprintf(err, errlen, "no memory for the destination list");
         return -1;
     }
-    int rc = 0;
-    for (int i = 0; i < mc->ncopy && !rc; i++) {
-        int d = mc->copy[i]->dst;
-        if (d < 0 || d >= N) {
-            snprintf(err, errlen, "destination %d out of range 0..%d", d, N - 1);
-            rc = -1;
-        } else if (d == m->src) {
-            snprintf(err, errlen, "destination %d is the source", d);
-            rc = -1;
-        } else if (seen[d]) {
-            snprintf(err, errlen, "destination %d listed twice", d);
-            rc = -1;
-        }
-        if (!rc)
-            seen[d] = 1;
+    for (int i = 0; i < n->m.ndims && i < NIC_MAX_DIMS; i++)
+        dims[i] = (int)n->m.dims[i];
+    for (int i = 0; i < mc->ncopy; i++)
+        dst[i] = mc->copy[i]->dst;
+    int rc = nic_mdw_check(mc->kind, n->m.topo, n->m.ndims, dims, n->m.nodes, m->src, dst, mc->ncopy, err, errlen);
+    free(dst);
+    if (rc && n->m.topo != NIC_TOPO_MESH && n->m.topo != NIC_TOPO_HYPERCUBE) {
+        size_t k = strlen(err);
+        snprintf(err + k, errlen > k ? errlen - k : 0, " (this machine is %s)", topo_names[n->m.topo]);
     }
-    free(seen);
-    if (rc || mc->kind != NET_MC_HPATH)
-        return rc;
-    /* Figure 30(b): the worm visits its nodes in the path's order */
-    int up = hp_label(n, mc->copy[0]->dst) > hp_label(n, m->src), prev = m->src;
-    for (int i = 0; i < mc->ncopy; i++) {
-        int d = mc->copy[i]->dst;
-        if ((hp_label(n, d) > hp_label(n, prev)) != up) {
-            snprintf(err, errlen, "destination %d (path label %d) breaks the %s order of the Hamiltonian path "
-                     "after %d (label %d)", d, hp_label(n, d), up ? "rising" : "falling", prev, hp_label(n, prev));
-            return -1;
-        }
-        prev = d;
-    }
-    return 0;
+    return rc;
 }
 
 /* The route: for a path each destination's leg from the last, for a tree
