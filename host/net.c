@@ -159,8 +159,10 @@ void net_free(struct net *n)
         struct net_router *r = &n->r[i];
         for (int k = 0; k < n->nin * n->V; k++) {
             free(r->in[k].q);
-            free(r->in[k].br);
+            if (r->mbr)
+                free(r->mbr[k]);
         }
+        free(r->mbr);
         for (int o = 0; o < n->nout; o++) {
             free(r->out[o].credits);
             free(r->out[o].owner);
@@ -352,7 +354,7 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
 }
 
 /* Flit f crosses output link o of `node` on VC ovc into the next router. */
-static void push_link(struct net *n, int node, int o, int ovc, struct flit f, uint64_t c)
+static inline __attribute__((always_inline)) void push_link(struct net *n, int node, int o, int ovc, struct flit f, uint64_t c)
 {
     struct oport *op = &n->r[node].out[o];
     const int V = n->V;
@@ -378,7 +380,7 @@ static void push_link(struct net *n, int node, int o, int ovc, struct flit f, ui
 
 /* The freed slot of input port ip's VC vc returns a credit upstream
  * (usable next cycle). */
-static void credit_back(struct net *n, int node, int ip, int vc)
+static inline __attribute__((always_inline)) void credit_back(struct net *n, int node, int ip, int vc)
 {
     if (ip >= n->nlinkp)
         return;
@@ -439,15 +441,16 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
  * input VC order), before any other worm's: each branch takes the lowest
  * free VC of its output (an ejection channel has one) and holds it to the
  * tail, whether or not its siblings got theirs. */
-static void mc_vc_allocate(struct net *n, int node, int nmc)
+static __attribute__((noinline)) void mc_vc_allocate(struct net *n, int node, int nmc)
 {
     struct net_router *r = &n->r[node];
     for (int q = 0; q < nmc; q++) {
         struct ivc *v = &r->in[n->mc_vc[q]];
-        for (int b = 0; b < v->nbr; b++) {
-            if (v->br->vc[b] >= 0)
+        struct ivc_br *br = r->mbr[n->mc_vc[q]];
+        for (int b = 0; b < br->n; b++) {
+            if (br->vc[b] >= 0)
                 continue;
-            struct oport *op = &r->out[v->br->port[b]];
+            struct oport *op = &r->out[br->port[b]];
             for (int k = 0; k < (op->is_eject ? 1 : n->V); k++) {
                 if (op->owner[k])
                     continue;
@@ -455,7 +458,7 @@ static void mc_vc_allocate(struct net *n, int node, int nmc)
                     n->r[op->to_router].in[op->to_port * n->V + k].count)
                     continue;                        /* whole-worm room: an empty buffer */
                 op->owner[k] = ivc_front(v)->m;
-                v->br->vc[b] = k;
+                br->vc[b] = k;
                 break;
             }
         }
@@ -469,8 +472,8 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     struct ivc *v = &r->in[i];
-    struct ivc_br *br = v->br;
-    int ip = i / n->V, nb = v->nbr;
+    struct ivc_br *br = r->mbr[i];
+    int ip = i / n->V, nb = br->n;
     struct flit f = *ivc_front(v);
     struct net_mc *mc = f.m->mc;
     int tail = f.idx == f.m->flits - 1;
@@ -480,10 +483,8 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
     n->in_used[ip] = 1;
     credit_back(n, node, ip, i % n->V);
     n->inflight_flits += (uint64_t)nb - 1;
-    if (tail) {
+    if (tail)
         v->routed = 0;
-        v->nbr = 0;
-    }
     for (int b = 0; b < nb; b++) {               /* the ejection branch is last */
         int o = br->port[b];
         struct oport *op = &r->out[o];
@@ -523,20 +524,21 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
  * goes when every branch has its VC and room (a credit, or a free
  * ejection channel), and neither its input port nor any of its outputs
  * moved a flit yet this cycle. One that cannot is blocked (once). */
-static void mc_switch(struct net *n, int node, int nmc, uint64_t c, uint8_t *blocked_seen)
+static __attribute__((noinline)) void mc_switch(struct net *n, int node, int nmc, uint64_t c, uint8_t *blocked_seen)
 {
     struct net_router *r = &n->r[node];
     for (int q = 0; q < nmc; q++) {
         int i = n->mc_vc[q], ok = !n->in_used[i / n->V], bp = -1;
         struct ivc *v = &r->in[i];
         const struct flit *f = ivc_front(v);
-        for (int b = 0; b < v->nbr; b++) {
-            int o = v->br->port[b];
+        const struct ivc_br *br = r->mbr[i];
+        for (int b = 0; b < br->n; b++) {
+            int o = br->port[b];
             const struct oport *op = &r->out[o];
             if (op->is_eject ? c < op->next_ok : 0)
                 ok = 0;                              /* the NIC is still taking the last flit */
-            else if (v->br->vc[b] < 0 || n->out_used[o] ||
-                     (!op->is_eject && n->p.switching == SW_WORMHOLE && op->credits[v->br->vc[b]] == 0)) {
+            else if (br->vc[b] < 0 || n->out_used[o] ||
+                     (!op->is_eject && n->p.switching == SW_WORMHOLE && op->credits[br->vc[b]] == 0)) {
                 ok = 0;
                 if (bp < 0)
                     bp = o;
@@ -658,8 +660,8 @@ static void router_step(struct net *n, int node, uint64_t c)
         if (f->ready > c)
             continue;
         if (!v->routed && f->m->mc)
-            net_mc_route(n, node, i / V, v);
-        if (v->nbr) {
+            net_mc_route(n, node, i);
+        if (v->routed == 2) {
             n->mc_vc[nmc++] = i;
             continue;
         }

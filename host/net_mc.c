@@ -210,17 +210,22 @@ void net_mc_release(struct net_mc *mc)
     mc->hop = NULL;
 }
 
-void net_mc_route(struct net *n, int node, int ip, struct ivc *v)
+void net_mc_route(struct net *n, int node, int i)
 {
+    struct net_router *r = &n->r[node];
+    struct ivc *v = &r->in[i];
     const struct flit *f = &v->q[v->head];
     const struct net_mc_hop *h = &f->m->mc->hop[f->pos];
-    if (!v->br && !(v->br = malloc(sizeof *v->br))) {
+    int ip = i / n->V, k = 0;
+    if (!r->mbr && !(r->mbr = calloc((size_t)(n->nin * n->V), sizeof *r->mbr))) {
         fprintf(stderr, "net: no memory for a multidestination worm's branches\n");
         abort();
     }
-    struct ivc_br *br = v->br;
-    int k = 0;
-    (void)node;
+    if (!r->mbr[i] && !(r->mbr[i] = malloc(sizeof *r->mbr[i]))) {
+        fprintf(stderr, "net: no memory for a multidestination worm's branches\n");
+        abort();
+    }
+    struct ivc_br *br = r->mbr[i];
     for (; k < h->nkid; k++) {
         br->port[k] = h->port[k];
         br->vc[k] = -1;
@@ -232,15 +237,15 @@ void net_mc_route(struct net *n, int node, int ip, struct ivc *v)
         br->pos[k] = f->pos;
         k++;
     }
-    v->nbr = k;
-    v->routed = 1;
+    br->n = k;
+    v->routed = 2;
     v->out_port = br->port[0];
     v->out_vc = -1;
 }
 
 /* --- Deadlock: who waits on whom ------------------------------------- */
 
-struct text { char *s; size_t len, cap; int items, more; };
+struct text { char *s; size_t len, cap; };
 
 static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(struct text *t, const char *fmt, ...)
@@ -308,9 +313,10 @@ static int waits(const struct net *n, int node, int i, uint64_t now, int *po, in
     const struct flit *f = &v->q[v->head];
     if (f->ready > now || !v->routed)
         return 0;
-    int nb = v->nbr ? v->nbr : 1;
+    const struct ivc_br *br = v->routed == 2 ? r->mbr[i] : NULL;
+    int nb = br ? br->n : 1;
     for (int b = 0; b < nb; b++) {
-        int o = v->nbr ? v->br->port[b] : v->out_port, ovc = v->nbr ? v->br->vc[b] : v->out_vc;
+        int o = br ? br->port[b] : v->out_port, ovc = br ? br->vc[b] : v->out_vc;
         const struct oport *op = &r->out[o];
         if (ovc < 0) {
             int lo = 0, hi = op->is_eject ? 1 : n->V;

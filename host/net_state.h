@@ -20,9 +20,8 @@ struct flit {
 struct ivc {
     struct flit *q;
     uint32_t cap, head, count;
-    int routed, out_port, out_vc;
-    int nbr;                        /* routed multidestination worm: its branches here (else 0) */
-    struct ivc_br *br;              /* their outputs (allocated at the first such worm) */
+    int routed, out_port, out_vc;   /* routed 2: a multidestination worm, its branches in the
+                                       router's mbr (kept out of here: 32 bytes an input VC) */
 };
 
 /* The outputs of a multidestination worm at one router (net_mc.c): link
@@ -30,6 +29,7 @@ struct ivc {
  * VC (-1 until allocated) and the hop of the route the flits enter. */
 #define NET_MAX_BRANCHES (NET_MAX_LINK_PORTS + 1)
 struct ivc_br {
+    int n;
     int port[NET_MAX_BRANCHES], vc[NET_MAX_BRANCHES];
     uint32_t pos[NET_MAX_BRANCHES];
 };
@@ -75,6 +75,8 @@ struct net_router {
     uint32_t *in_rr;                /* [nin] switch (round-robin): per input port, pointer over its VCs */
     struct oport *out;              /* [nout] */
     struct nic_queue *inj;          /* [ninj] */
+    struct ivc_br **mbr;            /* [nin V]: multidestination worms' branches (net_mc.c), allocated
+                                       at the first such worm here */
     int coords[NIC_MAX_DIMS];
     uint32_t nflits;                /* flits buffered here */
     uint32_t queued;                /* messages waiting in its injection channels */
@@ -176,10 +178,10 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch);
 int net_shadow_add(struct net *n, struct net_msg *c);
 
 /* net_mc.c: multidestination worms. net_mc_route: the branches of the
- * worm at the front of v (router node, input port ip) from its hop;
+ * worm at the front of input VC i of router `node`, from its hop;
  * net_mc_stalled: after a cycle with no flit moved, 1 if nothing ever
  * can again (then n->deadlock says who waits on whom). */
-void net_mc_route(struct net *n, int node, int ip, struct ivc *v);
+void net_mc_route(struct net *n, int node, int i);
 int net_mc_stalled(struct net *n, uint64_t c);
 
 #endif
