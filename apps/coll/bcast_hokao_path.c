@@ -22,6 +22,7 @@
  *             hops): the start-ups of bcast_hokao's k messages become one.
  */
 #include "coll.h"
+#include "ucast.h"
 #include "../../netdev/nic_shm.h"
 
 extern const struct coll_algo coll_bcast_hokao;
@@ -49,12 +50,6 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
     return coll_bcast_hokao.senders(sh, node, step, from);
 }
 
-static long one(const struct app_shape *sh)
-{
-    (void)sh;
-    return 1;
-}
-
 const struct coll_algo coll_bcast_hokao_path = {
     .op = COLL_BCAST,
     .name = "hokao_path",
@@ -63,7 +58,7 @@ const struct coll_algo coll_bcast_hokao_path = {
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,
-    .max_msg_blocks = one,
-    .max_hold = one,
+    .max_msg_blocks = ucast_one,
+    .max_hold = ucast_one,
     .worms = 1,
 };

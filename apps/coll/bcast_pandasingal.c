@@ -27,6 +27,7 @@
  *             columns: no two worms share a channel.
  */
 #include "coll.h"
+#include "ucast.h"
 #include "../../netdev/nic_shm.h"
 
 /* 1: the step sends along the root's row; 0: along the columns. */
@@ -82,12 +83,6 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
     return 1;
 }
 
-static long one(const struct app_shape *sh)
-{
-    (void)sh;
-    return 1;
-}
-
 const struct coll_algo coll_bcast_pandasingal = {
     .op = COLL_BCAST,
     .name = "pandasingal",
@@ -96,7 +91,7 @@ const struct coll_algo coll_bcast_pandasingal = {
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,
-    .max_msg_blocks = one,
-    .max_hold = one,
+    .max_msg_blocks = ucast_one,
+    .max_hold = ucast_one,
     .worms = 1,
 };

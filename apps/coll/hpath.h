@@ -18,6 +18,5 @@ int hpath_worms(const struct app_shape *sh, int quadrants, int *dst, int n[4]);
 int  hpath_nsteps(const struct app_shape *sh);
 void hpath_sends(const struct app_shape *sh, int quadrants, int node, int step, struct coll_emit *e);
 int  hpath_senders(const struct app_shape *sh, int node, int step, int from[COLL_MAX_MSGS]);
-long hpath_one(const struct app_shape *sh);
 
 #endif

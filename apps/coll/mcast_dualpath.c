@@ -28,6 +28,7 @@
  *             so no cycle of channel dependences (Figure 30(b)).
  */
 #include "hpath.h"
+#include "ucast.h"
 #include "../../netdev/nic_shm.h"
 
 /* Destinations of the multicast (ascending, root excluded): membership by
@@ -103,12 +104,6 @@ int hpath_senders(const struct app_shape *sh, int node, int step, int from[COLL_
     return 1;
 }
 
-long hpath_one(const struct app_shape *sh)
-{
-    (void)sh;
-    return 1;
-}
-
 static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
 {
     hpath_sends(sh, 0, node, step, e);
@@ -122,7 +117,7 @@ const struct coll_algo coll_mcast_dualpath = {
     .nsteps = hpath_nsteps,
     .sends = sends,
     .senders = hpath_senders,
-    .max_msg_blocks = hpath_one,
-    .max_hold = hpath_one,
+    .max_msg_blocks = ucast_one,
+    .max_hold = ucast_one,
     .worms = 1,
 };

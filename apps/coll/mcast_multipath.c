@@ -24,6 +24,7 @@
  */
 #include <stdio.h>
 #include "hpath.h"
+#include "ucast.h"
 
 static void sends(const struct app_shape *sh, int node, int step, struct coll_emit *e)
 {
@@ -47,8 +48,8 @@ const struct coll_algo coll_mcast_multipath = {
     .nsteps = hpath_nsteps,
     .sends = sends,
     .senders = hpath_senders,
-    .max_msg_blocks = hpath_one,
-    .max_hold = hpath_one,
+    .max_msg_blocks = ucast_one,
+    .max_hold = ucast_one,
     .check = check,
     .worms = 1,
 };
