@@ -1102,45 +1102,54 @@ static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
     }
 }
 
+/* A SEND or MSEND of d->len bytes whose messages the router would hold
+ * (`bytes` in all): 0 if that fits the host's limit, else the node fails. */
+static int held_room(struct router *r, struct node *n, const struct nic_desc *d, uint64_t bytes)
+{
+    if (r->held_total + bytes <= (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
+        return 0;
+    return fail(r, n, "%s descriptor %u: the router would hold %llu bytes of messages for all nodes, more than "
+                "%u x held_max (%llu bytes): the nodes send faster than the network and their receivers take "
+                "them (a limit of the host's memory)", router_op_name(d->op), d->seq,
+                (unsigned long long)(r->held_total + bytes), HELD_TOTAL_FACTOR,
+                (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
+}
+
+/* A send the node posted, of `copies` messages: counted, and the node's
+ * time bound moves past its start-up. */
+static void sent(struct router *r, struct node *n, const struct nic_desc *d, uint32_t copies)
+{
+    n->sends++;
+    n->bytes_sent += d->len;
+    r->messages += copies;
+    r->bytes += (uint64_t)copies * d->len;
+    n->lb = d->time_ns + r->p.t_send_ns;
+    touch(r, n);
+}
+
 /* NIC_OP_MSEND: one multidestination worm (net_model.h), whose copies
- * are the messages each destination receives. The list is checked by the
- * network before anything is counted; a bad one fails the node. */
+ * are the messages each destination receives. The router reads the node's
+ * list once, into the copies; the network checks it (netdev/nic_mdw.h)
+ * before anything is counted, and a bad one fails the node. */
 static int msend(struct router *r, struct node *n, const struct nic_desc *d)
 {
     struct layout l = layout_of(r, n);
     uint32_t m = d->peer;
-    if (m < 1 || m > (uint32_t)r->n - 1)
-        return fail(r, n, "MSEND descriptor %u: %u destinations; a multidestination worm takes 1..%d",
-                    d->seq, m, r->n - 1);
     if (d->len > r->p.msg_max)
         return fail(r, n, "MSEND descriptor %u: length %u exceeds the largest message, %u bytes",
                     d->seq, d->len, r->p.msg_max);
-    uint64_t all = 4ull * (m + 2);
+    uint64_t all = 4ull * ((uint64_t)m + 2);
     if (d->off > l.tx_size || all > l.tx_size - d->off)
         return fail(r, n, "MSEND descriptor %u: the list [%u, +%llu) is outside the %u-byte transmit area",
                     d->seq, d->off, (unsigned long long)all, l.tx_size);
-    const volatile uint8_t *p = n->shm + l.tx_off + d->off;
-    uint32_t kind = *(const volatile uint32_t *)p, pay = ((const volatile uint32_t *)p)[1];
+    const volatile uint32_t *list = (const volatile uint32_t *)(n->shm + l.tx_off + d->off);
+    uint32_t kind = list[0], pay = list[1];
     if (pay > l.tx_size || d->len > l.tx_size - pay)
         return fail(r, n, "MSEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
                     d->seq, pay, d->len, l.tx_size);
-    if (kind < NIC_MDW_PATH || kind > NIC_MDW_TREE)
-        return fail(r, n, "MSEND descriptor %u: kind %u unknown (1 path, 2 Hamiltonian path, 3 tree)",
-                    d->seq, kind);
-    for (uint32_t k = 0; k < m; k++) {
-        uint32_t to = ((const volatile uint32_t *)p)[2 + k];
-        if (to >= (uint32_t)r->n)
-            return fail(r, n, "MSEND descriptor %u: destination %u out of range 0..%d", d->seq, to, r->n - 1);
-    }
-    if (nic_queue_check(r, n, d))
+    if (nic_queue_check(r, n, d) || held_room(r, n, d, (uint64_t)m * (d->len + MSG_HELD_BYTES)))
         return -1;
-    uint64_t held = (uint64_t)m * (d->len + MSG_HELD_BYTES);
-    if (r->held_total + held > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
-        return fail(r, n, "MSEND descriptor %u: the router would hold %llu bytes of messages for all nodes, "
-                    "more than %u x held_max (%llu bytes)", d->seq, (unsigned long long)(r->held_total + held),
-                    HELD_TOTAL_FACTOR, (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
-    uint32_t first = ((const volatile uint32_t *)p)[2];
-    struct msg *w = msg_new(r, MSG_MDW, n->rank, (int)first, d->tag,
+    struct msg *w = msg_new(r, MSG_MDW, n->rank, -1, d->tag,
                             (uint32_t)(sizeof(struct net_mc) + m * sizeof(struct net_msg *)), d->time_ns, 0);
     if (!w)
         return -1;
@@ -1151,8 +1160,9 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
     w->value = m;
     uint32_t k = 0;
     for (; k < m; k++) {
-        uint32_t to = ((const volatile uint32_t *)p)[2 + k];
-        struct msg *c = msg_new(r, MSG_DATA, n->rank, (int)to, d->tag, d->len, d->time_ns, 0);
+        uint32_t to = list[2 + k];
+        struct msg *c = msg_new(r, MSG_DATA, n->rank, to > (uint32_t)INT32_MAX ? -1 : (int)to, d->tag, d->len,
+                                d->time_ns, 0);
         if (!c)
             break;
         c->step = n->step;
@@ -1162,6 +1172,7 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
         mc->copy[k] = &c->nm;
     }
     char err[256] = "out of memory";
+    w->dst = k ? mc->copy[0]->dst : -1;
     worm_of(w, d->time_ns + r->p.t_send_ns, 0);
     w->nm.mc = mc;
     if (k < m || net_inject_mc(r->net, &w->nm, err, sizeof err)) {
@@ -1182,12 +1193,7 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
         snprintf(dd, sizeof dd, "to %u nodes, tag %u, %u bytes", m, d->tag, d->len);
         trace_node(r->timeline, n->rank, "msend", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
     }
-    n->sends++;
-    n->bytes_sent += d->len;
-    r->messages += m;
-    r->bytes += (uint64_t)m * d->len;
-    n->lb = d->time_ns + r->p.t_send_ns;
-    touch(r, n);
+    sent(r, n, d, m);
     return 0;
 }
 
@@ -1219,12 +1225,8 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
                         d->seq, d->off, d->len, l.tx_size);
         if (nic_queue_check(r, n, d))
             return -1;
-        if (r->held_total + d->len + MSG_HELD_BYTES > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
-            return fail(r, n, "SEND descriptor %u: the router would hold %llu bytes of messages for all "
-                        "nodes, more than %u x held_max (%llu bytes): the nodes send faster than the "
-                        "network and their receivers take them (a limit of the host's memory)", d->seq,
-                        (unsigned long long)(r->held_total + d->len + MSG_HELD_BYTES), HELD_TOTAL_FACTOR,
-                        (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
+        if (held_room(r, n, d, (uint64_t)d->len + MSG_HELD_BYTES))
+            return -1;
         struct msg *m = msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
         if (!m)
             return -1;
@@ -1237,12 +1239,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
             snprintf(dd, sizeof dd, "to %u, tag %u, %u bytes", d->peer, d->tag, d->len);
             trace_node(r->timeline, n->rank, "send", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
         }
-        n->sends++;
-        n->bytes_sent += d->len;
-        r->messages++;
-        r->bytes += d->len;
-        n->lb = d->time_ns + r->p.t_send_ns;
-        touch(r, n);
+        sent(r, n, d, 1);
         return 0;
     }
     case NIC_OP_RECV:

@@ -25,17 +25,22 @@ static inline struct net_params small_params(void)
                                 .nic_cycles = 1, .switching = SW_WORMHOLE };
 }
 
-/* A one-port network of small_params from the user's words, failing the
- * test if it is refused. */
-static inline struct net *small_net(const char *topo, const char *nodes, const char *dims)
+/* A network of small_params under port model pm from the user's words,
+ * failing the test if it is refused; small_net: one-port. */
+static inline struct net *small_net_pm(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
 {
-    struct machine m = mach(topo, nodes, dims, NIC_PORT_ONE);
+    struct machine m = mach(topo, nodes, dims, pm);
     struct net_params p = small_params();
     char err[256];
     struct net *n = net_new(&m, &p, err, sizeof err);
     if (!n)
         check_fail(__FILE__, __LINE__, "net_new: %s", err);
     return n;
+}
+
+static inline struct net *small_net(const char *topo, const char *nodes, const char *dims)
+{
+    return small_net_pm(topo, nodes, dims, NIC_PORT_ONE);
 }
 
 /* The most worms of the permutation src -> perm[src] (src = 0..N-1) on
