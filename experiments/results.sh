@@ -33,6 +33,13 @@ walltime() {
   echo "$ser${el:+; sweep elapsed $el}"
 }
 # get CSV FIELD...: prints the named columns (by header name), comma-separated.
+# A section's opening: its heading, and T = its sweep's CSV, or a line
+# saying how to run the sweep.
+opening() {
+  echo "## $1"; echo
+  T=$(csv "$2")
+  [ -n "$T" ] || { echo "Not run yet: \`make sweep SWEEP=$2\`."; echo; }
+}
 cols() { local f=$1; shift; awk -F, -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i; next }
   { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") $(idx[w[i]]); print s }' "$f"; }
 
@@ -296,11 +303,8 @@ fi
 fi
 
 # ------------------------------------------------------------------------
-echo "## 2. Complete exchange on a 2D torus (seed 000), Table 1"
-echo
-T=$(csv torus000)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=torus000\`."; echo
-else
+opening "2. Complete exchange on a 2D torus (seed 000), Table 1" torus000
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=torus000\` (experiments/torus000.sweep), preset
 \`default\` (1 GHz nodes, alpha = 500 + 500 ns, 1 byte/ns links and NICs,
@@ -445,11 +449,8 @@ fi
 echo
 
 # ------------------------------------------------------------------------
-echo "## 4. All-to-all broadcast by controlled flooding (seed 004)"
-echo
-T=$(csv flood004)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=flood004\`."; echo
-else
+opening "4. All-to-all broadcast by controlled flooding (seed 004)" flood004
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=flood004\` (experiments/flood004.sweep), preset
 \`default\` with all-port nodes, no start barrier (\`sync=0\`, so
@@ -583,11 +584,8 @@ hm=$(ls -d "$RES"/flood004/runs/allgather_flood-torus7x7-64-*/2*/ 2>/dev/null | 
 fi
 
 # ------------------------------------------------------------------------
-echo "## 5. McKinley, Tsai and Robinson (seed 002), Table 2: 2D mesh complete exchange"
-echo
-T=$(csv survey002)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=survey002\`."; echo
-else
+opening "5. McKinley, Tsai and Robinson (seed 002), Table 2: 2D mesh complete exchange" survey002
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=survey002\` (experiments/survey002.sweep), preset
 \`default\`, 2^j x 2^j meshes, N nodes. Measured from each run's
@@ -620,11 +618,8 @@ EOF
 fi
 
 # ------------------------------------------------------------------------
-echo "## 6. All-to-all personalized exchange on a banyan (seed 004): ATAPE"
-echo
-T=$(csv banyan004)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=banyan004\`."; echo
-else
+opening "6. All-to-all personalized exchange on a banyan (seed 004): ATAPE" banyan004
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=banyan004\` (experiments/banyan004.sweep), preset
 \`default\`, n processors on the n x n banyan (log2 n stages of 2x2
@@ -699,11 +694,8 @@ fi
 fi
 
 # ------------------------------------------------------------------------
-echo "## 7. One complete exchange on five network families"
-echo
-T=$(csv families)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=families\`."; echo
-else
+opening "7. One complete exchange on five network families" families
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=families\` (experiments/families.sweep): PEX
 and GEN (section 1) with 1 KB blocks on 16 and 64 nodes of each network
@@ -753,11 +745,8 @@ EOF
 fi
 
 # ------------------------------------------------------------------------
-echo "## 8. Hardware beside the data network (seed 002, section 8)"
-echo
-T=$(csv hwcoll002)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=hwcoll002\`."; echo
-else
+opening "8. Hardware beside the data network (seed 002, section 8)" hwcoll002
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=hwcoll002\` (experiments/hwcoll002.sweep): the
 survey's "Support Outside the Data Network" on 2D tori, preset
@@ -825,11 +814,8 @@ EOF
 fi
 
 # ------------------------------------------------------------------------
-echo "## 9. Multidestination worms (seed 002, section 8)"
-echo
-T=$(csv pathmc002)
-if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=pathmc002\`."; echo
-else
+opening "9. Multidestination worms (seed 002, section 8)" pathmc002
+if [ -n "$T" ]; then
 cat <<EOF
 Command: \`make sweep SWEEP=pathmc002\` (experiments/pathmc002.sweep): the
 survey's "Support Within the Data Network", broadcasts by
