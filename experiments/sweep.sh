@@ -236,13 +236,10 @@ run_one() {
   local rdir=$OUT/runs/$app-$topo$dims-$len-$id
   rm -rf "$rdir"; mkdir -p "$rdir"
   [ -n "$tmo" ] || tmo=$((600 + n))
-  # A node computes between NIC uses (filling and checking its buffers:
-  # p x len bytes each); on a host of few cores, the whole machine's
-  # compute grows with nodes x len, and so must the silence that means hung.
-  local hang=$((120 + n * len / 16384))
+  # The silence that means hung grows with the app's buffers: wormsim's default.
   machine_opts "$topo" "$dims" "$preset" "$pm" "$arch" "$net"
   local cmd=("$WORMSIM" --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len${args:+ $args}"
-             --runs-dir "$rdir" --timeout "$tmo" --hang-timeout "$hang")
+             --runs-dir "$rdir" --timeout "$tmo")
   printf '%q ' "${cmd[@]}" > "$rdir/command"; echo >> "$rdir/command"
   [ $COLD = 1 ] || cmd=("$WORMSIM" --pool "$POOL-$slot" "${cmd[@]:1}")
   local t0 rc; t0=$(date +%s.%N)

@@ -907,6 +907,7 @@ int router_advance(struct router *r)
                 return r->error[0] ? -1 : 0; /* wait for the nodes to move on */
             struct net_msg *arr, *left;
             int rc = net_run(r->net, end, &arr, &left);
+            r->progress++;           /* the network moved: the run is not hung */
             if (rc == -3)
                 return stop(r, "network deadlock at %llu ns: %s",
                             (unsigned long long)net_cycle_to_ns(r->net, net_now(r->net)), net_run_error(r->net));

@@ -146,7 +146,7 @@ struct router {
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;
     uint64_t messages, bytes, unreceived;
-    uint64_t progress;            /* descriptors consumed + answers given: moves iff the nodes do */
+    uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */
     uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
     uint64_t sim_end;             /* latest finish time */
     struct msg_record *log;       /* every message, in send order per source */

@@ -124,8 +124,10 @@ static void usage(FILE *f)
 "      --kernel-riscv ELF RISC-V node image (default build/riscv/node.elf)\n"
 "      --qemu-template F  ARM QEMU command template (default qemu-scripts/arm-virt.args)\n"
 "      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
-"      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2)\n"
-"      --hang-timeout S   end the run when nothing moved for S seconds (default 15)\n"
+"      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2 s, and\n"
+"                         the time the nodes may take on the app's buffers, below)\n"
+"      --hang-timeout S   end the run when nothing moved for S seconds (default 15 s, and\n"
+"                         nodes x the app's buffer bytes at 8 MiB/s a host core)\n"
 "      --mem-limit MIB    host memory the run may use (default: what the host has\n"
 "                         available); a machine estimated to need more is refused\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
@@ -168,6 +170,21 @@ static int parse_seconds(const char *opt, const char *s, double *out)
     }
     *out = v;
     return 0;
+}
+
+/* The wall time the nodes may spend on their own buffers between two NIC
+ * uses: filling, copying and checking the app's buffers (nodes x app_heap
+ * bytes), all nodes sharing the host's cores. GUEST_BYTES_PER_S is a
+ * floor on what one core does: an ARM node under QEMU (TCG, icount)
+ * worked through about 30 MB/s a core (alltoall_pex on 16x16 at 8 KB:
+ * 18 s without a NIC use after boot, on 2 cores); a quarter of that
+ * leaves room for a host shared with other runs. Both wall-clock limits
+ * grow by it, so a big machine is not taken for a hung one. */
+#define GUEST_BYTES_PER_S (8.0 * 1024 * 1024)
+static double buffer_work_s(const struct run *rn)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return (double)rn->m.nodes * (double)rn->app_heap / (GUEST_BYTES_PER_S * (double)(cores > 0 ? cores : 1));
 }
 
 static void list_apps(FILE *f)
@@ -491,7 +508,14 @@ static void on_timer(struct run *rn)
         booting += rn->r.nodes[i].state == NODE_BOOT;
     }
     /* A doorbell with nothing new is no progress: only descriptors
-     * consumed and answers given (r.progress) are. */
+     * consumed, answers given and network runs (r.progress) are. The
+     * router may have just spent longer than hang_s in the network engine
+     * (one call, no timer in between): that is the run moving, not the
+     * nodes hanging, so the count is read here too. */
+    if (rn->r.progress != rn->progress_seen) {
+        rn->progress_seen = rn->r.progress;
+        rn->last_progress = t;
+    }
     if (running && !booting && t - rn->last_progress > rn->hang_s)
         fail(rn, "no node used its NIC for %.0f s: the running nodes look hung (--hang-timeout)", rn->hang_s);
     /* EXIT is a node's last act: its QEMU must stop right after. It gets
@@ -908,7 +932,7 @@ static int run_main(struct host *h, int argc, char **argv)
         .kernel = { [ARCH_ARM] = "build/arm/node.elf", [ARCH_RISCV] = "build/riscv/node.elf" },
         .template_path = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
                            [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" },
-        .gdb_node = -1, .hang_s = 15, .jump = NET_JUMP_ON,
+        .gdb_node = -1, .jump = NET_JUMP_ON,
     };
     enum nic_port port_model;
     params_defaults(&rn.p, &port_model);
@@ -1050,8 +1074,11 @@ static int run_main(struct host *h, int argc, char **argv)
         fprintf(stderr, "wormsim: ARGS is longer than %zu characters\n", sizeof ((struct nic_config *)0)->args - 1);
         return 2;
     }
+    double work = buffer_work_s(&rn);
     if (!rn.timeout_s)
-        rn.timeout_s = 60 + rn.m.nodes / 2.0;
+        rn.timeout_s = 60 + rn.m.nodes / 2.0 + work;
+    if (!rn.hang_s)
+        rn.hang_s = 15 + work;
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
             continue;                /* no node runs this ISA */
@@ -1072,8 +1099,9 @@ static int run_main(struct host *h, int argc, char **argv)
         int own;
         char dims[64];
         machine_dims_str(&rn.m, dims, sizeof dims);
-        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory\n", rn.app,
-               topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20);
+        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory; "
+               "limits %.0f s in all (--timeout), %.0f s with no NIC use (--hang-timeout)\n", rn.app,
+               topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20, rn.timeout_s, rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }

@@ -133,11 +133,33 @@ check_only() {
   "$WORMSIM" --check --topo banyan --nodes 16 --app alltoall_atape --args len=512 --runs-dir "$RUNS" \
              --kernel "${KERNEL:-build/arm/node.elf}" > "$TMP/c" 2>&1
   expect '[ $? = 0 ]' "$(cat "$TMP/c")"
-  expect 'grep -q "^wormsim: alltoall_atape on banyan 16 (16 nodes): accepted; about [0-9]* MiB of host memory$" "$TMP/c"' "$(cat "$TMP/c")"
+  expect 'grep -q "^wormsim: alltoall_atape on banyan 16 (16 nodes): accepted; about [0-9]* MiB of host memory; limits [0-9]* s in all (--timeout), [0-9]* s with no NIC use (--hang-timeout)$" "$TMP/c"' "$(cat "$TMP/c")"
   expect '[ "$(ndirs)" = 0 ]' "--check created a run directory"
   refused --check --topo mesh --nodes 16 --dims 4x4 --app alltoall_atape -- "app alltoall_atape needs a banyan"
   refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1472 MiB of host memory"
   refused --check -- "node image $TMP/none.elf is missing"
+}
+# The wall-clock limits grow with the time the nodes may spend on their
+# buffers (nodes x the app's buffer bytes): 16x16 alltoall_pex at 8 KB
+# filled them for 18 s on 2 cores with no NIC use, and the fixed 15 s
+# called it hung. Given limits are kept.
+limits_grow_with_the_buffers() {
+  local k=(--check --kernel "${KERNEL:-build/arm/node.elf}" --runs-dir "$RUNS" --app alltoall_pex --nodes 256 --dims 16x16)
+  local cores; cores=$(nproc)
+  "$WORMSIM" "${k[@]}" --args len=8192 > "$TMP/big" 2>&1
+  expect '[ $? = 0 ]' "$(cat "$TMP/big")"
+  "$WORMSIM" "${k[@]/alltoall_pex/hello}" > "$TMP/small" 2>&1
+  "$WORMSIM" "${k[@]}" --args len=8192 --timeout 99 --hang-timeout 7 > "$TMP/given" 2>&1
+  lim() { sed -n "s/.*limits \([0-9]*\) s in all (--timeout), \([0-9]*\) s with no NIC use.*/\1 \2/p" "$1"; }
+  read -r tb hb <<< "$(lim "$TMP/big")"; read -r ts hs <<< "$(lim "$TMP/small")"
+  # 256 nodes x their buffers (bytes in the memory estimate) at 8 MiB/s a core
+  local heap; heap=$(sed -n 's/.* \([0-9]*\) KiB each for the app.s buffers.*/\1/p' <(
+    "$WORMSIM" "${k[@]}" --args len=8192 --mem-limit 1 2>&1))
+  local want=$(( 15 + 256 * heap / 1024 / 8 / cores ))
+  expect '[ -n "$hb" ] && [ $((hb - want)) -ge -1 ] && [ $((hb - want)) -le 1 ]' "hang limit $hb s at 8 KB, want about $want ($heap KiB x 256 at 8 MiB/s x $cores cores)"
+  expect '[ "$hs" = 15 ] && [ "$ts" = 188 ]' "hello (no buffers): $ts s in all, $hs s silent; want 188 and 15"
+  expect '[ "$tb" -gt "$ts" ]' "the run's limit did not grow: $tb s at 8 KB"
+  expect 'grep -q "limits 99 s in all (--timeout), 7 s with no NIC use" "$TMP/given"' "$(cat "$TMP/given")"
 }
 # Numbers are decimal or 0x hex: 0500 was read as octal 320, +5 passed.
 numbers_are_not_octal() {
@@ -215,7 +237,7 @@ make_run_args_one_word() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping bad_input too_big_for_memory check_only preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping bad_input too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
