@@ -11,6 +11,7 @@ uint64_t net_cycles_simulated(const struct net *n) { return n->stepped + n->jump
 
 int net_set_jump(struct net *n, enum net_jump mode)
 {
+    net_jump_settle(n);
     n->jump_on = mode != NET_JUMP_OFF;
     if (mode != NET_JUMP_CHECK || n->ref)
         return 0;
@@ -22,13 +23,26 @@ int net_set_jump(struct net *n, enum net_jump mode)
     return 0;
 }
 
+void net_engine_moves(const struct net *n, uint64_t *moves, uint64_t *jumped)
+{
+    net_jump_settle((struct net *)n);
+    *moves = n->moves;
+    *jumped = n->moves_jumped;
+}
+
 void net_engine_stats(const struct net *n, uint64_t *stepped, uint64_t *jumped, uint64_t *jumps)
 {
     *stepped = n->stepped;
     *jumped = n->jumped;
     *jumps = n->jumps;
 }
-uint64_t net_flit_hops(const struct net *n) { return n->flit_hops; }
+/* The counters are read exact: frozen groups are brought to the present
+ * first (net_jump.c; the simulated state is the same, only written out). */
+uint64_t net_flit_hops(const struct net *n)
+{
+    net_jump_settle((struct net *)n);
+    return n->flit_hops;
+}
 uint64_t net_cycle_to_ns(const struct net *n, uint64_t c) { return c * n->cycle_ps / 1000; }
 
 uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns)
@@ -50,6 +64,7 @@ int net_link_ends(const struct net *n, int link, int *from, int *port, int *to)
 
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
 {
+    net_jump_settle((struct net *)n);
     *nlinks = n->nr * n->nlinkp;
     return n->ls;
 }
@@ -148,6 +163,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     net_topo_wire(n);
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
     n->jump_on = 1;
+    n->next_thaw = UINT64_MAX;
     return n;
 }
 
@@ -225,6 +241,8 @@ static void inject_step(struct net *n, int node, uint64_t c)
     for (int ch = 0; ch < n->ninj; ch++) {
         struct nic_queue *q = &r->inj[ch];
         struct net_msg *m = q->first;
+        if (n->nfz && n->pg[net_in_id(n, node, n->nlinkp + ch)] != n->stepping)
+            continue;                            /* another group's (net_jump.c) */
         if (!m || net_ns_to_cycle_ceil(n, m->t_ready_ns) > c || c < q->next_ok)
             continue;
         struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
@@ -361,6 +379,11 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     if (n->p.switching == SW_WORMHOLE)
         op->credits[ovc]--;
     struct net_router *dr = &n->r[op->to_router];
+    if (f.idx == 0 && n->nfz && !n->stepping) {  /* a head: the group it will be routed into thaws */
+        struct jgroup *g = n->pg[net_out_id(n, op->to_router, net_head_out(n, op->to_router, op->to_port, f.m))];
+        if (g)
+            net_jump_touch(n, g, c + 1);
+    }
     f.ready = c + n->p.hop_cycles;
     ivc_push(&dr->in[op->to_port * V + ovc], f);
     dr->nflits++;
@@ -656,6 +679,8 @@ static void router_step(struct net *n, int node, uint64_t c)
         struct ivc *v = &r->in[i];
         if (!v->count)
             continue;
+        if (n->nfz && n->pg[net_in_id(n, node, i / V)] != n->stepping)
+            continue;                                /* another group's (net_jump.c) */
         struct flit *f = ivc_front(v);
         if (f->ready > c)
             continue;
@@ -670,10 +695,7 @@ static void router_step(struct net *n, int node, uint64_t c)
             int ip = i / V;
             int cls = -1, p = net_topo_route(n, node, f->m, &cls);
             if (p < 0) {
-                /* eject: all-port nodes take the channel of the link the
-                 * worm came in on; injection-to-self uses channel 0 */
-                int ch = ip < n->nlinkp ? ip % n->nej : 0;
-                p = n->nlinkp + ch;
+                p = net_eject_port(n, ip);
                 v->out_vc = -1;
             } else {
                 /* not yet allocated: -1 any VC, -2 class 0, -3 class 1 */
@@ -776,6 +798,7 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     m->f_out = 0;
     m->jmark = 0;
     net_jump_reset(n);
+    net_jump_queued(n, m->src, ch, m->mc != NULL);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
     struct nic_queue *q = &n->r[m->src].inj[ch];
     if (!q->last || !goes_before(m, q->last)) {
@@ -868,11 +891,58 @@ static uint64_t next_ready(const struct net *n)
     return best;
 }
 
+/* Cycle c of frozen group g's ports alone (net_jump.c thaws it): its
+ * routers in rank order, injection first, then its credits. No event
+ * falls in it (the group's bounds). */
+void net_step_group(struct net *n, struct jgroup *g, uint64_t c)
+{
+    struct net_msg *arr = n->arr_head, *left = n->left_head, *hd = n->hd_head;
+    uint64_t moved = n->moved;
+    n->arr_head = n->left_head = n->hd_head = NULL;
+    n->moved = 0;
+    for (int k = 0, last = -1; k < g->nport && g->port[k] < n->nr * n->nin; k++) {
+        int r = g->port[k] / n->nin;
+        if (r != last && n->r[r].queued)
+            inject_step(n, r, c);
+        last = r;
+    }
+    for (int k = 0, last = -1; k < g->nport && g->port[k] < n->nr * n->nin; k++) {
+        int r = g->port[k] / n->nin;
+        if (r != last && n->r[r].nflits)
+            router_step(n, r, c);
+        last = r;
+    }
+    for (size_t k = 0; k < n->ncr; k++)
+        n->r[n->cr[k].router].out[n->cr[k].port].credits[n->cr[k].vc]++;
+    n->ncr = 0;
+    if (n->arr_head || n->left_head || n->hd_head) {
+        fprintf(stderr, "net: an event in a frozen group's period (net_jump.c): a model error\n");
+        abort();
+    }
+    n->moves += n->moved;
+    n->moved = moved;
+    n->arr_head = arr;
+    n->left_head = left;
+    n->hd_head = hd;
+}
+
 static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
 {
     *arrived = *left = NULL;
     n->hd_head = NULL;
     while (n->now < end) {
+        if (n->nfz && n->inflight_flits == n->frozen_flits) {
+            /* every flit is in a frozen group: on to the next thaw or injection */
+            uint64_t t = net_jump_idle_until(n);
+            if (t > end)
+                t = end;
+            if (t > n->now) {
+                n->jumped += t - n->now;
+                n->now = t;
+            }
+            if (n->now >= end)
+                break;
+        }
         if (!n->inflight_flits) {
             if (!n->queued_msgs) {
                 n->now = end;            /* nothing at all to do before the next injection */
@@ -887,6 +957,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 break;
         }
         uint64_t c = n->now;
+        net_jump_cycle(n, c);
         n->arr_head = n->left_head = n->hd_head = NULL;
         n->moved = 0;
         /* Active routers in rank order: injection first, so a flit that
@@ -896,7 +967,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 inject_step(n, i, c);
         }
         NET_FOR_ACTIVE(n, i) {
-            if (n->r[i].nflits)
+            if (n->r[i].nflits > n->r[i].nfrozen)
                 router_step(n, i, c);
         }
         NET_FOR_ACTIVE(n, i) {
@@ -911,7 +982,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->moves += n->moved;
         /* Deadlock is impossible by construction (net_model.h); a long standstill
          * with flits inside means a model error, not slow traffic. */
-        n->still = n->moved || !n->inflight_flits ? 0 : n->still + 1;
+        n->still = n->moved || !n->inflight_flits || n->nfz ? 0 : n->still + 1;
         if (n->still > 1000000)
             return -1;
         if (n->mc_live && n->still > 1 && net_mc_stalled(n, n->now))
@@ -941,6 +1012,7 @@ static int check(struct net *n, int rc, uint64_t end, struct net_msg *arr, struc
 {
     struct net *ref = n->ref;
     struct net_msg *ra, *rl;
+    net_jump_settle(n);
     int rrc = run(ref, end, &ra, &rl), same = rrc == rc && ref->now == n->now;
     for (struct net_msg *a = arr, *b = ra; same && (a || b); a = a->next_done, b = b->next_done)
         same = a && b && same_msg(a, b);

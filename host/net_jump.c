@@ -1,52 +1,149 @@
-/* Exact jumps over periodic stretches of the flit engine (net_model.h).
+/* Exact jumps over periodic stretches of the flit engine, group by group
+ * (net_model.h).
  *
- * While worms stream and nothing else happens, the network's state repeats
- * up to two shifts: each worm m has moved d(m) more flits into its
- * destination, and every pending time is P cycles later. The engine treats
- * a flit apart only when it is a head or a tail (routing, VC release,
- * c_inject, c_head, c_leave, c_arrive, traces, link worm counts), and reads
- * absolute time only to see whether a queued message is ready. So from a
- * state S it makes the same moves as from S shifted, as long as no head or
- * tail moves and no queued message becomes ready.
+ * Groups. Two worms interact only through a port they share: an input
+ * port (its VCs share the switch input, the input round-robin pointer and
+ * the credits back up its link), an output port (VC allocation, switch
+ * arbitration, credits, an ejection channel's pace), or the link joining
+ * an output port to the input port at its far end. The router's phases
+ * decide each output port's and each input port's grants from the
+ * requests aimed at it alone, so the network's step splits exactly along
+ * the connected parts of the graph whose nodes are ports and whose edges
+ * are: each link; each input port to the output port its front worm is
+ * routed to; each input port to the output port every head flit in it
+ * will be routed to. A group is such a part holding flits or a routed VC.
+ * Nothing outside a group reads or writes its ports until a new head is
+ * routed to one of them (a touch, below).
  *
- * The probe records the canonical state at cycle c0: per flit its worm, its
- * index less f_out of its worm, whether it is a head or a tail, and how long
- * it still waits (times relative to c0, clamped at 0); per input VC its
- * route; per NIC channel its front worm and how far it has pushed it; per
- * output port its owners, credits and round-robin pointers; per input port
- * its switch pointer. After each cycle
- * stepped it compares the state with that record, for up to JUMP_PMAX
- * cycles. Equal at c1 = c0 + P means the engine is periodic with period P
- * from c0 on (it is deterministic), and the state at c1 + kP is the state at
- * c1 shifted k times, for every k with:
+ * Periods. While its worms stream and nothing else happens, a group's
+ * state repeats up to two shifts: each worm m has moved d(m) more flits
+ * into its destination, and every pending time is P cycles later. The
+ * engine treats a flit apart only when it is a head or a tail (routing,
+ * VC release, c_inject, c_head, c_leave, c_arrive, traces, link worm
+ * counts), and reads absolute time only to see whether a queued message
+ * is ready. So from a state S the group makes the same moves as from S
+ * shifted, as long as no head or tail moves and no queued message of it
+ * becomes ready. A probe records the canonical state of every group at
+ * cycle c0: per flit its worm, its index less f_out of its worm, whether
+ * it is a head or a tail, and how long it still waits (times relative to
+ * c0, clamped at 0); per input VC its route; per injection channel its
+ * front worm and how far it has pushed it; per output port its owners,
+ * credits and round-robin pointers; per input port its switch pointer.
+ * After each cycle stepped it compares each group with its record, for
+ * up to JUMP_PMAX cycles. Equal at c1 = c0 + P, and still the same set of
+ * ports (nothing joined it), means the group is periodic with period P
+ * from c0 on (it is deterministic), and its state at c1 + kP is its state
+ * at c1 shifted k times, for every k with:
  *   - each worm m with d(m) > 0 pushes no tail: its NIC has pushed nf
- *     flits of its F, and nf + k d(m) <= F - 1. (d(m) > 0 means the worm's
- *     head has left the network and its tail has not entered it: the number
- *     of its flits in each buffer is the same at c0 and c1, and a worm
- *     drains only from its head.)
- *   - each queued message not ready at c1 (ready at cycle rc) stays so:
- *     c1 + kP <= rc;
- *   - c1 + kP <= end, the caller's bound (an injection may come then).
- * The jump adds k times the period's increments to every counter (link
- * flits and blocked cycles, worms' blocked cycles and f_out, flit hops),
- * k d(m) to every flit index and NIC count of each worm m, and kP to the
- * clock and to every pending time.
+ *     flits of its F, and nf + k d(m) <= F - 1;
+ *   - each queued message of the group not ready at c1 (ready at rc)
+ *     stays so: c1 + kP <= rc;
+ *   - every worm that moves is pushed by its NIC as fast as it drains.
  *
- * A probe that finds no period waits before the next one, longer after
+ * Freezing. Such a group is frozen at c1, up to kmax periods: the engine
+ * stops stepping its ports and keeps its state as it was at c1. It thaws
+ * at c1 + kmax P at the latest, or as soon as something outside touches
+ * it: a head pushed where it will be routed to one of its ports (it is
+ * ready the next cycle at the earliest), a head about to enter the
+ * network aimed at one, a message queued on one of its injection
+ * channels, a multidestination worm, or a reader of the counters
+ * (net_jump_settle). Thawing at cycle t = c1 + kP + j (0 <= j < P) shifts
+ * the group k periods, as the bounds allow, adding k times the period's
+ * increments to its counters (link flits, blocked cycles and worms, worms'
+ * blocked cycles and f_out, flit hops), k d(m) to every flit index and
+ * NIC count of each worm m, and kP to every pending time, and then steps
+ * its ports alone for the j cycles left; no event falls in them. When
+ * every flit in the network is in a frozen group, the clock goes straight
+ * to the next thaw, the next injection or the caller's bound.
+ *
+ * A probe that freezes nothing waits before the next one, longer after
  * each failure (up to JUMP_GAP_MAX cycles), so traffic that never settles
  * pays little for it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "net_state.h"
 
 #define JUMP_PMAX    64     /* longest period looked for, in cycles */
+#define JUMP_KMIN    2      /* a group is frozen for at least this many periods */
 #define JUMP_GAP_MIN 8
 #define JUMP_GAP_MAX 256
 
+static int nports(const struct net *n) { return n->nr * (n->nin + n->nout); }
+static int is_in(const struct net *n, int id) { return id < n->nr * n->nin; }
+
+/* --- Union-find over the ports ------------------------------------------ */
+
+static int find(int *u, int x)
+{
+    while (u[x] != x) {
+        u[x] = u[u[x]];
+        x = u[x];
+    }
+    return x;
+}
+
+static void join(int *u, int a, int b)
+{
+    a = find(u, a);
+    b = find(u, b);
+    if (a != b)
+        u[a < b ? b : a] = a < b ? a : b;
+}
+
+/* The groups of the ports not frozen: p->uf (roots) and p->has, per root:
+ * 1 its part holds flits or a routed VC, 2 a head in it will be routed
+ * into a frozen group (which thaws before; the part is no candidate). */
+static void build(struct net *n)
+{
+    struct jprobe *p = &n->jp;
+    const int V = n->V, N = nports(n);
+    for (int i = 0; i < N; i++) {
+        p->uf[i] = i;
+        p->has[i] = 0;
+    }
+    for (int r = 0; r < n->nr; r++) {
+        struct net_router *R = &n->r[r];
+        for (int o = 0; o < n->nlinkp; o++)
+            if (R->out[o].to_router >= 0)
+                join(p->uf, net_out_id(n, r, o), net_in_id(n, R->out[o].to_router, R->out[o].to_port));
+        for (int i = 0; i < n->nin * V; i++) {
+            const struct ivc *v = &R->in[i];
+            int ip = i / V, in = net_in_id(n, r, ip);
+            if (n->pg[in])
+                continue;
+            if (v->routed == 1)
+                join(p->uf, in, net_out_id(n, r, v->out_port));
+            for (uint32_t j = 0; j < v->count; j++) {
+                const struct flit *f = &v->q[(v->head + j) % v->cap];
+                int out = f->idx == 0 ? net_out_id(n, r, net_head_out(n, r, ip, f->m)) : -1;
+                if (out >= 0 && !n->pg[out])
+                    join(p->uf, in, out);
+            }
+        }
+    }
+    for (int r = 0; r < n->nr; r++)
+        for (int i = 0; i < n->nin * V; i++) {
+            const struct ivc *v = &n->r[r].in[i];
+            int ip = i / V, in = net_in_id(n, r, ip);
+            if (n->pg[in] || !(v->count || v->routed))
+                continue;
+            int root = find(p->uf, in);
+            p->has[root] |= 1;
+            for (uint32_t j = 0; j < v->count; j++) {
+                const struct flit *f = &v->q[(v->head + j) % v->cap];
+                if (f->idx == 0 && n->pg[net_out_id(n, r, net_head_out(n, r, ip, f->m))])
+                    p->has[root] |= 2;
+            }
+        }
+}
+
+/* --- The canonical state of a group -------------------------------------- */
+
 struct walk {
     struct net *n;
-    struct jprobe *p;
+    struct jgroup *g;
     int rec;                /* 1: record the state, 0: compare with it */
     size_t pos;
     uint64_t c;             /* the cycle the state is taken at */
@@ -55,20 +152,20 @@ struct walk {
 
 static int put(struct walk *w, uint64_t v)
 {
-    struct jprobe *p = w->p;
+    struct jgroup *g = w->g;
     if (!w->rec)
-        return w->pos < p->len && p->w[w->pos++] == v;
-    if (p->len == p->cap) {
-        size_t nc = p->cap ? 2 * p->cap : 4096;
-        uint64_t *nw = realloc(p->w, nc * sizeof *nw);
+        return w->pos < g->len && g->w[w->pos++] == v;
+    if (g->len == g->cap) {
+        size_t nc = g->cap ? 2 * g->cap : 256;
+        uint64_t *nw = realloc(g->w, nc * sizeof *nw);
         if (!nw) {
             w->oom = 1;
             return 0;
         }
-        p->w = nw;
-        p->cap = nc;
+        g->w = nw;
+        g->cap = nc;
     }
-    p->w[p->len++] = v;
+    g->w[g->len++] = v;
     return 1;
 }
 
@@ -76,25 +173,25 @@ static int put(struct walk *w, uint64_t v)
 
 static uint64_t rel(uint64_t t, uint64_t c) { return t > c ? t - c : 0; }
 
-/* Recording: each worm in the state once, with its counters at c0. */
+/* Recording: each worm of the group once, with its counters at c0. */
 static int note(struct walk *w, struct net_msg *m)
 {
-    struct jprobe *p = w->p;
-    if (!w->rec || m->jmark == p->epoch)
+    struct jgroup *g = w->g;
+    if (!w->rec || m->jmark == w->n->jp.epoch)
         return 1;
-    if (p->nmsg == p->msg_cap) {
-        size_t nc = p->msg_cap ? 2 * p->msg_cap : 256;
-        struct jmsg *nm = realloc(p->msg, nc * sizeof *nm);
+    if (g->nmsg == g->msg_cap) {
+        size_t nc = g->msg_cap ? 2 * g->msg_cap : 16;
+        struct jmsg *nm = realloc(g->msg, nc * sizeof *nm);
         if (!nm) {
             w->oom = 1;
             return 0;
         }
-        p->msg = nm;
-        p->msg_cap = nc;
+        g->msg = nm;
+        g->msg_cap = nc;
     }
-    m->jmark = p->epoch;
-    m->jix = (uint32_t)p->nmsg;
-    p->msg[p->nmsg++] = (struct jmsg){ m, m->blocked_cycles, m->f_out, 0, 0 };
+    m->jmark = w->n->jp.epoch;
+    m->jix = (uint32_t)g->nmsg;
+    g->msg[g->nmsg++] = (struct jmsg){ m, m->blocked_cycles, m->f_out, 0, 0 };
     return 1;
 }
 
@@ -103,52 +200,49 @@ static uint64_t ready_cycle(const struct net *n, const struct net_msg *m)
     return net_ns_to_cycle_ceil(n, m->t_ready_ns);
 }
 
-/* The canonical state at w->c, recorded or compared word by word; 0 at
- * the first difference. */
+/* The group's state at w->c, recorded or compared word by word; 0 at the
+ * first difference. Its ports are in ascending order: input ports, then
+ * output ports. */
 static int walk(struct walk *w)
 {
     struct net *n = w->n;
+    const struct jgroup *g = w->g;
     const int V = n->V;
-    size_t words = ((size_t)n->nr + 63) / 64;
-    for (size_t k = 0; k < words; k++)
-        PUT(n->active[k]);
-    NET_FOR_ACTIVE(n, a) {
-        struct net_router *r = &n->r[a];
-        PUT(r->nflits | (uint64_t)r->queued << 32);
-        for (int i = 0; i < n->nin * V; i++) {
-            const struct ivc *v = &r->in[i];
-            PUT(v->count | (uint64_t)v->routed << 32);
-            if (v->routed)
-                PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
-            for (uint32_t j = 0; j < v->count; j++) {
-                const struct flit *f = &v->q[(v->head + j) % v->cap];
-                PUT((uintptr_t)f->m);
-                PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
-                    (uint64_t)(f->idx == f->m->flits - 1) << 33);
-                PUT(rel(f->ready, w->c));
-                if (!note(w, f->m))
-                    return 0;
+    for (int k = 0; k < g->nport; k++) {
+        int id = g->port[k];
+        if (is_in(n, id)) {
+            int r = id / n->nin, ip = id % n->nin;
+            struct net_router *R = &n->r[r];
+            PUT(R->in_rr[ip]);
+            for (int vc = 0; vc < V; vc++) {
+                const struct ivc *v = &R->in[ip * V + vc];
+                PUT(v->count | (uint64_t)v->routed << 32);
+                if (v->routed)
+                    PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
+                for (uint32_t j = 0; j < v->count; j++) {
+                    const struct flit *f = &v->q[(v->head + j) % v->cap];
+                    PUT((uintptr_t)f->m);
+                    PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
+                        (uint64_t)(f->idx == f->m->flits - 1) << 33);
+                    PUT(rel(f->ready, w->c));
+                    if (!note(w, f->m))
+                        return 0;
+                }
             }
-        }
-        for (int ch = 0; ch < n->ninj; ch++) {
-            const struct nic_queue *q = &r->inj[ch];
-            PUT((uintptr_t)q->first);
-            if (!q->first)
-                continue;
-            PUT((uint32_t)(q->next_flit - q->first->f_out) |
-                (uint64_t)(ready_cycle(n, q->first) > w->c) << 32);
-            PUT(rel(q->next_ok, w->c));
-            if (!note(w, q->first))
-                return 0;
-        }
-    }
-    /* Output ports everywhere: a router without flits at c0 may still hold
-     * a VC, be owed credits, or have moved its round-robin pointer. */
-    for (int i = 0; i < n->nr; i++) {
-        for (int ip = 0; ip < n->nin; ip++)
-            PUT(n->r[i].in_rr[ip]);
-        for (int o = 0; o < n->nout; o++) {
-            const struct oport *op = &n->r[i].out[o];
+            if (ip >= n->nlinkp) {
+                const struct nic_queue *q = &R->inj[ip - n->nlinkp];
+                PUT((uintptr_t)q->first);
+                if (q->first) {
+                    PUT((uint32_t)(q->next_flit - q->first->f_out) |
+                        (uint64_t)(ready_cycle(n, q->first) > w->c) << 32);
+                    PUT(rel(q->next_ok, w->c));
+                    if (!note(w, q->first))
+                        return 0;
+                }
+            }
+        } else {
+            int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+            const struct oport *op = &n->r[r].out[o];
             PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
             PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32);
             for (int v = 0; v < V; v++) {
@@ -157,160 +251,461 @@ static int walk(struct walk *w)
             }
         }
     }
-    return w->rec || w->pos == w->p->len;
+    return w->rec || w->pos == w->g->len;
 }
 
+/* The link counters of a group's output link ports, in port order. */
+static void link_counters(const struct net *n, const struct jgroup *g, struct link_stats *out)
+{
+    int k = 0;
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (is_in(n, id))
+            continue;
+        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        if (o < n->nlinkp)
+            out[k++] = n->ls[(size_t)r * n->nlinkp + o];
+    }
+}
+
+static int nlinks(const struct net *n, const struct jgroup *g)
+{
+    int k = 0;
+    for (int i = 0; i < g->nport; i++)
+        if (!is_in(n, g->port[i]) && (g->port[i] - n->nr * n->nin) % n->nout < n->nlinkp)
+            k++;
+    return k;
+}
+
+static void group_free(struct jgroup *g)
+{
+    if (!g)
+        return;
+    free(g->port);
+    free(g->w);
+    free(g->msg);
+    free(g->ls);
+    free(g);
+}
+
+/* --- The probe ------------------------------------------------------------ */
+
+static void drop_candidates(struct jprobe *p)
+{
+    for (int i = 0; i < p->ncand; i++)
+        group_free(p->cand[i]);
+    p->ncand = 0;
+    p->on = 0;
+}
+
+static int alloc_scratch(struct net *n)
+{
+    struct jprobe *p = &n->jp;
+    if (p->uf)
+        return 0;
+    int N = nports(n);
+    p->uf = malloc((size_t)N * sizeof *p->uf);
+    p->has = malloc((size_t)N);
+    p->at = malloc((size_t)N * sizeof *p->at);
+    p->size = malloc((size_t)N * sizeof *p->size);
+    if (!n->pg)
+        n->pg = calloc((size_t)N, sizeof *n->pg);
+    return p->uf && p->has && p->at && p->size && n->pg ? 0 : -1;
+}
+
+/* Record every group not frozen at the current cycle. */
 static void record(struct net *n)
 {
     struct jprobe *p = &n->jp;
-    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
-    if (!p->ls && nl && !(p->ls = malloc(nl * sizeof *p->ls)))
-        return;
-    p->len = p->nmsg = 0;
+    if (alloc_scratch(n))
+        return;                          /* no memory: step on, one cycle at a time */
+    build(n);
+    const int N = nports(n);
     p->epoch++;
-    struct walk w = { n, p, 1, 0, n->now, 0 };
-    if (!walk(&w) || w.oom)
-        return;                         /* no memory: step on, one cycle at a time */
-    if (nl)
-        memcpy(p->ls, n->ls, nl * sizeof *p->ls);
-    p->c = n->now;
+    p->ncand = 0;
+    for (int i = 0; i < N; i++)
+        p->at[i] = -1;
+    /* one candidate a root with content, its ports in ascending order */
+    for (int id = 0; id < N; id++) {
+        if (n->pg[id])
+            continue;
+        int root = find(p->uf, id);
+        if (p->has[root] != 1)
+            continue;
+        if (p->at[root] < 0) {
+            if (p->ncand == p->cand_cap) {
+                int nc = p->cand_cap ? 2 * p->cand_cap : 64;
+                struct jgroup **c = realloc(p->cand, (size_t)nc * sizeof *c);
+                if (!c)
+                    goto oom;
+                p->cand = c;
+                p->cand_cap = nc;
+            }
+            struct jgroup *g = calloc(1, sizeof *g);
+            if (!g)
+                goto oom;
+            p->cand[p->ncand] = g;
+            p->at[root] = p->ncand++;
+        }
+        struct jgroup *g = p->cand[p->at[root]];
+        if (g->nport == g->port_cap) {
+            int nc = g->port_cap ? 2 * g->port_cap : 16;
+            int *np = realloc(g->port, (size_t)nc * sizeof *np);
+            if (!np)
+                goto oom;
+            g->port = np;
+            g->port_cap = nc;
+        }
+        g->port[g->nport++] = id;
+    }
+    for (int i = 0; i < p->ncand; i++) {
+        struct jgroup *g = p->cand[i];
+        struct walk w = { n, g, 1, 0, n->now, 0 };
+        if (!walk(&w) || w.oom)
+            goto oom;
+        g->nls = nlinks(n, g);
+        if (!(g->ls = malloc((size_t)(g->nls ? g->nls : 1) * sizeof *g->ls)))
+            goto oom;
+        link_counters(n, g, g->ls);
+    }
+    p->c0 = n->now;
     p->moves = n->moves;
-    p->flit_hops = n->flit_hops;
-    p->valid = 1;
+    p->on = p->ncand > 0;
+    p->froze = 0;
+    return;
+oom:
+    drop_candidates(p);
+}
+
+/* Whether g is still one whole group, nothing joined to it (p->uf built
+ * at the current cycle, p->size its part sizes). */
+static int closed(struct net *n, const struct jgroup *g)
+{
+    struct jprobe *p = &n->jp;
+    int root = find(p->uf, g->port[0]);
+    if (p->has[root] != 1 || p->size[root] != g->nport)
+        return 0;
+    for (int i = 1; i < g->nport; i++)
+        if (find(p->uf, g->port[i]) != root)
+            return 0;
+    return 1;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* How many whole periods of length P may be jumped from now (see the top
- * of the file); 0 if none. */
-static uint64_t periods(struct net *n, uint64_t P, uint64_t end)
+/* How many whole periods of length P the group may be frozen for from now
+ * (see the top of the file); 0 if none. Fills each worm's d and db. */
+static uint64_t periods(struct net *n, struct jgroup *g, uint64_t P)
 {
-    struct jprobe *p = &n->jp;
-    uint64_t c1 = n->now, k = end == UINT64_MAX ? UINT64_MAX : (end - c1) / P;
-    if (n->moves == p->moves)
-        return 0;                       /* nothing moves: leave the stall check its cycles */
-    for (size_t i = 0; i < p->nmsg; i++) {
-        struct jmsg *j = &p->msg[i];
+    uint64_t c1 = n->now, k = UINT64_MAX, moving = 0, pushing = 0;
+    for (size_t i = 0; i < g->nmsg; i++) {
+        struct jmsg *j = &g->msg[i];
         j->d = j->m->f_out - j->f_out;
         j->db = j->m->blocked_cycles - j->blocked;
+        moving += j->d;
     }
-    uint64_t pushing = 0;
-    NET_FOR_ACTIVE(n, a) {
-        const struct net_router *r = &n->r[a];
-        for (int ch = 0; ch < n->ninj; ch++) {
-            const struct nic_queue *q = &r->inj[ch];
-            const struct net_msg *m = q->first;
-            if (!m)
-                continue;
-            uint32_t d = p->msg[m->jix].d;
-            if (q->next_flit == 0 && ready_cycle(n, m) > c1)
-                k = min_u64(k, (ready_cycle(n, m) - c1) / P);
-            if (d) {
-                k = min_u64(k, (m->flits - 1 - q->next_flit) / d);
-                pushing += d;
-            }
+    if (!moving)
+        return 0;                       /* nothing moves: nothing to gain */
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (!is_in(n, id) || id % n->nin < n->nlinkp)
+            continue;
+        const struct nic_queue *q = &n->r[id / n->nin].inj[id % n->nin - n->nlinkp];
+        const struct net_msg *m = q->first;
+        if (!m)
+            continue;
+        uint32_t d = g->msg[m->jix].d;
+        if (q->next_flit == 0 && ready_cycle(n, m) > c1)
+            k = min_u64(k, (ready_cycle(n, m) - c1) / P);
+        if (d) {
+            k = min_u64(k, (m->flits - 1 - q->next_flit) / d);
+            pushing += d;
         }
     }
     /* Every worm that moves is pushed by its NIC as fast as it drains. */
-    uint64_t moving = 0;
-    for (size_t i = 0; i < p->nmsg; i++)
-        moving += p->msg[i].d;
     return moving == pushing ? k : 0;
 }
 
-static void jump(struct net *n, uint64_t P, uint64_t k)
+static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 {
-    struct jprobe *p = &n->jp;
-    uint64_t c1 = n->now, dt = k * P;
-    for (size_t i = 0; i < p->nmsg; i++) {
-        struct jmsg *j = &p->msg[i];
-        j->m->f_out += (uint32_t)(k * j->d);
-        j->m->blocked_cycles += k * j->db;
+    struct link_stats *now = malloc((size_t)(g->nls ? g->nls : 1) * sizeof *now);
+    if (!now) {
+        group_free(g);
+        return;
     }
-    NET_FOR_ACTIVE(n, a) {
-        struct net_router *r = &n->r[a];
-        for (int i = 0; i < n->nin * n->V; i++) {
-            struct ivc *v = &r->in[i];
-            for (uint32_t x = 0; x < v->count; x++) {
-                struct flit *f = &v->q[(v->head + x) % v->cap];
-                f->idx += (uint32_t)(k * p->msg[f->m->jix].d);
-                if (f->ready > c1)
-                    f->ready += dt;
+    link_counters(n, g, now);
+    g->dhops = 0;
+    for (int i = 0; i < g->nls; i++) {
+        g->ls[i] = (struct link_stats){ now[i].flits - g->ls[i].flits, now[i].worms - g->ls[i].worms,
+                                        now[i].blocked - g->ls[i].blocked };
+        g->dhops += g->ls[i].flits;
+    }
+    free(now);
+    g->dmoves = g->dhops;
+    for (size_t i = 0; i < g->nmsg; i++)
+        g->dmoves += g->msg[i].d;
+    if (n->nfz == n->fz_cap) {
+        int nc = n->fz_cap ? 2 * n->fz_cap : 64;
+        struct jgroup **f = realloc(n->fz, (size_t)nc * sizeof *f);
+        if (!f) {
+            group_free(g);
+            return;
+        }
+        n->fz = f;
+        n->fz_cap = nc;
+    }
+    n->fz[n->nfz++] = g;
+    g->c1 = n->now;
+    g->P = P;
+    g->until = P && k < (UINT64_MAX - n->now) / P ? n->now + k * P : UINT64_MAX;
+    g->nflits = 0;
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        n->pg[id] = g;
+        if (is_in(n, id))
+            for (int vc = 0; vc < n->V; vc++) {
+                uint32_t c = n->r[id / n->nin].in[(id % n->nin) * n->V + vc].count;
+                g->nflits += c;
+                n->r[id / n->nin].nfrozen += c;
             }
-        }
-        for (int ch = 0; ch < n->ninj; ch++) {
-            struct nic_queue *q = &r->inj[ch];
-            if (!q->first)
-                continue;
-            q->next_flit += (uint32_t)(k * p->msg[q->first->jix].d);
-            if (q->next_ok > c1)
-                q->next_ok += dt;
-        }
     }
-    for (int i = 0; i < n->nr; i++)
-        for (int o = 0; o < n->nout; o++)
-            if (n->r[i].out[o].next_ok > c1)
-                n->r[i].out[o].next_ok += dt;
-    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
-    for (size_t i = 0; i < nl; i++) {
-        n->ls[i].flits += k * (n->ls[i].flits - p->ls[i].flits);
-        n->ls[i].blocked += k * (n->ls[i].blocked - p->ls[i].blocked);
-        n->ls[i].worms += k * (n->ls[i].worms - p->ls[i].worms);
-    }
-    n->flit_hops += k * (n->flit_hops - p->flit_hops);
-    n->moves += k * (n->moves - p->moves);
-    n->now += dt;
-    n->jumped += dt;
+    n->frozen_flits += g->nflits;
+    if (g->until < n->next_thaw)
+        n->next_thaw = g->until;
     n->jumps++;
 }
 
-static void give_up(struct jprobe *p, uint64_t now)
-{
-    p->valid = 0;
-    p->gap = p->gap ? min_u64(2 * p->gap, JUMP_GAP_MAX) : JUMP_GAP_MIN;
-    p->next_try = now + p->gap;
-}
-
+/* Each cycle stepped without an event: compare the candidates, freeze
+ * those found periodic. */
 void net_jump_probe(struct net *n, uint64_t end)
 {
+    (void)end;      /* a caller's injection after end touches the groups it reaches */
     struct jprobe *p = &n->jp;
     if (n->mc_live)
         return;              /* multidestination worms: stepped (net_model.h) */
-    if (!p->valid) {
+    if (!p->on) {
         if (n->now >= p->next_try)
             record(n);
         return;
     }
-    uint64_t P = n->now - p->c;
-    struct walk w = { n, p, 0, 0, n->now, 0 };
-    if (walk(&w)) {
-        uint64_t k = periods(n, P, end);
-        if (!k) {
-            give_up(p, n->now);         /* periodic, but a bound is near */
-            return;
+    uint64_t P = n->now - p->c0;
+    int built = 0;
+    for (int i = 0; i < p->ncand; i++) {
+        struct jgroup *g = p->cand[i];
+        struct walk w = { n, g, 0, 0, n->now, 0 };
+        int keep = 0;
+        if (n->moves != p->moves && walk(&w)) {
+            if (!built) {
+                build(n);
+                memset(p->size, 0, (size_t)nports(n) * sizeof *p->size);
+                for (int id = 0; id < nports(n); id++)
+                    if (!n->pg[id])
+                        p->size[find(p->uf, id)]++;
+                built = 1;
+            }
+            uint64_t k = closed(n, g) ? periods(n, g, P) : 0;
+            if (k >= JUMP_KMIN) {
+                freeze(n, g, P, k);
+                p->froze = 1;
+            } else {
+                group_free(g);
+            }
+        } else if (P < JUMP_PMAX) {
+            keep = 1;
+        } else {
+            group_free(g);
         }
-        jump(n, P, k);
-        p->valid = 0;                   /* the next probe starts from here */
+        if (!keep)
+            p->cand[i--] = p->cand[--p->ncand];
+    }
+    if (p->ncand)
+        return;
+    p->on = 0;
+    if (p->froze) {
         p->gap = 0;
         p->next_try = n->now;
+    } else {
+        p->gap = p->gap ? min_u64(2 * p->gap, JUMP_GAP_MAX) : JUMP_GAP_MIN;
+        p->next_try = n->now + p->gap;
+    }
+}
+
+/* --- Thawing --------------------------------------------------------------- */
+
+/* Group g, frozen at c1, to its state at cycle t (before t is stepped). */
+static void thaw(struct net *n, struct jgroup *g, uint64_t t)
+{
+    uint64_t c1 = g->c1, k = (t - c1) / g->P, dt = k * g->P;
+    const int V = n->V;
+    for (size_t i = 0; i < g->nmsg; i++) {
+        struct jmsg *x = &g->msg[i];
+        x->m->f_out += (uint32_t)(k * x->d);
+        x->m->blocked_cycles += k * x->db;
+    }
+    int li = 0;
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (is_in(n, id)) {
+            struct net_router *R = &n->r[id / n->nin];
+            int ip = id % n->nin;
+            for (int vc = 0; vc < V; vc++) {
+                struct ivc *v = &R->in[ip * V + vc];
+                R->nfrozen -= v->count;
+                for (uint32_t x = 0; x < v->count; x++) {
+                    struct flit *f = &v->q[(v->head + x) % v->cap];
+                    f->idx += (uint32_t)(k * g->msg[f->m->jix].d);
+                    if (f->ready > c1)
+                        f->ready += dt;
+                }
+            }
+            if (ip >= n->nlinkp) {
+                struct nic_queue *q = &R->inj[ip - n->nlinkp];
+                if (q->first)
+                    q->next_flit += (uint32_t)(k * g->msg[q->first->jix].d);
+                if (q->next_ok > c1)
+                    q->next_ok += dt;
+            }
+        } else {
+            int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+            struct oport *op = &n->r[r].out[o];
+            if (op->next_ok > c1)
+                op->next_ok += dt;
+            if (o < n->nlinkp) {
+                struct link_stats *ls = &n->ls[(size_t)r * n->nlinkp + o];
+                ls->flits += k * g->ls[li].flits;
+                ls->worms += k * g->ls[li].worms;
+                ls->blocked += k * g->ls[li].blocked;
+                li++;
+            }
+        }
+    }
+    n->flit_hops += k * g->dhops;
+    n->moves += k * g->dmoves;
+    n->moves_jumped += k * g->dmoves;
+    n->frozen_flits -= g->nflits;
+    /* the j cycles left, this group's ports alone */
+    n->stepping = g;
+    for (uint64_t c = c1 + dt; c < t; c++)
+        net_step_group(n, g, c);
+    n->stepping = NULL;
+    for (int i = 0; i < g->nport; i++)
+        n->pg[g->port[i]] = NULL;
+}
+
+/* Thaw every frozen group that is due by cycle t, or all of them. */
+static void thaw_due(struct net *n, uint64_t t, int all)
+{
+    uint64_t next = UINT64_MAX;
+    for (int i = 0; i < n->nfz; i++) {
+        struct jgroup *g = n->fz[i];
+        if (all || g->until <= t) {
+            thaw(n, g, t);
+            group_free(g);
+            n->fz[i--] = n->fz[--n->nfz];
+        } else if (g->until < next) {
+            next = g->until;
+        }
+    }
+    n->next_thaw = next;
+    if (n->jp.next_try > t)
+        n->jp.next_try = t;
+}
+
+void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
+{
+    if (g->until > t)
+        g->until = t < g->c1 ? g->c1 : t;
+    if (g->until < n->next_thaw)
+        n->next_thaw = g->until;
+}
+
+/* The start of cycle c: thaw the groups due, and those a head about to
+ * enter the network is aimed at. */
+void net_jump_cycle(struct net *n, uint64_t c)
+{
+    if (!n->nfz)
+        return;
+    if (n->next_thaw <= c)
+        thaw_due(n, c, 0);
+    NET_FOR_ACTIVE(n, i) {
+        struct net_router *R = &n->r[i];
+        if (!R->queued)
+            continue;
+        for (int ch = 0; ch < n->ninj; ch++) {
+            const struct nic_queue *q = &R->inj[ch];
+            int ip = n->nlinkp + ch;
+            if (!q->first || q->next_flit || n->pg[net_in_id(n, i, ip)] || ready_cycle(n, q->first) > c)
+                continue;
+            struct jgroup *g = n->pg[net_out_id(n, i, net_head_out(n, i, ip, q->first))];
+            if (g)
+                net_jump_touch(n, g, c);
+        }
+    }
+    if (n->next_thaw <= c)
+        thaw_due(n, c, 0);
+}
+
+/* The cycle the clock may go to when every flit in the network is frozen:
+ * the next thaw, or the first an unfrozen channel may inject in. */
+uint64_t net_jump_idle_until(const struct net *n)
+{
+    uint64_t t = n->next_thaw;
+    for (int i = 0; i < n->m.nodes; i++) {
+        const struct net_router *R = &n->r[i];
+        if (!R->queued)
+            continue;
+        for (int ch = 0; ch < n->ninj; ch++) {
+            const struct nic_queue *q = &R->inj[ch];
+            if (!q->first || n->pg[net_in_id(n, i, n->nlinkp + ch)])
+                continue;
+            uint64_t c = q->next_flit ? n->now : ready_cycle(n, q->first);
+            if (c < t)
+                t = c;
+        }
+    }
+    return t;
+}
+
+/* A message queued on channel ch of node src. */
+void net_jump_queued(struct net *n, int src, int ch, int mc)
+{
+    if (!n->nfz)
+        return;
+    if (mc) {
+        thaw_due(n, n->now, 1);
         return;
     }
-    if (P >= JUMP_PMAX)
-        give_up(p, n->now);
+    struct jgroup *g = n->pg[net_in_id(n, src, n->nlinkp + ch)];
+    if (g)
+        net_jump_touch(n, g, n->now);
+    if (n->next_thaw <= n->now)
+        thaw_due(n, n->now, 0);
+}
+
+void net_jump_settle(struct net *n)
+{
+    if (n->nfz)
+        thaw_due(n, n->now, 1);
 }
 
 void net_jump_reset(struct net *n)
 {
     struct jprobe *p = &n->jp;
-    if (p->valid)
-        give_up(p, n->now);
-    else if (p->next_try < n->now)
+    if (p->next_try > n->now)
         p->next_try = n->now;
 }
 
 void net_jump_free(struct net *n)
 {
-    free(n->jp.w);
-    free(n->jp.msg);
-    free(n->jp.ls);
+    struct jprobe *p = &n->jp;
+    drop_candidates(p);
+    free(p->cand);
+    free(p->uf);
+    free(p->has);
+    free(p->at);
+    free(p->size);
+    for (int i = 0; i < n->nfz; i++)
+        group_free(n->fz[i]);
+    free(n->fz);
+    free(n->pg);
 }

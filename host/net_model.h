@@ -56,10 +56,12 @@
  * Cost: a cycle costs work in each router holding flits, so stepping every
  * cycle makes a message's cost grow with its length. While worms only
  * stream (no head reaches a new router, no tail leaves, nothing becomes
- * ready), the state repeats with a short period up to the flits' indices
- * and the clock; the engine finds such a period and jumps over whole
- * periods at once, with exactly the times and counters stepping would give
- * (net_jump.c says how and why). Idle stretches are skipped outright.
+ * ready), the state of the worms sharing ports repeats with a short period
+ * up to the flits' indices and the clock; the engine finds such a period
+ * for each group of ports apart and jumps it over whole periods at once,
+ * while the rest of the network steps, with exactly the times and counters
+ * stepping would give (net_jump.c says how and why). Idle stretches are
+ * skipped outright.
  */
 #ifndef NET_MODEL_H
 #define NET_MODEL_H
@@ -223,8 +225,12 @@ uint64_t net_flit_hops(const struct net *n);
  * Set before the first net_inject; -1 if there is no memory for the check. */
 enum net_jump { NET_JUMP_OFF, NET_JUMP_ON, NET_JUMP_CHECK };
 int net_set_jump(struct net *n, enum net_jump mode);
-/* Cycles stepped one by one, cycles jumped over, and how many jumps. */
+/* Cycles stepped one by one, cycles the clock jumped over (every flit in
+ * a frozen group), and how many groups were frozen. */
 void net_engine_stats(const struct net *n, uint64_t *stepped, uint64_t *jumped, uint64_t *jumps);
+/* Flit moves (a flit leaving a buffer) in all, and how many of them the
+ * engine jumped over instead of stepping: the share of work it saved. */
+void net_engine_moves(const struct net *n, uint64_t *moves, uint64_t *jumped);
 
 /* The directed links of the dimension-ordered route src -> dst, as
  * net_link_stats indices, in order; returns how many (at most max). */

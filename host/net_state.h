@@ -79,27 +79,36 @@ struct net_router {
                                        at the first such worm here */
     int coords[NIC_MAX_DIMS];
     uint32_t nflits;                /* flits buffered here */
+    uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
     uint32_t queued;                /* messages waiting in its injection channels */
 };
 
 struct credit_ret { int router, port, vc; };
 
-/* A probe for a periodic stretch (net_jump.c): the canonical state at
- * cycle c, and what it takes to scale the counters over whole periods. */
+/* The jump (net_jump.c): a worm of a group, with its counters at the
+ * probe's c0 and their increments per period. */
 struct jmsg {
     struct net_msg *m;
-    uint64_t blocked;       /* its blocked cycles at c */
-    uint32_t f_out;         /* its flits out at c */
+    uint64_t blocked;       /* its blocked cycles at c0 */
+    uint32_t f_out;         /* its flits out at c0 */
     uint32_t d;             /* flits out per period */
     uint64_t db;            /* blocked cycles per period */
 };
+/* A group of ports (net_jump.c): a candidate of a probe, or frozen. */
+struct jgroup {
+    int *port, nport, port_cap;             /* port ids (net_in_id, net_out_id), ascending */
+    uint64_t *w;  size_t len, cap;          /* its canonical state at c0 */
+    struct jmsg *msg;  size_t nmsg, msg_cap; /* its worms */
+    struct link_stats *ls;  int nls;        /* its link ports' counters at c0, then per period */
+    uint64_t c1, P, until;                  /* frozen at c1, period P, thawed at `until` at the latest */
+    uint64_t dhops, dmoves;                 /* flit hops and moves per period */
+    uint64_t nflits;                        /* flits in it */
+};
 struct jprobe {
-    int valid;
-    uint64_t c, moves, flit_hops, next_try, gap;
-    uint64_t *w;  size_t len, cap;          /* canonical state words */
-    struct jmsg *msg;  size_t nmsg, msg_cap; /* the worms in it */
-    struct link_stats *ls;                  /* link counters at c */
-    uint64_t epoch;
+    int on, froze;
+    uint64_t c0, moves, next_try, gap, epoch;
+    struct jgroup **cand;  int ncand, cand_cap;
+    int *uf, *at, *size;  uint8_t *has;     /* scratch over the port ids */
 };
 
 struct net {
@@ -125,6 +134,11 @@ struct net {
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
     uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
     struct jprobe jp;
+    struct jgroup **pg;             /* per port id: its frozen group, or NULL (net_jump.c) */
+    struct jgroup **fz;  int nfz, fz_cap;   /* the frozen groups */
+    struct jgroup *stepping;        /* NULL, or the frozen group whose last cycles are being stepped */
+    uint64_t frozen_flits, next_thaw;
+    uint64_t moves_jumped;          /* flit moves jumped over by thaws */
     struct net *ref;                /* NET_JUMP_CHECK: the same network, stepped every cycle */
     struct net_msg **shadow;        /* its copies of the messages not yet delivered */
     size_t nshadow, shadow_cap;
@@ -148,6 +162,10 @@ struct net {
         for (uint64_t b_ = (n)->active[w_]; b_; b_ &= b_ - 1)                  \
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
+/* Port ids, for the jump's groups: input port ip of router r, output port o. */
+static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }
+static inline int net_out_id(const struct net *n, int r, int o) { return n->nr * n->nin + r * n->nout + o; }
+
 /* net_topo.c: the graph of a topology. net_topo_routers: how many routers
  * the machine's network has (its nodes', then its switches), or -1 with
  * the reason in err if the parameters do not fit it; net_topo_link_ports:
@@ -162,13 +180,38 @@ void net_topo_wire(struct net *n);
 int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls);
 int net_topo_hops(const struct net *n, int a, int b);
 
+/* The ejection port a worm that came in on input port ip leaves by: all-port
+ * nodes take the channel of the link it came in on; injection-to-self uses
+ * channel 0. */
+static inline int net_eject_port(const struct net *n, int ip)
+{
+    return n->nlinkp + (ip < n->nlinkp ? ip % n->nej : 0);
+}
+/* The output port a head that came in on input port ip of router r is routed to. */
+static inline int net_head_out(const struct net *n, int r, int ip, const struct net_msg *m)
+{
+    int cls, p = net_topo_route(n, r, m, &cls);
+    return p < 0 ? net_eject_port(n, ip) : p;
+}
+
 /* net_jump.c. After each cycle stepped without an event, net_jump_probe
- * may move the network whole periods ahead, never past end; anything that
- * breaks the period (an injection, an event, an idle skip) calls
- * net_jump_reset. */
+ * may freeze groups found periodic; net_jump_cycle, at the start of each
+ * cycle, thaws those due or about to be touched by a head entering the
+ * network; net_jump_touch schedules a group's thaw for cycle t (a head
+ * pushed where it will be routed into it); net_jump_idle_until: when every
+ * flit is frozen, the cycle the clock may go to; net_jump_queued: before a
+ * message is queued on channel ch of node src; net_jump_settle thaws every
+ * group (the counters are then exact); net_jump_reset: a probe may start
+ * now. net.c's net_step_group steps cycle c of group g's ports alone. */
 void net_jump_probe(struct net *n, uint64_t end);
+void net_jump_cycle(struct net *n, uint64_t c);
+void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t);
+uint64_t net_jump_idle_until(const struct net *n);
+void net_jump_queued(struct net *n, int src, int ch, int mc);
+void net_jump_settle(struct net *n);
 void net_jump_reset(struct net *n);
 void net_jump_free(struct net *n);
+void net_step_group(struct net *n, struct jgroup *g, uint64_t c);
 
 /* net.c, for net_mc.c: a worm's flits for len bytes (without the
  * multidestination header); queue a routed worm on its source's NIC

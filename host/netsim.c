@@ -276,13 +276,16 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
     h = fold(h, net_flit_hops(n));
     h = fold(h, net_cycles_simulated(n));
     net_engine_stats(n, &stepped, &jumped, &jumps);
+    uint64_t moves, moves_jumped;
+    net_engine_moves(n, &moves, &moves_jumped);
     char digest[17];
     snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
     if (c->json) {
-        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:f, s:f}",
+        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
             "packets", (json_int_t)total, "len", (json_int_t)c->len, "cycles", (json_int_t)net_now(n),
             "digest", digest, "cycles_stepped", (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped,
-            "jumps", (json_int_t)jumps, "wall_s", wall, "engine_cpu_s", cpu);
+            "jumps", (json_int_t)jumps, "moves", (json_int_t)moves, "moves_jumped", (json_int_t)moves_jumped,
+            "wall_s", wall, "engine_cpu_s", cpu);
         char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
         puts(s);
         free(s);

@@ -66,10 +66,12 @@ int results_write(const struct router *r, const struct report *rep, const struct
         "messages", (json_int_t)r->messages, "bytes", (json_int_t)r->bytes,
         "unreceived_messages", (json_int_t)r->unreceived,
         "wall_s", o->wall_s, "network", net, "per_node", per_node);
-    uint64_t stepped, jumped, jumps;
+    uint64_t stepped, jumped, jumps, moves, moves_jumped;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
-    json_object_set_new(s, "engine", json_pack("{s:I, s:I, s:I, s:f}", "cycles_stepped", (json_int_t)stepped,
-        "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps, "router_cpu_s", o->router_cpu_s));
+    net_engine_moves(r->net, &moves, &moves_jumped);
+    json_object_set_new(s, "engine", json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "cycles_stepped", (json_int_t)stepped,
+        "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps, "flit_moves", (json_int_t)moves,
+        "flit_moves_jumped", (json_int_t)moves_jumped, "router_cpu_s", o->router_cpu_s));
     json_object_set_new(s, "error", o->error[0] ? json_string(o->error) : json_null());
     if (o->fault.node >= 0)
         json_object_set_new(s, "fault", json_pack("{s:i, s:s, s:I, s:I}", "node", o->fault.node,
@@ -142,10 +144,12 @@ void results_print(const struct router *r, const struct report *rep, const struc
     if (r->unreceived)
         fprintf(f, "  unreceived      %llu messages were never received\n", (unsigned long long)r->unreceived);
     report_print(rep, r->nlog > 0, f);
-    uint64_t stepped, jumped, jumps;
+    uint64_t stepped, jumped, jumps, moves, moves_jumped;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
-    fprintf(f, "  wall time       %.2f s (router CPU %.2f s; network: %llu cycles stepped, %llu jumped over "
-            "in %llu jumps)\n", o->wall_s, o->router_cpu_s, (unsigned long long)stepped,
-            (unsigned long long)jumped, (unsigned long long)jumps);
+    net_engine_moves(r->net, &moves, &moves_jumped);
+    fprintf(f, "  wall time       %.2f s (router CPU %.2f s; network: %llu cycles stepped, %llu jumped over; "
+            "%.0f%% of flit moves jumped in %llu periodic stretches)\n", o->wall_s, o->router_cpu_s,
+            (unsigned long long)stepped, (unsigned long long)jumped,
+            moves ? 100.0 * (double)moves_jumped / (double)moves : 0.0, (unsigned long long)jumps);
     fprintf(f, "  results         %s/summary.json\n", o->run_dir);
 }

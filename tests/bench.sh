@@ -156,7 +156,7 @@ echo "(accepted flits per node per cycle; share = at_1.0 / peak)"
 # netsim --burst (8 messages per node, all ready at cycle 0) on a 16x16
 # torus, 256 B against 16 KB messages, jumping and stepping every cycle.
 echo
-printf "%-10s %8s %12s %14s %14s %16s %10s\n" pattern len cycles "cpu_s(jump)" "cpu_s(step)" "jumped" "step/jump"
+printf "%-10s %8s %12s %14s %14s %16s %10s\n" pattern len cycles "cpu_s(jump)" "cpu_s(step)" "moves_jumped" "step/jump"
 for pat in bitcomp transpose uniform; do
   declare -A cj=()
   for len in 256 16384; do
@@ -165,7 +165,7 @@ for pat in bitcomp transpose uniform; do
     s=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json --dims 16x16 --pattern $pat --burst 8 --len $len --no-jump; done | jq .engine_cpu_s | median)
     cj[$len]=$j
     printf "%-10s %8s %12s %14.4f %14.4f %15.0f%% %10.1f\n" $pat $len "$(echo "$one" | jq .cycles)" "$j" "$s" \
-      "$(echo "$one" | jq '100 * .cycles_jumped / .cycles')" "$(awk -v a="$s" -v b="$j" 'BEGIN{print a/b}')"
+      "$(echo "$one" | jq '100 * .moves_jumped / .moves')" "$(awk -v a="$s" -v b="$j" 'BEGIN{print a/b}')"
   done
   printf "%-10s 16 KB over 256 B engine CPU (jumping): %.1f\n" $pat "$(awk -v a="${cj[16384]}" -v b="${cj[256]}" 'BEGIN{print a/b}')"
 done
