@@ -307,10 +307,10 @@ static int alloc_scratch(struct net *n)
     p->uf = malloc((size_t)N * sizeof *p->uf);
     p->has = malloc((size_t)N);
     p->at = malloc((size_t)N * sizeof *p->at);
-    p->size = malloc((size_t)N * sizeof *p->size);
+    p->mark = calloc((size_t)N, sizeof *p->mark);
     if (!n->pg)
         n->pg = calloc((size_t)N, sizeof *n->pg);
-    return p->uf && p->has && p->at && p->size && n->pg ? 0 : -1;
+    return p->uf && p->has && p->at && p->mark && n->pg ? 0 : -1;
 }
 
 /* Record every group not frozen at the current cycle. */
@@ -377,17 +377,37 @@ oom:
     drop_candidates(p);
 }
 
-/* Whether g is still one whole group, nothing joined to it (p->uf built
- * at the current cycle, p->size its part sizes). */
+/* Whether nothing joined g since c0. Its state is as at c0, so its own
+ * worms reach only its ports; a port outside joins it only by an output
+ * port of it: a worm routed there, or a head that will be. */
 static int closed(struct net *n, const struct jgroup *g)
 {
     struct jprobe *p = &n->jp;
-    int root = find(p->uf, g->port[0]);
-    if (p->has[root] != 1 || p->size[root] != g->nport)
-        return 0;
-    for (int i = 1; i < g->nport; i++)
-        if (find(p->uf, g->port[i]) != root)
-            return 0;
+    const int V = n->V;
+    int s = ++p->stamp;
+    for (int i = 0; i < g->nport; i++)
+        p->mark[g->port[i]] = s;
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (is_in(n, id))
+            continue;
+        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        const struct net_router *R = &n->r[r];
+        for (int ip = 0; ip < n->nin; ip++) {
+            if (p->mark[net_in_id(n, r, ip)] == s)
+                continue;
+            for (int vc = 0; vc < V; vc++) {
+                const struct ivc *v = &R->in[ip * V + vc];
+                if (v->routed == 1 && v->out_port == o)
+                    return 0;
+                for (uint32_t j = 0; j < v->count; j++) {
+                    const struct flit *f = &v->q[(v->head + j) % v->cap];
+                    if (f->idx == 0 && net_head_out(n, r, ip, f->m) == o)
+                        return 0;
+                }
+            }
+        }
+    }
     return 1;
 }
 
@@ -489,20 +509,11 @@ void net_jump_probe(struct net *n, uint64_t end)
         return;
     }
     uint64_t P = n->now - p->c0;
-    int built = 0;
     for (int i = 0; i < p->ncand; i++) {
         struct jgroup *g = p->cand[i];
         struct walk w = { n, g, 0, 0, n->now, 0 };
         int keep = 0;
         if (n->moves != p->moves && walk(&w)) {
-            if (!built) {
-                build(n);
-                memset(p->size, 0, (size_t)nports(n) * sizeof *p->size);
-                for (int id = 0; id < nports(n); id++)
-                    if (!n->pg[id])
-                        p->size[find(p->uf, id)]++;
-                built = 1;
-            }
             uint64_t k = closed(n, g) ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
                 freeze(n, g, P, k);
@@ -703,7 +714,7 @@ void net_jump_free(struct net *n)
     free(p->uf);
     free(p->has);
     free(p->at);
-    free(p->size);
+    free(p->mark);
     for (int i = 0; i < n->nfz; i++)
         group_free(n->fz[i]);
     free(n->fz);

@@ -108,7 +108,7 @@ struct jprobe {
     int on, froze;
     uint64_t c0, moves, next_try, gap, epoch;
     struct jgroup **cand;  int ncand, cand_cap;
-    int *uf, *at, *size;  uint8_t *has;     /* scratch over the port ids */
+    int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
 };
 
 struct net {
