@@ -69,12 +69,13 @@ const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
     return n->ls;
 }
 
-static void ivc_init(struct ivc *v, uint32_t cap)
+static int ivc_init(struct ivc *v, uint32_t cap)
 {
     v->cap = cap;
     v->q = calloc(cap, sizeof *v->q);
     v->head = v->count = 0;
     v->routed = 0;
+    return v->q ? 0 : -1;
 }
 
 static void ivc_push(struct ivc *v, struct flit f)
@@ -115,6 +116,10 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     if (nr < 0)
         return NULL;
     struct net *n = calloc(1, sizeof *n);
+    if (!n) {
+        snprintf(err, errlen, "no memory for the network model");
+        return NULL;
+    }
     n->m = *m;
     n->p = *p;
     n->nd = m->ndims;
@@ -136,21 +141,29 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->va_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
+    n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
+    int ok = n->r && n->ls && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
+             n->ready_vc && n->in_pick && n->active;
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
-    for (int i = 0; i < n->nr; i++) {
+    for (int i = 0; ok && i < n->nr; i++) {
         struct net_router *r = &n->r[i];
         if (i < m->nodes)
             machine_coords(m, i, r->coords);
         r->in = calloc((size_t)n->nin * (size_t)n->V, sizeof *r->in);
         r->in_rr = calloc((size_t)n->nin, sizeof *r->in_rr);
-        for (int k = 0; k < n->nin * n->V; k++)
-            ivc_init(&r->in[k], cap);
         r->out = calloc((size_t)n->nout, sizeof *r->out);
-        for (int o = 0; o < n->nout; o++) {
+        r->inj = calloc((size_t)n->ninj, sizeof *r->inj);
+        if (!(ok = r->in && r->in_rr && r->out && r->inj))
+            break;
+        for (int k = 0; ok && k < n->nin * n->V; k++)
+            ok = ivc_init(&r->in[k], cap) == 0;
+        for (int o = 0; ok && o < n->nout; o++) {
             struct oport *op = &r->out[o];
             op->credits = calloc((size_t)n->V, sizeof *op->credits);
             op->owner = calloc((size_t)n->V, sizeof *op->owner);
             op->head_cycle = calloc((size_t)n->V, sizeof *op->head_cycle);
+            if (!(ok = op->credits && op->owner && op->head_cycle))
+                break;
             for (int v = 0; v < n->V; v++)
                 op->credits[v] = cap;
             op->is_eject = o >= n->nlinkp;
@@ -158,10 +171,13 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
         }
         for (int ip = 0; ip < n->nlinkp; ip++)
             r->up[ip] = r->up_port[ip] = -1;
-        r->inj = calloc((size_t)n->ninj, sizeof *r->inj);
+    }
+    if (!ok) {
+        snprintf(err, errlen, "no memory for the network model of %d routers", n->nr);
+        net_free(n);
+        return NULL;
     }
     net_topo_wire(n);
-    n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
     n->jump_on = 1;
     n->next_thaw = UINT64_MAX;
     return n;
@@ -171,15 +187,15 @@ void net_free(struct net *n)
 {
     if (!n)
         return;
-    for (int i = 0; i < n->nr; i++) {
+    for (int i = 0; n->r && i < n->nr; i++) {     /* (a net_new short of memory stops part way) */
         struct net_router *r = &n->r[i];
-        for (int k = 0; k < n->nin * n->V; k++) {
+        for (int k = 0; r->in && k < n->nin * n->V; k++) {
             free(r->in[k].q);
             if (r->mbr)
                 free(r->mbr[k]);
         }
         free(r->mbr);
-        for (int o = 0; o < n->nout; o++) {
+        for (int o = 0; r->out && o < n->nout; o++) {
             free(r->out[o].credits);
             free(r->out[o].owner);
             free(r->out[o].head_cycle);
