@@ -907,6 +907,14 @@ static uint64_t next_ready(const struct net *n)
     return best;
 }
 
+/* The credits returned during a cycle, usable from the next. */
+static void apply_credits(struct net *n)
+{
+    for (size_t k = 0; k < n->ncr; k++)
+        n->r[n->cr[k].router].out[n->cr[k].port].credits[n->cr[k].vc]++;
+    n->ncr = 0;
+}
+
 /* Cycle c of frozen group g's ports alone (net_jump.c thaws it): its
  * routers in rank order, injection first, then its credits. No event
  * falls in it (the group's bounds). */
@@ -928,9 +936,7 @@ void net_step_group(struct net *n, struct jgroup *g, uint64_t c)
             router_step(n, r, c);
         last = r;
     }
-    for (size_t k = 0; k < n->ncr; k++)
-        n->r[n->cr[k].router].out[n->cr[k].port].credits[n->cr[k].vc]++;
-    n->ncr = 0;
+    apply_credits(n);
     if (n->arr_head || n->left_head || n->hd_head) {
         fprintf(stderr, "net: an event in a frozen group's period (net_jump.c): a model error\n");
         abort();
@@ -990,9 +996,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
             if (!n->r[i].nflits && !n->r[i].queued)
                 n->active[i / 64] &= ~(1ull << (i % 64));
         }
-        for (size_t k = 0; k < n->ncr; k++)
-            n->r[n->cr[k].router].out[n->cr[k].port].credits[n->cr[k].vc]++;
-        n->ncr = 0;
+        apply_credits(n);
         n->now = c + 1;
         n->stepped++;
         n->moves += n->moved;
@@ -1010,7 +1014,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
             return 1;
         }
         if (n->jump_on)
-            net_jump_probe(n, end);
+            net_jump_probe(n);
     }
     return 0;
 }

@@ -497,9 +497,8 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 
 /* Each cycle stepped without an event: compare the candidates, freeze
  * those found periodic. */
-void net_jump_probe(struct net *n, uint64_t end)
+void net_jump_probe(struct net *n)
 {
-    (void)end;      /* a caller's injection after end touches the groups it reaches */
     struct jprobe *p = &n->jp;
     if (n->mc_live)
         return;              /* multidestination worms: stepped (net_model.h) */

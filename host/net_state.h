@@ -203,7 +203,7 @@ static inline int net_head_out(const struct net *n, int r, int ip, const struct 
  * message is queued on channel ch of node src; net_jump_settle thaws every
  * group (the counters are then exact); net_jump_reset: a probe may start
  * now. net.c's net_step_group steps cycle c of group g's ports alone. */
-void net_jump_probe(struct net *n, uint64_t end);
+void net_jump_probe(struct net *n);
 void net_jump_cycle(struct net *n, uint64_t c);
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t);
 uint64_t net_jump_idle_until(const struct net *n);

@@ -478,6 +478,15 @@ static void on_link(struct run *rn)
     }
 }
 
+/* Progress since last looked (r.progress moved): the run is alive at t. */
+static void take_progress(struct run *rn, double t)
+{
+    if (rn->r.progress != rn->progress_seen) {
+        rn->progress_seen = rn->r.progress;
+        rn->last_progress = t;
+    }
+}
+
 static void on_timer(struct run *rn)
 {
     uint64_t v;
@@ -512,10 +521,7 @@ static void on_timer(struct run *rn)
      * router may have just spent longer than hang_s in the network engine
      * (one call, no timer in between): that is the run moving, not the
      * nodes hanging, so the count is read here too. */
-    if (rn->r.progress != rn->progress_seen) {
-        rn->progress_seen = rn->r.progress;
-        rn->last_progress = t;
-    }
+    take_progress(rn, t);
     if (running && !booting && t - rn->last_progress > rn->hang_s)
         fail(rn, "no node used its NIC for %.0f s: the running nodes look hung (--hang-timeout)", rn->hang_s);
     /* EXIT is a node's last act: its QEMU must stop right after. It gets
@@ -824,10 +830,7 @@ static void loop(struct run *rn)
             default: on_pool_event(h, kind, id); break;
             }
         }
-        if (rn->r.progress != rn->progress_seen) {
-            rn->progress_seen = rn->r.progress;
-            rn->last_progress = now_s();
-        }
+        take_progress(rn, now_s());
         if (rn->done)
             break;
         if (router_all_exited(&rn->r)) {
