@@ -166,10 +166,12 @@ qemu-test: all $(WORMSIM_MPI)
 
 sweep-test: all
 	@tests/check-deps.sh run
+	@tests/check-deps.sh sweep
 	@$(TEST_VARS) tests/sweep/run.sh
 
 test: all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ)
 	@tests/check-deps.sh run $(ARCHES)
+	@tests/check-deps.sh sweep
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
 
 check-fuzz-deps:
@@ -206,6 +208,7 @@ REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan00
 export SWEEP JOBS METRIC OUT
 sweep: all
 	@tests/check-deps.sh run
+	@tests/check-deps.sh sweep
 	@[ -n "$$SWEEP" ] || { echo "make sweep: give SWEEP=<file or name>; names: $$(cd experiments && ls *.sweep | sed 's/\.sweep$$//' | tr '\n' ' ')" >&2; exit 2; }
 	@$(TEST_VARS) experiments/sweep.sh $${JOBS:+--jobs "$$JOBS"} $(SWEEP_ARGS) "$$SWEEP"
 
@@ -216,11 +219,13 @@ results plots: $(BUILD)/tests/test_tseng
 
 reproduce: all
 	@tests/check-deps.sh run
+	@tests/check-deps.sh sweep
 	@for s in $(REPRODUCE); do $(TEST_VARS) experiments/sweep.sh $${JOBS:+--jobs "$$JOBS"} $(SWEEP_ARGS) $$s || exit 1; done
 	@$(MAKE) --no-print-directory results
 
 recheck: all
 	@tests/check-deps.sh run
+	@tests/check-deps.sh sweep
 	@$(TEST_VARS) experiments/recheck.sh $(RECHECK_ARGS)
 
 heatmap:

@@ -924,9 +924,10 @@ A sweep prints a progress line (runs done/total, elapsed, an estimate
 weighted by p^2 (m + 1 KB)), writes `results/NAME/results.csv` (one row
 per run, header first) and keeps each run's directory under
 `results/NAME/runs/`. Stopped (Ctrl-C, kill) and started again, it skips
-every run that has a row and leaves no QEMU behind. `--jobs` counts
-whole machines; a run of more than `big_nodes` (128) nodes runs alone,
-since its QEMUs alone fill the cores. The columns of results.csv:
+every run that has a row and leaves no QEMU behind. GNU parallel runs
+the planned runs (`results/NAME/joblog`). `--jobs` counts whole
+machines; the runs of more than `big_nodes` (128) nodes run after the
+others, one at a time, since their QEMUs alone fill the cores. The columns of results.csv:
 `app, topo, dims, nodes, len, preset, port_model, net, args, arch` (the
 run's key), `group`, `status` (ok, fail, refused), `coll_ns`,
 `coll_ns_node0`, `sim_time_ns`, `steps`, `sends_per_node` and

@@ -40,11 +40,16 @@
 # whose key (app, topo, dims, len, preset, port_model, net, args, arch) has
 # a row. DIR/runs/ keeps each run's directory (links.csv, messages.csv,
 # node logs ...).
+# DIR/joblog is GNU parallel's log of every run (start, seconds, exit),
+# appended session after session.
 # DIR/timing.csv gets a line per session: date, jobs, runs to do, runs
 # done, elapsed seconds (docs/results.md sums them per sweep).
 #
-# Parallel runs: each run is a whole machine (p QEMUs and a router), so
-# --jobs counts machines. A run of more than big_nodes nodes runs alone.
+# Parallel runs: this script checks the definition and plans the runs;
+# GNU parallel runs them, each through experiments/sweep-cell.sh (the run
+# and its row). Each run is a whole machine (p QEMUs and a router), so
+# --jobs counts machines. The runs of more than big_nodes nodes run after
+# the others, one at a time.
 # Each job slot has a node pool (wormsim --serve), so a node's QEMU starts
 # once per sweep, not once per run; results are the same either way
 # (tests/qemu/suite-pool.sh), and each run's `command` file is the cold
@@ -96,6 +101,7 @@ NAME=$(basename "$DEF" .sweep)
 [ -z "$MAXN" ] || [[ "$MAXN" =~ ^[1-9][0-9]*$ ]] || die "--max-nodes '$MAXN' is not a positive integer"
 [ -n "$OUT" ] || OUT=results/$NAME
 [ -x "$WORMSIM" ] || die "no run tool at $WORMSIM (run make first)"
+command -v parallel > /dev/null || die "runs need GNU parallel: install the Debian package parallel (tests/check-deps.sh sweep does)"
 
 # --- Parse and check the definition: one line per run on stdout ----------
 APPS_OK=$("$WORMSIM" --list-apps | awk '{print $1}' | tr '\n' ' ')
@@ -106,14 +112,7 @@ groups=(); RUNS=()
 lineno=0; group=""; ingroup=0
 
 bad() { echo "sweep: $DEF:$lineno: $*" >&2; exit 2; }
-# The run tool's options for a machine, in MACHINE_OPTS: what a run's
-# command and the definition's check (check_group) share.
-machine_opts() {  # topo dims preset port_model arch net
-  MACHINE_OPTS=(--topo "$1")
-  case "$2" in n=*) MACHINE_OPTS+=(--nodes "${2#n=}") ;; *) MACHINE_OPTS+=(--dims "$2") ;; esac
-  MACHINE_OPTS+=(--preset "$3" --port-model "$4" --arch "$5" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV")
-  [ -z "$6" ] || MACHINE_OPTS+=(--set "$6")
-}
+. "$HERE/experiments/sweep-cell.sh"   # the functions the planner shares with the cells
 check_group() {  # validates G[] of the current group and expands it into RUNS
   local gname=$1 k
   for k in apps dims; do [ -n "${G[$k]:-}" ] || { lineno=$2; bad "group [$gname] has no '$k' (required keys: apps, dims)"; }; done
@@ -183,11 +182,6 @@ if [ -n "$ONLY" ]; then
   for g in ${ONLY//,/ }; do [[ " ${groups[*]} " == *" $g "* ]] || die "--only: no group '$g'; groups: ${groups[*]}"; done
 fi
 
-nodes_of() {  # dims -> node count
-  case "$1" in n=*) echo "${1#n=}" ;; *) echo "$1" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}' ;; esac
-}
-key_of() { printf '%s,%s,%s,%s,%s,%s,%s,%s,%s' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"; }
-
 # --- The runs still to do --------------------------------------------------
 mkdir -p "$OUT/runs" || die "cannot create $OUT"
 CSV=$OUT/results.csv
@@ -197,7 +191,8 @@ if [ -s "$CSV" ]; then
   # A row is written in one append; a torn last line (power loss) is dropped.
   [ -z "$(tail -c1 "$CSV")" ] || { echo "sweep: dropping a partial last line of $CSV" >&2; sed -i '$d' "$CSV"; }
   if [ $RETRY = 1 ]; then
-    awk -F, 'NR == 1 || ($12 != "fail" && $12 != "refused")' "$CSV" > "$CSV.tmp" && mv "$CSV.tmp" "$CSV"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") k = i; print; next }
+             $k != "fail" && $k != "refused"' "$CSV" > "$CSV.tmp" && mv "$CSV.tmp" "$CSV"
   fi
 else
   echo "$COLUMNS_CSV" > "$CSV"
@@ -207,7 +202,7 @@ while IFS=, read -r app topo dims nodes len preset pm net args arch rest; do
   DONE["$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")"]=1
 done < <(tail -n +2 "$CSV")
 
-TODO=(); skipped=0; total_w=0
+TODO=(); skipped=0
 for r in "${RUNS[@]}"; do
   IFS=$'\x1f' read -r app topo dims len preset pm net args arch gname tmo big <<< "$r"
   [ -z "$ONLY" ] || [[ ",$ONLY," == *",$gname,"* ]] || continue
@@ -223,81 +218,6 @@ if [ $LIST = 1 ]; then
   echo "sweep $NAME: ${#TODO[@]} runs to do, $skipped already in $CSV" >&2
   exit 0
 fi
-
-# Cost weight of a run for the estimate: p^2 (len + 1 KB) (an all-to-all
-# moves p^2 blocks; a start-up is worth about a kilobyte on most presets).
-weight() { echo $(( $1 * $1 * ($2 + 1024) / 1024 + 1 )); }
-
-# --- One run: wormsim, then one CSV row -----------------------------------
-run_one() {
-  local app=$1 topo=$2 dims=$3 len=$4 preset=$5 pm=$6 net=$7 args=$8 arch=$9 gname=${10} tmo=${11} slot=${12}
-  local n; n=$(nodes_of "$dims")
-  local id; id=$(printf '%s' "$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")" | cksum | awk '{print $1}')
-  local rdir=$OUT/runs/$app-$topo$dims-$len-$id
-  rm -rf "$rdir"; mkdir -p "$rdir"
-  [ -n "$tmo" ] || tmo=$((600 + n))
-  # The silence that means hung grows with the app's buffers: wormsim's default.
-  machine_opts "$topo" "$dims" "$preset" "$pm" "$arch" "$net"
-  local cmd=("$WORMSIM" --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len${args:+ $args}"
-             --runs-dir "$rdir" --timeout "$tmo")
-  printf '%q ' "${cmd[@]}" > "$rdir/command"; echo >> "$rdir/command"
-  [ $COLD = 1 ] || cmd=("$WORMSIM" --pool "$POOL-$slot" "${cmd[@]:1}")
-  local t0 rc; t0=$(date +%s.%N)
-  "${cmd[@]}" > "$rdir/wormsim.out" 2>&1; rc=$?
-  if [ $COLD = 0 ] && [ $rc = 2 ] && grep -q "^wormsim: no node pool named" "$rdir/wormsim.out"; then
-    # the slot's pool died between cells (the loop starts it again for the
-    # next); the client made no run directory: this cell runs cold, with
-    # the same results
-    "$WORMSIM" "${cmd[@]:3}" > "$rdir/wormsim.out" 2>&1; rc=$?
-  fi
-  local wall; wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-  local run; run=$(find "$rdir" -mindepth 1 -maxdepth 1 -type d | head -1)
-  local status=ok
-  if [ $rc = 2 ] && [ -z "$run" ]; then status=refused
-  elif [ $rc != 0 ]; then status=fail; fi
-  [ $rc -lt 128 ] || return $rc        # killed: no row
-  local row
-  row=$(collect "$run" "$n" "$status" "$wall")
-  row="$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" | awk -F, -v n="$n" 'BEGIN{OFS=","}{$4=n","$4; print}'),$gname,$row,${run#$OUT/}"
-  ( flock 9; printf '%s\n' "$row" >> "$CSV" ) 9> "$LOCK"
-  [ $status = ok ] || { sed 's/^/    /' "$rdir/wormsim.out" | tail -5 >&2; return 1; }
-}
-
-# The measured fields of one run directory (status, coll_ns .. wall_s).
-# coll_ns: the collective's time, the largest "done in" a node printed
-# (each node times the collective from its own exit of the start barrier);
-# messages, bytes, sends and start-ups count the collective only (steps >=
-# 1 of messages.csv: step 0 is the barrier); max_link_sharing is the
-# largest of steps.csv over the collective's steps; the link columns are
-# over the whole run (barrier included, unless the app ran with sync=0).
-collect() {
-  local run=$1 n=$2 status=$3 wall=$4
-  if [ -z "$run" ] || [ ! -f "$run/summary.json" ]; then
-    echo "$status,,,,,,,,,,,,,,,$wall"; return; fi
-  local coll0 collmax sim steps
-  collmax=$(cat "$run"/node-*.log 2>/dev/null | sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' | sort -n | tail -1)
-  coll0=$(sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
-  steps=$(sed -n 's/.*, \([0-9][0-9]*\) steps, .*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
-  sim=$(jq -r '.sim_time_ns // empty' "$run/summary.json")
-  local msgstats linkstats share
-  # CSV columns by header name (host/report.c writes them): c[name]
-  local hdr='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
-  msgstats=$(awk -F, -v n="$n" "$hdr"'
-    $c["step"] >= 1 { src = $c["src"]; dst = $c["dst"]; len = $c["len"]
-                      m++; b += len; if (len > mm) mm = len; s[src]++; r[dst]++; by[src] += len }
-    END { ms = 0; mu = 0; mb = 0
-          for (i in s) if (s[i] > ms) ms = s[i]
-          for (i = 0; i < n; i++) if (s[i] + r[i] > mu) mu = s[i] + r[i]
-          for (i in by) if (by[i] > mb) mb = by[i]
-          printf "%d,%d,%d,%.0f,%.0f,%d", ms, mu, m, b, mb, mm }' "$run/messages.csv" 2>/dev/null)
-  [ -n "$msgstats" ] || msgstats=",,,,,"
-  share=$(awk -F, "$hdr"'
-    $c["step"] >= 1 && $c["max_link_sharing"] > m { m = $c["max_link_sharing"] } END { print m + 0 }' "$run/steps.csv" 2>/dev/null)
-  linkstats=$(awk -F, "$hdr"'
-    { wm = $c["worms"]; fl = $c["flits"]; if (wm > w) w = wm; if (mn == "" || wm < mn) mn = wm; if (fl > f) f = fl }
-    END { printf "%d,%d,%.0f", w, mn, f }' "$run/links.csv" 2>/dev/null)
-  echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
-}
 
 # --recollect: the key and group, status and wall time stay; the rest is
 # measured again from the run directory (found by column name in the old
@@ -318,97 +238,78 @@ if [ $RECOLLECT = 1 ]; then
   exit 0
 fi
 # --- The node pools, one per job slot --------------------------------------
-POOL=sweep-$$; POOL_PIDS=()
-pools_down() {
-  local p; for p in "${POOL_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-  for p in "${POOL_PIDS[@]}"; do wait "$p" 2>/dev/null; done
-  POOL_PIDS=()
+POOL=sweep-$$
+pools_down() {   # the pools, whoever started them (this script or a cell)
+  local f p i
+  for f in "$OUT"/pool-*.pid; do [ -s "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null; done
+  for f in "$OUT"/pool-*.pid; do
+    [ -s "$f" ] || continue; p=$(cat "$f")
+    for i in $(seq 1 300); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$p" 2>/dev/null; rm -f "$f"
+  done
 }
-pool_up() {   # slot: start its pool and wait for its socket
-  local i=$1 k
-  "$WORMSIM" --serve "$POOL-$i" >> "$OUT/pool-$i.log" 2>&1 & POOL_PIDS[$i]=$!
-  for k in $(seq 100); do grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix && break; sleep 0.05; done
-  grep -q "@wormsim-pool-$POOL-$i\$" /proc/net/unix || { pools_down; die "node pool $i did not start: $(cat "$OUT/pool-$i.log")"; }
-}
-if [ $COLD = 0 ]; then
-  for ((i = 0; i < JOBS; i++)); do : > "$OUT/pool-$i.log"; pool_up $i; done
-fi
+rm -f "$OUT"/pool-*.pid
 trap pools_down EXIT
+if [ $COLD = 0 ] && [ ${#TODO[@]} -gt 0 ]; then
+  for ((i = 0; i < JOBS; i++)); do : > "$OUT/pool-$i.log"; pool_up $i || exit 2; done
+fi
 
-# --- The scheduler ---------------------------------------------------------
-declare -A PID_W=() PID_BIG=() PID_SLOT=()
-FREE=(); for ((i = 0; i < JOBS; i++)); do FREE[$i]=1; done
-running=0; big_running=0; done_n=0; failed=0; done_w=0; todo_w=0
+# --- The runs, by GNU parallel ----------------------------------------------
+SMALL=$OUT/.todo-small; BIG=$OUT/.todo-big; : > "$SMALL"; : > "$BIG"
+todo_w=0
 for r in "${TODO[@]}"; do
-  IFS=$'\x1f' read -r app topo dims len rest <<< "$r"
-  todo_w=$((todo_w + $(weight "$(nodes_of "$dims")" "$len")))
+  IFS=$'\x1f' read -r app topo dims len preset pm net args arch gname tmo big <<< "$r"
+  n=$(nodes_of "$dims"); todo_w=$((todo_w + $(weight "$n" "$len")))
+  if [ "$n" -gt "$big" ]; then printf '%s\n' "$r" >> "$BIG"; else printf '%s\n' "$r" >> "$SMALL"; fi
 done
-T0=$(date +%s)
 TTY=0; [ -t 2 ] && TTY=1
-fmt_t() { local s=$1; if [ "$s" -ge 3600 ]; then printf '%dh%02dm' $((s / 3600)) $((s % 3600 / 60)); else printf '%dm%02ds' $((s / 60)) $((s % 60)); fi; }
-progress() {
-  local now el eta="?"; now=$(date +%s); el=$((now - T0))
-  [ "$done_w" -gt 0 ] && eta=$(fmt_t $(( el * (todo_w - done_w) / done_w )))
-  local line; line=$(printf 'sweep %s: %d/%d done (%d skipped, %d failed), %d running, elapsed %s, estimate %s left' \
-    "$NAME" "$done_n" "${#TODO[@]}" "$skipped" "$failed" "$running" "$(fmt_t $el)" "$eta")
-  if [ $TTY = 1 ]; then printf '\r\033[K%s' "$line" >&2; else printf '%s\n' "$line" >&2; fi
-}
+export OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TTY
+export TOTAL=${#TODO[@]} TODO_W=$todo_w SKIPPED=$skipped T0=$(date +%s)
+: > "$OUT/.progress"
+done_n() { local d=0 f=0 w=0; [ -s "$OUT/.progress" ] && read -r d f w < "$OUT/.progress"; echo "$d"; }
+session_line() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,$TOTAL,$(done_n),$(($(date +%s) - T0))" >> "$OUT/timing.csv"; }
 
+PAR_PID=""
+# A stop (Ctrl-C, SIGTERM): parallel starts no new run (SIGHUP), each
+# running cell's process group gets SIGTERM (wormsim ends its QEMUs; the
+# cell writes no row), and after 30 s what is left is killed.
 cleanup() {
   trap '' INT TERM
-  local p
-  for p in "${!PID_W[@]}"; do kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null; done
-  for p in "${!PID_W[@]}"; do wait "$p" 2>/dev/null; done     # the runs, not the pools
-  # wormsim ends its QEMUs on SIGTERM; wait for every process of each run
-  # (its group), and after 30 s end what is left.
-  local i; for i in $(seq 1 300); do
-    local alive=0; for p in "${!PID_W[@]}"; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break; sleep 0.1
-  done
-  for p in "${!PID_W[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done
+  local p jobs="" i alive
+  if [ -n "$PAR_PID" ]; then
+    kill -HUP "$PAR_PID" 2>/dev/null
+    jobs=$(pgrep -P "$PAR_PID")
+    for p in $jobs; do kill -TERM -- "-$p" 2>/dev/null; done
+    for i in $(seq 1 300); do
+      alive=0; for p in $jobs; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
+      [ $alive = 0 ] && break; sleep 0.1
+    done
+    for p in $jobs; do kill -KILL -- "-$p" 2>/dev/null; done
+    wait "$PAR_PID" 2>/dev/null
+  fi
   pools_down
   [ $TTY = 1 ] && echo >&2
-  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,${#TODO[@]},$done_n,$(($(date +%s) - T0))" >> "$OUT/timing.csv"
-  echo "sweep $NAME: stopped; $done_n runs finished this time; run it again to resume" >&2
+  session_line
+  echo "sweep $NAME: stopped; $(done_n) runs finished this time; run it again to resume" >&2
   exit 130
 }
 trap cleanup INT TERM
 
-reap() {
-  local p st
-  wait -n -p p "${!PID_W[@]}"; st=$?
-  [ -n "${p:-}" ] && [ -n "${PID_W[$p]:-}" ] || return
-  running=$((running - 1)); done_n=$((done_n + 1)); done_w=$((done_w + PID_W[$p]))
-  [ "${PID_BIG[$p]}" = 1 ] && big_running=0
-  FREE[${PID_SLOT[$p]}]=1
-  unset "PID_W[$p]" "PID_BIG[$p]" "PID_SLOT[$p]"
-  [ $st = 0 ] || failed=$((failed + 1))
-  progress
+# run_list FILE JOBS: the runs of FILE, JOBS at once; parallel's slot
+# number picks the cell's node pool.
+run_list() {
+  [ -s "$1" ] || return 0
+  parallel --will-cite --jobs "$2" --arg-file "$1" --joblog "+$OUT/joblog" \
+    "$HERE/experiments/sweep-cell.sh" '{%}' '{}' &
+  PAR_PID=$!
+  wait "$PAR_PID"; PAR_PID=""
 }
-
-echo "sweep $NAME: ${#TODO[@]} runs to do, $skipped already in $CSV, $JOBS at once" >&2
-for r in "${TODO[@]}"; do
-  IFS=$'\x1f' read -r app topo dims len preset pm net args arch gname tmo big <<< "$r"
-  n=$(nodes_of "$dims"); w=$(weight "$n" "$len"); isbig=0; [ "$n" -gt "$big" ] && isbig=1
-  while [ $running -ge "$JOBS" ] || [ $big_running = 1 ] || { [ $isbig = 1 ] && [ $running -gt 0 ]; }; do reap; done
-  # a big run takes slot 0, whose pool keeps the big machine's nodes
-  slot=0; if [ $isbig = 0 ]; then for ((i = 0; i < JOBS; i++)); do [ "${FREE[$i]}" = 1 ] && { slot=$i; break; }; done; fi
-  FREE[$slot]=0
-  # a pool that died (the OOM killer, a signal) is started again, said once:
-  # its cell would otherwise fail for want of a pool, not for its own sake
-  if [ $COLD = 0 ] && ! kill -0 "${POOL_PIDS[$slot]}" 2>/dev/null; then
-    wait "${POOL_PIDS[$slot]}" 2>/dev/null
-    echo "sweep $NAME: node pool $slot ended (see $OUT/pool-$slot.log); starting it again" >&2
-    pool_up "$slot"
-  fi
-  ( trap - INT TERM EXIT; run_one "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" "$gname" "$tmo" "$slot"
-  ) &
-  p=$!; PID_W[$p]=$w; PID_BIG[$p]=$isbig; PID_SLOT[$p]=$slot; running=$((running + 1)); [ $isbig = 1 ] && big_running=1
-  [ $TTY = 0 ] || progress
-done
-while [ $running -gt 0 ]; do reap; done
+echo "sweep $NAME: $TOTAL runs to do, $skipped already in $CSV, $JOBS at once" >&2
+run_list "$SMALL" "$JOBS"
+run_list "$BIG" 1
 [ $TTY = 1 ] && echo >&2
-nfail=$(awk -F, 'NR > 1 && $12 != "ok"' "$CSV" | wc -l)
-echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,${#TODO[@]},$done_n,$(($(date +%s) - T0))" >> "$OUT/timing.csv"
+rm -f "$SMALL" "$BIG"
+nfail=$(csv_col "$CSV" status | tail -n +2 | grep -vcx ok)
+session_line
 echo "sweep $NAME: finished in $(fmt_t $(( $(date +%s) - T0 ))); $(($(wc -l < "$CSV") - 1)) rows in $CSV, $nfail not ok" >&2
 [ "$nfail" = 0 ]

@@ -8,6 +8,7 @@
 #   run [ARCH..]    running nodes and the tests: jq, gdb-multiarch and the
 #                   QEMU of each ARCH (arm: qemu-system-arm, riscv:
 #                   qemu-system-misc); no ARCH means arm
+#   sweep           sweeps (make sweep, make reproduce, make test): GNU parallel, jq
 #   plot            plots and heatmaps (make results, make heatmap): gnuplot-nox
 #   mpi             wormsim-mpi, a machine over several hosts: openmpi-bin,
 #                   libopenmpi-dev, pkg-config
@@ -17,7 +18,7 @@
 #   install         apt-get install every package the project uses
 # WORMSIM_NO_INSTALL=1 turns the automatic install off.
 set -u
-ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox time clang libclang-rt-14-dev openmpi-bin libopenmpi-dev pkg-config"
+ALL_PKGS="build-essential libjansson-dev gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-arm qemu-system-misc gdb-multiarch jq gnuplot-nox time parallel clang libclang-rt-14-dev openmpi-bin libopenmpi-dev pkg-config"
 missing=(); pkgs=()
 
 need_cmd()  { command -v "$1" >/dev/null 2>&1 || { missing+=("$1 (package $2)"); pkgs+=("$2"); }; }
@@ -38,7 +39,8 @@ check_one() {
          pkg-config --exists ompi-c 2>/dev/null || { missing+=("ompi-c.pc (package libopenmpi-dev)"); pkgs+=(libopenmpi-dev); } ;;
     fuzz) need_cmd clang clang; need_glob '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' libclang-rt-14-dev ;;
     plot) need_cmd gnuplot gnuplot-nox; need_cmd jq jq ;;
-    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|fuzz|mpi|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
+    sweep) need_cmd parallel parallel; need_cmd jq jq ;;
+    *) echo "usage: $0 host|node|node-arm|node-riscv|plot|sweep|fuzz|mpi|run [arm|riscv|mixed ..]|all|install" >&2; exit 2 ;;
   esac
 }
 
@@ -57,7 +59,7 @@ check() {
               *) check_one run-arm; check_one run-riscv ;;   # mixed, or a list: both
             esac
           done ;;
-    all)  for s in host node-arm node-riscv run run-arm run-riscv plot fuzz mpi; do check_one $s; done ;;
+    all)  for s in host node-arm node-riscv run run-arm run-riscv plot sweep fuzz mpi; do check_one $s; done ;;
     *)    check_one "$step" ;;
   esac
 }
