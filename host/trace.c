@@ -13,6 +13,7 @@ struct ev {
 struct tracebuf {
     struct ev *ev;
     size_t n, cap;
+    size_t lost;                   /* events dropped for want of memory */
     const struct router *r;
 };
 
@@ -25,19 +26,31 @@ void trace_free(struct tracebuf *t)
     free(t);
 }
 
+/* A new event, or NULL when the buffer cannot grow: the event is counted
+ * as lost and the run goes on (a timeline is never worth a run). */
 static struct ev *add(struct tracebuf *t)
 {
     if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 4096;
-        t->ev = realloc(t->ev, t->cap * sizeof *t->ev);
-        if (!t->ev) { perror("trace"); exit(1); }
+        size_t cap = t->cap ? 2 * t->cap : 4096;
+        struct ev *ev = realloc(t->ev, cap * sizeof *ev);
+        if (!ev) {
+            t->lost++;
+            return NULL;
+        }
+        t->ev = ev;
+        t->cap = cap;
     }
     return &t->ev[t->n++];
 }
 
+size_t trace_events(const struct tracebuf *t) { return t->n; }
+size_t trace_lost(const struct tracebuf *t) { return t->lost; }
+
 void trace_node(struct tracebuf *t, int node, const char *name, uint64_t t0, uint64_t t1, const char *detail)
 {
     struct ev *e = add(t);
+    if (!e)
+        return;
     *e = (struct ev){ .pid = 1, .tid = node, .t0 = t0, .t1 = t1 };
     snprintf(e->name, sizeof e->name, "%s", name);
     snprintf(e->detail, sizeof e->detail, "%s", detail ? detail : "");
@@ -47,6 +60,8 @@ static void on_link(void *ctx, int link, const struct net_msg *m, uint64_t c_hea
 {
     struct tracebuf *t = ctx;
     struct ev *e = add(t);
+    if (!e)
+        return;
     *e = (struct ev){ .pid = 2, .tid = link, .t0 = net_cycle_to_ns(t->r->net, c_head),
                       .t1 = net_cycle_to_ns(t->r->net, c_tail) };
     snprintf(e->name, sizeof e->name, "%d->%d", m->src, m->dst);

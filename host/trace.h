@@ -4,6 +4,7 @@
 #ifndef TRACE_H
 #define TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct router;
@@ -18,6 +19,11 @@ void trace_node(struct tracebuf *t, int node, const char *name, uint64_t t0, uin
 
 /* Start recording link occupancy from the router's network. */
 void trace_links(struct tracebuf *t, struct router *r);
+
+/* Events kept, and events dropped because memory ran out (the run goes on;
+ * the writer of trace.json says how many are missing). */
+size_t trace_events(const struct tracebuf *t);
+size_t trace_lost(const struct tracebuf *t);
 
 int trace_write(const struct tracebuf *t, const struct router *r, const char *path);
 

@@ -1175,6 +1175,9 @@ static int run_main(struct host *h, int argc, char **argv)
         snprintf(tp, sizeof tp, "%s/trace.json", rn.dir);
         if (trace_write(rn.r.timeline, &rn.r, tp))
             fprintf(stderr, "wormsim: cannot write %s\n", tp);
+        else if (trace_lost(rn.r.timeline))
+            fprintf(stderr, "wormsim: %s lacks %zu events: no memory to keep them\n", tp,
+                    trace_lost(rn.r.timeline));
         trace_free(rn.r.timeline);
         rn.r.timeline = NULL;
     }

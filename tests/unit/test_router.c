@@ -1,5 +1,9 @@
 /* The router engine, driven by fake nodes (router_fixture.h). */
 #include "router_fixture.h"
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "trace.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -1367,4 +1371,26 @@ TEST(progress_counts_work_not_doorbells)
     REQUIRE(answered(0, s));
     CHECK_EQ_U64(F.r.progress, p0 + 3);           /* the descriptor and its answer */
     fx_done();
+}
+
+/* A timeline that outgrows the memory drops events and counts them; the
+ * run goes on (it used to exit on the spot, leaving its nodes behind). */
+TEST(a_timeline_short_of_memory_drops_events)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = { 64u << 20, 64u << 20 };
+        setrlimit(RLIMIT_AS, &rl);
+        struct tracebuf *t = trace_new();
+        for (int i = 0; i < 2000000; i++)       /* about 170 MB of events */
+            trace_node(t, i % 64, "send", (uint64_t)i, (uint64_t)i + 1, "to 1");
+        _exit(trace_lost(t) > 0 && trace_events(t) >= 4096 &&
+              trace_events(t) + trace_lost(t) == 2000000 ? 0 : 3);
+    }
+    int st;
+    REQUIRE(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st));
+    CHECK_EQ_INT(WEXITSTATUS(st), 0);
 }
