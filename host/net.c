@@ -90,6 +90,8 @@ static void ivc_push(struct ivc *v, struct flit f)
         v->cap = nc;
         v->head = 0;
     }
+    if (!v->count)
+        v->front_ready = f.ready;
     v->q[(v->head + v->count++) % v->cap] = f;
 }
 
@@ -98,7 +100,32 @@ static struct flit *ivc_front(struct ivc *v) { return &v->q[v->head]; }
 static void ivc_pop(struct ivc *v)
 {
     v->head = (v->head + 1) % v->cap;
-    v->count--;
+    if (--v->count)
+        v->front_ready = v->q[v->head].ready;
+}
+
+/* The router's mask of busy input VCs (struct net_router's busy): set
+ * on a push, cleared when a pop empties the VC. */
+static inline void vc_busy(const struct net *n, struct net_router *r, int i)
+{
+    if (!n->wide)
+        r->busy |= 1ull << i;
+}
+
+static inline void vc_idle(const struct net *n, struct net_router *r, const struct ivc *v, int i)
+{
+    if (!n->wide && !v->count)
+        r->busy &= ~(1ull << i);
+}
+
+/* The first input VC from i on that may hold a flit: by the busy mask, or
+ * i itself on a wide router; nin V when there is none. */
+static inline int next_busy(const struct net *n, const struct net_router *r, int i)
+{
+    if (n->wide)
+        return i;
+    uint64_t b = i < 64 ? r->busy & (~0ull << i) : 0;
+    return b ? __builtin_ctzll(b) : n->nin * n->V;
 }
 
 struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
@@ -128,6 +155,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     int all = m->port_model == NIC_PORT_ALL ? (n->nlinkp ? n->nlinkp : 1) : 1;
     n->ninj = n->nej = p->ports ? (int)p->ports : all;
     n->nin = n->nlinkp + n->ninj;
+    n->wide = n->nin * n->V > 64;
     n->nout = n->nlinkp + n->nej;
     n->cycle_ps = (uint64_t)p->flit_bytes * p->byte_ps;
     n->nr = nr;
@@ -267,6 +295,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
         if (q->next_flit == 0)
             m->c_inject = c;
         ivc_push(v, (struct flit){ m, q->next_flit, 0, c });
+        vc_busy(n, r, (n->nlinkp + ch) * n->V);
         q->next_ok = c + n->p.nic_cycles;
         r->nflits++;
         n->inflight_flits++;
@@ -402,6 +431,7 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     }
     f.ready = c + n->p.hop_cycles;
     ivc_push(&dr->in[op->to_port * V + ovc], f);
+    vc_busy(n, dr, op->to_port * V + ovc);
     dr->nflits++;
     n->active[op->to_router / 64] |= 1ull << (op->to_router % 64);
     n->flit_hops++;
@@ -442,6 +472,7 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
     n->in_used[ip] = 1;
     struct flit f = *ivc_front(v);
     ivc_pop(v);
+    vc_idle(n, r, v, ip * V + vc);
     r->nflits--;
     n->moved++;
     int ovc = v->out_vc;
@@ -517,6 +548,7 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
     struct net_mc *mc = f.m->mc;
     int tail = f.idx == f.m->flits - 1;
     ivc_pop(v);
+    vc_idle(n, r, v, i);
     r->nflits--;
     n->moved++;
     n->in_used[ip] = 1;
@@ -691,15 +723,15 @@ static void router_step(struct net *n, int node, uint64_t c)
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
      * output VC. */
-    for (int i = 0; i < n->nin * V; i++) {
+    for (int i = next_busy(n, r, 0); i < n->nin * V; i = next_busy(n, r, i + 1)) {
         struct ivc *v = &r->in[i];
         if (!v->count)
             continue;
         if (n->nfz && n->pg[net_in_id(n, node, i / V)] != n->stepping)
             continue;                                /* another group's (net_jump.c) */
-        struct flit *f = ivc_front(v);
-        if (f->ready > c)
+        if (v->front_ready > c)
             continue;
+        struct flit *f = ivc_front(v);
         if (!v->routed && f->m->mc)
             net_mc_route(n, node, i);
         if (v->routed == 2) {

@@ -567,6 +567,8 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
                     if (f->ready > c1)
                         f->ready += dt;
                 }
+                if (v->count)
+                    v->front_ready = v->q[v->head].ready;
             }
             if (ip >= n->nlinkp) {
                 struct nic_queue *q = &R->inj[ip - n->nlinkp];

@@ -19,9 +19,11 @@ struct flit {
  * its front. Wormhole buffers hold buf_flits; the others grow. */
 struct ivc {
     struct flit *q;
+    uint64_t front_ready;           /* q[head].ready while count > 0 (router_step reads it
+                                       without touching the flit) */
     uint32_t cap, head, count;
     int routed, out_port, out_vc;   /* routed 2: a multidestination worm, its branches in the
-                                       router's mbr (kept out of here: 32 bytes an input VC) */
+                                       router's mbr (kept out of here: 40 bytes an input VC) */
 };
 
 /* The outputs of a multidestination worm at one router (net_mc.c): link
@@ -78,6 +80,7 @@ struct net_router {
     struct ivc_br **mbr;            /* [nin V]: multidestination worms' branches (net_mc.c), allocated
                                        at the first such worm here */
     int coords[NIC_MAX_DIMS];
+    uint64_t busy;                  /* bit i: input VC i holds a flit (unused if n->wide) */
     uint32_t nflits;                /* flits buffered here */
     uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
     uint32_t queued;                /* messages waiting in its injection channels */
@@ -117,6 +120,7 @@ struct net {
     int nr;                         /* routers: the nodes', then the switches */
     int nd;                         /* a direct network's dimensions */
     int nlinkp, ninj, nej, nin, nout, V;
+    int wide;                       /* nin V > 64: no busy masks, router_step scans every VC */
     uint64_t cycle_ps, now, stepped, flit_hops;
     struct net_router *r;
     struct link_stats *ls;
