@@ -53,11 +53,41 @@ static int others_wait(void)
     return 0;
 }
 
+/* Read-only data an app writes over (kind=scribble) and a later run
+ * checks (kind=mark): a pool's node must not carry a changed image into
+ * its next run (kernel/main.c, the in-place restart's check). */
+static const char image_mark[16] = "as loaded";     /* in .rodata: const, not volatile */
+
+static int scribble(void)
+{
+    char c = 0;
+    if (chosen()) {
+        ((volatile char *)image_mark)[0] = 'X';
+        for (int i = 0; i < net_nodes(); i++)
+            if (i != net_rank())
+                net_send(i, 0, &c, 1);
+        return 0;
+    }
+    return others_wait();
+}
+
+static int mark(void)
+{
+    if (((const volatile char *)image_mark)[0] == 'a')   /* a load, not the initializer */
+        return 0;
+    printf("crash: node %d runs on an image a run before changed\n", net_rank());
+    return 1;
+}
+
 int app_crash(void)
 {
+    const char *kind = net_arg("kind");
+    if (kind && !strcmp(kind, "scribble"))
+        return scribble();
+    if (kind && !strcmp(kind, "mark"))
+        return mark();
     if (!chosen())
         return others_wait();
-    const char *kind = net_arg("kind");
     /* Every board keeps the first MiB inaccessible, so these fault on
      * either ISA: a load from or a store to addr, a jump to 0x100. */
     volatile int *bad = (volatile int *)(uintptr_t)net_arg_num("addr");
@@ -78,7 +108,7 @@ int app_crash(void)
         panic("crash test asked for a panic");
     if (!strcmp(kind, "semihost"))
         return semihost_escape();
-    printf("crash: kind must be dabort, store, undef, pabort, panic or semihost\n");
+    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble or mark\n");
     return 2;
 }
 

@@ -30,10 +30,19 @@ void board_exit(int status) __attribute__((noreturn));
 
 /* Restart the node: QEMU resets the board, copies the node image back in
  * and boots it, keeping the process, its NIC memory and doorbells; a node
- * pool reuses it so (host/pool.c). A QEMU started with -no-reboot (a node
- * of one run only) ends instead, with status 0. A node's last act after a
- * clean EXIT. */
+ * pool reuses it so (host/pool.c) when the node cannot restart in place
+ * (board_restart). A QEMU started with -no-reboot (a node of one run
+ * only) ends instead, with status 0. A node's last act after a clean
+ * EXIT. */
 void board_reset(void) __attribute__((noreturn));
+
+/* Start again at _start without the board's reset, as QEMU's reset leaves
+ * the core (interrupts masked; ARM: MMU and caches off): the image stays
+ * loaded and QEMU keeps the code it translated. start.S copies .data from
+ * its pristine image and clears .bss; board_init() sets up the rest. A
+ * pool's node does this after a clean EXIT when its image is intact
+ * (kernel/main.c). */
+void board_restart(void) __attribute__((noreturn));
 
 /* Instructions retired, modulo 2^32. Exact under QEMU -icount shift=0 (so
  * deterministic; kernel/clock.c checks it at boot); callers widen it to 64

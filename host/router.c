@@ -270,6 +270,11 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     touch(r, n);
 }
 
+void router_node_restart_in_place(struct router *r, int rank)
+{
+    cfg_of(&r->nodes[rank])->restart = NIC_RESTART_IN_PLACE;
+}
+
 int router_node_hello(struct router *r, int rank)
 {
     struct node *n = &r->nodes[rank];

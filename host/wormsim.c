@@ -730,6 +730,8 @@ static int setup(struct run *rn)
         nd->rank = i;
         rn->nd[i] = nd;
         router_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
+        if (nd->reusable)
+            router_node_restart_in_place(&rn->r, i);
         if (h->pool.reused != reused) {
             rn->warm++;
             if (router_node_hello(&rn->r, i))

@@ -1,5 +1,6 @@
 /* Node boot: board, C runtime, NIC link-up, then the app named by the
  * router, with the node's identity already known. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,43 @@
  * The linker script checks the template fits. */
 static char tls_block[64] __attribute__((aligned(8)));
 
+/* --- An in-place restart's check of the image ----------------------------
+ *
+ * A pool's node restarts in place (board_restart) only if its code,
+ * read-only data, .data image and TLS template are as QEMU loaded them:
+ * an app that wrote over its own image gets the board's reset, which
+ * loads it again. The reference sum is taken at the first start after a
+ * load and kept in the image region's last 8 bytes (linker scripts: past
+ * the heap, never loaded, so zero on QEMU's start). The sum's
+ * instructions come before the clock starts or after EXIT: no run's
+ * time includes them. */
+extern const uint8_t __image_start[], __data_start[], __data_end[], __data_load[],
+    __tls_base[], __tdata_end[], __restart_keep[];
+#define KEEP_MAGIC 0x4b454550u                       /* "KEEP" */
+
+static uint32_t sum_range(uint32_t h, const uint8_t *a, const uint8_t *b)
+{
+    for (; a < b; a++)
+        h = (h ^ *a) * 16777619u;                    /* FNV-1a */
+    return h;
+}
+
+static uint32_t image_sum(void)
+{
+    uint32_t h = 2166136261u;
+    h = sum_range(h, __image_start, __data_start);
+    h = sum_range(h, __data_load, __data_load + (__data_end - __data_start));
+    return sum_range(h, __tls_base, __tdata_end);
+}
+
+static volatile uint32_t *keep(void) { return (volatile uint32_t *)(uintptr_t)__restart_keep; }
+
 void kernel_main(void)
 {
+    if (keep()[0] != KEEP_MAGIC) {                   /* the image was just loaded */
+        keep()[1] = image_sum();
+        keep()[0] = KEEP_MAGIC;
+    }
     board_init();
     _init_tls(tls_block);
     _set_tls(tls_block);
@@ -29,13 +65,26 @@ void kernel_main(void)
     panic("unknown app '%s'", (const char *)cfg->app);
 }
 
+/* After EXIT: in place when the pool keeps the node and the image is
+ * intact, else by the board's reset. Out of line, so _exit's own
+ * instructions up to the EXIT descriptor's time stay the same. */
+static void __attribute__((noinline, noreturn)) restart(void)
+{
+    if (nic_restart_in_place() && keep()[0] == KEEP_MAGIC && keep()[1] == image_sum())
+        board_restart();
+    keep()[0] = 0;                   /* the reset loads the image again: sum it then */
+    board_reset();
+}
+
 /* picolibc's exit() ends here: tell the router, then restart, to wait
- * for the next run of a node pool; a node of one run only ends there
- * (QEMU's -no-reboot). The status went with the EXIT descriptor. */
+ * for the next run of a node pool (in place when the pool keeps the node
+ * and its image is intact, else by the board's reset); a node of one run
+ * only ends at the reset (QEMU's -no-reboot). The status went with the
+ * EXIT descriptor. */
 void _exit(int status)
 {
     fflush(stdout);
     if (nic_exit(status))
         board_exit(status);          /* no link: the router knows nothing of it */
-    board_reset();
+    restart();
 }

@@ -190,6 +190,11 @@ int nic_exit(int code)
     return 0;
 }
 
+int nic_restart_in_place(void)
+{
+    return cfg && cfg->restart == NIC_RESTART_IN_PLACE;
+}
+
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)
 {
     if (!status)

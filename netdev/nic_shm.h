@@ -82,10 +82,17 @@ struct nic_config {
     uint32_t msg_max;                  /* largest payload of one message */
     uint32_t ps_per_instr;             /* node CPU speed: picoseconds per instruction */
     uint32_t t_send_ns, t_recv_ns;     /* software start-up of a send and of a receive */
-    uint32_t reserved[8];
+    uint32_t restart;                  /* enum nic_restart: what the node does after EXIT */
+    uint32_t reserved[7];
     char     app[64];                  /* NUL-terminated app name */
     char     args[256];                /* NUL-terminated, space-separated key=value */
 };
+
+/* After its EXIT a node of one run resets its board (QEMU's -no-reboot
+ * ends it); a node a pool keeps restarts in place: it reloads its own
+ * data and starts again from _start without the board's reset, so QEMU
+ * keeps its translated code (kernel/main.c, _exit). */
+enum nic_restart { NIC_RESTART_RESET = 0, NIC_RESTART_IN_PLACE = 1 };
 
 enum nic_state { NIC_STATE_BOOT = 0, NIC_STATE_RUNNING = 1, NIC_STATE_EXITED = 2, NIC_STATE_FAULT = 3 };
 /* Fault kinds in nic_status.fault_kind, with the names the node console

@@ -168,6 +168,12 @@ void riscv_trap(unsigned long cause, unsigned long pc, unsigned long tval)
     fault_report(kind, pc, tval, (uint32_t)cause);
 }
 
+void board_restart(void)
+{
+    __asm__ volatile("csrw mie, zero\n fence.i\n j _start" ::: "memory");
+    __builtin_unreachable();
+}
+
 void board_init(void)
 {
     null_guard();

@@ -18,7 +18,17 @@ _start:
 	la	t0, trap_entry		/* mtvec (3.1.7): direct mode, 4-byte aligned */
 	csrw	mtvec, t0
 	la	sp, __stack_top
-	/* Clear .bss. */
+	/* Copy .data from its pristine image (the linker script's image region). */
+	la	t0, __data_start
+	la	t1, __data_end
+	la	t2, __data_load
+5:	bgeu	t0, t1, 6f
+	lb	t3, 0(t2)
+	sb	t3, 0(t0)
+	addi	t0, t0, 1
+	addi	t2, t2, 1
+	j	5b
+6:	/* Clear .bss. */
 	la	t0, __bss_start
 	la	t1, __bss_end
 1:	bgeu	t0, t1, 2f
