@@ -85,6 +85,7 @@ collect() {
   linkstats=$(awk -F, "$hdr"'
     { wm = $c["worms"]; fl = $c["flits"]; if (wm > w) w = wm; if (mn == "" || wm < mn) mn = wm; if (fl > f) f = fl }
     END { printf "%d,%d,%.0f", w, mn, f }' "$run/links.csv" 2>/dev/null)
+  [ -n "$linkstats" ] || linkstats=",,"
   echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
 }
 
@@ -139,8 +140,11 @@ if [ "$COLD" = 0 ] && [ $rc = 2 ] && grep -q "^wormsim: no node pool named" "$rd
   # same results
   "$WORMSIM" "${cmd[@]:3}" > "$rdir/wormsim.out" 2>&1; rc=$?
 fi
-wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 [ $rc -lt 128 ] || exit $rc        # killed: no row
+# The run ended: its row is written whole even if a stop comes now (the
+# commands below inherit the ignored signals; a stop waits for the cell).
+trap '' TERM INT
+wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 run=$(find "$rdir" -mindepth 1 -maxdepth 1 -type d | head -1)
 status=ok
 if [ $rc = 2 ] && [ -z "$run" ]; then status=refused
