@@ -18,8 +18,9 @@
 
 /* Early set-up: memory protection (ARM: MMU identity map; RISC-V: PMP),
  * console, interrupt controller and the retired-instruction counter.
- * Called once, first thing, with interrupts masked; they stay masked for
- * the node's life. The first MiB must fault on any access (null pointers). */
+ * Called first thing at every start (a load, a reset or a restart in
+ * place), with interrupts masked; they stay masked for the node's life.
+ * The first MiB must fault on any access (null pointers). */
 void board_init(void);
 
 /* Console output of one byte (polled, never blocks for long). */

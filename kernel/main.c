@@ -25,7 +25,8 @@ static char tls_block[64] __attribute__((aligned(8)));
  * instructions come before the clock starts or after EXIT: no run's
  * time includes them. */
 extern const uint8_t __image_start[], __data_start[], __data_end[], __data_load[],
-    __tls_base[], __tdata_end[], __restart_keep[];
+    __tls_base[], __tdata_end[];
+extern uint32_t __restart_keep[2];
 #define KEEP_MAGIC 0x4b454550u                       /* "KEEP" */
 
 /* FNV-1a over [a, b): aligned words where it can (a quarter of the
@@ -49,7 +50,7 @@ static uint32_t image_sum(void)
     return sum_range(h, __tls_base, __tdata_end);
 }
 
-static volatile uint32_t *keep(void) { return (volatile uint32_t *)(uintptr_t)__restart_keep; }
+static volatile uint32_t *keep(void) { return __restart_keep; }
 
 void kernel_main(void)
 {

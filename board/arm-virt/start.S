@@ -32,9 +32,10 @@ _start:
 	ldrlob	r3, [r2], #1
 	strlob	r3, [r0], #1
 	blo	1b
-	/* Clear .bss. */
+	/* Clear .bss, the page table and the stacks: a restart in place
+	 * starts from the same memory as a load (none is in use yet). */
 	ldr	r0, =__bss_start
-	ldr	r1, =__bss_end
+	ldr	r1, =__stack_top
 	mov	r2, #0
 1:	cmp	r0, r1
 	strlo	r2, [r0], #4

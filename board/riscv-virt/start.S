@@ -28,9 +28,10 @@ _start:
 	addi	t0, t0, 1
 	addi	t2, t2, 1
 	j	5b
-6:	/* Clear .bss. */
+6:	/* Clear .bss and the stacks: a restart in place starts from the
+	 * same memory as a load (none is in use yet). */
 	la	t0, __bss_start
-	la	t1, __bss_end
+	la	t1, __stack_top
 1:	bgeu	t0, t1, 2f
 	sd	zero, 0(t0)
 	addi	t0, t0, 8
