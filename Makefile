@@ -102,6 +102,7 @@ export FUZZ_SECONDS FUZZ_JOBS
 TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
                FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
 
+.DELETE_ON_ERROR:   # a failed link leaves no empty node image behind
 .PHONY: all host mpi check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
 all: host nodes
 

@@ -1,5 +1,7 @@
 #include <stdio.h>
 #include <string.h>
+#include <elf.h>
+#include <errno.h>
 #include "arch.h"
 
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
@@ -52,4 +54,37 @@ void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len)
     for (int a = 0; a < ARCH_COUNT && o < len; a++)
         if (count[a])
             o += (size_t)snprintf(buf + o, len - o, "%s %d %s", o > 6 ? "," : "", count[a], arch_names[a]);
+}
+
+int arch_check_image(enum node_arch a, const char *path, char *err, size_t errlen)
+{
+    static const struct { unsigned char cls; unsigned short machine; const char *name; } want[ARCH_COUNT] = {
+        [ARCH_ARM] = { ELFCLASS32, EM_ARM, "a 32-bit ARM" },
+        [ARCH_RISCV] = { ELFCLASS64, EM_RISCV, "a 64-bit RISC-V" },
+    };
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s node image %s is %s; build it with: make", arch_names[a], path,
+                 errno == ENOENT ? "missing" : strerror(errno));
+        return -1;
+    }
+    unsigned char h[20];
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    const char *why = NULL;
+    char buf[64];
+    if (n == 0)
+        why = "empty";
+    else if (n < sizeof h || memcmp(h, ELFMAG, SELFMAG))
+        why = "not an ELF file";
+    else if (h[EI_CLASS] != want[a].cls || (h[EI_DATA] == ELFDATA2LSB ? h[18] | h[19] << 8 : h[18] << 8 | h[19]) !=
+             want[a].machine || h[16] != ET_EXEC) {
+        snprintf(buf, sizeof buf, "not %s executable", want[a].name);
+        why = buf;
+    }
+    if (why) {
+        snprintf(err, errlen, "%s node image %s is %s; build it with: make", arch_names[a], path, why);
+        return -1;
+    }
+    return 0;
 }

@@ -1087,9 +1087,8 @@ static int run_main(struct host *h, int argc, char **argv)
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
             continue;                /* no node runs this ISA */
-        if (access(rn.kernel[a], R_OK)) {
-            fprintf(stderr, "wormsim: %s node image %s is missing; build it with: make\n",
-                    arch_names[a], rn.kernel[a]);
+        if (arch_check_image((enum node_arch)a, rn.kernel[a], err, sizeof err)) {
+            fprintf(stderr, "wormsim: %s\n", err);
             return 2;
         }
         if (template_load(&rn.tpl[a], rn.template_path[a], err, sizeof err) ||

@@ -138,6 +138,14 @@ check_only() {
   refused --check --topo mesh --nodes 16 --dims 4x4 --app alltoall_atape -- "app alltoall_atape needs a banyan"
   refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1472 MiB of host memory"
   refused --check -- "node image $TMP/none.elf is missing"
+  # an image that is empty (a link that failed), not ELF, or of the other
+  # ISA is refused as well, not left to time out with no NIC up
+  : > "$TMP/empty.elf"; echo text > "$TMP/text.elf"
+  refused --check --kernel "$TMP/empty.elf" -- "arm node image $TMP/empty.elf is empty; build it with: make"
+  refused --check --kernel "$TMP/text.elf" -- "arm node image $TMP/text.elf is not an ELF file"
+  refused --check --kernel "${KERNEL_RISCV:-build/riscv/node.elf}" -- "arm node image .* is not a 32-bit ARM executable"
+  refused --check --arch riscv --kernel-riscv "${KERNEL:-build/arm/node.elf}" -- \
+    "riscv node image .* is not a 64-bit RISC-V executable"
 }
 # The wall-clock limits grow with the time the nodes may spend on their
 # buffers (nodes x the app's buffer bytes): 16x16 alltoall_pex at 8 KB
