@@ -27,6 +27,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,6 +130,26 @@ void check_fail(const char *file, int line, const char *fmt, ...)
     } while (0)
 
 #ifndef CHECK_NO_MAIN
+/* fn() in a child process whose address space is limited to bytes
+ * (RLIMIT_AS), so an allocation past the limit fails there: fn's return
+ * value as the child's exit status, or -1 if the child did not exit. */
+static __attribute__((unused)) int check_under_memory_limit(size_t bytes, int (*fn)(void))
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        struct rlimit rl = { bytes, bytes };
+        setrlimit(RLIMIT_AS, &rl);
+        _exit(fn());
+    }
+    int st;
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
 static int check_by_line(const void *a, const void *b)
 {
     return ((const struct check_test *)a)->line - ((const struct check_test *)b)->line;

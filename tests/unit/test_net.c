@@ -3,9 +3,6 @@
  * 8-byte flits at 1000 ps per byte, one cycle is 8 ns. */
 #include <string.h>
 #include <stdlib.h>
-#include <unistd.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include "check.h"
 #include "net_model.h"
 #include "net_fixture.h"
@@ -362,25 +359,19 @@ TEST(a_torus_needs_two_vcs)
  * crash on the first unchecked allocation: 16x16 torus routers with
  * 2^20-flit buffers (24 MiB a VC), under a 256 MiB address-space limit in
  * a child process. */
+static int short_network(void)
+{
+    struct machine m = mach("torus", NULL, "16x16", NIC_PORT_ONE);
+    struct net_params p = params(2, 1, SW_WORMHOLE);
+    p.buf_flits = 1u << 20;
+    char err[256] = "";
+    struct net *n = net_new(&m, &p, err, sizeof err);
+    return n ? 3 : strstr(err, "no memory for the network model of 256 routers") ? 0 : 4;
+}
+
 TEST(a_network_short_of_memory_is_refused)
 {
-    fflush(stdout);
-    pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        struct rlimit rl = { 256u << 20, 256u << 20 };
-        setrlimit(RLIMIT_AS, &rl);
-        struct machine m = mach("torus", NULL, "16x16", NIC_PORT_ONE);
-        struct net_params p = params(2, 1, SW_WORMHOLE);
-        p.buf_flits = 1u << 20;
-        char err[256] = "";
-        struct net *n = net_new(&m, &p, err, sizeof err);
-        _exit(n ? 3 : strstr(err, "no memory for the network model of 256 routers") ? 0 : 4);
-    }
-    int st;
-    REQUIRE(waitpid(pid, &st, 0) == pid);
-    CHECK(WIFEXITED(st));
-    CHECK_EQ_INT(WEXITSTATUS(st), 0);
+    CHECK_EQ_INT(check_under_memory_limit(256u << 20, short_network), 0);
 }
 
 TEST(run_stops_at_end_and_after_events)
