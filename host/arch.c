@@ -62,18 +62,19 @@ int arch_check_image(enum node_arch a, const char *path, char *err, size_t errle
         [ARCH_ARM] = { ELFCLASS32, EM_ARM, "a 32-bit ARM" },
         [ARCH_RISCV] = { ELFCLASS64, EM_RISCV, "a 64-bit RISC-V" },
     };
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s node image %s is %s; build it with: make", arch_names[a], path,
-                 errno == ENOENT ? "missing" : strerror(errno));
-        return -1;
-    }
     unsigned char h[20];
-    size_t n = fread(h, 1, sizeof h, f);
-    fclose(f);
+    size_t n = 0;
     const char *why = NULL;
     char buf[64];
-    if (n == 0)
+    FILE *f = fopen(path, "rb");
+    int open_errno = errno;
+    if (f) {
+        n = fread(h, 1, sizeof h, f);
+        fclose(f);
+    }
+    if (!f)
+        why = open_errno == ENOENT ? "missing" : strerror(open_errno);
+    else if (n == 0)
         why = "empty";
     else if (n < sizeof h || memcmp(h, ELFMAG, SELFMAG))
         why = "not an ELF file";

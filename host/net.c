@@ -78,13 +78,17 @@ static int ivc_init(struct ivc *v, uint32_t cap)
     return v->q ? 0 : -1;
 }
 
-static void ivc_push(struct ivc *v, struct flit f)
+/* Push onto input VC i of router r, and pop its front. Both keep the
+ * VC's front_ready and the router's mask of busy VCs (struct
+ * net_router's busy; none on a wide network). */
+static void ivc_push(const struct net *n, struct net_router *r, int i, struct flit f)
 {
+    struct ivc *v = &r->in[i];
     if (v->count == v->cap) {                 /* cut-through / store-and-forward: grow */
         uint32_t nc = v->cap * 2;
         struct flit *q = calloc(nc, sizeof *q);
-        for (uint32_t i = 0; i < v->count; i++)
-            q[i] = v->q[(v->head + i) % v->cap];
+        for (uint32_t k = 0; k < v->count; k++)
+            q[k] = v->q[(v->head + k) % v->cap];
         free(v->q);
         v->q = q;
         v->cap = nc;
@@ -93,28 +97,19 @@ static void ivc_push(struct ivc *v, struct flit f)
     if (!v->count)
         v->front_ready = f.ready;
     v->q[(v->head + v->count++) % v->cap] = f;
-}
-
-static struct flit *ivc_front(struct ivc *v) { return &v->q[v->head]; }
-
-static void ivc_pop(struct ivc *v)
-{
-    v->head = (v->head + 1) % v->cap;
-    if (--v->count)
-        v->front_ready = v->q[v->head].ready;
-}
-
-/* The router's mask of busy input VCs (struct net_router's busy): set
- * on a push, cleared when a pop empties the VC. */
-static inline void vc_busy(const struct net *n, struct net_router *r, int i)
-{
     if (!n->wide)
         r->busy |= 1ull << i;
 }
 
-static inline void vc_idle(const struct net *n, struct net_router *r, const struct ivc *v, int i)
+static struct flit *ivc_front(struct ivc *v) { return &v->q[v->head]; }
+
+static void ivc_pop(const struct net *n, struct net_router *r, int i)
 {
-    if (!n->wide && !v->count)
+    struct ivc *v = &r->in[i];
+    v->head = (v->head + 1) % v->cap;
+    if (--v->count)
+        v->front_ready = v->q[v->head].ready;
+    else if (!n->wide)
         r->busy &= ~(1ull << i);
 }
 
@@ -294,8 +289,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
             continue;
         if (q->next_flit == 0)
             m->c_inject = c;
-        ivc_push(v, (struct flit){ m, q->next_flit, 0, c });
-        vc_busy(n, r, (n->nlinkp + ch) * n->V);
+        ivc_push(n, r, (n->nlinkp + ch) * n->V, (struct flit){ m, q->next_flit, 0, c });
         q->next_ok = c + n->p.nic_cycles;
         r->nflits++;
         n->inflight_flits++;
@@ -430,8 +424,7 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
             net_jump_touch(n, g, c + 1);
     }
     f.ready = c + n->p.hop_cycles;
-    ivc_push(&dr->in[op->to_port * V + ovc], f);
-    vc_busy(n, dr, op->to_port * V + ovc);
+    ivc_push(n, dr, op->to_port * V + ovc, f);
     dr->nflits++;
     n->active[op->to_router / 64] |= 1ull << (op->to_router % 64);
     n->flit_hops++;
@@ -471,8 +464,7 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
     int o = v->out_port;
     n->in_used[ip] = 1;
     struct flit f = *ivc_front(v);
-    ivc_pop(v);
-    vc_idle(n, r, v, ip * V + vc);
+    ivc_pop(n, r, ip * V + vc);
     r->nflits--;
     n->moved++;
     int ovc = v->out_vc;
@@ -547,8 +539,7 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
     struct flit f = *ivc_front(v);
     struct net_mc *mc = f.m->mc;
     int tail = f.idx == f.m->flits - 1;
-    ivc_pop(v);
-    vc_idle(n, r, v, i);
+    ivc_pop(n, r, i);
     r->nflits--;
     n->moved++;
     n->in_used[ip] = 1;
