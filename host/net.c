@@ -836,6 +836,7 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     m->blocked_cycles = 0;
     m->f_out = 0;
     m->jmark = 0;
+    m->jid = ++n->jids;
     net_jump_reset(n);
     net_jump_queued(n, m->src, ch, m->mc != NULL);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;

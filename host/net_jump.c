@@ -24,16 +24,17 @@
  * is ready. So from a state S the group makes the same moves as from S
  * shifted, as long as no head or tail moves and no queued message of it
  * becomes ready. A probe records the canonical state of every group at
- * cycle c0: per flit its worm, its index less f_out of its worm, whether
- * it is a head or a tail, and how long it still waits (times relative to
- * c0, clamped at 0); per input VC its route; per injection channel its
+ * cycle c0: per flit its worm (by net_msg.jid: a delivered worm's freed
+ * address may come back as another's), its index less f_out of its worm,
+ * whether it is a head or a tail, and how long it still waits (times
+ * relative to c0, clamped at 0); per input VC its route; per injection channel its
  * front worm and how far it has pushed it; per output port its owners,
  * credits and round-robin pointers; per input port its switch pointer.
- * After each cycle stepped it compares each group with its record, for
- * up to JUMP_PMAX cycles. Equal at c1 = c0 + P, and still the same set of
- * ports (nothing joined it), means the group is periodic with period P
- * from c0 on (it is deterministic), and its state at c1 + kP is its state
- * at c1 shifted k times, for every k with:
+ * After each cycle stepped it compares each group with its record. Equal
+ * at c1 = c0 + P, and still the same set of ports (nothing joined it),
+ * means the group is periodic with period P from c0 on (it is
+ * deterministic), and its state at c1 + kP is its state at c1 shifted k
+ * times, for every k with:
  *   - each worm m with d(m) > 0 pushes no tail: its NIC has pushed nf
  *     flits of its F, and nf + k d(m) <= F - 1;
  *   - each queued message of the group not ready at c1 (ready at rc)
@@ -56,6 +57,15 @@
  * every flit in the network is in a frozen group, the clock goes straight
  * to the next thaw, the next injection or the caller's bound.
  *
+ * A group that settles only after a while (a head still being routed,
+ * VCs still being won) is not periodic from c0. So each group is
+ * recorded again, on the same ports, whenever `wait` cycles have passed
+ * without a match, and then waits twice as long (Brent's cycle finding):
+ * a transient of T cycles and a period P cost O(T + P) cycles stepped,
+ * for periods up to JUMP_PMAX. A new record is taken only while the
+ * ports are still a whole part (whole()); once they are not, the group
+ * is dropped and the next probe records the part as it is now.
+ *
  * A probe that freezes nothing waits before the next one, longer after
  * each failure (up to JUMP_GAP_MAX cycles), so traffic that never settles
  * pays little for it.
@@ -66,6 +76,7 @@
 #include "net_state.h"
 
 #define JUMP_PMAX    64     /* longest period looked for, in cycles */
+#define JUMP_WAIT0   4      /* cycles compared with a group's first record before a new one */
 #define JUMP_KMIN    2      /* a group is frozen for at least this many periods */
 #define JUMP_GAP_MIN 8
 #define JUMP_GAP_MAX 256
@@ -150,7 +161,7 @@ struct walk {
     int oom;
 };
 
-static int put(struct walk *w, uint64_t v)
+static inline __attribute__((always_inline)) int put(struct walk *w, uint64_t v)
 {
     struct jgroup *g = w->g;
     if (!w->rec)
@@ -221,7 +232,7 @@ static int walk(struct walk *w)
                     PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
                 for (uint32_t j = 0; j < v->count; j++) {
                     const struct flit *f = &v->q[(v->head + j) % v->cap];
-                    PUT((uintptr_t)f->m);
+                    PUT(f->m->jid);
                     PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
                         (uint64_t)(f->idx == f->m->flits - 1) << 33);
                     PUT(rel(f->ready, w->c));
@@ -231,7 +242,7 @@ static int walk(struct walk *w)
             }
             if (ip >= n->nlinkp) {
                 const struct nic_queue *q = &R->inj[ip - n->nlinkp];
-                PUT((uintptr_t)q->first);
+                PUT(q->first ? q->first->jid : 0);
                 if (q->first) {
                     PUT((uint32_t)(q->next_flit - q->first->f_out) |
                         (uint64_t)(ready_cycle(n, q->first) > w->c) << 32);
@@ -247,7 +258,7 @@ static int walk(struct walk *w)
             PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32);
             for (int v = 0; v < V; v++) {
                 PUT(op->credits[v]);
-                PUT((uintptr_t)op->owner[v]);
+                PUT(op->owner[v] ? op->owner[v]->jid : 0);
             }
         }
     }
@@ -344,6 +355,9 @@ static void record(struct net *n)
             struct jgroup *g = calloc(1, sizeof *g);
             if (!g)
                 goto oom;
+            g->c0 = n->now;
+            g->moves0 = n->moves;
+            g->wait = JUMP_WAIT0;
             p->cand[p->ncand] = g;
             p->at[root] = p->ncand++;
         }
@@ -368,13 +382,58 @@ static void record(struct net *n)
             goto oom;
         link_counters(n, g, g->ls);
     }
-    p->c0 = n->now;
-    p->moves = n->moves;
     p->on = p->ncand > 0;
     p->froze = 0;
     return;
 oom:
     drop_candidates(p);
+}
+
+static int closed(struct net *n, const struct jgroup *g);
+
+/* Whether g's ports are still a whole part (build): every routed VC and
+ * every head in its input ports goes to an output port of it, and no
+ * port outside is routed into it. */
+static int whole(struct net *n, const struct jgroup *g)
+{
+    if (!closed(n, g))
+        return 0;
+    struct jprobe *p = &n->jp;
+    const int V = n->V;
+    int s = ++p->stamp;
+    for (int i = 0; i < g->nport; i++)
+        p->mark[g->port[i]] = s;
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (!is_in(n, id))
+            continue;
+        int r = id / n->nin, ip = id % n->nin;
+        for (int vc = 0; vc < V; vc++) {
+            const struct ivc *v = &n->r[r].in[ip * V + vc];
+            if (v->routed == 1 && p->mark[net_out_id(n, r, v->out_port)] != s)
+                return 0;
+            for (uint32_t j = 0; j < v->count; j++) {
+                const struct flit *f = &v->q[(v->head + j) % v->cap];
+                if (f->idx == 0 && p->mark[net_out_id(n, r, net_head_out(n, r, ip, f->m))] != s)
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Candidate g, still a whole part, recorded again at the current cycle. */
+static int rerecord(struct net *n, struct jgroup *g)
+{
+    n->jp.epoch++;
+    g->len = g->nmsg = 0;
+    struct walk w = { n, g, 1, 0, n->now, 0 };
+    if (!walk(&w) || w.oom)
+        return -1;
+    link_counters(n, g, g->ls);
+    g->c0 = n->now;
+    g->moves0 = n->moves;
+    return 0;
 }
 
 /* Whether nothing joined g since c0. Its state is as at c0, so its own
@@ -507,12 +566,12 @@ void net_jump_probe(struct net *n)
             record(n);
         return;
     }
-    uint64_t P = n->now - p->c0;
     for (int i = 0; i < p->ncand; i++) {
         struct jgroup *g = p->cand[i];
+        uint64_t P = n->now - g->c0;
         struct walk w = { n, g, 0, 0, n->now, 0 };
         int keep = 0;
-        if (n->moves != p->moves && walk(&w)) {
+        if (n->moves != g->moves0 && walk(&w)) {
             uint64_t k = closed(n, g) ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
                 freeze(n, g, P, k);
@@ -520,7 +579,10 @@ void net_jump_probe(struct net *n)
             } else {
                 group_free(g);
             }
-        } else if (P < JUMP_PMAX) {
+        } else if (P < g->wait) {
+            keep = 1;
+        } else if (2 * g->wait <= JUMP_PMAX && whole(n, g) && !rerecord(n, g)) {
+            g->wait *= 2;            /* Brent: a transient start costs O(its length + P) */
             keep = 1;
         } else {
             group_free(g);

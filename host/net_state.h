@@ -103,13 +103,15 @@ struct jgroup {
     uint64_t *w;  size_t len, cap;          /* its canonical state at c0 */
     struct jmsg *msg;  size_t nmsg, msg_cap; /* its worms */
     struct link_stats *ls;  int nls;        /* its link ports' counters at c0, then per period */
+    uint64_t c0, moves0, wait;              /* a candidate: recorded at c0, when n->moves was moves0,
+                                               compared for `wait` cycles before a new record */
     uint64_t c1, P, until;                  /* frozen at c1, period P, thawed at `until` at the latest */
     uint64_t dhops, dmoves;                 /* flit hops and moves per period */
     uint64_t nflits;                        /* flits in it */
 };
 struct jprobe {
     int on, froze;
-    uint64_t c0, moves, next_try, gap, epoch;
+    uint64_t next_try, gap, epoch;
     struct jgroup **cand;  int ncand, cand_cap;
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
 };
@@ -143,6 +145,7 @@ struct net {
     struct jgroup *stepping;        /* NULL, or the frozen group whose last cycles are being stepped */
     uint64_t frozen_flits, next_thaw;
     uint64_t moves_jumped;          /* flit moves jumped over by thaws */
+    uint64_t jids;                  /* net_msg.jid given so far */
     struct net *ref;                /* NET_JUMP_CHECK: the same network, stepped every cycle */
     struct net_msg **shadow;        /* its copies of the messages not yet delivered */
     size_t nshadow, shadow_cap;
