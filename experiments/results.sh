@@ -215,27 +215,65 @@ cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "
 slow=$(cols "$T" nodes len status coll_ns app dims | awk -F, 'NR == FNR { if ($0 !~ /^#/) P[$2 SUBSEP $4 SUBSEP $5] = $6; next }
   $3 == "ok" && $1 >= 48 && $1 <= 128 && $2 >= 4096 && (($5 SUBSEP $6 SUBSEP $2) in P) {
     r = $4 / 1e9 / P[$5, $6, $2]; if (lo == "" || r < lo) lo = r; if (r > hi) hi = r }
-  END { if (lo != "") printf "%.0f-%.0f %%", (lo - 1) * 100, (hi - 1) * 100 }' "$P" -)
-slow_s=""
-[ -z "$slow" ] || slow_s=" The 4-16 KB cells of the
-48- to 128-node meshes come out $slow slow: there the Delta moved a
-byte faster than its 4x4 row (the fit's only input) suggests."
-cat <<EOF
-Reading the findings (for the cells run here). The emulated times follow
-the paper's to within a factor 1.5 almost everywhere, from one calibrated
-row; they grow with p and L as the paper's do.$slow_s PEX-GEN-SHIFT beats or
-equals PEX-GEN in most cells, as in the paper. GEN against PEX is where the
-emulator and the paper part (table above): the paper's PEX pulls ahead from
-1 KB on 64 nodes and more (and 8 KB on 16), which the paper puts down to
-GEN's asymmetry (a node sends to one node and receives from another, over
-paths with different contention). On the emulator PEX leads on the
-128-node mesh, but on 16 and 64 nodes GEN stays level or ahead at most
-lengths: both see the same largest link sharing per step (above), so
-contention does not separate them, and likely GEN gains from its different
-send and receive partners: a node can run ahead into its next step (there
-is no step barrier) where PEX ties each node to its partner.
-
-EOF
+  END { if (lo == "") exit
+        if (lo > 1) printf " The 4-16 KB cells of the 48- to 128-node meshes come out %.0f-%.0f %% slow: there the Delta moved a byte faster than its 4x4 row (the fit" Q "s only input) suggests.", (lo - 1) * 100, (hi - 1) * 100
+        else printf " The 4-16 KB cells of the 48- to 128-node meshes come out at %.2f to %.2f of the paper" Q "s times.", lo, hi }' Q="'" "$P" -)
+slow_s=$slow
+# Reading the findings: every claim below is counted from th.join
+# (table,app,paper_shape,dims,len,paper_s,emu_s) and the link sharing
+# (dims,pex,gen), and worded by what the counts say.
+cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "alltoall_pex" || $1 == "alltoall_gen") {
+    k = $2; if ($1 == "alltoall_pex") p[k] = $5; else g[k] = $5 }
+  END { for (k in p) if (k in g) print k "," p[k] "," g[k] }' > "$TMP/share"
+awk -F, -v slow_s="$slow_s" -v Q="'" '
+  function most(a, n) { return a == n ? "in all cells (" a " of " n ")" : (a >= 0.9 * n ? "almost everywhere (" a " of " n ")" : (2 * a > n ? "in most cells (" a " of " n ")" : "in only " a " of " n)) }
+  function lead(e1, e2) { return e2 < 0.98 * e1 ? "G" : (e1 < 0.98 * e2 ? "P" : "=") }
+  function nodes(sh,  d) { split(sh, d, "x"); return d[1] * d[2] }
+  NR == FNR { sp[$1] = $2; sg[$1] = $3; nsh++; next }
+  $7 != "" { r = $7 / $6; n++; if (r > 0.67 && r < 1.5) w++ }
+  { e[$1, $3, $5] = $7; pa[$1, $3, $5] = $6; have[$1, $3, $5] = 1; if (!(($1 SUBSEP $3) in rows)) { rows[$1 SUBSEP $3] = 1; rl[++nr] = $1 SUBSEP $3 }
+    if (!(($5) in lens)) { lens[$5] = 1; ll[++nl] = $5 } if (!(($3) in shs)) { shs[$3] = 1; sl[++ns] = $3 } }
+  END {
+    if (!n) exit
+    # growth with L along each row, and with p down each column of a table
+    for (i = 1; i <= nr; i++) for (j = 1; j < nl; j++) {
+      k1 = rl[i] SUBSEP ll[j]; k2 = rl[i] SUBSEP ll[j + 1]
+      if ((k1 in have) && (k2 in have) && e[k1] != "" && e[k2] != "") { gl++; if (e[k2] > e[k1]) gle++; if (pa[k2] > pa[k1]) glp++ } }
+    for (t = 2; t <= 6; t++) for (j = 1; j <= nl; j++) { prev = ""
+      for (i = 1; i <= ns; i++) { k = t SUBSEP sl[i] SUBSEP ll[j]; if (!(k in have) || e[k] == "") continue
+        if (prev != "" && nodes(sl[i]) > nodes(pv)) { gp++; if (e[k] > e[prev]) gpe++; if (pa[k] > pa[prev]) gpp++ }
+        prev = k; pv = sl[i] } }
+    printf "Reading the findings (for the cells run here). The emulated times follow the paper\x27s to within a factor 1.5 %s, from one calibrated row.", most(w, n)
+    printf " They grow with the block length in %d of %d steps along a row (the paper\x27s in %d) and with the node count in %d of %d steps down a column (the paper\x27s in %d).%s", gle, gl, glp, gpe, gp, gpp, slow_s
+    # PEX-GEN-SHIFT (table 4) against PEX-GEN (table 3)
+    for (i = 1; i <= ns; i++) for (j = 1; j <= nl; j++) { k3 = 3 SUBSEP sl[i] SUBSEP ll[j]; k4 = 4 SUBSEP sl[i] SUBSEP ll[j]
+      if (!(k3 in have) || !(k4 in have)) continue
+      if (e[k3] != "" && e[k4] != "") { sn++; if (e[k4] <= 1.005 * e[k3]) sb++ }
+      spn++; if (pa[k4] <= pa[k3]) spb++ }
+    if (sn) printf " PEX-GEN-SHIFT beats or equals PEX-GEN %s; in the paper in %d of %d.", most(sb, sn), spb, spn
+    # GEN (table 5) against PEX (table 2), shape by shape
+    for (i = 1; i <= ns; i++) { sh = sl[i]; ce = cp = cn = 0
+      for (j = 1; j <= nl; j++) { kp = 2 SUBSEP sh SUBSEP ll[j]; kg = 5 SUBSEP sh SUBSEP ll[j]
+        if (!(kp in have) || !(kg in have) || e[kp] == "" || e[kg] == "") continue
+        cn++; an++; we = lead(e[kp], e[kg]); wp = lead(pa[kp], pa[kg]); if (we == wp) ag++
+        if (we == "P") ce++; if (wp == "P") cp++ }
+      if (!cn) continue
+      se = se sprintf("%s%s (%d nodes) %d against %d of %d", se == "" ? "" : ", ", sh, nodes(sh), ce, cp, cn)
+      if (ce < cp) behind++ }
+    if (an) {
+      printf " GEN against PEX: the faster one agrees with the paper in %d of %d cells.", ag, an
+      printf " Lengths at which PEX is faster by more than 2%%, emulated against paper, per mesh: %s.", se
+      if (behind) printf " Where the paper\x27s PEX pulls ahead and the emulator\x27s does not, the paper points to GEN\x27s asymmetry (a node sends to one node and receives from another, over paths with different contention)."
+    }
+    for (k in sp) { ls_n++; if (sp[k] == sg[k]) ls_eq++ }
+    if (ls_n) {
+      printf " PEX and GEN see the same largest link sharing per step on %d of the %d meshes both ran (above)", ls_eq, ls_n
+      if (behind && ls_eq == ls_n) printf ", so contention does not separate them here; a likely cause is that a GEN node, with different send and receive partners, can run ahead into its next step (there is no step barrier) where PEX ties each node to its partner"
+      printf "."
+    }
+    print ""
+  }' "$TMP/share" "$TMP/th.join" | fmt -w 76
+echo
 # plots: per paper shape, time against block length
 for shp in $(awk -F, '$0 !~ /^#/ { print $3 }' "$P" | awk '!s[$0]++'); do
   grep -q ",$shp,[^,]*,[^,]*,[^,]*,[0-9.]\+$" "$TMP/th.join" || continue

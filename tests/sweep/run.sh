@@ -193,6 +193,18 @@ results_and_heatmap_from_the_slice() {
   expect 'grep -q "^| 256 | 0.00[0-9]* / 0.004 (" "$TMP/doc/results.md"' "$(grep "^| 256" "$TMP/doc/results.md" | head -2)"
   expect 'grep -q "Not run yet: .make sweep SWEEP=torus000" "$TMP/doc/results.md"'
   expect '[ "$(head -c 4 "$TMP/doc/img/thakur-4x4.png" | tail -c 3)" = PNG ]'
+  # The findings are counted from the CSV: the slice's 8 cells; its 4x4 PEX
+  # cell at 256 B (on the calibrated row) made 100 times slower by hand
+  # leaves the factor-1.5 count.
+  within() { tr '\n' ' ' < "$1" | grep -o "within a factor 1.5 [^.]*(\([0-9]*\) of 8)" | sed 's/.*(\([0-9]*\) of 8)/\1/'; }
+  local w0 w1; w0=$(within "$TMP/doc/results.md")
+  expect '[ -n "$w0" ] && [ "$w0" -ge 1 ]' "$(grep -A3 "Reading the findings" "$TMP/doc/results.md")"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+           NR > 1 && $c["app"] == "alltoall_pex" && $c["len"] == 256 { $c["coll_ns"] *= 100 } { print }' OFS=, \
+    "$TMP/slice/results.csv" > "$TMP/res/thakur/results.csv"
+  experiments/results.sh --results "$TMP/res" --out "$TMP/doc/edited.md" --img "$TMP/doc/img" 2> "$TMP/e"
+  w1=$(within "$TMP/doc/edited.md")
+  expect '[ "$w1" = $((w0 - 1)) ]' "within a factor 1.5: $w0 cells, after the edit $w1"
   local run; run=$TMP/slice/$(field "$TMP/slice/results.csv" '$1 == "alltoall_pex" && $5 == 4096' run_dir)
   experiments/heatmap.sh --metric blocked "$run" "$TMP/h.png" > /dev/null 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
   expect '[ "$(head -c 4 "$TMP/h.png" | tail -c 3)" = PNG ]'
