@@ -20,11 +20,11 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || { echo "heatmap: give a run directory (RUN=runs/latest)" >&2; exit 2; }
 run=$1; out=${2:-$run/heatmap-$metric.png}
-case "$metric" in
-  flits) col=5; what="flits carried" ;;
-  worms) col=6; what="messages (worms) carried" ;;
-  busy) col=7; what="busy cycles" ;;
-  blocked) col=8; what="cycles blocked" ;;
+case "$metric" in     # col: the links.csv column (host/report.c), by name
+  flits) col=flits; what="flits carried" ;;
+  worms) col=worms; what="messages (worms) carried" ;;
+  busy) col=busy_cycles; what="busy cycles" ;;
+  blocked) col=blocked_cycles; what="cycles blocked" ;;
   *) echo "heatmap: --metric '$metric' is not one of: flits worms blocked busy" >&2; exit 2 ;;
 esac
 [ -f "$run/summary.json" ] && [ -f "$run/links.csv" ] || { echo "heatmap: $run has no summary.json and links.csv" >&2; exit 2; }
@@ -36,9 +36,9 @@ X=${dims%x*}; Y=${dims#*x}
 tmp=$(mktemp -d /tmp/heatmap.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 # x0 y0 dx dy value: nodes at (3x, 3y); a channel of a link runs from one
 # node towards the next, offset to its side; a wrap channel is a stub.
-awk -F, -v X="$X" -v Y="$Y" -v c="$col" 'NR > 1 {
-    n = $1; x = n % X; y = int(n / X); s = ($3 == "+") ? 1 : -1; o = 0.3 * s
-    if ($2 == 0) { nx = x + s; wrap = (nx < 0 || nx >= X)
+awk -F, -v X="$X" -v Y="$Y" -v col="$col" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; c = h[col]; next }
+  { n = $h["node"]; x = n % X; y = int(n / X); s = ($h["dir"] == "+") ? 1 : -1; o = 0.3 * s
+    if ($h["dim"] == 0) { nx = x + s; wrap = (nx < 0 || nx >= X)
                    x0 = 3 * x + 0.5 * s; y0 = 3 * y + o; dx = wrap ? 1.0 * s : 2.0 * s; dy = 0 }
     else         { ny = y + s; wrap = (ny < 0 || ny >= Y)
                    x0 = 3 * x - o; y0 = 3 * y + 0.5 * s; dx = 0; dy = wrap ? 1.0 * s : 2.0 * s }

@@ -243,8 +243,8 @@ awk -F, -v slow_s="$slow_s" -v Q="'" '
       for (i = 1; i <= ns; i++) { k = t SUBSEP sl[i] SUBSEP ll[j]; if (!(k in have) || e[k] == "") continue
         if (prev != "" && nodes(sl[i]) > nodes(pv)) { gp++; if (e[k] > e[prev]) gpe++; if (pa[k] > pa[prev]) gpp++ }
         prev = k; pv = sl[i] } }
-    printf "Reading the findings (for the cells run here). The emulated times follow the paper\x27s to within a factor 1.5 %s, from one calibrated row.", most(w, n)
-    printf " They grow with the block length in %d of %d steps along a row (the paper\x27s in %d) and with the node count in %d of %d steps down a column (the paper\x27s in %d).%s", gle, gl, glp, gpe, gp, gpp, slow_s
+    printf "Reading the findings (for the cells run here). The emulated times follow the paper" Q "s to within a factor 1.5 %s, from one calibrated row.", most(w, n)
+    printf " They grow with the block length in %d of %d steps along a row (the paper" Q "s in %d) and with the node count in %d of %d steps down a column (the paper" Q "s in %d).%s", gle, gl, glp, gpe, gp, gpp, slow_s
     # PEX-GEN-SHIFT (table 4) against PEX-GEN (table 3)
     for (i = 1; i <= ns; i++) for (j = 1; j <= nl; j++) { k3 = 3 SUBSEP sl[i] SUBSEP ll[j]; k4 = 4 SUBSEP sl[i] SUBSEP ll[j]
       if (!(k3 in have) || !(k4 in have)) continue
@@ -263,7 +263,7 @@ awk -F, -v slow_s="$slow_s" -v Q="'" '
     if (an) {
       printf " GEN against PEX: the faster one agrees with the paper in %d of %d cells.", ag, an
       printf " Lengths at which PEX is faster by more than 2%%, emulated against paper, per mesh: %s.", se
-      if (behind) printf " Where the paper\x27s PEX pulls ahead and the emulator\x27s does not, the paper points to GEN\x27s asymmetry (a node sends to one node and receives from another, over paths with different contention)."
+      if (behind) printf " Where the paper" Q "s PEX pulls ahead and the emulator" Q "s does not, the paper points to GEN" Q "s asymmetry (a node sends to one node and receives from another, over paths with different contention)."
     }
     for (k in sp) { ls_n++; if (sp[k] == sg[k]) ls_eq++ }
     if (ls_n) {
@@ -334,7 +334,13 @@ if [ -n "$hm" ]; then
 fi
 if [ -f "$IMG/heatmap-pex-mesh8x8.png" ]; then
   echo "Per-link load of PEX on the 8x8 mesh, 16 KB blocks (\`make heatmap RUN=...\`): flits carried, and cycles blocked."
-  echo "The channels across the middle of the mesh (its bisection) carry the most and wait the longest; the edges carry least."
+  # the bisection against the edges, from the run's links.csv (by name)
+  [ -n "$hm" ] && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+    { n = $h["node"]; x = n % 8; y = int(n / 8); d = $h["dim"]; up = $h["dir"] == "+"
+      v = d == 0 ? x : y; along = d == 0 ? y : x
+      if ((up && v == 3) || (!up && v == 4)) { mf += $h["flits"]; mb += $h["blocked_cycles"]; mn++ }
+      if (along == 0 || along == 7) { ef += $h["flits"]; eb += $h["blocked_cycles"]; en++ } }
+    END { if (mn && en) printf "The channels across the middle of the mesh (its bisection) carry %.0f flits and wait %.0f cycles on average; the channels along its edges, %.0f flits and %.0f cycles.\n", mf / mn, mb / mn, ef / en, eb / en }' "$hm/links.csv"
   echo
   printf '![heatmap flits](%s/heatmap-pex-mesh8x8.png)\n![heatmap blocked](%s/heatmap-pex-mesh8x8-blocked.png)\n\n' "$IMGREL" "$IMGREL"
 fi
@@ -414,17 +420,18 @@ awk -F, '$4 == "ok" { t[$1, $2, $3] = $5; D[$2] = 1; M[$3] = 1 }
           else if (last == n) s = sprintf("A1 is faster at every length run (up to %d B)", ms[last])
           else { x = exp(log(ms[last]) + (log(ms[last + 1]) - log(ms[last])) * (0 - f[last]) / (f[last + 1] - f[last]))
                  s = sprintf("A1 beats the faster direct algorithm up to m = %d B and loses from %d B: crossover about %.0f B (log-interpolated)", ms[last], ms[last + 1], x) }
-          printf "- **%s torus**: %s; the Table 1 formulas with t_s = 1000 ns and t_d = 1 ns/B put it at %.0f B.\n", d, s, an } }' "$TMP/t0"
-echo
+          # below the formulas: A1 already loses at a length the formulas give it
+          cross = last == "" ? ms[1] : (last == n ? "" : x)
+          nt++; if (cross != "" && cross < an) below++
+          printf "- **%s torus**: %s; the Table 1 formulas with t_s = 1000 ns and t_d = 1 ns/B put it at %.0f B.\n", d, s, an }
+        if (nt) { printf "\nThe emulated crossover lies below the formulas\x27 on %d of the %d tori run.", below, nt
+          if (below) printf " The formulas\x27 crossover leaves out the rearrangement term (10N^2 m t_r for A1, 0 for the direct algorithms); on the emulated node rearranging is real work, copying and indexing blocks at 1 ns per instruction, and A1 relays blocks through master nodes (the relayed column)."
+          print "" } }' "$TMP/t0" | sed "s/\\x27/'/g"
 cat <<'EOF'
-The formulas' crossover leaves out the rearrangement term (10N^2 m t_r
-for A1, 0 for the direct algorithms). On the emulated node rearranging is
-real work, copying and indexing blocks at 1 ns per instruction, and A1
-relays blocks through master nodes (the relayed column), so the
-emulated crossover lies below the formulas' one. The start-up counts are
-the table's in steps: A1 takes N/4 + 5 steps (a node sends in some of
-them only: the start-ups column), A(n-1) 3 log N - 1, the direct
-algorithms N^2 - 1.
+
+The start-up counts are the table's in steps: A1 takes N/4 + 5 steps (a
+node sends in some of them only: the start-ups column), A(n-1) 3 log N -
+1, the direct algorithms N^2 - 1.
 
 EOF
 fi
@@ -473,16 +480,36 @@ cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "o
         st[k, "r"], ns[k, "r"] / 1e3, st[k, "u"], ns[k, "u"] / 1e3, sh[k, "u"], ns[k, "t"] / ns[k, "r"] } }' |
   sort -t'|' -k2,2V -k3,3n
 echo
-cat <<'EOT'
-Tseng's broadcast takes the fewest steps everywhere and the least time from
-1 KB on. At 64 bytes it is level with recursive doubling or behind it, and
-U-torus is the fastest: every message costs 500 ns of send start-up, and a
-node that fans out to four neighbours in one step pays four in a row (the
-survey's "staggering due to sending latency"), which the step count does
-not see. U-torus puts two messages of a step on one channel on some tori:
-its contention freedom rests on the paper's split of virtual channels, and
-this network uses dateline classes instead (docs/collectives.md).
-EOT
+# The reading, counted from the same rows: per length, in how many tori
+# Tseng's broadcast has the fewest steps and the least time, and which
+# algorithm is fastest; U-torus's link sharing.
+cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "ok" {
+    a = $1 ~ /tseng/ ? "t" : $1 ~ /_rd$/ ? "r" : "u"; k = $2 SUBSEP $3; keys[k] = 1; L[$3] = 1; D[$2] = 1
+    st[k, a] = $5; ns[k, a] = $6; if (a == "u" && $7 > 1) { shared++; shd[$2] = 1 } }
+  END {
+    for (k in keys) if ((k, "t") in st && (k, "r") in st && (k, "u") in st) {
+      split(k, x, SUBSEP); l = x[2]; n[l]++
+      if (st[k, "t"] <= st[k, "r"] && st[k, "t"] <= st[k, "u"]) fs[l]++
+      best = ns[k, "t"] <= ns[k, "r"] && ns[k, "t"] <= ns[k, "u"] ? "t" : (ns[k, "r"] <= ns[k, "u"] ? "r" : "u")
+      win[l, best]++ }
+    nl = 0; for (l in n) ls[++nl] = l + 0
+    for (i = 1; i <= nl; i++) for (j = i + 1; j <= nl; j++) if (ls[j] < ls[i]) { tmp = ls[i]; ls[i] = ls[j]; ls[j] = tmp }
+    name["t"] = "Tseng"; name["r"] = "recursive doubling"; name["u"] = "U-torus"
+    printf "Counted over the tori run at each length: Tseng" Q "s broadcast takes the fewest steps (ties included) in"
+    for (i = 1; i <= nl; i++) printf "%s %d of %d at %d B", (i > 1 ? "," : ""), fs[ls[i]], n[ls[i]], ls[i]
+    printf ". The fastest:"
+    for (i = 1; i <= nl; i++) { l = ls[i]; s = ""
+      for (a in name) if (win[l, a]) s = s (s == "" ? "" : ", ") name[a] " in " win[l, a]
+      printf "%s at %d B %s", (i > 1 ? ";" : ""), l, s }
+    print "."
+    for (i = 1; i <= nl; i++) if (win[ls[i], "t"] < n[ls[i]]) behind = behind (behind == "" ? "" : ", ") ls[i] " B"
+    if (behind != "") printf "\nWhere Tseng" Q "s broadcast is not the fastest (at %s) it sends more messages at once, and every message costs 500 ns of send start-up: a node that fans out to four neighbours in one step pays four in a row (the survey" Q "s \"staggering due to sending latency\"), which the step count does not see.\n", behind
+  }' Q="'" | fmt -w 76
+echo
+cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && $1 ~ /utorus/ && $5 > 1 { d[$2] = 1 }
+  END { s = ""; for (k in d) s = s (s == "" ? "" : ", ") k
+        if (s != "") printf "U-torus puts two or more messages of a step on one channel on the %s tori: its contention freedom rests on the paper" Q "s split of virtual channels, and this network uses dateline classes instead (docs/collectives.md).\n", s
+        else print "U-torus puts at most one message of a step on each channel on every torus run." }' Q="'" | fmt -w 76
 fi
 echo
 
@@ -549,23 +576,26 @@ EOF
 awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8 * hc " ns"; if ($1 == "allgather_flood") f[k] = $7; else r[k] = $7 }
   END { for (k in f) if (k in r) { n++; if (f[k] < r[k]) { w++; s = s (s == "" ? "" : "; ") k } }
         printf "Flooding is faster than the row-column algorithm in %d of the %d settings%s.\n\n", w, n, w ? " (" s ")" : "" }' "$TMP/fl"
-cat <<'EOF'
-The channel loads are the corollaries' exactly on the tori (every channel
-carries (n^2 - 1)/4 blocks, the same on all of them) and at the bound on
-the meshes. The delays are far above the Theorem 4 bound (the ratio
-column): the theorem charges one start-up and lets one message's
-switching overlap the next one's transmission, as a router forwarding in
-hardware would; on the emulator every relay is done by the node program,
-which receives a message, copies its blocks and sends them on, paying
-alpha and its own instructions (1 ns each on the default preset) at each
-of the (n^2 - 1)/4 relay steps. The row-column algorithm relays too, but
-in fewer, larger messages, so on this node model it comes out ahead (see
-the count above) and the switching time, a few ns per hop against
-microseconds of software per relay, hardly shows; the model's comparison (flooding ahead when
-delta <= L gamma) assumes relays that cost no start-up. The gap to the
-Saad-Schultz formula has the same cause.
-
-EOF
+# The reading, counted: the channel loads against the corollaries, the
+# delays against Theorem 4, flooding against row-column.
+{ cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits |
+    awk -F, '$5 != "delay" && $5 != "nic" && $6 == "ok" { print "load," $0 }'
+  sed 's/^/delay,/' "$TMP/fl"; } | awk -F, '
+  $1 == "load" { split($4, d, "x"); n = d[1]; bl = $10 * 8 / $5
+    if ($3 == "torus") { nt++; if ($8 == $9 && bl == (n * n - 1) / 4) te++ }
+    else { nm++; if (bl <= (n * n - 1) / 2 || (n % 2 == 0 && bl == n * n / 2)) mb++ } }
+  $1 == "delay" { hc = $5; sub(/.*hop_cycles=/, "", hc); dl = 8 * hc; lg = $4; split($3, d, "x"); n = d[1]
+    mx = dl > lg ? dl : lg; mn = dl > lg ? lg : dl; th = 1000 + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn
+    if ($2 == "allgather_flood") { r = $8 / th; nd++; if (lo == "" || r < lo) lo = r; if (r > hi) hi = r } }
+  END {
+    if (nt) printf "On %d of the %d tori every channel carries the same number of worms and the busiest carries exactly (n^2 - 1)/4 blocks (Corollary 1).", te, nt
+    if (nm) printf " On %d of the %d meshes the busiest channel is within Corollary 2" Q "s bound (half a block over it for even n, as above).", mb, nm
+    if (nd) {
+      printf " The emulated flooding takes %.1f to %.1f times the Theorem 4 bound (the ratio column)", lo, hi
+      if (lo > 2) printf ": the theorem charges one start-up and lets one message" Q "s switching overlap the next one" Q "s transmission, as a router forwarding in hardware would; on the emulator every relay is done by the node program, which receives a message, copies its blocks and sends them on, paying alpha and its own instructions (1 ns each on the default preset) at each of the (n^2 - 1)/4 relay steps. The row-column algorithm relays too, in fewer and larger messages; the model" Q "s comparison (flooding ahead when delta <= L gamma) assumes relays that cost no start-up"
+      print "." }
+  }' Q="'" | fmt -w 76
+echo
 # Flooding in the NIC: Corollary 1 and Theorem 4 with alpha = t_send_ns + a cycle
 cols "$T" app dims len net group status coll_ns max_link_worms min_link_worms | awk -F, '$5 == "nic" && $6 == "ok"' > "$TMP/nic"
 if [ -s "$TMP/nic" ]; then
@@ -600,25 +630,33 @@ awk -F, '{ split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); s
         printf "Over it by less than a cycle (8 ns, the rounding of the start to a cycle): %d. ", near + 0
         printf "Over it by a cycle or more: %s. ", (far == "" ? "none" : far)
         printf "Every channel carried exactly (n^2 - 1)/4 messages in %s run.\n\n", (bad ? "not every" : "every") }' "$TMP/nic"
-cat <<'EOF'
-A NIC starts its copies as a message's head arrives, and they stream out
-behind the flits still coming in: the switching of a relay overlaps the
-transmission of the message it relays, as Theorem 4 has it (no copy
-outran its message: no flood worm was ever blocked in these runs, the
-blocked column of messages.csv). The emulator starts the broadcast on a
-cycle boundary, after the bound's alpha, so a delay may exceed the bound
-by less than a cycle. The NIC's turn-around cycle is paid once, not per
-relay: the relays are pipelined, so it only delays the pipeline's start.
-Without it in alpha, the one-flit runs with delta = L gamma (no slack in
-the bound) are 9 to 15 ns over, whatever n; every other run is within
-the bound either way. The software flooding above pays a start-up per
-relay step; the NICs pay none.
-
-EOF
+# Blocked flood worms, from the runs kept beside the CSV (messages.csv by
+# name); none kept, no claim.
+nblk=""; for d in $(cols "$T" group status run_dir | awk -F, '$1 == "nic" && $2 == "ok" { print $3 }'); do
+  m=$RES/flood004/$d/messages.csv; [ -f "$m" ] || continue
+  nblk=$(( ${nblk:-0} + $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["blocked_ns"] > 0 { n++ } END { print n + 0 }' "$m") ))
+  nrun=$(( ${nrun:-0} + 1 ))
+done
+awk -F, -v nblk="$nblk" -v nrun="${nrun:-0}" '{ split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); sub(/ .*/, "", hc); hc += 0
+    dl = 8 * hc; lg = 8 * int(($3 + 7) / 8); mx = (dl > lg) ? dl : lg; mn = (dl > lg) ? lg : dl
+    o = $7 - (500 + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn)       # alpha without the turn-around cycle
+    if (lg == 8 && dl == lg) { n1++; if (lo == "" || o < lo) lo = o; if (o > hi) hi = o; N1[n] = 1 }
+    else { n2++; if (o <= 0) w2++ } }
+  END {
+    printf "A NIC starts its copies as a message" Q "s head arrives, and they stream out behind the flits still coming in: the switching of a relay overlaps the transmission of the message it relays, as Theorem 4 has it"
+    if (nblk != "") printf " (no copy outran its message: %s of the flood worms of the %d runs kept here was ever blocked, the blocked_ns column of messages.csv)", (nblk == 0 ? "none" : nblk), nrun
+    printf ". The emulator starts the broadcast on a cycle boundary, after the bound" Q "s alpha, so a delay may exceed the bound by less than a cycle. The NIC" Q "s turn-around cycle is paid once, not per relay: the relays are pipelined, so it only delays the pipeline" Q "s start."
+    if (n1) { k = 0; for (x in N1) k++
+      printf " Without it in alpha, the %d one-flit runs with delta = L gamma (no slack in the bound) are %d to %d ns over, on %d torus sizes", n1, lo, hi, k }
+    if (n2) printf "; %d of the %d other runs are within the bound either way", w2, n2
+    print ". The software flooding above pays a start-up per relay step; the NICs pay none." }' Q="'" "$TMP/nic" | fmt -w 76
+echo
 fi
 hm=$(ls -d "$RES"/flood004/runs/allgather_flood-torus7x7-64-*/2*/ 2>/dev/null | head -1)
 [ -n "$hm" ] && [ -f "$hm/links.csv" ] && experiments/heatmap.sh --metric flits "$hm" "$IMG/heatmap-flood-torus7x7.png" > /dev/null \
-  && printf 'Flits per channel of the flooding on the 7x7 torus (64-byte blocks): every channel carries the same load, as Corollary 1 says.\n\n![heatmap flood](%s/heatmap-flood-torus7x7.png)\n\n' "$IMGREL"
+  && printf 'Flits per channel of the flooding on the 7x7 torus (64-byte blocks): %s\n\n![heatmap flood](%s/heatmap-flood-torus7x7.png)\n\n' \
+       "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { f = $h["flits"]; if (lo == "" || f < lo) lo = f; if (f > hi) hi = f }
+                   END { if (lo == hi) printf "every channel carries the same load, %d flits, as Corollary 1 says.", lo; else printf "from %d to %d flits a channel.", lo, hi }' "$hm/links.csv")" "$IMGREL"
 fi
 
 # ------------------------------------------------------------------------
@@ -642,17 +680,28 @@ cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_
     else { fs = 3 * (s - 1); fm = N / 4; fn = 3 * N / 4 * (s - 1) }
     printf "| %s | %s | %s | %s | %g | %g | %g | %g | %g | %s | %.1f |\n", substr($1, 10), $2, $4, $6, fs, $7 / $4, fm, $8 / $4, fn, $9, $10 / 1e3 }'
 echo
-cat <<'EOF'
-
-Steps and message sizes are the table's. Direct and binary exchange
-share links within a step (max link sharing above 1), quadrant exchange
-never does: the table's point that only quadrant exchange is stepwise
-contention-free. Quadrant exchange sends fewer blocks per node than
-(3N/4)(sqrt N - 1): its messages hold N/4 blocks only while every node
-holds data for all three other quadrants, and the survey's product counts
-every step at the full N/4.
-
-EOF
+# The reading, counted from the same rows against the table's formulas.
+echo
+cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_sharing | awk -F, '$5 == "ok" {
+    N = $3; lg = log(N) / log(2); s = sqrt(N); a = substr($1, 10); A[a] = 1; n++
+    if (a == "direct") { fs = N - 1; fm = 1; fn = N - 1 }
+    else if (a == "binary_exchange") { fs = lg; fm = N / 2; fn = N / 2 * lg }
+    else { fs = 3 * (s - 1); fm = N / 4; fn = 3 * N / 4 * (s - 1) }
+    if ($6 == fs) st++; if ($7 / $4 == fm) ms++
+    rn[a]++; if ($9 > 1) sh[a]++; if ($8 / $4 == fn) bl[a]++; else if ($8 / $4 < fn) below[a]++ }
+  END { if (!n) exit
+    printf "Counted over the %d runs: steps as the formula in %d, the largest message as the formula in %d.", n, st, ms
+    k = split("direct binary_exchange quadrant_exchange", order, " ")
+    nm["direct"] = "direct exchange"; nm["binary_exchange"] = "binary exchange"; nm["quadrant_exchange"] = "quadrant exchange"
+    for (i = 1; i <= k; i++) { a = order[i]; if (!(a in A)) continue
+      if (sh[a] == rn[a]) { sa = sa (sa == "" ? "" : " and ") nm[a]; ns++ } else if (!sh[a]) nf = nf (nf == "" ? "" : " and ") nm[a] }
+    if (sa != "") printf " In every run %s share%s a link within a step (max link sharing above 1)", sa, (ns > 1 ? "" : "s")
+    if (nf != "") printf "%s %s never does%s", (sa != "" ? ";" : ""), nf, (nf == "quadrant exchange" ? ": the table" Q "s point that only quadrant exchange is stepwise contention-free" : "")
+    print "."
+    for (i = 1; i <= k; i++) { a = order[i]; if (below[a]) printf "%s sends fewer blocks per node than the formula in %d of its %d runs%s.\n", toupper(substr(nm[a], 1, 1)) substr(nm[a], 2), below[a], rn[a],
+      (a == "quadrant_exchange" ? ": its messages hold N/4 blocks only while every node holds data for all three other quadrants, and the survey" Q "s product counts every step at the full N/4" : "") }
+  }' Q="'" | fmt -w 76
+echo
 fi
 
 # ------------------------------------------------------------------------
@@ -697,25 +746,24 @@ awk -F, '$1 == "alltoall_atape" && $4 == "ok" { r = $5 / $2; if (!(($3) in lo) |
   END { for (l in lo) printf "%d %d %.2f %d %.2f %d\n", l, l, lo[l] / 1e3, nlo[l], hi[l] / 1e3, nhi[l] }' "$TMP/bn" | sort -n |
   awk 'BEGIN { printf "ATAPE time per round (coll_ns / n)" } { printf "%s at %d B from %.2f us (n = %d) to %.2f us (n = %d)", (NR > 1 ? ";" : ":"), $2, $3, $4, $5, $6 }
        END { printf ".\n\n" }'
-cat <<'EOF'
-The slides bound ATAPE's delay by O(n + log n) on an n x n banyan: n
-rounds, each one permutation through log n stages. The time per round
-above stays in a narrow band while n grows 16-fold, so the total grows
-linearly in n; the log n term (a hop per stage) is a few cycles per round
-against a start-up and a block's transmission.
-
-Being free of contention does not make ATAPE faster on the emulator (the
-ratio above). PEX's XOR pairs and GEN's shifts are not all admissible
-permutations of this banyan, so some of their rounds route two worms over
-one link; but their nodes drift out of step, each sending and receiving
-in its own time, so two such worms seldom want the link in the same
-cycles, and every algorithm's time is set by the n - 1 start-ups, block
-copies and transmissions each node does in turn. ATAPE takes n rounds
-against their n - 1 (in one of them each processor keeps its own block),
-which costs it a little. The slides' comparison assumes rounds in lock
-step, where one shared link delays the whole round.
-
-EOF
+# The reading, each claim counted from the rows above: how far ATAPE's
+# time per round spreads over n at each L, and where contention freedom
+# did not make it the fastest.
+awk -F, -v Q="'" '$4 != "ok" { next }
+  $1 == "alltoall_atape" { r = $5 / $2; if (!(($3) in lo) || r < lo[$3]) lo[$3] = r; if (r > hi[$3]) hi[$3] = r
+                           if (!(($3) in nmin) || $2 < nmin[$3]) nmin[$3] = $2; if ($2 > nmax[$3]) nmax[$3] = $2; at[$2, $3] = $5 }
+  $1 != "alltoall_atape" { k = $2 SUBSEP $3; if (!(k in ot) || $5 < ot[k]) ot[k] = $5 }
+  END {
+    for (l in lo) { nl++; sp = hi[l] / lo[l]; if (sp > msp) msp = sp; gr = nmax[l] / nmin[l] }
+    if (nl) {
+      printf "The slides bound ATAPE" Q "s delay by O(n + log n) on an n x n banyan: n rounds, each one permutation through log n stages. Its time per round varies by at most a factor %.2f over n at each block length, while n grows %d-fold", msp, gr
+      if (msp < 1.5) printf ", so the total grows about linearly in n; the log n term (a hop per stage) is a few cycles per round against a start-up and a block" Q "s transmission"
+      print "." }
+    for (k in ot) if (k in at) { m++; if (at[k] >= ot[k]) slower++ }
+    if (m && slower) {
+      printf "\nBeing free of contention did not make ATAPE faster in %d of the %d settings (the ratio above). PEX" Q "s XOR pairs and GEN" Q "s shifts are not all admissible permutations of this banyan, so some of their rounds route two worms over one link; but their nodes drift out of step, each sending and receiving in its own time, so two such worms seldom want the link in the same cycles, and every algorithm" Q "s time is set by the n - 1 start-ups, block copies and transmissions each node does in turn. ATAPE takes n rounds against their n - 1 (in one of them each processor keeps its own block). The slides" Q " comparison assumes rounds in lock step, where one shared link delays the whole round.\n", slower, m }
+  }' "$TMP/bn" | fmt -w 76
+echo
 for a in alltoall_atape alltoall_pex alltoall_gen; do
   awk -F, -v a=$a '$1 == a && $3 == 1024 && $4 == "ok" { print $2, $5 / 1e3 }' "$TMP/bn" | sort -n > "$TMP/bn.$a"
 done
@@ -837,18 +885,23 @@ awk -F, '$5 == "ok" && ($1 == "allreduce" || $1 == "bcast") { k = $1 " " $3; if 
           printf "%s on %d nodes: the hardware is fastest at len %s%s. ", (a[1] == "bcast" ? "Broadcast" : "All-reduction"), a[2],
             (win == "" ? "none" : win), (lose == "" ? "" : "; software at len " lose) } print "" }' "$TMP/hw"
 echo
-cat <<'EOF'
-As the survey reports of the CM-5 against the Delta, the control network
-wins easily on short data: an operation costs the tree's stages and the
-node's driver call, not a message start-up per step. It moves 8 bytes an
-operation, so on longer data the software algorithms, whose start-ups are
-amortized over whole messages, overtake it. The barrier circuit replaces
-2 ceil(lg p) (tree) or ceil(lg p) (dissemination) message steps by one
-set and one wait. The fetch-and-increment register serves a request
-without the owner's processor, where the server process pays a receive
-and a send start-up for every item and serialises the workers.
-
-EOF
+# The reading: each explanation only where the rows above bear it out.
+awk -F, -v Q="'" '$5 != "ok" { next }
+  $1 == "fetchinc_hw" { fh[$3] = $6; next }
+  $1 == "fetchinc_server" { fs[$3] = $6; next }
+  { k = $1 SUBSEP $3 SUBSEP $4; if ($2 ~ /_hw$/) hw[k] = $6; else if (!(k in sw) || $6 < sw[k]) sw[k] = $6
+    if ($1 == "allreduce" || $1 == "bcast") { m = $1 SUBSEP $3; if (!(m in lo) || $4 + 0 < lo[m]) lo[m] = $4 + 0; if ($4 + 0 > hi[m]) hi[m] = $4 + 0 } }
+  END {
+    for (m in lo) { nm++; if (hw[m SUBSEP lo[m]] < sw[m SUBSEP lo[m]]) short++; if (hw[m SUBSEP hi[m]] >= sw[m SUBSEP hi[m]]) long++ }
+    for (k in hw) { split(k, x, SUBSEP); if (x[1] == "barrier") { nb++; if (hw[k] < sw[k]) bw++ } }
+    for (k in fh) if (k in fs) { nf++; if (fh[k] < fs[k]) fw++ }
+    if (nm) printf "The control network is the fastest at the shortest length in %d of the %d operation and machine pairs, and the software at the longest in %d of them.", short, nm, long
+    if (nm && short == nm) printf " As the survey reports of the CM-5 against the Delta, on short data an operation costs the tree" Q "s stages and the node" Q "s driver call, not a message start-up per step."
+    if (nm && long) printf " It moves 8 bytes an operation, so on longer data the software algorithms, whose start-ups are amortized over whole messages, overtake it."
+    if (nb) printf " The barrier circuit is the fastest barrier on %d of the %d machines: it replaces 2 ceil(lg p) (tree) or ceil(lg p) (dissemination) message steps by one set and one wait.", bw, nb
+    if (nf) printf " The fetch-and-increment register beats the server process on %d of the %d machines: it serves a request without the owner" Q "s processor, where the server pays a receive and a send start-up for every item and serialises the workers.", fw, nf
+    print "" }' "$TMP/hw" | fmt -w 76
+echo
 fi
 
 # ------------------------------------------------------------------------
@@ -906,21 +959,33 @@ awk -F, '$5 == "ok" { k = $1 " " $3; if (!(k in K)) { K[k] = 1; nk++; keys[nk] =
               line = line sprintf(" (row-column %.2fx the single worm)", ps[k, l] / dp[k, l]) }
           printf "%s, %d nodes: fastest %s. ", a[1], a[2], line } print "" }' "$TMP/mdw"
 echo
-cat <<'EOF'
-A single worm pays one start-up and then t_f per node it crosses. The
-row-then-column worms pay two start-ups and a relay at every node of the
-root's row, whose processor receives the message and copies it back into
-its NIC (about 4 ns a byte at the defaults, four times a link's 1 ns per
-byte): the survey's model counts no copies. So row-then-column wins only
-where the path term dominates, short messages on the 16x16 mesh, and the
-single worm wins the rest. Multi-path's worms leave the source one after
-another, each after its start-up and the writing of its list, which
-outweighs their shorter paths at these sizes. Ho and Kao's broadcast by
-path worms beats its unicast form everywhere: one start-up per node and
-step instead of up to n. Every worm algorithm beats U-mesh and recursive
-doubling, which pay ceil(log2 N) steps of start-ups and copies.
-
-EOF
+# The reading, counted from the same rows; each explanation only where
+# the counts bear it out.
+awk -F, -v Q="'" '$5 == "ok" { t[$1, $3, $4, $2] = $6; c[$1 SUBSEP $3 SUBSEP $4] = 1 }
+  END {
+    for (k in c) { split(k, x, SUBSEP); g = x[1]
+      dp = t[k, "mcast_dualpath"]; ps = t[k, "bcast_pandasingal"]; mp = t[k, "mcast_multipath"]
+      if (g == "corner" && dp != "" && ps != "") { nc++; if (ps < dp) rc = rc (rc == "" ? "" : ", ") x[2] " nodes at " x[3] " B" }
+      if (mp != "" && dp != "") { nmp++; if (mp >= dp) mpl++ }
+      if (g == "hypercube" && t[k, "bcast_hokao_path"] != "" && t[k, "bcast_hokao"] != "") { nh++; if (t[k, "bcast_hokao_path"] < t[k, "bcast_hokao"]) hw++ }
+      if (g != "hypercube") { uw = t[k, "mcast_umesh"]; rd = t[k, "bcast_rd"]; sl = uw == "" || (rd != "" && rd < uw) ? rd : uw
+        if (sl == "") continue; wb = ""
+        split("mcast_multipath mcast_dualpath bcast_pandasingal", W, " "); for (i = 1; i <= 3; i++) if (t[k, W[i]] != "" && (wb == "" || t[k, W[i]] < wb)) wb = t[k, W[i]]
+        if (wb != "") { nw++; if (wb < sl) ww++ } } }
+    if (nc) {
+      printf "One-port meshes, root in a corner: the row-then-column worms beat the single worm in %d of %d cases%s.", (rc == "" ? 0 : split(rc, z, ", ")), nc, (rc == "" ? "" : " (" rc ")")
+      printf " A single worm pays one start-up and then t_f per node it crosses; the row-then-column worms pay two start-ups and a relay at every node of the root" Q "s row, whose processor receives the message and copies it back into its NIC (about 4 ns a byte at the defaults, four times a link" Q "s 1 ns per byte): the survey" Q "s model counts no copies." }
+    if (nmp) { printf " Multi-path is no faster than dual-path in %d of %d cases", mpl, nmp
+      if (2 * mpl > nmp) printf ": its worms leave the source one after another, each after its start-up and the writing of its list, which outweighs their shorter paths at these sizes"
+      printf "." }
+    if (nh) { printf " Ho and Kao" Q "s broadcast by path worms beats its unicast form in %d of %d cases", hw, nh
+      if (hw == nh) printf ": one start-up per node and step instead of up to n"
+      printf "." }
+    if (nw) { printf " The fastest worm algorithm beats both U-mesh and recursive doubling in %d of %d mesh cases", ww, nw
+      if (ww == nw) printf "; those pay ceil(log2 N) steps of start-ups and copies"
+      printf "." }
+    print "" }' "$TMP/mdw" | fmt -w 76
+echo
 fi
 
 # ------------------------------------------------------------------------
