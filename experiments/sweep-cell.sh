@@ -117,7 +117,7 @@ rm -rf "$rdir"; mkdir -p "$rdir"
 # The silence that means hung grows with the app's buffers: wormsim's default.
 machine_opts "$topo" "$dims" "$preset" "$pm" "$arch" "$net"
 cmd=("$WORMSIM" --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len${args:+ $args}"
-     --runs-dir "$rdir" --timeout "$tmo")
+     --runs-dir "$rdir" --timeout "$tmo" ${MEMLIM:+--mem-limit "$MEMLIM"})
 printf '%q ' "${cmd[@]}" > "$rdir/command"; echo >> "$rdir/command"
 if [ "$COLD" = 0 ]; then
   # a pool that died (the OOM killer, a signal) is started again, said

@@ -14,6 +14,8 @@
 #                       (after this tool's columns changed), then exit
 #       --list          print the runs (key fields) and exit
 #       --cold          start every run's nodes afresh instead of on node pools
+#       --mem-limit MIB host memory a run may use (wormsim --mem-limit; default
+#                       what the host has available when the run starts)
 #       --wormsim PATH, --kernel ELF, --kernel-riscv ELF
 #   -h, --help
 #
@@ -64,7 +66,7 @@ COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,statu
 die() { echo "sweep: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-POS=(); JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0; COLD=0
+POS=(); JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0; COLD=0; MEMLIM=""
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
 KERNEL=${KERNEL:-$HERE/build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
@@ -80,6 +82,7 @@ while [ $# -gt 0 ]; do
     --recollect) RECOLLECT=1; shift ;;
     --list) LIST=1; shift ;;
     --cold) COLD=1; shift ;;
+    --mem-limit) MEMLIM=${2:-}; shift 2 ;;
     --wormsim) WORMSIM=$2; shift 2 ;;
     --kernel) KERNEL=$2; shift 2 ;;
     --kernel-riscv) KERNEL_RISCV=$2; shift 2 ;;
@@ -99,6 +102,7 @@ NAME=$(basename "$DEF" .sweep)
 [ -n "$JOBS" ] || JOBS=$(nproc 2>/dev/null || echo 1)
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "--jobs '$JOBS' is not a positive integer"
 [ -z "$MAXN" ] || [[ "$MAXN" =~ ^[1-9][0-9]*$ ]] || die "--max-nodes '$MAXN' is not a positive integer"
+[ -z "$MEMLIM" ] || [[ "$MEMLIM" =~ ^[1-9][0-9]*$ ]] || die "--mem-limit '$MEMLIM' is not a positive whole number of MiB"
 [ -n "$OUT" ] || OUT=results/$NAME
 [ -x "$WORMSIM" ] || die "no run tool at $WORMSIM (run make first)"
 command -v parallel > /dev/null || die "runs need GNU parallel: install the Debian package parallel (tests/check-deps.sh sweep does)"
@@ -263,7 +267,7 @@ for r in "${TODO[@]}"; do
   if [ "$n" -gt "$big" ]; then printf '%s\n' "$r" >> "$BIG"; else printf '%s\n' "$r" >> "$SMALL"; fi
 done
 TTY=0; [ -t 2 ] && TTY=1
-export OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TTY
+export OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TTY MEMLIM
 export TOTAL=${#TODO[@]} TODO_W=$todo_w SKIPPED=$skipped T0=$(date +%s)
 : > "$OUT/.progress"
 done_n() { local d=0 f=0 w=0; [ -s "$OUT/.progress" ] && read -r d f w < "$OUT/.progress"; echo "$d"; }

@@ -185,6 +185,17 @@ refused_run_is_recorded() {
   expect 'grep -q "needs a power-of-two node count, not 20" "$TMP/e"' "$(cat "$TMP/e")"
 }
 
+# --mem-limit reaches every run: a limit below the machine's estimate is a
+# refused row with wormsim's reason; a bad value stops the sweep first.
+mem_limit_reaches_the_runs() {
+  printf 'topo = mesh\napps = alltoall_pex\ndims = 4x4\nlen = 256\n' > "$TMP/mem.sweep"
+  "$SWEEP" --mem-limit 1 -o "$TMP/mem" "$TMP/mem.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 1 ]' "$(cat "$TMP/e")"
+  expect '[ "$(field "$TMP/mem/results.csv" "NR > 1" status)" = refused ]'
+  expect 'grep -q "more than the 1 MiB of --mem-limit" "$TMP/e"' "$(cat "$TMP/e")"
+  "$SWEEP" --mem-limit 1x -o "$TMP/mem2" "$TMP/mem.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 2 ] && [ ! -e "$TMP/mem2" ]'
+  expect 'grep -q "mem-limit .1x. is not a positive whole number of MiB" "$TMP/e"' "$(cat "$TMP/e")"
+}
+
 # docs/results.md and the plots from the slice's CSV; a heatmap of a run.
 results_and_heatmap_from_the_slice() {
   mkdir -p "$TMP/res/thakur"; cp "$TMP/slice/results.csv" "$TMP/res/thakur/"
@@ -244,6 +255,7 @@ t resume_skips_finished_runs resume_skips_finished_runs
 t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processes
 t dead_pool_is_started_again dead_pool_is_started_again
 t big_runs_run_alone big_runs_run_alone
+t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t refused_run_is_recorded refused_run_is_recorded
 t stored_results_are_current stored_results_are_current
 if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
