@@ -389,39 +389,6 @@ oom:
     drop_candidates(p);
 }
 
-static int closed(struct net *n, const struct jgroup *g);
-
-/* Whether g's ports are still a whole part (build): every routed VC and
- * every head in its input ports goes to an output port of it, and no
- * port outside is routed into it. */
-static int whole(struct net *n, const struct jgroup *g)
-{
-    if (!closed(n, g))
-        return 0;
-    struct jprobe *p = &n->jp;
-    const int V = n->V;
-    int s = ++p->stamp;
-    for (int i = 0; i < g->nport; i++)
-        p->mark[g->port[i]] = s;
-    for (int i = 0; i < g->nport; i++) {
-        int id = g->port[i];
-        if (!is_in(n, id))
-            continue;
-        int r = id / n->nin, ip = id % n->nin;
-        for (int vc = 0; vc < V; vc++) {
-            const struct ivc *v = &n->r[r].in[ip * V + vc];
-            if (v->routed == 1 && p->mark[net_out_id(n, r, v->out_port)] != s)
-                return 0;
-            for (uint32_t j = 0; j < v->count; j++) {
-                const struct flit *f = &v->q[(v->head + j) % v->cap];
-                if (f->idx == 0 && p->mark[net_out_id(n, r, net_head_out(n, r, ip, f->m))] != s)
-                    return 0;
-            }
-        }
-    }
-    return 1;
-}
-
 /* Candidate g, still a whole part, recorded again at the current cycle. */
 static int rerecord(struct net *n, struct jgroup *g)
 {
@@ -436,16 +403,23 @@ static int rerecord(struct net *n, struct jgroup *g)
     return 0;
 }
 
-/* Whether nothing joined g since c0. Its state is as at c0, so its own
- * worms reach only its ports; a port outside joins it only by an output
- * port of it: a worm routed there, or a head that will be. */
-static int closed(struct net *n, const struct jgroup *g)
+/* Marks g's ports in p->mark with a new stamp, returned. */
+static int mark_ports(struct jprobe *p, const struct jgroup *g)
 {
-    struct jprobe *p = &n->jp;
-    const int V = n->V;
     int s = ++p->stamp;
     for (int i = 0; i < g->nport; i++)
         p->mark[g->port[i]] = s;
+    return s;
+}
+
+/* Whether nothing joined g since c0, its ports marked with stamp s. Its
+ * state is as at c0, so its own worms reach only its ports; a port outside
+ * joins it only by an output port of it: a worm routed there, or a head
+ * that will be. */
+static int closed_marked(struct net *n, const struct jgroup *g, int s)
+{
+    struct jprobe *p = &n->jp;
+    const int V = n->V;
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
         if (is_in(n, id))
@@ -464,6 +438,40 @@ static int closed(struct net *n, const struct jgroup *g)
                     if (f->idx == 0 && net_head_out(n, r, ip, f->m) == o)
                         return 0;
                 }
+            }
+        }
+    }
+    return 1;
+}
+
+static int closed(struct net *n, const struct jgroup *g)
+{
+    return closed_marked(n, g, mark_ports(&n->jp, g));
+}
+
+/* Whether g's ports are still a whole part (build): no port outside is
+ * routed into it, and every routed VC and every head in its input ports
+ * goes to an output port of it. */
+static int whole(struct net *n, const struct jgroup *g)
+{
+    struct jprobe *p = &n->jp;
+    const int V = n->V;
+    int s = mark_ports(p, g);
+    if (!closed_marked(n, g, s))
+        return 0;
+    for (int i = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (!is_in(n, id))
+            continue;
+        int r = id / n->nin, ip = id % n->nin;
+        for (int vc = 0; vc < V; vc++) {
+            const struct ivc *v = &n->r[r].in[ip * V + vc];
+            if (v->routed == 1 && p->mark[net_out_id(n, r, v->out_port)] != s)
+                return 0;
+            for (uint32_t j = 0; j < v->count; j++) {
+                const struct flit *f = &v->q[(v->head + j) % v->cap];
+                if (f->idx == 0 && p->mark[net_out_id(n, r, net_head_out(n, r, ip, f->m))] != s)
+                    return 0;
             }
         }
     }
