@@ -83,6 +83,11 @@ function mn(a, b) { return a < b ? a : b }
 function spex(p, c,  i, m, s) { s = 0; for (i = 1; i < p; i++) { m = mx(i % c, int(i / c)); s += mx(2, 2 ^ lg2c(m)) } return s }
 function sgen(p, c,  i, s) { s = 0; for (i = 1; i < p; i++) s += mx(2, mn(i % c, c - i % c) + mn(int(i / c), int((p - i) / c))); return s }
 function model(app, p, c, L) { return app == "alltoall_pex" ? (p - 1) * A + L * B * spex(p, c) : (p - 1) * A + L * B * sgen(p, c) }
+# All-to-all broadcast on an n x n torus (seed 004), start-up a, switching
+# time dl, transmission lg: the Theorem 4 bound of controlled flooding, and
+# the Saad-Schultz row-column formula
+function th4(a, n, dl, lg) { return a + dl + lg + ((n * n - 1) / 4 - 1) * mx(dl, lg) + mn(dl, lg) }
+function saad(a, n, dl, lg) { return 2 * a + 2 * int(n / 2) * dl + (n * n - 1) / 2 * lg }
 EOF
 fit=$(mawkm '$0 !~ /^#/ && $1 == 2 && $3 == "4x4" {
     u = 15 / $6; y = $5 * spex(16, 4) / $6; suu += u * u; syy += y * y; suy += u * y; su += u; sy += y }
@@ -209,8 +214,13 @@ awk -F, '$1 == 3 && $3 == "16x30" { g[$5] = $7; gp[$5] = $6 } $1 == 2 && $3 == "
         else print "16x30 PEX-GEN against 16x32 PEX:" s
         print "" }' "$TMP/th.join"
 
-cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "alltoall_pex" || $1 == "alltoall_gen") { k = $2; if ($1 == "alltoall_pex") p[k] = $5; else g[k] = $5 }
-  END { for (k in p) if (k in g) s = s sprintf(" %s: PEX %d, GEN %d;", k, p[k], g[k]); if (s != "") print "Largest number of the messages of a step sharing a link (max_link_sharing; dims as columns x rows):" s "\n" }'
+# The largest link sharing of PEX and GEN per mesh (dims,pex,gen), for the
+# line below and the reading.
+cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "alltoall_pex" || $1 == "alltoall_gen") {
+    k = $2; if ($1 == "alltoall_pex") p[k] = $5; else g[k] = $5 }
+  END { for (k in p) if (k in g) print k "," p[k] "," g[k] }' > "$TMP/share"
+awk -F, '{ s = s sprintf(" %s: PEX %d, GEN %d;", $1, $2, $3) }
+  END { if (s != "") print "Largest number of the messages of a step sharing a link (max_link_sharing; dims as columns x rows):" s "\n" }' "$TMP/share"
 # The 4-16 KB cells of the 48- to 128-node meshes: how far from the paper.
 slow=$(cols "$T" nodes len status coll_ns app dims | awk -F, 'NR == FNR { if ($0 !~ /^#/) P[$2 SUBSEP $4 SUBSEP $5] = $6; next }
   $3 == "ok" && $1 >= 48 && $1 <= 128 && $2 >= 4096 && (($5 SUBSEP $6 SUBSEP $2) in P) {
@@ -222,9 +232,6 @@ slow_s=$slow
 # Reading the findings: every claim below is counted from th.join
 # (table,app,paper_shape,dims,len,paper_s,emu_s) and the link sharing
 # (dims,pex,gen), and worded by what the counts say.
-cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "alltoall_pex" || $1 == "alltoall_gen") {
-    k = $2; if ($1 == "alltoall_pex") p[k] = $5; else g[k] = $5 }
-  END { for (k in p) if (k in g) print k "," p[k] "," g[k] }' > "$TMP/share"
 awk -F, -v slow_s="$slow_s" -v Q="'" '
   function most(a, n) { return a == n ? "in all cells (" a " of " n ")" : (a >= 0.9 * n ? "almost everywhere (" a " of " n ")" : (2 * a > n ? "in most cells (" a " of " n ")" : "in only " a " of " n)) }
   function lead(e1, e2) { return e2 < 0.98 * e1 ? "G" : (e1 < 0.98 * e2 ? "P" : "=") }
@@ -484,8 +491,8 @@ echo
 # Tseng's broadcast has the fewest steps and the least time, and which
 # algorithm is fastest; U-torus's link sharing.
 cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "ok" {
-    a = $1 ~ /tseng/ ? "t" : $1 ~ /_rd$/ ? "r" : "u"; k = $2 SUBSEP $3; keys[k] = 1; L[$3] = 1; D[$2] = 1
-    st[k, a] = $5; ns[k, a] = $6; if (a == "u" && $7 > 1) { shared++; shd[$2] = 1 } }
+    a = $1 ~ /tseng/ ? "t" : $1 ~ /_rd$/ ? "r" : "u"; k = $2 SUBSEP $3; keys[k] = 1
+    st[k, a] = $5; ns[k, a] = $6; if (a == "u" && $7 > 1) shd[$2] = 1 }
   END {
     for (k in keys) if ((k, "t") in st && (k, "r") in st && (k, "u") in st) {
       split(k, x, SUBSEP); l = x[2]; n[l]++
@@ -504,12 +511,10 @@ cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "o
     print "."
     for (i = 1; i <= nl; i++) if (win[ls[i], "t"] < n[ls[i]]) behind = behind (behind == "" ? "" : ", ") ls[i] " B"
     if (behind != "") printf "\nWhere Tseng" Q "s broadcast is not the fastest (at %s) it sends more messages at once, and every message costs 500 ns of send start-up: a node that fans out to four neighbours in one step pays four in a row (the survey" Q "s \"staggering due to sending latency\"), which the step count does not see.\n", behind
+    s = ""; for (k in shd) s = s (s == "" ? "" : ", ") k
+    if (s != "") printf "\nU-torus puts two or more messages of a step on one channel on the %s tori: its contention freedom rests on the paper" Q "s split of virtual channels, and this network uses dateline classes instead (docs/collectives.md).\n", s
+    else print "\nU-torus puts at most one message of a step on each channel on every torus run."
   }' Q="'" | fmt -w 76
-echo
-cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && $1 ~ /utorus/ && $5 > 1 { d[$2] = 1 }
-  END { s = ""; for (k in d) s = s (s == "" ? "" : ", ") k
-        if (s != "") printf "U-torus puts two or more messages of a step on one channel on the %s tori: its contention freedom rests on the paper" Q "s split of virtual channels, and this network uses dateline classes instead (docs/collectives.md).\n", s
-        else print "U-torus puts at most one message of a step on each channel on every torus run." }' Q="'" | fmt -w 76
 fi
 echo
 
@@ -548,12 +553,11 @@ algorithm (both ways round the rows, then the columns).
 | L (B) | delta (ns) | delta / (L gamma) | flood (us) | Theorem 4 (us) | flood / Th. 4 | rowcol (us) | Saad-Schultz formula (us) |
 |---|---|---|---|---|---|---|---|
 EOF
-cols "$T" app dims len net group status coll_ns | awk -F, '$5 == "delay" && $6 == "ok" { split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0
+cols "$T" app dims len net group status coll_ns | mawkm '$5 == "delay" && $6 == "ok" { split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0
     k = $3 SUBSEP hc; L[k] = $3; H[k] = hc; N[k] = n; if ($1 == "allgather_flood") f[k] = $7; else r[k] = $7 }
-  END { for (k in L) { a = 1000; dl = 8 * H[k]; lg = L[k]; n = N[k]; mx = dl > lg ? dl : lg; mn = dl > lg ? lg : dl
-          th = a + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn; ss = 2 * a + 2 * int(n / 2) * dl + (n * n - 1) / 2 * lg
+  END { for (k in L) { dl = 8 * H[k]; lg = L[k]; th = th4(1000, N[k], dl, lg); ss = saad(1000, N[k], dl, lg)
           printf "%d %d | %d | %d | %.3g | %s | %.1f | %s | %s | %.1f |\n", L[k], dl, L[k], dl, dl / lg, f[k] == "" ? "-" : sprintf("%.1f", f[k] / 1e3), th / 1e3,
-            f[k] == "" ? "-" : sprintf("%.2f", f[k] / th), r[k] == "" ? "-" : sprintf("%.1f", r[k] / 1e3), ss / 1e3 } }' | sort -n -k1,1 -k2,2 | sed 's/^[0-9]* [0-9]* | /| /'
+            f[k] == "" ? "-" : sprintf("%.2f", f[k] / th), r[k] == "" ? "-" : sprintf("%.1f", r[k] / 1e3), ss / 1e3 } }' -F, | sort -n -k1,1 -k2,2 | sed 's/^[0-9]* [0-9]* | /| /'
 echo
 cols "$T" app dims len net group status coll_ns | awk -F, '$5 == "delay" && $6 == "ok"' > "$TMP/fl"
 plot=""; i=0
@@ -561,8 +565,7 @@ for hc in $(sed 's/.*hop_cycles=\([0-9]*\).*/\1/' "$TMP/fl" | sort -nu); do
   i=$((i + 1)); dl=$((8 * hc))
   awk -F, -v h="hop_cycles=$hc" '$1 == "allgather_flood" && $4 == h { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/f.$hc"
   awk -F, -v h="hop_cycles=$hc" '$1 == "allgather_rowcol" && $4 == h { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/r.$hc"
-  awk -v dl=$dl 'BEGIN { n = 7; a = 1000; for (L = 64; L <= 4096 * 1.01; L *= 1.189) { mx = dl > L ? dl : L; mn = dl > L ? L : dl
-      print L, (a + dl + L + ((n * n - 1) / 4 - 1) * mx + mn) / 1e3, (2 * a + 2 * int(n / 2) * dl + (n * n - 1) / 2 * L) / 1e3 } }' > "$TMP/th.$hc"
+  mawkm 'BEGIN { for (L = 64; L <= 4096 * 1.01; L *= 1.189) print L, th4(1000, 7, dl, L) / 1e3, saad(1000, 7, dl, L) / 1e3 }' -v dl=$dl > "$TMP/th.$hc"
   plot="$plot '$TMP/f.$hc' using 1:2 with linespoints lw 2 pt 7 lc $i title 'flood, delta $dl ns', '$TMP/r.$hc' using 1:2 with linespoints lw 1 pt 4 lc $i title 'rowcol, delta $dl ns', '$TMP/th.$hc' using 1:2 with lines dt 2 lc $i title 'Theorem 4 bound, delta $dl ns', '$TMP/th.$hc' using 1:3 with lines dt 3 lc $i title 'Saad-Schultz formula, delta $dl ns',"
 done
 [ -n "$plot" ] && gnuplot <<EOF
@@ -580,12 +583,12 @@ awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8
 # delays against Theorem 4, flooding against row-column.
 { cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits |
     awk -F, '$5 != "delay" && $5 != "nic" && $6 == "ok" { print "load," $0 }'
-  sed 's/^/delay,/' "$TMP/fl"; } | awk -F, '
+  sed 's/^/delay,/' "$TMP/fl"; } | mawkm '
   $1 == "load" { split($4, d, "x"); n = d[1]; bl = $10 * 8 / $5
     if ($3 == "torus") { nt++; if ($8 == $9 && bl == (n * n - 1) / 4) te++ }
     else { nm++; if (bl <= (n * n - 1) / 2 || (n % 2 == 0 && bl == n * n / 2)) mb++ } }
   $1 == "delay" { hc = $5; sub(/.*hop_cycles=/, "", hc); dl = 8 * hc; lg = $4; split($3, d, "x"); n = d[1]
-    mx = dl > lg ? dl : lg; mn = dl > lg ? lg : dl; th = 1000 + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn
+    th = th4(1000, n, dl, lg)
     if ($2 == "allgather_flood") { r = $8 / th; nd++; if (lo == "" || r < lo) lo = r; if (r > hi) hi = r } }
   END {
     if (nt) printf "On %d of the %d tori every channel carries the same number of worms and the busiest carries exactly (n^2 - 1)/4 blocks (Corollary 1).", te, nt
@@ -594,7 +597,7 @@ awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8
       printf " The emulated flooding takes %.1f to %.1f times the Theorem 4 bound (the ratio column)", lo, hi
       if (lo > 2) printf ": the theorem charges one start-up and lets one message" Q "s switching overlap the next one" Q "s transmission, as a router forwarding in hardware would; on the emulator every relay is done by the node program, which receives a message, copies its blocks and sends them on, paying alpha and its own instructions (1 ns each on the default preset) at each of the (n^2 - 1)/4 relay steps. The row-column algorithm relays too, in fewer and larger messages; the model" Q "s comparison (flooding ahead when delta <= L gamma) assumes relays that cost no start-up"
       print "." }
-  }' Q="'" | fmt -w 76
+  }' -F, Q="'" | fmt -w 76
 echo
 # Flooding in the NIC: Corollary 1 and Theorem 4 with alpha = t_send_ns + a cycle
 cols "$T" app dims len net group status coll_ns max_link_worms min_link_worms | awk -F, '$5 == "nic" && $6 == "ok"' > "$TMP/nic"
@@ -614,22 +617,22 @@ over the nodes, from a node's post to its last arrival) minus the bound.
 | n | L (B) | delta (ns) | L gamma (ns) | emulated (ns) | Theorem 4 (ns) | over (ns) | worms per channel | Cor. 1 |
 |---|---|---|---|---|---|---|---|---|
 EOF
-awk -F, '{ split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); sub(/ .*/, "", hc); hc += 0
-           dl = 8 * hc; lg = 8 * int(($3 + 7) / 8); mx = (dl > lg) ? dl : lg; mn = (dl > lg) ? lg : dl
-           th = 508 + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn
-           printf "%d %d %d | %d | %d | %d | %d | %d | %d | %d | %s | %d |\n", n, $3, dl, n, $3, dl, lg, $7, th, $7 - th,
-             (($8 == $9) ? $8 : $9 "-" $8), (n * n - 1) / 4 }' "$TMP/nic" | sort -n -k1,1 -k2,2 -k3,3 | sed 's/^[0-9]* [0-9]* [0-9]* | /| /'
+# n,L,delta,L gamma,emulated,worms max,worms min: delta = hop_cycles x 8 ns,
+# L gamma = F x 8 ns (F = ceil(L / 8) flits)
+awk -F, '{ split($2, d, "x"); hc = $4; sub(/.*hop_cycles=/, "", hc); sub(/ .*/, "", hc)
+           print d[1] "," $3 "," 8 * hc "," 8 * int(($3 + 7) / 8) "," $7 "," $8 "," $9 }' "$TMP/nic" > "$TMP/nicb"
+mawkm '{ n = $1; th = th4(508, n, $3, $4)
+         printf "%d %d %d | %d | %d | %d | %d | %d | %d | %d | %s | %d |\n", n, $2, $3, n, $2, $3, $4, $5, th, $5 - th,
+           (($6 == $7) ? $6 : $7 "-" $6), (n * n - 1) / 4 }' -F, "$TMP/nicb" | sort -n -k1,1 -k2,2 -k3,3 | sed 's/^[0-9]* [0-9]* [0-9]* | /| /'
 echo
 # the finding: the largest excess in each case of Corollary 3, and Corollary 1
-awk -F, '{ split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); sub(/ .*/, "", hc); hc += 0
-           dl = 8 * hc; lg = 8 * int(($3 + 7) / 8); mx = (dl > lg) ? dl : lg; mn = (dl > lg) ? lg : dl
-           o = $7 - (508 + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn); c = (dl <= lg) ? 1 : 2; k[c]++; runs++
-           if (o <= 0) w[c]++; else if (o < 8) near++; else far = far (far == "" ? "" : "; ") n "x" n ", L = " $3 " B, delta = " dl " ns: " o " ns"
-           if ($8 != (n * n - 1) / 4 || $9 != (n * n - 1) / 4) bad++ }
+mawkm '{ n = $1; dl = $3; o = $5 - th4(508, n, dl, $4); c = (dl <= $4) ? 1 : 2; k[c]++; runs++
+         if (o <= 0) w[c]++; else if (o < 8) near++; else far = far (far == "" ? "" : "; ") n "x" n ", L = " $2 " B, delta = " dl " ns: " o " ns"
+         if ($6 != (n * n - 1) / 4 || $7 != (n * n - 1) / 4) bad++ }
   END { printf "Within the bound: %d of the %d runs with delta <= L gamma and %d of the %d with delta > L gamma. ", w[1] + 0, k[1] + 0, w[2] + 0, k[2] + 0
         printf "Over it by less than a cycle (8 ns, the rounding of the start to a cycle): %d. ", near + 0
         printf "Over it by a cycle or more: %s. ", (far == "" ? "none" : far)
-        printf "Every channel carried exactly (n^2 - 1)/4 messages in %s run.\n\n", (bad ? "not every" : "every") }' "$TMP/nic"
+        printf "Every channel carried exactly (n^2 - 1)/4 messages in %s run.\n\n", (bad ? "not every" : "every") }' -F, "$TMP/nicb"
 # Blocked flood worms, from the runs kept beside the CSV (messages.csv by
 # name); none kept, no claim.
 nblk=""; for d in $(cols "$T" group status run_dir | awk -F, '$1 == "nic" && $2 == "ok" { print $3 }'); do
@@ -637,9 +640,7 @@ nblk=""; for d in $(cols "$T" group status run_dir | awk -F, '$1 == "nic" && $2 
   nblk=$(( ${nblk:-0} + $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["blocked_ns"] > 0 { n++ } END { print n + 0 }' "$m") ))
   nrun=$(( ${nrun:-0} + 1 ))
 done
-awk -F, -v nblk="$nblk" -v nrun="${nrun:-0}" '{ split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); sub(/ .*/, "", hc); hc += 0
-    dl = 8 * hc; lg = 8 * int(($3 + 7) / 8); mx = (dl > lg) ? dl : lg; mn = (dl > lg) ? lg : dl
-    o = $7 - (500 + dl + lg + ((n * n - 1) / 4 - 1) * mx + mn)       # alpha without the turn-around cycle
+mawkm '{ n = $1; dl = $3; lg = $4; o = $5 - th4(500, n, dl, lg)       # alpha without the turn-around cycle
     if (lg == 8 && dl == lg) { n1++; if (lo == "" || o < lo) lo = o; if (o > hi) hi = o; N1[n] = 1 }
     else { n2++; if (o <= 0) w2++ } }
   END {
@@ -649,7 +650,7 @@ awk -F, -v nblk="$nblk" -v nrun="${nrun:-0}" '{ split($2, d, "x"); n = d[1]; hc 
     if (n1) { k = 0; for (x in N1) k++
       printf " Without it in alpha, the %d one-flit runs with delta = L gamma (no slack in the bound) are %d to %d ns over, on %d torus sizes", n1, lo, hi, k }
     if (n2) printf "; %d of the %d other runs are within the bound either way", w2, n2
-    print ". The software flooding above pays a start-up per relay step; the NICs pay none." }' Q="'" "$TMP/nic" | fmt -w 76
+    print ". The software flooding above pays a start-up per relay step; the NICs pay none." }' -F, -v nblk="$nblk" -v nrun="${nrun:-0}" Q="'" "$TMP/nicb" | fmt -w 76
 echo
 fi
 hm=$(ls -d "$RES"/flood004/runs/allgather_flood-torus7x7-64-*/2*/ 2>/dev/null | head -1)
