@@ -18,7 +18,7 @@
  *              partial (Kumar's two buffers; survey section 7);
  *   barrier    label 0, an empty token every node starts with.
  * The schedule is a pure function of (machine shape and call, node, step):
- * the same code drives the node (apps/coll/run.c) and the host unit tests
+ * the same code drives the node (apps/coll/req.c, run.c) and the host unit tests
  * (tests/unit/test_sched.c, tests/unit/sched_sim.h), which check delivery,
  * step counts and channel contention for every shape an algorithm
  * supports.
@@ -251,7 +251,7 @@ int  is_pow2(long x);                        /* x >= 1 and a power of two */
 int  ilog2(long x);                          /* floor(log2(x)), x >= 1 */
 long next_pow2(long x);                      /* smallest power of two >= x */
 
-/* --- Node side (apps/coll/run.c): the MPI-like calls ----------------------
+/* --- Node side (apps/coll/req.c, run.c): the MPI-like calls --------------
  *
  * coll_alltoall(send, recv, len, algo): send holds p blocks of len bytes,
  * block d for node d; on return recv holds p blocks, block s from node s

@@ -1,5 +1,5 @@
-/* The node's collective request (apps/coll/run.c, run_worm.c): private
- * to the library's executors. */
+/* The node's collective request: planned by req.c, run by run.c
+ * (and run_worm.c), private to the library's node side. */
 #ifndef COLL_REQ_H
 #define COLL_REQ_H
 
@@ -33,5 +33,8 @@ struct coll_req {
 };
 /* Its size is part of every node's simulated time (calloc clears it in
  * coll_init): what only some algorithms need lives elsewhere (run_worm.c). */
+
+/* Empty the label -> place map and free every slot of the store (run.c). */
+void map_clear(struct coll_req *r);
 
 #endif
