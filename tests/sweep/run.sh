@@ -245,6 +245,25 @@ stored_results_are_current() {
   expect '[ $RC = 2 ] && grep -q "no stored results .nosuch. (accepted: .*thakur" "$TMP/rc"'
 }
 
+# experiments/node-code-diff.sh, in a worktree of HEAD: its build against
+# HEAD is the same; one instruction more in a node function is named, on
+# both ISAs, with exit 1.
+node_code_diff_names_what_changed() {
+  git worktree add -q --detach "$TMP/wt" HEAD || exit 1
+  make -C "$TMP/wt" -s nodes > "$TMP/b" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(tail -5 "$TMP/b")"
+  "$TMP/wt/experiments/node-code-diff.sh" HEAD > "$TMP/d" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && grep -q "^same: " "$TMP/d"' "rc $rc: $(cat "$TMP/d")"
+  sed -i 's/^    uint32_t x = seed(s, d), w;$/    uint32_t x = seed(s, d) + (uint32_t)len, w;/' "$TMP/wt/apps/pattern.c"
+  expect 'grep -q "seed(s, d) + (uint32_t)len" "$TMP/wt/apps/pattern.c"'
+  make -C "$TMP/wt" -s nodes > "$TMP/b" 2>&1
+  "$TMP/wt/experiments/node-code-diff.sh" HEAD > "$TMP/d" 2>&1; rc=$?
+  expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/d")"
+  expect 'grep -q "^arm: .* differ" "$TMP/d" && grep -q "^riscv: .* differ" "$TMP/d" && grep -q "^  pattern_fill$" "$TMP/d"' "$(cat "$TMP/d")"
+  "$TMP/wt/experiments/node-code-diff.sh" nosuchrev > "$TMP/d" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "not a revision" "$TMP/d"' "rc $rc: $(cat "$TMP/d")"
+}
+
 echo "sweep tool tests"
 t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
@@ -258,6 +277,8 @@ t big_runs_run_alone big_runs_run_alone
 t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t refused_run_is_recorded refused_run_is_recorded
 t stored_results_are_current stored_results_are_current
+t node_code_diff_names_what_changed node_code_diff_names_what_changed
+git worktree remove --force "$TMP/wt" 2>/dev/null
 if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
 else echo "  skip  results_and_heatmap_from_the_slice (no gnuplot)"; fi
 [ -f "$TMP/slice-time" ] && cat "$TMP/slice-time"
