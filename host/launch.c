@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <errno.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -23,8 +24,18 @@ int template_load(struct template *t, const char *path, char *err, size_t errlen
         if (hash)
             *hash = 0;
         for (char *w = strtok(line, " \t\r\n"); w; w = strtok(NULL, " \t\r\n")) {
-            t->argv = realloc(t->argv, (size_t)(t->argc + 2) * sizeof *t->argv);
-            t->argv[t->argc++] = strdup(w);
+            char **a = realloc(t->argv, (size_t)(t->argc + 2) * sizeof *t->argv);
+            char *word = strdup(w);
+            if (a)
+                t->argv = a;
+            if (!a || !word) {
+                free(word);
+                fclose(f);
+                template_free(t);
+                snprintf(err, errlen, "out of memory reading QEMU template %s", path);
+                return -1;
+            }
+            t->argv[t->argc++] = word;
             t->argv[t->argc] = NULL;
         }
     }
@@ -94,6 +105,10 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
 {
     char **argv = calloc((size_t)t->argc + 4, sizeof *argv);
     int n = 0;
+    if (!argv) {
+        errno = ENOMEM;
+        return -1;
+    }
     char gdb_arg[64];
     snprintf(gdb_arg, sizeof gdb_arg, "tcp:127.0.0.1:%d", v->gdb_port);
     for (int i = 0; i < t->argc; i++) {
@@ -113,6 +128,14 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
         argv[n++] = expand(t->argv[i], v);
     }
     argv[n] = NULL;
+    for (int i = 0; i < n; i++)
+        if (!argv[i]) {                         /* a strdup failed: no truncated command line */
+            for (int k = 0; k < n; k++)
+                free(argv[k]);
+            free(argv);
+            errno = ENOMEM;
+            return -1;
+        }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {

@@ -87,6 +87,11 @@ static void ivc_push(const struct net *n, struct net_router *r, int i, struct fl
     if (v->count == v->cap) {                 /* cut-through / store-and-forward: grow */
         uint32_t nc = v->cap * 2;
         struct flit *q = calloc(nc, sizeof *q);
+        if (!q) {                             /* no error path mid-cycle: stop, said */
+            fprintf(stderr, "net: out of memory growing an input buffer to %u flits (%zu bytes)\n", nc,
+                    (size_t)nc * sizeof *q);
+            abort();
+        }
         for (uint32_t k = 0; k < v->count; k++)
             q[k] = v->q[(v->head + k) % v->cap];
         free(v->q);
@@ -449,6 +454,10 @@ static inline __attribute__((always_inline)) void credit_back(struct net *n, int
     if (n->ncr == n->cr_cap) {
         n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
         n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
+        if (!n->cr) {                         /* no error path mid-cycle: stop, said */
+            fprintf(stderr, "net: out of memory for %zu credit returns\n", n->cr_cap);
+            abort();
+        }
     }
     n->cr[n->ncr++] = (struct credit_ret){ n->r[node].up[ip], n->r[node].up_port[ip], vc };
 }
