@@ -1,8 +1,8 @@
 /* BELL, NOTIFY and CONFIG bodies (relay.h).
  *
  *   BELL    struct nic_status | prod | first | count | count x nic_desc | payloads
- *           (the payload of each SEND among the descriptors whose bytes lie in
- *           the transmit area, in descriptor order)
+ *           (the transmit-area bytes each descriptor names, in descriptor
+ *           order: region() below)
  *   NOTIFY  link_up | cons | struct nic_reply | payload (reply.len bytes, or none)
  *   CONFIG  the first NIC_RING_OFF bytes
  */
@@ -35,13 +35,47 @@ void relay_apply_config(uint8_t *shm, const uint8_t *page)
     __sync_synchronize();
 }
 
-/* The bytes of a SEND's payload, if they lie in the transmit area; the
- * router refuses the others itself (host/router.c, handle). */
-static uint32_t payload_len(const struct relay_layout *l, const struct nic_desc *d)
+static int in_tx(const struct relay_layout *l, uint64_t off, uint64_t len)
 {
-    if (d->op != NIC_OP_SEND || d->off > l->tx_size || d->len > l->tx_size - d->off)
+    return off <= l->tx_size && len <= l->tx_size - off;
+}
+
+/* Region k (0 or 1) of the transmit area that descriptor d names, which
+ * the router reads from its mirror (nic_shm.h): the payload [off, +len) of
+ * a SEND, FLOOD_RULES or FLOOD; an MSEND's list [off, +4 (m + 2)), then
+ * the payload [list[1], +len) the list names. tx is the transmit area as
+ * this side holds it: the node's memory when sending, the mirror when
+ * applying, where region 0 has been copied before region 1 is asked. The
+ * length (0: none); regions outside the area carry nothing, the router
+ * refusing those descriptors itself (router.c). */
+static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, const volatile uint8_t *tx, int k,
+                       uint32_t *off)
+{
+    switch (d->op) {
+    case NIC_OP_SEND:
+    case NIC_OP_FLOOD_RULES:
+    case NIC_OP_FLOOD:
+        if (k || !in_tx(l, d->off, d->len))
+            return 0;
+        *off = d->off;
+        return d->len;
+    case NIC_OP_MSEND: {
+        uint64_t list = 4ull * ((uint64_t)d->peer + 2);
+        if (!in_tx(l, d->off, list))
+            return 0;
+        if (k == 0) {
+            *off = d->off;
+            return (uint32_t)list;
+        }
+        uint32_t pay = *(const volatile uint32_t *)(tx + d->off + 4);
+        if (!in_tx(l, pay, d->len))
+            return 0;
+        *off = pay;
+        return d->len;
+    }
+    default:
         return 0;
-    return d->len;
+    }
 }
 
 uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *sent, size_t *len)
@@ -52,18 +86,27 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
     if (count > l->ring_slots)
         count = 0;                    /* beyond the ring: the router says so from prod */
     struct nic_desc *d = malloc((count ? count : 1) * sizeof *d);
-    if (!d)
+    uint32_t (*rg)[2][2] = malloc((count ? count : 1) * sizeof *rg);   /* [k][off, len], read once */
+    if (!d || !rg) {
+        free(d);
+        free(rg);
         return NULL;
+    }
     size_t pay = 0;
     for (uint32_t k = 0; k < count; k++) {
         memcpy(&d[k], shm + l->ring_off + ((first + k) % l->ring_slots) * sizeof *d, sizeof *d);
-        pay += payload_len(l, &d[k]);
+        for (int j = 0; j < 2; j++) {
+            rg[k][j][0] = 0;
+            rg[k][j][1] = region(l, &d[k], shm + l->tx_off, j, &rg[k][j][0]);
+            pay += rg[k][j][1];
+        }
     }
     size_t head = BELL_HEAD;
     *len = head + count * sizeof *d + pay;
     uint8_t *b = malloc(*len);
     if (!b) {
         free(d);
+        free(rg);
         return NULL;
     }
     memcpy(b, shm + NIC_STATUS_OFF, sizeof(struct nic_status));
@@ -71,12 +114,13 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
     memcpy(b + sizeof(struct nic_status), w, sizeof w);
     memcpy(b + head, d, count * sizeof *d);
     uint8_t *p = b + head + count * sizeof *d;
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t n = payload_len(l, &d[k]);
-        memcpy(p, shm + l->tx_off + d[k].off, n);
-        p += n;
-    }
+    for (uint32_t k = 0; k < count; k++)       /* the regions sized above: the node may scribble meanwhile */
+        for (int j = 0; j < 2; j++) {
+            memcpy(p, shm + l->tx_off + rg[k][j][0], rg[k][j][1]);
+            p += rg[k][j][1];
+        }
     free(d);
+    free(rg);
     *sent = first + count;
     return b;
 }
@@ -100,13 +144,15 @@ int relay_apply_bell(uint8_t *mirror, const struct relay_layout *l, const uint8_
     for (uint32_t k = 0; k < count; k++) {
         struct nic_desc d;
         memcpy(&d, body + head + k * sizeof d, sizeof d);
-        uint32_t n = payload_len(l, &d);
-        if ((size_t)(body + len - p) < n) {
-            snprintf(err, errlen, "a BELL's payloads are shorter than its SENDs say");
-            return -1;
+        for (int j = 0; j < 2; j++) {
+            uint32_t off = 0, n = region(l, &d, mirror + l->tx_off, j, &off);
+            if ((size_t)(body + len - p) < n) {
+                snprintf(err, errlen, "a BELL's payloads are shorter than its descriptors say");
+                return -1;
+            }
+            memcpy(mirror + l->tx_off + off, p, n);
+            p += n;
         }
-        memcpy(mirror + l->tx_off + d.off, p, n);
-        p += n;
         memcpy(mirror + l->ring_off + ((first + k) % l->ring_slots) * sizeof d, &d, sizeof d);
     }
     uint32_t link_up = AT32(mirror, NIC_STATUS_OFF + offsetof(struct nic_status, link_up));

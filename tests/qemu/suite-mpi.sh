@@ -41,15 +41,21 @@ mpi_placement_is_bit_identical() {
 
 # The hardware beside the data network over 3 ranks: the answers of the
 # barrier circuits, control network and fetch-and-increment registers
-# (nic_reply.value) cross the ranks; every result as on one host.
+# (nic_reply.value) cross the ranks, and so do the flood rules, flood
+# messages and multidestination worms' lists and data the router reads
+# from a node's transmit area; every result as on one host.
 mpi_hardware_collectives() {
-  local spec app args one
-  for spec in "barrier_hw|late=3 delay=2000" "allreduce_hw|len=32 op=max type=long" "fetchinc|items=64 work=100"; do
-    app=${spec%%|*}; args=${spec#*|}
+  local spec app args opts one
+  # app|args|options: the last two read payloads from the NIC's transmit
+  # area beside SEND's (flood rules and messages, a worm's list and data),
+  # which a node host must carry to the router too
+  for spec in "barrier_hw|late=3 delay=2000|" "allreduce_hw|len=32 op=max type=long|" "fetchinc|items=64 work=100|" \
+              "allgather_flood_nic|len=100|--port-model all-port" "bcast_pandasingal|len=1000 root=4|--topo mesh"; do
+    app=${spec%%|*}; args=${spec#*|}; opts=${args#*|}; args=${args%%|*}
     "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" --arch mixed --app "$app" \
-      --dims 3x3 --args "$args" > "$TMP/m0" 2>&1
+      --dims 3x3 $opts --args "$args" > "$TMP/m0" 2>&1
     expect '[ $? = 0 ]' "$(cat "$TMP/m0")"; one=$(latest)
-    wm 3 --arch mixed --app "$app" --dims 3x3 --args "$args" > "$TMP/m3" 2>&1; local rc=$?
+    wm 3 --arch mixed --app "$app" --dims 3x3 $opts --args "$args" > "$TMP/m3" 2>&1; local rc=$?
     expect '[ $rc = 0 ]' "$app: exit $rc: $(tail -20 "$TMP/m3")"
     ok_run
     same_results "$one" "$(latest)"

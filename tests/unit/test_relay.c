@@ -94,6 +94,35 @@ TEST(bell_copies_descriptors_payloads_status_and_prod)
     CHECK_EQ_U64(sent, 3);
 }
 
+/* Every descriptor that names transmit-area bytes the router reads gets
+ * them into the mirror: FLOOD_RULES' masks, a FLOOD's message, and an
+ * MSEND's list and the payload the list names (the router reads both from
+ * its mirror). An MSEND whose payload lies outside carries its list only. */
+TEST(bell_carries_flood_and_multidestination_payloads)
+{
+    uint8_t *node = node_memory(), *mirror = node_memory();
+    fill(node + TX_OFF + 0, 64, 11);                       /* rules */
+    fill(node + TX_OFF + 1000, 200, 12);                   /* a flood message */
+    uint32_t list[5] = { NIC_MDW_PATH, 5000, 1, 2, 3 };    /* m = 3 (the post's peer) */
+    memcpy(node + TX_OFF + 4000, list, sizeof list);
+    fill(node + TX_OFF + 5000, 300, 13);                   /* its payload */
+    uint32_t bad[5] = { NIC_MDW_PATH, TX_SIZE - 10, 1, 2, 3 };
+    memcpy(node + TX_OFF + 6000, bad, sizeof bad);
+    post(node, 0, NIC_OP_FLOOD_RULES, 0, 64);
+    post(node, 1, NIC_OP_FLOOD, 1000, 200);
+    post(node, 2, NIC_OP_MSEND, 4000, 300);
+    post(node, 3, NIC_OP_MSEND, 6000, 300);
+    uint32_t sent = 0;
+    size_t len = relay(node, mirror, &sent);
+    CHECK_EQ_U64(len, sizeof(struct nic_status) + 12 + 4 * sizeof(struct nic_desc) + 64 + 200 + 20 + 300 + 20);
+    CHECK(!memcmp(mirror + TX_OFF + 0, node + TX_OFF + 0, 64));
+    CHECK(!memcmp(mirror + TX_OFF + 1000, node + TX_OFF + 1000, 200));
+    CHECK(!memcmp(mirror + TX_OFF + 4000, list, sizeof list));
+    CHECK(!memcmp(mirror + TX_OFF + 5000, node + TX_OFF + 5000, 300));
+    CHECK(!memcmp(mirror + TX_OFF + 6000, bad, sizeof bad));
+    CHECK_EQ_U64(mirror[TX_OFF + TX_SIZE - 10], 0);        /* nothing beyond */
+}
+
 TEST(bell_follows_the_ring_around)
 {
     uint8_t *node = node_memory(), *mirror = node_memory();
