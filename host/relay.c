@@ -42,8 +42,8 @@ static int in_tx(const struct relay_layout *l, uint64_t off, uint64_t len)
 
 /* Region k (0 or 1) of the transmit area that descriptor d names, which
  * the router reads from its mirror (nic_shm.h): the payload [off, +len) of
- * a SEND, FLOOD_RULES or FLOOD; an MSEND's list [off, +4 (m + 2)), then
- * the payload [list[1], +len) the list names. tx is the transmit area as
+ * a SEND, FLOOD_RULES or FLOOD; an MSEND's list [off, +nic_msend_list_bytes(m)),
+ * then the payload [list[NIC_MSEND_PAY], +len) the list names. tx is the transmit area as
  * this side holds it: the node's memory when sending, the mirror when
  * applying, where region 0 has been copied before region 1 is asked. The
  * length (0: none); regions outside the area carry nothing, the router
@@ -60,14 +60,14 @@ static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, c
         *off = d->off;
         return d->len;
     case NIC_OP_MSEND: {
-        uint64_t list = 4ull * ((uint64_t)d->peer + 2);
+        uint64_t list = nic_msend_list_bytes(d->peer);
         if (!in_tx(l, d->off, list))
             return 0;
         if (k == 0) {
             *off = d->off;
             return (uint32_t)list;
         }
-        uint32_t pay = *(const volatile uint32_t *)(tx + d->off + 4);
+        uint32_t pay = *(const volatile uint32_t *)(tx + d->off + 4 * NIC_MSEND_PAY);
         if (!in_tx(l, pay, d->len))
             return 0;
         *off = pay;

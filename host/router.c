@@ -1144,12 +1144,12 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
     if (d->len > r->p.msg_max)
         return fail(r, n, "MSEND descriptor %u: length %u exceeds the largest message, %u bytes",
                     d->seq, d->len, r->p.msg_max);
-    uint64_t all = 4ull * ((uint64_t)m + 2);
+    uint64_t all = nic_msend_list_bytes(m);
     if (d->off > l.tx_size || all > l.tx_size - d->off)
         return fail(r, n, "MSEND descriptor %u: the list [%u, +%llu) is outside the %u-byte transmit area",
                     d->seq, d->off, (unsigned long long)all, l.tx_size);
     const volatile uint32_t *list = (const volatile uint32_t *)(n->shm + l.tx_off + d->off);
-    uint32_t kind = list[0], pay = list[1];
+    uint32_t kind = list[NIC_MSEND_KIND], pay = list[NIC_MSEND_PAY];
     if (pay > l.tx_size || d->len > l.tx_size - pay)
         return fail(r, n, "MSEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
                     d->seq, pay, d->len, l.tx_size);
@@ -1166,7 +1166,7 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
     w->value = m;
     uint32_t k = 0;
     for (; k < m; k++) {
-        uint32_t to = list[2 + k];
+        uint32_t to = list[NIC_MSEND_DST + k];
         struct msg *c = msg_new(r, MSG_DATA, n->rank, to > (uint32_t)INT32_MAX ? -1 : (int)to, d->tag, d->len,
                                 d->time_ns, 0);
         if (!c)

@@ -496,7 +496,7 @@ void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf,
         for (int i = 0; i < w[k].n; i++)
             if (w[k].dst[i] < 0 || w[k].dst[i] >= net_nodes())
                 panic("net_msend: destination %d out of range 0..%d", w[k].dst[i], net_nodes() - 1);
-        need += 4 * (size_t)(w[k].n + 2);
+        need += 4 * (size_t)(w[k].n + NIC_MSEND_DST);
     }
     if (tag < 0 || len > cfg->msg_max)
         panic("net_msend: tag %d or %lu bytes (largest %lu) out of range", tag, (unsigned long)len,
@@ -516,10 +516,10 @@ void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf,
     memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
     for (int k = 0; k < nw; k++) {
         volatile uint32_t *l = (volatile uint32_t *)(shm + cfg->tx_off + at);
-        l[0] = (uint32_t)w[k].kind;
-        l[1] = pos;
+        l[NIC_MSEND_KIND] = (uint32_t)w[k].kind;
+        l[NIC_MSEND_PAY] = pos;
         for (int i = 0; i < w[k].n; i++)
-            l[2 + i] = (uint32_t)w[k].dst[i];
+            l[NIC_MSEND_DST + i] = (uint32_t)w[k].dst[i];
         if (k > 0) {
             t = clock_now_ns();
             wait_space(0);
@@ -527,7 +527,7 @@ void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf,
         tx_head = k < nw - 1 ? start : end;     /* pay_end of this slot */
         post(NIC_OP_MSEND, t, (uint32_t)w[k].n, (uint32_t)tag, (uint32_t)len, at);
         tx_head = end;
-        at += 4 * (uint32_t)(w[k].n + 2);
+        at += 4 * (uint32_t)(w[k].n + NIC_MSEND_DST);
         clock_set_ns(clock_now_ns() + cfg->t_send_ns);
     }
 }

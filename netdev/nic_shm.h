@@ -170,6 +170,12 @@ enum nic_op {
  * routes, replicated at the routers where they part. */
 enum nic_mdw { NIC_MDW_PATH = 1, NIC_MDW_HPATH = 2, NIC_MDW_TREE = 3 };
 
+/* An MSEND's list in the transmit area, in 32-bit words: the kind (enum
+ * nic_mdw), the payload's offset in the transmit area, then the m
+ * destinations from word NIC_MSEND_DST; nic_msend_list_bytes(m) long. */
+enum nic_msend_word { NIC_MSEND_KIND = 0, NIC_MSEND_PAY = 1, NIC_MSEND_DST = 2 };
+static inline uint64_t nic_msend_list_bytes(uint32_t m) { return 4ull * ((uint64_t)m + NIC_MSEND_DST); }
+
 /* The Hamiltonian path of a W-wide 2D mesh that NIC_MDW_HPATH follows
  * (Lin et al.; the survey's Figure 30(b)): row y is crossed in + x when y
  * is even, in - x when odd; node (x, y) has label y W + x or y W + W-1-x. */
