@@ -175,6 +175,8 @@ int app_baddesc(void)
         nic_test_post_raw(0x99, 0, 0, 0, 0);
     else if (!strcmp(what, "ring"))
         nic_test_set_prod(0x12345678u);
+    else if (!strcmp(what, "record"))        /* a figure under a key there is not */
+        nic_test_post_raw(NIC_OP_RECORD, 0, 99, 1, 0);
     else if (!strcmp(what, "steps")) {       /* two huge marks, 0xffffffff among them */
         marked_step(0x7fffffffu);
         return marked_step(0xffffffffu);

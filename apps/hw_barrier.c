@@ -61,6 +61,9 @@ int app_barrier_hw(void)
             bad++;
         }
     }
+    net_record(NIC_REC_COLL_NS, t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
     if (me == 0)
         printf("barrier_hw: %d nodes, circuit %d, %llu ns on node 0\n", p, c, (unsigned long long)t);
     printf("barrier_hw: node %d done in %llu ns\n", me, (unsigned long long)t);

@@ -51,6 +51,9 @@ static void sync_start(void)
 static int report(const char *app, long len, uint64_t t, long bad, const char *what)
 {
     int me = net_rank();
+    net_record(NIC_REC_COLL_NS, t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
     if (me == 0)
         printf("%s: %d nodes, %ld bytes, %llu ns on node 0\n", app, net_nodes(), len, (unsigned long long)t);
     printf("%s: node %d done in %llu ns\n", app, me, (unsigned long long)t);

@@ -118,6 +118,10 @@ int app_fetchinc(void)
             printf("fetchinc: %d nodes, %u items (%s), each taken once, %llu ns on node 0\n", p, items,
                    hw ? "hw" : "server", (unsigned long long)t);
     }
+    net_record(NIC_REC_COLL_NS, t);
+    net_record(NIC_REC_ITEMS, n);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
     printf("fetchinc: node %d done in %llu ns, %u items\n", me, (unsigned long long)t, n);
     free(mine);
     free(seen);

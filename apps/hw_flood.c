@@ -81,6 +81,9 @@ int app_allgather_flood_nic(void)
         for (int s = 0; s < p; s++)
             bad += (long)pattern_check(recv + (size_t)s * (size_t)len, (unsigned)s, (unsigned)p, (size_t)len);
     }
+    net_record(NIC_REC_COLL_NS, t_all);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
     if (me == 0)
         printf("allgather_flood_nic: %d nodes, %ld bytes per block, %llu ns on node 0\n", p, len,
                (unsigned long long)t_all);

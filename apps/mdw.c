@@ -88,7 +88,11 @@ int app_mdw(void)
     if (two)
         send_worm(&w[1], kind, len);
     long bad = recv_worm(&w[0], len) + (two ? recv_worm(&w[1], len) : 0);
-    printf("mdw: node %d done in %llu ns\n", net_rank(), (unsigned long long)(net_time_ns() - t0));
+    uint64_t t = net_time_ns() - t0;
+    net_record(NIC_REC_COLL_NS, t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
+    printf("mdw: node %d done in %llu ns\n", net_rank(), (unsigned long long)t);
     if (bad)
         printf("mdw: node %d found %ld wrong bytes\n", net_rank(), bad);
     return bad ? 1 : 0;

@@ -35,6 +35,10 @@ int app_pingpong(void)
         bad += (int)pattern_check(buf, (unsigned)a, (unsigned)(b + i), (size_t)len);
     }
     if (me == a)
+        net_record(NIC_REC_COLL_NS, rtt / (uint64_t)iters);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
+    if (me == a)
         printf("pingpong %d <-> %d: %ld x %ld bytes, round trip %llu ns\n", a, peer, iters, len,
                (unsigned long long)(rtt / (uint64_t)iters));
     if (bad)

@@ -55,8 +55,9 @@ runs them all (see "Running the experiments" at the end).
 **Time of a collective.** `coll_ns` (the time every table and plot shows)
 is the largest of the nodes' own times for the collective: each node
 starts its clock when it leaves the start barrier and stops it when its
-last block has arrived (the `done in` line every node prints), so the
-barrier and the boot are not counted. `sim_time_ns` in the CSV is the
+last block has arrived, and reports it through its NIC (`coll_ns` in the
+run's records.csv and summary.json), so the barrier and the boot are not
+counted. `sim_time_ns` in the CSV is the
 whole run (boot, barrier, collective, checks). A run's `status` is ok
 only if every node checked every byte it received; `refused` means the
 run tool turned the machine or length down before starting (the reason is

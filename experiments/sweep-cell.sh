@@ -52,9 +52,12 @@ pool_up() {   # slot: start its pool and wait for its socket
   return 1
 }
 
-# The measured fields of one run directory (status, coll_ns .. wall_s).
-# coll_ns: the collective's time, the largest "done in" a node printed
-# (each node times the collective from its own exit of the start barrier);
+# The measured fields of one run directory (status, coll_ns .. wall_s),
+# from its structured files only: summary.json and the CSVs, by name.
+# coll_ns: the collective's time, the largest any node reported (each node
+# times the collective from its own exit of the start barrier and reports
+# it through its NIC: summary.json "records"); coll_ns_node0 and steps are
+# node 0's;
 # messages, bytes, sends and start-ups count the collective only (steps >=
 # 1 of messages.csv: step 0 is the barrier); max_link_sharing is the
 # largest of steps.csv over the collective's steps; the link columns are
@@ -63,11 +66,9 @@ collect() {
   local run=$1 n=$2 status=$3 wall=$4
   if [ -z "$run" ] || [ ! -f "$run/summary.json" ]; then
     echo "$status,,,,,,,,,,,,,,,$wall"; return; fi
-  local coll0 collmax sim steps
-  collmax=$(cat "$run"/node-*.log 2>/dev/null | sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' | sort -n | tail -1)
-  coll0=$(sed -n 's/.* done in \([0-9][0-9]*\) ns.*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
-  steps=$(sed -n 's/.*, \([0-9][0-9]*\) steps, .*/\1/p' "$run/node-000.log" 2>/dev/null | tail -1)
-  sim=$(jq -r '.sim_time_ns // empty' "$run/summary.json")
+  local times   # coll_ns,coll_ns_node0,sim_time_ns,steps
+  times=$(jq -r '[.records.coll_ns.max, .records.coll_ns.node0, .sim_time_ns, .records.steps.node0]
+                 | map(if . == null then "" else tostring end) | join(",")' "$run/summary.json")
   local msgstats linkstats share
   # CSV columns by header name (host/report.c writes them): c[name]
   local hdr='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
@@ -86,7 +87,7 @@ collect() {
     { wm = $c["worms"]; fl = $c["flits"]; if (wm > w) w = wm; if (mn == "" || wm < mn) mn = wm; if (fl > f) f = fl }
     END { printf "%d,%d,%.0f", w, mn, f }' "$run/links.csv" 2>/dev/null)
   [ -n "$linkstats" ] || linkstats=",,"
-  echo "$status,$collmax,$coll0,$sim,$steps,$msgstats,$share,$linkstats,$wall"
+  echo "$status,$times,$msgstats,$share,$linkstats,$wall"
 }
 
 [[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0

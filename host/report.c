@@ -159,7 +159,44 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
                 json_is_true(json_object_get(e, "contention_free")) ? "yes" : "no");
     }
     fclose(f);
+
+    /* the figures the nodes reported (NIC_OP_RECORD), by node then key */
+    snprintf(path, sizeof path, "%s/records.csv", dir);
+    if (!(f = fopen(path, "w")))
+        return -1;
+    fprintf(f, "node,key,value\n");
+    for (int i = 0; i < r->n; i++)
+        for (unsigned k = 0; k < NIC_REC_COUNT; k++)
+            if (r->nodes[i].rec_set >> k & 1)
+                fprintf(f, "%d,%s,%llu\n", i, router_record_name(k), (unsigned long long)r->nodes[i].rec[k]);
+    fclose(f);
     return 0;
+}
+
+json_t *report_records_json(const struct router *r)
+{
+    json_t *o = json_object();
+    for (unsigned k = 0; k < NIC_REC_COUNT; k++) {
+        int count = 0;
+        uint64_t mx = 0, mn = 0;
+        for (int i = 0; i < r->n; i++) {
+            const struct node *n = &r->nodes[i];
+            if (!(n->rec_set >> k & 1))
+                continue;
+            if (!count || n->rec[k] > mx)
+                mx = n->rec[k];
+            if (!count || n->rec[k] < mn)
+                mn = n->rec[k];
+            count++;
+        }
+        if (!count)
+            continue;
+        const struct node *n0 = &r->nodes[0];
+        json_t *e = json_pack("{s:i, s:I, s:I}", "nodes", count, "max", (json_int_t)mx, "min", (json_int_t)mn);
+        json_object_set_new(e, "node0", n0->rec_set >> k & 1 ? json_integer((json_int_t)n0->rec[k]) : json_null());
+        json_object_set_new(o, router_record_name(k), e);
+    }
+    return o;
 }
 
 static json_t *links_json(const struct router *r)

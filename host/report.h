@@ -15,8 +15,13 @@ struct report {
 void report_build(struct report *rep, const struct router *r);
 void report_free(struct report *rep);
 
-/* messages.csv, links.csv, steps.csv into dir. Returns 0 or -1. */
+/* messages.csv, links.csv, steps.csv and records.csv (node, key, value:
+ * the figures the nodes reported) into dir. Returns 0 or -1. */
 int report_write_csv(const struct router *r, const struct report *rep, const char *dir);
+
+/* summary.json's "records": for each key some node reported, how many
+ * nodes did, the largest and smallest value and node 0's (null if none). */
+json_t *report_records_json(const struct router *r);
 
 /* Console lines (link contention, time split, steps). */
 void report_print(const struct report *rep, int has_messages, FILE *f);

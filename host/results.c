@@ -82,6 +82,7 @@ int results_write(const struct router *r, const struct report *rep, const struct
     json_object_set(s, "links", rep->links);
     json_object_set(s, "steps", rep->steps);
     json_object_set(s, "message_time", rep->message_time);
+    json_object_set_new(s, "records", report_records_json(r));
     if (o->node_rank) {
         json_t *nr = json_array(), *hosts = json_array();
         for (int i = 0; i < r->n; i++)

@@ -34,8 +34,17 @@ const char *router_op_name(uint32_t op)
 {
     static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT",
                                          "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC",
-                                         "FLOOD_RULES", "FLOOD", "FLOOD_WAIT", "MSEND" };
+                                         "FLOOD_RULES", "FLOOD", "FLOOD_WAIT", "MSEND", "RECORD" };
     return op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
+
+#define REC_NAME_(name, value, text) [value] = text,
+static const char *const record_names[NIC_REC_COUNT] = { NIC_RECORDS(REC_NAME_) };
+#undef REC_NAME_
+
+const char *router_record_name(unsigned key)
+{
+    return key < NIC_REC_COUNT ? record_names[key] : "?";
 }
 
 /* --- the in-flight heap, ordered by (t_arrive, src, seq): a total order
@@ -1283,6 +1292,19 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
         return handle_hw(r, n, d);
     case NIC_OP_MSEND:
         return msend(r, n, d);
+    case NIC_OP_RECORD:
+        if (d->tag >= NIC_REC_COUNT) {
+            char keys[160] = "";
+            for (unsigned k = 0; k < NIC_REC_COUNT; k++)
+                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%u %s", k ? ", " : "", k,
+                         record_names[k]);
+            return fail(r, n, "RECORD descriptor %u: key %u; the keys are %s", d->seq, d->tag, keys);
+        }
+        n->rec[d->tag] = (uint64_t)d->off << 32 | d->len;
+        n->rec_set |= 1u << d->tag;
+        n->lb = d->time_ns;
+        touch(r, n);
+        return 0;
     case NIC_OP_EXIT:
         n->state = NODE_EXITED;
         touch(r, n);

@@ -125,6 +125,8 @@ struct node {
     uint32_t *floods_done;        /* tags it has waited for: their late copies are dropped */
     int ndone;
     uint64_t flood_rules_ns;      /* when it installed its flood rules; SIM_INF: not yet */
+    uint64_t rec[NIC_REC_COUNT];  /* the figures it reported (RECORD), by enum nic_record */
+    uint32_t rec_set;             /* bit k: it reported key k */
 };
 
 struct router {
@@ -202,5 +204,8 @@ void router_node_failed(struct router *r, int rank);
 int router_bounds_consistent(const struct router *r);
 
 const char *router_op_name(uint32_t op);
+/* The name of a RECORD key (enum nic_record), "?" if none. */
+const char *router_record_name(unsigned key);
+_Static_assert(NIC_REC_COUNT <= 32, "struct node's rec_set has a bit per record key");
 
 #endif

@@ -79,6 +79,12 @@ uint64_t net_time_ns(void);
  * reports messages and contention per step. */
 void net_step(int step);
 
+/* Report a figure of this run as data, by key (enum nic_record in
+ * nic_shm.h: NIC_REC_COLL_NS, NIC_REC_STEPS, ...): the run tool writes it
+ * in records.csv and summary.json, where tools read it; the console is for
+ * people. Not blocking; a later record of a key replaces the earlier. */
+void net_record(enum nic_record key, uint64_t value);
+
 /* --- Hardware beside the data network (seed 002 section 8) ---------------
  * docs/network.md ("Hardware beside the data network") gives each one's
  * latency model and parameters. A bad circuit, register or node stops the

@@ -340,6 +340,12 @@ void net_step(int step)
     post(NIC_OP_STEP, clock_now_ns(), 0, (uint32_t)step, 0, 0);
 }
 
+void net_record(enum nic_record key, uint64_t value)
+{
+    wait_space(0);
+    post(NIC_OP_RECORD, clock_now_ns(), 0, (uint32_t)key, (uint32_t)value, (uint32_t)(value >> 32));
+}
+
 /* ARGS parsed at boot against the keys the app declares, by the run
  * tool's own function; a key the app does not declare is never read. */
 static int arg_index(const char *key)

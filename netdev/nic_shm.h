@@ -161,7 +161,29 @@ enum nic_op {
                               destinations in the worm's order. Worms of one payload share
                               it (net_msend_group). Each destination receives it as a SEND
                               from this node */
+    NIC_OP_RECORD = 15,    /* tag = enum nic_record, the 64-bit value in len (low word) and
+                              off (high word); not blocking. A node's later record of a key
+                              replaces its earlier one */
 };
+
+/* The figures a node reports with NIC_OP_RECORD (net_record), by key:
+ * results are data, not console text. The run tool writes every node's in
+ * records.csv and each key's count, maximum, minimum and node 0's value in
+ * summary.json ("records"). Values never change meaning.
+ *   coll_ns      the timed operation on this node, ns of its own clock (a
+ *                collective; pingpong: the mean round trip)
+ *   steps        the operation's steps (node 0)
+ *   items        work items this node took (a self-scheduled loop)
+ *   wrong        bytes (or a reduction's elements) the node's check found
+ *                wrong, reported when there are some */
+#define NIC_RECORDS(X)                         \
+    X(NIC_REC_COLL_NS,     0, "coll_ns")       \
+    X(NIC_REC_STEPS,       1, "steps")         \
+    X(NIC_REC_ITEMS,       2, "items")         \
+    X(NIC_REC_WRONG,       3, "wrong")
+#define NIC_REC_ENUM_(name, value, text) name = value,
+enum nic_record { NIC_RECORDS(NIC_REC_ENUM_) NIC_REC_COUNT };
+#undef NIC_REC_ENUM_
 
 /* Multidestination worms (seed 002 section 8; docs/network.md): a path
  * through the destinations in order, each leg dimension-ordered; the same

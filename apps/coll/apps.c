@@ -91,10 +91,15 @@ int coll_app(enum coll_op op, const char *algo)
         for (int s = 0; s < p; s++)
             bad += (long)pattern_check(recv + (size_t)s * L, (unsigned)s, (unsigned)(a2a ? me : p), L);
     }
-    if (me == 0)
+    net_record(NIC_REC_COLL_NS, t);
+    if (me == 0) {
+        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
         printf("%s: %d nodes, %ld bytes per block, %d steps, %llu ns on node 0\n", a->app, p, len,
                coll_req_steps(req), (unsigned long long)t);
+    }
     printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
     if (bad)
         printf("%s: node %d found %ld wrong bytes\n", a->app, me, bad);
     coll_free(req);
@@ -264,9 +269,14 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
             break;
         }
     }
-    if (me == 0)
+    net_record(NIC_REC_COLL_NS, t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
+    if (me == 0) {
+        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
         printf("%s: %d nodes, %ld bytes, %d steps, %llu ns on node 0\n", a->app, p, len, coll_req_steps(req),
                (unsigned long long)t);
+    }
     printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
     if (bad)
         printf("%s: node %d found %ld wrong %s\n", a->app, me, bad,
@@ -327,9 +337,14 @@ int coll_worm_app(enum coll_op op, const char *algo)
             for (size_t i = 0; i < L; i++)
                 bad += buf[i] != 0xa5;
     }
-    if (me == 0)
+    net_record(NIC_REC_COLL_NS, t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
+    if (me == 0) {
+        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
         printf("%s: %d nodes, %ld bytes, %d steps, %llu ns on node 0\n", a->app, p, len, coll_req_steps(req),
                (unsigned long long)t);
+    }
     printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
     if (bad)
         printf("%s: node %d found %ld wrong bytes\n", a->app, me, bad);

@@ -29,6 +29,9 @@ trap '[ -n "${SUITE_POOL_PID:-}" ] && { kill -TERM $SUITE_POOL_PID; wait $SUITE_
 ws() { "$WORMSIM" "${POOL_OPT[@]}" --check-jump --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 summary() { jq -r "$1" "$(latest)/summary.json"; }
+# A figure node $1 reported under key $2 (records.csv, by column name).
+record() { awk -F, -v n="$1" -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                                       $c["node"] == n && $c["key"] == k { print $c["value"] }' "$(latest)/records.csv"; }
 # Column NAME of CSV FILE, found by its header (results are data: never by position).
 csv_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
 qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1
@@ -206,14 +209,16 @@ mixed_list_pex() {
 
 # --- the collective library (apps/coll/): every algorithm on two shapes ---
 # Every node checks every byte it ends with; coll_ok also wants each node's
-# "done" line and no message left unreceived. The collective apps start
+# reported time (summary.json "records", through the NIC), no node
+# reporting wrong bytes, and no message left unreceived. The collective apps start
 # with a barrier of p*ceil(lg p) empty messages.
 coll_ok() {   # wormsim args...
   ws "$@" > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(tail -5 "$TMP/o")"
   ok_run
   expect '[ "$(summary .unreceived_messages)" = 0 ]'
-  expect '[ "$(cat "$(latest)"/node-*.log | grep -c " done in ")" = "$(summary .nodes)" ]'
-  expect '! grep -q "wrong bytes" "$(latest)"/node-*.log'
+  expect '[ "$(summary .records.coll_ns.nodes)" = "$(summary .nodes)" ]'
+  expect '[ "$(csv_col "$(latest)/records.csv" key | grep -c "^coll_ns$")" = "$(summary .nodes)" ]'
+  expect '[ "$(summary .records.wrong)" = null ]'
 }
 barrier_msgs() { local p=$1 r=0 d=1; while [ $d -lt $p ]; do r=$((r + 1)); d=$((d * 2)); done; echo $((p * r)); }
 coll_pex_gen_4x5()       { coll_ok --app alltoall_pex_gen --topo mesh --dims 4x5 --args len=100
@@ -275,6 +280,7 @@ coll_corrupt_fails() {   # a wrong byte fails the run: the verification is live
   expect '[ "$(summary .ok)" = false ]'
   expect 'summary .error | grep -q "node 3 exited with status 1"' "$(summary .error)"
   expect 'grep -q "node 3 found 1 wrong bytes" "$(latest)/node-003.log"'
+  expect '[ "$(record 3 wrong)" = 1 ] && [ "$(summary .records.wrong.nodes)" = 1 ]' "$(cat "$(latest)/records.csv")"
 }
 # Bad input for a collective: refused by the run tool, exit 2, no QEMU.
 bad_coll_shape()   { bad_input --app alltoall_binary_exchange --topo torus --dims 4x5 -- \
@@ -492,6 +498,7 @@ baddesc_dst()  { baddesc dst "SEND descriptor [0-9]+: destination 9 out of range
 baddesc_len()  { baddesc len "SEND descriptor [0-9]+: length 2147483647 exceeds the largest message"; }
 baddesc_off()  { baddesc off "SEND descriptor [0-9]+: payload \\[.* outside the .*transmit area"; }
 baddesc_op()   { baddesc op "descriptor [0-9]+ has unknown operation 153"; }
+baddesc_record() { baddesc record "RECORD descriptor [0-9]+: key 99; the keys are 0 coll_ns, 1 steps, 2 items, 3 wrong"; }
 baddesc_ring() { baddesc ring "producer index 305419896 is beyond the ring"; }
 
 # --- cleanup: signals, router death, leftovers ----------------------------
@@ -602,7 +609,7 @@ for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad
          bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
 for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
-         hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_ring; do t $f $f; done
+         hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_record baddesc_ring; do t $f $f; done
 for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
 # More suites, one file per family (tests/qemu/suite-*.sh): each defines
 # its tests with the helpers above and runs them with t.

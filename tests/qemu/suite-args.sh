@@ -20,7 +20,7 @@ args_crash_kind_prefix()   { bad_input --app crash --nodes 4 --args 'node=1 kind
 args_hang_how()            { bad_input --app hang --nodes 4 --args 'how=xyz' -- \
                                "app hang: how=xyz is not known; accepted: spin doorbell exit"; }
 args_baddesc_what()        { bad_input --app baddesc --nodes 4 --args 'what=xyz' -- \
-                               "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood"; }
+                               "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood record"; }
 args_unknown_and_bogus()   { bad_input --app alltoall_pex --dims 4x4 --args 'lenn=16 bogus' -- \
                                "^wormsim: app alltoall_pex: unknown key 'lenn'; accepted keys: len, sync, runs, oneshot, corrupt$"; }
 args_not_key_value()       { bad_input --app alltoall_pex --dims 4x4 --args 'len=16 bogus' -- \

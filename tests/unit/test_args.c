@@ -305,7 +305,7 @@ TEST(fault_injection_apps)
               "mark");
     CHECK_STR(check("hang", line4(), "how=xyz"), "app hang: how=xyz is not known; accepted: spin doorbell exit");
     CHECK_STR(check("baddesc", line4(), "what=xyz"),
-              "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood");
+              "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood record");
     CHECK_STR(check("crash", line4(), "node=4"), "app crash: node=4 is not a node; accepted: node=0..3");
     CHECK_STR(check("hang", line4(), "kind=spin"), "app hang: unknown key 'kind'; accepted keys: node, how");
     CHECK_STR(check("crash", line4(), "addr=-1"), "app crash: addr=-1 is not an address; accepted: addr=0..2147483647");

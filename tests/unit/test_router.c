@@ -849,13 +849,36 @@ TEST(bad_send_payload_outside_transmit_area)
 
 TEST(bad_op)
 {
-    uint32_t ops[] = { 0, NIC_OP_MSEND + 1, 99, 0xffffffffu };
+    uint32_t ops[] = { 0, NIC_OP_RECORD + 1, 99, 0xffffffffu };
     for (int i = 0; i < 4; i++) {
         BAD_SETUP();
         post(2, ops[i], 0, 0, 0, 0, 0);
         EXPECT_REJECTED(2, "unknown operation");
         fx_done();
     }
+}
+
+/* RECORD (a node's figures as data): the 64-bit value is len | off << 32,
+ * a later record of a key replaces the earlier, other keys and nodes are
+ * untouched; a key beyond enum nic_record ends the run naming the keys. */
+TEST(records_kept_by_key)
+{
+    BAD_SETUP();
+    post(2, NIC_OP_RECORD, 10, 0, NIC_REC_COLL_NS, 0x89abcdefu, 1);
+    post(2, NIC_OP_RECORD, 20, 0, NIC_REC_STEPS, 7, 0);
+    post(2, NIC_OP_RECORD, 30, 0, NIC_REC_STEPS, 9, 0);
+    REQUIRE(poll_node(2) == 0);
+    CHECK_EQ_U64(F.r.nodes[2].rec[NIC_REC_COLL_NS], 0x189abcdefull);
+    CHECK_EQ_U64(F.r.nodes[2].rec[NIC_REC_STEPS], 9);
+    CHECK_EQ_U64(F.r.nodes[2].rec_set, 1u << NIC_REC_COLL_NS | 1u << NIC_REC_STEPS);
+    CHECK_EQ_U64(F.r.nodes[1].rec_set, 0);
+    CHECK(!strcmp(router_record_name(NIC_REC_WRONG), "wrong"));
+    fx_done();
+
+    BAD_SETUP();
+    post(2, NIC_OP_RECORD, 0, 0, NIC_REC_COUNT, 1, 0);
+    EXPECT_REJECTED(2, "RECORD descriptor 0: key 4; the keys are 0 coll_ns, 1 steps, 2 items, 3 wrong");
+    fx_done();
 }
 
 TEST(bad_producer_index)
