@@ -1035,8 +1035,10 @@ the planned runs (`results/NAME/joblog`). `--jobs` counts whole
 machines; the runs of more than `big_nodes` (128) nodes run after the
 others, one at a time, since their QEMUs alone fill the cores. The columns of results.csv:
 `app, topo, dims, nodes, len, preset, port_model, net, args, arch` (the
-run's key), `group`, `status` (ok, fail, refused), `coll_ns`,
-`coll_ns_node0`, `sim_time_ns`, `steps`, `sends_per_node` and
+run's key), `group`, `status` (ok, fail, refused), `coll_ns` and
+`coll_ns_node0` (the largest of the times the nodes reported through
+their NICs, and node 0's: the run's records.csv), `sim_time_ns`, `steps`
+(node 0's report), `sends_per_node` and
 `startups_per_node` (largest over the nodes; sends + receives),
 `messages`, `bytes`, `bytes_per_node` (largest), `max_msg_bytes`
 (collective only: the barrier's step 0 is left out), `max_link_sharing`
