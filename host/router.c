@@ -1300,7 +1300,11 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
                          record_names[k]);
             return fail(r, n, "RECORD descriptor %u: key %u; the keys are %s", d->seq, d->tag, keys);
         }
-        n->rec[d->tag] = (uint64_t)d->off << 32 | d->len;
+        uint64_t v = (uint64_t)d->off << 32 | d->len;
+        if (v > INT64_MAX)                   /* summary.json's integers are signed 64-bit */
+            return fail(r, n, "RECORD descriptor %u: %s = %llu, beyond the largest figure, 2^63 - 1", d->seq,
+                        record_names[d->tag], (unsigned long long)v);
+        n->rec[d->tag] = v;
         n->rec_set |= 1u << d->tag;
         n->lb = d->time_ns;
         touch(r, n);

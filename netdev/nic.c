@@ -83,10 +83,12 @@ static void wait_space(uint32_t need)
     clock_set_ns(t);
 }
 
-/* Append a descriptor. The doorbell is rung only for descriptors the
- * router must act on now (blocking ones and EXIT): a SEND or STEP is read
- * with the next doorbell. That is safe because until then the router keeps
- * this node's older, smaller time bound, which only makes it wait longer. */
+/* Append a descriptor. The doorbell is rung for every descriptor but a
+ * SEND or STEP, which is read with the next doorbell. That is safe because
+ * until then the router keeps this node's older, smaller time bound, which
+ * only makes it wait longer. A RECORD (once or twice a run) rings too:
+ * testing for it here would add an instruction to every post, and a
+ * node's time counts its instructions. */
 static uint32_t post(uint32_t op, uint64_t t, uint32_t peer, uint32_t tag,
                      uint32_t len, uint32_t off)
 {

@@ -39,6 +39,10 @@
  * to the ports its rule for that origin names, with no processor on the
  * path, and keeps its content for FLOOD_WAIT. Multidestination worms
  * (MSEND): one worm delivered to several nodes by the routers on its way.
+ *
+ * Results (RECORD): a node reports a figure of its run (the time of its
+ * collective, the steps, ...) by key; the run tool writes them as data
+ * (records.csv, summary.json), never read from the console.
  */
 #ifndef NIC_SHM_H
 #define NIC_SHM_H
@@ -161,9 +165,9 @@ enum nic_op {
                               destinations in the worm's order. Worms of one payload share
                               it (net_msend_group). Each destination receives it as a SEND
                               from this node */
-    NIC_OP_RECORD = 15,    /* tag = enum nic_record, the 64-bit value in len (low word) and
-                              off (high word); not blocking. A node's later record of a key
-                              replaces its earlier one */
+    NIC_OP_RECORD = 15,    /* tag = enum nic_record, the value (below 2^63) in len (low
+                              word) and off (high word); not blocking. A node's later
+                              record of a key replaces its earlier one */
 };
 
 /* The figures a node reports with NIC_OP_RECORD (net_record), by key:

@@ -59,7 +59,8 @@ static uint32_t u32(struct in *in) { uint32_t v; take(in, &v, 4); return v; }
 static uint64_t u64(struct in *in) { uint64_t v; take(in, &v, 8); return v; }
 
 static char outdir[256];
-static const char *const outputs[] = { "summary.json", "messages.csv", "links.csv", "steps.csv", "trace.json" };
+static const char *const outputs[] = { "summary.json", "messages.csv", "links.csv", "steps.csv", "records.csv",
+                                       "trace.json" };
 
 /* The run directory the harness writes into lives under
  * $WORMSIM_FUZZ_DIR (tests/fuzz/run.sh makes one in /dev/shm and removes

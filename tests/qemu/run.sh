@@ -242,10 +242,10 @@ coll_quadrant_4x4()      { coll_ok --app alltoall_quadrant_exchange --topo mesh 
                            expect '[ "$(summary .messages)" = $((16 * 6 + 64)) ] && [ "$(summary .bytes)" = $((16 * 6 * 4 * 64)) ]'; }
 coll_quadrant_8x8()      { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 8x8 --args len=16; }
 coll_a1_8x8()            { coll_ok --app alltoall_a1 --topo torus --dims 8x8 --args len=16
-                           expect 'grep -q "alltoall_a1: 64 nodes, 16 bytes per block, 7 steps" "$(latest)/node-000.log"'; }
+                           expect '[ "$(summary .records.steps.node0)" = 7 ]' "$(summary .records.steps)"; }
 coll_a1_16x16()          { coll_ok --app alltoall_a1 --topo torus --dims 16x16 --args len=4; }
 coll_an1_4x4()           { coll_ok --app alltoall_an1 --topo torus --dims 4x4 --args len=64
-                           expect 'grep -q "alltoall_an1: 16 nodes, 64 bytes per block, 5 steps" "$(latest)/node-000.log"'; }
+                           expect '[ "$(summary .records.steps.node0)" = 5 ]' "$(summary .records.steps)"; }
 coll_an1_8x8()           { coll_ok --app alltoall_an1 --topo torus --dims 8x8 --args len=8; }
 coll_auto_a2a()          { coll_ok --app alltoall_auto --topo mesh --dims 4x5 --args len=512
                            expect 'grep -q "alltoall_auto: chose alltoall_gen" "$(latest)/node-000.log"'; }

@@ -29,7 +29,7 @@ c2_multi_send_small_nic() {   # fan-outs from one payload while the NIC's send a
 c2_fails() {   # wormsim args... : the run must fail with a node reporting wrong data
   ws "$@" >/dev/null 2>&1; expect '[ $? = 1 ]'
   expect '[ "$(summary .ok)" = false ]'
-  expect 'grep -q "found 1 wrong" "$(latest)"/node-*.log'
+  expect '[ "$(summary .records.wrong.nodes)" = 1 ] && [ "$(summary .records.wrong.max)" = 1 ]' "$(summary .records.wrong)"
 }
 c2_corrupt_bcast()     { c2_fails --app bcast_rd --topo mesh --dims 4x4 --args 'len=512 corrupt=9'; }
 c2_corrupt_bystander() { c2_fails --app mcast_umesh --topo mesh --dims 4x4 --args 'len=512 set=1,2 corrupt=9'; }

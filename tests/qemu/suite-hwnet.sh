@@ -49,10 +49,10 @@ hw_ctrl_stage_cost() { hw_stage_cost allreduce_hw 'len=64 type=long' ctrl_stage_
 hw_corrupt_fails() {   # the verification is live
   ws --app allreduce_hw --topo mesh --dims 2x2 --args 'len=16 corrupt=3' > "$TMP/o" 2>&1; local rc=$?
   expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
-  expect 'grep -q "node 3 found 1 wrong elements" "$(latest)/node-003.log"'
+  expect '[ "$(record 3 wrong)" = 1 ] && [ "$(summary .records.wrong.nodes)" = 1 ]' "$(summary .records.wrong)"
   ws --app bcast_hw --topo mesh --dims 2x2 --args 'len=16 corrupt=2' > "$TMP/o" 2>&1; rc=$?
   expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
-  expect 'grep -q "node 2 found 1 wrong bytes" "$(latest)/node-002.log"'
+  expect '[ "$(record 2 wrong)" = 1 ] && [ "$(summary .records.wrong.nodes)" = 1 ]' "$(summary .records.wrong)"
 }
 
 # Self-scheduling: each item taken once (the app checks), the register's
@@ -121,7 +121,7 @@ hw_flood_same() {   # relays and registers made in network time: bit-identical r
 }
 hw_flood_mesh()     { coll_ok --app allgather_flood_nic --topo mesh --dims 4x4 --port-model all-port --arch mixed --args len=100; }
 hw_flood_corrupt()  { ws --app allgather_flood_nic --topo torus --dims 3x3 --port-model all-port --args 'len=16 corrupt=4' > "$TMP/o" 2>&1
-                      local rc=$?; expect '[ $rc != 0 ]'; expect 'grep -q "node 4 found 1 wrong bytes" "$(latest)/node-004.log"'; }
+                      local rc=$?; expect '[ $rc != 0 ]'; expect '[ "$(record 4 wrong)" = 1 ]' "$(summary .records.wrong)"; }
 hw_flood_bad_len()  { bad_input --app allgather_flood_nic --topo torus --dims 5x5 --port-model all-port --args len=20000 -- \
                       "app allgather_flood_nic: len=20000 from each of 25 nodes is 500000 bytes, more than the largest message, 262144 bytes"; }
 hw_flood_one_port() { bad_input --app allgather_flood_nic --topo torus --dims 5x5 -- "needs the all-port model"; }

@@ -62,7 +62,7 @@ mdw_hokao_path()  { coll_ok --app bcast_hokao_path --topo hypercube --nodes 32 -
 mdw_coll_corrupt() {
   ws --app bcast_pandasingal --topo mesh --dims 3x3 --args 'len=64 corrupt=8' > "$TMP/o" 2>&1; local rc=$?
   expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
-  expect 'grep -q "node 8 found 1 wrong bytes" "$(latest)/node-008.log"'
+  expect '[ "$(record 8 wrong)" = 1 ] && [ "$(summary .records.wrong.nodes)" = 1 ]' "$(summary .records.wrong)"
 }
 mdw_multipath_one_port() { bad_input --app mcast_multipath --topo mesh --dims 4x4 --args 'set=all' -- "needs the all-port model"; }
 for c in mdw_dualpath mdw_multipath mdw_pandasingal mdw_hokao_path mdw_coll_corrupt mdw_multipath_one_port; do t $c $c; done

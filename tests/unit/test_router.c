@@ -879,6 +879,14 @@ TEST(records_kept_by_key)
     post(2, NIC_OP_RECORD, 0, 0, NIC_REC_COUNT, 1, 0);
     EXPECT_REJECTED(2, "RECORD descriptor 0: key 4; the keys are 0 coll_ns, 1 steps, 2 items, 3 wrong");
     fx_done();
+
+    BAD_SETUP();                                      /* 2^63 - 1 is the largest */
+    post(2, NIC_OP_RECORD, 0, 0, NIC_REC_ITEMS, 0xffffffffu, 0x7fffffffu);
+    REQUIRE(poll_node(2) == 0);
+    CHECK_EQ_U64(F.r.nodes[2].rec[NIC_REC_ITEMS], 0x7fffffffffffffffull);
+    post(2, NIC_OP_RECORD, 0, 0, NIC_REC_ITEMS, 0, 0x80000000u);
+    EXPECT_REJECTED(2, "RECORD descriptor 1: items = 9223372036854775808, beyond the largest figure, 2^63 - 1");
+    fx_done();
 }
 
 TEST(bad_producer_index)
