@@ -539,7 +539,7 @@ the busiest channel (its flits x 8 bytes / m, m = 64 B). For even n, (n^2 - 1)/2
 EOF
 cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits | awk -F, '$5 != "delay" && $5 != "nic" && $6 == "ok" {
     split($3, d, "x"); n = d[1]; c = ($2 == "torus") ? sprintf("= %g (Cor. 1)", (n * n - 1) / 4) : sprintf("<= %g (Cor. 2)", (n * n - 1) / 2)
-    printf "| %s | %d | %s | %s | %g | %s |\n", $2, n, $7, $8, $9 * 8 / $4, c }'
+    printf "%d %s | %s | %d | %s | %s | %g | %s |\n", n, $2, $2, n, $7, $8, $9 * 8 / $4, c }' | sort -k1,1n -k2,2 | sed 's/^[0-9]* [a-z]* | /| /'
 echo
 cat <<'EOF'
 **Delay against Theorem 4 and Saad-Schultz.** On the 7x7 torus, with
@@ -680,7 +680,9 @@ cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_
     if ($1 == "alltoall_direct") { fs = N - 1; fm = 1; fn = N - 1 }
     else if ($1 == "alltoall_binary_exchange") { fs = lg; fm = N / 2; fn = N / 2 * lg }
     else { fs = 3 * (s - 1); fm = N / 4; fn = 3 * N / 4 * (s - 1) }
-    printf "| %s | %s | %s | %s | %g | %g | %g | %g | %g | %s | %.1f |\n", substr($1, 10), $2, $4, $6, fs, $7 / $4, fm, $8 / $4, fn, $9, $10 / 1e3 }'
+    o = ($1 == "alltoall_direct") ? 1 : ($1 == "alltoall_binary_exchange") ? 2 : 3
+    printf "%d %d %d | %s | %s | %s | %s | %g | %g | %g | %g | %g | %s | %.1f |\n", o, N, $4, substr($1, 10), $2, $4, $6, fs, $7 / $4, fm, $8 / $4, fn, $9, $10 / 1e3 }' |
+  sort -k1,1n -k2,2n -k3,3n | sed 's/^[0-9]* [0-9]* [0-9]* | /| /'
 echo
 # The reading, counted from the same rows against the table's formulas.
 echo
@@ -951,11 +953,12 @@ mdwtable inside16 "All-port 16x16 mesh, root inside (node 119)" 0 mcast_multipat
 mdwtable hypercube "All-port hypercube, root 0" 0 bcast_hokao_path bcast_hokao bcast_sbt
 # the findings, from the rows above: per group and machine, the fastest
 # at each length, and how row-then-column compares with the single worm
-awk -F, '$5 == "ok" { k = $1 " " $3; if (!(k in K)) { K[k] = 1; nk++; keys[nk] = k }
+awk -F, '$5 == "ok" { k = $1 " " $3; if (!(k in K)) { K[k] = 1; nk++; keys[nk] = k; gi[k] = index(" corner inside8 inside16 hypercube ", " " $1 " ") * 100000 + $3 }
            if (!((k, $4) in L)) { L[k, $4] = 1; nl[k]++; ls[k, nl[k]] = $4 + 0 }
            if (!((k, $4) in bt) || $6 < bt[k, $4]) { bt[k, $4] = $6; ba[k, $4] = $2 }
            if ($2 == "mcast_dualpath") dp[k, $4] = $6; if ($2 == "bcast_pandasingal") ps[k, $4] = $6 }
-  END { for (q = 1; q <= nk; q++) { k = keys[q]; split(k, a, " "); line = ""
+  END { for (i = 2; i <= nk; i++) { x = keys[i]; for (j = i - 1; j > 0 && gi[keys[j]] > gi[x]; j--) keys[j + 1] = keys[j]; keys[j + 1] = x }
+        for (q = 1; q <= nk; q++) { k = keys[q]; split(k, a, " "); line = ""
           for (i = 2; i <= nl[k]; i++) { x = ls[k, i]; for (j = i - 1; j > 0 && ls[k, j] > x; j--) ls[k, j + 1] = ls[k, j]; ls[k, j + 1] = x }
           for (i = 1; i <= nl[k]; i++) { l = ls[k, i]; line = line (line == "" ? "" : ", ") ba[k, l] " at " l
             if (a[1] == "corner" && (k, l) in dp && (k, l) in ps)
