@@ -382,9 +382,18 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
     }
     /* each (output, class) in turn; in it, requesters by priority. Every
      * requester of one (output, class) wants the same VCs, so once one is
-     * refused the rest are too. */
+     * refused the rest are too. Only the pairs asked for are visited (bit
+     * 2 o + cls of `want`; every pair when they do not fit in 64 bits). */
+    uint64_t want = 0;
+    if (2 * n->nout <= 64)
+        for (int q = 0; q < nva; q++) {
+            const struct ivc *v = &r->in[n->va_req[q]];
+            want |= 1ull << (2 * v->out_port + va_class(v));
+        }
     for (int o = 0; o < n->nout; o++)
         for (int cls = 0; cls < 2; cls++) {
+            if (2 * n->nout <= 64 && !(want >> (2 * o + cls) & 1))
+                continue;
             uint32_t *ptr = &r->out[o].va_rr[cls];
             for (;;) {
                 int qi = -1;
@@ -431,7 +440,7 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     f.ready = c + n->p.hop_cycles;
     ivc_push(n, dr, op->to_port * V + ovc, f);
     dr->nflits++;
-    n->active[op->to_router / 64] |= 1ull << (op->to_router % 64);
+    net_activate(n, op->to_router);
     n->flit_hops++;
     struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
     ls->flits++;
@@ -681,7 +690,15 @@ static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint
         if (p < 0 || pr < priority(n, &r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V))
             n->in_pick[ip] = q;
     }
+    /* the outputs some pick is aimed at (all of them past 64 ports) */
+    uint64_t want = 0;
+    if (n->nout <= 64)
+        for (int ip = 0; ip < n->nin; ip++)
+            if (n->in_pick[ip] >= 0)
+                want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
     for (int o = 0; o < n->nout; o++) {
+        if (n->nout <= 64 && !(want >> o & 1))
+            continue;
         struct oport *op = &r->out[o];
         int best = -1;
         prio_t best_pr = 0;
@@ -875,7 +892,7 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
             q->last = m;
     }
     n->r[m->src].queued++;
-    n->active[m->src / 64] |= 1ull << (m->src % 64);
+    net_activate(n, m->src);
     n->queued_msgs++;
     n->undelivered += m->mc ? (uint64_t)m->mc->ncopy : 1;
 }
@@ -981,6 +998,23 @@ void net_step_group(struct net *n, struct jgroup *g, uint64_t c)
     n->hd_head = hd;
 }
 
+/* Whether router i has flits or queued messages outside frozen groups:
+ * the cycle loop steps it (struct net's active). */
+static int live(const struct net *n, int i)
+{
+    const struct net_router *r = &n->r[i];
+    if (r->nflits > r->nfrozen)
+        return 1;
+    if (!r->queued)
+        return 0;
+    if (!n->nfz)
+        return 1;
+    for (int ch = 0; ch < n->ninj; ch++)
+        if (r->inj[ch].first && !n->pg[net_in_id(n, i, n->nlinkp + ch)])
+            return 1;
+    return 0;
+}
+
 static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_msg **left)
 {
     *arrived = *left = NULL;
@@ -1026,7 +1060,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 router_step(n, i, c);
         }
         NET_FOR_ACTIVE(n, i) {
-            if (!n->r[i].nflits && !n->r[i].queued)
+            if (!live(n, i))
                 n->active[i / 64] &= ~(1ull << (i % 64));
         }
         apply_credits(n);

@@ -24,10 +24,12 @@
  * is ready. So from a state S the group makes the same moves as from S
  * shifted, as long as no head or tail moves and no queued message of it
  * becomes ready. A probe records the canonical state of every group at
- * cycle c0: per flit its worm (by net_msg.jid: a delivered worm's freed
- * address may come back as another's), its index less f_out of its worm,
- * whether it is a head or a tail, and how long it still waits (times
- * relative to c0, clamped at 0); per input VC its route; per injection channel its
+ * cycle c0: per run of one worm's consecutive flits in an input VC, the
+ * worm (by net_msg.jid: a delivered worm's freed address may come back as
+ * another's), the first flit's index less f_out of its worm, the run's
+ * length, whether it holds the head or the tail, and how long each of its
+ * flits still waits (times relative to c0, clamped at 0; only the nonzero
+ * ones, by place); per input VC its route; per injection channel its
  * front worm and how far it has pushed it; per output port its owners,
  * credits and round-robin pointers; per input port its switch pointer.
  * After each cycle stepped it compares each group with its record. Equal
@@ -230,14 +232,36 @@ static int walk(struct walk *w)
                 PUT(v->count | (uint64_t)v->routed << 32);
                 if (v->routed)
                     PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
-                for (uint32_t j = 0; j < v->count; j++) {
+                /* the flits as runs of one worm's consecutive flits: its
+                 * worm, the first's index less f_out, the run's length and
+                 * whether it holds the head or the tail; then each flit of
+                 * it still waiting, by its place in the run (all exact) */
+                for (uint32_t j = 0; j < v->count;) {
                     const struct flit *f = &v->q[(v->head + j) % v->cap];
+                    uint32_t len = 1, wait = 0;
+                    while (j + len < v->count) {
+                        const struct flit *x = &v->q[(v->head + j + len) % v->cap];
+                        if (x->m != f->m || x->idx != f->idx + len)
+                            break;
+                        len++;
+                    }
+                    for (uint32_t k = 0; k < len; k++)
+                        wait += v->q[(v->head + j + k) % v->cap].ready > w->c;
                     PUT(f->m->jid);
                     PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
-                        (uint64_t)(f->idx == f->m->flits - 1) << 33);
-                    PUT(rel(f->ready, w->c));
+                        (uint64_t)(f->idx + len == f->m->flits) << 33);
+                    PUT(wait | (uint64_t)len << 32);
+                    for (uint32_t k = 0; k < len && wait; k++) {
+                        uint64_t t = rel(v->q[(v->head + j + k) % v->cap].ready, w->c);
+                        if (t) {
+                            PUT(k);
+                            PUT(t);
+                            wait--;
+                        }
+                    }
                     if (!note(w, f->m))
                         return 0;
+                    j += len;
                 }
             }
             if (ip >= n->nlinkp) {
@@ -670,8 +694,11 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
     for (uint64_t c = c1 + dt; c < t; c++)
         net_step_group(n, g, c);
     n->stepping = NULL;
-    for (int i = 0; i < g->nport; i++)
+    for (int i = 0; i < g->nport; i++) {
         n->pg[g->port[i]] = NULL;
+        if (is_in(n, g->port[i]))
+            net_activate(n, g->port[i] / n->nin);      /* stepped again (struct net's active) */
+    }
 }
 
 /* Thaw every frozen group that is due by cycle t, or all of them. */

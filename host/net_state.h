@@ -134,7 +134,8 @@ struct net {
     uint64_t still;                 /* cycles in a row with flits in and none moved */
     struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
     struct net_msg *hd_head;                /* heads of notify_head worms that reached their NIC */
-    uint64_t *active;               /* bitmap: routers with flits or queued messages */
+    uint64_t *active;               /* bitmap: routers with flits or queued messages outside frozen
+                                       groups (a superset: cleared at the end of a cycle stepped) */
     net_link_trace_fn trace_fn;
     void *trace_ctx;
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
@@ -161,13 +162,15 @@ struct net {
     int *mc_vc;                     /* ready input VCs holding a routed multidestination worm */
 };
 
-/* Each router i with flits or queued messages (the bitmap `active`), in
- * rank order. The body may clear bits of `active`: the walk reads a copy
+/* Each router i with flits or queued messages outside frozen groups (the
+ * bitmap `active`), in rank order. The body may clear bits of `active`: the walk reads a copy
  * of each word. */
 #define NET_FOR_ACTIVE(n, i)                                                   \
     for (size_t w_ = 0; w_ < ((size_t)(n)->nr + 63) / 64; w_++)                \
         for (uint64_t b_ = (n)->active[w_]; b_; b_ &= b_ - 1)                  \
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
+
+static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
 
 /* Port ids, for the jump's groups: input port ip of router r, output port o. */
 static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }
