@@ -44,13 +44,19 @@ COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c
 NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)
 node_elf     = $(BUILD)/$(1)/node.elf
 
+# build/<arch>/flags holds the compiler and flags an image was built with,
+# rewritten only when they change: changing them rebuilds every object.
 define node_rules
 $(1)_SRCS = $$($(1)_BOARD)/start.S $$($(1)_BOARD)/board.c $$(COMMON_SRCS)
 $(1)_OBJS = $$(patsubst %,$$(BUILD)/$(1)/%.o,$$($(1)_SRCS))
-$$(BUILD)/$(1)/%.o: % $$(NODE_HDRS) $$(wildcard $$($(1)_BOARD)/*.h) | check-node-deps-$(1)
+$(1)_USED = $$($(1)_CROSS)gcc $$(NODE_CFLAGS) $$($(1)_FLAGS) -I$$($(1)_BOARD) / $$(NODE_LDFLAGS) $$($(1)_LDFLAGS)
+$$(BUILD)/$(1)/flags: FORCE
+	@mkdir -p $$(dir $$@)
+	@echo '$$($(1)_USED)' | cmp -s - $$@ || echo '$$($(1)_USED)' > $$@
+$$(BUILD)/$(1)/%.o: % $$(NODE_HDRS) $$(wildcard $$($(1)_BOARD)/*.h) $$(BUILD)/$(1)/flags | check-node-deps-$(1)
 	@mkdir -p $$(dir $$@)
 	$$($(1)_CROSS)gcc $$(NODE_CFLAGS) $$($(1)_FLAGS) -I$$($(1)_BOARD) -c $$< -o $$@
-$$(BUILD)/$(1)/node.elf: $$($(1)_OBJS) $$($(1)_LDS)
+$$(BUILD)/$(1)/node.elf: $$($(1)_OBJS) $$($(1)_LDS) $$(BUILD)/$(1)/flags
 	$$($(1)_CROSS)gcc $$(NODE_LDFLAGS) $$($(1)_FLAGS) $$($(1)_LDFLAGS) -T $$($(1)_LDS) $$($(1)_OBJS) -o $$@
 node-$(1): $$(BUILD)/$(1)/node.elf
 check-node-deps-$(1):
@@ -58,6 +64,7 @@ check-node-deps-$(1):
 .PHONY: node-$(1) check-node-deps-$(1)
 endef
 $(foreach a,$(ARCHES),$(eval $(call node_rules,$(a))))
+FORCE:
 
 # ARCH=arm|riscv|mixed (or a comma list such as arm,riscv,riscv: node i
 # runs word i mod length; see wormsim --help). The images ARCH needs:
