@@ -251,9 +251,25 @@ make_run_args_one_word() {
   fi
 }
 
+# Node objects follow the flags they were built with (build/<arch>/flags):
+# the same flags rebuild nothing, other flags rebuild the object.
+node_flags_rebuild_objects() {
+  local o=$TMP/nb/arm/apps/pattern.c.o flags
+  flags=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -p -n FORCE 2>/dev/null | sed -n 's/^NODE_CFLAGS := //p; s/^NODE_CFLAGS = //p' | head -1)
+  expect '[ -n "$flags" ]' "no NODE_CFLAGS in the Makefile"
+  mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make BUILD="$TMP/nb" "$@" "$o" > "$TMP/mk" 2>&1; }
+  mk; expect '[ $? = 0 ] && [ -f "$o" ]' "$(tail -5 "$TMP/mk")"
+  mk; expect '! grep -q -- "-c apps/pattern.c" "$TMP/mk"' "rebuilt with the same flags: $(cat "$TMP/mk")"
+  mk NODE_CFLAGS="$flags -DFLAGS_CHANGED"
+  expect 'grep -q -- "-DFLAGS_CHANGED.* -c apps/pattern.c" "$TMP/mk"' "not rebuilt with other flags: $(cat "$TMP/mk")"
+  expect 'grep -q -- -DFLAGS_CHANGED "$TMP/nb/arm/flags"'
+  mk; expect 'grep -q -- "-c apps/pattern.c" "$TMP/mk" && ! grep -q -- -DFLAGS_CHANGED "$TMP/mk"' \
+             "not rebuilt with the flags back: $(cat "$TMP/mk")"
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets make_run_args_one_word; do t $x $x; done
+         preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
