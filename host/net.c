@@ -384,15 +384,15 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
      * requester of one (output, class) wants the same VCs, so once one is
      * refused the rest are too. Only the pairs asked for are visited (bit
      * 2 o + cls of `want`; every pair when they do not fit in 64 bits). */
+    const int sparse = 2 * n->nout <= 64;
     uint64_t want = 0;
-    if (2 * n->nout <= 64)
-        for (int q = 0; q < nva; q++) {
-            const struct ivc *v = &r->in[n->va_req[q]];
-            want |= 1ull << (2 * v->out_port + va_class(v));
-        }
+    for (int q = 0; sparse && q < nva; q++) {
+        const struct ivc *v = &r->in[n->va_req[q]];
+        want |= 1ull << (2 * v->out_port + va_class(v));
+    }
     for (int o = 0; o < n->nout; o++)
         for (int cls = 0; cls < 2; cls++) {
-            if (2 * n->nout <= 64 && !(want >> (2 * o + cls) & 1))
+            if (sparse && !(want >> (2 * o + cls) & 1))
                 continue;
             uint32_t *ptr = &r->out[o].va_rr[cls];
             for (;;) {
@@ -691,13 +691,13 @@ static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint
             n->in_pick[ip] = q;
     }
     /* the outputs some pick is aimed at (all of them past 64 ports) */
+    const int sparse = n->nout <= 64;
     uint64_t want = 0;
-    if (n->nout <= 64)
-        for (int ip = 0; ip < n->nin; ip++)
-            if (n->in_pick[ip] >= 0)
-                want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
+    for (int ip = 0; sparse && ip < n->nin; ip++)
+        if (n->in_pick[ip] >= 0)
+            want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
     for (int o = 0; o < n->nout; o++) {
-        if (n->nout <= 64 && !(want >> o & 1))
+        if (sparse && !(want >> o & 1))
             continue;
         struct oport *op = &r->out[o];
         int best = -1;
