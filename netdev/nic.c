@@ -504,7 +504,7 @@ void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf,
         for (int i = 0; i < w[k].n; i++)
             if (w[k].dst[i] < 0 || w[k].dst[i] >= net_nodes())
                 panic("net_msend: destination %d out of range 0..%d", w[k].dst[i], net_nodes() - 1);
-        need += 4 * (size_t)(w[k].n + NIC_MSEND_DST);
+        need += (size_t)nic_msend_list_bytes((uint32_t)w[k].n);
     }
     if (tag < 0 || len > cfg->msg_max)
         panic("net_msend: tag %d or %lu bytes (largest %lu) out of range", tag, (unsigned long)len,
@@ -535,7 +535,7 @@ void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf,
         tx_head = k < nw - 1 ? start : end;     /* pay_end of this slot */
         post(NIC_OP_MSEND, t, (uint32_t)w[k].n, (uint32_t)tag, (uint32_t)len, at);
         tx_head = end;
-        at += 4 * (uint32_t)(w[k].n + NIC_MSEND_DST);
+        at += (uint32_t)nic_msend_list_bytes((uint32_t)w[k].n);
         clock_set_ns(clock_now_ns() + cfg->t_send_ns);
     }
 }
