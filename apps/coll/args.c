@@ -188,12 +188,12 @@ int coll_ctx_from_args(enum coll_op op, const char *(*arg)(const char *key, void
 long coll_block_len(const struct coll_algo *a, const struct app_shape *sh, long len)
 {
     int segs = sh->cx && sh->cx->segs > 0 ? sh->cx->segs : 1;
-    switch (a->op) {
-    case COLL_BARRIER:
+    switch (coll_ops[a->op].unit) {
+    case COLL_U_NONE:
         return 0;
-    case COLL_BCAST: case COLL_MCAST:
+    case COLL_U_SEGMENT:
         return (len + segs - 1) / segs;
-    case COLL_REDUCE: case COLL_ALLREDUCE: case COLL_SCAN: {
+    case COLL_U_ELEMENTS: {
         long es = coll_dtype_size[sh->cx ? sh->cx->dtype : COLL_INT32], n = len / es;
         return (n + segs - 1) / segs * es;
     }

@@ -52,10 +52,31 @@ enum coll_op {
     COLL_ALLTOALL = 0, COLL_ALLGATHER = 1, COLL_BCAST, COLL_MCAST, COLL_SCATTER, COLL_GATHER,
     COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN, COLL_BARRIER, COLL_NOPS
 };
-extern const char *const coll_op_names[COLL_NOPS];   /* "alltoall", "allgather", "bcast" ... */
 
 enum coll_mode { COLL_DEFAULT = 0, COLL_MOVE, COLL_COPY, COLL_COMBINE, COLL_REPLACE, COLL_SCAN_RULE };
-enum coll_mode coll_default_mode(enum coll_op op);
+
+/* What each operation is, as data: one row per enum coll_op, in
+ * registry.c. The planner, the executor, the memory estimate, the apps'
+ * argument checks and the schedule checker read these rows; where an
+ * operation's blocks start and must end (run.c, req.c) is code. */
+enum coll_count { COLL_N_P2, COLL_N_P, COLL_N_SEGS, COLL_N_TWO, COLL_N_ONE };
+enum coll_unit {
+    COLL_U_BLOCK,                /* a block is len bytes */
+    COLL_U_SEGMENT,              /* ceil(len / segs) bytes (the message cut in segments) */
+    COLL_U_ELEMENTS,             /* ceil(elements / segs) whole elements (the vector cut in segments) */
+    COLL_U_NONE                  /* no data (a barrier) */
+};
+struct coll_op_info {
+    const char *name;            /* "alltoall": the apps' prefix */
+    enum coll_mode mode;         /* a message's mode unless the schedule says otherwise */
+    enum coll_count labels;      /* how many labels: p^2, p, segs, 2 (scan: result and partial) or 1 */
+    enum coll_unit unit;         /* a block's bytes from the call's len */
+    /* The caller's buffers and the library's work buffer, in blocks:
+     * per_p x p + per_seg x segs + fixed. */
+    unsigned char per_p, per_seg, fixed;
+};
+extern const struct coll_op_info coll_ops[COLL_NOPS];
+static inline enum coll_mode coll_default_mode(enum coll_op op) { return coll_ops[op].mode; }
 
 /* Reduction operators and element types (reduce, allreduce, scan). The
  * bitwise operators take integers only. */
@@ -199,7 +220,7 @@ long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *s
  * all-to-all broadcast), else with a hash map. */
 #define COLL_DIRECT_MAP 65536
 
-/* Labels of an operation on p nodes with segs segments (the list above). */
+/* Labels of an operation on p nodes with segs segments (coll_ops[].labels). */
 int coll_nlabels(enum coll_op op, int p, int segs);
 
 /* Bytes of node memory a collective app of `a` needs for blocks of len:

@@ -19,26 +19,23 @@ const struct coll_algo *const coll_algos[] = {
     NULL,
 };
 
-const char *const coll_op_names[COLL_NOPS] = {
-    "alltoall", "allgather", "bcast", "mcast", "scatter", "gather", "reduce", "allreduce", "scan", "barrier",
+/* One row per enum coll_op (coll.h). */
+const struct coll_op_info coll_ops[COLL_NOPS] = {
+    /*                name         mode            labels       unit             p  seg fixed */
+    [COLL_ALLTOALL]  = { "alltoall",  COLL_MOVE,      COLL_N_P2,   COLL_U_BLOCK,    2, 0, 0 },
+    [COLL_ALLGATHER] = { "allgather", COLL_COPY,      COLL_N_P,    COLL_U_BLOCK,    1, 0, 1 },
+    [COLL_BCAST]     = { "bcast",     COLL_COPY,      COLL_N_SEGS, COLL_U_SEGMENT,  0, 2, 0 }, /* + a padded copy */
+    [COLL_MCAST]     = { "mcast",     COLL_COPY,      COLL_N_SEGS, COLL_U_SEGMENT,  0, 2, 0 },
+    [COLL_SCATTER]   = { "scatter",   COLL_MOVE,      COLL_N_P,    COLL_U_BLOCK,    1, 0, 1 },
+    [COLL_GATHER]    = { "gather",    COLL_MOVE,      COLL_N_P,    COLL_U_BLOCK,    1, 0, 1 },
+    [COLL_REDUCE]    = { "reduce",    COLL_COMBINE,   COLL_N_SEGS, COLL_U_ELEMENTS, 0, 3, 0 }, /* send, recv, padded work */
+    [COLL_ALLREDUCE] = { "allreduce", COLL_COMBINE,   COLL_N_SEGS, COLL_U_ELEMENTS, 0, 3, 0 },
+    [COLL_SCAN]      = { "scan",      COLL_SCAN_RULE, COLL_N_TWO,  COLL_U_ELEMENTS, 0, 0, 3 },
+    [COLL_BARRIER]   = { "barrier",   COLL_COMBINE,   COLL_N_ONE,  COLL_U_NONE,     0, 0, 0 },
 };
 const char *const coll_rop_names[COLL_NROPS] = { "sum", "max", "min", "band", "bor", "bxor" };
 const char *const coll_dtype_names[COLL_NDTYPES] = { "int", "long", "double" };
 const int coll_dtype_size[COLL_NDTYPES] = { 4, 8, 8 };
-
-enum coll_mode coll_default_mode(enum coll_op op)
-{
-    switch (op) {
-    case COLL_ALLTOALL: case COLL_SCATTER: case COLL_GATHER:
-        return COLL_MOVE;
-    case COLL_ALLGATHER: case COLL_BCAST: case COLL_MCAST:
-        return COLL_COPY;
-    case COLL_SCAN:
-        return COLL_SCAN_RULE;
-    default:
-        return COLL_COMBINE;
-    }
-}
 
 const struct coll_algo *coll_find_app(const char *app)
 {
@@ -71,27 +68,21 @@ long coll_plan_labels_bound(const struct coll_algo *a, const struct app_shape *s
 
 int coll_nlabels(enum coll_op op, int p, int segs)
 {
-    switch (op) {
-    case COLL_ALLTOALL: return p * p;
-    case COLL_ALLGATHER: case COLL_SCATTER: case COLL_GATHER: return p;
-    case COLL_SCAN: return 2;
-    case COLL_BARRIER: return 1;
-    default: return segs;
+    switch (coll_ops[op].labels) {
+    case COLL_N_P2: return p * p;
+    case COLL_N_P: return p;
+    case COLL_N_SEGS: return segs;
+    case COLL_N_TWO: return 2;
+    default: return 1;
     }
 }
 
 /* Blocks of the caller's buffers and the library's work buffer: */
 static unsigned long user_blocks(const struct coll_algo *a, const struct app_shape *sh)
 {
+    const struct coll_op_info *o = &coll_ops[a->op];
     unsigned long p = (unsigned long)sh->nodes, segs = sh->cx && sh->cx->segs > 0 ? (unsigned long)sh->cx->segs : 1;
-    switch (a->op) {
-    case COLL_ALLTOALL: return 2 * p;
-    case COLL_ALLGATHER: case COLL_SCATTER: case COLL_GATHER: return p + 1;
-    case COLL_BCAST: case COLL_MCAST: return 2 * segs;           /* the message, and a padded copy */
-    case COLL_REDUCE: case COLL_ALLREDUCE: return 3 * segs;      /* send, recv, a padded work vector */
-    case COLL_SCAN: return 3;
-    default: return 0;
-    }
+    return o->per_p * p + o->per_seg * segs + o->fixed;
 }
 
 /* The caller's buffers and the library's work buffer (user_blocks); the

@@ -67,7 +67,7 @@ int coll_init_call(const struct coll_call *c, struct coll_req **out, char *err, 
     *out = NULL;
     enum coll_op op = c->op;
     const struct coll_algo *a = coll_find(op, c->algo);
-    const char *opname = (unsigned)op < COLL_NOPS ? coll_op_names[op] : "?";
+    const char *opname = (unsigned)op < COLL_NOPS ? coll_ops[op].name : "?";
     if (!a) {
         int o = snprintf(err, errlen, "coll_%s: unknown algorithm '%s'; accepted:", opname, c->algo);
         for (int i = 0; coll_algos[i] && o >= 0 && (size_t)o < errlen; i++)

@@ -162,7 +162,7 @@ TEST(the_library_reads_only_declared_keys)
         }
         if (!same)
             check_fail(__FILE__, __LINE__, "%s: coll_ctx_from_args asks for \"%s\", the registry declares \"%s\"",
-                       coll_op_names[op], asked, want);
+                       coll_ops[op].name, asked, want);
     }
 }
 

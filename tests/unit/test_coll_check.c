@@ -41,7 +41,7 @@ TEST(registry_is_algos_def)
         CHECK_STR(a->name, def[i].name);
         CHECK_EQ_INT(a->restr, def[i].restr);
         REQUIRE(a->op >= 0 && a->op < COLL_NOPS);
-        CHECK_STR(coll_op_names[a->op], def[i].op);
+        CHECK_STR(coll_ops[a->op].name, def[i].op);
         int is_auto = !strcmp(def[i].name, "auto");
         CHECK_EQ_INT(a->sends == NULL, is_auto);
         if (!is_auto)      /* senders() may be left out by the rooted operations only */
