@@ -35,6 +35,28 @@ static void barrier(void)
     }
 }
 
+/* The end of every collective app: the figures go out through the NIC
+ * (records.csv: coll_ns and wrong on every node, steps from node 0) and,
+ * for a reader of the console, as lines. per is "" or " per block"; what
+ * counts the wrong units. 1 if anything was wrong. */
+static int report(const struct coll_algo *a, struct coll_req *req, long len, const char *per, uint64_t t, long bad,
+                  const char *what)
+{
+    int me = net_rank();
+    net_record(NIC_REC_COLL_NS, t);
+    if (bad)
+        net_record(NIC_REC_WRONG, (uint64_t)bad);
+    if (me == 0) {
+        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
+        printf("%s: %d nodes, %ld bytes%s, %d steps, %llu ns on node 0\n", a->app, net_nodes(), len, per,
+               coll_req_steps(req), (unsigned long long)t);
+    }
+    printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
+    if (bad)
+        printf("%s: node %d found %ld wrong %s\n", a->app, me, bad, what);
+    return bad ? 1 : 0;
+}
+
 static int coll_app_rooted(enum coll_op op, const char *algo);
 
 int coll_app(enum coll_op op, const char *algo)
@@ -52,7 +74,7 @@ int coll_app(enum coll_op op, const char *algo)
     }
     const struct coll_algo *a = coll_req_algo(req);
     if (me == 0 && strcmp(algo, a->name))
-        printf("%s_%s: chose %s\n", a2a ? "alltoall" : "allgather", algo, a->app);
+        printf("%s_%s: chose %s\n", coll_ops[op].name, algo, a->app);
     size_t L = (size_t)len;
     unsigned char *send = malloc(a2a ? (size_t)p * L : L), *recv = malloc((size_t)p * L);
     if (!send || !recv) {
@@ -91,19 +113,9 @@ int coll_app(enum coll_op op, const char *algo)
         for (int s = 0; s < p; s++)
             bad += (long)pattern_check(recv + (size_t)s * L, (unsigned)s, (unsigned)(a2a ? me : p), L);
     }
-    net_record(NIC_REC_COLL_NS, t);
-    if (me == 0) {
-        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
-        printf("%s: %d nodes, %ld bytes per block, %d steps, %llu ns on node 0\n", a->app, p, len,
-               coll_req_steps(req), (unsigned long long)t);
-    }
-    printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
-    if (bad)
-        net_record(NIC_REC_WRONG, (uint64_t)bad);
-    if (bad)
-        printf("%s: node %d found %ld wrong bytes\n", a->app, me, bad);
+    rc = report(a, req, len, " per block", t, bad, "bytes");
     coll_free(req);
-    return bad ? 1 : 0;
+    return rc;
 }
 
 
@@ -161,7 +173,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
     struct coll_call c = { op, algo, 0, { 0 } };
     char err[400];
     if (coll_ctx_from_args(op, arg_of, NULL, p, &c.cx, set, err, sizeof err)) {
-        printf("%s_%s: %s\n", coll_op_names[op], algo, err);
+        printf("%s_%s: %s\n", coll_ops[op].name, algo, err);
         return 2;
     }
     long len = op == COLL_BARRIER ? 0 : net_arg_num("len");
@@ -174,7 +186,7 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
     }
     const struct coll_algo *a = coll_req_algo(req);
     if (me == 0 && strcmp(algo, a->name))
-        printf("%s_%s: chose %s\n", coll_op_names[op], algo, a->app);
+        printf("%s_%s: chose %s\n", coll_ops[op].name, algo, a->app);
     int root = c.cx.root, member = op != COLL_MCAST || me == root;
     for (int i = 0; op == COLL_MCAST && i < c.cx.nset; i++)
         member |= set[i] == me;
@@ -269,22 +281,11 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
             break;
         }
     }
-    net_record(NIC_REC_COLL_NS, t);
-    if (bad)
-        net_record(NIC_REC_WRONG, (uint64_t)bad);
-    if (me == 0) {
-        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
-        printf("%s: %d nodes, %ld bytes, %d steps, %llu ns on node 0\n", a->app, p, len, coll_req_steps(req),
-               (unsigned long long)t);
-    }
-    printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
-    if (bad)
-        printf("%s: node %d found %ld wrong %s\n", a->app, me, bad,
-               op == COLL_REDUCE || op == COLL_ALLREDUCE || op == COLL_SCAN ? "elements" : "bytes");
+    rc = report(a, req, len, "", t, bad, coll_ops[op].unit == COLL_U_ELEMENTS ? "elements" : "bytes");
     coll_free(req);
     free(send);
     free(recv);
-    return bad ? 1 : 0;
+    return rc;
 }
 
 /* The apps of the algorithms with multidestination worms (worms.def):
@@ -337,21 +338,11 @@ int coll_worm_app(enum coll_op op, const char *algo)
             for (size_t i = 0; i < L; i++)
                 bad += buf[i] != 0xa5;
     }
-    net_record(NIC_REC_COLL_NS, t);
-    if (bad)
-        net_record(NIC_REC_WRONG, (uint64_t)bad);
-    if (me == 0) {
-        net_record(NIC_REC_STEPS, (uint64_t)coll_req_steps(req));
-        printf("%s: %d nodes, %ld bytes, %d steps, %llu ns on node 0\n", a->app, p, len, coll_req_steps(req),
-               (unsigned long long)t);
-    }
-    printf("%s: node %d done in %llu ns\n", a->app, me, (unsigned long long)t);
-    if (bad)
-        printf("%s: node %d found %ld wrong bytes\n", a->app, me, bad);
+    rc = report(a, req, len, "", t, bad, "bytes");
     coll_worms_free(req);
     coll_free(req);
     free(buf);
-    return bad ? 1 : 0;
+    return rc;
 }
 
 #define COLL_alltoall COLL_ALLTOALL
