@@ -36,7 +36,8 @@ EOF
 "$HERE/experiments/sweep.sh" -o "$OUT/probe" "$OUT/probe.sweep" || exit 1
 fit=$(awk -F, -v paper="$PAPER" -v a3=$A3 -v b1=$B1 -v b2=$B2 '
   BEGIN { n = split(paper, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, ":"); P[kv[1]] = kv[2] * 1e9 } }
-  NR > 1 { t[$5, $8] = $13 }
+  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { t[$c["len"], $c["net"]] = $c["coll_ns"] }
   END {
     for (L in P) {
       r1 = t[L, "byte_ps=" b1]; r2 = t[L, "byte_ps=" b2]; r3 = t[L, "t_send_ns=" a3/2 " t_recv_ns=" a3/2]
@@ -64,4 +65,5 @@ rm -rf "$OUT/check"
 "$HERE/experiments/sweep.sh" -o "$OUT/check" "$OUT/check.sweep" || exit 1
 echo "len paper_s emulated_s ratio"
 awk -F, -v paper="$PAPER" 'BEGIN { n = split(paper, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, ":"); P[kv[1]] = kv[2] } }
-  NR > 1 { printf "%d %.3f %.4f %.2f\n", $5, P[$5], $13 / 1e9, $13 / 1e9 / P[$5] }' "$OUT/check/results.csv" | sort -n
+  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { L = $c["len"]; T = $c["coll_ns"] / 1e9; printf "%d %.3f %.4f %.2f\n", L, P[L], T, T / P[L] }' "$OUT/check/results.csv" | sort -n
