@@ -37,9 +37,14 @@ riscv_LDS    = linker/riscv-virt.ld
 # refuses them unless Zicsr is named, which no installed multilib matches.
 riscv_FLAGS  = -march=rv64imac -mabi=lp64 -mcmodel=medany -misa-spec=2.2
 riscv_LDFLAGS = -Wl,--no-warn-rwx-segments   # one RWX segment: M-mode, no MMU
-NODE_CFLAGS  = --specs=picolibc.specs -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
+# picolibc's speed-optimised build: memcpy and memset move words, as a
+# node's C library would; the size-optimised default copies a byte at a
+# time (4 instructions a byte on ARM), which made every large collective
+# measure memcpy rather than the network (docs/boards.md).
+PICOLIBC     = --specs=picolibc.specs --picolibc-buildtype=release
+NODE_CFLAGS  = $(PICOLIBC) -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
                -Iboard -Ikernel -Inetdev -Iapps
-NODE_LDFLAGS = --specs=picolibc.specs -nostartfiles -Wl,--gc-sections
+NODE_LDFLAGS = $(PICOLIBC) -nostartfiles -Wl,--gc-sections
 COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c) $(wildcard apps/coll/*.c)
 NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)
 node_elf     = $(BUILD)/$(1)/node.elf

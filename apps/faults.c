@@ -190,8 +190,12 @@ int app_baddesc(void)
     } else if (!strcmp(what, "flood")) {     /* legal sends nobody receives */
         size_t len = net_msg_max();
         unsigned char *buf = calloc(1, len);
-        for (;;)
+        for (;;) {                           /* at half the default NIC's 1 byte a ns, so that
+                                                the held bytes, not the NIC's backlog, grow */
             net_send(me, 1, buf, len);
+            for (uint64_t t0 = net_time_ns(); net_time_ns() - t0 < 2 * (uint64_t)len;)
+                ;
+        }
     }
     /* Stop here, as a wedged driver would: posting more would overwrite
      * what the router must see. */

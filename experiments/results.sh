@@ -94,6 +94,9 @@ fit=$(mawkm '$0 !~ /^#/ && $1 == 2 && $3 == "4x4" {
     u = 15 / $6; y = $5 * spex(16, 4) / $6; suu += u * u; syy += y * y; suy += u * y; su += u; sy += y }
   END { det = suu * syy - suy * suy; printf "%.6g %.6g\n", (su * syy - sy * suy) / det, (sy * suu - su * suy) / det }' -F, "$P")
 read -r MA MB <<< "$fit"
+# The fitted keys, as the preset holds them (experiments/calibrate-delta.sh).
+dkey() { sed -n "s/^$1 *= *\([0-9]*\).*/\1/p" presets/delta.conf; }
+DTS=$(dkey t_send_ns) DTR=$(dkey t_recv_ns) DBP=$(dkey byte_ps) DNC=$(dkey nic_cycles)
 if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=thakur\`."; echo
 else
 cat <<EOF
@@ -107,10 +110,10 @@ only on the paper's 4x4 PEX row (Table 2, first column), by
 \`experiments/calibrate-delta.sh\`: at each block length the emulated time
 is linear in alpha = t_send + t_recv and in byte_ps, so three probe runs
 per length give the coefficients, and alpha and byte_ps minimise the
-squared relative error over the five lengths. Result: **t_send = t_recv =
-107 us (alpha = 214 us), byte_ps = 69250** (a node injects a byte every
-0.139 us at nic_cycles = 2; the node's copying of the blocks at 25 ns per
-instruction adds the rest of the paper's ~0.28 us per byte). Every other
+squared relative error over the five lengths. Result: **t_send =
+$(awk -v t="$DTS" 'BEGIN { printf "%.1f", t / 1000 }') us, t_recv = $(awk -v t="$DTR" 'BEGIN { printf "%.1f", t / 1000 }') us (alpha = $(awk -v a="$DTS" -v b="$DTR" 'BEGIN { printf "%.1f", (a + b) / 1000 }') us), byte_ps = $DBP** (a node
+injects a byte every $(awk -v b="$DBP" -v n="$DNC" 'BEGIN { printf "%.3f", b * n / 1e6 }') us at nic_cycles = $DNC; the node's copying of the
+blocks at 25 ns per instruction adds the rest). Every other
 cell below is a prediction. The paper's model (dashed lines in the plots)
 is fitted on the same row: alpha = $(awk -v a="$MA" 'BEGIN { printf "%.0f", a * 1e6 }') us, beta_sat = $(awk -v b="$MB" 'BEGIN { printf "%.3g", b * 1e6 }') us/byte
 (beta_ex = beta_sr = 2 beta_sat), with the paper's f(i) for PEX and GEN.
@@ -980,7 +983,7 @@ awk -F, -v Q="'" '$5 == "ok" { t[$1, $3, $4, $2] = $6; c[$1 SUBSEP $3 SUBSEP $4]
         if (wb != "") { nw++; if (wb < sl) ww++ } } }
     if (nc) {
       printf "One-port meshes, root in a corner: the row-then-column worms beat the single worm in %d of %d cases%s.", (rc == "" ? 0 : split(rc, z, ", ")), nc, (rc == "" ? "" : " (" rc ")")
-      printf " A single worm pays one start-up and then t_f per node it crosses; the row-then-column worms pay two start-ups and a relay at every node of the root" Q "s row, whose processor receives the message and copies it back into its NIC (about 4 ns a byte at the defaults, four times a link" Q "s 1 ns per byte): the survey" Q "s model counts no copies." }
+      printf " A single worm pays one start-up and then t_f per node it crosses; the row-then-column worms pay two start-ups and a relay at every node of the root" Q "s row, whose processor receives the message, pays t_recv and t_send and copies it back into its NIC: the survey" Q "s model counts neither the relay" Q "s start-ups nor its copies." }
     if (nmp) { printf " Multi-path is no faster than dual-path in %d of %d cases", mpl, nmp
       if (2 * mpl > nmp) printf ": its worms leave the source one after another, each after its start-up and the writing of its list, which outweighs their shorter paths at these sizes"
       printf "." }

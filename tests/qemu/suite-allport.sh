@@ -2,10 +2,12 @@
 # take fewer steps and less simulated time than recursive doubling on the
 # all-port model). Each pair runs on the same all-port machine with the
 # same message; the time is the slowest node's, as the nodes reported it.
-# Short messages are left out on purpose: with t_send = 500 ns a node's
-# fan-out of k messages is staggered by k start-ups, and at len=256
-# tseng2d (16.8 us) loses to rd (15.4 us) on 7x7; apps/coll/auto.c has
-# the crossovers.
+# The message is long (16 KB) on purpose: with t_send = 500 ns a node's
+# fan-out of k messages is staggered by k start-ups, and a step saved pays
+# for that only when the message's own transmission dominates. At len=256
+# tseng2d (12.9 us) loses to rd (11.6 us) on 7x7; at 4096 tseng3d (37.5
+# us) still loses to rd (37.1 us) on 4x4x4 and edst (34.7 us) to sbt (30.9
+# us) on the 32-node hypercube. apps/coll/auto.c has the crossovers.
 
 ap_run() {   # app machine-args... -> "steps slowest_ns" on stdout
   ws "$@" >/dev/null 2>&1 || { echo "run failed: $*" >&2; return 1; }
@@ -26,11 +28,11 @@ ap_compare() {   # all-port-app one-port-app fewer_steps(1|0) machine-args...
   expect "[ $ta -lt $tb ]" "$a should take less simulated time than $b"
 }
 
-ap_tseng2d_7x7()  { ap_compare bcast_tseng2d bcast_rd 1 --topo torus --dims 7x7 --port-model all-port --args len=4096; }
-ap_tseng3d_4x4x4()    { ap_compare bcast_tseng3d bcast_rd 1 --topo torus --dims 4x4x4 --port-model all-port --args len=4096; }
-ap_edn_8x8()      { ap_compare bcast_edn bcast_rd 1 --topo mesh --dims 8x8 --port-model all-port --args len=4096; }
-ap_hokao_32()     { ap_compare bcast_hokao bcast_sbt 1 --topo hypercube --nodes 32 --port-model all-port --args len=4096; }
+ap_tseng2d_7x7()  { ap_compare bcast_tseng2d bcast_rd 1 --topo torus --dims 7x7 --port-model all-port --args len=16384; }
+ap_tseng3d_4x4x4()    { ap_compare bcast_tseng3d bcast_rd 1 --topo torus --dims 4x4x4 --port-model all-port --args len=16384; }
+ap_edn_8x8()      { ap_compare bcast_edn bcast_rd 1 --topo mesh --dims 8x8 --port-model all-port --args len=16384; }
+ap_hokao_32()     { ap_compare bcast_hokao bcast_sbt 1 --topo hypercube --nodes 32 --port-model all-port --args len=16384; }
 # EDST takes n+1 steps against SBT's n, each of a segment l/n.
-ap_edst_32()      { ap_compare bcast_edst bcast_sbt 0 --topo hypercube --nodes 32 --port-model all-port --args len=4096; }
+ap_edst_32()      { ap_compare bcast_edst bcast_sbt 0 --topo hypercube --nodes 32 --port-model all-port --args len=16384; }
 
 for c in ap_tseng2d_7x7 ap_tseng3d_4x4x4 ap_edn_8x8 ap_hokao_32 ap_edst_32; do t $c $c; done
