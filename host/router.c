@@ -1329,6 +1329,12 @@ int router_node_poll(struct router *r, int rank)
     if (n->state == NODE_FAILED || n->state == NODE_BOOT)
         return n->state == NODE_FAILED ? -1 : 0;
     struct layout l = layout_of(r, n);
+    /* hello before prod: a node posts EXIT (prod) before it restarts and
+     * says hello again, so a hello seen here comes with every descriptor
+     * posted before it, EXIT included. Read after prod, a hello could come
+     * from a restart whose EXIT this poll did not see. */
+    uint32_t hello = status_of(n)->hello;
+    __sync_synchronize();
     uint32_t prod = SHM32(n, NIC_PROD_OFF);
     __sync_synchronize();
     if (prod - n->cons > l.ring_slots)
@@ -1353,7 +1359,7 @@ int router_node_poll(struct router *r, int rank)
     __sync_synchronize();
     /* After EXIT a node restarts and says hello again (nic_shm.h); before
      * it, that is a node that reset itself mid-run. */
-    if (n->state != NODE_EXITED && status_of(n)->hello != status_of(n)->link_up)
+    if (n->state != NODE_EXITED && hello != status_of(n)->link_up)
         return fail(r, n, "restarted during the run (its NIC said hello again)");
     if (status_of(n)->want_space)
         r->notify(r->ctx, n->rank);
