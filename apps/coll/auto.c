@@ -6,9 +6,9 @@
  *
  * Complete exchange (alltoall_auto):
  *   | machine                                  | len    | algorithm         | why
- *   | hypercube                                | <= 64  | std_exchange      | log2 N start-ups (McKinley 7)
- *   | hypercube                                | > 64   | direct            | no rearrangement (McKinley 7)
- *   | N x N torus, N = 2^n >= 8                | <= 16  | a1                | N/4+5 start-ups (torus paper 000, 3.2)
+ *   | hypercube                                | <= 128 | std_exchange      | log2 N start-ups (McKinley 7)
+ *   | hypercube                                | > 128  | direct            | no rearrangement (McKinley 7)
+ *   | N x N torus, N = 2^n >= 8                | <= 32  | a1                | N/4+5 start-ups (torus paper 000, 3.2)
  *   | 2^d x 2^d mesh                           | <= 128 | quadrant_exchange | 3(sqrt N - 1) contention-free steps
  *   | p a power of two, p < 64                 | < 1024 | gen               | Thakur 5: GEN best for small p, blocks
  *   | p a power of two                         | any    | pex               | Thakur 5: PEX for larger p or blocks
@@ -17,11 +17,13 @@
  *   fallback of every row: gen.
  * The len thresholds of the first rows are the crossovers measured on
  * this emulator with its defaults (t_send = t_recv = 500 ns, 10 ns a
- * hop, 1 byte/ns, 1 ns an instruction), where every byte a node copies
- * into or out of its NIC costs about 4 ns: standard exchange beats direct
- * up to len 128 on 16 nodes and 32 (not 128) on 64 nodes; quadrant
- * exchange beats PEX up to about len 190 on 4 x 4 and past 128 on 8 x 8;
- * A1 beats PEX up to len 16 and loses from 32 on the 8 x 8 torus. Under
+ * hop, 1 byte/ns, 1 ns an instruction, word-wise memcpy), slowest node:
+ * standard exchange beats direct up to len 256 on 16 nodes (34.4 / 34.6
+ * us) and 128 on 64 nodes (110.6 / 143.0; 175.2 / 145.7 at 256);
+ * quadrant exchange beats PEX up to len 256 on 4 x 4 (31.9 / 34.6) and
+ * 128 on 8 x 8 (105.8 / 143.2; 168.8 / 151.7 at 256); A1 beats PEX up to
+ * len 32 (125.5 / 141.1) and loses from 64 (156.2 / 141.7) on the 8 x 8
+ * torus. Each row takes the smaller machine's threshold. Under
  * the contention-free network GEN and PEX take the same time, so the
  * GEN / PEX rows follow the paper's measurements on the Delta.
  * All-to-all broadcast (allgather_auto):
@@ -41,21 +43,27 @@
  * Scan: std_exchange when p = 2^k (Kumar), else chain (meshes, tori).
  * Barrier: dissemination (ceil(lg p) rounds against the tree's 2 ceil(lg p)).
  * Broadcast (bcast_auto), first row that applies:
- *   | hypercube, all-port, len >= 2048          | edst            | n trees, l/n each
+ *   | hypercube, all-port, len >= 8192          | edst            | n trees, l/n each
  *   | hypercube                                 | sbt             | n steps
- *   | all-port torus, equal sides, len >= 1024  | tseng2d/3d/kd   | the fewest steps
- *   | all-port 2^k x 2^k mesh, len >= 1024      | edn             | at most k+2 steps
- *   | 2D mesh, even sides, len >= 4096          | edsf            | two fences, pipelined
- *   | mesh or torus, len >= 4096                | scatter_collect | l(2 - 2/p) per node
+ *   | all-port n x n torus, len >= 1024         | tseng2d         | the fewest steps
+ *   | all-port torus, equal sides, 3 or more    | tseng3d/kd      | the fewest steps
+ *   |   dimensions, len >= 8192                 |                 |
+ *   | all-port 2^k x 2^k mesh, len >= 4096      | edn             | at most k+2 steps
+ *   | 2D mesh, even sides, len >= 16384         | edsf            | two fences, pipelined
+ *   | mesh or torus, len >= 65536               | scatter_collect | l(2 - 2/p) per node
  *   | mesh or torus                             | rd              | sum ceil(lg w_i) steps
- *   Measured here (defaults: t_send = t_recv = 500 ns, slowest node):
- *   7x7 all-port torus, tseng2d / rd: 16.8 / 15.4 us at len 256 (four
+ *   Measured here (defaults, word-wise memcpy, slowest node, us):
+ *   7x7 all-port torus, tseng2d / rd: 12.9 / 11.6 at len 256 (four
  *   start-ups a step stagger the fan-out, the survey's "staggering due to
- *   sending latency"), 29.1 / 33.9 at 1024, 81.5 / 107.7 at 4096; 32-node
- *   all-port hypercube, edst / sbt: 24.2 / 12.8 at 256, 32.3 / 28.2 at
- *   1024, 62.9 / 89.4 at 4096; 8x8 mesh one-port, edsf / scatter_collect /
- *   rd: 65.0 / 70.4 / 33.8 at 1024, 81.4 / 98.4 / 107.7 at 4096, 148.5 /
- *   222.7 / 402.9 at 16384.
+ *   sending latency"), 14.9 / 15.8 at 1024, 29.5 / 32.1 at 4096; 4x4x4
+ *   all-port torus, tseng3d / rd: 37.5 / 37.1 at 4096, 61.6 / 61.8 at
+ *   8192; 32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
+ *   48.9 / 51.5 at 8192; 8x8 all-port mesh, edn / rd: 24.9 / 24.8 at 2048,
+ *   34.9 / 37.1 at 4096; 8x8 one-port mesh, edsf / scatter_collect / rd:
+ *   72.6 / 102.1 / 61.8 at 8192, 84.3 / 142.1 / 111.0 at 16384 (on 4x8
+ *   edsf wins from 32768: 151.5 / 174.5); scatter_collect / rd: 222.4 /
+ *   209.4 at 32768 and 382.9 / 406.1 at 65536 on the 8x8 mesh, 386.7 /
+ *   401.4 at 65536 on the 7x7 torus.
  * Multicast (mcast_auto): ucube, umesh or utorus by topology.
  * The algorithms on multidestination worms (apps/coll/worms.def) are never
  * chosen: they need routers that copy worms to their nodes, which only
@@ -134,10 +142,10 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
                             why, whylen);
     }
     if (sh->topo == SHAPE_HYPERCUBE)
-        a = len <= 64 ? pick(op, "std_exchange", "hypercube, len <= 64", sh, len, msg_max, why, whylen)
-                      : pick(op, "direct", "hypercube, len > 64", sh, len, msg_max, why, whylen);
-    else if (sh->topo == SHAPE_TORUS && square2d(sh) && is_pow2(N) && N >= 8 && len <= 16)
-        a = pick(op, "a1", "N x N torus, N = 2^n >= 8, len <= 16", sh, len, msg_max, why, whylen);
+        a = len <= 128 ? pick(op, "std_exchange", "hypercube, len <= 128", sh, len, msg_max, why, whylen)
+                       : pick(op, "direct", "hypercube, len > 128", sh, len, msg_max, why, whylen);
+    else if (sh->topo == SHAPE_TORUS && square2d(sh) && is_pow2(N) && N >= 8 && len <= 32)
+        a = pick(op, "a1", "N x N torus, N = 2^n >= 8, len <= 32", sh, len, msg_max, why, whylen);
     else if (sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && N >= 2 && len <= 128)
         a = pick(op, "quadrant_exchange", "2^d x 2^d mesh, len <= 128", sh, len, msg_max, why, whylen);
     else if (is_pow2(p))
@@ -181,18 +189,19 @@ static const struct coll_algo *auto_rooted(enum coll_op op, const struct app_sha
         for (int i = 1; i < sh->ndims; i++)
             cube = cube && sh->dims[i] == N;
         if (sh->topo == SHAPE_HYPERCUBE)
-            a = sh->all_port && len >= 2048 ? PICK("edst", "all-port hypercube, len >= 2048: n trees in parallel")
+            a = sh->all_port && len >= 8192 ? PICK("edst", "all-port hypercube, len >= 8192: n trees in parallel")
                                             : PICK("sbt", "hypercube: the binomial tree");
-        else if (sh->all_port && cube && len >= 1024)
-            a = sh->ndims == 2 ? PICK("tseng2d", "all-port n x n torus, len >= 1024")
-              : sh->ndims == 3 ? PICK("tseng3d", "all-port n x n x n torus, len >= 1024")
-                               : PICK("tsengkd", "all-port torus with equal sides, len >= 1024");
-        else if (sh->all_port && sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && len >= 1024)
-            a = PICK("edn", "all-port 2^k x 2^k mesh, len >= 1024");
-        else if (sh->topo == SHAPE_MESH && sh->ndims == 2 && N % 2 == 0 && sh->dims[1] % 2 == 0 && len >= 4096)
-            a = PICK("edsf", "2D mesh with even sides, len >= 4096: two fences, pipelined");
-        else if (mesh_or_torus(sh) && len >= 4096)
-            a = PICK("scatter_collect", "mesh or torus, len >= 4096: scatter, then collect");
+        else if (sh->all_port && cube && sh->ndims == 2 && len >= 1024)
+            a = PICK("tseng2d", "all-port n x n torus, len >= 1024");
+        else if (sh->all_port && cube && len >= 8192)
+            a = sh->ndims == 3 ? PICK("tseng3d", "all-port n x n x n torus, len >= 8192")
+                               : PICK("tsengkd", "all-port torus with equal sides, len >= 8192");
+        else if (sh->all_port && sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && len >= 4096)
+            a = PICK("edn", "all-port 2^k x 2^k mesh, len >= 4096");
+        else if (sh->topo == SHAPE_MESH && sh->ndims == 2 && N % 2 == 0 && sh->dims[1] % 2 == 0 && len >= 16384)
+            a = PICK("edsf", "2D mesh with even sides, len >= 16384: two fences, pipelined");
+        else if (mesh_or_torus(sh) && len >= 65536)
+            a = PICK("scatter_collect", "mesh or torus, len >= 65536: scatter, then collect");
         return a ? a : PICK("rd", "mesh or torus: recursive doubling a dimension at a time");
     }
     case COLL_MCAST:

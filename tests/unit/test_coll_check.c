@@ -224,10 +224,10 @@ static const char *picks(enum coll_op op, const char *topo, const char *dims, in
 
 TEST(auto_follows_its_table)
 {
-    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 64, 262144), "std_exchange");
-    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 65, 262144), "direct");
-    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 16, 262144), "a1");
-    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 17, 262144), "pex");      /* p = 64 */
+    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 128, 262144), "std_exchange");
+    CHECK_STR(picks(COLL_ALLTOALL, "hypercube", "16", 0, 129, 262144), "direct");
+    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 32, 262144), "a1");
+    CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 33, 262144), "pex");      /* p = 64 */
     CHECK_STR(picks(COLL_ALLTOALL, "torus", "8x8", 0, 2048, 262144), "pex");
     CHECK_STR(picks(COLL_ALLTOALL, "mesh", "4x4", 0, 128, 262144), "quadrant_exchange");
     CHECK_STR(picks(COLL_ALLTOALL, "mesh", "4x4", 0, 129, 262144), "gen");
