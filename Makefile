@@ -164,7 +164,7 @@ $(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
+	$(CC) $(HOST_CFLAGS) -pthread -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
 
 run: host $(RUN_ELFS)
 	@tests/check-deps.sh run $(RUN_ARCHES)

@@ -80,6 +80,12 @@ static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, c
 
 uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *sent, size_t *len)
 {
+    /* The status (hello) before prod, as router_node_poll reads them: a
+     * node posts EXIT before it restarts and says hello again, so a hello
+     * sent on comes with every descriptor posted before it. */
+    struct nic_status st;
+    memcpy(&st, shm + NIC_STATUS_OFF, sizeof st);
+    __sync_synchronize();
     uint32_t prod = AT32(shm, NIC_PROD_OFF);
     __sync_synchronize();             /* the descriptors and payloads before prod */
     uint32_t first = *sent, count = prod - first;
@@ -109,7 +115,7 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
         free(rg);
         return NULL;
     }
-    memcpy(b, shm + NIC_STATUS_OFF, sizeof(struct nic_status));
+    memcpy(b, &st, sizeof st);
     uint32_t w[3] = { prod, first, count };
     memcpy(b + sizeof(struct nic_status), w, sizeof w);
     memcpy(b + head, d, count * sizeof *d);

@@ -23,7 +23,7 @@
  * quadrant exchange beats PEX up to len 256 on 4 x 4 (31.9 / 34.6) and
  * 128 on 8 x 8 (105.8 / 143.2; 168.8 / 151.7 at 256); A1 beats PEX up to
  * len 32 (125.5 / 141.1) and loses from 64 (156.2 / 141.7) on the 8 x 8
- * torus. Each row takes the smaller machine's threshold. Under
+ * torus. Each row takes the smaller of its machines' thresholds. Under
  * the contention-free network GEN and PEX take the same time, so the
  * GEN / PEX rows follow the paper's measurements on the Delta.
  * All-to-all broadcast (allgather_auto):
@@ -46,8 +46,8 @@
  *   | hypercube, all-port, len >= 8192          | edst            | n trees, l/n each
  *   | hypercube                                 | sbt             | n steps
  *   | all-port n x n torus, len >= 1024         | tseng2d         | the fewest steps
- *   | all-port torus, equal sides, 3 or more    | tseng3d/kd      | the fewest steps
- *   |   dimensions, len >= 8192                 |                 |
+ *   | all-port torus, equal sides, other than   | tseng3d/kd      | the fewest steps
+ *   |   n x n, len >= 8192                      |                 |
  *   | all-port 2^k x 2^k mesh, len >= 4096      | edn             | at most k+2 steps
  *   | 2D mesh, even sides, len >= 16384         | edsf            | two fences, pipelined
  *   | mesh or torus, len >= 65536               | scatter_collect | l(2 - 2/p) per node
@@ -60,8 +60,9 @@
  *   8192; 32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
  *   48.9 / 51.5 at 8192; 8x8 all-port mesh, edn / rd: 24.9 / 24.8 at 2048,
  *   34.9 / 37.1 at 4096; 8x8 one-port mesh, edsf / scatter_collect / rd:
- *   72.6 / 102.1 / 61.8 at 8192, 84.3 / 142.1 / 111.0 at 16384 (on 4x8
- *   edsf wins from 32768: 151.5 / 174.5); scatter_collect / rd: 222.4 /
+ *   72.6 / 102.1 / 61.8 at 8192, 84.3 / 142.1 / 111.0 at 16384 (the row
+ *   keeps 8x8's threshold: on 4x8 edsf loses at 16384, 97.5 / 92.5, and
+ *   wins from 32768, 151.5 / 174.5); scatter_collect / rd: 222.4 /
  *   209.4 at 32768 and 382.9 / 406.1 at 65536 on the 8x8 mesh, 386.7 /
  *   401.4 at 65536 on the 7x7 torus.
  * Multicast (mcast_auto): ucube, umesh or utorus by topology.

@@ -140,9 +140,8 @@ void map_clear(struct coll_req *r)
 
 /* --- running ------------------------------------------------------------ */
 
-/* Copy one block. picolibc's memcpy here is a byte loop (four
- * instructions a byte); the local rearrangement copies a word at a time
- * when both ends are word-aligned. */
+/* Copy one block: four words a round when both ends are word-aligned,
+ * the rest (or all of it) with memcpy. */
 static void copy_block(unsigned char *dst, const unsigned char *src, size_t n)
 {
     if (((uintptr_t)dst | (uintptr_t)src) % 4 == 0) {

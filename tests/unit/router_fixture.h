@@ -122,6 +122,7 @@ static uint32_t post(int rank, uint32_t op, uint64_t t, uint32_t peer, uint32_t 
 {
     uint32_t seq = F.prod[rank];
     put_desc(rank, seq, seq, op, t, peer, tag, len, off);
+    __sync_synchronize();                          /* the descriptor before prod, as nic.c's board_mb() */
     set_prod(rank, ++F.prod[rank]);
     return seq;
 }

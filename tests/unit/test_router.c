@@ -69,12 +69,13 @@ TEST(a_restart_is_a_new_hello)
  * while the router polls it from another thread: whatever the
  * interleaving, the router must take the hello as the restart after EXIT,
  * never as a reset mid-run (a router that read the producer index before
- * the hello once failed 32x16 runs this way). A thread plays the node;
+ * the hello once failed a 16x16 run this way). A thread plays the node;
  * with the old order this failed within the first two rounds. */
 static void *exit_and_restart(void *arg)
 {
     int rank = *(int *)arg;
     post(rank, NIC_OP_EXIT, 100, 0, 0, 0, 0);
+    __sync_synchronize();                          /* prod before hello, as nic.c */
     status(rank)->hello = 2;
     return NULL;
 }
