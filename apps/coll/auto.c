@@ -45,9 +45,9 @@
  * Broadcast (bcast_auto), first row that applies:
  *   | hypercube, all-port, len >= 8192          | edst            | n trees, l/n each
  *   | hypercube                                 | sbt             | n steps
- *   | all-port n x n torus, len >= 1024         | tseng2d         | the fewest steps
- *   | all-port torus, equal sides, other than   | tseng3d/kd      | the fewest steps
- *   |   n x n, len >= 8192                      |                 |
+ *   | all-port ring or n x n torus, len >= 1024 | tsengkd/tseng2d | the fewest steps
+ *   | all-port torus, equal sides, 3 or more    | tseng3d/kd      | the fewest steps
+ *   |   dimensions, len >= 8192                 |                 |
  *   | all-port 2^k x 2^k mesh, len >= 4096      | edn             | at most k+2 steps
  *   | 2D mesh, even sides, len >= 16384         | edsf            | two fences, pipelined
  *   | mesh or torus, len >= 65536               | scatter_collect | l(2 - 2/p) per node
@@ -55,9 +55,10 @@
  *   Measured here (defaults, word-wise memcpy, slowest node, us):
  *   7x7 all-port torus, tseng2d / rd: 12.9 / 11.6 at len 256 (four
  *   start-ups a step stagger the fan-out, the survey's "staggering due to
- *   sending latency"), 14.9 / 15.8 at 1024, 29.5 / 32.1 at 4096; 4x4x4
- *   all-port torus, tseng3d / rd: 37.5 / 37.1 at 4096, 61.6 / 61.8 at
- *   8192; 32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
+ *   sending latency"), 14.9 / 15.8 at 1024, 29.5 / 32.1 at 4096; 16-node
+ *   all-port ring, tsengkd / rd: 7.9 / 8.1 at 256, 11.3 / 12.5 at 1024;
+ *   4x4x4 all-port torus, tseng3d / rd: 37.5 / 37.1 at 4096, 61.6 / 61.8
+ *   at 8192 (four and more dimensions take this row unmeasured); 32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
  *   48.9 / 51.5 at 8192; 8x8 all-port mesh, edn / rd: 24.9 / 24.8 at 2048,
  *   34.9 / 37.1 at 4096; 8x8 one-port mesh, edsf / scatter_collect / rd:
  *   72.6 / 102.1 / 61.8 at 8192, 84.3 / 142.1 / 111.0 at 16384 (the row
@@ -192,8 +193,9 @@ static const struct coll_algo *auto_rooted(enum coll_op op, const struct app_sha
         if (sh->topo == SHAPE_HYPERCUBE)
             a = sh->all_port && len >= 8192 ? PICK("edst", "all-port hypercube, len >= 8192: n trees in parallel")
                                             : PICK("sbt", "hypercube: the binomial tree");
-        else if (sh->all_port && cube && sh->ndims == 2 && len >= 1024)
-            a = PICK("tseng2d", "all-port n x n torus, len >= 1024");
+        else if (sh->all_port && cube && sh->ndims <= 2 && len >= 1024)
+            a = sh->ndims == 2 ? PICK("tseng2d", "all-port n x n torus, len >= 1024")
+                               : PICK("tsengkd", "all-port ring, len >= 1024");
         else if (sh->all_port && cube && len >= 8192)
             a = sh->ndims == 3 ? PICK("tseng3d", "all-port n x n x n torus, len >= 8192")
                                : PICK("tsengkd", "all-port torus with equal sides, len >= 8192");

@@ -251,7 +251,10 @@ TEST(auto_of_the_other_operations_follows_its_table)
     CHECK_STR(auto_name(COLL_BCAST, "torus", "7x7", 0, 65536), "scatter_collect");
     CHECK_STR(auto_name(COLL_BCAST, "torus", "3x3x3", 1, 4096), "rd");
     CHECK_STR(auto_name(COLL_BCAST, "torus", "3x3x3", 1, 8192), "tseng3d");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "3x3x3x3", 1, 4096), "rd");
     CHECK_STR(auto_name(COLL_BCAST, "torus", "3x3x3x3", 1, 8192), "tsengkd");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "16", 1, 512), "rd");
+    CHECK_STR(auto_name(COLL_BCAST, "torus", "16", 1, 1024), "tsengkd");
     CHECK_STR(auto_name(COLL_BCAST, "mesh", "8x8", 1, 2048), "rd");
     CHECK_STR(auto_name(COLL_BCAST, "mesh", "8x8", 1, 4096), "edn");
     CHECK_STR(auto_name(COLL_BCAST, "mesh", "8x8", 0, 8192), "rd");
