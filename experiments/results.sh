@@ -27,7 +27,7 @@ csv() { [ -s "$RES/$1/results.csv" ] && echo "$RES/$1/results.csv"; }
 # of its runs' wall_s (their serial time).
 walltime() {
   local d=$RES/$1 el="" ser
-  [ -s "$d/timing.csv" ] && el=$(awk -F, '{ s += $5 } END { printf "%dm%02ds", s / 60, s % 60 }' "$d/timing.csv")
+  [ -s "$d/timing.csv" ] && el=$(cols "$d/timing.csv" elapsed_s | awk '{ s += $1 } END { printf "%dm%02ds", s / 60, s % 60 }')
   ser=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = i; next } { s += $w; n++ }
                  END { printf "%d runs, %dm%02ds of run wall time", n, s / 60, s % 60 }' "$d/results.csv")
   echo "$ser${el:+; sweep elapsed $el}"
@@ -69,7 +69,10 @@ EOF
 echo "## 1. Thakur, Choudhary and Fox (seed 003), Tables 2-6, on a Delta-like mesh"
 echo
 T=$(csv thakur)
-P=experiments/paper/thakur.csv
+# The paper's table, its columns picked by name (header row of
+# experiments/paper/thakur.csv) in this order: table app paper_shape dims len paper_s.
+P=$TMP/paper.csv
+grep -v '^#' experiments/paper/thakur.csv | cols /dev/stdin table app paper_shape dims len paper_s > "$P"
 # Paper model (section 3): T = sum_i alpha + L max(beta_ex, f(i) beta_sat),
 # beta_ex = beta_sr = 2 beta_sat (gamma = 1), f(i) of PEX and GEN as the
 # paper gives them; alpha and beta_sat fitted, like the preset, on the

@@ -46,8 +46,8 @@
 # node logs ...).
 # DIR/joblog is GNU parallel's log of every run (start, seconds, exit),
 # appended session after session.
-# DIR/timing.csv gets a line per session: date, jobs, runs to do, runs
-# done, elapsed seconds (docs/results.md sums them per sweep).
+# DIR/timing.csv gets a line per session under its header row: date,
+# jobs, runs (to do), done, elapsed_s (docs/results.md sums them per sweep).
 #
 # Parallel runs: this script checks the definition and plans the runs;
 # GNU parallel runs them, each through experiments/sweep-cell.sh (the run
@@ -273,7 +273,10 @@ export OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TTY MEMLIM
 export TOTAL=${#TODO[@]} TODO_W=$todo_w SKIPPED=$skipped T0=$(date +%s)
 : > "$OUT/.progress"
 done_n() { local d=0 f=0 w=0; [ -s "$OUT/.progress" ] && read -r d f w < "$OUT/.progress"; echo "$d"; }
-session_line() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,$TOTAL,$(done_n),$(($(date +%s) - T0))" >> "$OUT/timing.csv"; }
+session_line() {
+  [ -s "$OUT/timing.csv" ] || echo "date,jobs,runs,done,elapsed_s" > "$OUT/timing.csv"
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,$TOTAL,$(done_n),$(($(date +%s) - T0))" >> "$OUT/timing.csv"
+}
 
 PAR_PID=""
 # A stop (Ctrl-C, SIGTERM): parallel starts no new run (SIGHUP), each
