@@ -206,7 +206,9 @@ fi
 declare -A DONE=()
 while IFS=, read -r app topo dims nodes len preset pm net args arch rest; do
   DONE["$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")"]=1
-done < <(tail -n +2 "$CSV")
+done < <(awk -F, -v want="app topo dims nodes len preset port_model net args arch" \
+           'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) k[$i] = i; next }
+            { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") $(k[w[i]]); print s }' "$CSV")   # by header name
 
 TODO=(); skipped=0
 for r in "${RUNS[@]}"; do
