@@ -27,7 +27,7 @@ csv() { [ -s "$RES/$1/results.csv" ] && echo "$RES/$1/results.csv"; }
 # of its runs' wall_s (their serial time).
 walltime() {
   local d=$RES/$1 el="" ser
-  [ -s "$d/timing.csv" ] && el=$(cols "$d/timing.csv" elapsed_s | awk '{ s += $1 } END { printf "%dm%02ds", s / 60, s % 60 }')
+  [ -s "$d/timing.csv" ] && el=$(csv_cols "$d/timing.csv" elapsed_s | awk '{ s += $1 } END { printf "%dm%02ds", s / 60, s % 60 }')
   ser=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = i; next } { s += $w; n++ }
                  END { printf "%d runs, %dm%02ds of run wall time", n, s / 60, s % 60 }' "$d/results.csv")
   echo "$ser${el:+; sweep elapsed $el}"
@@ -40,8 +40,7 @@ opening() {
   T=$(csv "$2")
   [ -n "$T" ] || { echo "Not run yet: \`make sweep SWEEP=$2\`."; echo; }
 }
-cols() { local f=$1; shift; awk -F, -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i; next }
-  { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") $(idx[w[i]]); print s }' "$f"; }
+. experiments/sweep-cell.sh   # csv_cols: a CSV's columns by header name
 
 {
 cat <<'EOF'
@@ -72,7 +71,7 @@ T=$(csv thakur)
 # The paper's table, its columns picked by name (header row of
 # experiments/paper/thakur.csv) in this order: table app paper_shape dims len paper_s.
 P=$TMP/paper.csv
-grep -v '^#' experiments/paper/thakur.csv | cols /dev/stdin table app paper_shape dims len paper_s > "$P"
+grep -v '^#' experiments/paper/thakur.csv | csv_cols /dev/stdin table app paper_shape dims len paper_s > "$P"
 # Paper model (section 3): T = sum_i alpha + L max(beta_ex, f(i) beta_sat),
 # beta_ex = beta_sr = 2 beta_sat (gamma = 1), f(i) of PEX and GEN as the
 # paper gives them; alpha and beta_sat fitted, like the preset, on the
@@ -130,7 +129,7 @@ Each cell: emulated s / paper s (ratio emulated/paper); "-" not run.
 
 EOF
 # join emulated and paper: table,app,paper_shape,dims,len,paper_s,emu_s
-cols "$T" app dims len status coll_ns > "$TMP/th.emu"
+csv_cols "$T" app dims len status coll_ns > "$TMP/th.emu"
 awk -F, 'NR == FNR { if ($4 == "ok") e[$1, $2, $3] = $5 / 1e9; next }
   $0 !~ /^#/ { k = ($2 SUBSEP $4 SUBSEP $5); printf "%s,%s\n", $0, (k in e) ? e[k] : "" }' "$TMP/th.emu" "$P" > "$TMP/th.join"
 for t in 2 3 4 5 6; do
@@ -146,7 +145,7 @@ done
 # what was not run, and why
 missing=$(awk -F, '$7 == "" { n++ } END { print n + 0 }' "$TMP/th.join")
 [ "$missing" -gt 0 ] && printf 'Not run here: %d cells ("-").\n' "$missing"
-cols "$T" dims nodes len status wall_s | awk -F, -v missing="$missing" '$4 == "ok" && $5 > w { w = $5; k = $1 " (" $2 " nodes) at " $3 " B" }
+csv_cols "$T" dims nodes len status wall_s | awk -F, -v missing="$missing" '$4 == "ok" && $5 > w { w = $5; k = $1 " (" $2 " nodes) at " $3 " B" }
   END { if (w) printf "The longest run here, %s, took %.0f s of wall time on this 2-core host.", k, w
         if (missing) printf " The cells not run are left to a host with the time and the memory (the run tool refuses a machine whose nodes and buffers do not fit; see the README): the sweep runs them as they are (make sweep SWEEP=thakur)."
         printf "\n\n" }'
@@ -159,8 +158,8 @@ awk -F, '$7 != "" { r = $7 / $6; n++; s += log(r); if (r > mx) mx = r; if (mn ==
 # (experiments/thakur-alloc.sweep), over the cells every policy ran.
 TA=$(csv thakur-alloc)
 if [ -n "$TA" ]; then
-  { cols "$T" app dims len status coll_ns net | awk -F, '$4 == "ok" && $6 == "" { print "round-robin," $1 "," $2 "," $3 "," $5 }'
-    cols "$TA" app dims len status coll_ns net | awk -F, '$4 == "ok" { sub(/^alloc=/, "", $6); print $6 "," $1 "," $2 "," $3 "," $5 }'
+  { csv_cols "$T" app dims len status coll_ns net | awk -F, '$4 == "ok" && $6 == "" { print "round-robin," $1 "," $2 "," $3 "," $5 }'
+    csv_cols "$TA" app dims len status coll_ns net | awk -F, '$4 == "ok" { sub(/^alloc=/, "", $6); print $6 "," $1 "," $2 "," $3 "," $5 }'
   } > "$TMP/alloc.emu"
   echo "**The routers' arbitration.** The tables above use the default, round-robin"
   echo "arbitration (docs/network.md). \`make sweep SWEEP=thakur-alloc\` runs the cells of up to"
@@ -223,13 +222,13 @@ awk -F, '$1 == 3 && $3 == "16x30" { g[$5] = $7; gp[$5] = $6 } $1 == 2 && $3 == "
 
 # The largest link sharing of PEX and GEN per mesh (dims,pex,gen), for the
 # line below and the reading.
-cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "alltoall_pex" || $1 == "alltoall_gen") {
+csv_cols "$T" app dims len status max_link_sharing | awk -F, '$4 == "ok" && ($1 == "alltoall_pex" || $1 == "alltoall_gen") {
     k = $2; if ($1 == "alltoall_pex") p[k] = $5; else g[k] = $5 }
   END { for (k in p) if (k in g) print k "," p[k] "," g[k] }' > "$TMP/share"
 awk -F, '{ s = s sprintf(" %s: PEX %d, GEN %d;", $1, $2, $3) }
   END { if (s != "") print "Largest number of the messages of a step sharing a link (max_link_sharing; dims as columns x rows):" s "\n" }' "$TMP/share"
 # The 4-16 KB cells of the 48- to 128-node meshes: how far from the paper.
-slow=$(cols "$T" nodes len status coll_ns app dims | awk -F, 'NR == FNR { if ($0 !~ /^#/) P[$2 SUBSEP $4 SUBSEP $5] = $6; next }
+slow=$(csv_cols "$T" nodes len status coll_ns app dims | awk -F, 'NR == FNR { if ($0 !~ /^#/) P[$2 SUBSEP $4 SUBSEP $5] = $6; next }
   $3 == "ok" && $1 >= 48 && $1 <= 128 && $2 >= 4096 && (($5 SUBSEP $6 SUBSEP $2) in P) {
     r = $4 / 1e9 / P[$5, $6, $2]; if (lo == "" || r < lo) lo = r; if (r > hi) hi = r }
   END { if (lo == "") exit
@@ -384,10 +383,10 @@ text is garbled between the two factors; shown as a product). A1: N/4 + 5;
 (N^3 + 10N^2)/4; 10N^2. Direct: N^2 - 1; N^2 - 1; 0.
 
 EOF
-lenm=$(cols "$T" len | sort -n | uniq | head -1)
+lenm=$(csv_cols "$T" len | sort -n | uniq | head -1)
 echo "| algorithm | torus | steps | start-ups | formula | transmitted | formula | relayed | rearranged (formula) |"
 echo "|---|---|---|---|---|---|---|---|---|"
-cols "$T" app dims nodes len status steps sends_per_node bytes_per_node | awk -F, -v L="$lenm" '$4 == L && $5 == "ok" {
+csv_cols "$T" app dims nodes len status steps sends_per_node bytes_per_node | awk -F, -v L="$lenm" '$4 == L && $5 == "ok" {
     split($2, d, "x"); N = d[1]; lg = log(N) / log(2); p = $3; tb = $8 / $4
     if ($1 == "alltoall_a1") { s = N / 4 + 5; t = (N ^ 3 + 10 * N ^ 2) / 4; r = 10 * N ^ 2 }
     else if ($1 == "alltoall_an1") { s = 3 * lg - 1; t = 2 * N ^ 3 - 2 * N ^ 2; r = 4 * N ^ 2 * lg * (lg - 1) }
@@ -395,10 +394,10 @@ cols "$T" app dims nodes len status steps sends_per_node bytes_per_node | awk -F
     printf "| %s | %s | %s | %s | %g | %g | %g | %g | %g |\n", substr($1, 10), $2, $6, $7, s, tb, t, tb - (p - 1), r }' | sort -t'|' -k3,3 -k2,2
 echo
 echo "(m = $lenm bytes; the counts do not depend on m.)"
-cols "$T" app dims len status | awk -F, '$4 == "refused" { printf "Refused: %s on %s at %s B (its messages would exceed the 256 KB msg_max of the preset).\n", $1, $2, $3 }'
+csv_cols "$T" app dims len status | awk -F, '$4 == "refused" { printf "Refused: %s on %s at %s B (its messages would exceed the 256 KB msg_max of the preset).\n", $1, $2, $3 }'
 echo
 # crossover: largest m at which A1 is faster than both direct algorithms
-cols "$T" app dims len status coll_ns > "$TMP/t0"
+csv_cols "$T" app dims len status coll_ns > "$TMP/t0"
 for d in $(cut -d, -f2 "$TMP/t0" | sort -u); do
   plot=""; i=0
   for app in alltoall_a1 alltoall_an1 alltoall_pex alltoall_gen; do
@@ -466,7 +465,7 @@ EOT
 TT=${TSENG_TEST:-build/tests/test_tseng}
 if [ -x "$TT" ]; then
   rm -f "$TMP/tsteps.csv"; TSENG_STEPS_CSV="$TMP/tsteps.csv" "$TT" > /dev/null 2>&1
-  cols "$TMP/tsteps.csv" algorithm k n steps paper lower_bound | awk -F, '$1 ~ /^tseng[23]d$/ { print $2, $3, $4, $5, $6 }' > "$TMP/tsteps"
+  csv_cols "$TMP/tsteps.csv" algorithm k n steps paper lower_bound | awk -F, '$1 ~ /^tseng[23]d$/ { print $2, $3, $4, $5, $6 }' > "$TMP/tsteps"
   for k in 2 3; do
     echo "| ${k}D, n | $(awk -v k=$k '$1 == k { printf "%s | ", $2 }' "$TMP/tsteps")"
     echo "|---|$(awk -v k=$k '$1 == k { printf "---|" }' "$TMP/tsteps")"
@@ -486,7 +485,7 @@ echo "**Emulated times.** Command: \`make sweep SWEEP=tseng001\` (experiments/ts
 echo "\`default\` with all-port nodes; time = the slowest node's completion. Wall time: $(walltime tseng001)."; echo
 echo "| torus | len | Tseng: steps / us | recursive doubling: steps / us | U-torus: steps / us (link sharing) | Tseng / RD |"
 echo "|---|---|---|---|---|---|"
-cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "ok" {
+csv_cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "ok" {
     a = $1 ~ /tseng/ ? "t" : $1 ~ /_rd$/ ? "r" : "u"; k = $2 "," $3; keys[k] = 1
     st[k, a] = $5; ns[k, a] = $6; sh[k, a] = $7 }
   END { for (k in keys) { split(k, x, ",")
@@ -497,7 +496,7 @@ echo
 # The reading, counted from the same rows: per length, in how many tori
 # Tseng's broadcast has the fewest steps and the least time, and which
 # algorithm is fastest; U-torus's link sharing.
-cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "ok" {
+csv_cols "$T" app dims len status steps coll_ns max_link_sharing | awk -F, '$4 == "ok" {
     a = $1 ~ /tseng/ ? "t" : $1 ~ /_rd$/ ? "r" : "u"; k = $2 SUBSEP $3; keys[k] = 1
     st[k, a] = $5; ns[k, a] = $6; if (a == "u" && $7 > 1) shd[$2] = 1 }
   END {
@@ -543,7 +542,7 @@ the busiest channel (its flits x 8 bytes / m, m = 64 B). For even n, (n^2 - 1)/2
 | topology | n | worms per channel, max | min | blocks on the busiest channel | corollary |
 |---|---|---|---|---|---|
 EOF
-cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits | awk -F, '$5 != "delay" && $5 != "nic" && $6 == "ok" {
+csv_cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits | awk -F, '$5 != "delay" && $5 != "nic" && $6 == "ok" {
     split($3, d, "x"); n = d[1]; c = ($2 == "torus") ? sprintf("= %g (Cor. 1)", (n * n - 1) / 4) : sprintf("<= %g (Cor. 2)", (n * n - 1) / 2)
     printf "%d %s | %s | %d | %s | %s | %g | %s |\n", n, $2, $2, n, $7, $8, $9 * 8 / $4, c }' | sort -k1,1n -k2,2 | sed 's/^[0-9]* [a-z]* | /| /'
 echo
@@ -560,13 +559,13 @@ algorithm (both ways round the rows, then the columns).
 | L (B) | delta (ns) | delta / (L gamma) | flood (us) | Theorem 4 (us) | flood / Th. 4 | rowcol (us) | Saad-Schultz formula (us) |
 |---|---|---|---|---|---|---|---|
 EOF
-cols "$T" app dims len net group status coll_ns | mawkm '$5 == "delay" && $6 == "ok" { split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0
+csv_cols "$T" app dims len net group status coll_ns | mawkm '$5 == "delay" && $6 == "ok" { split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0
     k = $3 SUBSEP hc; L[k] = $3; H[k] = hc; N[k] = n; if ($1 == "allgather_flood") f[k] = $7; else r[k] = $7 }
   END { for (k in L) { dl = 8 * H[k]; lg = L[k]; th = th4(1000, N[k], dl, lg); ss = saad(1000, N[k], dl, lg)
           printf "%d %d | %d | %d | %.3g | %s | %.1f | %s | %s | %.1f |\n", L[k], dl, L[k], dl, dl / lg, f[k] == "" ? "-" : sprintf("%.1f", f[k] / 1e3), th / 1e3,
             f[k] == "" ? "-" : sprintf("%.2f", f[k] / th), r[k] == "" ? "-" : sprintf("%.1f", r[k] / 1e3), ss / 1e3 } }' -F, | sort -n -k1,1 -k2,2 | sed 's/^[0-9]* [0-9]* | /| /'
 echo
-cols "$T" app dims len net group status coll_ns | awk -F, '$5 == "delay" && $6 == "ok"' > "$TMP/fl"
+csv_cols "$T" app dims len net group status coll_ns | awk -F, '$5 == "delay" && $6 == "ok"' > "$TMP/fl"
 plot=""; i=0
 for hc in $(sed 's/.*hop_cycles=\([0-9]*\).*/\1/' "$TMP/fl" | sort -nu); do
   i=$((i + 1)); dl=$((8 * hc))
@@ -588,7 +587,7 @@ awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8
         printf "Flooding is faster than the row-column algorithm in %d of the %d settings%s.\n\n", w, n, w ? " (" s ")" : "" }' "$TMP/fl"
 # The reading, counted: the channel loads against the corollaries, the
 # delays against Theorem 4, flooding against row-column.
-{ cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits |
+{ csv_cols "$T" app topo dims len group status max_link_worms min_link_worms max_link_flits |
     awk -F, '$5 != "delay" && $5 != "nic" && $6 == "ok" { print "load," $0 }'
   sed 's/^/delay,/' "$TMP/fl"; } | mawkm '
   $1 == "load" { split($4, d, "x"); n = d[1]; bl = $10 * 8 / $5
@@ -607,7 +606,7 @@ awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8
   }' -F, Q="'" | fmt -w 76
 echo
 # Flooding in the NIC: Corollary 1 and Theorem 4 with alpha = t_send_ns + a cycle
-cols "$T" app dims len net group status coll_ns max_link_worms min_link_worms | awk -F, '$5 == "nic" && $6 == "ok"' > "$TMP/nic"
+csv_cols "$T" app dims len net group status coll_ns max_link_worms min_link_worms | awk -F, '$5 == "nic" && $6 == "ok"' > "$TMP/nic"
 if [ -s "$TMP/nic" ]; then
 cat <<'EOF'
 **Flooding in the NIC (Theorem 4).** `allgather_flood_nic` (apps/hw_flood.c)
@@ -642,7 +641,7 @@ mawkm '{ n = $1; dl = $3; o = $5 - th4(508, n, dl, $4); c = (dl <= $4) ? 1 : 2; 
         printf "Every channel carried exactly (n^2 - 1)/4 messages in %s run.\n\n", (bad ? "not every" : "every") }' -F, "$TMP/nicb"
 # Blocked flood worms, from the runs kept beside the CSV (messages.csv by
 # name); none kept, no claim.
-nblk=""; for d in $(cols "$T" group status run_dir | awk -F, '$1 == "nic" && $2 == "ok" { print $3 }'); do
+nblk=""; for d in $(csv_cols "$T" group status run_dir | awk -F, '$1 == "nic" && $2 == "ok" { print $3 }'); do
   m=$RES/flood004/$d/messages.csv; [ -f "$m" ] || continue
   nblk=$(( ${nblk:-0} + $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["blocked_ns"] > 0 { n++ } END { print n + 0 }' "$m") ))
   nrun=$(( ${nrun:-0} + 1 ))
@@ -681,7 +680,7 @@ Wall time: $(walltime survey002).
 | algorithm | mesh | l (B) | steps | formula | message (blocks) | formula | blocks per node | formula | max link sharing | time (us) |
 |---|---|---|---|---|---|---|---|---|---|---|
 EOF
-cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_sharing coll_ns | awk -F, '$5 == "ok" {
+csv_cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_sharing coll_ns | awk -F, '$5 == "ok" {
     N = $3; lg = log(N) / log(2); s = sqrt(N)
     if ($1 == "alltoall_direct") { fs = N - 1; fm = 1; fn = N - 1 }
     else if ($1 == "alltoall_binary_exchange") { fs = lg; fm = N / 2; fn = N / 2 * lg }
@@ -692,7 +691,7 @@ cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_
 echo
 # The reading, counted from the same rows against the table's formulas.
 echo
-cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_sharing | awk -F, '$5 == "ok" {
+csv_cols "$T" app dims nodes len status steps max_msg_bytes bytes_per_node max_link_sharing | awk -F, '$5 == "ok" {
     N = $3; lg = log(N) / log(2); s = sqrt(N); a = substr($1, 10); A[a] = 1; n++
     if (a == "direct") { fs = N - 1; fm = 1; fn = N - 1 }
     else if (a == "binary_exchange") { fs = lg; fm = N / 2; fn = N / 2 * lg }
@@ -731,7 +730,7 @@ free of contention. Wall time: $(walltime banyan004).
 | n | L (B) | ATAPE (us) | sharing | PEX (us) | sharing | GEN (us) | sharing | ATAPE / best other |
 |---|---|---|---|---|---|---|---|---|
 EOF
-cols "$T" app nodes len status coll_ns max_link_sharing > "$TMP/bn"
+csv_cols "$T" app nodes len status coll_ns max_link_sharing > "$TMP/bn"
 awk -F, '$4 == "ok" { k = $2 " " $3; K[k] = 1; t[k, $1] = $5; s[k, $1] = $6 }
   END { for (k in K) { split(k, nl, " "); a = t[k, "alltoall_atape"]; p = t[k, "alltoall_pex"]; g = t[k, "alltoall_gen"]
           b = (p != "" && (g == "" || p + 0 < g + 0)) ? p : g
@@ -803,7 +802,7 @@ on one link (steps.csv). Wall time: $(walltime families).
 | network | nodes | PEX (us) | sharing | GEN (us) | sharing |
 |---|---|---|---|---|---|
 EOF
-cols "$T" app topo dims nodes status coll_ns max_link_sharing > "$TMP/fam"
+csv_cols "$T" app topo dims nodes status coll_ns max_link_sharing > "$TMP/fam"
 awk -F, '$5 == "ok" { k = $2 " " $4; K[k] = 1; D[k] = $3; t[k, $1] = $6; s[k, $1] = $7 }
   END { for (k in K) { split(k, a, " ")
           printf "%d %s | %s%s | %d | %s | %s | %s | %s |\n", a[2], a[1], a[1], D[k] ~ /x/ ? " " D[k] : "", a[2],
@@ -855,7 +854,7 @@ is the fastest software algorithm's time over the hardware's. Wall time:
 $(walltime hwcoll002).
 
 EOF
-cols "$T" group app nodes len status coll_ns > "$TMP/hw"
+csv_cols "$T" group app nodes len status coll_ns > "$TMP/hw"
 # one table per group: columns are the group's apps in sweep order
 hwtable() {   # group title app...
   local g=$1 title=$2; shift 2
@@ -935,7 +934,7 @@ EOF
 # the model's figures from the preset the sweep ran with
 P=$(awk -F'[= ]+' '/^(t_send_ns|t_recv_ns|flit_bytes|byte_ps)/ { v[$1] = $2 }
       END { print v["t_send_ns"] + v["t_recv_ns"], v["flit_bytes"], v["flit_bytes"] * v["byte_ps"] / 1000 }' presets/default.conf)
-cols "$T" group app nodes len status coll_ns > "$TMP/mdw"
+csv_cols "$T" group app nodes len status coll_ns > "$TMP/mdw"
 mdwtable() {   # group title model(0|1) app...
   local g=$1 title=$2 model=$3; shift 3
   echo "**$title**"; echo

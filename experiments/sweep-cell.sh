@@ -11,7 +11,7 @@
 # WORMSIM, KERNEL, KERNEL_RISCV, NAME, TOTAL, TODO_W, SKIPPED, T0, TTY.
 #
 # Sourced (by sweep.sh), it only defines the functions the planner shares
-# with the cells: machine_opts, nodes_of, csv_col, key_of, weight, fmt_t,
+# with the cells: machine_opts, nodes_of, csv_col, csv_cols, key_of, weight, fmt_t,
 # collect, pool_up, pool_alive.
 #
 # Invariant: a row is appended only when its run has ended, in one write
@@ -31,6 +31,10 @@ nodes_of() {  # dims -> node count
 }
 # csv_col CSV NAME: the named column of a CSV, header first.
 csv_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } { print $k }' "$1"; }
+# csv_cols CSV NAME...: the named columns of a CSV's rows, in that order,
+# comma-separated, header left out (what results.sh and the resume read).
+csv_cols() { local f=$1; shift; awk -F, -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i; next }
+  { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") $(idx[w[i]]); print s }' "$f"; }
 # A run's key: the CSV's first key columns (nodes aside), what resume matches.
 key_of() { printf '%s,%s,%s,%s,%s,%s,%s,%s,%s' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"; }
 # Cost weight of a run for the estimate: p^2 (len + 1 KB) (an all-to-all

@@ -206,9 +206,7 @@ fi
 declare -A DONE=()
 while IFS=, read -r app topo dims nodes len preset pm net args arch rest; do
   DONE["$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")"]=1
-done < <(awk -F, -v want="app topo dims nodes len preset port_model net args arch" \
-           'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) k[$i] = i; next }
-            { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") $(k[w[i]]); print s }' "$CSV")   # by header name
+done < <(csv_cols "$CSV" app topo dims nodes len preset port_model net args arch)
 
 TODO=(); skipped=0
 for r in "${RUNS[@]}"; do
@@ -320,8 +318,8 @@ run_list "$SMALL" "$JOBS"
 run_list "$BIG" 1
 [ $TTY = 1 ] && echo >&2
 rm -f "$SMALL" "$BIG"
-nfail=$(csv_col "$CSV" status | tail -n +2 | grep -vcx ok)
-nref=$(csv_col "$CSV" status | tail -n +2 | grep -cx refused)
+status=$(csv_cols "$CSV" status)
+nfail=$(printf '%s' "$status" | grep -vcx ok); nref=$(printf '%s' "$status" | grep -cx refused)
 session_line
 echo "sweep $NAME: finished in $(fmt_t $(( $(date +%s) - T0 ))); $(($(wc -l < "$CSV") - 1)) rows in $CSV, $nfail not ok${nref:+ ($nref refused)}" >&2
 # Exit: 0 every row ok; 3 the others ok but some refused (a machine or a
