@@ -287,7 +287,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
         struct net_msg *m = q->first;
         if (n->nfz && n->pg[net_in_id(n, node, n->nlinkp + ch)] != n->stepping)
             continue;                            /* another group's (net_jump.c) */
-        if (!m || net_ns_to_cycle_ceil(n, m->t_ready_ns) > c || c < q->next_ok)
+        if (!m || m->c_ready > c || c < q->next_ok)
             continue;
         struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
         if (n->p.switching == SW_WORMHOLE && v->count >= v->cap)
@@ -346,6 +346,14 @@ static int vc_grant(struct net *n, int node, int i)
 /* The dateline class an unallocated input VC asks for (0 when none). */
 static int va_class(const struct ivc *v) { return v->out_vc == -3; }
 
+/* The lowest set bit of w at or above `from`, or `end` if none (w has
+ * no bits at or above end, end <= 64). */
+static inline int next_bit(uint64_t w, int from, int end)
+{
+    uint64_t rest = from < 64 ? w >> from : 0;
+    return rest ? from + __builtin_ctzll(rest) : end;
+}
+
 /* Arbitration priority of the worm at the front of input VC i (ip V + vc)
  * against an arbiter whose round-robin pointer is ptr over `span` places
  * at place `at`: lower goes first. age: the time the worm was ready to
@@ -354,7 +362,8 @@ static int va_class(const struct ivc *v) { return v->out_vc == -3; }
 typedef unsigned __int128 prio_t;
 static prio_t priority(const struct net *n, const struct ivc *v, uint32_t at, uint32_t ptr, uint32_t span)
 {
-    prio_t rot = (at + span - ptr) % span;
+    uint32_t d = at + span - ptr;                /* at, ptr < span: (at - ptr) mod span, no divide */
+    prio_t rot = d >= span ? d - span : d;
     if (n->p.alloc == ALLOC_AGE)
         return (prio_t)v->q[v->head].m->t_ready_ns << 32 | rot;
     return rot;
@@ -390,38 +399,38 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
         const struct ivc *v = &r->in[n->va_req[q]];
         want |= 1ull << (2 * v->out_port + va_class(v));
     }
-    for (int o = 0; o < n->nout; o++)
-        for (int cls = 0; cls < 2; cls++) {
-            if (sparse && !(want >> (2 * o + cls) & 1))
-                continue;
-            uint32_t *ptr = &r->out[o].va_rr[cls];
-            for (;;) {
-                int qi = -1;
-                prio_t best = 0;
-                for (int q = 0; q < nva; q++) {
-                    const struct ivc *v = &r->in[n->va_req[q]];
-                    if (v->out_port != o || v->out_vc >= 0 || va_class(v) != cls)
-                        continue;
-                    prio_t pr = priority(n, v, (uint32_t)n->va_req[q], *ptr, NV);
-                    if (qi < 0 || pr < best) {
-                        best = pr;
-                        qi = q;
-                    }
-                }
-                if (qi < 0)
-                    break;
-                if (vc_grant(n, node, n->va_req[qi])) {
-                    *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
+    const int npair = 2 * n->nout;
+    for (int pair = sparse ? next_bit(want, 0, npair) : 0; pair < npair;
+         pair = sparse ? next_bit(want, pair + 1, npair) : pair + 1) {
+        int o = pair / 2, cls = pair % 2;
+        uint32_t *ptr = &r->out[o].va_rr[cls];
+        for (;;) {
+            int qi = -1;
+            prio_t best = 0;
+            for (int q = 0; q < nva; q++) {
+                const struct ivc *v = &r->in[n->va_req[q]];
+                if (v->out_port != o || v->out_vc >= 0 || va_class(v) != cls)
                     continue;
+                prio_t pr = priority(n, v, (uint32_t)n->va_req[q], *ptr, NV);
+                if (qi < 0 || pr < best) {
+                    best = pr;
+                    qi = q;
                 }
-                for (int q = 0; q < nva; q++) {
-                    const struct ivc *v = &r->in[n->va_req[q]];
-                    if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
-                        count_blocked(n, node, o, v->q[v->head].m, blocked_seen);
-                }
-                break;
             }
+            if (qi < 0)
+                break;
+            if (vc_grant(n, node, n->va_req[qi])) {
+                *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
+                continue;
+            }
+            for (int q = 0; q < nva; q++) {
+                const struct ivc *v = &r->in[n->va_req[q]];
+                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
+                    count_blocked(n, node, o, v->q[v->head].m, blocked_seen);
+            }
+            break;
         }
+    }
 }
 
 /* Flit f crosses output link o of `node` on VC ovc into the next router. */
@@ -696,9 +705,8 @@ static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint
     for (int ip = 0; sparse && ip < n->nin; ip++)
         if (n->in_pick[ip] >= 0)
             want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
-    for (int o = 0; o < n->nout; o++) {
-        if (sparse && !(want >> o & 1))
-            continue;
+    for (int o = sparse ? next_bit(want, 0, n->nout) : 0; o < n->nout;
+         o = sparse ? next_bit(want, o + 1, n->nout) : o + 1) {
         struct oport *op = &r->out[o];
         int best = -1;
         prio_t best_pr = 0;
@@ -737,6 +745,7 @@ static void router_step(struct net *n, int node, uint64_t c)
     const int V = n->V;
     int nreq = 0, nva = 0, nready = 0, nmc = 0;
     uint8_t blocked_seen[NET_MAX_LINK_PORTS] = { 0 };
+    struct jgroup *const *pg = n->nfz ? &n->pg[net_in_id(n, node, 0)] : NULL;   /* its input ports' groups */
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
      * output VC. */
@@ -744,7 +753,7 @@ static void router_step(struct net *n, int node, uint64_t c)
         struct ivc *v = &r->in[i];
         if (!v->count)
             continue;
-        if (n->nfz && n->pg[net_in_id(n, node, i / V)] != n->stepping)
+        if (pg && pg[i / V] != n->stepping)
             continue;                                /* another group's (net_jump.c) */
         if (v->front_ready > c)
             continue;
@@ -858,6 +867,7 @@ int net_shadow_add(struct net *n, struct net_msg *c)
 void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
 {
     m->flits = flits;
+    m->c_ready = net_ns_to_cycle_ceil(n, m->t_ready_ns);
     m->c_inject = m->c_head = m->c_leave = m->c_arrive = 0;
     m->blocked_cycles = 0;
     m->f_out = 0;
@@ -949,7 +959,7 @@ static uint64_t next_ready(const struct net *n)
             continue;
         for (int ch = 0; ch < n->ninj; ch++)
             if (r->inj[ch].first) {
-                uint64_t c = net_ns_to_cycle_ceil(n, r->inj[ch].first->t_ready_ns);
+                uint64_t c = r->inj[ch].first->c_ready;
                 if (c < best)
                     best = c;
             }

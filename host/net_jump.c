@@ -112,44 +112,44 @@ static void build(struct net *n)
 {
     struct jprobe *p = &n->jp;
     const int V = n->V, N = nports(n);
-    for (int i = 0; i < N; i++) {
-        p->uf[i] = i;
-        p->has[i] = 0;
-    }
+    memcpy(p->uf, p->uf0, (size_t)N * sizeof *p->uf);    /* the links, joined once (alloc_scratch) */
+    memset(p->has, 0, (size_t)N);
+    int nlive = 0;
     for (int r = 0; r < n->nr; r++) {
-        struct net_router *R = &n->r[r];
-        for (int o = 0; o < n->nlinkp; o++)
-            if (R->out[o].to_router >= 0)
-                join(p->uf, net_out_id(n, r, o), net_in_id(n, R->out[o].to_router, R->out[o].to_port));
-        for (int i = 0; i < n->nin * V; i++) {
-            const struct ivc *v = &R->in[i];
-            int ip = i / V, in = net_in_id(n, r, ip);
+        const struct net_router *R = &n->r[r];
+        for (int ip = 0; ip < n->nin; ip++) {
+            int in = net_in_id(n, r, ip), content = 0;
             if (n->pg[in])
                 continue;
-            if (v->routed == 1)
-                join(p->uf, in, net_out_id(n, r, v->out_port));
-            for (uint32_t j = 0; j < v->count; j++) {
-                const struct flit *f = &v->q[(v->head + j) % v->cap];
-                int out = f->idx == 0 ? net_out_id(n, r, net_head_out(n, r, ip, f->m)) : -1;
-                if (out >= 0 && !n->pg[out])
-                    join(p->uf, in, out);
+            for (int vc = 0; vc < V; vc++) {
+                const struct ivc *v = &R->in[ip * V + vc];
+                content |= v->count || v->routed;
+                if (v->routed == 1)
+                    join(p->uf, in, net_out_id(n, r, v->out_port));
+                for (uint32_t j = 0; j < v->count; j++) {
+                    const struct flit *f = &v->q[(v->head + j) % v->cap];
+                    int out = f->idx == 0 ? net_out_id(n, r, net_head_out(n, r, ip, f->m)) : -1;
+                    if (out >= 0 && !n->pg[out])
+                        join(p->uf, in, out);
+                }
             }
+            if (content)
+                p->live[nlive++] = in;
         }
     }
-    for (int r = 0; r < n->nr; r++)
-        for (int i = 0; i < n->nin * V; i++) {
-            const struct ivc *v = &n->r[r].in[i];
-            int ip = i / V, in = net_in_id(n, r, ip);
-            if (n->pg[in] || !(v->count || v->routed))
-                continue;
-            int root = find(p->uf, in);
-            p->has[root] |= 1;
+    for (int k = 0; k < nlive; k++) {            /* the input ports with content, once joined */
+        int in = p->live[k], r = in / n->nin, ip = in % n->nin;
+        int root = find(p->uf, in);
+        p->has[root] |= 1;
+        for (int vc = 0; vc < V; vc++) {
+            const struct ivc *v = &n->r[r].in[ip * V + vc];
             for (uint32_t j = 0; j < v->count; j++) {
                 const struct flit *f = &v->q[(v->head + j) % v->cap];
                 if (f->idx == 0 && n->pg[net_out_id(n, r, net_head_out(n, r, ip, f->m))])
                     p->has[root] |= 2;
             }
         }
+    }
 }
 
 /* --- The canonical state of a group -------------------------------------- */
@@ -208,11 +208,6 @@ static int note(struct walk *w, struct net_msg *m)
     return 1;
 }
 
-static uint64_t ready_cycle(const struct net *n, const struct net_msg *m)
-{
-    return net_ns_to_cycle_ceil(n, m->t_ready_ns);
-}
-
 /* The group's state at w->c, recorded or compared word by word; 0 at the
  * first difference. Its ports are in ascending order: input ports, then
  * output ports. */
@@ -269,7 +264,7 @@ static int walk(struct walk *w)
                 PUT(q->first ? q->first->jid : 0);
                 if (q->first) {
                     PUT((uint32_t)(q->next_flit - q->first->f_out) |
-                        (uint64_t)(ready_cycle(n, q->first) > w->c) << 32);
+                        (uint64_t)(q->first->c_ready > w->c) << 32);
                     PUT(rel(q->next_ok, w->c));
                     if (!note(w, q->first))
                         return 0;
@@ -336,16 +331,35 @@ static void drop_candidates(struct jprobe *p)
 static int alloc_scratch(struct net *n)
 {
     struct jprobe *p = &n->jp;
-    if (p->uf)
+    if (p->uf0)
         return 0;
     int N = nports(n);
-    p->uf = malloc((size_t)N * sizeof *p->uf);
-    p->has = malloc((size_t)N);
-    p->at = malloc((size_t)N * sizeof *p->at);
-    p->mark = calloc((size_t)N, sizeof *p->mark);
+    if (!p->uf)
+        p->uf = malloc((size_t)N * sizeof *p->uf);
+    if (!p->has)
+        p->has = malloc((size_t)N);
+    if (!p->at)
+        p->at = malloc((size_t)N * sizeof *p->at);
+    if (!p->mark)
+        p->mark = calloc((size_t)N, sizeof *p->mark);
+    if (!p->live)
+        p->live = malloc((size_t)(n->nr * n->nin) * sizeof *p->live);
     if (!n->pg)
         n->pg = calloc((size_t)N, sizeof *n->pg);
-    return p->uf && p->has && p->at && p->mark && n->pg ? 0 : -1;
+    if (!(p->uf && p->has && p->at && p->mark && p->live && n->pg))
+        return -1;
+    if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
+        return -1;
+    /* each link joins its output port to the input port at its far end;
+     * an input port's id is below every output port's, so it is the root
+     * (join keeps the lowest id of a part as its root) */
+    for (int i = 0; i < N; i++)
+        p->uf0[i] = i;
+    for (int r = 0; r < n->nr; r++)
+        for (int o = 0; o < n->nlinkp; o++)
+            if (n->r[r].out[o].to_router >= 0)
+                p->uf0[net_out_id(n, r, o)] = net_in_id(n, n->r[r].out[o].to_router, n->r[r].out[o].to_port);
+    return 0;
 }
 
 /* Record every group not frozen at the current cycle. */
@@ -526,8 +540,8 @@ static uint64_t periods(struct net *n, struct jgroup *g, uint64_t P)
         if (!m)
             continue;
         uint32_t d = g->msg[m->jix].d;
-        if (q->next_flit == 0 && ready_cycle(n, m) > c1)
-            k = min_u64(k, (ready_cycle(n, m) - c1) / P);
+        if (q->next_flit == 0 && m->c_ready > c1)
+            k = min_u64(k, (m->c_ready - c1) / P);
         if (d) {
             k = min_u64(k, (m->flits - 1 - q->next_flit) / d);
             pushing += d;
@@ -743,7 +757,7 @@ void net_jump_cycle(struct net *n, uint64_t c)
         for (int ch = 0; ch < n->ninj; ch++) {
             const struct nic_queue *q = &R->inj[ch];
             int ip = n->nlinkp + ch;
-            if (!q->first || q->next_flit || n->pg[net_in_id(n, i, ip)] || ready_cycle(n, q->first) > c)
+            if (!q->first || q->next_flit || n->pg[net_in_id(n, i, ip)] || q->first->c_ready > c)
                 continue;
             struct jgroup *g = n->pg[net_out_id(n, i, net_head_out(n, i, ip, q->first))];
             if (g)
@@ -767,7 +781,7 @@ uint64_t net_jump_idle_until(const struct net *n)
             const struct nic_queue *q = &R->inj[ch];
             if (!q->first || n->pg[net_in_id(n, i, n->nlinkp + ch)])
                 continue;
-            uint64_t c = q->next_flit ? n->now : ready_cycle(n, q->first);
+            uint64_t c = q->next_flit ? n->now : q->first->c_ready;
             if (c < t)
                 t = c;
         }
@@ -810,6 +824,8 @@ void net_jump_free(struct net *n)
     drop_candidates(p);
     free(p->cand);
     free(p->uf);
+    free(p->uf0);
+    free(p->live);
     free(p->has);
     free(p->at);
     free(p->mark);

@@ -355,7 +355,7 @@ int net_mc_stalled(struct net *n, uint64_t now)
         for (int ch = 0; r->queued && ch < n->ninj; ch++) {
             const struct nic_queue *q = &r->inj[ch];
             const struct ivc *v = &r->in[(n->nlinkp + ch) * V];
-            if (q->first && (net_ns_to_cycle_ceil(n, q->first->t_ready_ns) > now || now < q->next_ok ||
+            if (q->first && (q->first->c_ready > now || now < q->next_ok ||
                              n->p.switching != SW_WORMHOLE || v->count < v->cap))
                 return 0;
         }

@@ -83,6 +83,7 @@ struct net_msg {
     /* filled by the model */
     int hops;
     uint32_t flits;
+    uint64_t c_ready;               /* first cycle it may enter: t_ready_ns rounded up (net_queue) */
     uint64_t c_inject;              /* cycle its head entered the router */
     uint64_t c_head;                /* cycle its head reached the destination NIC */
     uint64_t c_leave;               /* cycle after its tail left the source NIC */

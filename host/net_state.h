@@ -114,6 +114,8 @@ struct jprobe {
     uint64_t next_try, gap, epoch;
     struct jgroup **cand;  int ncand, cand_cap;
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
+    int *uf0;                               /* uf with only the links joined */
+    int *live;                              /* scratch: input ports holding flits or a routed VC */
 };
 
 struct net {
