@@ -192,21 +192,30 @@ struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const cha
                 perror("wormsim: node log");
             nd->npending = 0;
             nd->state = PN_BUSY;
+            nd->used = ++p->takes;
             p->reused++;
             return nd;
         }
-    return start_node(p, s, log_path, err, errlen);
+    struct pool_node *nd = start_node(p, s, log_path, err, errlen);
+    if (nd)
+        nd->used = ++p->takes;
+    return nd;
 }
 
-/* Kill up to `count` idle nodes. Returns how many it killed. */
+/* Kill up to `count` idle nodes, those a run took longest ago first.
+ * Returns how many it killed. */
 static int trim(struct pool *p, int count)
 {
     int k = 0;
-    for (int i = 0; i < p->n && k < count; i++)
-        if (p->node[i] && p->node[i]->state == PN_IDLE) {
-            node_free(p, p->node[i]);
-            k++;
-        }
+    for (; k < count; k++) {
+        struct pool_node *old = NULL;
+        for (int i = 0; i < p->n; i++)
+            if (p->node[i] && p->node[i]->state == PN_IDLE && (!old || p->node[i]->used < old->used))
+                old = p->node[i];
+        if (!old)
+            break;
+        node_free(p, old);
+    }
     return k;
 }
 

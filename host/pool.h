@@ -56,6 +56,7 @@ struct pool_node {
     char *key;
     int reusable;            /* restarts for the next run (kept pool, no gdbstub) */
     int rank;                /* in the run that has it */
+    unsigned long long used; /* when a run last took it, on the pool's clock (takes) */
     void *run;               /* that run, or NULL */
 };
 
@@ -67,6 +68,7 @@ struct pool {
     struct pool_node **node; /* by id; NULL in free slots */
     int n;
     unsigned long long started, reused;   /* node starts and warm hand-outs */
+    unsigned long long takes;             /* nodes handed to runs: the clock of pool_node.used */
 };
 
 /* epoll data of the pool's descriptors: kind << 32 | node id. */
@@ -90,7 +92,9 @@ int pool_trim_unlike(struct pool *p, const struct pool_spec *specs, int n);
 
 /* After a run a kept pool holds at most this many idle nodes, or as many
  * as that run had if more: a sweep's next run is mostly of the same size,
- * and a big machine's nodes do not stay idle through many small runs. */
+ * and a big machine's nodes do not stay idle through many small runs.
+ * The nodes kept are those used last, so the last run's own nodes stay
+ * and nodes no run has asked for in longest go first. */
 #define POOL_IDLE_MIN 64
 void pool_after_run(struct pool *p, int run_nodes);
 

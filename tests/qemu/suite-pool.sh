@@ -91,6 +91,25 @@ pool_grows_and_takes_a_new_image() {
   expect '! grep -q "wormsim-pool-$P\|wormsim-$pp-" /proc/net/unix'
 }
 
+# A pool keeps the nodes used last. 64 ARM nodes, then 64 RISC-V ones
+# (the pool trims back to 64 idle: the ARM ones go), then ARM twice: the
+# second ARM run finds the first one's nodes warm, not the RISC-V ones
+# kept in their place.
+pool_keeps_the_nodes_used_last() {
+  local P=lu-$$ a k=0
+  pool_up "$P"; local pp=$pool_pid
+  for a in arm riscv arm arm; do
+    k=$((k + 1))
+    "$WORMSIM" --pool "$P" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" \
+      --arch $a --app hello --nodes 64 > "$TMP/u$k" 2>&1; rc=$?
+    expect '[ $rc = 0 ]' "run $k ($a): $(cat "$TMP/u$k")"
+  done
+  expect '[ "$(warm_count "$TMP/u3")" = 0 ]' "run 3: $(cat "$TMP/u3")"
+  expect '[ "$(warm_count "$TMP/u4")" = 64 ]' "run 4 did not find run 3's nodes: $(cat "$TMP/u4")"
+  expect '[ "$(qemu_of $pp | wc -l)" = 64 ]' "$(qemu_of $pp | wc -l) QEMUs, 64 expected"
+  kill -TERM $pp; wait $pp
+}
+
 # A client interrupted mid-run: the run ends with its summary and exit
 # status 128 + signal, its nodes are discarded, and the pool goes on.
 pool_client_interrupted() {
@@ -124,4 +143,4 @@ pool_bad_input() {
 }
 
 for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_failed_run_nodes_are_not_reused pool_changed_image_is_loaded_again pool_grows_and_takes_a_new_image \
-         pool_client_interrupted pool_bad_input; do t $c $c; done
+         pool_keeps_the_nodes_used_last pool_client_interrupted pool_bad_input; do t $c $c; done
