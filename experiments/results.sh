@@ -23,6 +23,33 @@ GP_TERM="set terminal pngcairo size 800,500 font ',10'"
 
 # csv SWEEP: the sweep's CSV, or empty when it was not run.
 csv() { [ -s "$RES/$1/results.csv" ] && echo "$RES/$1/results.csv"; }
+# kept SWEEP CELL RUN_DIR SIM_NS FILE...: a directory holding summary.json
+# and the FILEs of the run a CSV row names (RUN_DIR, its run_dir), for the
+# few figures read beyond the CSV. Run directories stay local
+# (results/*/runs/ is not committed), so the files are kept in
+# results/SWEEP/kept/CELL/, copied again from the run whenever it is here;
+# a clone without it reads the kept copy, and says the same. A copy whose
+# simulated time is not the row's (SIM_NS) is of another run: it is not
+# used, and stderr says so. Prints the directory, or nothing.
+kept() {
+  local s=$1 cell=$2 d=$3 ns=$4; shift 4
+  local live=$RES/$s/$d k=$RES/$s/kept/$cell f t
+  if [ -n "$d" ] && [ -f "$live/summary.json" ]; then
+    rm -rf "$k"; mkdir -p "$k"
+    for f in summary.json "$@"; do cp "$live/$f" "$k/" || return 0; done
+  fi
+  [ -f "$k/summary.json" ] || return 0
+  t=$(jq -r .sim_time_ns "$k/summary.json")
+  if [ "$t" != "$ns" ]; then
+    echo "results: $k is of another run than $s's row (sim_time_ns $t, the row's $ns): not used; run the sweep again" >&2
+    return 0
+  fi
+  echo "$k"
+}
+# row SWEEP COND: run_dir and sim_time_ns of the first row where the awk
+# condition COND holds over the columns app, dims, len, group, status.
+row() { csv_cols "$RES/$1/results.csv" app dims len group status run_dir sim_time_ns |
+        awk -F, "\$5 == \"ok\" && ($2) { print \$6, \$7; exit }"; }
 # Wall time of a sweep: elapsed over its sessions (timing.csv) and the sum
 # of its runs' wall_s (their serial time).
 walltime() {
@@ -340,15 +367,16 @@ EOF
   printf '![nodes %s](%s/thakur-nodes-%s.png)\n' "$L" "$IMGREL" "$L"
 done
 echo
-hm=$(ls -d "$RES"/thakur/runs/alltoall_pex-mesh8x8-16384-*/2*/ 2>/dev/null | head -1)
+read -r d ns <<< "$(row thakur '$1 == "alltoall_pex" && $2 == "8x8" && $3 == 16384')"
+hm=$(kept thakur alltoall_pex-mesh8x8-16384 "${d:-}" "${ns:-}" links.csv)
 if [ -n "$hm" ]; then
   experiments/heatmap.sh "$hm" "$IMG/heatmap-pex-mesh8x8.png" > /dev/null
   experiments/heatmap.sh --metric blocked "$hm" "$IMG/heatmap-pex-mesh8x8-blocked.png" > /dev/null
 fi
-if [ -f "$IMG/heatmap-pex-mesh8x8.png" ]; then
+if [ -n "$hm" ] && [ -f "$IMG/heatmap-pex-mesh8x8.png" ]; then
   echo "Per-link load of PEX on the 8x8 mesh, 16 KB blocks (\`make heatmap RUN=...\`): flits carried, and cycles blocked."
   # the bisection against the edges, from the run's links.csv (by name)
-  [ -n "$hm" ] && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     { n = $h["node"]; x = n % 8; y = int(n / 8); d = $h["dim"]; up = $h["dir"] == "+"
       v = d == 0 ? x : y; along = d == 0 ? y : x
       if ((up && v == 3) || (!up && v == 4)) { mf += $h["flits"]; mb += $h["blocked_cycles"]; mn++ }
@@ -639,13 +667,25 @@ mawkm '{ n = $1; dl = $3; o = $5 - th4(508, n, dl, $4); c = (dl <= $4) ? 1 : 2; 
         printf "Over it by less than a cycle (8 ns, the rounding of the start to a cycle): %d. ", near + 0
         printf "Over it by a cycle or more: %s. ", (far == "" ? "none" : far)
         printf "Every channel carried exactly (n^2 - 1)/4 messages in %s run.\n\n", (bad ? "not every" : "every") }' -F, "$TMP/nicb"
-# Blocked flood worms, from the runs kept beside the CSV (messages.csv by
-# name); none kept, no claim.
-nblk=""; for d in $(csv_cols "$T" group status run_dir | awk -F, '$1 == "nic" && $2 == "ok" { print $3 }'); do
-  m=$RES/flood004/$d/messages.csv; [ -f "$m" ] || continue
-  nblk=$(( ${nblk:-0} + $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["blocked_ns"] > 0 { n++ } END { print n + 0 }' "$m") ))
-  nrun=$(( ${nrun:-0} + 1 ))
-done
+# Blocked flood worms of the nic runs, counted in each run's messages.csv
+# (by name) and kept per run in results/flood004/kept/nic-blocked.csv
+# (a row's dims, len, net and sim_time_ns, then the count): a clone
+# without the run directories reads the counts. None found, no claim.
+KB=$RES/flood004/kept/nic-blocked.csv; kb=""; nblk=""; nrun=0
+while IFS=, read -r dims len net ns d; do
+  m=$RES/flood004/$d/messages.csv
+  if [ -f "$m" ]; then
+    b=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["blocked_ns"] > 0 { n++ } END { print n + 0 }' "$m")
+  else
+    b=$([ -f "$KB" ] && csv_cols "$KB" dims len net sim_time_ns blocked_worms |
+        awk -F, -v k="$dims,$len,$net,$ns" '$1 "," $2 "," $3 "," $4 == k { print $5; exit }')
+  fi
+  [ -n "$b" ] || continue
+  kb+="$dims,$len,$net,$ns,$b"$'\n'; nblk=$(( ${nblk:-0} + b )); nrun=$((nrun + 1))
+done < <(csv_cols "$T" group status dims len net sim_time_ns run_dir | awk -F, -v OFS=, '$1 == "nic" && $2 == "ok" { print $3, $4, $5, $6, $7 }')
+if [ -n "$kb" ]; then
+  mkdir -p "${KB%/*}"; { echo "dims,len,net,sim_time_ns,blocked_worms"; printf '%s' "$kb"; } > "$KB"
+fi
 mawkm '{ n = $1; dl = $3; lg = $4; o = $5 - th4(500, n, dl, lg)       # alpha without the turn-around cycle
     if (lg == 8 && dl == lg) { n1++; if (lo == "" || o < lo) lo = o; if (o > hi) hi = o; N1[n] = 1 }
     else { n2++; if (o <= 0) w2++ } }
@@ -659,8 +699,9 @@ mawkm '{ n = $1; dl = $3; lg = $4; o = $5 - th4(500, n, dl, lg)       # alpha wi
     print ". The software flooding above pays a start-up per relay step; the NICs pay none." }' -F, -v nblk="$nblk" -v nrun="${nrun:-0}" Q="'" "$TMP/nicb" | fmt -w 76
 echo
 fi
-hm=$(ls -d "$RES"/flood004/runs/allgather_flood-torus7x7-64-*/2*/ 2>/dev/null | head -1)
-[ -n "$hm" ] && [ -f "$hm/links.csv" ] && experiments/heatmap.sh --metric flits "$hm" "$IMG/heatmap-flood-torus7x7.png" > /dev/null \
+read -r d ns <<< "$(row flood004 '$1 == "allgather_flood" && $2 == "7x7" && $3 == 64 && $4 == "torus"')"
+hm=$(kept flood004 allgather_flood-torus7x7-64 "${d:-}" "${ns:-}" links.csv)
+[ -n "$hm" ] && experiments/heatmap.sh --metric flits "$hm" "$IMG/heatmap-flood-torus7x7.png" > /dev/null \
   && printf 'Flits per channel of the flooding on the 7x7 torus (64-byte blocks): %s\n\n![heatmap flood](%s/heatmap-flood-torus7x7.png)\n\n' \
        "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { f = $h["flits"]; if (lo == "" || f < lo) lo = f; if (f > hi) hi = f }
                    END { if (lo == hi) printf "every channel carries the same load, %d flits, as Corollary 1 says.", lo; else printf "from %d to %d flits a channel.", lo, hi }' "$hm/links.csv")" "$IMGREL"
@@ -1052,6 +1093,14 @@ their NICs, and node 0's: the run's records.csv), `sim_time_ns`, `steps`
 (collective only: the barrier's step 0 is left out), `max_link_sharing`
 (steps.csv), `max_link_worms`, `min_link_worms`, `max_link_flits`
 (links.csv), `wall_s`, `run_dir`.
+
+The run directories stay on the host that ran them (they are not
+committed). The few figures of this page read from a run's own files (the
+heatmaps, the bisection load, the blocked flood worms) come from copies
+kept in `results/NAME/kept/`, which `make results` refreshes from the runs
+the CSV names whenever they are there; a clone without them regenerates
+this page unchanged. A kept copy whose simulated time is not its row's is
+of another run: it is left out, and `make results` says so.
 
 **Traces.** Any run can also write a timeline: `make run ... TRACE=1` (or
 `wormsim --trace`) writes `trace.json` in the run directory; to trace one

@@ -228,6 +228,25 @@ results_and_heatmap_from_the_slice() {
   expect 'grep -q "is not one of: flits worms blocked busy" "$TMP/e"'
 }
 
+# docs/results.md is what the committed results make: the CSVs, the
+# paper's numbers and the files kept beside them (results/*/kept/), with
+# no run directory (those stay local); and a kept file of another run is
+# refused, said on stderr, its claim left out.
+results_doc_is_what_the_results_make() {
+  mkdir -p "$TMP/clone"
+  git ls-files -z results | xargs -0 cp --parents -t "$TMP/clone" || exit 1   # as a clone has them
+  local clean=$TMP/clone/results
+  experiments/results.sh --results "$clean" --out "$TMP/doc2/results.md" --img "$TMP/doc2/img" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && ! grep -q "^results: " "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+  diff docs/results.md "$TMP/doc2/results.md" > "$TMP/d"; RC=$?
+  expect '[ $RC = 0 ]' "docs/results.md is not what the committed results make: $(head -20 "$TMP/d")"
+  jq '.sim_time_ns += 1' "$clean/thakur/kept/alltoall_pex-mesh8x8-16384/summary.json" > "$TMP/s.json" &&
+    mv "$TMP/s.json" "$clean/thakur/kept/alltoall_pex-mesh8x8-16384/summary.json"
+  experiments/results.sh --results "$clean" --out "$TMP/doc2/edited.md" --img "$TMP/doc2/img" 2> "$TMP/e"
+  expect 'grep -q "kept/alltoall_pex-mesh8x8-16384 is of another run than thakur.s row" "$TMP/e"' "$(cat "$TMP/e")"
+  expect '! grep -q "heatmap-pex-mesh8x8" "$TMP/doc2/edited.md"'
+}
+
 # The stored results are what this build makes: a sample of every
 # reproduction runs again with every simulated figure as stored
 # (experiments/recheck.sh), and a stored value edited by hand is caught,
@@ -284,8 +303,10 @@ t refused_run_is_recorded refused_run_is_recorded
 t stored_results_are_current stored_results_are_current
 t node_code_diff_names_what_changed node_code_diff_names_what_changed
 git worktree remove --force "$TMP/wt" 2>/dev/null
-if command -v gnuplot >/dev/null; then t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
-else echo "  skip  results_and_heatmap_from_the_slice (no gnuplot)"; fi
+if command -v gnuplot >/dev/null; then
+  t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
+  t results_doc_is_what_the_results_make results_doc_is_what_the_results_make
+else echo "  skip  results_and_heatmap_from_the_slice results_doc_is_what_the_results_make (no gnuplot)"; fi
 [ -f "$TMP/slice-time" ] && cat "$TMP/slice-time"
 echo "sweep tests took $(( $(date +%s) - t0 )) s"
 echo "sweep: $pass passed, $fail failed"
