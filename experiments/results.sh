@@ -597,8 +597,11 @@ csv_cols "$T" app dims len net group status coll_ns | awk -F, '$5 == "delay" && 
 plot=""; i=0
 for hc in $(sed 's/.*hop_cycles=\([0-9]*\).*/\1/' "$TMP/fl" | sort -nu); do
   i=$((i + 1)); dl=$((8 * hc))
-  awk -F, -v h="hop_cycles=$hc" '$1 == "allgather_flood" && $4 == h { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/f.$hc"
-  awk -F, -v h="hop_cycles=$hc" '$1 == "allgather_rowcol" && $4 == h { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/r.$hc"
+  # the runs of this hop_cycles (net may also set buf_flits)
+  for a in flood rowcol; do
+    awk -F, -v H="$hc" -v a="allgather_$a" '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0 }
+      $1 == a && hc == H { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/${a:0:1}.$hc"
+  done
   mawkm 'BEGIN { for (L = 64; L <= 4096 * 1.01; L *= 1.189) print L, th4(1000, 7, dl, L) / 1e3, saad(1000, 7, dl, L) / 1e3 }' -v dl=$dl > "$TMP/th.$hc"
   plot="$plot '$TMP/f.$hc' using 1:2 with linespoints lw 2 pt 7 lc $i title 'flood, delta $dl ns', '$TMP/r.$hc' using 1:2 with linespoints lw 1 pt 4 lc $i title 'rowcol, delta $dl ns', '$TMP/th.$hc' using 1:2 with lines dt 2 lc $i title 'Theorem 4 bound, delta $dl ns', '$TMP/th.$hc' using 1:3 with lines dt 3 lc $i title 'Saad-Schultz formula, delta $dl ns',"
 done
