@@ -12,6 +12,7 @@
 #   make gdb NODE=k attach gdb-multiarch to a node started with GDB=k
 #   make deps       install the Debian packages the project needs (root)
 
+.DEFAULT_GOAL := all   # plain make: the first target below would be a node's flags file
 BUILD    ?= build
 ARCH     ?= arm
 CC       ?= cc

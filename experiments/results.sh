@@ -3,7 +3,7 @@
 # sweeps' CSVs (results/NAME/results.csv) and the papers' numbers
 # (experiments/paper/). Nothing is run: run the sweeps first (make
 # reproduce, or make sweep SWEEP=NAME). A sweep without a CSV gets a
-# "not run" note. Needs gnuplot (gnuplot-nox) and awk.
+# "not run" note. Needs gnuplot (gnuplot-nox), jq and awk.
 #   experiments/results.sh [--results DIR] [--out FILE.md] [--img DIR]
 set -u
 cd "$(dirname "$0")/.."
@@ -16,6 +16,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 command -v gnuplot >/dev/null || { echo "results: needs gnuplot (Debian package gnuplot-nox; tests/check-deps.sh plot)" >&2; exit 1; }
+command -v jq >/dev/null || { echo "results: needs jq (Debian package jq; tests/check-deps.sh)" >&2; exit 1; }
 mkdir -p "$IMG" "$(dirname "$MD")"
 TMP=$(mktemp -d /tmp/wormsim-results.XXXXXX); trap 'rm -rf "$TMP"' EXIT
 IMGREL=$(realpath --relative-to="$(dirname "$MD")" "$IMG")
@@ -23,33 +24,47 @@ GP_TERM="set terminal pngcairo size 800,500 font ',10'"
 
 # csv SWEEP: the sweep's CSV, or empty when it was not run.
 csv() { [ -s "$RES/$1/results.csv" ] && echo "$RES/$1/results.csv"; }
-# kept SWEEP CELL RUN_DIR SIM_NS FILE...: a directory holding summary.json
-# and the FILEs of the run a CSV row names (RUN_DIR, its run_dir), for the
-# few figures read beyond the CSV. Run directories stay local
-# (results/*/runs/ is not committed), so the files are kept in
-# results/SWEEP/kept/CELL/, copied again from the run whenever it is here;
-# a clone without it reads the kept copy, and says the same. A copy whose
-# simulated time is not the row's (SIM_NS) is of another run: it is not
-# used, and stderr says so. Prints the directory, or nothing.
+# kept SWEEP CELL COND FILE...: a directory holding summary.json and the
+# FILEs of the run named by the first ok row of SWEEP's CSV where the awk
+# condition COND holds over the columns app ($1), dims ($2), len ($3) and
+# group ($4), for the few figures read beyond the CSV. Run directories
+# stay local (results/*/runs/ is not committed), so the files are kept in
+# results/SWEEP/kept/CELL/, copied again (whole, or not at all) from the
+# run whenever it is here; a clone without it reads the kept copy, and
+# says the same. A copy that is not of the row's run (app, topology,
+# dims, args, simulated time and each net setting, as its summary.json
+# has them) is not used, and stderr says so. Prints the
+# directory, or nothing.
 kept() {
-  local s=$1 cell=$2 d=$3 ns=$4; shift 4
-  local live=$RES/$s/$d k=$RES/$s/kept/$cell f t
-  if [ -n "$d" ] && [ -f "$live/summary.json" ]; then
-    rm -rf "$k"; mkdir -p "$k"
-    for f in summary.json "$@"; do cp "$live/$f" "$k/" || return 0; done
+  local s=$1 cell=$2 cond=$3; shift 3
+  local k=$RES/$s/kept/$cell r app dims len group status d topo args net ns want got f kv ok=1
+  r=$(csv_cols "$RES/$s/results.csv" app dims len group status run_dir topo args net sim_time_ns |
+      awk -F, "\$5 == \"ok\" && ($cond) { print; exit }")
+  [ -n "$r" ] || return 0
+  IFS=, read -r app dims len group status d topo args net ns <<< "$r"
+  if [ -n "$d" ] && [ -f "$RES/$s/$d/summary.json" ]; then
+    for f in "$@"; do [ -f "$RES/$s/$d/$f" ] || ok=0; done
+    if [ $ok = 1 ]; then
+      rm -rf "$k.new"; mkdir -p "$k.new" || return 0
+      for f in summary.json "$@"; do
+        cp "$RES/$s/$d/$f" "$k.new/" || { rm -rf "$k.new"; echo "results: cannot keep $f of $RES/$s/$d" >&2; return 0; }
+      done
+      rm -rf "$k" && mv "$k.new" "$k"
+    fi
   fi
   [ -f "$k/summary.json" ] || return 0
-  t=$(jq -r .sim_time_ns "$k/summary.json")
-  if [ "$t" != "$ns" ]; then
-    echo "results: $k is of another run than $s's row (sim_time_ns $t, the row's $ns): not used; run the sweep again" >&2
+  for f in "$@"; do [ -f "$k/$f" ] || { echo "results: $k has no $f: not used" >&2; return 0; }; done
+  want="$app|$topo|$dims|len=$len${args:+ $args}|$ns"
+  got=$(jq -r '[.app, .topology, .dims, .args, (.sim_time_ns | tostring)] | join("|")' "$k/summary.json")
+  for kv in $net; do
+    want+="|$kv"; got+="|${kv%%=*}=$(jq -r --arg k "${kv%%=*}" '.network[$k] | tostring' "$k/summary.json")"
+  done
+  if [ "$got" != "$want" ]; then
+    echo "results: $k is of another run than $s's row ($got; the row: $want): not used; run the sweep again" >&2
     return 0
   fi
   echo "$k"
 }
-# row SWEEP COND: run_dir and sim_time_ns of the first row where the awk
-# condition COND holds over the columns app, dims, len, group, status.
-row() { csv_cols "$RES/$1/results.csv" app dims len group status run_dir sim_time_ns |
-        awk -F, "\$5 == \"ok\" && ($2) { print \$6, \$7; exit }"; }
 # Wall time of a sweep: elapsed over its sessions (timing.csv) and the sum
 # of its runs' wall_s (their serial time).
 walltime() {
@@ -367,8 +382,7 @@ EOF
   printf '![nodes %s](%s/thakur-nodes-%s.png)\n' "$L" "$IMGREL" "$L"
 done
 echo
-read -r d ns <<< "$(row thakur '$1 == "alltoall_pex" && $2 == "8x8" && $3 == 16384')"
-hm=$(kept thakur alltoall_pex-mesh8x8-16384 "${d:-}" "${ns:-}" links.csv)
+hm=$(kept thakur alltoall_pex-mesh8x8-16384 '$1 == "alltoall_pex" && $2 == "8x8" && $3 == 16384' links.csv)
 if [ -n "$hm" ]; then
   experiments/heatmap.sh "$hm" "$IMG/heatmap-pex-mesh8x8.png" > /dev/null
   experiments/heatmap.sh --metric blocked "$hm" "$IMG/heatmap-pex-mesh8x8-blocked.png" > /dev/null
@@ -683,7 +697,7 @@ while IFS=, read -r dims len net ns d; do
     b=$([ -f "$KB" ] && csv_cols "$KB" dims len net sim_time_ns blocked_worms |
         awk -F, -v k="$dims,$len,$net,$ns" '$1 "," $2 "," $3 "," $4 == k { print $5; exit }')
   fi
-  [ -n "$b" ] || continue
+  [ -n "$b" ] || { echo "results: flood004's nic row $dims, $len B, '$net': its run is not here and $KB has no count of its run (sim_time_ns $ns): left out" >&2; continue; }
   kb+="$dims,$len,$net,$ns,$b"$'\n'; nblk=$(( ${nblk:-0} + b )); nrun=$((nrun + 1))
 done < <(csv_cols "$T" group status dims len net sim_time_ns run_dir | awk -F, -v OFS=, '$1 == "nic" && $2 == "ok" { print $3, $4, $5, $6, $7 }')
 if [ -n "$kb" ]; then
@@ -702,8 +716,7 @@ mawkm '{ n = $1; dl = $3; lg = $4; o = $5 - th4(500, n, dl, lg)       # alpha wi
     print ". The software flooding above pays a start-up per relay step; the NICs pay none." }' -F, -v nblk="$nblk" -v nrun="${nrun:-0}" Q="'" "$TMP/nicb" | fmt -w 76
 echo
 fi
-read -r d ns <<< "$(row flood004 '$1 == "allgather_flood" && $2 == "7x7" && $3 == 64 && $4 == "torus"')"
-hm=$(kept flood004 allgather_flood-torus7x7-64 "${d:-}" "${ns:-}" links.csv)
+hm=$(kept flood004 allgather_flood-torus7x7-64 '$1 == "allgather_flood" && $2 == "7x7" && $3 == 64 && $4 == "torus"' links.csv)
 [ -n "$hm" ] && experiments/heatmap.sh --metric flits "$hm" "$IMG/heatmap-flood-torus7x7.png" > /dev/null \
   && printf 'Flits per channel of the flooding on the 7x7 torus (64-byte blocks): %s\n\n![heatmap flood](%s/heatmap-flood-torus7x7.png)\n\n' \
        "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { f = $h["flits"]; if (lo == "" || f < lo) lo = f; if (f > hi) hi = f }
@@ -1102,8 +1115,9 @@ committed). The few figures of this page read from a run's own files (the
 heatmaps, the bisection load, the blocked flood worms) come from copies
 kept in `results/NAME/kept/`, which `make results` refreshes from the runs
 the CSV names whenever they are there; a clone without them regenerates
-this page unchanged. A kept copy whose simulated time is not its row's is
-of another run: it is left out, and `make results` says so.
+this page unchanged. A kept copy that is not of its row's run (another
+app, machine, argument, network setting or simulated time) is left out,
+and `make results` says so.
 
 **Traces.** Any run can also write a timeline: `make run ... TRACE=1` (or
 `wormsim --trace`) writes `trace.json` in the run directory; to trace one

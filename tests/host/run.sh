@@ -267,9 +267,20 @@ node_flags_rebuild_objects() {
              "not rebuilt with the flags back: $(cat "$TMP/mk")"
 }
 
+# Plain make builds what its comment says: the run tool, netsim and both
+# node images (a dry run into an empty build directory).
+plain_make_builds_everything() {
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n BUILD="$TMP/pm" > "$TMP/pm.out" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(tail -5 "$TMP/pm.out")"
+  local f
+  for f in host/wormsim host/netsim arm/node.elf riscv/node.elf; do
+    expect 'grep -q -- "-o $TMP/pm/$f\\b" "$TMP/pm.out"' "make does not build $f: $(head -3 "$TMP/pm.out")"
+  done
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects; do t $x $x; done
+         preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
