@@ -56,11 +56,17 @@ echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's o
 # The node pool: the same run cold (every QEMU started for it) and warm
 # (on a pool's nodes, wormsim --serve / --pool), as the client sees it,
 # medians of REPEAT each; the pool is filled by one run first. The host's
-# cost per message: the router's own CPU time (summary.json
-# engine.router_cpu_s) over the messages of a warm run.
+# cost per message of a warm run, over its messages: the router's own CPU
+# time (summary.json engine.router_cpu_s), and the CPU time of the
+# pool's QEMUs (utime + stime in /proc/PID/stat), which includes their
+# restart after the run.
 echo
 POOL_SIZES=${POOL_SIZES:-64}
-printf "%-6s %-14s %12s %12s %12s %16s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold" "router_us/msg"
+qemu_cpu_s() {   # the CPU seconds of the QEMUs of the pool served by pid $1
+  local c; for c in $(pgrep -P "$1"); do awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null; done |
+    awk -v hz="$(getconf CLK_TCK)" '{ s += $1 } END { printf "%.3f\n", s / hz }'
+}
+printf "%-6s %-14s %12s %12s %12s %16s %16s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold" "router_us/msg" "qemu_us/msg"
 for n in $POOL_SIZES; do
   P=bench-$$-$n
   "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
@@ -70,15 +76,17 @@ for n in $POOL_SIZES; do
   timed() { local t0; t0=$(date +%s.%N); run "$@"; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f\n", b - a}'; }
   run --pool "$P"
   cold=$(for k in $(seq "$REPEAT"); do timed; done | median)
-  warm=""; per=""
+  warm=""; per=""; qper=""
   for k in $(seq "$REPEAT"); do
+    q0=$(qemu_cpu_s $pp)
     warm+="$(timed --pool "$P")"$'\n'
     per+="$(jq '.engine.router_cpu_s / .messages * 1e6' "$TMP/runs/latest/summary.json")"$'\n'
+    qper+="$(awk -v a="$q0" -v b="$(qemu_cpu_s $pp)" -v m="$(jq .messages "$TMP/runs/latest/summary.json")" 'BEGIN { printf "%.1f", (b - a) / m * 1e6 }')"$'\n'
   done
-  warm=$(printf '%s' "$warm" | median); per=$(printf '%s' "$per" | median)
+  warm=$(printf '%s' "$warm" | median); per=$(printf '%s' "$per" | median); qper=$(printf '%s' "$qper" | median)
   grep -q "$n of $n nodes warm" "$TMP/out" || { echo "the pool's run was not warm: $(cat "$TMP/out")"; kill $pp; exit 1; }
   kill -TERM $pp; wait $pp
-  printf "%-6s %-14s %12.2f %12.2f %12.2f %16.1f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')" "$per"
+  printf "%-6s %-14s %12.2f %12.2f %12.2f %16.1f %16.1f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')" "$per" "$qper"
   rm -rf "$TMP/runs"
 done
 echo "(args '$ARGS', medians of $REPEAT, wall time of the whole command)"
