@@ -601,20 +601,21 @@ algorithm (both ways round the rows, then the columns).
 | L (B) | delta (ns) | delta / (L gamma) | flood (us) | Theorem 4 (us) | flood / Th. 4 | rowcol (us) | Saad-Schultz formula (us) |
 |---|---|---|---|---|---|---|---|
 EOF
-csv_cols "$T" app dims len net group status coll_ns | mawkm '$5 == "delay" && $6 == "ok" { split($2, d, "x"); n = d[1]; hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0
+# The delay group's rows (app,dims,len,net,group,status,coll_ns), and as
+# an 8th column the hop_cycles its net sets (net may also set buf_flits).
+csv_cols "$T" app dims len net group status coll_ns |
+  awk -F, '$5 == "delay" && $6 == "ok" { hc = $4; sub(/.*hop_cycles=/, "", hc); print $0 "," hc + 0 }' > "$TMP/fl"
+mawkm '{ split($2, d, "x"); n = d[1]; hc = $8
     k = $3 SUBSEP hc; L[k] = $3; H[k] = hc; N[k] = n; if ($1 == "allgather_flood") f[k] = $7; else r[k] = $7 }
   END { for (k in L) { dl = 8 * H[k]; lg = L[k]; th = th4(1000, N[k], dl, lg); ss = saad(1000, N[k], dl, lg)
           printf "%d %d | %d | %d | %.3g | %s | %.1f | %s | %s | %.1f |\n", L[k], dl, L[k], dl, dl / lg, f[k] == "" ? "-" : sprintf("%.1f", f[k] / 1e3), th / 1e3,
-            f[k] == "" ? "-" : sprintf("%.2f", f[k] / th), r[k] == "" ? "-" : sprintf("%.1f", r[k] / 1e3), ss / 1e3 } }' -F, | sort -n -k1,1 -k2,2 | sed 's/^[0-9]* [0-9]* | /| /'
+            f[k] == "" ? "-" : sprintf("%.2f", f[k] / th), r[k] == "" ? "-" : sprintf("%.1f", r[k] / 1e3), ss / 1e3 } }' -F, "$TMP/fl" | sort -n -k1,1 -k2,2 | sed 's/^[0-9]* [0-9]* | /| /'
 echo
-csv_cols "$T" app dims len net group status coll_ns | awk -F, '$5 == "delay" && $6 == "ok"' > "$TMP/fl"
 plot=""; i=0
-for hc in $(sed 's/.*hop_cycles=\([0-9]*\).*/\1/' "$TMP/fl" | sort -nu); do
+for hc in $(cut -d, -f8 "$TMP/fl" | sort -nu); do
   i=$((i + 1)); dl=$((8 * hc))
-  # the runs of this hop_cycles (net may also set buf_flits)
   for a in flood rowcol; do
-    awk -F, -v H="$hc" -v a="allgather_$a" '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0 }
-      $1 == a && hc == H { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/${a:0:1}.$hc"
+    awk -F, -v H="$hc" -v a="allgather_$a" '$1 == a && $8 == H { print $3, $7 / 1e3 }' "$TMP/fl" | sort -n > "$TMP/${a:0:1}.$hc"
   done
   mawkm 'BEGIN { for (L = 64; L <= 4096 * 1.01; L *= 1.189) print L, th4(1000, 7, dl, L) / 1e3, saad(1000, 7, dl, L) / 1e3 }' -v dl=$dl > "$TMP/th.$hc"
   plot="$plot '$TMP/f.$hc' using 1:2 with linespoints lw 2 pt 7 lc $i title 'flood, delta $dl ns', '$TMP/r.$hc' using 1:2 with linespoints lw 1 pt 4 lc $i title 'rowcol, delta $dl ns', '$TMP/th.$hc' using 1:2 with lines dt 2 lc $i title 'Theorem 4 bound, delta $dl ns', '$TMP/th.$hc' using 1:3 with lines dt 3 lc $i title 'Saad-Schultz formula, delta $dl ns',"
@@ -627,7 +628,7 @@ set logscale xy; set xlabel 'L (bytes)'; set ylabel 'time (us)'; set key top lef
 plot ${plot%,}
 EOF
 [ -n "$plot" ] && printf '![flood delay](%s/flood004-delay.png)\n\n' "$IMGREL"
-awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8 * hc " ns"; if ($1 == "allgather_flood") f[k] = $7; else r[k] = $7 }
+awk -F, '{ k = $3 " B, delta " 8 * $8 " ns"; if ($1 == "allgather_flood") f[k] = $7; else r[k] = $7 }
   END { for (k in f) if (k in r) { n++; if (f[k] < r[k]) { w++; s = s (s == "" ? "" : "; ") k } }
         printf "Flooding is faster than the row-column algorithm in %d of the %d settings%s.\n\n", w, n, w ? " (" s ")" : "" }' "$TMP/fl"
 # The reading, counted: the channel loads against the corollaries, the
@@ -638,7 +639,7 @@ awk -F, '{ hc = $4; sub(/.*hop_cycles=/, "", hc); hc += 0; k = $3 " B, delta " 8
   $1 == "load" { split($4, d, "x"); n = d[1]; bl = $10 * 8 / $5
     if ($3 == "torus") { nt++; if ($8 == $9 && bl == (n * n - 1) / 4) te++ }
     else { nm++; if (bl <= (n * n - 1) / 2 || (n % 2 == 0 && bl == n * n / 2)) mb++ } }
-  $1 == "delay" { hc = $5; sub(/.*hop_cycles=/, "", hc); dl = 8 * hc; lg = $4; split($3, d, "x"); n = d[1]
+  $1 == "delay" { dl = 8 * $9; lg = $4; split($3, d, "x"); n = d[1]
     th = th4(1000, n, dl, lg)
     if ($2 == "allgather_flood") { r = $8 / th; nd++; if (lo == "" || r < lo) lo = r; if (r > hi) hi = r } }
   END {
