@@ -58,7 +58,8 @@
  *   sending latency"), 14.9 / 15.8 at 1024, 29.5 / 32.1 at 4096; 16-node
  *   all-port ring, tsengkd / rd: 7.9 / 8.1 at 256, 11.3 / 12.5 at 1024;
  *   4x4x4 all-port torus, tseng3d / rd: 37.5 / 37.1 at 4096, 61.6 / 61.8
- *   at 8192 (four and more dimensions take this row unmeasured); 32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
+ *   at 8192 (four and more dimensions take this row unmeasured);
+ *   32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
  *   48.9 / 51.5 at 8192; 8x8 all-port mesh, edn / rd: 24.9 / 24.8 at 2048,
  *   34.9 / 37.1 at 4096; 8x8 one-port mesh, edsf / scatter_collect / rd:
  *   72.6 / 102.1 / 61.8 at 8192, 84.3 / 142.1 / 111.0 at 16384 (the row
