@@ -178,7 +178,7 @@ qemu-test: all $(WORMSIM_MPI)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) tests/qemu/run.sh
 
-sweep-test: all
+sweep-test: all $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh run
 	@tests/check-deps.sh sweep
 	@$(TEST_VARS) tests/sweep/run.sh

@@ -52,8 +52,8 @@
 # Parallel runs: this script checks the definition and plans the runs;
 # GNU parallel runs them, each through experiments/sweep-cell.sh (the run
 # and its row). Each run is a whole machine (p QEMUs and a router), so
-# --jobs counts machines. The runs of more than big_nodes nodes run after
-# the others, one at a time.
+# --jobs counts machines. Runs go smallest machine first; the runs of more
+# than big_nodes nodes run after the others, one at a time.
 # Each job slot has a node pool (wormsim --serve), so a node's QEMU starts
 # once per sweep, not once per run; results are the same either way
 # (tests/qemu/suite-pool.sh), and each run's `command` file is the cold
@@ -217,8 +217,15 @@ for r in "${RUNS[@]}"; do
   if [ -n "${DONE[$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")]:-}" ]; then
     skipped=$((skipped + 1)); continue
   fi
-  TODO+=("$r")
+  TODO+=("$n"$'\t'"$r")
 done
+# Smallest machines first, the definition's order among runs of one size:
+# after a run a pool keeps as many idle nodes as that run had (host/pool.h),
+# so in this order a pool only grows and each node's QEMU starts once.
+sorted=()
+while IFS= read -r r; do sorted+=("${r#*$'\t'}"); done < <(
+  [ ${#TODO[@]} = 0 ] || printf '%s\n' "${TODO[@]}" | sort -s -t$'\t' -n -k1,1)
+TODO=("${sorted[@]}")
 if [ $LIST = 1 ]; then
   for r in "${TODO[@]}"; do echo "$r" | cut -d"$US" -f1-10 | tr "$US" " "; done
   echo "sweep $NAME: ${#TODO[@]} runs to do, $skipped already in $CSV" >&2

@@ -163,6 +163,19 @@ dead_pool_is_started_again() {
 
 # GNU parallel runs the cells: its log has every run, and the runs of
 # more than big_nodes nodes ran after the others, none beside another run.
+# Runs go smallest machine first, so a pool only grows: with a 72-node
+# machine (more than the 64 idle nodes a pool keeps after a small run)
+# listed before a 4-node one, the pool starts 72 QEMUs, not 80, and the
+# CSV's rows come in that order.
+pool_starts_each_node_once() {
+  local o=$TMP/grow
+  printf 'topo = torus\napps = barrier_tree barrier_dissemination\ndims = 9x8 2x2\nlen = 0\n' > "$TMP/grow.sweep"
+  "$SWEEP" --list -o "$o" "$TMP/grow.sweep" > "$TMP/l" 2> "$TMP/e"
+  expect '[ "$(awk "{print \$3}" "$TMP/l" | tr "\n" " ")" = "2x2 2x2 9x8 9x8 " ]' "$(cat "$TMP/l" "$TMP/e")"
+  "$SWEEP" --jobs 1 -o "$o" "$TMP/grow.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect '[ "$(awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"dims\") k = i; next } { printf \"%s \", \$k }" "$o/results.csv")" = "2x2 2x2 9x8 9x8 " ]' "$(cat "$o/results.csv")"
+  expect 'grep -q "4 runs served, 72 nodes started, 80 handed over warm" "$o/pool-0.log"' "$(cat "$o/pool-0.log")"
+}
 big_runs_run_alone() {
   local o=$TMP/big
   printf 'topo = mesh\npreset = delta\napps = alltoall_pex\ndims = 4x4 2x2 4x2\nlen = 256 512\nbig_nodes = 8\n' > "$TMP/big.sweep"
@@ -297,6 +310,7 @@ t slice_matches_the_paper slice_matches_the_paper
 t resume_skips_finished_runs resume_skips_finished_runs
 t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processes
 t dead_pool_is_started_again dead_pool_is_started_again
+t pool_starts_each_node_once pool_starts_each_node_once
 t big_runs_run_alone big_runs_run_alone
 t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t refused_run_is_recorded refused_run_is_recorded
