@@ -18,6 +18,13 @@
 # nic_cycles = 2 for gamma = 1, 4-byte flits, cpu_ps) are not fitted.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "calibrate-delta: $*" >&2; exit 2; }
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  -*) die "unknown option '$1'; usage: experiments/calibrate-delta.sh [OUTDIR] (or -h, --help)" ;;
+esac
+[ $# -le 1 ] || die "one output directory at most (got $#: $*); usage: experiments/calibrate-delta.sh [OUTDIR]"
 OUT=${1:-results/calibrate-delta}
 PAPER="256:0.004 1024:0.008 4096:0.023 8192:0.034 16384:0.064"
 A3=200000; B1=100000; B2=150000

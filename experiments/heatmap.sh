@@ -9,16 +9,21 @@
 # RUN is a run directory (with summary.json and links.csv); OUT defaults to
 # RUN/heatmap-METRIC.png.
 set -u
-metric=flits
+metric=flits; POS=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --metric) metric=${2:-}; shift 2 ;;
+    --metric) [ $# -ge 2 ] || { echo "heatmap: --metric needs a value: flits worms blocked busy" >&2; exit 2; }
+              metric=$2; shift 2 ;;
     --metric=*) metric=${1#*=}; shift ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) break ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --) shift; POS+=("$@"); break ;;
+    -*) echo "heatmap: unknown option '$1'; accepted: --metric flits|worms|blocked|busy, -h, --help" >&2; exit 2 ;;
+    *) POS+=("$1"); shift ;;
   esac
 done
+set -- "${POS[@]}"
 [ $# -ge 1 ] || { echo "heatmap: give a run directory (RUN=runs/latest)" >&2; exit 2; }
+[ $# -le 2 ] || { echo "heatmap: a run directory and an output file at most (got $#: $*)" >&2; exit 2; }
 run=$1; out=${2:-$run/heatmap-$metric.png}
 case "$metric" in     # col: the links.csv column (host/report.c), by name
   flits) col=flits; what="flits carried" ;;

@@ -17,8 +17,11 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 REV=${1:-HEAD}
-case "$REV" in -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 die() { echo "node-code-diff: $*" >&2; exit 2; }
+case "$REV" in
+  -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  -*) die "unknown option '$REV'; usage: experiments/node-code-diff.sh [REV] (or -h, --help)" ;;
+esac
 [ $# -le 1 ] || die "one revision at most (got $#: $*)"
 git -C "$HERE" rev-parse --verify -q "$REV^{commit}" >/dev/null || die "'$REV' is not a revision of this repository"
 declare -A OBJDUMP=([arm]=arm-none-eabi-objdump [riscv]=riscv64-unknown-elf-objdump)

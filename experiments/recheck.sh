@@ -26,6 +26,7 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 PER=2; RESULTS=$HERE/results; OUT=""; NAMES=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --per|--results|--out) [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
     --per) PER=${2:-}; shift 2 ;;
     --results) RESULTS=${2:-}; shift 2 ;;
     --out) OUT=${2:-}; shift 2 ;;

@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 RES=results; MD=docs/results.md; IMG=docs/img
 while [ $# -gt 0 ]; do
   case "$1" in
+    --results|--out|--img) [ $# -ge 2 ] || { echo "results: $1 needs a value" >&2; exit 2; } ;;&
     --results) RES=$2; shift 2 ;; --out) MD=$2; shift 2 ;; --img) IMG=$2; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "results: unknown argument '$1'" >&2; exit 2 ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "results: unknown option '$1'; accepted: --results DIR, --out FILE.md, --img DIR, -h, --help" >&2; exit 2 ;;
+    *) echo "results: unknown argument '$1' (it takes options only: --results DIR, --out FILE.md, --img DIR)" >&2; exit 2 ;;
   esac
 done
 command -v gnuplot >/dev/null || { echo "results: needs gnuplot (Debian package gnuplot-nox; tests/check-deps.sh plot)" >&2; exit 1; }

@@ -98,6 +98,17 @@ collect() {
 
 # --- One cell ---------------------------------------------------------------
 set -u
+die() { echo "sweep-cell: $*" >&2; exit 2; }
+USAGE="usage: experiments/sweep-cell.sh SLOT RUN (called by experiments/sweep.sh through GNU parallel), or -h, --help"
+case "${1:-}" in
+  -h|--help) sed -n '2,/^$/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  -*) die "unknown option '$1'; $USAGE" ;;
+esac
+[ $# = 2 ] || die "two arguments expected, got $#; $USAGE"
+[[ "$1" =~ ^[1-9][0-9]*$ ]] || die "SLOT '$1' is not a positive integer; $USAGE"
+for v in OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TOTAL TODO_W SKIPPED T0 TTY; do
+  [ -n "${!v+set}" ] || die "\$$v is not set: a cell runs under experiments/sweep.sh, which exports it"
+done
 # The sweep's progress after this cell: counts kept in $OUT/.progress
 # (done failed done_weight), updated under $LOCK.
 progress() {  # weight failed(0/1)

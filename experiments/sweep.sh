@@ -74,6 +74,8 @@ KERNEL=${KERNEL:-$HERE/build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
 while [ $# -gt 0 ]; do
   case "$1" in
+    -j|--jobs|-o|--out|--only|--max-nodes|--mem-limit|--wormsim|--kernel|--kernel-riscv)
+      [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
     -j|--jobs) JOBS=${2:-}; shift 2 ;;
     --jobs=*) JOBS=${1#*=}; shift ;;
     -o|--out) OUT=${2:-}; shift 2 ;;
@@ -89,7 +91,7 @@ while [ $# -gt 0 ]; do
     --kernel) KERNEL=$2; shift 2 ;;
     --kernel-riscv) KERNEL_RISCV=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    -*) die "unknown option '$1' (see --help)" ;;
+    -*) die "unknown option '$1'; accepted: -j/--jobs N, -o/--out DIR, --only GROUPS, --max-nodes N, --retry-failed, --recollect, --list, --cold, --mem-limit MIB, --wormsim PATH, --kernel ELF, --kernel-riscv ELF, -h/--help" ;;
     *) POS+=("$1"); shift ;;
   esac
 done

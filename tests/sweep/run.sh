@@ -301,6 +301,28 @@ node_code_diff_names_what_changed() {
   expect '[ $rc = 2 ] && grep -q "not a revision" "$TMP/d"' "rc $rc: $(cat "$TMP/d")"
 }
 
+# Every experiments/*.sh, run from an empty directory: --help prints its
+# usage (the header comment's first line, no stray `set -u`, nothing on
+# stderr) and exits 0; an unknown option is refused before any work, exit
+# 2, the option named; neither leaves anything in the directory.
+experiment_scripts_refuse_bad_options() {
+  local s name first d rc
+  for s in "$PWD"/experiments/*.sh; do
+    name=$(basename "$s"); first=$(sed -n '2s/^# \{0,1\}//p' "$s")
+    d=$(mktemp -d "$TMP/opts.XXXXXX")
+    (cd "$d" && timeout 30 "$s" --help < /dev/null > "$TMP/o" 2> "$TMP/e"); rc=$?
+    expect '[ $rc = 0 ]' "$name --help: rc $rc: $(head -5 "$TMP/e")"
+    expect 'grep -qxF -- "$first" "$TMP/o"' "$name --help does not print '$first': $(head -5 "$TMP/o")"
+    expect '[ ! -s "$TMP/e" ] && ! grep -q "unbound variable" "$TMP/o" && ! grep -qx "set -u" "$TMP/o"' \
+      "$name --help: $(tail -3 "$TMP/o") $(head -3 "$TMP/e")"
+    expect '[ -z "$(ls -A "$d")" ]' "$name --help left $(ls -A "$d") in the directory"
+    (cd "$d" && timeout 30 "$s" --no-such-option < /dev/null > "$TMP/o" 2>&1); rc=$?
+    expect '[ $rc = 2 ]' "$name --no-such-option: rc $rc: $(head -5 "$TMP/o")"
+    expect 'grep -q -- "unknown option .--no-such-option." "$TMP/o"' "$name --no-such-option: $(head -5 "$TMP/o")"
+    expect '[ -z "$(ls -A "$d")" ]' "$name --no-such-option left $(ls -A "$d") in the directory"
+  done
+}
+
 echo "sweep tool tests"
 t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
@@ -314,6 +336,7 @@ t pool_starts_each_node_once pool_starts_each_node_once
 t big_runs_run_alone big_runs_run_alone
 t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t refused_run_is_recorded refused_run_is_recorded
+t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t stored_results_are_current stored_results_are_current
 t node_code_diff_names_what_changed node_code_diff_names_what_changed
 git worktree remove --force "$TMP/wt" 2>/dev/null
