@@ -101,7 +101,7 @@ RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
-               $${NET:+--set "$$NET"} $(if $(TRACE),--trace) --arch "$$ARCH" \
+               $${NET:+--set "$$NET"} $(if $(filter-out 0,$(TRACE)),--trace) --arch "$$ARCH" \
                --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir "$$RUNS_DIR"
 # The router's node-facing surface under libFuzzer, ASan and UBSan
 # (tests/fuzz/). make test replays the committed corpus and runs a 60 s
@@ -203,7 +203,7 @@ bench: all $(WORMSIM_MPI)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) tests/bench.sh
 
-RUN  ?= runs/latest
+RUN  ?= $(RUNS_DIR)/latest
 NODE ?= $(GDB)
 export RUN NODE
 gdb:

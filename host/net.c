@@ -135,6 +135,11 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
                  "virtual channels and buffer depth must all be at least 1");
         return NULL;
     }
+    if (p->unidirectional && m->topo != NIC_TOPO_TORUS) {
+        snprintf(err, errlen, "unidirectional = 1 applies to a torus only, not a %s (accepted here: 0)",
+                 topo_names[m->topo]);
+        return NULL;
+    }
     if (m->topo == NIC_TOPO_TORUS && p->vcs < 2) {
         snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
         return NULL;

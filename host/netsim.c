@@ -430,6 +430,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
         return 2;
     }
+    {   /* a network the engine refuses is refused before any output */
+        struct net *probe = new_net(&c, err, sizeof err);
+        if (!probe) {
+            fprintf(stderr, "netsim: %s\n", err);
+            return 2;
+        }
+        net_free(probe);
+    }
     if (c.burst) {
         if (sweep) {
             fprintf(stderr, "netsim: --burst and --sweep do not go together\n");

@@ -197,8 +197,11 @@ int params_load(struct params *p, enum nic_port *pm, const char *name, char *err
         snprintf(err, errlen, "out of memory reading a preset");
         return -1;
     }
+    size_t len = strlen(name);
     if (strchr(name, '/'))
         strcpy(path, name);
+    else if (len > 5 && !strcmp(name + len - 5, ".conf"))
+        sprintf(path, "presets/%s", name);           /* delta.conf names presets/delta.conf too */
     else
         sprintf(path, "presets/%s.conf", name);
     FILE *f = open_params(path, err, errlen);

@@ -201,7 +201,7 @@ json_t *report_records_json(const struct router *r)
 
 static json_t *links_json(const struct router *r)
 {
-    int nl, count = 0, hot = -1, busiest = -1;
+    int nl, count = 0, carrying = 0, hot = -1, busiest = -1;
     const struct link_stats *ls = net_link_stats(r->net, &nl);
     uint64_t sum_f = 0, sum_b = 0;
     for (int i = 0; i < nl; i++) {
@@ -209,6 +209,7 @@ static json_t *links_json(const struct router *r)
         if (!net_link_ends(r->net, i, &from, &port, &to))
             continue;
         count++;
+        carrying += ls[i].flits > 0;
         sum_f += ls[i].flits;
         sum_b += ls[i].blocked;
         if (hot < 0 || ls[i].blocked > ls[hot].blocked)
@@ -217,7 +218,8 @@ static json_t *links_json(const struct router *r)
             busiest = i;
     }
     json_t *o = json_object();
-    json_object_set_new(o, "count", json_integer(count));
+    json_object_set_new(o, "count", json_integer(count));          /* every link, used or not */
+    json_object_set_new(o, "carrying", json_integer(carrying));    /* the links that carried a flit */
     if (count) {
         json_object_set_new(o, "mean_flits", json_real((double)sum_f / count));
         json_object_set_new(o, "max_flits", json_integer((json_int_t)ls[busiest].flits));
@@ -292,7 +294,8 @@ void report_print(const struct report *rep, int has_messages, FILE *f)
                      (long long)json_integer_value(json_object_get(mc, "node")),
                      (long long)json_integer_value(json_object_get(mc, "dim")),
                      json_string_value(json_object_get(mc, "dir")));
-        fprintf(f, "  links           %lld carried flits; max %lld, mean %.1f; most blocked: %s (%lld cycles)\n",
+        fprintf(f, "  links           %lld of %lld carried flits; max %lld, mean %.1f over all; most blocked: %s (%lld cycles)\n",
+                (long long)json_integer_value(json_object_get(l, "carrying")),
                 (long long)json_integer_value(json_object_get(l, "count")),
                 (long long)json_integer_value(json_object_get(l, "max_flits")),
                 json_real_value(json_object_get(l, "mean_flits")), where,
@@ -305,9 +308,16 @@ void report_print(const struct report *rep, int has_messages, FILE *f)
                 (long long)json_integer_value(json_object_get(ts, "queue_ns")),
                 (long long)json_integer_value(json_object_get(ts, "blocked_ns")),
                 (long long)json_integer_value(json_object_get(ts, "transfer_ns")));
-    size_t n = json_array_size(rep->steps), free_ = 0;
-    for (size_t i = 0; i < n; i++)
-        free_ += json_is_true(json_object_get(json_array_get(rep->steps, i), "contention_free"));
-    if (n > 1)
-        fprintf(f, "  steps           %zu marked, %zu contention-free (steps.csv)\n", n, free_);
+    /* step 0 holds the messages sent before the app's first mark */
+    size_t n = json_array_size(rep->steps), marked = 0, free_ = 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *st = json_array_get(rep->steps, i);
+        if (json_integer_value(json_object_get(st, "step")) == 0)
+            continue;
+        marked++;
+        free_ += json_is_true(json_object_get(st, "contention_free"));
+    }
+    if (marked)
+        fprintf(f, "  steps           %zu marked, %zu contention-free (steps.csv; step 0, before the first "
+                "mark, left out)\n", marked, free_);
 }

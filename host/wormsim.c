@@ -165,7 +165,7 @@ static int parse_seconds(const char *opt, const char *s, double *out)
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !(v > 0) || v > 86400) {
-        fprintf(stderr, "wormsim: %s '%s' is not a number of seconds from 0 to 86400\n", opt, s);
+        fprintf(stderr, "wormsim: %s '%s' is not a number of seconds above 0 and at most 86400\n", opt, s);
         return -1;
     }
     *out = v;
@@ -618,8 +618,8 @@ static int gdb_announce(struct run *rn, int port, const char *host)
     free(kernel);
     fclose(f);
     printf("wormsim: node %d is halted with its gdbstub on %s%s%s127.0.0.1:%d\n"
-           "wormsim: attach with: make gdb NODE=%d   (the rest of the machine waits for it)\n",
-           rn->gdb_node, host ? "host " : "", host ? host : "", host ? ", " : "", port, rn->gdb_node);
+           "wormsim: attach with: make gdb NODE=%d RUN=%s   (the rest of the machine waits for it)\n",
+           rn->gdb_node, host ? "host " : "", host ? host : "", host ? ", " : "", port, rn->gdb_node, rn->dir);
     fflush(stdout);
     return 0;
 }

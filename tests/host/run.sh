@@ -117,8 +117,13 @@ bad_input() {
   "$NETSIM" --dims 3x3 --pattern bitrev > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "needs a power-of-two node count" "$TMP/e"'
   "$NETSIM" --sweep 0.5:0.1:0.1 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
-  "$NETSIM" --set vcs=1 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "at least 2 virtual channels" "$TMP/e"'
+  "$NETSIM" --set vcs=1 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ]'
+  expect 'grep -q "at least 2 virtual channels" "$TMP/e2"'
+  expect '[ ! -s "$TMP/e" ]' "a refused network printed: $(cat "$TMP/e")"
+  # a torus's option on another topology is refused, not ignored
+  "$NETSIM" --topo mesh --dims 4x4 --set unidirectional=1 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ]'
+  expect 'grep -q "unidirectional = 1 applies to a torus only, not a mesh (accepted here: 0)" "$TMP/e2"' "$(cat "$TMP/e2")"
+  expect '[ ! -s "$TMP/e" ]' "$(cat "$TMP/e")"
 }
 
 # wormsim on a 2-node machine whose node image does not exist: input it
@@ -203,6 +208,16 @@ too_big_for_memory() {
   refused --app hello --nodes 256 --dims 16x16 --mem-limit 5000 -- "256 nodes need about 5696 MiB of host memory .* 0 KiB each for the app's buffers"
   refused --mem-limit 0 -- "--mem-limit '0' is not a whole number from 1 to"
 }
+# Options the reviewer found misread: a preset named with its .conf, a
+# time limit of 0, a torus's option on a mesh.
+options_say_what_they_accept() {
+  "$WORMSIM" --check --topo mesh --dims 4x4 --preset delta.conf --app hello --runs-dir "$RUNS" \
+             --kernel "${KERNEL:-build/arm/node.elf}" > "$TMP/c" 2>&1
+  expect '[ $? = 0 ]' "$(cat "$TMP/c")"
+  refused --preset nosuch.conf -- "cannot read parameter file presets/nosuch.conf: No such file"
+  refused --timeout 0 -- "--timeout '0' is not a number of seconds above 0 and at most 86400"
+  refused --topo hypercube --set unidirectional=1 -- "unidirectional = 1 applies to a torus only, not a hypercube"
+}
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
 }
@@ -280,7 +295,7 @@ plain_make_builds_everything() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

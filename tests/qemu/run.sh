@@ -81,10 +81,14 @@ hello_hypercube() {
   expect "grep -q 'hypercube, coordinates (1,0,1)' $(latest)/node-005.log"
 }
 pingpong_mesh() {
-  ws --app pingpong --nodes 16 --topo mesh --dims 4x4 --args 'len=1000 iters=3' >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ws --app pingpong --nodes 16 --topo mesh --dims 4x4 --args 'len=1000 iters=3' > "$TMP/o" 2>&1; expect '[ $? = 0 ]'
   ok_run
   expect '[ "$(summary .messages)" = 6 ] && [ "$(summary .bytes)" = 6000 ]'
   expect "grep -q 'pingpong 0 <-> 15: 3 x 1000 bytes' $(latest)/node-000.log"
+  # the links line counts the links that carried flits, of all 48 (links.csv)
+  local used; used=$(csv_col "$(latest)/links.csv" flits | grep -vcx 0)
+  expect '[ "$used" -gt 0 ] && [ "$used" -lt 48 ] && [ "$(summary .links.carrying)" = "$used" ]' "$used of 48"
+  expect 'grep -q "^  links           $used of 48 carried flits; " "$TMP/o"' "$(cat "$TMP/o")"
 }
 # The node API calls no collective uses: net_probe (until the message has
 # arrived, then none left), net_sendrecv and net_wait_sent; the app checks
@@ -239,7 +243,9 @@ coll_binary_4x4()        { coll_ok --app alltoall_binary_exchange --topo mesh --
 coll_binary_8x8()        { coll_ok --app alltoall_binary_exchange --topo mesh --dims 8x8 --args len=20; }
 coll_quadrant_4x4()      { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 4x4 --args len=64
                            # 3 sqrt-N log steps of N/4 blocks per node: 16 x 6 messages of 4 blocks
-                           expect '[ "$(summary .messages)" = $((16 * 6 + 64)) ] && [ "$(summary .bytes)" = $((16 * 6 * 4 * 64)) ]'; }
+                           expect '[ "$(summary .messages)" = $((16 * 6 + 64)) ] && [ "$(summary .bytes)" = $((16 * 6 * 4 * 64)) ]'
+                           # the steps line counts the marked steps, not step 0 (the barrier before them)
+                           expect 'grep -q "^  steps           $(summary .records.steps.node0) marked, " "$TMP/o"' "$(grep steps "$TMP/o")"; }
 coll_quadrant_8x8()      { coll_ok --app alltoall_quadrant_exchange --topo mesh --dims 8x8 --args len=16; }
 coll_a1_8x8()            { coll_ok --app alltoall_a1 --topo torus --dims 8x8 --args len=16
                            expect '[ "$(summary .records.steps.node0)" = 7 ]' "$(summary .records.steps)"; }
@@ -335,6 +341,7 @@ gdb_node() {   # [--arch value] [ISA of node 2]
   ws --arch "$arch" --app hello --nodes 4 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
   for i in $(seq 100); do [ -f "$(latest)/gdb" ] && grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
   expect 'grep -q "node 2 is halted with its gdbstub on 127.0.0.1:" "$TMP/g"'
+  expect 'grep -qF "attach with: make gdb NODE=2 RUN=$(latest) " "$TMP/g"' "$(cat "$TMP/g")"
   expect 'grep -q "^arch $isa\$" "$(latest)/gdb"' "$(cat "$(latest)/gdb")"
   expect 'grep -q "^kernel /.*build/$isa/node.elf\$" "$(latest)/gdb"' "$(cat "$(latest)/gdb")"
   sleep 0.5
@@ -485,6 +492,8 @@ deadlock() {
   expect 'grep -q "deadlock: every unfinished node waits" "$TMP/d"' "$(cat "$TMP/d")"
   expect 'grep -q "node 3 waits in RECV(src=0, tag=7)" "$TMP/d"'
   expect '[ "$(summary ".waiting | map(.node) | tostring")" = "[0,1,2,3]" ]'
+  # no node exited: the report also says how far the nodes had got
+  expect 'grep -Eq "^  simulated time  0 ns \(the last exit\); the nodes had reached [1-9][0-9]* ns when the run stopped$" "$TMP/d"' "$(cat "$TMP/d")"
   expect '[ $((SECONDS - t0)) -lt 10 ]' "deadlock found by the wall-clock limit, not by the router"
 }
 baddesc() {  # what expected-regex
