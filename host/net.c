@@ -951,7 +951,15 @@ void net_set_link_trace(struct net *n, net_link_trace_fn fn, void *ctx)
 
 uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits)
 {
-    return (uint64_t)hops * n->p.hop_cycles + (uint64_t)(flits - 1) * n->p.nic_cycles + 1;
+    uint64_t f1 = flits - 1, c = (uint64_t)hops * n->p.hop_cycles + f1 * n->p.nic_cycles + 1;
+    if (n->p.switching != SW_STORE_FORWARD || hops < 1)
+        return c;
+    /* Store-and-forward: the head leaves its source's router once the NIC
+     * has pushed the tail in (F - 1 NIC paces), and each router after it
+     * but the last once the tail has crossed to it (F - 1 link cycles);
+     * the last one ejects as flits come (test_net.c checks this on every
+     * topology against a lone worm). */
+    return c + f1 * (n->p.nic_cycles + (uint64_t)hops - 1);
 }
 
 /* Earliest cycle any queued message may enter, or UINT64_MAX. */

@@ -241,7 +241,8 @@ void net_engine_moves(const struct net *n, uint64_t *moves, uint64_t *jumped);
 int net_path(const struct net *n, int src, int dst, int *links, int max);
 
 /* Cycles an uncontended worm of `flits` flits over `hops` hops takes from
- * its head entering the network to its tail leaving it. */
+ * its head entering the network to its tail leaving it, in the network's
+ * switching mode. */
 uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits);
 
 /* Optional: called when a worm's tail crosses a link, with the cycles its

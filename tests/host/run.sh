@@ -217,6 +217,9 @@ options_say_what_they_accept() {
   refused --preset nosuch.conf -- "cannot read parameter file presets/nosuch.conf: No such file"
   refused --timeout 0 -- "--timeout '0' is not a number of seconds above 0 and at most 86400"
   refused --topo hypercube --set unidirectional=1 -- "unidirectional = 1 applies to a torus only, not a hypercube"
+  # a network that refuses its parameters says where they came from
+  refused --preset delta -- "a torus needs at least 2 virtual channels .*, not 1 \(a torus with the parameters of preset delta; the preset's file says which machine it is made for\)"
+  refused --set vcs=1 -- "not 1 \(a torus with the built-in parameters and --set\)$"
 }
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"

@@ -89,6 +89,12 @@ pingpong_mesh() {
   local used; used=$(csv_col "$(latest)/links.csv" flits | grep -vcx 0)
   expect '[ "$used" -gt 0 ] && [ "$used" -lt 48 ] && [ "$(summary .links.carrying)" = "$used" ]' "$used of 48"
   expect 'grep -q "^  links           $used of 48 carried flits; " "$TMP/o"' "$(cat "$TMP/o")"
+  # one message at a time: none is ever blocked, in any switching mode
+  expect '[ "$(csv_col "$(latest)/messages.csv" blocked_ns | sort -u)" = 0 ]'
+  ws --app pingpong --nodes 16 --topo mesh --dims 4x4 --args 'len=1000 iters=3' --set switching=store-and-forward \
+     > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  expect '[ "$(csv_col "$(latest)/messages.csv" blocked_ns | sort -u)" = 0 ]' "$(cat "$(latest)/messages.csv")"
+  expect '[ "$(summary .message_time.blocked_ns)" = 0 ]' "$(summary .message_time)"
 }
 # The node API calls no collective uses: net_probe (until the message has
 # arrived, then none left), net_sendrecv and net_wait_sent; the app checks
