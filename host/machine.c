@@ -77,10 +77,17 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
                 break;
             p++;
         }
-        if (m->topo == NIC_TOPO_HYPERCUBE || m->topo == NIC_TOPO_BANYAN) {
+        if (m->topo == NIC_TOPO_BANYAN) {
             snprintf(err, errlen, "DIMS does not apply to a %s; give NODES (a power of two)", topo_names[m->topo]);
             return -1;
         }
+        if (m->topo == NIC_TOPO_HYPERCUBE)        /* its shape as runs name it: 2x2x2 is 8 nodes */
+            for (int i = 0; i < m->ndims; i++)
+                if (m->dims[i] != 2) {
+                    snprintf(err, errlen, "a hypercube's DIMS are 2x2x...x2, one 2 per dimension (up to %d), "
+                             "or give NODES (a power of two); not %s", NIC_MAX_DIMS, dims_s);
+                    return -1;
+                }
         if (m->topo == NIC_TOPO_FATTREE)
             for (int i = 0; i < m->ndims; i++)
                 if (m->dims[i] != m->dims[0] || m->dims[0] < 2 || m->dims[0] > NIC_MAX_DIMS) {

@@ -162,6 +162,16 @@ TEST(hypercube_of_8_is_2x2x2)
     REQUIRE(parse(&m, "hypercube", "16", NULL) == 0);
     CHECK_EQ_INT(m.ndims, 4);
     check_dims(&m, "2x2x2x2");
+    /* the shape a run prints is accepted back as DIMS, and nothing else */
+    REQUIRE(parse(&m, "hypercube", NULL, "2x2x2x2") == 0);
+    CHECK_EQ_INT(m.nodes, 16);
+    CHECK_EQ_INT(m.ndims, 4);
+    REQUIRE(parse(&m, "hypercube", "16", "2x2x2x2") == 0);
+    CHECK_EQ_INT(parse(&m, "hypercube", "8", "2x2x2x2"), -1);
+    CHECK_CONTAINS(err, "does not match");
+    CHECK_EQ_INT(parse(&m, "hypercube", NULL, "4x4"), -1);
+    CHECK_CONTAINS(err, "a hypercube's DIMS are 2x2x...x2");
+    CHECK_CONTAINS(err, "not 4x4");
 }
 
 TEST(hypercube_needs_a_power_of_two)
@@ -197,14 +207,16 @@ TEST(hypercube_dimensions_fit_dims_array)
     CHECK_EQ_INT(parse(&m, "hypercube", "8192", NULL), -1);  /* above the node limit */
 }
 
-TEST(hypercube_with_dims_is_an_error)
+/* A hypercube's DIMS can only be what a run names it: 2 per dimension. */
+TEST(hypercube_dims_are_twos_only)
 {
     struct machine m;
-    CHECK_EQ_INT(parse(&m, "hypercube", NULL, "2x2x2"), -1);
-    CHECK_CONTAINS(err, "DIMS");
-    CHECK_CONTAINS(err, "hypercube");
-    CHECK_EQ_INT(parse(&m, "hypercube", "8", "2x2x2"), -1);
-    CHECK_CONTAINS(err, "hypercube");
+    CHECK_EQ_INT(parse(&m, "hypercube", NULL, "2x2x4"), -1);
+    CHECK_CONTAINS(err, "a hypercube's DIMS are 2x2x...x2");
+    CHECK_EQ_INT(parse(&m, "hypercube", "8", "8"), -1);
+    CHECK_CONTAINS(err, "not 8");
+    CHECK_EQ_INT(parse(&m, "hypercube", NULL, "2x2x2"), 0);
+    CHECK_EQ_INT(m.nodes, 8);
 }
 
 TEST(coords_vary_dimension_0_fastest)
