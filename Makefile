@@ -1,7 +1,7 @@
 # wormsim: a bare-metal multicomputer emulator.
 #   make            build the router/run tool and both node images (ARM, RISC-V)
 #   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
-#                   ARCH=arm|riscv|mixed)
+#                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 RUNS_DIR=; README)
 #   make test       host unit tests and QEMU boot-and-collect tests
 #   make bench      wall-time and memory figures, and the fault soak
 #   make fuzz       a long libFuzzer campaign on the router (FUZZ_SECONDS= FUZZ_JOBS=)

@@ -1090,8 +1090,9 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->now = c + 1;
         n->stepped++;
         n->moves += n->moved;
-        /* Deadlock is impossible by construction (net_model.h); a long standstill
-         * with flits inside means a model error, not slow traffic. */
+        /* Unicast worms cannot deadlock (net_model.h): a long standstill with
+         * flits inside means a model error, not slow traffic. Multidestination
+         * worms can (their hold-and-wait, net_mc.c), and that is found first. */
         n->still = n->moved || !n->inflight_flits || n->nfz ? 0 : n->still + 1;
         if (n->still > 1000000)
             return -1;

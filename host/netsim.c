@@ -50,6 +50,7 @@ struct cfg {
 
 struct result {
     double offered, accepted, mean, p50, p99, max_lat;
+    double generated;             /* flits per node per cycle the window's packets carry */
     uint64_t measured, created, delivered, cycles;
     double wall_s, flit_hops_per_s, router_cycles_per_s;
     int saturated;
@@ -146,7 +147,7 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
     size_t lat_cap = 1024, nlat = 0;
     uint64_t *lat = malloc(lat_cap * sizeof *lat);
     uint64_t *seq = calloc((size_t)N, sizeof *seq);
-    uint64_t end = c->warmup + c->measure, flits_in_window = 0, outstanding_measured = 0;
+    uint64_t end = c->warmup + c->measure, flits_in_window = 0, outstanding_measured = 0, flits_generated = 0;
     memset(res, 0, sizeof *res);
     double t0 = now_s();
     uint64_t cyc;
@@ -168,6 +169,7 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
                 p->created = cyc;
                 p->measured = cyc >= c->warmup;
                 outstanding_measured += (uint64_t)p->measured;
+                flits_generated += p->measured ? flits : 0;
                 res->created++;
                 net_inject(n, &p->nm);
             }
@@ -203,6 +205,7 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
     for (size_t i = 0; i < nlat; i++)
         sum += (double)lat[i];
     res->offered = c->rate;
+    res->generated = (double)flits_generated / ((double)N * (double)c->measure);
     res->accepted = (double)flits_in_window / ((double)N * (double)c->measure);
     res->measured = nlat;
     res->mean = nlat ? sum / (double)nlat : 0;
@@ -310,7 +313,9 @@ static void usage(FILE *f)
 "  -t, --topo KIND       mesh | torus | hypercube | banyan | fattree (default torus)\n"
 "  -n, --nodes N         node count (default 64)   -d, --dims AxB..  sizes per dimension\n"
 "  -p, --pattern P       uniform transpose bitcomp bitrev tornado hotspot neighbor (default uniform)\n"
-"  -r, --rate R          offered load, flits per node per cycle (default 0.1)\n"
+"  -r, --rate R          offered load, flits per node per cycle (default 0.1); a packet a\n"
+"                        node would send itself is not sent, so uniform traffic generates\n"
+"                        R (N-1)/N (JSON: generated, measured over the window)\n"
 "      --sweep A:B:S     one run per rate from A to B in steps of S: the latency-load curve,\n"
 "                        and accepted throughput past saturation (a saturated run's\n"
 "                        latencies cover only the packets it delivered)\n"
@@ -318,7 +323,8 @@ static void usage(FILE *f)
 "      --warmup C        cycles before measuring (default 2000)\n"
 "      --cycles C        measured cycles (default 10000)\n"
 "      --seed S          random seed (default 1)\n"
-"      --hot-frac F      hotspot: share of packets sent to node 0 (default 0.1)\n"
+"      --hot-frac F      hotspot: a packet goes to node 0 with probability F, else to a\n"
+"                        uniform node (default 0.1)\n"
 "      --burst M         instead: M packets per node at cycle 0, run until all are delivered\n"
 "      --no-jump         step every cycle (the engine's jumps over periodic stretches off;\n"
 "                        results are the same)\n"
@@ -433,7 +439,9 @@ int main(int argc, char **argv)
     {   /* a network the engine refuses is refused before any output */
         struct net *probe = new_net(&c, err, sizeof err);
         if (!probe) {
-            fprintf(stderr, "netsim: %s\n", err);
+            char from[512];
+            params_origin(from, sizeof from, topo_names[c.m.topo], preset, nsets);
+            fprintf(stderr, "netsim: %s %s\n", err, from);
             return 2;
         }
         net_free(probe);
@@ -480,9 +488,9 @@ int main(int argc, char **argv)
             return 2;
         }
         if (c.json) {
-            json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:f, s:f, s:f}",
+            json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:f, s:f, s:f}",
                 "topology", topo_names[c.m.topo], "dims", dimstr, "pattern", pat, "len", (int)c.len,
-                "offered", res.offered, "accepted", res.accepted, "mean_latency", res.mean,
+                "offered", res.offered, "generated", res.generated, "accepted", res.accepted, "mean_latency", res.mean,
                 "p50_latency", res.p50, "p99_latency", res.p99, "max_latency", res.max_lat,
                 "packets", (json_int_t)res.measured, "saturated", res.saturated, "wall_s", res.wall_s,
                 "flit_hops_per_s", res.flit_hops_per_s, "router_cycles_per_s", res.router_cycles_per_s);

@@ -198,12 +198,15 @@ int params_load(struct params *p, enum nic_port *pm, const char *name, char *err
         return -1;
     }
     size_t len = strlen(name);
+    struct stat st;
     if (strchr(name, '/'))
         strcpy(path, name);
     else if (len > 5 && !strcmp(name + len - 5, ".conf"))
         sprintf(path, "presets/%s", name);           /* delta.conf names presets/delta.conf too */
     else
         sprintf(path, "presets/%s.conf", name);
+    if (!strchr(name, '/') && stat(path, &st) && !stat(name, &st))
+        strcpy(path, name);                          /* no such preset: a file here, e.g. a run's params.conf */
     FILE *f = open_params(path, err, errlen);
     if (!f) {
         free(path);
@@ -322,4 +325,11 @@ int params_check(const struct params *p, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+void params_origin(char *buf, size_t len, const char *topo, const char *preset, int nsets)
+{
+    snprintf(buf, len, "(a %s with the %s%s%s%s)", topo, preset ? "parameters of preset " : "built-in parameters",
+             preset ? preset : "", nsets ? " and --set" : "",
+             preset ? "; the preset's file says which machine it is made for" : "");
 }

@@ -21,8 +21,10 @@ int params_set(struct params *p, enum nic_port *port_model, const char *key, con
                char *err, size_t errlen);
 
 /* Apply a config file: "key = value" lines of any length, '#' comments. A
- * name without '/' means presets/<name>.conf. The file must be a regular file
- * of at most 1 MiB. Errors name the file and line. */
+ * name without '/' means presets/<name>.conf (or presets/<name> if it ends
+ * in .conf), else, if there is no such preset, the file of that name in
+ * the current directory. The file must be a regular file of at most 1 MiB.
+ * Errors name the file and line. */
 int params_load(struct params *p, enum nic_port *port_model, const char *name_or_path,
                 char *err, size_t errlen);
 
@@ -40,5 +42,10 @@ void params_value(const struct params *p, enum nic_port pm, int i, char *buf, si
 
 /* Cross-parameter checks (e.g. messages must fit NIC memory). */
 int params_check(const struct params *p, char *err, size_t errlen);
+
+/* Where a network's parameters came from, for a refusal of them: "(a torus
+ * with the parameters of preset delta and --set; ...)". A preset is made
+ * for one machine, so the preset is named. */
+void params_origin(char *buf, size_t len, const char *topo, const char *preset, int nsets);
 
 #endif

@@ -1056,10 +1056,10 @@ static int run_main(struct host *h, int argc, char **argv)
     {   /* the network must accept the shape before any node starts */
         char nerr[256];
         struct net *probe = net_new(&rn.m, &rn.p.net, nerr, sizeof nerr);
-        if (!probe) {           /* say where the parameters came from: a preset is made for one machine */
-            fprintf(stderr, "wormsim: %s (a %s with the %s%s%s%s)\n", nerr, topo_names[rn.m.topo],
-                    preset ? "parameters of preset " : "built-in parameters", preset ? preset : "",
-                    nset ? " and --set" : "", preset ? "; the preset's file says which machine it is made for" : "");
+        if (!probe) {
+            char from[512];
+            params_origin(from, sizeof from, topo_names[rn.m.topo], preset, nset);
+            fprintf(stderr, "wormsim: %s %s\n", nerr, from);
             return 2;
         }
         net_free(probe);

@@ -21,6 +21,15 @@ field() { jq -r "$1" "$TMP/j"; }
 # traffic on an 8x8 torus is close to the uncontended one, which is
 # (mean hops x hop + flits) cycles: 4 hops on average (0..4 per dimension,
 # mean 2 each, with 1/63 weight for self excluded) and 8 flits.
+# A packet a node would send itself is not sent: at rate 0.2 on 4 nodes,
+# uniform traffic generates 0.15 flits per node per cycle, and all of it
+# is accepted (JSON generated and accepted).
+generated_is_what_was_offered() {
+  ns --dims 2x2 --rate 0.2 --cycles 40000 > "$TMP/j"; expect '[ $? = 0 ]'
+  expect 'awk "BEGIN { exit !($(field .generated) > 0.14 && $(field .generated) < 0.16) }"' "generated $(field .generated)"
+  expect 'awk "BEGIN { d = $(field .accepted) - $(field .generated); exit !(d < 0.005 && d > -0.005) }"' "$(cat "$TMP/j")"
+  expect '[ "$(field .offered)" = 0.2 ] || [ "$(field .offered)" = 0.20000000000000001 ]' "$(field .offered)"
+}
 low_load_latency_is_near_uncontended() {
   ns --dims 8x8 --rate 0.01 --cycles 20000 > "$TMP/j"; expect '[ $? = 0 ]'
   expect 'awk "BEGIN { exit !($(field .mean_latency) > 11.5 && $(field .mean_latency) < 13.5) }"' "mean $(field .mean_latency)"
@@ -220,6 +229,14 @@ options_say_what_they_accept() {
   # a network that refuses its parameters says where they came from
   refused --preset delta -- "a torus needs at least 2 virtual channels .*, not 1 \(a torus with the parameters of preset delta; the preset's file says which machine it is made for\)"
   refused --set vcs=1 -- "not 1 \(a torus with the built-in parameters and --set\)$"
+  "$NETSIM" --preset delta --dims 4x4 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ] && [ ! -s "$TMP/e" ]'
+  expect 'grep -q "not 1 (a torus with the parameters of preset delta; " "$TMP/e2"' "$(cat "$TMP/e2")"
+  # a file name with no presets/ file of that name is read where it is (a run's params.conf)
+  mkdir -p "$TMP/here" && printf 'vcs = 1\n' > "$TMP/here/mine.conf"
+  local w k t; w=$(realpath "$WORMSIM"); k=$(realpath "${KERNEL:-build/arm/node.elf}"); t=$(realpath qemu-scripts/arm-virt.args)
+  (cd "$TMP/here" && "$w" --check --app hello --nodes 4 --preset mine.conf --kernel "$k" --qemu-template "$t") > "$TMP/c" 2>&1
+  local rc=$?
+  expect '[ $rc = 2 ] && grep -q "not 1 (a torus with the parameters of preset mine.conf; " "$TMP/c"' "$(cat "$TMP/c")"
 }
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
@@ -297,7 +314,7 @@ plain_make_builds_everything() {
 }
 
 echo "host tool tests"
-for x in numbers_are_not_octal low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
+for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything; do t $x $x; done
 echo "host: $pass passed, $fail failed"
