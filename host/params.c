@@ -309,6 +309,30 @@ void params_write(FILE *f, const struct params *p, enum nic_port pm)
     }
 }
 
+void params_list(FILE *f)
+{
+    struct params d;
+    enum nic_port pm;
+    params_defaults(&d, &pm);
+    fprintf(f, "%-17s %-38s %-11s %s\n", "key", "accepted", "default", "meaning");
+    for (int i = 0; i < (int)NKEYS; i++) {
+        const struct key *k = &keys[i];
+        char acc[96] = "", def[64];
+        int num;
+        if (k->kind == K_U32)
+            snprintf(acc, sizeof acc, "%u..%u", k->lo, k->hi);
+        else if (k->kind == K_PORT_MODEL)
+            snprintf(acc, sizeof acc, "one-port|all-port");
+        else
+            for (int w = 0; k->names[w]; w++)
+                snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", w ? "|" : "", k->names[w]);
+        params_value(&d, pm, i, def, sizeof def, &num);
+        fprintf(f, "%-17s %-38s %-11s %s\n", k->name, acc, def, k->doc);
+    }
+    fprintf(f, "(across keys: nic_mem a power of two, 2 msg_max + 16 KiB <= nic_mem, msg_max <= held_max; "
+               "a torus needs vcs >= 2; unidirectional on a torus only)\n");
+}
+
 int params_check(const struct params *p, char *err, size_t errlen)
 {
     if (p->held_max < p->msg_max) {

@@ -40,6 +40,10 @@ int params_count(void);
 const char *params_key(int i);
 void params_value(const struct params *p, enum nic_port pm, int i, char *buf, size_t len, int *numeric);
 
+/* Every key with its accepted values, built-in default and meaning
+ * (wormsim --list-params): the table the parser itself uses. */
+void params_list(FILE *f);
+
 /* Cross-parameter checks (e.g. messages must fit NIC memory). */
 int params_check(const struct params *p, char *err, size_t errlen);
 

@@ -146,7 +146,8 @@ static void usage(FILE *f)
 "      --check            check everything a run would (options, preset, machine, app and\n"
 "                         ARGS, memory, node images, QEMU), say so and exit: 0 accepted,\n"
 "                         2 refused with the reason; no node starts\n"
-"      --list-apps        print the node programs and exit\n");
+"      --list-apps        print the node programs and exit\n"
+"      --list-params      print every --set/preset key, its accepted values and default, and exit\n");
 }
 
 static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -952,7 +953,7 @@ static int run_main(struct host *h, int argc, char **argv)
         return 1;
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
-           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
+           O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_LISTP, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
            O_CHECK };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
@@ -963,7 +964,7 @@ static int run_main(struct host *h, int argc, char **argv)
         { "timeout", 1, 0, O_TIMEOUT }, { "hang-timeout", 1, 0, O_HANG },
         { "t-send", 1, 0, O_TSEND }, { "t-recv", 1, 0, O_TRECV },
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
-        { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "help", 0, 0, 'h' },
+        { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "list-params", 0, 0, O_LISTP }, { "help", 0, 0, 'h' },
         { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
         { "check", 0, 0, O_CHECK },
         { 0, 0, 0, 0 },
@@ -1014,6 +1015,7 @@ static int run_main(struct host *h, int argc, char **argv)
             set_val[nset++] = optarg;
             break;
         case O_LIST: list_apps(stdout); return 0;
+        case O_LISTP: params_list(stdout); return 0;
         case O_CHECK: rn.check_only = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;

@@ -238,6 +238,28 @@ options_say_what_they_accept() {
   local rc=$?
   expect '[ $rc = 2 ] && grep -q "not 1 (a torus with the parameters of preset mine.conf; " "$TMP/c"' "$(cat "$TMP/c")"
 }
+# wormsim --list-params is the parser's own table: it lists the keys of
+# docs/network.md's table, no more and no fewer, with their defaults; a
+# value one past a key's range is refused naming that range, and the
+# default is accepted.
+list_params_is_what_is_accepted() {
+  "$WORMSIM" --list-params > "$TMP/lp"; expect '[ $? = 0 ]'
+  awk 'NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1 }' "$TMP/lp" | sort > "$TMP/listed"
+  sed -n 's/^| `\([a-z_]*\)` | .* | \(.*\) |$/\1/p' docs/network.md | sort > "$TMP/doc"
+  expect '[ "$(wc -l < "$TMP/listed")" -ge 20 ] && cmp -s "$TMP/listed" "$TMP/doc"' "$(diff "$TMP/listed" "$TMP/doc")"
+  local key acc def lo hi n=0
+  while read -r key acc def _; do
+    local docdef; docdef=$(sed -n "s/^| \`$key\` | .* | \([^ |]*\).* |\$/\1/p" docs/network.md)
+    expect '[ "$docdef" = "$def" ]' "$key: default $def here, $docdef in docs/network.md"
+    refused --check --set "$key=$def" -- "node image $TMP/none.elf is missing"
+    case "$acc" in
+      *..*) lo=${acc%..*}; hi=${acc#*..}
+            refused --set "$key=$((hi + 1))" -- "$key '$((hi + 1))' is not a whole number from $lo to $hi"; n=$((n + 1)) ;;
+      *) refused --set "$key=nosuch" -- "'nosuch' is unknown; accepted: ${acc//|/, }" ;;
+    esac
+  done < <(awk 'NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1, $2, $3 }' "$TMP/lp")
+  expect '[ $n -ge 15 ]' "$n ranged keys"
+}
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
 }
@@ -315,7 +337,7 @@ plain_make_builds_everything() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
