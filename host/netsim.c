@@ -436,15 +436,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
         return 2;
     }
-    {   /* a network the engine refuses is refused before any output */
-        struct net *probe = new_net(&c, err, sizeof err);
-        if (!probe) {
-            char from[512];
-            params_origin(from, sizeof from, topo_names[c.m.topo], preset, nsets);
-            fprintf(stderr, "netsim: %s %s\n", err, from);
-            return 2;
-        }
-        net_free(probe);
+    if (params_check_net(&c.p, &c.m, preset, nsets, err, sizeof err)) {   /* before any output */
+        fprintf(stderr, "netsim: %s\n", err);
+        return 2;
     }
     if (c.burst) {
         if (sweep) {

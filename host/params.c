@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "params.h"
+#include "net_model.h"
 #include "../apps/number.h"
 
 enum kind { K_U32, K_NAMED, K_PORT_MODEL };
@@ -201,12 +202,14 @@ int params_load(struct params *p, enum nic_port *pm, const char *name, char *err
     struct stat st;
     if (strchr(name, '/'))
         strcpy(path, name);
-    else if (len > 5 && !strcmp(name + len - 5, ".conf"))
-        sprintf(path, "presets/%s", name);           /* delta.conf names presets/delta.conf too */
-    else
-        sprintf(path, "presets/%s.conf", name);
-    if (!strchr(name, '/') && stat(path, &st) && !stat(name, &st))
-        strcpy(path, name);                          /* no such preset: a file here, e.g. a run's params.conf */
+    else {
+        if (len > 5 && !strcmp(name + len - 5, ".conf"))
+            sprintf(path, "presets/%s", name);       /* delta.conf names presets/delta.conf too */
+        else
+            sprintf(path, "presets/%s.conf", name);
+        if (stat(path, &st) && !stat(name, &st))
+            strcpy(path, name);                      /* no such preset: a file here, e.g. a run's params.conf */
+    }
     FILE *f = open_params(path, err, errlen);
     if (!f) {
         free(path);
@@ -351,9 +354,17 @@ int params_check(const struct params *p, char *err, size_t errlen)
     return 0;
 }
 
-void params_origin(char *buf, size_t len, const char *topo, const char *preset, int nsets)
+int params_check_net(const struct params *p, const struct machine *m, const char *preset, int nsets,
+                     char *err, size_t errlen)
 {
-    snprintf(buf, len, "(a %s with the %s%s%s%s)", topo, preset ? "parameters of preset " : "built-in parameters",
-             preset ? preset : "", nsets ? " and --set" : "",
-             preset ? "; the preset's file says which machine it is made for" : "");
+    char why[256];
+    struct net *probe = net_new(m, &p->net, why, sizeof why);
+    if (probe) {
+        net_free(probe);
+        return 0;
+    }
+    snprintf(err, errlen, "%s (a %s with the %s%s%s%s)", why, topo_names[m->topo],
+             preset ? "parameters of preset " : "built-in parameters", preset ? preset : "",
+             nsets ? " and --set" : "", preset ? "; the preset's file says which machine it is made for" : "");
+    return -1;
 }

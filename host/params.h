@@ -47,9 +47,11 @@ void params_list(FILE *f);
 /* Cross-parameter checks (e.g. messages must fit NIC memory). */
 int params_check(const struct params *p, char *err, size_t errlen);
 
-/* Where a network's parameters came from, for a refusal of them: "(a torus
- * with the parameters of preset delta and --set; ...)". A preset is made
- * for one machine, so the preset is named. */
-void params_origin(char *buf, size_t len, const char *topo, const char *preset, int nsets);
+/* Whether the network engine accepts these parameters on machine m (it is
+ * built and freed); if not, -1 and its reason in err, followed by where the
+ * parameters came from: "(a torus with the parameters of preset delta and
+ * --set; ...)". A preset is made for one machine, so the preset is named. */
+int params_check_net(const struct params *p, const struct machine *m, const char *preset, int nsets,
+                     char *err, size_t errlen);
 
 #endif

@@ -1055,16 +1055,9 @@ static int run_main(struct host *h, int argc, char **argv)
         return 2;
     }
     rn.m.port_model = port_model;
-    {   /* the network must accept the shape before any node starts */
-        char nerr[256];
-        struct net *probe = net_new(&rn.m, &rn.p.net, nerr, sizeof nerr);
-        if (!probe) {
-            char from[512];
-            params_origin(from, sizeof from, topo_names[rn.m.topo], preset, nset);
-            fprintf(stderr, "wormsim: %s %s\n", nerr, from);
-            return 2;
-        }
-        net_free(probe);
+    if (params_check_net(&rn.p, &rn.m, preset, nset, err, sizeof err)) {   /* before any node starts */
+        fprintf(stderr, "wormsim: %s\n", err);
+        return 2;
     }
     rn.arch = calloc((size_t)rn.m.nodes, 1);
     if (!rn.arch || arch_parse(rn.arch_spec, rn.m.nodes, rn.arch, err, sizeof err)) {
