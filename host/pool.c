@@ -178,27 +178,25 @@ fail:
 struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const char *log_path,
                             char *err, size_t errlen)
 {
-    if (!s->gdb_port)
-        for (int i = 0; i < p->n; i++) {
-            struct pool_node *nd = p->node[i];
-            if (!nd || nd->state != PN_IDLE || strcmp(nd->key, s->key))
-                continue;
-            nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-            if (nd->log < 0) {
-                snprintf(err, errlen, "cannot create %s: %s", log_path, strerror(errno));
-                return NULL;
-            }
-            if (nd->npending && write(nd->log, nd->pending, nd->npending) < 0)
-                perror("wormsim: node log");
-            nd->npending = 0;
-            nd->state = PN_BUSY;
-            nd->used = ++p->takes;
-            p->reused++;
-            return nd;
+    struct pool_node *nd = NULL;
+    for (int i = 0; !s->gdb_port && !nd && i < p->n; i++)
+        if (p->node[i] && p->node[i]->state == PN_IDLE && !strcmp(p->node[i]->key, s->key))
+            nd = p->node[i];
+    if (nd) {
+        nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (nd->log < 0) {
+            snprintf(err, errlen, "cannot create %s: %s", log_path, strerror(errno));
+            return NULL;
         }
-    struct pool_node *nd = start_node(p, s, log_path, err, errlen);
-    if (nd)
-        nd->used = ++p->takes;
+        if (nd->npending && write(nd->log, nd->pending, nd->npending) < 0)
+            perror("wormsim: node log");
+        nd->npending = 0;
+        nd->state = PN_BUSY;
+        p->reused++;
+    } else if (!(nd = start_node(p, s, log_path, err, errlen))) {
+        return NULL;
+    }
+    nd->used = ++p->takes;
     return nd;
 }
 

@@ -80,8 +80,9 @@ for n in $POOL_SIZES; do
   for k in $(seq "$REPEAT"); do
     q0=$(qemu_cpu_s $pp)
     warm+="$(timed --pool "$P")"$'\n'
-    per+="$(jq '.engine.router_cpu_s / .messages * 1e6' "$TMP/runs/latest/summary.json")"$'\n'
-    qper+="$(awk -v a="$q0" -v b="$(qemu_cpu_s $pp)" -v m="$(jq .messages "$TMP/runs/latest/summary.json")" 'BEGIN { printf "%.1f", (b - a) / m * 1e6 }')"$'\n'
+    read -r rcpu m < <(jq -r '"\(.engine.router_cpu_s) \(.messages)"' "$TMP/runs/latest/summary.json")
+    per+="$(awk -v c="$rcpu" -v m="$m" 'BEGIN { print c / m * 1e6 }')"$'\n'
+    qper+="$(awk -v a="$q0" -v b="$(qemu_cpu_s $pp)" -v m="$m" 'BEGIN { printf "%.1f", (b - a) / m * 1e6 }')"$'\n'
   done
   warm=$(printf '%s' "$warm" | median); per=$(printf '%s' "$per" | median); qper=$(printf '%s' "$qper" | median)
   grep -q "$n of $n nodes warm" "$TMP/out" || { echo "the pool's run was not warm: $(cat "$TMP/out")"; kill $pp; exit 1; }
