@@ -834,10 +834,19 @@ static void router_step(struct net *n, int node, uint64_t c)
      * and so does each input port. */
     if (!nmc)
         memset(n->in_used, 0, (size_t)n->nin);
-    if (n->p.alloc == ALLOC_FIXED)
+    if (n->p.alloc == ALLOC_FIXED) {
         switch_fixed(n, node, nreq, c, blocked_seen);
-    else
+    } else if (nreq == 1) {
+        /* one request: switch_separable's picks and grant, without its
+         * scans (its input's pick, its output's grant, both pointers
+         * past it, nothing blocked) */
+        int ip = n->req_ip[0], vc = n->req_vc[0];
+        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
+        r->out[r->in[ip * V + vc].out_port].rr = (uint32_t)(ip * V + vc + 1) % (uint32_t)(n->nin * V);
+        send_flit(n, node, ip, vc, c);
+    } else {
         switch_separable(n, node, nreq, c, blocked_seen);
+    }
 }
 
 /* The order of an injection channel's worms: by readiness; at the same
