@@ -141,6 +141,8 @@ struct net {
     net_link_trace_fn trace_fn;
     void *trace_ctx;
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
+    int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
+                                       by the full allocator, none by router_step's shortcut */
     uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
     struct jprobe jp;
     struct jgroup **pg;             /* per port id: its frozen group, or NULL (net_jump.c) */
