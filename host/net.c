@@ -102,6 +102,8 @@ static void ivc_push(const struct net *n, struct net_router *r, int i, struct fl
     }
     if (!v->count)
         v->front_ready = f.ready;
+    if (r->sleep == 1)
+        r->sleep = 2;                         /* woken: a flit came */
     v->q[(v->head + v->count++) % v->cap] = f;
     if (!n->wide)
         r->busy |= 1ull << i;
@@ -213,6 +215,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     }
     net_topo_wire(n);
     n->jump_on = 1;
+    n->slog_node = -1;
     n->next_thaw = UINT64_MAX;
     return n;
 }
@@ -229,6 +232,8 @@ void net_free(struct net *n)
                 free(r->mbr[k]);
         }
         free(r->mbr);
+        free(r->slog_m);
+        free(r->slog_l);
         for (int o = 0; r->out && o < n->nout; o++) {
             free(r->out[o].credits);
             free(r->out[o].owner);
@@ -262,10 +267,45 @@ void net_free(struct net *n)
 
 static void count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
 {
+    struct net_router *r = &n->r[node];
     m->blocked_cycles++;
+    if (n->slog_node == node)
+        r->slog_m[r->nslog_m++] = m;
     if (port < n->nlinkp && !seen[port]) {
         seen[port] = 1;
         n->ls[(size_t)node * n->nlinkp + port].blocked++;
+        if (n->slog_node == node)
+            r->slog_l[r->nslog_l++] = node * n->nlinkp + port;
+    }
+}
+
+/* Router `node`'s owed blocked cycles, up to cycle t. */
+static void settle(struct net *n, int node, uint64_t t)
+{
+    struct net_router *r = &n->r[node];
+    if (t <= r->sleep_c)
+        return;
+    uint64_t k = t - r->sleep_c;
+    for (int i = 0; i < r->nslog_m; i++)
+        r->slog_m[i]->blocked_cycles += k;
+    for (int i = 0; i < r->nslog_l; i++)
+        n->ls[r->slog_l[i]].blocked += k;
+    r->sleep_c = t;
+}
+
+void net_sleep_settle(struct net *n)
+{
+    NET_FOR_ACTIVE(n, i) {
+        if (n->r[i].sleep)
+            settle(n, i, n->now);
+    }
+}
+
+void net_sleep_end(struct net *n, int r)
+{
+    if (n->r[r].sleep) {
+        settle(n, r, n->now);
+        n->r[r].sleep = 0;
     }
 }
 
@@ -383,17 +423,20 @@ static prio_t priority(const struct net *n, const struct ivc *v, uint32_t at, ui
  * Round robin grants a waiting requester before any other of its class
  * twice; age first grants the worms that were ready before it, and among
  * equals does the same. */
-static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
+static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
 {
     struct net_router *r = &n->r[node];
     const uint32_t NV = (uint32_t)(n->nin * n->V);
+    int granted = 0;
     if (n->p.alloc == ALLOC_FIXED) {
         for (int q = 0; q < nva; q++) {
             struct ivc *v = &r->in[n->va_req[q]];
-            if (!vc_grant(n, node, n->va_req[q]))
+            if (vc_grant(n, node, n->va_req[q]))
+                granted++;
+            else
                 count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
         }
-        return;
+        return granted;
     }
     /* each (output, class) in turn; in it, requesters by priority. Every
      * requester of one (output, class) wants the same VCs, so once one is
@@ -427,6 +470,7 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
                 break;
             if (vc_grant(n, node, n->va_req[qi])) {
                 *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
+                granted++;
                 continue;
             }
             for (int q = 0; q < nva; q++) {
@@ -437,6 +481,7 @@ static void vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
             break;
         }
     }
+    return granted;
 }
 
 /* Flit f crosses output link o of `node` on VC ovc into the next router. */
@@ -749,8 +794,25 @@ static void router_step(struct net *n, int node, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const int V = n->V;
-    int nreq = 0, nva = 0, nready = 0, nmc = 0;
+    int nreq = 0, nva = 0, nready = 0, nmc = 0, changed = 0;
+    uint64_t wake = UINT64_MAX;
     uint8_t blocked_seen[NET_MAX_LINK_PORTS] = { 0 };
+    /* Whether this router may fall asleep after this cycle (struct
+     * net_router's sleep): wormhole only (elsewhere a VC is granted on
+     * room downstream, which no event here announces), never in a frozen
+     * group's own cycles, in the checking reference, or with
+     * multidestination worms about. */
+    const int may_sleep = !n->stepping && !n->plain && !n->mc_live && n->p.switching == SW_WORMHOLE;
+    if (may_sleep) {
+        if (!r->slog_m) {
+            r->slog_m = malloc((size_t)(n->nin * V) * sizeof *r->slog_m);
+            r->slog_l = malloc((size_t)(n->nlinkp ? n->nlinkp : 1) * sizeof *r->slog_l);
+        }
+        if (r->slog_m && r->slog_l) {
+            n->slog_node = node;
+            r->nslog_m = r->nslog_l = 0;
+        }
+    }
     struct jgroup *const *pg = n->nfz ? &n->pg[net_in_id(n, node, 0)] : NULL;   /* its input ports' groups */
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
@@ -761,8 +823,11 @@ static void router_step(struct net *n, int node, uint64_t c)
             continue;
         if (pg && pg[i / V] != n->stepping)
             continue;                                /* another group's (net_jump.c) */
-        if (v->front_ready > c)
+        if (v->front_ready > c) {
+            if (v->front_ready < wake)
+                wake = v->front_ready;
             continue;
+        }
         struct flit *f = ivc_front(v);
         if (!v->routed && f->m->mc)
             net_mc_route(n, node, i);
@@ -773,6 +838,7 @@ static void router_step(struct net *n, int node, uint64_t c)
         n->ready_vc[nready++] = i;
         if (!v->routed) {
             int ip = i / V;
+            changed = 1;
             int cls = -1, p = net_topo_route(n, node, f->m, &cls);
             if (p < 0) {
                 p = net_eject_port(n, ip);
@@ -790,8 +856,8 @@ static void router_step(struct net *n, int node, uint64_t c)
     /* Phase 2: VC allocation, multidestination worms first. */
     if (nmc)
         mc_vc_allocate(n, node, nmc);
-    if (nva)
-        vc_allocate(n, node, nva, blocked_seen);
+    if (nva && vc_allocate(n, node, nva, blocked_seen))
+        changed = 1;
     if (nmc) {                                   /* and they cross the switch first */
         memset(n->in_used, 0, (size_t)n->nin);
         memset(n->out_used, 0, (size_t)n->nout);
@@ -815,8 +881,10 @@ static void router_step(struct net *n, int node, uint64_t c)
             if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
                 continue;
         }
-        if (op->is_eject && c < op->next_ok)
+        if (op->is_eject && c < op->next_ok) {
+            changed = 1;                             /* (it will go at next_ok: no sleep) */
             continue;                                /* the NIC is still taking the last flit */
+        }
         if (nmc && (n->in_used[i / V] || n->out_used[v->out_port])) {
             count_blocked(n, node, v->out_port, m, blocked_seen);
             continue;                                /* a multidestination worm went there */
@@ -829,8 +897,18 @@ static void router_step(struct net *n, int node, uint64_t c)
         n->req_vc[nreq] = i % V;
         nreq++;
     }
-    if (!nreq)
+    n->slog_node = -1;
+    if (!nreq) {
+        /* Nothing moved and nothing was granted: each cycle after this one
+         * is this one again (the same worms blocked, counted the same)
+         * until a flit or credit comes or a front flit is ready. */
+        if (may_sleep && !changed && !nmc && r->slog_m && r->slog_l) {
+            r->sleep = 1;
+            r->sleep_c = c + 1;
+            r->wake_at = wake;
+        }
         return;
+    }
     /* Phase 4: switch allocation; each output port sends at most one flit
      * and so does each input port. */
     if (!nmc)
@@ -917,6 +995,11 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
         if (!m->next_queue)
             q->last = m;
     }
+    if (m->mc) {
+        NET_FOR_ACTIVE(n, i) {                   /* none sleeps with multidestination worms about */
+            net_sleep_end(n, i);
+        }
+    }
     n->r[m->src].queued++;
     net_activate(n, m->src);
     n->queued_msgs++;
@@ -994,8 +1077,12 @@ static uint64_t next_ready(const struct net *n)
 /* The credits returned during a cycle, usable from the next. */
 static void apply_credits(struct net *n)
 {
-    for (size_t k = 0; k < n->ncr; k++)
-        n->r[n->cr[k].router].out[n->cr[k].port].credits[n->cr[k].vc]++;
+    for (size_t k = 0; k < n->ncr; k++) {
+        struct net_router *r = &n->r[n->cr[k].router];
+        r->out[n->cr[k].port].credits[n->cr[k].vc]++;
+        if (r->sleep == 1)
+            r->sleep = 2;                        /* woken: a credit came */
+    }
     n->ncr = 0;
 }
 
@@ -1090,8 +1177,16 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 inject_step(n, i, c);
         }
         NET_FOR_ACTIVE(n, i) {
-            if (n->r[i].nflits > n->r[i].nfrozen)
-                router_step(n, i, c);
+            struct net_router *R = &n->r[i];
+            if (R->nflits <= R->nfrozen)
+                continue;
+            if (R->sleep) {
+                if (R->sleep == 1 && c < R->wake_at)
+                    continue;                        /* asleep: this cycle is owed */
+                settle(n, i, c);
+                R->sleep = 0;
+            }
+            router_step(n, i, c);
         }
         NET_FOR_ACTIVE(n, i) {
             if (!live(n, i))
@@ -1168,7 +1263,7 @@ const char *net_run_error(const struct net *n)
 {
     if (n->last_rc == -3 && n->deadlock)
         return n->deadlock;
-    return n->last_rc == -2 ? "the network model's jump or allocation shortcut gave other times or counters than "
-                              "stepping every cycle with the full allocator"
+    return n->last_rc == -2 ? "the network model's jump or shortcuts gave other times or counters than "
+                              "stepping every router every cycle with the full allocator"
                             : "the network stopped moving flits with worms in it";
 }

@@ -368,6 +368,7 @@ static void record(struct net *n)
     struct jprobe *p = &n->jp;
     if (alloc_scratch(n))
         return;                          /* no memory: step on, one cycle at a time */
+    net_sleep_settle(n);                 /* the counters at c0 */
     build(n);
     const int N = nports(n);
     p->epoch++;
@@ -431,6 +432,7 @@ oom:
 static int rerecord(struct net *n, struct jgroup *g)
 {
     n->jp.epoch++;
+    net_sleep_settle(n);
     g->len = g->nmsg = 0;
     struct walk w = { n, g, 1, 0, n->now, 0 };
     if (!walk(&w) || w.oom)
@@ -580,6 +582,9 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         n->fz_cap = nc;
     }
     n->fz[n->nfz++] = g;
+    for (int i = 0; i < g->nport; i++)           /* its routers count afresh without it */
+        net_sleep_end(n, is_in(n, g->port[i]) ? g->port[i] / n->nin
+                                              : (g->port[i] - n->nr * n->nin) / n->nout);
     g->c1 = n->now;
     g->P = P;
     g->until = P && k < (UINT64_MAX - n->now) / P ? n->now + k * P : UINT64_MAX;
@@ -618,6 +623,7 @@ void net_jump_probe(struct net *n)
         struct walk w = { n, g, 0, 0, n->now, 0 };
         int keep = 0;
         if (n->moves != g->moves0 && walk(&w)) {
+            net_sleep_settle(n);         /* the counters at c1 */
             uint64_t k = closed(n, g) ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
                 freeze(n, g, P, k);
@@ -655,6 +661,9 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
 {
     uint64_t c1 = g->c1, k = (t - c1) / g->P, dt = k * g->P;
     const int V = n->V;
+    for (int i = 0; i < g->nport; i++)           /* its routers count afresh with it */
+        net_sleep_end(n, is_in(n, g->port[i]) ? g->port[i] / n->nin
+                                              : (g->port[i] - n->nr * n->nin) / n->nout);
     for (size_t i = 0; i < g->nmsg; i++) {
         struct jmsg *x = &g->msg[i];
         x->m->f_out += (uint32_t)(k * x->d);
@@ -809,6 +818,7 @@ void net_jump_settle(struct net *n)
 {
     if (n->nfz)
         thaw_due(n, n->now, 1);
+    net_sleep_settle(n);
 }
 
 void net_jump_reset(struct net *n)

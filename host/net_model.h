@@ -224,9 +224,9 @@ uint64_t net_flit_hops(const struct net *n);
 
 /* The engine jumps over periodic stretches (see the top of the file)
  * unless turned off; the results are the same either way. NET_JUMP_CHECK
- * also runs a second model beside it, stepped every cycle and with no
- * shortcut in switch allocation, and net_run returns -2 at the first
- * event, time or counter where the two differ.
+ * also runs a second model beside it, stepped every cycle in every router
+ * (none asleep) and with no shortcut in switch allocation, and net_run
+ * returns -2 at the first event, time or counter where the two differ.
  * Set before the first net_inject; -1 if there is no memory for the check. */
 enum net_jump { NET_JUMP_OFF, NET_JUMP_ON, NET_JUMP_CHECK };
 int net_set_jump(struct net *n, enum net_jump mode);

@@ -84,6 +84,18 @@ struct net_router {
     uint32_t nflits;                /* flits buffered here */
     uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
     uint32_t queued;                /* messages waiting in its injection channels */
+    /* Asleep (net.c, router_step): a cycle in which nothing moved or was
+     * granted here, only blocked worms counted, repeats until a flit or a
+     * credit arrives, a front flit becomes ready (wake_at) or a group of
+     * its ports freezes or thaws. The loop skips it meanwhile; the blocked
+     * cycles it owes (1 per skipped cycle to each worm in slog_m and each
+     * link in slog_l) are added when it wakes or a reader needs them
+     * (net_sleep_settle). sleep: 0 awake, 1 asleep, 2 woken, owing. */
+    int sleep;
+    uint64_t sleep_c, wake_at;      /* first cycle not yet owed; first cycle it must step */
+    struct net_msg **slog_m;        /* [nin V] */
+    int *slog_l;                    /* [nlinkp] link indices (ls) */
+    int nslog_m, nslog_l;
 };
 
 struct credit_ret { int router, port, vc; };
@@ -142,7 +154,9 @@ struct net {
     void *trace_ctx;
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
     int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
-                                       by the full allocator, none by router_step's shortcut */
+                                       by the full allocator, none by router_step's shortcut,
+                                       and no router ever asleep */
+    int slog_node;                  /* router_step: the router whose blocked counts are logged, or -1 */
     uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
     struct jprobe jp;
     struct jgroup **pg;             /* per port id: its frozen group, or NULL (net_jump.c) */
@@ -175,6 +189,13 @@ struct net {
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
 static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
+
+/* Sleeping routers (struct net_router's sleep): net_sleep_settle adds
+ * every sleeping router's owed blocked cycles up to the present (they stay
+ * asleep), before anything reads the counters; net_sleep_end also wakes
+ * router r, before a group of its ports freezes or thaws. */
+void net_sleep_settle(struct net *n);
+void net_sleep_end(struct net *n, int r);
 
 /* Port ids, for the jump's groups: input port ip of router r, output port o. */
 static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }

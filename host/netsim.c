@@ -328,7 +328,7 @@ static void usage(FILE *f)
 "      --burst M         instead: M packets per node at cycle 0, run until all are delivered\n"
 "      --no-jump         step every cycle (the engine's jumps over periodic stretches off;\n"
 "                        results are the same)\n"
-"      --check-jump      also step a second model every cycle, with no allocation shortcut;\n"
+"      --check-jump      also step a second model every cycle in every router (no shortcut);\n"
 "                        fail at the first difference\n"
 "      --preset NAME, --set 'k=v ..'   network parameters, as for wormsim (docs/network.md)\n"
 "      --json            one JSON object per run instead of a table\n");

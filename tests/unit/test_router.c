@@ -1113,7 +1113,7 @@ TEST(a_network_model_failure_reaches_the_caller)
     post(0, NIC_OP_EXIT, 1100, 0, 0, 0, 0);
     CHECK_EQ_INT(poll_node(0), -1);                  /* the network runs here, and fails */
     CHECK(!answered(15, s));
-    CHECK_CONTAINS(F.r.error, "the network model's jump or allocation shortcut gave other times or counters than stepping every cycle with the full allocator");
+    CHECK_CONTAINS(F.r.error, "the network model's jump or shortcuts gave other times or counters than stepping every router every cycle with the full allocator");
     CHECK_CONTAINS(F.r.error, "a model error");
     fx_done();
 }
