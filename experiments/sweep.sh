@@ -53,7 +53,9 @@
 # GNU parallel runs them, each through experiments/sweep-cell.sh (the run
 # and its row). Each run is a whole machine (p QEMUs and a router), so
 # --jobs counts machines. Runs go smallest machine first; the runs of more
-# than big_nodes nodes run after the others, one at a time.
+# than big_nodes nodes run after the others, one at a time, on one node
+# pool (the other job slots' pools are stopped first, freeing their
+# memory).
 # Each job slot has a node pool (wormsim --serve), so a node's QEMU starts
 # once per sweep, not once per run; results are the same either way
 # (tests/qemu/suite-pool.sh), and each run's `command` file is the cold
@@ -254,14 +256,16 @@ if [ $RECOLLECT = 1 ]; then
 fi
 # --- The node pools, one per job slot --------------------------------------
 POOL=sweep-$$
+pool_gone() {    # pid file: wait up to 30 s for its pool to end, then kill it
+  local p i
+  [ -s "$1" ] || return 0; p=$(cat "$1")
+  for i in $(seq 1 300); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$p" 2>/dev/null; rm -f "$1"
+}
 pools_down() {   # the pools, whoever started them (this script or a cell)
-  local f p i
+  local f
   for f in "$OUT"/pool-*.pid; do [ -s "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null; done
-  for f in "$OUT"/pool-*.pid; do
-    [ -s "$f" ] || continue; p=$(cat "$f")
-    for i in $(seq 1 300); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$p" 2>/dev/null; rm -f "$f"
-  done
+  for f in "$OUT"/pool-*.pid; do pool_gone "$f"; done
 }
 rm -f "$OUT"/pool-*.pid
 trap pools_down EXIT
@@ -324,6 +328,16 @@ run_list() {
 }
 echo "sweep $NAME: $TOTAL runs to do, $skipped already in $CSV, $JOBS at once" >&2
 run_list "$SMALL" "$JOBS"
+# The big runs go one at a time, on slot 1's pool: the other slots' pools
+# end first, so that their idle nodes do not hold memory a big machine
+# needs (a pool keeps as many idle nodes as its last run had).
+if [ -s "$BIG" ]; then
+  for ((i = 1; i < JOBS; i++)); do
+    [ -s "$OUT/pool-$i.pid" ] || continue
+    kill -TERM "$(cat "$OUT/pool-$i.pid")" 2>/dev/null; pool_gone "$OUT/pool-$i.pid"
+    echo "sweep: node pool $i stopped at $(date +%s.%N) before the runs of more nodes, which run alone on pool 0" >> "$OUT/pool-$i.log"
+  done
+fi
 run_list "$BIG" 1
 [ $TTY = 1 ] && echo >&2
 rm -f "$SMALL" "$BIG"

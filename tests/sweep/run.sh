@@ -192,6 +192,13 @@ big_runs_run_alone() {
           for (i in big) nb += big[i]; if (nb != 2) { print nb " big runs in the log"; bad = 1 }
           exit bad }' "$o/joblog" > "$TMP/r"; RC=$?
   expect '[ $RC = 0 ]' "$(cat "$TMP/r"; cat "$o/joblog")"
+  # the other slot's pool (and its idle nodes' memory) was gone before the
+  # first big run started
+  local stop first
+  stop=$(sed -n 's/^sweep: node pool 1 stopped at \([0-9.]*\) .*/\1/p' "$o/pool-1.log")
+  first=$(awk -F'\t' '$9 ~ /\x1f4x4\x1f/ { if (f == "" || $3 < f) f = $3 } END { print f }' "$o/joblog")
+  expect '[ -n "$stop" ] && [ -n "$first" ] && awk -v s="$stop" -v f="$first" "BEGIN { exit !(s <= f) }"' \
+    "pool 1 stopped at '$stop', first big run at '$first': $(cat "$o/pool-1.log")"
 }
 
 # A machine the app refuses is a row with status refused and exit 3 (1 is
