@@ -1101,7 +1101,8 @@ per run, header first) and keeps each run's directory under
 every run that has a row and leaves no QEMU behind. GNU parallel runs
 the planned runs (`results/NAME/joblog`). `--jobs` counts whole
 machines; the runs of more than `big_nodes` (128) nodes run after the
-others, one at a time, since their QEMUs alone fill the cores. The columns of results.csv:
+others, one at a time, since their QEMUs alone fill the cores, on one
+node pool (the other jobs' pools stop first, freeing their memory). The columns of results.csv:
 `app, topo, dims, nodes, len, preset, port_model, net, args, arch` (the
 run's key), `group`, `status` (ok, fail, refused), `coll_ns` and
 `coll_ns_node0` (the largest of the times the nodes reported through
