@@ -189,7 +189,9 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
         r->in_rr = calloc((size_t)n->nin, sizeof *r->in_rr);
         r->out = calloc((size_t)n->nout, sizeof *r->out);
         r->inj = calloc((size_t)n->ninj, sizeof *r->inj);
-        if (!(ok = r->in && r->in_rr && r->out && r->inj))
+        r->slog_m = malloc((size_t)n->nin * (size_t)n->V * sizeof *r->slog_m);
+        r->slog_l = malloc((size_t)(n->nlinkp ? n->nlinkp : 1) * sizeof *r->slog_l);
+        if (!(ok = r->in && r->in_rr && r->out && r->inj && r->slog_m && r->slog_l))
             break;
         for (int k = 0; ok && k < n->nin * n->V; k++)
             ok = ivc_init(&r->in[k], cap) == 0;
@@ -804,14 +806,8 @@ static void router_step(struct net *n, int node, uint64_t c)
      * multidestination worms about. */
     const int may_sleep = !n->stepping && !n->plain && !n->mc_live && n->p.switching == SW_WORMHOLE;
     if (may_sleep) {
-        if (!r->slog_m) {
-            r->slog_m = malloc((size_t)(n->nin * V) * sizeof *r->slog_m);
-            r->slog_l = malloc((size_t)(n->nlinkp ? n->nlinkp : 1) * sizeof *r->slog_l);
-        }
-        if (r->slog_m && r->slog_l) {
-            n->slog_node = node;
-            r->nslog_m = r->nslog_l = 0;
-        }
+        n->slog_node = node;
+        r->nslog_m = r->nslog_l = 0;
     }
     struct jgroup *const *pg = n->nfz ? &n->pg[net_in_id(n, node, 0)] : NULL;   /* its input ports' groups */
     /* Phase 1: route the worms at the front of the input VCs whose front
@@ -902,7 +898,7 @@ static void router_step(struct net *n, int node, uint64_t c)
         /* Nothing moved and nothing was granted: each cycle after this one
          * is this one again (the same worms blocked, counted the same)
          * until a flit or credit comes or a front flit is ready. */
-        if (may_sleep && !changed && !nmc && r->slog_m && r->slog_l) {
+        if (may_sleep && !changed && !nmc) {
             r->sleep = 1;
             r->sleep_c = c + 1;
             r->wake_at = wake;

@@ -553,6 +553,14 @@ static uint64_t periods(struct net *n, struct jgroup *g, uint64_t P)
     return moving == pushing ? k : 0;
 }
 
+/* Group g's routers, asleep, wake with their owed counts added: what
+ * they would count changes when g freezes or thaws. */
+static void wake_routers(struct net *n, const struct jgroup *g)
+{
+    for (int i = 0; i < g->nport; i++)
+        net_sleep_end(n, net_port_router(n, g->port[i]));
+}
+
 static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 {
     struct link_stats *now = malloc((size_t)(g->nls ? g->nls : 1) * sizeof *now);
@@ -582,9 +590,7 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         n->fz_cap = nc;
     }
     n->fz[n->nfz++] = g;
-    for (int i = 0; i < g->nport; i++)           /* its routers count afresh without it */
-        net_sleep_end(n, is_in(n, g->port[i]) ? g->port[i] / n->nin
-                                              : (g->port[i] - n->nr * n->nin) / n->nout);
+    wake_routers(n, g);                          /* they count afresh without it */
     g->c1 = n->now;
     g->P = P;
     g->until = P && k < (UINT64_MAX - n->now) / P ? n->now + k * P : UINT64_MAX;
@@ -661,9 +667,7 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
 {
     uint64_t c1 = g->c1, k = (t - c1) / g->P, dt = k * g->P;
     const int V = n->V;
-    for (int i = 0; i < g->nport; i++)           /* its routers count afresh with it */
-        net_sleep_end(n, is_in(n, g->port[i]) ? g->port[i] / n->nin
-                                              : (g->port[i] - n->nr * n->nin) / n->nout);
+    wake_routers(n, g);                          /* they count afresh with it */
     for (size_t i = 0; i < g->nmsg; i++) {
         struct jmsg *x = &g->msg[i];
         x->m->f_out += (uint32_t)(k * x->d);

@@ -200,6 +200,11 @@ void net_sleep_end(struct net *n, int r);
 /* Port ids, for the jump's groups: input port ip of router r, output port o. */
 static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }
 static inline int net_out_id(const struct net *n, int r, int o) { return n->nr * n->nin + r * n->nout + o; }
+/* The router of port id `id`, input or output. */
+static inline int net_port_router(const struct net *n, int id)
+{
+    return id < n->nr * n->nin ? id / n->nin : (id - n->nr * n->nin) / n->nout;
+}
 
 /* net_topo.c: the graph of a topology. net_topo_routers: how many routers
  * the machine's network has (its nodes', then its switches), or -1 with
