@@ -208,78 +208,98 @@ static int note(struct walk *w, struct net_msg *m)
     return 1;
 }
 
+/* A port's words that need no scan of its flits: an input port's switch
+ * pointer, its VCs' counts and routes and its injection channel; an output
+ * port's pointers, credits and owners. */
+static int walk_port(struct walk *w, int id)
+{
+    struct net *n = w->n;
+    const int V = n->V;
+    if (is_in(n, id)) {
+        int r = id / n->nin, ip = id % n->nin;
+        const struct net_router *R = &n->r[r];
+        PUT(R->in_rr[ip]);
+        for (int vc = 0; vc < V; vc++) {
+            const struct ivc *v = &R->in[ip * V + vc];
+            PUT(v->count | (uint64_t)v->routed << 32);
+            if (v->routed)
+                PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
+        }
+        if (ip >= n->nlinkp) {
+            const struct nic_queue *q = &R->inj[ip - n->nlinkp];
+            PUT(q->first ? q->first->jid : 0);
+            if (q->first) {
+                PUT((uint32_t)(q->next_flit - q->first->f_out) |
+                    (uint64_t)(q->first->c_ready > w->c) << 32);
+                PUT(rel(q->next_ok, w->c));
+                if (!note(w, q->first))
+                    return 0;
+            }
+        }
+    } else {
+        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        const struct oport *op = &n->r[r].out[o];
+        PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
+        PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32);
+        for (int v = 0; v < V; v++) {
+            PUT(op->credits[v]);
+            PUT(op->owner[v] ? op->owner[v]->jid : 0);
+        }
+    }
+    return 1;
+}
+
+/* An input VC's flits as runs of one worm's consecutive flits: its worm,
+ * the first's index less f_out and whether it is the head; the run's
+ * length, how many of its flits still wait and whether it holds the tail;
+ * then each flit still waiting, by its place in the run (all exact). */
+static int walk_flits(struct walk *w, const struct ivc *v)
+{
+    for (uint32_t j = 0; j < v->count;) {
+        const struct flit *f = &v->q[(v->head + j) % v->cap];
+        PUT(f->m->jid);
+        PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32);
+        uint32_t len = 1, wait = 0;
+        while (j + len < v->count) {
+            const struct flit *x = &v->q[(v->head + j + len) % v->cap];
+            if (x->m != f->m || x->idx != f->idx + len)
+                break;
+            len++;
+        }
+        for (uint32_t k = 0; k < len; k++)
+            wait += v->q[(v->head + j + k) % v->cap].ready > w->c;
+        PUT(wait | (uint64_t)len << 32 | (uint64_t)(f->idx + len == f->m->flits) << 63);
+        for (uint32_t k = 0; k < len && wait; k++) {
+            uint64_t t = rel(v->q[(v->head + j + k) % v->cap].ready, w->c);
+            if (t) {
+                PUT(k);
+                PUT(t);
+                wait--;
+            }
+        }
+        if (!note(w, f->m))
+            return 0;
+        j += len;
+    }
+    return 1;
+}
+
 /* The group's state at w->c, recorded or compared word by word; 0 at the
- * first difference. Its ports are in ascending order: input ports, then
- * output ports. */
+ * first difference. Its ports are in ascending order (input ports, then
+ * output ports), walked twice: first the words that need no scan of the
+ * flits, where most differences show, then the flits. */
 static int walk(struct walk *w)
 {
     struct net *n = w->n;
     const struct jgroup *g = w->g;
-    const int V = n->V;
-    for (int k = 0; k < g->nport; k++) {
-        int id = g->port[k];
-        if (is_in(n, id)) {
-            int r = id / n->nin, ip = id % n->nin;
-            struct net_router *R = &n->r[r];
-            PUT(R->in_rr[ip]);
-            for (int vc = 0; vc < V; vc++) {
-                const struct ivc *v = &R->in[ip * V + vc];
-                PUT(v->count | (uint64_t)v->routed << 32);
-                if (v->routed)
-                    PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
-                /* the flits as runs of one worm's consecutive flits: its
-                 * worm, the first's index less f_out, the run's length and
-                 * whether it holds the head or the tail; then each flit of
-                 * it still waiting, by its place in the run (all exact) */
-                for (uint32_t j = 0; j < v->count;) {
-                    const struct flit *f = &v->q[(v->head + j) % v->cap];
-                    uint32_t len = 1, wait = 0;
-                    while (j + len < v->count) {
-                        const struct flit *x = &v->q[(v->head + j + len) % v->cap];
-                        if (x->m != f->m || x->idx != f->idx + len)
-                            break;
-                        len++;
-                    }
-                    for (uint32_t k = 0; k < len; k++)
-                        wait += v->q[(v->head + j + k) % v->cap].ready > w->c;
-                    PUT(f->m->jid);
-                    PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32 |
-                        (uint64_t)(f->idx + len == f->m->flits) << 33);
-                    PUT(wait | (uint64_t)len << 32);
-                    for (uint32_t k = 0; k < len && wait; k++) {
-                        uint64_t t = rel(v->q[(v->head + j + k) % v->cap].ready, w->c);
-                        if (t) {
-                            PUT(k);
-                            PUT(t);
-                            wait--;
-                        }
-                    }
-                    if (!note(w, f->m))
-                        return 0;
-                    j += len;
-                }
-            }
-            if (ip >= n->nlinkp) {
-                const struct nic_queue *q = &R->inj[ip - n->nlinkp];
-                PUT(q->first ? q->first->jid : 0);
-                if (q->first) {
-                    PUT((uint32_t)(q->next_flit - q->first->f_out) |
-                        (uint64_t)(q->first->c_ready > w->c) << 32);
-                    PUT(rel(q->next_ok, w->c));
-                    if (!note(w, q->first))
-                        return 0;
-                }
-            }
-        } else {
-            int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
-            const struct oport *op = &n->r[r].out[o];
-            PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
-            PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32);
-            for (int v = 0; v < V; v++) {
-                PUT(op->credits[v]);
-                PUT(op->owner[v] ? op->owner[v]->jid : 0);
-            }
-        }
+    for (int k = 0; k < g->nport; k++)
+        if (!walk_port(w, g->port[k]))
+            return 0;
+    for (int k = 0; k < g->nport && is_in(n, g->port[k]); k++) {
+        int r = g->port[k] / n->nin, ip = g->port[k] % n->nin;
+        for (int vc = 0; vc < n->V; vc++)
+            if (!walk_flits(w, &n->r[r].in[ip * n->V + vc]))
+                return 0;
     }
     return w->rec || w->pos == w->g->len;
 }
