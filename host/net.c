@@ -907,8 +907,8 @@ static void router_step(struct net *n, int node, uint64_t c)
     }
     /* Phase 4: switch allocation; each output port sends at most one flit
      * and so does each input port. */
-    if (!nmc)
-        memset(n->in_used, 0, (size_t)n->nin);
+    if (!nmc && !(nreq == 1 && !n->plain && n->p.alloc != ALLOC_FIXED))
+        memset(n->in_used, 0, (size_t)n->nin);      /* (the one-request grant reads none) */
     if (n->p.alloc == ALLOC_FIXED) {
         switch_fixed(n, node, nreq, c, blocked_seen);
     } else if (nreq == 1 && !n->plain) {
@@ -1172,19 +1172,19 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
             if (n->r[i].queued)
                 inject_step(n, i, c);
         }
+        /* A router's step only takes flits out of it, and a flit sent to
+         * another activates that one (send_flit): so whether router i stays
+         * active is known once it has stepped. */
         NET_FOR_ACTIVE(n, i) {
             struct net_router *R = &n->r[i];
-            if (R->nflits <= R->nfrozen)
-                continue;
-            if (R->sleep) {
-                if (R->sleep == 1 && c < R->wake_at)
-                    continue;                        /* asleep: this cycle is owed */
-                settle(n, i, c);
-                R->sleep = 0;
+            if (R->nflits > R->nfrozen) {
+                if (R->sleep && !(R->sleep == 1 && c < R->wake_at)) {
+                    settle(n, i, c);
+                    R->sleep = 0;
+                }
+                if (!R->sleep)
+                    router_step(n, i, c);            /* (asleep: this cycle is owed) */
             }
-            router_step(n, i, c);
-        }
-        NET_FOR_ACTIVE(n, i) {
             if (!live(n, i))
                 n->active[i / 64] &= ~(1ull << (i % 64));
         }
