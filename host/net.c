@@ -340,8 +340,10 @@ static void inject_step(struct net *n, int node, uint64_t c)
         struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
         if (n->p.switching == SW_WORMHOLE && v->count >= v->cap)
             continue;
-        if (q->next_flit == 0)
+        if (q->next_flit == 0) {
             m->c_inject = c;
+            r->head_c = c;
+        }
         ivc_push(n, r, (n->nlinkp + ch) * n->V, (struct flit){ m, q->next_flit, 0, c });
         q->next_ok = c + n->p.nic_cycles;
         r->nflits++;
@@ -506,8 +508,10 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     n->flit_hops++;
     struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
     ls->flits++;
-    if (f.idx == 0)
+    if (f.idx == 0) {
         ls->worms++;
+        dr->head_c = c;
+    }
     if (n->trace_fn) {
         if (f.idx == 0)
             op->head_cycle[ovc] = c;
@@ -825,6 +829,8 @@ static void router_step(struct net *n, int node, uint64_t c)
             continue;
         }
         struct flit *f = ivc_front(v);
+        if (!v->routed)
+            r->head_c = c;                           /* routed below, or by net_mc_route */
         if (!v->routed && f->m->mc)
             net_mc_route(n, node, i);
         if (v->routed == 2) {

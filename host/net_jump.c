@@ -509,11 +509,24 @@ static int closed(struct net *n, const struct jgroup *g)
     return closed_marked(n, g, mark_ports(&n->jp, g));
 }
 
+/* Whether no head entered or was routed in any router of g's ports since
+ * cycle c (net_router's head_c). A part whole at c then still is: only a
+ * head routed, or one arriving to be, joins a port to another. */
+static int unchanged(const struct net *n, const struct jgroup *g, uint64_t c)
+{
+    for (int i = 0; i < g->nport; i++)
+        if (n->r[net_port_router(n, g->port[i])].head_c >= c)
+            return 0;
+    return 1;
+}
+
 /* Whether g's ports are still a whole part (build): no port outside is
  * routed into it, and every routed VC and every head in its input ports
- * goes to an output port of it. */
+ * goes to an output port of it. g was whole at g->c0. */
 static int whole(struct net *n, const struct jgroup *g)
 {
+    if (unchanged(n, g, g->c0))
+        return 1;
     struct jprobe *p = &n->jp;
     const int V = n->V;
     int s = mark_ports(p, g);
@@ -650,7 +663,7 @@ void net_jump_probe(struct net *n)
         int keep = 0;
         if (n->moves != g->moves0 && walk(&w)) {
             net_sleep_settle(n);         /* the counters at c1 */
-            uint64_t k = closed(n, g) ? periods(n, g, P) : 0;
+            uint64_t k = unchanged(n, g, g->c0) || closed(n, g) ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
                 freeze(n, g, P, k);
                 p->froze = 1;

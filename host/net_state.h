@@ -84,6 +84,8 @@ struct net_router {
     uint32_t nflits;                /* flits buffered here */
     uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
     uint32_t queued;                /* messages waiting in its injection channels */
+    uint64_t head_c;                /* the last cycle a head entered one of its input VCs or was
+                                       routed here (net_jump.c: a part it holds a port of is still whole) */
     /* Asleep (net.c, router_step): a cycle in which nothing moved or was
      * granted here, only blocked worms counted, repeats until a flit or a
      * credit arrives, a front flit becomes ready (wake_at) or a group of
