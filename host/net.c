@@ -343,6 +343,7 @@ static void inject_step(struct net *n, int node, uint64_t c)
         if (q->next_flit == 0) {
             m->c_inject = c;
             r->head_c = c;
+            n->heads_waiting--;
         }
         ivc_push(n, r, (n->nlinkp + ch) * n->V, (struct flit){ m, q->next_flit, 0, c });
         q->next_ok = c + n->p.nic_cycles;
@@ -354,6 +355,8 @@ static void inject_step(struct net *n, int node, uint64_t c)
             q->first = m->next_queue;
             if (!q->first)
                 q->last = NULL;
+            else
+                n->heads_waiting++;
             q->next_flit = 0;
             r->queued--;
             n->queued_msgs--;
@@ -973,6 +976,8 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     net_jump_queued(n, m->src, ch, m->mc != NULL);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
     struct nic_queue *q = &n->r[m->src].inj[ch];
+    if (!q->first)
+        n->heads_waiting++;                      /* (an empty channel's next_flit is 0) */
     if (!q->last || !goes_before(m, q->last)) {
         if (q->last)
             q->last->next_queue = m;

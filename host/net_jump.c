@@ -798,6 +798,8 @@ void net_jump_cycle(struct net *n, uint64_t c)
         thaw_due(n, c, 0);
     NET_FOR_ACTIVE(n, i) {
         struct net_router *R = &n->r[i];
+        if (!n->heads_waiting)
+            break;                               /* every channel is inside a worm, or empty */
         if (!R->queued)
             continue;
         for (int ch = 0; ch < n->ninj; ch++) {

@@ -145,6 +145,7 @@ struct net {
     struct credit_ret *cr;
     size_t ncr, cr_cap;
     uint64_t inflight_flits, queued_msgs, undelivered;
+    uint64_t heads_waiting;         /* injection channels whose front worm has not begun (net_jump_cycle) */
     uint64_t moved;                 /* flit moves in the current cycle */
     uint64_t moves;                 /* flit moves in all cycles stepped */
     uint64_t still;                 /* cycles in a row with flits in and none moved */
