@@ -327,7 +327,7 @@ static void add_event(struct net_msg **head, struct net_msg *m, int left)
 
 /* NIC injection: each channel pushes the next flit of its front message
  * into its router's injection buffer, one flit per cycle. */
-static void inject_step(struct net *n, int node, uint64_t c)
+static inline __attribute__((always_inline)) void inject_step(struct net *n, int node, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     for (int ch = 0; ch < n->ninj; ch++) {
