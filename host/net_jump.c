@@ -71,6 +71,15 @@
  * A probe that freezes nothing waits before the next one, longer after
  * each failure (up to JUMP_GAP_MAX cycles), so traffic that never settles
  * pays little for it.
+ *
+ * Short worms. Only a group whose NICs push its moving worms can freeze
+ * (periods()), and it thaws before any of them pushes its tail. So while
+ * no NIC has more than JUMP_MIN_PUSH flits left of its front worm, a
+ * freeze would last a few dozen cycles at most, less than recording the
+ * groups and finding their periods costs: no probe is taken until a
+ * message is queued, an event returns to the caller or a group thaws
+ * (33-flit worms on a 16x16 torus took 16-25 % more instructions probed
+ * than stepped; 65-flit worms break even, longer ones gain).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +91,7 @@
 #define JUMP_KMIN    2      /* a group is frozen for at least this many periods */
 #define JUMP_GAP_MIN 8
 #define JUMP_GAP_MAX 256
+#define JUMP_MIN_PUSH 48    /* no probe while no NIC has more flits than this left to push */
 
 static int nports(const struct net *n) { return n->nr * (n->nin + n->nout); }
 static int is_in(const struct net *n, int id) { return id < n->nr * n->nin; }
@@ -644,6 +654,24 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
     n->jumps++;
 }
 
+/* The most flits any NIC channel has still to push of its front worm
+ * (see the top of the file: short worms). */
+static uint32_t longest_push(const struct net *n)
+{
+    uint32_t most = 0;
+    for (int i = 0; i < n->m.nodes; i++) {
+        const struct net_router *R = &n->r[i];
+        if (!R->queued)
+            continue;
+        for (int ch = 0; ch < n->ninj; ch++) {
+            const struct nic_queue *q = &R->inj[ch];
+            if (q->first && q->first->flits - q->next_flit > most)
+                most = q->first->flits - q->next_flit;
+        }
+    }
+    return most;
+}
+
 /* Each cycle stepped without an event: compare the candidates, freeze
  * those found periodic. */
 void net_jump_probe(struct net *n)
@@ -652,8 +680,12 @@ void net_jump_probe(struct net *n)
     if (n->mc_live)
         return;              /* multidestination worms: stepped (net_model.h) */
     if (!p->on) {
-        if (n->now >= p->next_try)
-            record(n);
+        if (n->now >= p->next_try) {
+            if (longest_push(n) > JUMP_MIN_PUSH)
+                record(n);
+            else
+                p->next_try = UINT64_MAX;      /* lowered by net_jump_reset or a thaw */
+        }
         return;
     }
     for (int i = 0; i < p->ncand; i++) {

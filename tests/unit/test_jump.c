@@ -223,6 +223,18 @@ TEST(a_burst_is_the_same_and_mostly_jumped)
     CHECK(jumped > total * 7 / 10);
 }
 
+/* Worms of 320 bytes at most (40 flits): no NIC ever has more than
+ * JUMP_MIN_PUSH flits left to push, so the engine steps them without
+ * probing for periods (net_jump.c, short worms), with the same results. */
+TEST(short_worms_are_stepped_without_probing)
+{
+    uint64_t total = 0;
+    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct net_params p = base();
+    CHECK(same_both_ways("short burst 8x8", &m, &p, 8, 8 * 40, 0, 7, &total) == 0);
+    CHECK(total > 0);
+}
+
 /* A long stream along row 0 of a mesh, while short messages come and go
  * every few cycles in row 4: the network as a whole is never periodic,
  * but the stream's group is, and is jumped over while the rest steps. */
