@@ -832,10 +832,11 @@ static void router_step(struct net *n, int node, uint64_t c)
             continue;
         }
         struct flit *f = ivc_front(v);
-        if (!v->routed)
-            r->head_c = c;                           /* routed below, or by net_mc_route */
-        if (!v->routed && f->m->mc)
-            net_mc_route(n, node, i);
+        if (!v->routed) {
+            r->head_c = c;                           /* a head: routed below, or here if multidestination */
+            if (f->m->mc)
+                net_mc_route(n, node, i);
+        }
         if (v->routed == 2) {
             n->mc_vc[nmc++] = i;
             continue;
@@ -916,9 +917,9 @@ static void router_step(struct net *n, int node, uint64_t c)
     }
     /* Phase 4: switch allocation; each output port sends at most one flit
      * and so does each input port. */
-    if (!nmc && !(nreq == 1 && !n->plain && n->p.alloc != ALLOC_FIXED))
-        memset(n->in_used, 0, (size_t)n->nin);      /* (the one-request grant reads none) */
     if (n->p.alloc == ALLOC_FIXED) {
+        if (!nmc)
+            memset(n->in_used, 0, (size_t)n->nin);
         switch_fixed(n, node, nreq, c, blocked_seen);
     } else if (nreq == 1 && !n->plain) {
         /* one request: switch_separable's picks and grant, without its
@@ -930,6 +931,8 @@ static void router_step(struct net *n, int node, uint64_t c)
         r->out[r->in[ip * V + vc].out_port].rr = (uint32_t)(ip * V + vc + 1) % (uint32_t)(n->nin * V);
         send_flit(n, node, ip, vc, c);
     } else {
+        if (!nmc)
+            memset(n->in_used, 0, (size_t)n->nin);
         switch_separable(n, node, nreq, c, blocked_seen);
     }
 }
@@ -1067,16 +1070,9 @@ uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits)
 static uint64_t next_ready(const struct net *n)
 {
     uint64_t best = UINT64_MAX;
-    for (int i = 0; i < n->m.nodes; i++) {     /* only nodes' routers inject */
-        const struct net_router *r = &n->r[i];
-        if (!r->queued)
-            continue;
-        for (int ch = 0; ch < n->ninj; ch++)
-            if (r->inj[ch].first) {
-                uint64_t c = r->inj[ch].first->c_ready;
-                if (c < best)
-                    best = c;
-            }
+    NET_FOR_QUEUED(n, i, ch, q) {
+        if (q->first->c_ready < best)
+            best = q->first->c_ready;
     }
     return best;
 }
@@ -1188,13 +1184,12 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
          * active is known once it has stepped. */
         NET_FOR_ACTIVE(n, i) {
             struct net_router *R = &n->r[i];
-            if (R->nflits > R->nfrozen) {
-                if (R->sleep && !(R->sleep == 1 && c < R->wake_at)) {
+            if (R->nflits > R->nfrozen && !(R->sleep == 1 && c < R->wake_at)) {   /* (asleep: owed) */
+                if (R->sleep) {
                     settle(n, i, c);
                     R->sleep = 0;
                 }
-                if (!R->sleep)
-                    router_step(n, i, c);            /* (asleep: this cycle is owed) */
+                router_step(n, i, c);
             }
             if (!live(n, i))
                 n->active[i / 64] &= ~(1ull << (i % 64));

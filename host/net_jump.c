@@ -659,15 +659,9 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 static uint32_t longest_push(const struct net *n)
 {
     uint32_t most = 0;
-    for (int i = 0; i < n->m.nodes; i++) {
-        const struct net_router *R = &n->r[i];
-        if (!R->queued)
-            continue;
-        for (int ch = 0; ch < n->ninj; ch++) {
-            const struct nic_queue *q = &R->inj[ch];
-            if (q->first && q->first->flits - q->next_flit > most)
-                most = q->first->flits - q->next_flit;
-        }
+    NET_FOR_QUEUED(n, i, ch, q) {
+        if (q->first->flits - q->next_flit > most)
+            most = q->first->flits - q->next_flit;
     }
     return most;
 }
@@ -853,18 +847,12 @@ void net_jump_cycle(struct net *n, uint64_t c)
 uint64_t net_jump_idle_until(const struct net *n)
 {
     uint64_t t = n->next_thaw;
-    for (int i = 0; i < n->m.nodes; i++) {
-        const struct net_router *R = &n->r[i];
-        if (!R->queued)
+    NET_FOR_QUEUED(n, i, ch, q) {
+        if (n->pg[net_in_id(n, i, n->nlinkp + ch)])
             continue;
-        for (int ch = 0; ch < n->ninj; ch++) {
-            const struct nic_queue *q = &R->inj[ch];
-            if (!q->first || n->pg[net_in_id(n, i, n->nlinkp + ch)])
-                continue;
-            uint64_t c = q->next_flit ? n->now : q->first->c_ready;
-            if (c < t)
-                t = c;
-        }
+        uint64_t c = q->next_flit ? n->now : q->first->c_ready;
+        if (c < t)
+            t = c;
     }
     return t;
 }

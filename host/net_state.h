@@ -193,6 +193,13 @@ struct net {
 
 static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
 
+/* Each injection channel ch of a node's router i with a message queued on
+ * it, q its queue (only nodes' routers inject). */
+#define NET_FOR_QUEUED(n, i, ch, q)                                            \
+    for (int i = 0; i < (n)->m.nodes; i++)                                     \
+        for (int ch = (n)->r[i].queued ? 0 : (n)->ninj; ch < (n)->ninj; ch++)  \
+            for (const struct nic_queue *q = &(n)->r[i].inj[ch]; q && q->first; q = NULL)
+
 /* Sleeping routers (struct net_router's sleep): net_sleep_settle adds
  * every sleeping router's owed blocked cycles up to the present (they stay
  * asleep), before anything reads the counters; net_sleep_end also wakes
