@@ -69,9 +69,10 @@ int results_write(const struct router *r, const struct report *rep, const struct
     uint64_t stepped, jumped, jumps, moves, moves_jumped;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
     net_engine_moves(r->net, &moves, &moves_jumped);
-    json_object_set_new(s, "engine", json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "cycles_stepped", (json_int_t)stepped,
+    json_object_set_new(s, "engine", json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I}", "cycles_stepped", (json_int_t)stepped,
         "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps, "flit_moves", (json_int_t)moves,
-        "flit_moves_jumped", (json_int_t)moves_jumped, "router_cpu_s", o->router_cpu_s));
+        "flit_moves_jumped", (json_int_t)moves_jumped, "router_cpu_s", o->router_cpu_s,
+        "doorbells", (json_int_t)o->doorbells, "interrupts", (json_int_t)o->interrupts));
     json_object_set_new(s, "error", o->error[0] ? json_string(o->error) : json_null());
     if (o->fault.node >= 0)
         json_object_set_new(s, "fault", json_pack("{s:i, s:s, s:I, s:I}", "node", o->fault.node,
@@ -159,9 +160,9 @@ void results_print(const struct router *r, const struct report *rep, const struc
     uint64_t stepped, jumped, jumps, moves, moves_jumped;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
     net_engine_moves(r->net, &moves, &moves_jumped);
-    fprintf(f, "  wall time       %.2f s (router CPU %.2f s; network: %llu cycles stepped, %llu jumped over; "
-            "%.0f%% of flit moves jumped in %llu periodic stretches)\n", o->wall_s, o->router_cpu_s,
-            (unsigned long long)stepped, (unsigned long long)jumped,
+    fprintf(f, "  wall time       %.2f s (router CPU %.2f s, %llu doorbells, %llu interrupts; network: %llu cycles "
+            "stepped, %llu jumped over; %.0f%% of flit moves jumped in %llu periodic stretches)\n", o->wall_s,
+            o->router_cpu_s, o->doorbells, o->interrupts, (unsigned long long)stepped, (unsigned long long)jumped,
             moves ? 100.0 * (double)moves_jumped / (double)moves : 0.0, (unsigned long long)jumps);
     fprintf(f, "  results         %s/summary.json\n", o->run_dir);
 }

@@ -17,6 +17,10 @@ struct outcome {
     int interrupted;           /* the signal that ended the run, or 0 */
     double wall_s;
     double router_cpu_s;       /* the router's own CPU time (user + system) during the run */
+    /* The host's wake-ups: doorbells the nodes rang (their eventfds'
+     * counts; a node of another host counts one per BELL relayed) and
+     * interrupts the router raised. */
+    unsigned long long doorbells, interrupts;
     const char *app, *args;
     const char *run_dir;
     int gdb_node;

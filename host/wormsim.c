@@ -317,6 +317,7 @@ static void notify(void *ctx, int rank)
 {
     struct run *rn = ctx;
     uint64_t one = 1;
+    rn->out.interrupts++;
     if (rn->rem && rn->rem[rank].mirror) {
         struct remote *x = &rn->rem[rank];
         size_t len;
@@ -453,8 +454,10 @@ static void on_link(struct run *rn)
                 fail(rn, "host rank %d relayed node %u, which it does not serve", from, h.node);
             else if (relay_apply_bell(x->mirror, &x->l, body, h.len, err, sizeof err))
                 fail(rn, "node %u on host rank %d: %s", h.node, from, err);
-            else if (!rn->done && !rn->back[h.node])
+            else if (!rn->done && !rn->back[h.node]) {
+                rn->out.doorbells++;
                 on_bell(rn, (int)h.node);
+            }
             break;
         case LINK_DIED:
             if (x && x->mirror && !rn->back[h.node]) {
@@ -537,8 +540,20 @@ static void on_timer(struct run *rn)
 
 /* Every node goes back to the pool: kept warm after a run that went well
  * (its node restarted), killed and reaped otherwise. */
+/* The rings of node nd's doorbell since the last call: its eventfd's
+ * count, which on_bell never reads (an edge-triggered wake-up needs no
+ * read). */
+static uint64_t rings(const struct pool_node *nd)
+{
+    uint64_t v;
+    return read(nd->mem.bell_fd, &v, sizeof v) == (ssize_t)sizeof v ? v : 0;
+}
+
 static void stop_nodes(struct run *rn)
 {
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (rn->nd[i])
+            rn->out.doorbells += rings(rn->nd[i]);
     for (int i = 0; i < rn->m.nodes; i++)
         if (rn->nd[i]) {
             pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]);
@@ -731,6 +746,7 @@ static int setup(struct run *rn)
         nd->run = rn;
         nd->rank = i;
         rn->nd[i] = nd;
+        (void)rings(nd);             /* a warm node's rings before this run */
         router_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
         if (nd->reusable)
             router_node_restart_in_place(&rn->r, i);

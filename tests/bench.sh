@@ -59,14 +59,23 @@ echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's o
 # cost per message of a warm run, over its messages: the router's own CPU
 # time (summary.json engine.router_cpu_s), and the CPU time of the
 # pool's QEMUs (utime + stime in /proc/PID/stat), which includes their
-# restart after the run.
+# restart after the run; and the wake-ups behind them, counted as the
+# times a thread went to sleep (voluntary context switches): the router's
+# (the --serve process routes the runs it is handed) and those of all the
+# threads of the pool's QEMUs (main loop, vCPU, RCU).
 echo
 POOL_SIZES=${POOL_SIZES:-64}
 qemu_cpu_s() {   # the CPU seconds of the QEMUs of the pool served by pid $1
   local c; for c in $(pgrep -P "$1"); do awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null; done |
     awk -v hz="$(getconf CLK_TCK)" '{ s += $1 } END { printf "%.3f\n", s / hz }'
 }
-printf "%-6s %-14s %12s %12s %12s %16s %16s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold" "router_us/msg" "qemu_us/msg"
+# The times the threads of processes $@ went to sleep (voluntary context
+# switches, /proc/PID/task/TID/status): each is one wake-up to come.
+sleeps() {
+  local c; for c in "$@"; do cat /proc/"$c"/task/*/status 2>/dev/null; done |
+    awk '/^voluntary_ctxt_switches/ { s += $2 } END { print s + 0 }'
+}
+printf "%-6s %-14s %12s %12s %12s %16s %16s %18s %18s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold" "router_us/msg" "qemu_us/msg" "router_sleeps/msg" "qemu_sleeps/msg"
 for n in $POOL_SIZES; do
   P=bench-$$-$n
   "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
@@ -76,18 +85,21 @@ for n in $POOL_SIZES; do
   timed() { local t0; t0=$(date +%s.%N); run "$@"; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f\n", b - a}'; }
   run --pool "$P"
   cold=$(for k in $(seq "$REPEAT"); do timed; done | median)
-  warm=""; per=""; qper=""
+  warm=""; per=""; qper=""; rsl=""; qsl=""
   for k in $(seq "$REPEAT"); do
-    q0=$(qemu_cpu_s $pp)
+    q0=$(qemu_cpu_s $pp); r0=$(sleeps $pp); s0=$(sleeps $(pgrep -P $pp))
     warm+="$(timed --pool "$P")"$'\n'
     read -r rcpu m < <(jq -r '"\(.engine.router_cpu_s) \(.messages)"' "$TMP/runs/latest/summary.json")
     per+="$(awk -v c="$rcpu" -v m="$m" 'BEGIN { print c / m * 1e6 }')"$'\n'
     qper+="$(awk -v a="$q0" -v b="$(qemu_cpu_s $pp)" -v m="$m" 'BEGIN { printf "%.1f", (b - a) / m * 1e6 }')"$'\n'
+    rsl+="$(awk -v a="$r0" -v b="$(sleeps $pp)" -v m="$m" 'BEGIN { printf "%.2f", (b - a) / m }')"$'\n'
+    qsl+="$(awk -v a="$s0" -v b="$(sleeps $(pgrep -P $pp))" -v m="$m" 'BEGIN { printf "%.2f", (b - a) / m }')"$'\n'
   done
   warm=$(printf '%s' "$warm" | median); per=$(printf '%s' "$per" | median); qper=$(printf '%s' "$qper" | median)
+  rsl=$(printf '%s' "$rsl" | median); qsl=$(printf '%s' "$qsl" | median)
   grep -q "$n of $n nodes warm" "$TMP/out" || { echo "the pool's run was not warm: $(cat "$TMP/out")"; kill $pp; exit 1; }
   kill -TERM $pp; wait $pp
-  printf "%-6s %-14s %12.2f %12.2f %12.2f %16.1f %16.1f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')" "$per" "$qper"
+  printf "%-6s %-14s %12.2f %12.2f %12.2f %16.1f %16.1f %18.2f %18.2f\n" "$n" "$APP" "$cold" "$warm" "$(awk -v a="$warm" -v b="$cold" 'BEGIN{print a/b}')" "$per" "$qper" "$rsl" "$qsl"
   rm -rf "$TMP/runs"
 done
 echo "(args '$ARGS', medians of $REPEAT, wall time of the whole command)"

@@ -320,6 +320,23 @@ determinism() {   # [arch]
   expect '[ "$(echo "$a" | jq ".[0]")" -gt 0 ]'
   echo "info: $arch: simulated time $(echo "$a" | jq ".[0]") ns and every finish time equal in both runs"
 }
+# The host's wake-ups (summary.json engine.doorbells and .interrupts): a
+# node rings its doorbell only for a descriptor it waits on, never for a
+# SEND or a STEP (netdev/nic.c, post), and the router raises one interrupt
+# per answer. In alltoall_pex on 16 nodes (arch $1) each node receives 15
+# messages and those of the barriers around the collective: each one a
+# RECV, one doorbell and one interrupt, beside the few of every run
+# (hello, RECORDs, EXIT; a pool's node may add its restart's hello), at
+# most 8 a node.
+wakeups_per_message() {   # arch
+  ws --arch "$1" --app alltoall_pex --dims 4x4 --args len=300 > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
+  local m d i; m=$(summary .messages); d=$(summary .engine.doorbells); i=$(summary .engine.interrupts)
+  expect '[ "$m" -ge 240 ] && [ "$d" -ge "$m" ] && [ "$d" -le $((m + 16 * 8)) ]' "$d doorbells for $m messages"
+  expect '[ "$i" -ge "$m" ] && [ "$i" -le $((m + 16 * 8)) ]' "$i interrupts for $m messages"
+  expect 'grep -q "router CPU [0-9.]* s, $d doorbells, $i interrupts;" "$TMP/o"' "$(grep wall "$TMP/o")"
+  echo "info: $1: $d doorbells and $i interrupts for $m messages"
+}
 # The node clock rests on the instruction counter being exact under
 # -icount shift=0; every node checks it at boot. Without -icount the check
 # must refuse to run the app, naming the cause.
@@ -612,6 +629,8 @@ for c in coll_pex_gen_4x5 coll_pex_gen_6x8 coll_pex_gen_shift_4x5 coll_pex_gen_s
 t determinism_under_load determinism
 t determinism_with_a_paused_node determinism_with_a_paused_node
 t trace_matches_the_counters trace_matches_the_counters
+t wakeups_per_message wakeups_per_message arm
+t rv_wakeups_per_message wakeups_per_message riscv
 t rv_determinism_under_load determinism riscv
 t mixed_determinism_under_load determinism mixed
 t rv_counter_check rv_counter_check
