@@ -256,11 +256,17 @@ if [ $RECOLLECT = 1 ]; then
 fi
 # --- The node pools, one per job slot --------------------------------------
 POOL=sweep-$$
+gone_within_30s() {   # targets (a pid, or -pgid for a process group): wait up to 30 s for them to end, then kill what is left
+  local t i alive
+  for i in $(seq 1 300); do
+    alive=0; for t in "$@"; do kill -0 -- "$t" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && return 0; sleep 0.1
+  done
+  for t in "$@"; do kill -KILL -- "$t" 2>/dev/null; done
+}
 pool_gone() {    # pid file: wait up to 30 s for its pool to end, then kill it
-  local p i
-  [ -s "$1" ] || return 0; p=$(cat "$1")
-  for i in $(seq 1 300); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$p" 2>/dev/null; rm -f "$1"
+  [ -s "$1" ] || return 0
+  gone_within_30s "$(cat "$1")"; rm -f "$1"
 }
 pools_down() {   # the pools, whoever started them (this script or a cell)
   local f
@@ -297,16 +303,12 @@ PAR_PID=""
 # cell writes no row), and after 30 s what is left is killed.
 cleanup() {
   trap '' INT TERM
-  local p jobs="" i alive
+  local p groups=()
   if [ -n "$PAR_PID" ]; then
     kill -HUP "$PAR_PID" 2>/dev/null
-    jobs=$(pgrep -P "$PAR_PID")
-    for p in $jobs; do kill -TERM -- "-$p" 2>/dev/null; done
-    for i in $(seq 1 300); do
-      alive=0; for p in $jobs; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
-      [ $alive = 0 ] && break; sleep 0.1
-    done
-    for p in $jobs; do kill -KILL -- "-$p" 2>/dev/null; done
+    for p in $(pgrep -P "$PAR_PID"); do groups+=("-$p"); done
+    for p in "${groups[@]}"; do kill -TERM -- "$p" 2>/dev/null; done
+    gone_within_30s "${groups[@]}"
     wait "$PAR_PID" 2>/dev/null
   fi
   pools_down
