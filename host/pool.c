@@ -90,11 +90,20 @@ static int free_slot(struct pool *p)
     return p->n++;
 }
 
-static void drain(struct pool_node *nd)
+/* Read what node nd's QEMU wrote to its console. At the end of the file
+ * (the QEMU has ended: it held the pipe's only write end) the console is
+ * closed: watched level-triggered, a pipe at its end would wake every
+ * epoll_wait until the node is freed. */
+static void drain(struct pool *p, struct pool_node *nd)
 {
     char buf[8192];
     for (;;) {
-        ssize_t k = nd->console >= 0 ? read(nd->console, buf, sizeof buf) : 0;
+        ssize_t k = nd->console >= 0 ? read(nd->console, buf, sizeof buf) : -1;
+        if (k == 0) {
+            epoll_ctl(p->epfd, EPOLL_CTL_DEL, nd->console, NULL);
+            close(nd->console);
+            nd->console = -1;
+        }
         if (k <= 0)
             return;
         if (nd->log >= 0) {
@@ -118,7 +127,7 @@ static void node_free(struct pool *p, struct pool_node *nd)
         kill(nd->pid, SIGKILL);
         waitpid(nd->pid, NULL, 0);
         nd->pid = -1;
-        drain(nd);                    /* all it wrote before it died */
+        drain(p, nd);                 /* all it wrote before it died */
     }
     nic_mem_destroy(&nd->mem);
     if (nd->conn >= 0) close(nd->conn);
@@ -258,13 +267,12 @@ int pool_node_said_hello(const struct pool_node *nd)
 
 void pool_on_console(struct pool *p, struct pool_node *nd)
 {
-    (void)p;
-    drain(nd);
+    drain(p, nd);
 }
 
 void pool_give_back(struct pool *p, struct pool_node *nd, int ok)
 {
-    drain(nd);
+    drain(p, nd);
     if (nd->log >= 0) {
         close(nd->log);
         nd->log = -1;
@@ -319,7 +327,7 @@ struct pool_node *pool_on_child(struct pool *p, pid_t pid)
         if (!nd || nd->pid != pid)
             continue;
         nd->pid = -1;
-        drain(nd);
+        drain(p, nd);
         if (!nd->run) {               /* idle, or between runs */
             node_free(p, nd);
             return NULL;
