@@ -384,10 +384,11 @@ static void check_back(struct run *rn, int rank)
 }
 
 /* A doorbell: the node has posted descriptors. The bell's eventfd is
- * watched edge-triggered and never read: each write by the node's QEMU
+ * watched edge-triggered and not read here: each write by the node's QEMU
  * wakes epoll once (epoll(7)), and the rings say what there is to do, so
- * the count itself carries nothing. This saves two system calls per
- * doorbell (the read and the read that finds it empty). */
+ * the count carries nothing the run needs now (rings() reads it once at
+ * the run's start and once at its end, for summary.json). This saves two
+ * system calls per doorbell (the read and the read that finds it empty). */
 static void on_bell(struct run *rn, int rank)
 {
     if (check_fault(rn, rank))
@@ -538,8 +539,6 @@ static void on_timer(struct run *rn)
                      "restart after EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
 }
 
-/* Every node goes back to the pool: kept warm after a run that went well
- * (its node restarted), killed and reaped otherwise. */
 /* The rings of node nd's doorbell since the last call: its eventfd's
  * count, which on_bell never reads (an edge-triggered wake-up needs no
  * read). */
@@ -549,13 +548,14 @@ static uint64_t rings(const struct pool_node *nd)
     return read(nd->mem.bell_fd, &v, sizeof v) == (ssize_t)sizeof v ? v : 0;
 }
 
+/* Every node goes back to the pool: kept warm after a run that went well
+ * (its node restarted), killed and reaped otherwise. Its rings during the
+ * run are counted first. */
 static void stop_nodes(struct run *rn)
 {
     for (int i = 0; i < rn->m.nodes; i++)
-        if (rn->nd[i])
-            rn->out.doorbells += rings(rn->nd[i]);
-    for (int i = 0; i < rn->m.nodes; i++)
         if (rn->nd[i]) {
+            rn->out.doorbells += rings(rn->nd[i]);
             pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]);
             rn->nd[i] = NULL;
         }
