@@ -174,23 +174,31 @@ done
 echo "(accepted flits per node per cycle; share = at_1.0 / peak)"
 
 # The engine's cost against message length, at the same message count:
-# netsim --burst (8 messages per node, all ready at cycle 0) on a 16x16
-# torus, 256 B against 16 KB messages, jumping and stepping every cycle.
+# netsim --burst (every node's messages ready at cycle 0) at 256 B against
+# 16 KB messages, jumping and stepping every cycle: 8 messages per node on
+# a 16x16 torus under three patterns, and the Thakur sweep's machine (the
+# Delta-like 32x16 mesh) with 2 per node, whose worms start and end
+# together as a collective's steps do.
 echo
-printf "%-10s %8s %12s %14s %14s %16s %10s\n" pattern len cycles "cpu_s(jump)" "cpu_s(step)" "moves_jumped" "step/jump"
-for pat in bitcomp transpose uniform; do
+printf "%-22s %8s %12s %14s %14s %16s %10s\n" case len cycles "cpu_s(jump)" "cpu_s(step)" "moves_jumped" "step/jump"
+for c in "torus-bitcomp|-t torus --dims 16x16 --pattern bitcomp --burst 8" \
+         "torus-transpose|-t torus --dims 16x16 --pattern transpose --burst 8" \
+         "torus-uniform|-t torus --dims 16x16 --pattern uniform --burst 8" \
+         "delta-mesh-bitcomp|-t mesh --dims 32x16 --preset delta --pattern bitcomp --burst 2"; do
+  name=${c%%|*}; read -r -a opts <<< "${c#*|}"
   declare -A cj=()
   for len in 256 16384; do
-    rows=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json --dims 16x16 --pattern $pat --burst 8 --len $len; done)
+    rows=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json "${opts[@]}" --len $len; done)
     j=$(echo "$rows" | jq .engine_cpu_s | median); one=$(echo "$rows" | head -1)
-    s=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json --dims 16x16 --pattern $pat --burst 8 --len $len --no-jump; done | jq .engine_cpu_s | median)
+    s=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json "${opts[@]}" --len $len --no-jump; done | jq .engine_cpu_s | median)
     cj[$len]=$j
-    printf "%-10s %8s %12s %14.4f %14.4f %15.0f%% %10.1f\n" $pat $len "$(echo "$one" | jq .cycles)" "$j" "$s" \
+    printf "%-22s %8s %12s %14.4f %14.4f %15.0f%% %10.1f\n" $name $len "$(echo "$one" | jq .cycles)" "$j" "$s" \
       "$(echo "$one" | jq '100 * .moves_jumped / .moves')" "$(awk -v a="$s" -v b="$j" 'BEGIN{print a/b}')"
   done
-  printf "%-10s 16 KB over 256 B engine CPU (jumping): %.1f\n" $pat "$(awk -v a="${cj[16384]}" -v b="${cj[256]}" 'BEGIN{print a/b}')"
+  printf "%-22s 16 KB over 256 B engine CPU (jumping): %.1f (%s messages either way)\n" $name \
+    "$(awk -v a="${cj[16384]}" -v b="${cj[256]}" 'BEGIN{print a/b}')" "$(echo "$one" | jq .packets)"
 done
-echo "(medians of $REPEAT; 2048 messages either way)"
+echo "(medians of $REPEAT)"
 
 # 1024 nodes: a 32x32 torus running hello, bcast_rd and allreduce_ring
 # (len=4096), one run each (BIG_APPS; BIG=0 skips it), with the lowest MemAvailable seen
