@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -345,23 +346,39 @@ int pool_idle(const struct pool *p)
     return k;
 }
 
+/* The pages of a NIC's memory that are in memory (a run touched them). */
+static unsigned long long nic_resident(const struct nic_mem *nm)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t pages = (nm->size + (size_t)page - 1) / (size_t)page;
+    unsigned char *vec = malloc(pages);
+    unsigned long long k = 0;
+    if (vec && nm->map && nm->map != MAP_FAILED && mincore(nm->map, nm->size, vec) == 0)
+        for (size_t i = 0; i < pages; i++)
+            k += vec[i] & 1;
+    free(vec);
+    return k * (unsigned long long)page;
+}
+
 unsigned long long pool_idle_bytes(const struct pool *p)
 {
-    unsigned long long pages = 0;
+    unsigned long long bytes = 0;
     for (int i = 0; i < p->n; i++) {
         const struct pool_node *nd = p->node[i];
         if (!nd || nd->state != PN_IDLE || nd->pid <= 0)
             continue;
-        char path[64];
-        unsigned long long size, resident, shared;
-        snprintf(path, sizeof path, "/proc/%d/statm", (int)nd->pid);
+        char path[64], line[128];
+        unsigned long long kb;
+        snprintf(path, sizeof path, "/proc/%d/status", (int)nd->pid);
         FILE *f = fopen(path, "r");
-        if (f && fscanf(f, "%llu %llu %llu", &size, &resident, &shared) == 3 && resident > shared)
-            pages += resident - shared;
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "RssAnon: %llu kB", &kb) == 1 || sscanf(line, "VmPTE: %llu kB", &kb) == 1)
+                bytes += kb << 10;
         if (f)
             fclose(f);
+        bytes += nic_resident(&nd->mem);
     }
-    return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+    return bytes;
 }
 
 void pool_free(struct pool *p)

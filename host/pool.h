@@ -117,8 +117,10 @@ int pool_node_said_hello(const struct pool_node *nd);
  * killed. */
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
 /* Idle nodes, all keys; and the memory they hold that ending them would
- * free (each QEMU's private resident pages: guest RAM and its own heap,
- * from /proc/PID/statm). */
+ * free: each QEMU's private resident pages (guest RAM and its own heap,
+ * RssAnon of /proc/PID/status) and page tables (VmPTE), and the pages of
+ * its NIC memory a run touched (a memfd the node and the router share, so
+ * not in RssAnon). */
 int pool_idle(const struct pool *p);
 unsigned long long pool_idle_bytes(const struct pool *p);
 

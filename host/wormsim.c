@@ -258,16 +258,21 @@ static unsigned long long memory_need(const struct run *rn, int *own)
     return need;
 }
 
+/* What a run may use of host memory: --mem-limit, or the host's available
+ * memory and what the pool's idle nodes hold (*idle; this run reuses them,
+ * and memory_need counts them again, or ends them). 0: unknown. */
+static unsigned long long memory_limit(const struct run *rn, unsigned long long *idle)
+{
+    *idle = rn->mem_limit_mib ? 0 : pool_idle_bytes(&rn->h->pool);
+    return rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + *idle;
+}
+
 /* A machine that would not fit in host memory is refused before any node
- * starts: memory_need() against --mem-limit (default: the host's
- * available memory, and what the pool's idle nodes hold). */
+ * starts: memory_need() against memory_limit(). */
 static int check_memory(const struct run *rn)
 {
     int own;
-    unsigned long long need = memory_need(rn, &own);
-    /* idle pool nodes: this run reuses them (memory_need counts them
-     * again) or ends them */
-    unsigned long long limit = rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + pool_idle_bytes(&rn->h->pool);
+    unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
     if (!limit || need <= limit)
         return 0;
     char whose[64] = "";
@@ -278,7 +283,8 @@ static int check_memory(const struct run *rn)
             "tool), more than the %llu MiB %s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
             own, whose, need >> 20, arch_node_mib[ARCH_ARM], arch_node_mib[ARCH_RISCV], rn->app_heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
-            rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo)");
+            rn->mem_limit_mib ? "of --mem-limit" : idle ? "this host has available (MemAvailable in /proc/meminfo, "
+            "and what the pool's idle nodes hold)" : "this host has available (MemAvailable in /proc/meminfo)");
     return -1;
 }
 
@@ -1115,11 +1121,19 @@ static int run_main(struct host *h, int argc, char **argv)
         return 2;
     if (rn.check_only) {            /* everything above passed; no run directory, no node */
         int own;
-        char dims[64];
+        char dims[64], lim[160];
+        unsigned long long idle, limit = memory_limit(&rn, &idle);
         machine_dims_str(&rn.m, dims, sizeof dims);
-        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory; "
+        if (rn.mem_limit_mib)
+            snprintf(lim, sizeof lim, "--mem-limit %llu MiB", rn.mem_limit_mib);
+        else if (pool_idle(&h->pool))
+            snprintf(lim, sizeof lim, "%llu MiB available, of which %d idle pool nodes hold %llu MiB",
+                     limit >> 20, pool_idle(&h->pool), idle >> 20);
+        else
+            snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
+        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory (%s); "
                "limits %.0f s in all (--timeout), %.0f s with no NIC use (--hang-timeout)\n", rn.app,
-               topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20, rn.timeout_s, rn.hang_s);
+               topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20, lim, rn.timeout_s, rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }
