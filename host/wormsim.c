@@ -280,11 +280,11 @@ static int check_memory(const struct run *rn)
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
     fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
             "RISC-V node, %lu KiB each for the app's buffers, %u KiB of NIC memory each, 64 MiB for the run "
-            "tool), more than the %llu MiB %s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
+            "tool), more than the %llu MiB %s%s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
             own, whose, need >> 20, arch_node_mib[ARCH_ARM], arch_node_mib[ARCH_RISCV], rn->app_heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
-            rn->mem_limit_mib ? "of --mem-limit" : idle ? "this host has available (MemAvailable in /proc/meminfo, "
-            "and what the pool's idle nodes hold)" : "this host has available (MemAvailable in /proc/meminfo)");
+            rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo",
+            rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")");
     return -1;
 }
 
@@ -1123,12 +1123,13 @@ static int run_main(struct host *h, int argc, char **argv)
         int own;
         char dims[64], lim[160];
         unsigned long long idle, limit = memory_limit(&rn, &idle);
+        int nidle = pool_idle(&h->pool);
         machine_dims_str(&rn.m, dims, sizeof dims);
         if (rn.mem_limit_mib)
             snprintf(lim, sizeof lim, "--mem-limit %llu MiB", rn.mem_limit_mib);
-        else if (pool_idle(&h->pool))
+        else if (nidle)
             snprintf(lim, sizeof lim, "%llu MiB available, of which %d idle pool nodes hold %llu MiB",
-                     limit >> 20, pool_idle(&h->pool), idle >> 20);
+                     limit >> 20, nidle, idle >> 20);
         else
             snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
         printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory (%s); "
