@@ -12,6 +12,8 @@ uint64_t net_cycles_simulated(const struct net *n) { return n->stepped + n->jump
 int net_set_jump(struct net *n, enum net_jump mode)
 {
     net_jump_settle(n);
+    if (mode == NET_JUMP_OFF)
+        net_unpark_all(n, n->now);               /* counted every cycle again */
     n->jump_on = mode != NET_JUMP_OFF;
     if (mode != NET_JUMP_CHECK || n->ref)
         return 0;
@@ -178,7 +180,9 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
-    int ok = n->r && n->ls && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
+    n->sat_n = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_n);
+    n->sat_since = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_since);
+    int ok = n->r && n->ls && n->sat_n && n->sat_since && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
              n->ready_vc && n->in_pick && n->active;
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; ok && i < n->nr; i++) {
@@ -248,6 +252,9 @@ void net_free(struct net *n)
     }
     free(n->r);
     free(n->ls);
+    free(n->sat_n);
+    free(n->sat_since);
+    free(n->wk);
     free(n->cr);
     free(n->req_ip);
     free(n->req_vc);
@@ -275,10 +282,76 @@ static void count_blocked(struct net *n, int node, int port, struct net_msg *m, 
         r->slog_m[r->nslog_m++] = m;
     if (port < n->nlinkp && !seen[port]) {
         seen[port] = 1;
+        if (n->sat_n[(size_t)node * n->nlinkp + port])
+            return;                              /* saturated: counted in closed form */
         n->ls[(size_t)node * n->nlinkp + port].blocked++;
         if (n->slog_node == node)
             r->slog_l[r->nslog_l++] = node * n->nlinkp + port;
     }
+}
+
+/* Input VC i of router `node` parks in cycle c (it was refused an output
+ * VC and counted blocked): its link saturates from c + 1 (net_state.h). */
+static void park(struct net *n, int node, int i, uint64_t c)
+{
+    struct net_router *r = &n->r[node];
+    r->parked |= 1ull << i;
+    int o = r->in[i].out_port;
+    if (o < n->nlinkp) {
+        size_t l = (size_t)node * n->nlinkp + o;
+        if (n->sat_n[l]++ == 0)
+            n->sat_since[l] = c + 1;
+    }
+}
+
+/* Input VC i of router `node`, parked, takes a VC (or parking stops) in
+ * cycle c: its link's saturated cycles before c are counted. */
+static void unpark(struct net *n, int node, int i, uint64_t c)
+{
+    struct net_router *r = &n->r[node];
+    r->waking &= ~(1ull << i);
+    r->parked &= ~(1ull << i);
+    int o = r->in[i].out_port;
+    if (o < n->nlinkp) {
+        size_t l = (size_t)node * n->nlinkp + o;
+        if (--n->sat_n[l] == 0 && c > n->sat_since[l])
+            n->ls[l].blocked += c - n->sat_since[l];
+    }
+}
+
+/* The start of cycle c: the heads whose output released a VC in the
+ * cycle before stop being parked (a group thawing at c has stepped its
+ * last cycles with them parked, as they were). */
+void net_wake(struct net *n, uint64_t c)
+{
+    for (int k = 0; k < n->nwk; k++) {
+        struct net_router *r = &n->r[n->wk[k]];
+        while (r->waking)
+            unpark(n, n->wk[k], __builtin_ctzll(r->waking), c);
+    }
+    n->nwk = 0;
+}
+
+void net_unpark_all(struct net *n, uint64_t c)
+{
+    net_wake(n, c);
+    for (int r = 0; r < n->nr; r++)
+        while (n->r[r].parked)
+            unpark(n, r, __builtin_ctzll(n->r[r].parked), c);
+}
+
+/* Every saturated link's cycles up to the present, counted (readers). */
+int net_sat_settle(struct net *n)
+{
+    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
+    int added = 0;
+    for (size_t l = 0; l < nl; l++)
+        if (n->sat_n[l] && n->now > n->sat_since[l]) {
+            n->ls[l].blocked += n->now - n->sat_since[l];
+            n->sat_since[l] = n->now;
+            added = 1;
+        }
+    return added;
 }
 
 /* Router `node`'s owed blocked cycles, up to cycle t. */
@@ -367,11 +440,13 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
 /* Output VC allocation for input VC i (ip V + vc), whose front flit is a
  * routed head without one: the lowest free VC of its class on its output.
  * 0 if none is free (the worm is blocked this cycle). */
-static int vc_grant(struct net *n, int node, int i)
+static int vc_grant(struct net *n, int node, int i, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const int V = n->V;
     struct ivc *v = &r->in[i];
+    if (n->stepping && !n->wide && (r->parked >> i & 1))
+        return 0;       /* a thawing group's last cycles: its VCs were still owned (net_jump.c) */
     struct oport *op = &r->out[v->out_port];
     int lo = 0, hi = V;
     if (op->is_eject) {
@@ -391,6 +466,10 @@ static int vc_grant(struct net *n, int node, int i)
         }
         op->owner[k] = ivc_front(v)->m;
         v->out_vc = k;
+        if (!n->wide && (r->parked >> i & 1)) {
+            unpark(n, node, i, c);
+            r->head_c = c;                       /* its input port joins its output (net_jump.c) */
+        }
         return 1;
     }
     return 0;
@@ -430,18 +509,24 @@ static prio_t priority(const struct net *n, const struct ivc *v, uint32_t at, ui
  * Round robin grants a waiting requester before any other of its class
  * twice; age first grants the worms that were ready before it, and among
  * equals does the same. */
-static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
+static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const uint32_t NV = (uint32_t)(n->nin * n->V);
+    const int parks = net_parks(n) && !n->mc_live;
     int granted = 0;
     if (n->p.alloc == ALLOC_FIXED) {
         for (int q = 0; q < nva; q++) {
             struct ivc *v = &r->in[n->va_req[q]];
-            if (vc_grant(n, node, n->va_req[q]))
+            if (vc_grant(n, node, n->va_req[q], c)) {
                 granted++;
-            else
+            } else {
                 count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+                if (parks && !(r->parked >> n->va_req[q] & 1)) {
+                    park(n, node, n->va_req[q], c);
+                    granted++;                   /* a change: no sleep this cycle */
+                }
+            }
         }
         return granted;
     }
@@ -475,15 +560,20 @@ static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen)
             }
             if (qi < 0)
                 break;
-            if (vc_grant(n, node, n->va_req[qi])) {
+            if (vc_grant(n, node, n->va_req[qi], c)) {
                 *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
                 granted++;
                 continue;
             }
             for (int q = 0; q < nva; q++) {
                 const struct ivc *v = &r->in[n->va_req[q]];
-                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
+                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls) {
                     count_blocked(n, node, o, v->q[v->head].m, blocked_seen);
+                    if (parks && !(r->parked >> n->va_req[q] & 1)) {
+                        park(n, node, n->va_req[q], c);
+                        granted++;               /* a change: no sleep this cycle */
+                    }
+                }
             }
             break;
         }
@@ -500,8 +590,11 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
         op->credits[ovc]--;
     struct net_router *dr = &n->r[op->to_router];
     if (f.idx == 0 && n->nfz && !n->stepping) {  /* a head: the group it will be routed into thaws */
-        struct jgroup *g = n->pg[net_out_id(n, op->to_router, net_head_out(n, op->to_router, op->to_port, f.m))];
-        if (g)
+        int cls, to = net_topo_route(n, op->to_router, f.m, &cls);
+        if (to < 0)
+            to = net_eject_port(n, op->to_port);
+        struct jgroup *g = n->pg[net_out_id(n, op->to_router, to)];
+        if (g && !(net_parks(n) && !f.m->mc && net_would_park(n, op->to_router, to, cls)))
             net_jump_touch(n, g, c + 1);
     }
     f.ready = c + n->p.hop_cycles;
@@ -558,6 +651,28 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
     if (f.idx == f.m->flits - 1) {                   /* tail: release the route */
         op->owner[ovc] = NULL;
         v->routed = 0;
+        r->nrouted--;
+        r->head_c = c;                               /* a parked head may join its output */
+        for (uint64_t b = r->parked & ~r->waking; b; b &= b - 1) {
+            int i = __builtin_ctzll(b);              /* the heads parked on it ask again next cycle */
+            if (r->in[i].out_port != o)
+                continue;
+            if (!r->waking) {
+                if (n->nwk == n->wk_cap) {
+                    n->wk_cap = n->wk_cap ? 2 * n->wk_cap : 64;
+                    n->wk = realloc(n->wk, (size_t)n->wk_cap * sizeof *n->wk);
+                    if (!n->wk) {
+                        fprintf(stderr, "net: out of memory for %d waking routers\n", n->wk_cap);
+                        abort();
+                    }
+                }
+                n->wk[n->nwk++] = node;
+            }
+            r->waking |= 1ull << i;
+            struct jgroup *g = n->nfz ? n->pg[net_in_id(n, node, i / V)] : NULL;
+            if (g)
+                net_jump_touch(n, g, c + 1);
+        }
     }
     credit_back(n, node, ip, vc);
     if (op->is_eject) {
@@ -632,8 +747,10 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
     n->in_used[ip] = 1;
     credit_back(n, node, ip, i % n->V);
     n->inflight_flits += (uint64_t)nb - 1;
-    if (tail)
+    if (tail) {
         v->routed = 0;
+        r->nrouted--;
+    }
     for (int b = 0; b < nb; b++) {               /* the ejection branch is last */
         int o = br->port[b];
         struct oport *op = &r->out[o];
@@ -855,6 +972,7 @@ static void router_step(struct net *n, int node, uint64_t c)
             }
             v->out_port = p;
             v->routed = 1;
+            r->nrouted++;
         }
         if (v->out_vc < 0)
             n->va_req[nva++] = i;
@@ -862,7 +980,7 @@ static void router_step(struct net *n, int node, uint64_t c)
     /* Phase 2: VC allocation, multidestination worms first. */
     if (nmc)
         mc_vc_allocate(n, node, nmc);
-    if (nva && vc_allocate(n, node, nva, blocked_seen))
+    if (nva && vc_allocate(n, node, nva, blocked_seen, c))
         changed = 1;
     if (nmc) {                                   /* and they cross the switch first */
         memset(n->in_used, 0, (size_t)n->nin);
@@ -1171,6 +1289,8 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         }
         uint64_t c = n->now;
         net_jump_cycle(n, c);
+        if (n->nwk)
+            net_wake(n, c);
         n->arr_head = n->left_head = n->hd_head = NULL;
         n->moved = 0;
         /* Active routers in rank order: injection first, so a flit that

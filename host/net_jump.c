@@ -15,6 +15,24 @@
  * Nothing outside a group reads or writes its ports until a new head is
  * routed to one of them (a touch, below).
  *
+ * Parked heads (net_state.h) are the exception. A head refused an output
+ * VC, every VC of its class there owned, reads the output only to be
+ * refused again and changes nothing there until an owner's tail releases
+ * a VC; so its input port is not joined to that output, and the worm
+ * waiting behind it is a group apart from the worms streaming through
+ * the output: each freezes and thaws on its own events. (Under uniform
+ * traffic most heads wait so behind a long worm; joined, they made groups
+ * of a few dozen ports that an event anywhere thawed whole.) A group in
+ * which nothing moves but heads are parked is frozen too, until touched.
+ * The link a head waits on counts a blocked cycle every cycle while it
+ * waits, whoever else waits there, so that count is kept in closed form
+ * (saturation) and by neither group. The tail that releases an owned VC
+ * wakes the heads parked on it: they stay parked through that cycle (a
+ * group of theirs thawing at the next one steps its last cycles with them
+ * refused, as they were) and ask again from the next. A head pushed
+ * towards a frozen output where it would park on a saturated link does
+ * not thaw the output's group.
+ *
  * Periods. While its worms stream and nothing else happens, a group's
  * state repeats up to two shifts: each worm m has moved d(m) more flits
  * into its destination, and every pending time is P cycles later. The
@@ -127,16 +145,19 @@ static void build(struct net *n)
     int nlive = 0;
     for (int r = 0; r < n->nr; r++) {
         const struct net_router *R = &n->r[r];
+        if (R->nflits == R->nfrozen && R->nrouted == R->nrfrozen)
+            continue;                            /* every port with content is frozen */
         for (int ip = 0; ip < n->nin; ip++) {
             int in = net_in_id(n, r, ip), content = 0;
             if (n->pg[in])
                 continue;
             for (int vc = 0; vc < V; vc++) {
                 const struct ivc *v = &R->in[ip * V + vc];
+                int pk = net_parked(R, ip * V + vc);     /* joins nothing (net_state.h) */
                 content |= v->count || v->routed;
-                if (v->routed == 1)
+                if (v->routed == 1 && !pk)
                     join(p->uf, in, net_out_id(n, r, v->out_port));
-                for (uint32_t j = 0; j < v->count; j++) {
+                for (uint32_t j = (uint32_t)pk; j < v->count; j++) {
                     const struct flit *f = &v->q[(v->head + j) % v->cap];
                     int out = f->idx == 0 ? net_out_id(n, r, net_head_out(n, r, ip, f->m)) : -1;
                     if (out >= 0 && !n->pg[out])
@@ -147,13 +168,31 @@ static void build(struct net *n)
                 p->live[nlive++] = in;
         }
     }
+    /* A part with content joins other ports only by the links: each of its
+     * ports is in a router with content or in one a link joins to it
+     * (record scans those alone). */
+    p->nlive = nlive;
+    int s = ++p->rstamp;
+    for (int k = 0, last = -1; k < nlive; k++) {
+        int r = p->live[k] / n->nin;
+        if (r == last)
+            continue;                            /* (live is in router order) */
+        last = r;
+        p->rmark[r] = s;
+        for (int l = 0; l < n->nlinkp; l++) {
+            if (n->r[r].up[l] >= 0)
+                p->rmark[n->r[r].up[l]] = s;
+            if (n->r[r].out[l].to_router >= 0)
+                p->rmark[n->r[r].out[l].to_router] = s;
+        }
+    }
     for (int k = 0; k < nlive; k++) {            /* the input ports with content, once joined */
         int in = p->live[k], r = in / n->nin, ip = in % n->nin;
         int root = find(p->uf, in);
         p->has[root] |= 1;
         for (int vc = 0; vc < V; vc++) {
             const struct ivc *v = &n->r[r].in[ip * V + vc];
-            for (uint32_t j = 0; j < v->count; j++) {
+            for (uint32_t j = (uint32_t)net_parked(&n->r[r], ip * V + vc); j < v->count; j++) {
                 const struct flit *f = &v->q[(v->head + j) % v->cap];
                 if (f->idx == 0 && n->pg[net_out_id(n, r, net_head_out(n, r, ip, f->m))])
                     p->has[root] |= 2;
@@ -231,7 +270,7 @@ static int walk_port(struct walk *w, int id)
         PUT(R->in_rr[ip]);
         for (int vc = 0; vc < V; vc++) {
             const struct ivc *v = &R->in[ip * V + vc];
-            PUT(v->count | (uint64_t)v->routed << 32);
+            PUT(v->count | (uint64_t)v->routed << 32 | (uint64_t)net_parked(R, ip * V + vc) << 40);
             if (v->routed)
                 PUT((uint32_t)v->out_port | (uint64_t)(uint32_t)v->out_vc << 32);
         }
@@ -250,7 +289,8 @@ static int walk_port(struct walk *w, int id)
         int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
         const struct oport *op = &n->r[r].out[o];
         PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
-        PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32);
+        PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32 |
+            (uint64_t)(o < n->nlinkp && n->sat_n[(size_t)r * n->nlinkp + o] > 0) << 63);   /* saturated */
         for (int v = 0; v < V; v++) {
             PUT(op->credits[v]);
             PUT(op->owner[v] ? op->owner[v]->jid : 0);
@@ -374,9 +414,11 @@ static int alloc_scratch(struct net *n)
         p->mark = calloc((size_t)N, sizeof *p->mark);
     if (!p->live)
         p->live = malloc((size_t)(n->nr * n->nin) * sizeof *p->live);
+    if (!p->rmark)
+        p->rmark = calloc((size_t)n->nr, sizeof *p->rmark);
     if (!n->pg)
         n->pg = calloc((size_t)N, sizeof *n->pg);
-    if (!(p->uf && p->has && p->at && p->mark && p->live && n->pg))
+    if (!(p->uf && p->has && p->at && p->mark && p->live && p->rmark && n->pg))
         return -1;
     if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
         return -1;
@@ -400,13 +442,17 @@ static void record(struct net *n)
         return;                          /* no memory: step on, one cycle at a time */
     net_sleep_settle(n);                 /* the counters at c0 */
     build(n);
-    const int N = nports(n);
     p->epoch++;
     p->ncand = 0;
-    for (int i = 0; i < N; i++)
-        p->at[i] = -1;
-    /* one candidate a root with content, its ports in ascending order */
-    for (int id = 0; id < N; id++) {
+    const int s = p->rstamp;
+    for (int k = 0; k < p->nlive; k++)
+        p->at[find(p->uf, p->live[k])] = -1;
+    /* one candidate a root with content, its ports in ascending order:
+     * those of the routers build() marked, input ports (lower ids) first */
+    for (int pass = 0; pass < 2; pass++)
+    for (int r = 0; r < n->nr; r++)
+    for (int x = 0, np = p->rmark[r] != s ? 0 : pass ? n->nout : n->nin; x < np; x++) {
+        int id = pass ? net_out_id(n, r, x) : net_in_id(n, r, x);
         if (n->pg[id])
             continue;
         int root = find(p->uf, id);
@@ -501,9 +547,10 @@ static int closed_marked(struct net *n, const struct jgroup *g, int s)
                 continue;
             for (int vc = 0; vc < V; vc++) {
                 const struct ivc *v = &R->in[ip * V + vc];
-                if (v->routed == 1 && v->out_port == o)
+                int pk = net_parked(R, ip * V + vc);
+                if (v->routed == 1 && v->out_port == o && !pk)
                     return 0;
-                for (uint32_t j = 0; j < v->count; j++) {
+                for (uint32_t j = (uint32_t)pk; j < v->count; j++) {
                     const struct flit *f = &v->q[(v->head + j) % v->cap];
                     if (f->idx == 0 && net_head_out(n, r, ip, f->m) == o)
                         return 0;
@@ -549,9 +596,10 @@ static int whole(struct net *n, const struct jgroup *g)
         int r = id / n->nin, ip = id % n->nin;
         for (int vc = 0; vc < V; vc++) {
             const struct ivc *v = &n->r[r].in[ip * V + vc];
-            if (v->routed == 1 && p->mark[net_out_id(n, r, v->out_port)] != s)
+            int pk = net_parked(&n->r[r], ip * V + vc);
+            if (v->routed == 1 && p->mark[net_out_id(n, r, v->out_port)] != s && !pk)
                 return 0;
-            for (uint32_t j = 0; j < v->count; j++) {
+            for (uint32_t j = (uint32_t)pk; j < v->count; j++) {
                 const struct flit *f = &v->q[(v->head + j) % v->cap];
                 if (f->idx == 0 && p->mark[net_out_id(n, r, net_head_out(n, r, ip, f->m))] != s)
                     return 0;
@@ -562,6 +610,25 @@ static int whole(struct net *n, const struct jgroup *g)
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Whether candidate g holds a parked head and no flit crossed a link of
+ * it since its record. */
+static int still(const struct net *n, const struct jgroup *g)
+{
+    int parked = 0;
+    for (int i = 0, k = 0; i < g->nport; i++) {
+        int id = g->port[i];
+        if (is_in(n, id)) {
+            for (int vc = 0; vc < n->V; vc++)
+                parked |= net_parked(&n->r[id / n->nin], id % n->nin * n->V + vc);
+            continue;
+        }
+        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        if (o < n->nlinkp && n->ls[(size_t)r * n->nlinkp + o].flits != g->ls[k++].flits)
+            return 0;
+    }
+    return parked;
+}
 
 /* How many whole periods of length P the group may be frozen for from now
  * (see the top of the file); 0 if none. Fills each worm's d and db. */
@@ -574,8 +641,13 @@ static uint64_t periods(struct net *n, struct jgroup *g, uint64_t P)
         j->db = j->m->blocked_cycles - j->blocked;
         moving += j->d;
     }
-    if (!moving)
-        return 0;                       /* nothing moves: nothing to gain */
+    if (!moving) {
+        /* Nothing delivered: the group may be frozen only if nothing moved
+         * in it at all (heads parked and the worms behind them, net_state.h),
+         * and it thaws when touched. */
+        if (!net_parks(n) || !still(n, g))
+            return 0;
+    }
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
         if (!is_in(n, id) || id % n->nin < n->nlinkp)
@@ -643,9 +715,10 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         n->pg[id] = g;
         if (is_in(n, id))
             for (int vc = 0; vc < n->V; vc++) {
-                uint32_t c = n->r[id / n->nin].in[(id % n->nin) * n->V + vc].count;
-                g->nflits += c;
-                n->r[id / n->nin].nfrozen += c;
+                const struct ivc *v = &n->r[id / n->nin].in[(id % n->nin) * n->V + vc];
+                g->nflits += v->count;
+                n->r[id / n->nin].nfrozen += v->count;
+                n->r[id / n->nin].nrfrozen += v->routed != 0;
             }
     }
     n->frozen_flits += g->nflits;
@@ -741,6 +814,7 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
             for (int vc = 0; vc < V; vc++) {
                 struct ivc *v = &R->in[ip * V + vc];
                 R->nfrozen -= v->count;
+                R->nrfrozen -= v->routed != 0;
                 for (uint32_t x = 0; x < v->count; x++) {
                     struct flit *f = &v->q[(v->head + x) % v->cap];
                     f->idx += (uint32_t)(k * g->msg[f->m->jix].d);
@@ -833,8 +907,11 @@ void net_jump_cycle(struct net *n, uint64_t c)
             int ip = n->nlinkp + ch;
             if (!q->first || q->next_flit || n->pg[net_in_id(n, i, ip)] || q->first->c_ready > c)
                 continue;
-            struct jgroup *g = n->pg[net_out_id(n, i, net_head_out(n, i, ip, q->first))];
-            if (g)
+            int cls, o = net_topo_route(n, i, q->first, &cls);
+            if (o < 0)
+                o = net_eject_port(n, ip);
+            struct jgroup *g = n->pg[net_out_id(n, i, o)];
+            if (g && !(net_parks(n) && !q->first->mc && net_would_park(n, i, o, cls)))
                 net_jump_touch(n, g, c);
         }
     }
@@ -878,6 +955,11 @@ void net_jump_settle(struct net *n)
     if (n->nfz)
         thaw_due(n, n->now, 1);
     net_sleep_settle(n);
+    net_wake(n, n->now);
+    if (net_sat_settle(n) && n->jp.on) {
+        drop_candidates(&n->jp);                 /* their link counts at c0 are off now */
+        net_jump_reset(n);
+    }
 }
 
 void net_jump_reset(struct net *n)
@@ -895,6 +977,7 @@ void net_jump_free(struct net *n)
     free(p->uf);
     free(p->uf0);
     free(p->live);
+    free(p->rmark);
     free(p->has);
     free(p->at);
     free(p->mark);

@@ -239,6 +239,7 @@ void net_mc_route(struct net *n, int node, int i)
     }
     br->n = k;
     v->routed = 2;
+    r->nrouted++;
     v->out_port = br->port[0];
     v->out_vc = -1;
 }

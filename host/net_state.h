@@ -98,6 +98,12 @@ struct net_router {
     struct net_msg **slog_m;        /* [nin V] */
     int *slog_l;                    /* [nlinkp] link indices (ls) */
     int nslog_m, nslog_l;
+    uint64_t parked;                /* bit i: input VC i's front is a parked head (net_parks) */
+    uint64_t waking;                /* of them, those whose output released a VC this cycle:
+                                       they ask again from the next (net_wake) */
+    uint32_t nrouted, nrfrozen;     /* input VCs routed (ivc's routed != 0); of them, in frozen
+                                       groups (the probe skips a router whose flits and routed
+                                       VCs are all frozen) */
 };
 
 struct credit_ret { int router, port, vc; };
@@ -129,7 +135,9 @@ struct jprobe {
     struct jgroup **cand;  int ncand, cand_cap;
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
     int *uf0;                               /* uf with only the links joined */
-    int *live;                              /* scratch: input ports holding flits or a routed VC */
+    int *live, nlive;                       /* scratch: input ports holding flits or a routed VC */
+    int *rmark, rstamp;                     /* scratch over the routers: those whose ports may be
+                                               in a candidate (build, record) */
 };
 
 struct net {
@@ -156,6 +164,9 @@ struct net {
     net_link_trace_fn trace_fn;
     void *trace_ctx;
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
+    uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
+    uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
+    int *wk, nwk, wk_cap;           /* routers with waking heads */
     int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
                                        by the full allocator, none by router_step's shortcut,
                                        and no router ever asleep */
@@ -206,6 +217,54 @@ static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ul
  * router r, before a group of its ports freezes or thaws. */
 void net_sleep_settle(struct net *n);
 void net_sleep_end(struct net *n, int r);
+
+/* Parked heads. A unicast head at the front of an input VC that was
+ * refused an output VC (every VC of its class on its output is owned) is
+ * parked: it cannot move, nor change anything the output's worms do,
+ * until one of those VCs is released, and it counts a blocked cycle
+ * against its worm and its output link every cycle till then. Parking is
+ * on with the jump, on wormhole networks whose input VCs fit the busy
+ * masks (net_parks). Its link's count is then kept in closed form: the
+ * link is saturated from the cycle after the head parked (sat_n, sat_since)
+ * and no other count is added to it meanwhile (each cycle counts a link
+ * once, net.c's count_blocked); net_sat_settle adds the saturated cycles
+ * for readers. The jump's groups do not join a parked head's input port
+ * to its output (net_jump.c). A tail releasing a VC of the output wakes
+ * the heads parked on it (waking, net_wake): parked through that cycle,
+ * asking again from the next, their frozen groups thawing then. */
+static inline int net_parks(const struct net *n)
+{
+    return n->jump_on && !n->plain && !n->wide && n->p.switching == SW_WORMHOLE;
+}
+/* Whether a unicast head routed to output o of router r with dateline
+ * class cls (-1: any VC) would park there now without changing what the
+ * output's worms count: every VC it may take owned, and the link already
+ * saturated (an ejection channel has no link count). While the output's
+ * group is frozen its owners stay, so such a head does not thaw it. */
+static inline int net_would_park(const struct net *n, int r, int o, int cls)
+{
+    const struct oport *op = &n->r[r].out[o];
+    int lo = 0, hi = n->V;
+    if (op->is_eject)
+        hi = 1;
+    else if (cls >= 0) {
+        lo = cls ? n->V / 2 : 0;
+        hi = cls ? n->V : n->V / 2;
+    }
+    for (int k = lo; k < hi; k++)
+        if (!op->owner[k])
+            return 0;
+    return op->is_eject || n->sat_n[(size_t)r * n->nlinkp + o] > 0;
+}
+
+/* For the jump's groups: parked, and not waking. */
+static inline int net_parked(const struct net_router *R, int i)
+{
+    return i < 64 && ((R->parked & ~R->waking) >> i & 1);     /* (none parks on a wide network) */
+}
+void net_unpark_all(struct net *n, uint64_t c);
+void net_wake(struct net *n, uint64_t c);
+int net_sat_settle(struct net *n);
 
 /* Port ids, for the jump's groups: input port ip of router r, output port o. */
 static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }
