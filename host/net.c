@@ -123,13 +123,13 @@ static void ivc_pop(const struct net *n, struct net_router *r, int i)
         r->busy &= ~(1ull << i);
 }
 
-/* The first input VC from i on that may hold a flit: by the busy mask, or
- * i itself on a wide router; nin V when there is none. */
-static inline int next_busy(const struct net *n, const struct net_router *r, int i)
+/* The first input VC from i on that may hold a flit, not in `skip`: by
+ * the busy mask, or i itself on a wide router; nin V when there is none. */
+static inline int next_busy(const struct net *n, const struct net_router *r, int i, uint64_t skip)
 {
     if (n->wide)
         return i;
-    uint64_t b = i < 64 ? r->busy & (~0ull << i) : 0;
+    uint64_t b = i < 64 ? r->busy & ~skip & (~0ull << i) : 0;
     return b ? __builtin_ctzll(b) : n->nin * n->V;
 }
 
@@ -937,7 +937,8 @@ static void router_step(struct net *n, int node, uint64_t c)
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
      * output VC. */
-    for (int i = next_busy(n, r, 0); i < n->nin * V; i = next_busy(n, r, i + 1)) {
+    const uint64_t skip = n->stepping ? 0 : r->fmask;  /* the cycle loop: frozen groups' VCs */
+    for (int i = next_busy(n, r, 0, skip); i < n->nin * V; i = next_busy(n, r, i + 1, skip)) {
         struct ivc *v = &r->in[i];
         if (!v->count)
             continue;

@@ -713,6 +713,8 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
         n->pg[id] = g;
+        if (is_in(n, id) && !n->wide)
+            n->r[id / n->nin].fmask |= ((1ull << n->V) - 1) << (id % n->nin * n->V);
         if (is_in(n, id))
             for (int vc = 0; vc < n->V; vc++) {
                 const struct ivc *v = &n->r[id / n->nin].in[(id % n->nin) * n->V + vc];
@@ -811,6 +813,8 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
         if (is_in(n, id)) {
             struct net_router *R = &n->r[id / n->nin];
             int ip = id % n->nin;
+            if (!n->wide)
+                R->fmask &= ~(((1ull << V) - 1) << (ip * V));
             for (int vc = 0; vc < V; vc++) {
                 struct ivc *v = &R->in[ip * V + vc];
                 R->nfrozen -= v->count;

@@ -81,6 +81,7 @@ struct net_router {
                                        at the first such worm here */
     int coords[NIC_MAX_DIMS];
     uint64_t busy;                  /* bit i: input VC i holds a flit (unused if n->wide) */
+    uint64_t fmask;                 /* bit i: input VC i is in a frozen group (unused if n->wide) */
     uint32_t nflits;                /* flits buffered here */
     uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
     uint32_t queued;                /* messages waiting in its injection channels */
