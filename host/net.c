@@ -304,6 +304,19 @@ static void park(struct net *n, int node, int i, uint64_t c)
     }
 }
 
+/* Input VC i of router `node`, a head refused an output VC in cycle c:
+ * blocked this cycle, and parked if it may park and is not yet (1: a
+ * change, so the router does not sleep after this cycle). */
+static int refused(struct net *n, int node, int i, int parks, uint8_t *seen, uint64_t c)
+{
+    struct net_router *r = &n->r[node];
+    count_blocked(n, node, r->in[i].out_port, r->in[i].q[r->in[i].head].m, seen);
+    if (!parks || (r->parked >> i & 1))
+        return 0;
+    park(n, node, i, c);
+    return 1;
+}
+
 /* Input VC i of router `node`, parked, takes a VC (or parking stops) in
  * cycle c: its link's saturated cycles before c are counted. */
 static void unpark(struct net *n, int node, int i, uint64_t c)
@@ -448,14 +461,8 @@ static int vc_grant(struct net *n, int node, int i, uint64_t c)
     if (n->stepping && !n->wide && (r->parked >> i & 1))
         return 0;       /* a thawing group's last cycles: its VCs were still owned (net_jump.c) */
     struct oport *op = &r->out[v->out_port];
-    int lo = 0, hi = V;
-    if (op->is_eject) {
-        hi = 1;
-    } else if (v->out_vc <= -2) {                /* torus: class 0 or 1 */
-        int cls = -2 - v->out_vc;
-        lo = cls ? V / 2 : 0;
-        hi = cls ? V : V / 2;
-    }
+    int lo, hi;
+    net_class_vcs(n, op, v->out_vc <= -2 ? -2 - v->out_vc : -1, &lo, &hi);   /* torus: class 0 or 1 */
     for (int k = lo; k < hi; k++) {
         if (op->owner[k])
             continue;
@@ -517,16 +524,10 @@ static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen, 
     int granted = 0;
     if (n->p.alloc == ALLOC_FIXED) {
         for (int q = 0; q < nva; q++) {
-            struct ivc *v = &r->in[n->va_req[q]];
-            if (vc_grant(n, node, n->va_req[q], c)) {
+            if (vc_grant(n, node, n->va_req[q], c))
                 granted++;
-            } else {
-                count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
-                if (parks && !(r->parked >> n->va_req[q] & 1)) {
-                    park(n, node, n->va_req[q], c);
-                    granted++;                   /* a change: no sleep this cycle */
-                }
-            }
+            else
+                granted += refused(n, node, n->va_req[q], parks, blocked_seen, c);
         }
         return granted;
     }
@@ -567,13 +568,8 @@ static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen, 
             }
             for (int q = 0; q < nva; q++) {
                 const struct ivc *v = &r->in[n->va_req[q]];
-                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls) {
-                    count_blocked(n, node, o, v->q[v->head].m, blocked_seen);
-                    if (parks && !(r->parked >> n->va_req[q] & 1)) {
-                        park(n, node, n->va_req[q], c);
-                        granted++;               /* a change: no sleep this cycle */
-                    }
-                }
+                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
+                    granted += refused(n, node, n->va_req[q], parks, blocked_seen, c);
             }
             break;
         }
@@ -589,14 +585,8 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     if (n->p.switching == SW_WORMHOLE)
         op->credits[ovc]--;
     struct net_router *dr = &n->r[op->to_router];
-    if (f.idx == 0 && n->nfz && !n->stepping) {  /* a head: the group it will be routed into thaws */
-        int cls, to = net_topo_route(n, op->to_router, f.m, &cls);
-        if (to < 0)
-            to = net_eject_port(n, op->to_port);
-        struct jgroup *g = n->pg[net_out_id(n, op->to_router, to)];
-        if (g && !(net_parks(n) && !f.m->mc && net_would_park(n, op->to_router, to, cls)))
-            net_jump_touch(n, g, c + 1);
-    }
+    if (f.idx == 0 && n->nfz && !n->stepping)    /* a head: the group it will be routed into thaws */
+        net_jump_head(n, op->to_router, op->to_port, f.m, c + 1);
     f.ready = c + n->p.hop_cycles;
     ivc_push(n, dr, op->to_port * V + ovc, f);
     dr->nflits++;

@@ -892,6 +892,17 @@ void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
         n->next_thaw = g->until;
 }
 
+/* The head of m, in input port ip of router r, is routed at cycle t: the
+ * frozen group of its output thaws then, unless the head would park there
+ * without changing what the group counts (net_would_park). */
+void net_jump_head(struct net *n, int r, int ip, const struct net_msg *m, uint64_t t)
+{
+    int cls, o = net_head_route(n, r, ip, m, &cls);
+    struct jgroup *g = n->pg[net_out_id(n, r, o)];
+    if (g && !(net_parks(n) && !m->mc && net_would_park(n, r, o, cls)))
+        net_jump_touch(n, g, t);
+}
+
 /* The start of cycle c: thaw the groups due, and those a head about to
  * enter the network is aimed at. */
 void net_jump_cycle(struct net *n, uint64_t c)
@@ -911,12 +922,7 @@ void net_jump_cycle(struct net *n, uint64_t c)
             int ip = n->nlinkp + ch;
             if (!q->first || q->next_flit || n->pg[net_in_id(n, i, ip)] || q->first->c_ready > c)
                 continue;
-            int cls, o = net_topo_route(n, i, q->first, &cls);
-            if (o < 0)
-                o = net_eject_port(n, ip);
-            struct jgroup *g = n->pg[net_out_id(n, i, o)];
-            if (g && !(net_parks(n) && !q->first->mc && net_would_park(n, i, o, cls)))
-                net_jump_touch(n, g, c);
+            net_jump_head(n, i, ip, q->first, c);
         }
     }
     if (n->next_thaw <= c)

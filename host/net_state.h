@@ -219,6 +219,21 @@ static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ul
 void net_sleep_settle(struct net *n);
 void net_sleep_end(struct net *n, int r);
 
+/* The VCs [lo, hi) of output op a unicast head of dateline class cls
+ * (-1: any) may take: one class's half on a torus link, VC 0 of an
+ * ejection channel. */
+static inline void net_class_vcs(const struct net *n, const struct oport *op, int cls, int *lo, int *hi)
+{
+    *lo = 0;
+    *hi = n->V;
+    if (op->is_eject) {
+        *hi = 1;
+    } else if (cls >= 0) {
+        *lo = cls ? n->V / 2 : 0;
+        *hi = cls ? n->V : n->V / 2;
+    }
+}
+
 /* Parked heads. A unicast head at the front of an input VC that was
  * refused an output VC (every VC of its class on its output is owned) is
  * parked: it cannot move, nor change anything the output's worms do,
@@ -245,13 +260,8 @@ static inline int net_parks(const struct net *n)
 static inline int net_would_park(const struct net *n, int r, int o, int cls)
 {
     const struct oport *op = &n->r[r].out[o];
-    int lo = 0, hi = n->V;
-    if (op->is_eject)
-        hi = 1;
-    else if (cls >= 0) {
-        lo = cls ? n->V / 2 : 0;
-        hi = cls ? n->V : n->V / 2;
-    }
+    int lo, hi;
+    net_class_vcs(n, op, cls, &lo, &hi);
     for (int k = lo; k < hi; k++)
         if (!op->owner[k])
             return 0;
@@ -297,11 +307,17 @@ static inline int net_eject_port(const struct net *n, int ip)
 {
     return n->nlinkp + (ip < n->nlinkp ? ip % n->nej : 0);
 }
-/* The output port a head that came in on input port ip of router r is routed to. */
+/* The output port a head that came in on input port ip of router r is
+ * routed to, and in *cls the dateline class it needs there (-1: any VC). */
+static inline int net_head_route(const struct net *n, int r, int ip, const struct net_msg *m, int *cls)
+{
+    int p = net_topo_route(n, r, m, cls);
+    return p < 0 ? net_eject_port(n, ip) : p;
+}
 static inline int net_head_out(const struct net *n, int r, int ip, const struct net_msg *m)
 {
-    int cls, p = net_topo_route(n, r, m, &cls);
-    return p < 0 ? net_eject_port(n, ip) : p;
+    int cls;
+    return net_head_route(n, r, ip, m, &cls);
 }
 
 /* net_jump.c. After each cycle stepped without an event, net_jump_probe
@@ -316,6 +332,7 @@ static inline int net_head_out(const struct net *n, int r, int ip, const struct 
 void net_jump_probe(struct net *n);
 void net_jump_cycle(struct net *n, uint64_t c);
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t);
+void net_jump_head(struct net *n, int r, int ip, const struct net_msg *m, uint64_t t);
 uint64_t net_jump_idle_until(const struct net *n);
 void net_jump_queued(struct net *n, int src, int ch, int mc);
 void net_jump_settle(struct net *n);
