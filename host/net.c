@@ -54,6 +54,7 @@ uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns)
 }
 
 int net_routers(const struct net *n) { return n->nr; }
+int net_link_ports(const struct net *n) { return n->nlinkp; }
 
 int net_link_ends(const struct net *n, int link, int *from, int *port, int *to)
 {

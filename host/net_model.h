@@ -211,6 +211,7 @@ void net_mc_release(struct net_mc *mc);
  * and on a direct network port = 2 dim + (dir == -1). */
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks);
 int net_routers(const struct net *n);
+int net_link_ports(const struct net *n);       /* P, above (reads no counter: settles nothing) */
 /* A direct network's link from node in dimension dim, direction dir. */
 int net_link_exists(const struct net *n, int node, int dim, int dir);
 /* Link `link` (an index as above): 1 with the router it leaves, its port

@@ -555,13 +555,6 @@ static void drop_mbox(struct router *r, struct node *n)
  * other, to count towards FLOOD_WAIT in simulated-time order. A NIC holds
  * any number of floods, by tag; a tag waited for is over there. */
 
-static int ports_of(const struct router *r)
-{
-    int nl;
-    net_link_stats(r->net, &nl);
-    return nl / net_routers(r->net);
-}
-
 static struct flood_rx *flood_find(struct node *n, uint32_t tag)
 {
     for (int i = 0; i < n->nfloods; i++)
@@ -627,7 +620,7 @@ static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_
                       uint32_t len, uint64_t t, uint32_t step, int nic_made)
 {
     int from, port, to;
-    net_link_ends(r->net, src * ports_of(r) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
+    net_link_ends(r->net, src * net_link_ports(r->net) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
     if (r->held_total + len + MSG_HELD_BYTES > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
         return stop(r, "the router would hold %llu bytes of messages and flood copies, more than %u x held_max "
                     "(a limit of the host's memory)", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
@@ -996,7 +989,7 @@ static int handle_flood(struct router *r, struct node *n, const struct nic_desc 
         }
         uint32_t *rule = r->flood_rules + (size_t)n->rank * r->n;
         memcpy(rule, n->shm + l.tx_off + d->off, d->len);
-        int P = ports_of(r), from, port, to;
+        int P = net_link_ports(r->net), from, port, to;
         for (int o = 0; o < r->n; o++)
             for (int p = 0; p < 32; p++) {
                 if (!(rule[o] >> p & 1))
