@@ -388,12 +388,32 @@ static void group_free(struct jgroup *g)
     free(g);
 }
 
+/* A group for a new candidate, empty: a spare one, its arrays kept (a
+ * probe makes and drops thousands), or a new one; NULL without memory. */
+static struct jgroup *group_get(struct jprobe *p)
+{
+    struct jgroup *g = p->spare;
+    if (!g)
+        return calloc(1, sizeof *g);
+    p->spare = g->next_spare;
+    *g = (struct jgroup){ .port = g->port, .port_cap = g->port_cap, .w = g->w, .cap = g->cap,
+                          .msg = g->msg, .msg_cap = g->msg_cap, .ls = g->ls, .ls_cap = g->ls_cap };
+    return g;
+}
+
+/* Group g is done with: to the spare list. */
+static void group_put(struct jprobe *p, struct jgroup *g)
+{
+    g->next_spare = p->spare;
+    p->spare = g;
+}
+
 /* --- The probe ------------------------------------------------------------ */
 
 static void drop_candidates(struct jprobe *p)
 {
     for (int i = 0; i < p->ncand; i++)
-        group_free(p->cand[i]);
+        group_put(p, p->cand[i]);
     p->ncand = 0;
     p->on = 0;
 }
@@ -467,7 +487,7 @@ static void record(struct net *n)
                 p->cand = c;
                 p->cand_cap = nc;
             }
-            struct jgroup *g = calloc(1, sizeof *g);
+            struct jgroup *g = group_get(p);
             if (!g)
                 goto oom;
             g->c0 = n->now;
@@ -493,8 +513,13 @@ static void record(struct net *n)
         if (!walk(&w) || w.oom)
             goto oom;
         g->nls = nlinks(n, g);
-        if (!(g->ls = malloc((size_t)(g->nls ? g->nls : 1) * sizeof *g->ls)))
-            goto oom;
+        if (g->nls > g->ls_cap) {
+            struct link_stats *ls = realloc(g->ls, (size_t)g->nls * sizeof *ls);
+            if (!ls)
+                goto oom;
+            g->ls = ls;
+            g->ls_cap = g->nls;
+        }
         link_counters(n, g, g->ls);
     }
     p->on = p->ncand > 0;
@@ -678,19 +703,16 @@ static void wake_routers(struct net *n, const struct jgroup *g)
 
 static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 {
-    struct link_stats *now = malloc((size_t)(g->nls ? g->nls : 1) * sizeof *now);
-    if (!now) {
-        group_free(g);
-        return;
-    }
-    link_counters(n, g, now);
     g->dhops = 0;
-    for (int i = 0; i < g->nls; i++) {
-        g->ls[i] = (struct link_stats){ now[i].flits - g->ls[i].flits, now[i].worms - g->ls[i].worms,
-                                        now[i].blocked - g->ls[i].blocked };
-        g->dhops += g->ls[i].flits;
+    for (int i = 0, k = 0; i < g->nport; i++) {    /* g->ls: from the counters at c0 to a period's */
+        int x = g->port[i] - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        if (x < 0 || o >= n->nlinkp)
+            continue;
+        const struct link_stats *now = &n->ls[(size_t)r * n->nlinkp + o];
+        g->ls[k] = (struct link_stats){ now->flits - g->ls[k].flits, now->worms - g->ls[k].worms,
+                                        now->blocked - g->ls[k].blocked };
+        g->dhops += g->ls[k++].flits;
     }
-    free(now);
     g->dmoves = g->dhops;
     for (size_t i = 0; i < g->nmsg; i++)
         g->dmoves += g->msg[i].d;
@@ -698,7 +720,7 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         int nc = n->fz_cap ? 2 * n->fz_cap : 64;
         struct jgroup **f = realloc(n->fz, (size_t)nc * sizeof *f);
         if (!f) {
-            group_free(g);
+            group_put(&n->jp, g);
             return;
         }
         n->fz = f;
@@ -769,7 +791,7 @@ void net_jump_probe(struct net *n)
                 freeze(n, g, P, k);
                 p->froze = 1;
             } else {
-                group_free(g);
+                group_put(p, g);
             }
         } else if (P < g->wait) {
             keep = 1;
@@ -777,7 +799,7 @@ void net_jump_probe(struct net *n)
             g->wait *= 2;            /* Brent: a transient start costs O(its length + P) */
             keep = 1;
         } else {
-            group_free(g);
+            group_put(p, g);
         }
         if (!keep)
             p->cand[i--] = p->cand[--p->ncand];
@@ -873,7 +895,7 @@ static void thaw_due(struct net *n, uint64_t t, int all)
         struct jgroup *g = n->fz[i];
         if (all || g->until <= t) {
             thaw(n, g, t);
-            group_free(g);
+            group_put(&n->jp, g);
             n->fz[i--] = n->fz[--n->nfz];
         } else if (g->until < next) {
             next = g->until;
@@ -994,5 +1016,9 @@ void net_jump_free(struct net *n)
     for (int i = 0; i < n->nfz; i++)
         group_free(n->fz[i]);
     free(n->fz);
+    for (struct jgroup *g = p->spare, *nx; g; g = nx) {
+        nx = g->next_spare;
+        group_free(g);
+    }
     free(n->pg);
 }

@@ -123,17 +123,19 @@ struct jgroup {
     int *port, nport, port_cap;             /* port ids (net_in_id, net_out_id), ascending */
     uint64_t *w;  size_t len, cap;          /* its canonical state at c0 */
     struct jmsg *msg;  size_t nmsg, msg_cap; /* its worms */
-    struct link_stats *ls;  int nls;        /* its link ports' counters at c0, then per period */
+    struct link_stats *ls;  int nls, ls_cap; /* its link ports' counters at c0, then per period */
     uint64_t c0, moves0, wait;              /* a candidate: recorded at c0, when n->moves was moves0,
                                                compared for `wait` cycles before a new record */
     uint64_t c1, P, until;                  /* frozen at c1, period P, thawed at `until` at the latest */
     uint64_t dhops, dmoves;                 /* flit hops and moves per period */
     uint64_t nflits;                        /* flits in it */
+    struct jgroup *next_spare;              /* in jprobe's spare list */
 };
 struct jprobe {
     int on, froze;
     uint64_t next_try, gap, epoch;
     struct jgroup **cand;  int ncand, cand_cap;
+    struct jgroup *spare;                   /* groups done with, their arrays kept for the next */
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
     int *uf0;                               /* uf with only the links joined */
     int *live, nlive;                       /* scratch: input ports holding flits or a routed VC */
