@@ -701,6 +701,52 @@ static void wake_routers(struct net *n, const struct jgroup *g)
         net_sleep_end(n, net_port_router(n, g->port[i]));
 }
 
+/* --- The frozen groups: a binary heap on `until` ----------------------------- */
+
+static void fz_set(struct net *n, int i, struct jgroup *g)
+{
+    n->fz[i] = g;
+    g->hix = i;
+}
+
+static void fz_up(struct net *n, int i)
+{
+    struct jgroup *g = n->fz[i];
+    while (i > 0 && n->fz[(i - 1) / 2]->until > g->until) {
+        fz_set(n, i, n->fz[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    fz_set(n, i, g);
+}
+
+static void fz_down(struct net *n, int i)
+{
+    struct jgroup *g = n->fz[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n->nfz)
+            break;
+        if (c + 1 < n->nfz && n->fz[c + 1]->until < n->fz[c]->until)
+            c++;
+        if (n->fz[c]->until >= g->until)
+            break;
+        fz_set(n, i, n->fz[c]);
+        i = c;
+    }
+    fz_set(n, i, g);
+}
+
+/* The soonest group, out of the heap. */
+static struct jgroup *fz_pop(struct net *n)
+{
+    struct jgroup *g = n->fz[0];
+    if (--n->nfz) {
+        fz_set(n, 0, n->fz[n->nfz]);
+        fz_down(n, 0);
+    }
+    return g;
+}
+
 static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 {
     g->dhops = 0;
@@ -726,7 +772,7 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         n->fz = f;
         n->fz_cap = nc;
     }
-    n->fz[n->nfz++] = g;
+    fz_set(n, n->nfz++, g);                      /* (its place in the heap once `until` is known) */
     wake_routers(n, g);                          /* they count afresh without it */
     g->c1 = n->now;
     g->P = P;
@@ -746,8 +792,8 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
             }
     }
     n->frozen_flits += g->nflits;
-    if (g->until < n->next_thaw)
-        n->next_thaw = g->until;
+    fz_up(n, g->hix);
+    n->next_thaw = n->fz[0]->until;
     n->jumps++;
 }
 
@@ -890,26 +936,30 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
 /* Thaw every frozen group that is due by cycle t, or all of them. */
 static void thaw_due(struct net *n, uint64_t t, int all)
 {
-    uint64_t next = UINT64_MAX;
-    for (int i = 0; i < n->nfz; i++) {
-        struct jgroup *g = n->fz[i];
-        if (all || g->until <= t) {
-            thaw(n, g, t);
-            group_put(&n->jp, g);
-            n->fz[i--] = n->fz[--n->nfz];
-        } else if (g->until < next) {
-            next = g->until;
+    if (all) {
+        for (int i = 0; i < n->nfz; i++) {
+            thaw(n, n->fz[i], t);
+            group_put(&n->jp, n->fz[i]);
         }
+        n->nfz = 0;
     }
-    n->next_thaw = next;
+    while (n->nfz && n->fz[0]->until <= t) {
+        struct jgroup *g = n->fz[0];
+        thaw(n, g, t);                           /* (counted in nfz while it thaws: net.c reads
+                                                    n->pg only while some group is frozen) */
+        group_put(&n->jp, fz_pop(n));
+    }
+    n->next_thaw = n->nfz ? n->fz[0]->until : UINT64_MAX;
     if (n->jp.next_try > t)
         n->jp.next_try = t;
 }
 
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
 {
-    if (g->until > t)
+    if (g->until > t) {
         g->until = t < g->c1 ? g->c1 : t;
+        fz_up(n, g->hix);
+    }
     if (g->until < n->next_thaw)
         n->next_thaw = g->until;
 }

@@ -130,6 +130,7 @@ struct jgroup {
     uint64_t dhops, dmoves;                 /* flit hops and moves per period */
     uint64_t nflits;                        /* flits in it */
     struct jgroup *next_spare;              /* in jprobe's spare list */
+    int hix;                                /* frozen: its place in net's heap fz */
 };
 struct jprobe {
     int on, froze;
@@ -177,7 +178,7 @@ struct net {
     uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
     struct jprobe jp;
     struct jgroup **pg;             /* per port id: its frozen group, or NULL (net_jump.c) */
-    struct jgroup **fz;  int nfz, fz_cap;   /* the frozen groups */
+    struct jgroup **fz;  int nfz, fz_cap;   /* the frozen groups: a binary heap, soonest `until` first */
     struct jgroup *stepping;        /* NULL, or the frozen group whose last cycles are being stepped */
     uint64_t frozen_flits, next_thaw;
     uint64_t moves_jumped;          /* flit moves jumped over by thaws */
