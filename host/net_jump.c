@@ -797,16 +797,15 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
     n->jumps++;
 }
 
-/* The most flits any NIC channel has still to push of its front worm
- * (see the top of the file: short worms). */
-static uint32_t longest_push(const struct net *n)
+/* Whether some NIC channel has more than JUMP_MIN_PUSH flits still to
+ * push of its front worm (see the top of the file: short worms). */
+static int long_push(const struct net *n)
 {
-    uint32_t most = 0;
     NET_FOR_QUEUED(n, i, ch, q) {
-        if (q->first->flits - q->next_flit > most)
-            most = q->first->flits - q->next_flit;
+        if (q->first->flits - q->next_flit > JUMP_MIN_PUSH)
+            return 1;
     }
-    return most;
+    return 0;
 }
 
 /* Each cycle stepped without an event: compare the candidates, freeze
@@ -818,7 +817,7 @@ void net_jump_probe(struct net *n)
         return;              /* multidestination worms: stepped (net_model.h) */
     if (!p->on) {
         if (n->now >= p->next_try) {
-            if (longest_push(n) > JUMP_MIN_PUSH)
+            if (long_push(n))
                 record(n);
             else
                 p->next_try = UINT64_MAX;      /* lowered by net_jump_reset or a thaw */

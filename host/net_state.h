@@ -84,6 +84,9 @@ struct net_router {
     uint64_t fmask;                 /* bit i: input VC i is in a frozen group (unused if n->wide) */
     uint32_t nflits;                /* flits buffered here */
     uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
+    uint32_t nrouted, nrfrozen;     /* input VCs routed (ivc's routed != 0); of them, in frozen
+                                       groups (the probe skips a router whose flits and routed
+                                       VCs are all frozen; beside nflits: one cache line) */
     uint32_t queued;                /* messages waiting in its injection channels */
     uint64_t head_c;                /* the last cycle a head entered one of its input VCs or was
                                        routed here (net_jump.c: a part it holds a port of is still whole) */
@@ -102,9 +105,6 @@ struct net_router {
     uint64_t parked;                /* bit i: input VC i's front is a parked head (net_parks) */
     uint64_t waking;                /* of them, those whose output released a VC this cycle:
                                        they ask again from the next (net_wake) */
-    uint32_t nrouted, nrfrozen;     /* input VCs routed (ivc's routed != 0); of them, in frozen
-                                       groups (the probe skips a router whose flits and routed
-                                       VCs are all frozen) */
 };
 
 struct credit_ret { int router, port, vc; };
