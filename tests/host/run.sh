@@ -338,9 +338,30 @@ plain_make_builds_everything() {
   done
 }
 
+# The unit tests' framework (tests/unit/check.h) stops a test still
+# running after CHECK_TIMEOUT seconds and fails it under its own name; the
+# tests after it still run. A bad CHECK_TIMEOUT is refused before any test.
+a_hanging_unit_test_fails_alone() {
+  cat > "$TMP/hang.c" <<'C'
+#include "check.h"
+TEST(spins) { for (volatile int x = 0; x >= 0; x += 0) ; }
+TEST(passes) { CHECK_EQ_INT(1 + 1, 2); }
+C
+  cc -std=gnu11 -I tests/unit -o "$TMP/hang" "$TMP/hang.c"; expect '[ $? = 0 ]'
+  CHECK_TIMEOUT=1 timeout 60 "$TMP/hang" > "$TMP/h.out" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/h.out")"
+  expect 'grep -q "spins: still running after 1 s (CHECK_TIMEOUT): stopped as a hang" "$TMP/h.out"' "$(cat "$TMP/h.out")"
+  expect 'grep -q "^  FAIL spins$" "$TMP/h.out" && grep -q "^  ok   passes$" "$TMP/h.out"' "$(cat "$TMP/h.out")"
+  expect '[ "$(tail -1 "$TMP/h.out")" = "1 passed, 1 failed" ]' "$(cat "$TMP/h.out")"
+  CHECK_TIMEOUT=soon "$TMP/hang" passes > "$TMP/h.out" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "CHECK_TIMEOUT=soon: expected a whole number of seconds above 0" "$TMP/h.out"' \
+         "exit $rc: $(cat "$TMP/h.out")"
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything; do t $x $x; done
+         preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything \
+         a_hanging_unit_test_fails_alone; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

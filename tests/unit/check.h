@@ -5,7 +5,9 @@
  *
  * Each test file is one binary; this header supplies main(). Tests run in
  * the order they are defined, each in its own child process (so a crash or
- * an abort fails that test only and is reported with its signal). Set
+ * an abort fails that test only and is reported with its signal), which is
+ * stopped after CHECK_TIMEOUT seconds (default 300): a test that hangs
+ * fails under its own name and the others still run. Set
  * CHECK_NOFORK=1 in the environment to run them in-process (for gdb), and
  * give test names as arguments to run only those.
  *
@@ -140,6 +142,7 @@ static __attribute__((unused)) int check_under_memory_limit(size_t bytes, int (*
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);    /* ends with the test, if that is stopped */
         struct rlimit rl = { bytes, bytes };
         setrlimit(RLIMIT_AS, &rl);
         _exit(fn());
@@ -153,6 +156,19 @@ static __attribute__((unused)) int check_under_memory_limit(size_t bytes, int (*
 static int check_by_line(const void *a, const void *b)
 {
     return ((const struct check_test *)a)->line - ((const struct check_test *)b)->line;
+}
+
+/* CHECK_TIMEOUT: seconds a test may run (check_run_one). */
+static unsigned check_timeout(void)
+{
+    const char *e = getenv("CHECK_TIMEOUT");
+    char *end;
+    unsigned long s = e && *e ? strtoul(e, &end, 10) : 300;
+    if (e && *e && (*end || !s)) {
+        fprintf(stderr, "check.h: CHECK_TIMEOUT=%s: expected a whole number of seconds above 0\n", e);
+        exit(2);
+    }
+    return (unsigned)s;
 }
 
 /* 1 if the test passed. */
@@ -173,6 +189,7 @@ static int check_run_one(const struct check_test *t, int nofork)
     }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);    /* a runner's timeout ends the test too */
+        alarm(check_timeout());              /* and a hang ends it here (SIGALRM) */
         t->fn();
         fflush(stdout);
         _exit(check_failed_here ? 1 : 0);
@@ -180,6 +197,10 @@ static int check_run_one(const struct check_test *t, int nofork)
     int st;
     while (waitpid(pid, &st, 0) < 0)
         ;
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
+        printf("    %s: still running after %u s (CHECK_TIMEOUT): stopped as a hang\n", t->name, check_timeout());
+        return 0;
+    }
     if (WIFSIGNALED(st)) {
         printf("    %s: crashed with signal %d (%s)\n", t->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
         return 0;
@@ -193,6 +214,7 @@ int main(int argc, char **argv)
     const char *nf = getenv("CHECK_NOFORK");
     int nofork = nf && *nf && strcmp(nf, "0");
     setvbuf(stdout, NULL, _IOLBF, 0);
+    check_timeout();                         /* a bad CHECK_TIMEOUT fails before any test */
     qsort(check_tests, (size_t)check_ntests, sizeof check_tests[0], check_by_line);
     for (int i = 0; i < check_ntests; i++) {
         const struct check_test *t = &check_tests[i];
