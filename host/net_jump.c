@@ -750,14 +750,14 @@ static struct jgroup *fz_pop(struct net *n)
 static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 {
     g->dhops = 0;
-    for (int i = 0, k = 0; i < g->nport; i++) {    /* g->ls: from the counters at c0 to a period's */
+    for (int i = 0, l = 0; i < g->nport; i++) {    /* g->ls: from the counters at c0 to a period's */
         int x = g->port[i] - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
         if (x < 0 || o >= n->nlinkp)
             continue;
         const struct link_stats *now = &n->ls[(size_t)r * n->nlinkp + o];
-        g->ls[k] = (struct link_stats){ now->flits - g->ls[k].flits, now->worms - g->ls[k].worms,
-                                        now->blocked - g->ls[k].blocked };
-        g->dhops += g->ls[k++].flits;
+        g->ls[l] = (struct link_stats){ now->flits - g->ls[l].flits, now->worms - g->ls[l].worms,
+                                        now->blocked - g->ls[l].blocked };
+        g->dhops += g->ls[l++].flits;
     }
     g->dmoves = g->dhops;
     for (size_t i = 0; i < g->nmsg; i++)
