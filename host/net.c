@@ -183,7 +183,8 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
     n->sat_n = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_n);
     n->sat_since = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_since);
-    int ok = n->r && n->ls && n->sat_n && n->sat_since && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
+    n->wk = calloc((size_t)n->nr, sizeof *n->wk);
+    int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
              n->ready_vc && n->in_pick && n->active;
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; ok && i < n->nr; i++) {
@@ -648,17 +649,8 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
             int i = __builtin_ctzll(b);              /* the heads parked on it ask again next cycle */
             if (r->in[i].out_port != o)
                 continue;
-            if (!r->waking) {
-                if (n->nwk == n->wk_cap) {
-                    n->wk_cap = n->wk_cap ? 2 * n->wk_cap : 64;
-                    n->wk = realloc(n->wk, (size_t)n->wk_cap * sizeof *n->wk);
-                    if (!n->wk) {
-                        fprintf(stderr, "net: out of memory for %d waking routers\n", n->wk_cap);
-                        abort();
-                    }
-                }
-                n->wk[n->nwk++] = node;
-            }
+            if (!r->waking)
+                n->wk[n->nwk++] = node;              /* once until net_wake: nwk <= nr */
             r->waking |= 1ull << i;
             struct jgroup *g = n->nfz ? n->pg[net_in_id(n, node, i / V)] : NULL;
             if (g)

@@ -170,7 +170,7 @@ struct net {
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
     uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
     uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
-    int *wk, nwk, wk_cap;           /* routers with waking heads */
+    int *wk, nwk;                   /* [nr] routers with waking heads, each once (net_wake) */
     int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
                                        by the full allocator, none by router_step's shortcut,
                                        and no router ever asleep */
