@@ -114,6 +114,17 @@
 static int nports(const struct net *n) { return n->nr * (n->nin + n->nout); }
 static int is_in(const struct net *n, int id) { return id < n->nr * n->nin; }
 
+/* The link (an index into n->ls) port id drives: an output link port's;
+ * -1 for an input port or an ejection channel. A group's link ports, in
+ * port order, index its g->ls. */
+static int link_of(const struct net *n, int id)
+{
+    if (is_in(n, id))
+        return -1;
+    int x = id - n->nr * n->nin, o = x % n->nout;
+    return o < n->nlinkp ? x / n->nout * n->nlinkp + o : -1;
+}
+
 /* --- Union-find over the ports ------------------------------------------ */
 
 static int find(int *u, int x)
@@ -290,7 +301,7 @@ static int walk_port(struct walk *w, int id)
         const struct oport *op = &n->r[r].out[o];
         PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
         PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32 |
-            (uint64_t)(o < n->nlinkp && n->sat_n[(size_t)r * n->nlinkp + o] > 0) << 63);   /* saturated */
+            (uint64_t)(link_of(n, id) >= 0 && n->sat_n[link_of(n, id)] > 0) << 63);   /* saturated */
         for (int v = 0; v < V; v++) {
             PUT(op->credits[v]);
             PUT(op->owner[v] ? op->owner[v]->jid : 0);
@@ -357,23 +368,16 @@ static int walk(struct walk *w)
 /* The link counters of a group's output link ports, in port order. */
 static void link_counters(const struct net *n, const struct jgroup *g, struct link_stats *out)
 {
-    int k = 0;
-    for (int i = 0; i < g->nport; i++) {
-        int id = g->port[i];
-        if (is_in(n, id))
-            continue;
-        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
-        if (o < n->nlinkp)
-            out[k++] = n->ls[(size_t)r * n->nlinkp + o];
-    }
+    for (int i = 0, k = 0; i < g->nport; i++)
+        if (link_of(n, g->port[i]) >= 0)
+            out[k++] = n->ls[link_of(n, g->port[i])];
 }
 
 static int nlinks(const struct net *n, const struct jgroup *g)
 {
     int k = 0;
     for (int i = 0; i < g->nport; i++)
-        if (!is_in(n, g->port[i]) && (g->port[i] - n->nr * n->nin) % n->nout < n->nlinkp)
-            k++;
+        k += link_of(n, g->port[i]) >= 0;
     return k;
 }
 
@@ -648,8 +652,8 @@ static int still(const struct net *n, const struct jgroup *g)
                 parked |= net_parked(&n->r[id / n->nin], id % n->nin * n->V + vc);
             continue;
         }
-        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
-        if (o < n->nlinkp && n->ls[(size_t)r * n->nlinkp + o].flits != g->ls[k++].flits)
+        int l = link_of(n, id);
+        if (l >= 0 && n->ls[l].flits != g->ls[k++].flits)
             return 0;
     }
     return parked;
@@ -750,14 +754,14 @@ static struct jgroup *fz_pop(struct net *n)
 static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
 {
     g->dhops = 0;
-    for (int i = 0, l = 0; i < g->nport; i++) {    /* g->ls: from the counters at c0 to a period's */
-        int x = g->port[i] - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
-        if (x < 0 || o >= n->nlinkp)
+    for (int i = 0, j = 0; i < g->nport; i++) {    /* g->ls: from the counters at c0 to a period's */
+        int l = link_of(n, g->port[i]);
+        if (l < 0)
             continue;
-        const struct link_stats *now = &n->ls[(size_t)r * n->nlinkp + o];
-        g->ls[l] = (struct link_stats){ now->flits - g->ls[l].flits, now->worms - g->ls[l].worms,
-                                        now->blocked - g->ls[l].blocked };
-        g->dhops += g->ls[l++].flits;
+        const struct link_stats *now = &n->ls[l];
+        g->ls[j] = (struct link_stats){ now->flits - g->ls[j].flits, now->worms - g->ls[j].worms,
+                                        now->blocked - g->ls[j].blocked };
+        g->dhops += g->ls[j++].flits;
     }
     g->dmoves = g->dhops;
     for (size_t i = 0; i < g->nmsg; i++)
@@ -907,8 +911,8 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
             struct oport *op = &n->r[r].out[o];
             if (op->next_ok > c1)
                 op->next_ok += dt;
-            if (o < n->nlinkp) {
-                struct link_stats *ls = &n->ls[(size_t)r * n->nlinkp + o];
+            if (link_of(n, id) >= 0) {
+                struct link_stats *ls = &n->ls[link_of(n, id)];
                 ls->flits += k * g->ls[li].flits;
                 ls->worms += k * g->ls[li].worms;
                 ls->blocked += k * g->ls[li].blocked;
