@@ -144,6 +144,45 @@ static void join(int *u, int a, int b)
         u[a < b ? b : a] = a < b ? a : b;
 }
 
+/* The output ports of router r that VC vc of input port ip joins ip to:
+ * the one its routed worm holds, and the one each head in it will be
+ * routed to; a parked head at its front joins nothing (net_state.h). One
+ * rule for build(), closed_marked() and whole():
+ *   for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
+ * gives each in turn, *head telling a head's from the routed worm's. */
+struct joins {
+    const struct net *n;
+    const struct ivc *v;
+    int r, ip, routed;
+    uint32_t j;
+};
+
+static inline __attribute__((always_inline)) void joins_begin(struct joins *it, const struct net *n, int r, int ip,
+                                                             int vc)
+{
+    const struct net_router *R = &n->r[r];
+    int i = ip * n->V + vc, pk = net_parked(R, i);
+    *it = (struct joins){ n, &R->in[i], r, ip, R->in[i].routed == 1 && !pk, (uint32_t)pk };
+}
+
+static inline __attribute__((always_inline)) int joins_next(struct joins *it, int *head)
+{
+    const struct ivc *v = it->v;
+    if (it->routed) {
+        it->routed = 0;
+        *head = 0;
+        return v->out_port;
+    }
+    while (it->j < v->count) {
+        const struct flit *f = &v->q[(v->head + it->j++) % v->cap];
+        if (f->idx == 0) {
+            *head = 1;
+            return net_head_out(it->n, it->r, it->ip, f->m);
+        }
+    }
+    return -1;
+}
+
 /* The groups of the ports not frozen: p->uf (roots) and p->has, per root:
  * 1 its part holds flits or a routed VC, 2 a head in it will be routed
  * into a frozen group (which thaws before; the part is no candidate). */
@@ -164,16 +203,12 @@ static void build(struct net *n)
                 continue;
             for (int vc = 0; vc < V; vc++) {
                 const struct ivc *v = &R->in[ip * V + vc];
-                int pk = net_parked(R, ip * V + vc);     /* joins nothing (net_state.h) */
                 content |= v->count || v->routed;
-                if (v->routed == 1 && !pk)
-                    join(p->uf, in, net_out_id(n, r, v->out_port));
-                for (uint32_t j = (uint32_t)pk; j < v->count; j++) {
-                    const struct flit *f = &v->q[(v->head + j) % v->cap];
-                    int out = f->idx == 0 ? net_out_id(n, r, net_head_out(n, r, ip, f->m)) : -1;
-                    if (out >= 0 && !n->pg[out])
-                        join(p->uf, in, out);
-                }
+                struct joins it;
+                int o, head;
+                for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
+                    if (!head || !n->pg[net_out_id(n, r, o)])
+                        join(p->uf, in, net_out_id(n, r, o));
             }
             if (content)
                 p->live[nlive++] = in;
@@ -202,12 +237,11 @@ static void build(struct net *n)
         int root = find(p->uf, in);
         p->has[root] |= 1;
         for (int vc = 0; vc < V; vc++) {
-            const struct ivc *v = &n->r[r].in[ip * V + vc];
-            for (uint32_t j = (uint32_t)net_parked(&n->r[r], ip * V + vc); j < v->count; j++) {
-                const struct flit *f = &v->q[(v->head + j) % v->cap];
-                if (f->idx == 0 && n->pg[net_out_id(n, r, net_head_out(n, r, ip, f->m))])
+            struct joins it;
+            int o, head;
+            for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
+                if (head && n->pg[net_out_id(n, r, o)])
                     p->has[root] |= 2;
-            }
         }
     }
 }
@@ -570,20 +604,15 @@ static int closed_marked(struct net *n, const struct jgroup *g, int s)
         if (is_in(n, id))
             continue;
         int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
-        const struct net_router *R = &n->r[r];
         for (int ip = 0; ip < n->nin; ip++) {
             if (p->mark[net_in_id(n, r, ip)] == s)
                 continue;
             for (int vc = 0; vc < V; vc++) {
-                const struct ivc *v = &R->in[ip * V + vc];
-                int pk = net_parked(R, ip * V + vc);
-                if (v->routed == 1 && v->out_port == o && !pk)
-                    return 0;
-                for (uint32_t j = (uint32_t)pk; j < v->count; j++) {
-                    const struct flit *f = &v->q[(v->head + j) % v->cap];
-                    if (f->idx == 0 && net_head_out(n, r, ip, f->m) == o)
+                struct joins it;
+                int to, head;
+                for (joins_begin(&it, n, r, ip, vc); (to = joins_next(&it, &head)) >= 0;)
+                    if (to == o)
                         return 0;
-                }
             }
         }
     }
@@ -624,15 +653,11 @@ static int whole(struct net *n, const struct jgroup *g)
             continue;
         int r = id / n->nin, ip = id % n->nin;
         for (int vc = 0; vc < V; vc++) {
-            const struct ivc *v = &n->r[r].in[ip * V + vc];
-            int pk = net_parked(&n->r[r], ip * V + vc);
-            if (v->routed == 1 && p->mark[net_out_id(n, r, v->out_port)] != s && !pk)
-                return 0;
-            for (uint32_t j = (uint32_t)pk; j < v->count; j++) {
-                const struct flit *f = &v->q[(v->head + j) % v->cap];
-                if (f->idx == 0 && p->mark[net_out_id(n, r, net_head_out(n, r, ip, f->m))] != s)
+            struct joins it;
+            int o, head;
+            for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
+                if (p->mark[net_out_id(n, r, o)] != s)
                     return 0;
-            }
         }
     }
     return 1;
