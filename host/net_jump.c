@@ -594,7 +594,11 @@ static int mark_ports(struct jprobe *p, const struct jgroup *g)
 /* Whether nothing joined g since c0, its ports marked with stamp s. Its
  * state is as at c0, so its own worms reach only its ports; a port outside
  * joins it only by an output port of it: a worm routed there, or a head
- * that will be. */
+ * that will be. A router's input VCs join a new output only when a head
+ * enters one, is routed or stops being parked, or when a group of its
+ * ports thaws (they were left out of the parts recorded while it was
+ * frozen): head_c. A router without such a cycle since c0 joins what it
+ * joined then. */
 static int closed_marked(struct net *n, const struct jgroup *g, int s)
 {
     struct jprobe *p = &n->jp;
@@ -604,6 +608,8 @@ static int closed_marked(struct net *n, const struct jgroup *g, int s)
         if (is_in(n, id))
             continue;
         int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        if (n->r[r].head_c < g->c0)
+            continue;
         for (int ip = 0; ip < n->nin; ip++) {
             if (p->mark[net_in_id(n, r, ip)] == s)
                 continue;
@@ -652,6 +658,8 @@ static int whole(struct net *n, const struct jgroup *g)
         if (!is_in(n, id))
             continue;
         int r = id / n->nin, ip = id % n->nin;
+        if (n->r[r].head_c < g->c0)
+            continue;                            /* (closed_marked) */
         for (int vc = 0; vc < V; vc++) {
             struct joins it;
             int o, head;
@@ -909,6 +917,9 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
         if (is_in(n, id)) {
             struct net_router *R = &n->r[id / n->nin];
             int ip = id % n->nin;
+            if (R->head_c < t)
+                R->head_c = t;                   /* its VCs join outputs of parts recorded without them
+                                                    (a head woken while frozen: closed_marked) */
             if (!n->wide)
                 R->fmask &= ~(((1ull << V) - 1) << (ip * V));
             for (int vc = 0; vc < V; vc++) {

@@ -88,8 +88,9 @@ struct net_router {
                                        groups (the probe skips a router whose flits and routed
                                        VCs are all frozen; beside nflits: one cache line) */
     uint32_t queued;                /* messages waiting in its injection channels */
-    uint64_t head_c;                /* the last cycle a head entered one of its input VCs or was
-                                       routed here (net_jump.c: a part it holds a port of is still whole) */
+    uint64_t head_c;                /* the last cycle a head entered one of its input VCs, was
+                                       routed or woken here, or a group of its input ports thawed
+                                       (net_jump.c: what its input VCs join is as before it) */
     /* Asleep (net.c, router_step): a cycle in which nothing moved or was
      * granted here, only blocked worms counted, repeats until a flit or a
      * credit arrives, a front flit becomes ready (wake_at) or a group of
