@@ -30,8 +30,10 @@
  * wakes the heads parked on it: they stay parked through that cycle (a
  * group of theirs thawing at the next one steps its last cycles with them
  * refused, as they were) and ask again from the next. A head pushed
- * towards a frozen output where it would park on a saturated link does
- * not thaw the output's group.
+ * towards a frozen output where it would park does not thaw the output's
+ * group when its parking changes nothing the group counts: the link is
+ * saturated already, or the group's period counts no blocked cycle on it
+ * (park_counts).
  *
  * Periods. While its worms stream and nothing else happens, a group's
  * state repeats up to two shifts: each worm m has moved d(m) more flits
@@ -1003,14 +1005,35 @@ void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
         n->next_thaw = g->until;
 }
 
+/* Whether a head parking at frozen group g's port id would change what g
+ * counts: the port drives a link not yet saturated, on which g's period
+ * counts blocked cycles. Parking there starts the link's closed form
+ * (net_state.h), which replaces those counts. A period that counts none
+ * there has no flit waiting for the link, before or after. An ejection
+ * channel has no link count. */
+static int park_counts(const struct net *n, const struct jgroup *g, int id)
+{
+    int l = link_of(n, id);
+    if (l < 0 || n->sat_n[l] > 0)
+        return 0;
+    for (int i = 0, k = 0; i < g->nport; i++) {
+        if (link_of(n, g->port[i]) < 0)
+            continue;
+        if (g->port[i] == id)
+            return g->ls[k].blocked != 0;        /* (per period since freeze) */
+        k++;
+    }
+    return 1;
+}
+
 /* The head of m, in input port ip of router r, is routed at cycle t: the
  * frozen group of its output thaws then, unless the head would park there
- * without changing what the group counts (net_would_park). */
+ * (net_would_park) without changing what the group counts (park_counts). */
 void net_jump_head(struct net *n, int r, int ip, const struct net_msg *m, uint64_t t)
 {
-    int cls, o = net_head_route(n, r, ip, m, &cls);
-    struct jgroup *g = n->pg[net_out_id(n, r, o)];
-    if (g && !(net_parks(n) && !m->mc && net_would_park(n, r, o, cls)))
+    int cls, o = net_head_route(n, r, ip, m, &cls), id = net_out_id(n, r, o);
+    struct jgroup *g = n->pg[id];
+    if (g && !(net_parks(n) && !m->mc && net_would_park(n, r, o, cls) && !park_counts(n, g, id)))
         net_jump_touch(n, g, t);
 }
 

@@ -257,10 +257,9 @@ static inline int net_parks(const struct net *n)
     return n->jump_on && !n->plain && !n->wide && n->p.switching == SW_WORMHOLE;
 }
 /* Whether a unicast head routed to output o of router r with dateline
- * class cls (-1: any VC) would park there now without changing what the
- * output's worms count: every VC it may take owned, and the link already
- * saturated (an ejection channel has no link count). While the output's
- * group is frozen its owners stay, so such a head does not thaw it. */
+ * class cls (-1: any VC) would be refused there now, and park: every VC
+ * it may take owned. While the output's group is frozen its owners stay
+ * (net_jump_head). */
 static inline int net_would_park(const struct net *n, int r, int o, int cls)
 {
     const struct oport *op = &n->r[r].out[o];
@@ -269,7 +268,7 @@ static inline int net_would_park(const struct net *n, int r, int o, int cls)
     for (int k = lo; k < hi; k++)
         if (!op->owner[k])
             return 0;
-    return op->is_eject || n->sat_n[(size_t)r * n->nlinkp + o] > 0;
+    return 1;
 }
 
 /* For the jump's groups: parked, and not waking. */
