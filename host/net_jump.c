@@ -949,11 +949,20 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
             struct oport *op = &n->r[r].out[o];
             if (op->next_ok > c1)
                 op->next_ok += dt;
-            if (link_of(n, id) >= 0) {
-                struct link_stats *ls = &n->ls[link_of(n, id)];
+            int l = link_of(n, id);
+            if (l >= 0) {
+                struct link_stats *ls = &n->ls[l];
                 ls->flits += k * g->ls[li].flits;
                 ls->worms += k * g->ls[li].worms;
                 ls->blocked += k * g->ls[li].blocked;
+                if (n->sat_n[l] && n->sat_since[l] > c1 && g->ls[li].blocked == g->P) {
+                    /* A head parked on the link in cycle p while g was frozen,
+                     * and counted it; the closed form counts from p + 1
+                     * (park_counts). g counts every cycle: the jump counted
+                     * those from p on, the catch-up none before p. */
+                    uint64_t p = n->sat_since[l] - 1;
+                    ls->blocked += p - (c1 + dt);        /* (mod 2^64: minus when p < c1 + dt) */
+                }
                 li++;
             }
         }
@@ -1007,10 +1016,13 @@ void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
 
 /* Whether a head parking at frozen group g's port id would change what g
  * counts: the port drives a link not yet saturated, on which g's period
- * counts blocked cycles. Parking there starts the link's closed form
- * (net_state.h), which replaces those counts. A period that counts none
- * there has no flit waiting for the link, before or after. An ejection
- * channel has no link count. */
+ * counts blocked cycles in some of its cycles but not all. Parking there
+ * starts the link's closed form (net_state.h), one blocked cycle every
+ * cycle from the one after, which replaces g's own counts. A period that
+ * counts none there has no flit waiting for the link; one that counts
+ * every cycle is replaced one for one, and thaw() moves the count by the
+ * cycles its jump and its catch-up got wrong. An ejection channel has no
+ * link count. */
 static int park_counts(const struct net *n, const struct jgroup *g, int id)
 {
     int l = link_of(n, id);
@@ -1020,7 +1032,7 @@ static int park_counts(const struct net *n, const struct jgroup *g, int id)
         if (link_of(n, g->port[i]) < 0)
             continue;
         if (g->port[i] == id)
-            return g->ls[k].blocked != 0;        /* (per period since freeze) */
+            return g->ls[k].blocked != 0 && g->ls[k].blocked != g->P;   /* (per period since freeze) */
         k++;
     }
     return 1;

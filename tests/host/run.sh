@@ -104,6 +104,18 @@ burst_is_the_same_jumping_or_stepping() {
     ns $a --burst 2 --len 16384 --check-jump > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .digest)" = "$d" ]' "$a"
   done
 }
+# Heads that park on the link of a frozen part while it is frozen (net_jump.c,
+# park_counts): under 16x16 bursts many wait so, and the link's blocked
+# cycles must come out as stepping counts them, whichever of the jump, the
+# catch-up after it, or the closed form of the parked heads counts them.
+heads_parking_at_frozen_parts_count_alike() {
+  for a in "--pattern bitcomp --burst 4 --len 2048" "--pattern uniform --burst 4 --len 2048" \
+           "--pattern uniform --burst 8 --len 16384" "--topo mesh --pattern transpose --burst 4 --len 4096"; do
+    ns --dims 16x16 $a > "$TMP/j"; expect '[ $? = 0 ]' "$a"
+    local d; d=$(field .digest)
+    ns --dims 16x16 $a --no-jump > "$TMP/j"; expect '[ "$(field .digest)" = "$d" ]' "$a: $(cat "$TMP/j")"
+  done
+}
 # A part of the network that becomes periodic only after a transient (heads
 # still being routed when it is first recorded) is recorded again until its
 # period shows (net_jump.c, Brent): an 8x8 bitcomp burst of 16 KB worms
@@ -360,7 +372,7 @@ C
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone; do t $x $x; done
 echo "host: $pass passed, $fail failed"
