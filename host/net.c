@@ -421,8 +421,9 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
     for (int ch = 0; ch < n->ninj; ch++) {
         struct nic_queue *q = &r->inj[ch];
         struct net_msg *m = q->first;
-        if (n->nfz && n->pg[net_in_id(n, node, n->nlinkp + ch)] != n->stepping)
-            continue;                            /* another group's (net_jump.c) */
+        if (n->nfz && (n->stepping || n->wide ? n->pg[net_in_id(n, node, n->nlinkp + ch)] != n->stepping
+                                              : r->fmask >> ((n->nlinkp + ch) * n->V) & 1))
+            continue;                            /* another group's (net_jump.c; as in router_step) */
         if (!m || m->c_ready > c || c < q->next_ok)
             continue;
         struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
@@ -916,11 +917,13 @@ static void router_step(struct net *n, int node, uint64_t c)
         n->slog_node = node;
         r->nslog_m = r->nslog_l = 0;
     }
-    struct jgroup *const *pg = n->nfz ? &n->pg[net_in_id(n, node, 0)] : NULL;   /* its input ports' groups */
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
-     * output VC. */
-    const uint64_t skip = n->stepping ? 0 : r->fmask;  /* the cycle loop: frozen groups' VCs */
+     * output VC. The cycle loop skips frozen groups' VCs by their mask; a
+     * group's catch-up (net_jump.c, thaw), and a wide network, which has no
+     * mask, by its input ports' groups. */
+    const uint64_t skip = n->stepping ? 0 : r->fmask;
+    struct jgroup *const *pg = n->nfz && (n->stepping || n->wide) ? &n->pg[net_in_id(n, node, 0)] : NULL;
     for (int i = next_busy(n, r, 0, skip); i < n->nin * V; i = next_busy(n, r, i + 1, skip)) {
         struct ivc *v = &r->in[i];
         if (!v->count)

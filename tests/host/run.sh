@@ -95,7 +95,8 @@ throughput_holds_past_saturation() {
 # checked; a 16 KB burst jumps over most of its flit moves.
 burst_is_the_same_jumping_or_stepping() {
   for a in "--dims 8x8 --pattern bitcomp" "--topo mesh --dims 6x6 --pattern transpose --set hop_cycles=3" \
-           "--topo hypercube --nodes 32 --pattern uniform" "--dims 4x4x4 --pattern neighbor --set nic_cycles=2"; do
+           "--topo hypercube --nodes 32 --pattern uniform" "--dims 4x4x4 --pattern neighbor --set nic_cycles=2" \
+           "--topo hypercube --nodes 64 --pattern uniform --set vcs=12"; do   # (7 x 12 input VCs: no busy masks)
     ns $a --burst 2 --len 16384 > "$TMP/j"; expect '[ $? = 0 ]' "$a"
     local d; d=$(field .digest)
     expect '[ "$(field .moves_jumped)" -gt $(( $(field .moves) / 2 )) ]' "$a: $(cat "$TMP/j")"
