@@ -181,11 +181,12 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
+    n->hwait = calloc(((size_t)n->nr + 63) / 64, sizeof *n->hwait);
     n->sat_n = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_n);
     n->sat_since = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_since);
     n->wk = calloc((size_t)n->nr, sizeof *n->wk);
     int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
-             n->ready_vc && n->in_pick && n->active;
+             n->ready_vc && n->in_pick && n->active && n->hwait;
     uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; ok && i < n->nr; i++) {
         struct net_router *r = &n->r[i];
@@ -268,6 +269,7 @@ void net_free(struct net *n)
     free(n->ready_vc);
     free(n->in_pick);
     free(n->active);
+    free(n->hwait);
     net_jump_free(n);
     for (size_t i = 0; i < n->nshadow; i++)
         free(n->shadow[i]);
@@ -442,10 +444,12 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
             m->c_leave = c + 1;
             add_event(&n->left_head, m, 1);
             q->first = m->next_queue;
-            if (!q->first)
+            if (!q->first) {
                 q->last = NULL;
-            else
+            } else {
                 n->heads_waiting++;
+                n->hwait[node / 64] |= 1ull << (node % 64);
+            }
             q->next_flit = 0;
             r->queued--;
             n->queued_msgs--;
@@ -1084,8 +1088,10 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     net_jump_queued(n, m->src, ch, m->mc != NULL);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
     struct nic_queue *q = &n->r[m->src].inj[ch];
-    if (!q->first)
+    if (!q->first) {
         n->heads_waiting++;                      /* (an empty channel's next_flit is 0) */
+        n->hwait[m->src / 64] |= 1ull << (m->src % 64);
+    }
     if (!q->last || !goes_before(m, q->last)) {
         if (q->last)
             q->last->next_queue = m;

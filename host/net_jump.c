@@ -1057,20 +1057,28 @@ void net_jump_cycle(struct net *n, uint64_t c)
         return;
     if (n->next_thaw <= c)
         thaw_due(n, c, 0);
-    NET_FOR_ACTIVE(n, i) {
-        struct net_router *R = &n->r[i];
-        if (!n->heads_waiting)
-            break;                               /* every channel is inside a worm, or empty */
-        if (!R->queued)
-            continue;
-        for (int ch = 0; ch < n->ninj; ch++) {
-            const struct nic_queue *q = &R->inj[ch];
-            int ip = n->nlinkp + ch;
-            if (!q->first || q->next_flit || n->pg[net_in_id(n, i, ip)] || q->first->c_ready > c)
-                continue;
-            net_jump_head(n, i, ip, q->first, c);
+    /* the nodes with a channel whose front worm has not begun, while any
+     * has: a head the NIC pushes in cycle c (inject_step's conditions) may
+     * be routed in c */
+    for (size_t w = 0; n->heads_waiting && w < ((size_t)n->nr + 63) / 64; w++)
+        for (uint64_t b = n->hwait[w]; b; b &= b - 1) {
+            int i = (int)(w * 64) + __builtin_ctzll(b), waiting = 0;
+            const struct net_router *R = &n->r[i];
+            for (int ch = 0; ch < n->ninj; ch++) {
+                const struct nic_queue *q = &R->inj[ch];
+                int ip = n->nlinkp + ch;
+                const struct ivc *v = &R->in[ip * n->V];
+                if (!q->first || q->next_flit)
+                    continue;
+                waiting = 1;
+                if (n->pg[net_in_id(n, i, ip)] || q->first->c_ready > c || c < q->next_ok ||
+                    (n->p.switching == SW_WORMHOLE && v->count >= v->cap))
+                    continue;
+                net_jump_head(n, i, ip, q->first, c);
+            }
+            if (!waiting)
+                n->hwait[w] &= ~(1ull << (i % 64));
         }
-    }
     if (n->next_thaw <= c)
         thaw_due(n, c, 0);
 }

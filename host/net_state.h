@@ -159,6 +159,8 @@ struct net {
     size_t ncr, cr_cap;
     uint64_t inflight_flits, queued_msgs, undelivered;
     uint64_t heads_waiting;         /* injection channels whose front worm has not begun (net_jump_cycle) */
+    uint64_t *hwait;                /* bitmap: nodes with such a channel (a superset: net_jump_cycle
+                                       clears a node it finds none in) */
     uint64_t moved;                 /* flit moves in the current cycle */
     uint64_t moves;                 /* flit moves in all cycles stepped */
     uint64_t still;                 /* cycles in a row with flits in and none moved */
