@@ -457,6 +457,10 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
     }
 }
 
+/* The dateline class whose VCs an unallocated input VC's routed head may
+ * take (net_class_vcs): 0 or 1 on a torus (out_vc -2, -3), else -1, any. */
+static int head_class(const struct ivc *v) { return v->out_vc <= -2 ? -2 - v->out_vc : -1; }
+
 /* Output VC allocation for input VC i (ip V + vc), whose front flit is a
  * routed head without one: the lowest free VC of its class on its output.
  * 0 if none is free (the worm is blocked this cycle). */
@@ -469,7 +473,7 @@ static int vc_grant(struct net *n, int node, int i, uint64_t c)
         return 0;       /* a thawing group's last cycles: its VCs were still owned (net_jump.c) */
     struct oport *op = &r->out[v->out_port];
     int lo, hi;
-    net_class_vcs(n, op, v->out_vc <= -2 ? -2 - v->out_vc : -1, &lo, &hi);   /* torus: class 0 or 1 */
+    net_class_vcs(n, op, head_class(v), &lo, &hi);
     for (int k = lo; k < hi; k++) {
         if (op->owner[k])
             continue;
@@ -651,9 +655,12 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
         r->nrouted--;
         r->head_c = c;                               /* a parked head may join its output */
         for (uint64_t b = r->parked & ~r->waking; b; b &= b - 1) {
-            int i = __builtin_ctzll(b);              /* the heads parked on it ask again next cycle */
+            int i = __builtin_ctzll(b), lo, hi;      /* the heads parked on it ask again next cycle, */
             if (r->in[i].out_port != o)
                 continue;
+            net_class_vcs(n, op, head_class(&r->in[i]), &lo, &hi);
+            if (ovc < lo || ovc >= hi)
+                continue;                            /* those that may take this VC (vc_grant) */
             if (!r->waking)
                 n->wk[n->nwk++] = node;              /* once until net_wake: nwk <= nr */
             r->waking |= 1ull << i;
