@@ -27,13 +27,15 @@
  * The link a head waits on counts a blocked cycle every cycle while it
  * waits, whoever else waits there, so that count is kept in closed form
  * (saturation) and by neither group. The tail that releases an owned VC
- * wakes the heads parked on it: they stay parked through that cycle (a
+ * wakes the heads parked on it that may take it, those of its dateline
+ * class (the others would only be refused again): they stay parked
+ * through that cycle (a
  * group of theirs thawing at the next one steps its last cycles with them
  * refused, as they were) and ask again from the next. A head pushed
  * towards a frozen output where it would park does not thaw the output's
  * group when its parking changes nothing the group counts: the link is
- * saturated already, or the group's period counts no blocked cycle on it
- * (park_counts).
+ * saturated already, or the group's period counts a blocked cycle on it in
+ * none of its cycles or in all of them (park_counts).
  *
  * Periods. While its worms stream and nothing else happens, a group's
  * state repeats up to two shifts: each worm m has moved d(m) more flits
