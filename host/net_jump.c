@@ -218,24 +218,7 @@ static void build(struct net *n)
                 p->live[nlive++] = in;
         }
     }
-    /* A part with content joins other ports only by the links: each of its
-     * ports is in a router with content or in one a link joins to it
-     * (record scans those alone). */
     p->nlive = nlive;
-    int s = ++p->rstamp;
-    for (int k = 0, last = -1; k < nlive; k++) {
-        int r = p->live[k] / n->nin;
-        if (r == last)
-            continue;                            /* (live is in router order) */
-        last = r;
-        p->rmark[r] = s;
-        for (int l = 0; l < n->nlinkp; l++) {
-            if (n->r[r].up[l] >= 0)
-                p->rmark[n->r[r].up[l]] = s;
-            if (n->r[r].out[l].to_router >= 0)
-                p->rmark[n->r[r].out[l].to_router] = s;
-        }
-    }
     for (int k = 0; k < nlive; k++) {            /* the input ports with content, once joined */
         int in = p->live[k], r = in / n->nin, ip = in % n->nin;
         int root = find(p->uf, in);
@@ -476,11 +459,11 @@ static int alloc_scratch(struct net *n)
         p->mark = calloc((size_t)N, sizeof *p->mark);
     if (!p->live)
         p->live = malloc((size_t)(n->nr * n->nin) * sizeof *p->live);
-    if (!p->rmark)
-        p->rmark = calloc((size_t)n->nr, sizeof *p->rmark);
+    if (!p->gmap)
+        p->gmap = calloc(((size_t)N + 63) / 64, sizeof *p->gmap);
     if (!n->pg)
         n->pg = calloc((size_t)N, sizeof *n->pg);
-    if (!(p->uf && p->has && p->at && p->mark && p->live && p->rmark && n->pg))
+    if (!(p->uf && p->has && p->at && p->mark && p->live && p->gmap && n->pg))
         return -1;
     if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
         return -1;
@@ -496,6 +479,54 @@ static int alloc_scratch(struct net *n)
     return 0;
 }
 
+/* Port id into record()'s gathering. */
+static void gather(struct jprobe *p, int id)
+{
+    p->gmap[id / 64] |= 1ull << (id % 64);
+}
+
+/* Port id, gathered, to the candidate of its part if the part has
+ * content and no head aimed at a frozen group (build's has 1): a new
+ * candidate at the part's first port. -1 without memory. */
+static int add_port(struct net *n, int id)
+{
+    struct jprobe *p = &n->jp;
+    if (n->pg[id])
+        return 0;
+    int root = find(p->uf, id);
+    if (p->has[root] != 1)
+        return 0;
+    if (p->at[root] < 0) {
+        if (p->ncand == p->cand_cap) {
+            int nc = p->cand_cap ? 2 * p->cand_cap : 64;
+            struct jgroup **c = realloc(p->cand, (size_t)nc * sizeof *c);
+            if (!c)
+                return -1;
+            p->cand = c;
+            p->cand_cap = nc;
+        }
+        struct jgroup *g = group_get(p);
+        if (!g)
+            return -1;
+        g->c0 = n->now;
+        g->moves0 = n->moves;
+        g->wait = JUMP_WAIT0;
+        p->cand[p->ncand] = g;
+        p->at[root] = p->ncand++;
+    }
+    struct jgroup *g = p->cand[p->at[root]];
+    if (g->nport == g->port_cap) {
+        int nc = g->port_cap ? 2 * g->port_cap : 16;
+        int *np = realloc(g->port, (size_t)nc * sizeof *np);
+        if (!np)
+            return -1;
+        g->port = np;
+        g->port_cap = nc;
+    }
+    g->port[g->nport++] = id;
+    return 0;
+}
+
 /* Record every group not frozen at the current cycle. */
 static void record(struct net *n)
 {
@@ -506,48 +537,39 @@ static void record(struct net *n)
     build(n);
     p->epoch++;
     p->ncand = 0;
-    const int s = p->rstamp;
     for (int k = 0; k < p->nlive; k++)
         p->at[find(p->uf, p->live[k])] = -1;
-    /* one candidate a root with content, its ports in ascending order:
-     * those of the routers build() marked, input ports (lower ids) first */
-    for (int pass = 0; pass < 2; pass++)
-    for (int r = 0; r < n->nr; r++)
-    for (int x = 0, np = p->rmark[r] != s ? 0 : pass ? n->nout : n->nin; x < np; x++) {
-        int id = pass ? net_out_id(n, r, x) : net_in_id(n, r, x);
-        if (n->pg[id])
-            continue;
-        int root = find(p->uf, id);
-        if (p->has[root] != 1)
-            continue;
-        if (p->at[root] < 0) {
-            if (p->ncand == p->cand_cap) {
-                int nc = p->cand_cap ? 2 * p->cand_cap : 64;
-                struct jgroup **c = realloc(p->cand, (size_t)nc * sizeof *c);
-                if (!c)
-                    goto oom;
-                p->cand = c;
-                p->cand_cap = nc;
+    /* The ports of the parts with content: the input ports with content,
+     * the output ports they join, and the far end of each one's link.
+     * Nothing else joins such a part: an input port holding nothing joins
+     * no output port. Marked in p->gmap, to be read in ascending order. */
+    for (int k = 0; k < p->nlive; k++) {
+        int in = p->live[k], r = in / n->nin, ip = in % n->nin;
+        const struct net_router *R = &n->r[r];
+        gather(p, in);
+        if (ip < n->nlinkp && R->up[ip] >= 0)
+            gather(p, net_out_id(n, R->up[ip], R->up_port[ip]));
+        for (int vc = 0; vc < n->V; vc++) {
+            struct joins it;
+            int o, head;
+            for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;) {
+                if (n->pg[net_out_id(n, r, o)])
+                    continue;                    /* (a head's: its part is no candidate) */
+                gather(p, net_out_id(n, r, o));
+                if (o < n->nlinkp && R->out[o].to_router >= 0)
+                    gather(p, net_in_id(n, R->out[o].to_router, R->out[o].to_port));
             }
-            struct jgroup *g = group_get(p);
-            if (!g)
-                goto oom;
-            g->c0 = n->now;
-            g->moves0 = n->moves;
-            g->wait = JUMP_WAIT0;
-            p->cand[p->ncand] = g;
-            p->at[root] = p->ncand++;
         }
-        struct jgroup *g = p->cand[p->at[root]];
-        if (g->nport == g->port_cap) {
-            int nc = g->port_cap ? 2 * g->port_cap : 16;
-            int *np = realloc(g->port, (size_t)nc * sizeof *np);
-            if (!np)
+    }
+    /* one candidate a root with content, its ports in ascending order
+     * (input ports, which have the lower ids, first) */
+    const size_t nw = ((size_t)nports(n) + 63) / 64;
+    for (size_t wd = 0; wd < nw; wd++) {
+        uint64_t bits = p->gmap[wd];
+        p->gmap[wd] = 0;
+        for (; bits; bits &= bits - 1)
+            if (add_port(n, (int)(wd * 64) + __builtin_ctzll(bits)))
                 goto oom;
-            g->port = np;
-            g->port_cap = nc;
-        }
-        g->port[g->nport++] = id;
     }
     for (int i = 0; i < p->ncand; i++) {
         struct jgroup *g = p->cand[i];
@@ -568,6 +590,7 @@ static void record(struct net *n)
     p->froze = 0;
     return;
 oom:
+    memset(p->gmap, 0, ((size_t)nports(n) + 63) / 64 * sizeof *p->gmap);
     drop_candidates(p);
 }
 
@@ -1143,7 +1166,7 @@ void net_jump_free(struct net *n)
     free(p->uf);
     free(p->uf0);
     free(p->live);
-    free(p->rmark);
+    free(p->gmap);
     free(p->has);
     free(p->at);
     free(p->mark);

@@ -141,8 +141,8 @@ struct jprobe {
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
     int *uf0;                               /* uf with only the links joined */
     int *live, nlive;                       /* scratch: input ports holding flits or a routed VC */
-    int *rmark, rstamp;                     /* scratch over the routers: those whose ports may be
-                                               in a candidate (build, record) */
+    uint64_t *gmap;                         /* scratch: bitmap over the port ids, the ports
+                                               record() gathers */
 };
 
 struct net {
