@@ -426,10 +426,7 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
         if (n->nfz && (n->stepping || n->wide ? n->pg[net_in_id(n, node, n->nlinkp + ch)] != n->stepping
                                               : r->fmask >> ((n->nlinkp + ch) * n->V) & 1))
             continue;                            /* another group's (net_jump.c; as in router_step) */
-        if (!m || m->c_ready > c || c < q->next_ok)
-            continue;
-        struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
-        if (n->p.switching == SW_WORMHOLE && v->count >= v->cap)
+        if (!net_nic_can_push(n, r, ch, c))
             continue;
         if (q->next_flit == 0) {
             m->c_inject = c;

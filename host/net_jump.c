@@ -1092,12 +1092,10 @@ void net_jump_cycle(struct net *n, uint64_t c)
             for (int ch = 0; ch < n->ninj; ch++) {
                 const struct nic_queue *q = &R->inj[ch];
                 int ip = n->nlinkp + ch;
-                const struct ivc *v = &R->in[ip * n->V];
                 if (!q->first || q->next_flit)
                     continue;
                 waiting = 1;
-                if (n->pg[net_in_id(n, i, ip)] || q->first->c_ready > c || c < q->next_ok ||
-                    (n->p.switching == SW_WORMHOLE && v->count >= v->cap))
+                if (n->pg[net_in_id(n, i, ip)] || !net_nic_can_push(n, R, ch, c))
                     continue;
                 net_jump_head(n, i, ip, q->first, c);
             }

@@ -211,6 +211,18 @@ struct net {
 
 static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
 
+/* Whether injection channel ch of router r may push its front worm's next
+ * flit in cycle c: a worm ready, the NIC's pace, and room in a wormhole
+ * injection buffer (inject_step; net_jump_cycle thaws a head's target in
+ * the cycle it enters by the same test). */
+static inline int net_nic_can_push(const struct net *n, const struct net_router *r, int ch, uint64_t c)
+{
+    const struct nic_queue *q = &r->inj[ch];
+    const struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
+    return q->first && q->first->c_ready <= c && c >= q->next_ok &&
+           !(n->p.switching == SW_WORMHOLE && v->count >= v->cap);
+}
+
 /* Each injection channel ch of a node's router i with a message queued on
  * it, q its queue (only nodes' routers inject). */
 #define NET_FOR_QUEUED(n, i, ch, q)                                            \
