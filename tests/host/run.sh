@@ -366,9 +366,12 @@ C
   expect 'grep -q "spins: still running after 1 s (CHECK_TIMEOUT): stopped as a hang" "$TMP/h.out"' "$(cat "$TMP/h.out")"
   expect 'grep -q "^  FAIL spins$" "$TMP/h.out" && grep -q "^  ok   passes$" "$TMP/h.out"' "$(cat "$TMP/h.out")"
   expect '[ "$(tail -1 "$TMP/h.out")" = "1 passed, 1 failed" ]' "$(cat "$TMP/h.out")"
-  CHECK_TIMEOUT=soon "$TMP/hang" passes > "$TMP/h.out" 2>&1; rc=$?
-  expect '[ $rc = 2 ] && grep -q "CHECK_TIMEOUT=soon: expected a whole number of seconds above 0" "$TMP/h.out"' \
-         "exit $rc: $(cat "$TMP/h.out")"
+  local bad
+  for bad in soon -1 0 100000000; do
+    CHECK_TIMEOUT=$bad "$TMP/hang" passes > "$TMP/h.out" 2>&1; rc=$?
+    expect '[ $rc = 2 ] && grep -q "CHECK_TIMEOUT=$bad: expected a whole number of seconds from 1 to 99999999" "$TMP/h.out"' \
+           "exit $rc: $(cat "$TMP/h.out")"
+  done
 }
 
 echo "host tool tests"

@@ -164,8 +164,8 @@ static unsigned check_timeout(void)
     const char *e = getenv("CHECK_TIMEOUT");
     char *end;
     unsigned long s = e && *e ? strtoul(e, &end, 10) : 300;
-    if (e && *e && (*end || !s)) {
-        fprintf(stderr, "check.h: CHECK_TIMEOUT=%s: expected a whole number of seconds above 0\n", e);
+    if (e && *e && (*e < '0' || *e > '9' || *end || !s || s > 99999999)) {   /* (strtoul takes "-1") */
+        fprintf(stderr, "check.h: CHECK_TIMEOUT=%s: expected a whole number of seconds from 1 to 99999999\n", e);
         exit(2);
     }
     return (unsigned)s;
