@@ -73,8 +73,13 @@ const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
     return n->ls;
 }
 
-static int ivc_init(struct ivc *v, uint32_t cap)
+/* A ring of at least `room` flits: cap is the power of two at or above it,
+ * so that a slot is an index masked by cap - 1 (ivc_at), not divided. */
+static int ivc_init(struct ivc *v, uint32_t room)
 {
+    uint32_t cap = 1;
+    while (cap < room)
+        cap *= 2;
     v->cap = cap;
     v->q = calloc(cap, sizeof *v->q);
     v->head = v->count = 0;
@@ -97,7 +102,7 @@ static void ivc_push(const struct net *n, struct net_router *r, int i, struct fl
             abort();
         }
         for (uint32_t k = 0; k < v->count; k++)
-            q[k] = v->q[(v->head + k) % v->cap];
+            q[k] = *ivc_at(v, k);
         free(v->q);
         v->q = q;
         v->cap = nc;
@@ -107,7 +112,7 @@ static void ivc_push(const struct net *n, struct net_router *r, int i, struct fl
         v->front_ready = f.ready;
     if (r->sleep == 1)
         r->sleep = 2;                         /* woken: a flit came */
-    v->q[(v->head + v->count++) % v->cap] = f;
+    *ivc_at(v, v->count++) = f;
     if (!n->wide)
         r->busy |= 1ull << i;
 }
@@ -117,7 +122,7 @@ static struct flit *ivc_front(struct ivc *v) { return &v->q[v->head]; }
 static void ivc_pop(const struct net *n, struct net_router *r, int i)
 {
     struct ivc *v = &r->in[i];
-    v->head = (v->head + 1) % v->cap;
+    v->head = (v->head + 1) & (v->cap - 1);
     if (--v->count)
         v->front_ready = v->q[v->head].ready;
     else if (!n->wide)
@@ -187,7 +192,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->wk = calloc((size_t)n->nr, sizeof *n->wk);
     int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
              n->ready_vc && n->in_pick && n->active && n->hwait;
-    uint32_t cap = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
+    uint32_t room = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; ok && i < n->nr; i++) {
         struct net_router *r = &n->r[i];
         if (i < m->nodes)
@@ -201,7 +206,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
         if (!(ok = r->in && r->in_rr && r->out && r->inj && r->slog_m && r->slog_l))
             break;
         for (int k = 0; ok && k < n->nin * n->V; k++)
-            ok = ivc_init(&r->in[k], cap) == 0;
+            ok = ivc_init(&r->in[k], room) == 0;
         for (int o = 0; ok && o < n->nout; o++) {
             struct oport *op = &r->out[o];
             op->credits = calloc((size_t)n->V, sizeof *op->credits);
@@ -210,7 +215,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
             if (!(ok = op->credits && op->owner && op->head_cycle))
                 break;
             for (int v = 0; v < n->V; v++)
-                op->credits[v] = cap;
+                op->credits[v] = room;
             op->is_eject = o >= n->nlinkp;
             op->to_router = op->to_port = -1;
         }
@@ -391,6 +396,12 @@ void net_sleep_settle(struct net *n)
         if (n->r[i].sleep)
             settle(n, i, n->now);
     }
+}
+
+void net_sleep_settle_one(struct net *n, int r)
+{
+    if (n->r[r].sleep)
+        settle(n, r, n->now);
 }
 
 void net_sleep_end(struct net *n, int r)
@@ -801,7 +812,7 @@ static __attribute__((noinline)) void mc_switch(struct net *n, int node, int nmc
                 if (bp < 0)
                     bp = o;
             } else if (!op->is_eject && n->p.switching == SW_STORE_FORWARD && f->idx == 0) {
-                const struct flit *t = &v->q[(v->head + f->m->flits - 1) % v->cap];
+                const struct flit *t = ivc_at(v, f->m->flits - 1);
                 if (v->count < f->m->flits || !(t->m == f->m && t->idx == f->m->flits - 1 && t->ready <= c))
                     ok = 0;                          /* its tail is not in yet */
             }
@@ -996,7 +1007,7 @@ static void router_step(struct net *n, int node, uint64_t c)
              * places behind its head, and must have arrived */
             if (v->count < m->flits)
                 continue;
-            const struct flit *t = &v->q[(v->head + m->flits - 1) % v->cap];
+            const struct flit *t = ivc_at(v, m->flits - 1);
             if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
                 continue;
         }

@@ -178,7 +178,7 @@ static inline __attribute__((always_inline)) int joins_next(struct joins *it, in
         return v->out_port;
     }
     while (it->j < v->count) {
-        const struct flit *f = &v->q[(v->head + it->j++) % v->cap];
+        const struct flit *f = ivc_at(v, it->j++);
         if (f->idx == 0) {
             *head = 1;
             return net_head_out(it->n, it->r, it->ip, f->m);
@@ -338,21 +338,21 @@ static int walk_port(struct walk *w, int id)
 static int walk_flits(struct walk *w, const struct ivc *v)
 {
     for (uint32_t j = 0; j < v->count;) {
-        const struct flit *f = &v->q[(v->head + j) % v->cap];
+        const struct flit *f = ivc_at(v, j);
         PUT(f->m->jid);
         PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32);
         uint32_t len = 1, wait = 0;
         while (j + len < v->count) {
-            const struct flit *x = &v->q[(v->head + j + len) % v->cap];
+            const struct flit *x = ivc_at(v, j + len);
             if (x->m != f->m || x->idx != f->idx + len)
                 break;
             len++;
         }
         for (uint32_t k = 0; k < len; k++)
-            wait += v->q[(v->head + j + k) % v->cap].ready > w->c;
+            wait += ivc_at(v, j + k)->ready > w->c;
         PUT(wait | (uint64_t)len << 32 | (uint64_t)(f->idx + len == f->m->flits) << 63);
         for (uint32_t k = 0; k < len && wait; k++) {
-            uint64_t t = rel(v->q[(v->head + j + k) % v->cap].ready, w->c);
+            uint64_t t = rel(ivc_at(v, j + k)->ready, w->c);
             if (t) {
                 PUT(k);
                 PUT(t);
@@ -594,11 +594,21 @@ oom:
     drop_candidates(p);
 }
 
+/* The counters of g's worms and links up to the present: a sleeping
+ * router owes blocked cycles only to the worms with a flit in it and to
+ * the links its output ports drive, and those of a group's worms and
+ * links are owed by the routers of its ports. */
+static void settle_ports(struct net *n, const struct jgroup *g)
+{
+    for (int k = 0; k < g->nport; k++)
+        net_sleep_settle_one(n, net_port_router(n, g->port[k]));
+}
+
 /* Candidate g, still a whole part, recorded again at the current cycle. */
 static int rerecord(struct net *n, struct jgroup *g)
 {
     n->jp.epoch++;
-    net_sleep_settle(n);
+    settle_ports(n, g);
     g->len = g->nmsg = 0;
     struct walk w = { n, g, 1, 0, n->now, 0 };
     if (!walk(&w) || w.oom)
@@ -894,7 +904,7 @@ void net_jump_probe(struct net *n)
         struct walk w = { n, g, 0, 0, n->now, 0 };
         int keep = 0;
         if (n->moves != g->moves0 && walk(&w)) {
-            net_sleep_settle(n);         /* the counters at c1 */
+            settle_ports(n, g);          /* the counters at c1 */
             uint64_t k = unchanged(n, g, g->c0) || closed(n, g) ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
                 freeze(n, g, P, k);
@@ -954,7 +964,7 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
                 R->nfrozen -= v->count;
                 R->nrfrozen -= v->routed != 0;
                 for (uint32_t x = 0; x < v->count; x++) {
-                    struct flit *f = &v->q[(v->head + x) % v->cap];
+                    struct flit *f = ivc_at(v, x);
                     f->idx += (uint32_t)(k * g->msg[f->m->jix].d);
                     if (f->ready > c1)
                         f->ready += dt;

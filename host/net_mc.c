@@ -357,7 +357,7 @@ int net_mc_stalled(struct net *n, uint64_t now)
             const struct nic_queue *q = &r->inj[ch];
             const struct ivc *v = &r->in[(n->nlinkp + ch) * V];
             if (q->first && (q->first->c_ready > now || now < q->next_ok ||
-                             n->p.switching != SW_WORMHOLE || v->count < v->cap))
+                             n->p.switching != SW_WORMHOLE || v->count < n->p.buf_flits))
                 return 0;
         }
     }

@@ -21,10 +21,14 @@ struct ivc {
     struct flit *q;
     uint64_t front_ready;           /* q[head].ready while count > 0 (router_step reads it
                                        without touching the flit) */
-    uint32_t cap, head, count;
+    uint32_t cap, head, count;      /* cap: a power of two, at least the buffer's room
+                                       (buf_flits on a wormhole network; ivc_init) */
     int routed, out_port, out_vc;   /* routed 2: a multidestination worm, its branches in the
                                        router's mbr (kept out of here: 40 bytes an input VC) */
 };
+
+/* The flit j places behind the front of a VC (j < count). */
+static inline struct flit *ivc_at(const struct ivc *v, uint32_t j) { return &v->q[(v->head + j) & (v->cap - 1)]; }
 
 /* The outputs of a multidestination worm at one router (net_mc.c): link
  * ports and the ejection channel where it delivers, each with its output
@@ -220,7 +224,7 @@ static inline int net_nic_can_push(const struct net *n, const struct net_router 
     const struct nic_queue *q = &r->inj[ch];
     const struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
     return q->first && q->first->c_ready <= c && c >= q->next_ok &&
-           !(n->p.switching == SW_WORMHOLE && v->count >= v->cap);
+           !(n->p.switching == SW_WORMHOLE && v->count >= n->p.buf_flits);
 }
 
 /* Each injection channel ch of a node's router i with a message queued on
@@ -232,9 +236,11 @@ static inline int net_nic_can_push(const struct net *n, const struct net_router 
 
 /* Sleeping routers (struct net_router's sleep): net_sleep_settle adds
  * every sleeping router's owed blocked cycles up to the present (they stay
- * asleep), before anything reads the counters; net_sleep_end also wakes
- * router r, before a group of its ports freezes or thaws. */
+ * asleep), before anything reads the counters; net_sleep_settle_one does
+ * so for router r alone; net_sleep_end also wakes router r, before a group
+ * of its ports freezes or thaws. */
 void net_sleep_settle(struct net *n);
+void net_sleep_settle_one(struct net *n, int r);
 void net_sleep_end(struct net *n, int r);
 
 /* The VCs [lo, hi) of output op a unicast head of dateline class cls

@@ -68,6 +68,30 @@ TEST(uncontended_latency_is_D_hop_plus_F)
     }
 }
 
+/* Credits (net_model.h): a flit's credit comes back hop + 1 cycles after
+ * it was sent, so a VC of b flits lets out b flits per hop + 1 cycles when
+ * b < hop + 1, and streams at the link rate otherwise: flit i of a lone
+ * worm leaves its source at max(i, (i / b) (hop + 1) + i % b), and the tail
+ * arrives D hop + 1 cycles after it leaves. Buffers of every size from 1
+ * to 6, powers of two or not. */
+TEST(a_buffer_short_of_the_credit_round_trip_throttles_the_worm)
+{
+    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    for (uint32_t hop = 1; hop <= 4; hop++)
+        for (uint32_t b = 1; b <= 6; b++) {
+            struct net_params p = params(2, hop, SW_WORMHOLE);
+            p.buf_flits = b;
+            struct net *n = mk(&m, &p);
+            struct net_msg *a = msg(0, 3, 8 * 64, 0, 0);      /* 64 flits, D = 3 */
+            net_inject(n, a);
+            CHECK_EQ_INT(drain(n), 1);
+            uint64_t i = 63, burst = i / b * (hop + 1) + i % b, sent = burst > i ? burst : i;
+            CHECK_EQ_U64(a->c_arrive, sent + 3 * hop + 1);
+            free(a);
+            net_free(n);
+        }
+}
+
 /* A NIC at half the link rate: the body follows every other cycle, so
  * arrival = D x hop + (F - 1) x 2 + 1; two worms sharing a link (both
  * NIC-limited) then cost no more than one: seed 003's gamma = 1. */
