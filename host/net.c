@@ -1225,13 +1225,13 @@ void net_step_group(struct net *n, struct jgroup *g, uint64_t c)
     n->arr_head = n->left_head = n->hd_head = NULL;
     n->moved = 0;
     for (int k = 0, last = -1; k < g->nport && g->port[k] < n->nr * n->nin; k++) {
-        int r = g->port[k] / n->nin;
+        int r = net_port_router(n, g->port[k]);
         if (r != last && n->r[r].queued)
             inject_step(n, r, c);
         last = r;
     }
     for (int k = 0, last = -1; k < g->nport && g->port[k] < n->nr * n->nin; k++) {
-        int r = g->port[k] / n->nin;
+        int r = net_port_router(n, g->port[k]);
         if (r != last && n->r[r].nflits)
             router_step(n, r, c);
         last = r;

@@ -125,8 +125,8 @@ static int link_of(const struct net *n, int id)
 {
     if (is_in(n, id))
         return -1;
-    int x = id - n->nr * n->nin, o = x % n->nout;
-    return o < n->nlinkp ? x / n->nout * n->nlinkp + o : -1;
+    int o = net_port_index(n, id);
+    return o < n->nlinkp ? net_port_router(n, id) * n->nlinkp + o : -1;
 }
 
 /* --- Union-find over the ports ------------------------------------------ */
@@ -220,7 +220,7 @@ static void build(struct net *n)
     }
     p->nlive = nlive;
     for (int k = 0; k < nlive; k++) {            /* the input ports with content, once joined */
-        int in = p->live[k], r = in / n->nin, ip = in % n->nin;
+        int in = p->live[k], r = net_port_router(n, in), ip = net_port_index(n, in);
         int root = find(p->uf, in);
         p->has[root] |= 1;
         for (int vc = 0; vc < V; vc++) {
@@ -297,7 +297,7 @@ static int walk_port(struct walk *w, int id)
     struct net *n = w->n;
     const int V = n->V;
     if (is_in(n, id)) {
-        int r = id / n->nin, ip = id % n->nin;
+        int r = net_port_router(n, id), ip = net_port_index(n, id);
         const struct net_router *R = &n->r[r];
         PUT(R->in_rr[ip]);
         for (int vc = 0; vc < V; vc++) {
@@ -318,7 +318,7 @@ static int walk_port(struct walk *w, int id)
             }
         }
     } else {
-        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        int r = net_port_router(n, id), o = net_port_index(n, id);
         const struct oport *op = &n->r[r].out[o];
         PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
         PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32 |
@@ -378,7 +378,7 @@ static int walk(struct walk *w)
         if (!walk_port(w, g->port[k]))
             return 0;
     for (int k = 0; k < g->nport && is_in(n, g->port[k]); k++) {
-        int r = g->port[k] / n->nin, ip = g->port[k] % n->nin;
+        int r = net_port_router(n, g->port[k]), ip = net_port_index(n, g->port[k]);
         for (int vc = 0; vc < n->V; vc++)
             if (!walk_flits(w, &n->r[r].in[ip * n->V + vc]))
                 return 0;
@@ -463,10 +463,24 @@ static int alloc_scratch(struct net *n)
         p->gmap = calloc(((size_t)N + 63) / 64, sizeof *p->gmap);
     if (!n->pg)
         n->pg = calloc((size_t)N, sizeof *n->pg);
-    if (!(p->uf && p->has && p->at && p->mark && p->live && p->gmap && n->pg))
+    if (!p->port_r)
+        p->port_r = malloc((size_t)N * sizeof *p->port_r);
+    if (!p->port_i)
+        p->port_i = malloc((size_t)N * sizeof *p->port_i);
+    if (!(p->uf && p->has && p->at && p->mark && p->live && p->gmap && n->pg && p->port_r && p->port_i))
         return -1;
     if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
         return -1;
+    for (int r = 0; r < n->nr; r++) {
+        for (int ip = 0; ip < n->nin; ip++) {
+            p->port_r[net_in_id(n, r, ip)] = r;
+            p->port_i[net_in_id(n, r, ip)] = (uint16_t)ip;
+        }
+        for (int o = 0; o < n->nout; o++) {
+            p->port_r[net_out_id(n, r, o)] = r;
+            p->port_i[net_out_id(n, r, o)] = (uint16_t)o;
+        }
+    }
     /* each link joins its output port to the input port at its far end;
      * an input port's id is below every output port's, so it is the root
      * (join keeps the lowest id of a part as its root) */
@@ -544,7 +558,7 @@ static void record(struct net *n)
      * Nothing else joins such a part: an input port holding nothing joins
      * no output port. Marked in p->gmap, to be read in ascending order. */
     for (int k = 0; k < p->nlive; k++) {
-        int in = p->live[k], r = in / n->nin, ip = in % n->nin;
+        int in = p->live[k], r = net_port_router(n, in), ip = net_port_index(n, in);
         const struct net_router *R = &n->r[r];
         gather(p, in);
         if (ip < n->nlinkp && R->up[ip] >= 0)
@@ -644,7 +658,7 @@ static int closed_marked(struct net *n, const struct jgroup *g, int s)
         int id = g->port[i];
         if (is_in(n, id))
             continue;
-        int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+        int r = net_port_router(n, id), o = net_port_index(n, id);
         if (n->r[r].head_c < g->c0)
             continue;
         for (int ip = 0; ip < n->nin; ip++) {
@@ -694,7 +708,7 @@ static int whole(struct net *n, const struct jgroup *g)
         int id = g->port[i];
         if (!is_in(n, id))
             continue;
-        int r = id / n->nin, ip = id % n->nin;
+        int r = net_port_router(n, id), ip = net_port_index(n, id);
         if (n->r[r].head_c < g->c0)
             continue;                            /* (closed_marked) */
         for (int vc = 0; vc < V; vc++) {
@@ -719,7 +733,7 @@ static int still(const struct net *n, const struct jgroup *g)
         int id = g->port[i];
         if (is_in(n, id)) {
             for (int vc = 0; vc < n->V; vc++)
-                parked |= net_parked(&n->r[id / n->nin], id % n->nin * n->V + vc);
+                parked |= net_parked(&n->r[net_port_router(n, id)], net_port_index(n, id) * n->V + vc);
             continue;
         }
         int l = link_of(n, id);
@@ -749,9 +763,9 @@ static uint64_t periods(struct net *n, struct jgroup *g, uint64_t P)
     }
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
-        if (!is_in(n, id) || id % n->nin < n->nlinkp)
+        if (!is_in(n, id) || net_port_index(n, id) < n->nlinkp)
             continue;
-        const struct nic_queue *q = &n->r[id / n->nin].inj[id % n->nin - n->nlinkp];
+        const struct nic_queue *q = &n->r[net_port_router(n, id)].inj[net_port_index(n, id) - n->nlinkp];
         const struct net_msg *m = q->first;
         if (!m)
             continue;
@@ -855,15 +869,18 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
         n->pg[id] = g;
-        if (is_in(n, id) && !n->wide)
-            n->r[id / n->nin].fmask |= ((1ull << n->V) - 1) << (id % n->nin * n->V);
-        if (is_in(n, id))
-            for (int vc = 0; vc < n->V; vc++) {
-                const struct ivc *v = &n->r[id / n->nin].in[(id % n->nin) * n->V + vc];
-                g->nflits += v->count;
-                n->r[id / n->nin].nfrozen += v->count;
-                n->r[id / n->nin].nrfrozen += v->routed != 0;
-            }
+        if (!is_in(n, id))
+            continue;
+        struct net_router *R = &n->r[net_port_router(n, id)];
+        int ip = net_port_index(n, id);
+        if (!n->wide)
+            R->fmask |= ((1ull << n->V) - 1) << (ip * n->V);
+        for (int vc = 0; vc < n->V; vc++) {
+            const struct ivc *v = &R->in[ip * n->V + vc];
+            g->nflits += v->count;
+            R->nfrozen += v->count;
+            R->nrfrozen += v->routed != 0;
+        }
     }
     n->frozen_flits += g->nflits;
     fz_up(n, g->hix);
@@ -952,8 +969,8 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
         if (is_in(n, id)) {
-            struct net_router *R = &n->r[id / n->nin];
-            int ip = id % n->nin;
+            struct net_router *R = &n->r[net_port_router(n, id)];
+            int ip = net_port_index(n, id);
             if (R->head_c < t)
                 R->head_c = t;                   /* its VCs join outputs of parts recorded without them
                                                     (a head woken while frozen: closed_marked) */
@@ -980,7 +997,7 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
                     q->next_ok += dt;
             }
         } else {
-            int x = id - n->nr * n->nin, r = x / n->nout, o = x % n->nout;
+            int r = net_port_router(n, id), o = net_port_index(n, id);
             struct oport *op = &n->r[r].out[o];
             if (op->next_ok > c1)
                 op->next_ok += dt;
@@ -1014,7 +1031,7 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
     for (int i = 0; i < g->nport; i++) {
         n->pg[g->port[i]] = NULL;
         if (is_in(n, g->port[i]))
-            net_activate(n, g->port[i] / n->nin);      /* stepped again (struct net's active) */
+            net_activate(n, net_port_router(n, g->port[i]));      /* stepped again (struct net's active) */
     }
 }
 
@@ -1173,6 +1190,8 @@ void net_jump_free(struct net *n)
     free(p->cand);
     free(p->uf);
     free(p->uf0);
+    free(p->port_r);
+    free(p->port_i);
     free(p->live);
     free(p->gmap);
     free(p->has);

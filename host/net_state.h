@@ -145,6 +145,8 @@ struct jprobe {
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
     int *uf0;                               /* uf with only the links joined */
     int *live, nlive;                       /* scratch: input ports holding flits or a routed VC */
+    int *port_r;  uint16_t *port_i;         /* each port id's router and its index there (ip or o),
+                                               read rather than divided out (net_port_router) */
     uint64_t *gmap;                         /* scratch: bitmap over the port ids, the ports
                                                record() gathers */
 };
@@ -303,11 +305,10 @@ int net_sat_settle(struct net *n);
 /* Port ids, for the jump's groups: input port ip of router r, output port o. */
 static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }
 static inline int net_out_id(const struct net *n, int r, int o) { return n->nr * n->nin + r * n->nout + o; }
-/* The router of port id `id`, input or output. */
-static inline int net_port_router(const struct net *n, int id)
-{
-    return id < n->nr * n->nin ? id / n->nin : (id - n->nr * n->nin) / n->nout;
-}
+/* The router of port id `id`, input or output, and its index there: the
+ * input port ip or the output port o (the jump's tables, net_jump.c). */
+static inline int net_port_router(const struct net *n, int id) { return n->jp.port_r[id]; }
+static inline int net_port_index(const struct net *n, int id) { return n->jp.port_i[id]; }
 
 /* net_topo.c: the graph of a topology. net_topo_routers: how many routers
  * the machine's network has (its nodes', then its switches), or -1 with
