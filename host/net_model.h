@@ -90,11 +90,12 @@ struct net_msg {
     uint64_t c_arrive;              /* cycle after its tail reached the destination NIC */
     uint64_t blocked_cycles;        /* cycles a ready flit of it could not move */
     uint32_t f_out;                 /* flits that have reached the destination NIC */
+    uint32_t jix;                   /* engine scratch (net_jump.c), beside f_out: a thaw reads
+                                       both for each worm and jix again for each of its flits */
     uint64_t jid;                   /* its number in the engine, from 1, never reused: a
                                        group's state names worms by it (net_jump.c), as a
                                        freed message's address may come back */
     uint64_t jmark;                 /* engine scratch (net_jump.c) */
-    uint32_t jix;
     struct net_msg *next_done, *next_left;  /* event list links */
     struct net_msg *next_head;
     struct net_msg *next_queue;             /* injection queue link */
