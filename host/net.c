@@ -87,6 +87,18 @@ static int ivc_init(struct ivc *v, uint32_t room)
     return v->q ? 0 : -1;
 }
 
+/* Router r, asleep, is woken by a flit or a credit: stepped from the next
+ * cycle it is in `active` (struct net's dormant). */
+static void rouse(const struct net *n, struct net_router *r)
+{
+    int i = (int)(r - n->r);
+    r->sleep = 2;
+    if (n->dormant[i / 64] >> (i % 64) & 1) {
+        n->dormant[i / 64] &= ~(1ull << (i % 64));
+        n->active[i / 64] |= 1ull << (i % 64);
+    }
+}
+
 /* Push onto input VC i of router r, and pop its front. Both keep the
  * VC's front_ready and the router's mask of busy VCs (struct
  * net_router's busy; none on a wide network). */
@@ -111,7 +123,7 @@ static void ivc_push(const struct net *n, struct net_router *r, int i, struct fl
     if (!v->count)
         v->front_ready = f.ready;
     if (r->sleep == 1)
-        r->sleep = 2;                         /* woken: a flit came */
+        rouse(n, r);                          /* woken: a flit came */
     *ivc_at(v, v->count++) = f;
     if (!n->wide)
         r->busy |= 1ull << i;
@@ -186,12 +198,13 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
+    n->dormant = calloc(((size_t)n->nr + 63) / 64, sizeof *n->dormant);
     n->hwait = calloc(((size_t)n->nr + 63) / 64, sizeof *n->hwait);
     n->sat_n = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_n);
     n->sat_since = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_since);
     n->wk = calloc((size_t)n->nr, sizeof *n->wk);
     int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
-             n->ready_vc && n->in_pick && n->active && n->hwait;
+             n->ready_vc && n->in_pick && n->active && n->dormant && n->hwait;
     uint32_t room = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; ok && i < n->nr; i++) {
         struct net_router *r = &n->r[i];
@@ -274,6 +287,7 @@ void net_free(struct net *n)
     free(n->ready_vc);
     free(n->in_pick);
     free(n->active);
+    free(n->dormant);
     free(n->hwait);
     net_jump_free(n);
     for (size_t i = 0; i < n->nshadow; i++)
@@ -396,6 +410,9 @@ void net_sleep_settle(struct net *n)
         if (n->r[i].sleep)
             settle(n, i, n->now);
     }
+    NET_FOR_DORMANT(n, i) {
+        settle(n, i, n->now);
+    }
 }
 
 void net_sleep_settle_one(struct net *n, int r)
@@ -409,6 +426,10 @@ void net_sleep_end(struct net *n, int r)
     if (n->r[r].sleep) {
         settle(n, r, n->now);
         n->r[r].sleep = 0;
+    }
+    if (n->dormant[r / 64] >> (r % 64) & 1) {
+        n->dormant[r / 64] &= ~(1ull << (r % 64));
+        net_activate(n, r);
     }
 }
 
@@ -1135,6 +1156,9 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
         NET_FOR_ACTIVE(n, i) {                   /* none sleeps with multidestination worms about */
             net_sleep_end(n, i);
         }
+        NET_FOR_DORMANT(n, i) {
+            net_sleep_end(n, i);
+        }
     }
     n->r[m->src].queued++;
     net_activate(n, m->src);
@@ -1210,7 +1234,7 @@ static void apply_credits(struct net *n)
         struct net_router *r = &n->r[n->cr[k].router];
         r->out[n->cr[k].port].credits[n->cr[k].vc]++;
         if (r->sleep == 1)
-            r->sleep = 2;                        /* woken: a credit came */
+            rouse(n, r);                         /* woken: a credit came */
     }
     n->ncr = 0;
 }
@@ -1262,6 +1286,23 @@ static int live(const struct net *n, int i)
     for (int ch = 0; ch < n->ninj; ch++)
         if (r->inj[ch].first && !n->pg[net_in_id(n, i, n->nlinkp + ch)])
             return 1;
+    return 0;
+}
+
+/* Whether a NIC channel of router i, asleep, may push a flit before the
+ * router steps again: a worm queued on a channel not frozen, with room in
+ * its (wormhole) injection buffer. One without room gets it only when the
+ * router sends, and a frozen channel is stepped again only after its
+ * group thaws, which wakes the router (net_sleep_end). */
+static int nic_may_push(const struct net *n, int i)
+{
+    const struct net_router *r = &n->r[i];
+    for (int ch = 0; r->queued && ch < n->ninj; ch++) {
+        int ip = n->nlinkp + ch;
+        if (r->inj[ch].first && r->in[ip * n->V].count < n->p.buf_flits &&
+            !(n->nfz && n->pg[net_in_id(n, i, ip)]))
+            return 1;
+    }
     return 0;
 }
 
@@ -1319,8 +1360,12 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 }
                 router_step(n, i, c);
             }
-            if (!live(n, i))
+            if (!live(n, i)) {
                 n->active[i / 64] &= ~(1ull << (i % 64));
+            } else if (R->sleep == 1 && R->wake_at == UINT64_MAX && !nic_may_push(n, i)) {
+                n->active[i / 64] &= ~(1ull << (i % 64));
+                n->dormant[i / 64] |= 1ull << (i % 64);      /* until roused (rouse, net_sleep_end) */
+            }
         }
         apply_credits(n);
         n->now = c + 1;

@@ -173,7 +173,12 @@ struct net {
     struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
     struct net_msg *hd_head;                /* heads of notify_head worms that reached their NIC */
     uint64_t *active;               /* bitmap: routers with flits or queued messages outside frozen
-                                       groups (a superset: cleared at the end of a cycle stepped) */
+                                       groups (a superset: cleared at the end of a cycle stepped),
+                                       less the dormant ones */
+    uint64_t *dormant;              /* bitmap: routers asleep with no cycle to wake at and no NIC
+                                       channel able to push, taken out of `active` until a flit or
+                                       a credit comes or a group of their ports freezes or thaws
+                                       (net.c, rouse); may overlap `active` */
     net_link_trace_fn trace_fn;
     void *trace_ctx;
     int jump_on;                    /* jump over periodic stretches (net_set_jump) */
@@ -216,6 +221,13 @@ struct net {
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
 static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
+
+/* Each dormant router i (struct net's dormant), in rank order; the body
+ * may clear bits of `dormant`. */
+#define NET_FOR_DORMANT(n, i)                                                  \
+    for (size_t w_ = 0; w_ < ((size_t)(n)->nr + 63) / 64; w_++)                \
+        for (uint64_t b_ = (n)->dormant[w_]; b_; b_ &= b_ - 1)                 \
+            for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
 /* Whether injection channel ch of router r may push its front worm's next
  * flit in cycle c: a worm ready, the NIC's pace, and room in a wormhole
