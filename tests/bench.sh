@@ -204,7 +204,7 @@ for c in "torus-bitcomp|-t torus --dims 16x16 --pattern bitcomp --burst 8" \
     printf "%-22s %8s %12s %14.4f %14.4f %15.0f%% %10.1f\n" $name $len "$(echo "$one" | jq .cycles)" "$j" "$s" \
       "$(echo "$one" | jq '100 * .moves_jumped / .moves')" "$(awk -v a="$s" -v b="$j" 'BEGIN{print a/b}')"
   done
-  printf "%-22s 16 KB over 256 B engine CPU (jumping): %.1f (median of %s pairs; %s messages either way)\n" $name \
+  printf "%-22s 16 KB over 256 B engine CPU (jumping): %.2f (median of %s pairs; %s messages either way)\n" $name \
     "$(printf '%s' "$ratios" | median)" "$REPEAT" "$(echo "$one" | jq .packets)"
 done
 echo "(medians of $REPEAT)"
