@@ -87,16 +87,21 @@ static int ivc_init(struct ivc *v, uint32_t room)
     return v->q ? 0 : -1;
 }
 
-/* Router r, asleep, is woken by a flit or a credit: stepped from the next
- * cycle it is in `active` (struct net's dormant). */
-static void rouse(const struct net *n, struct net_router *r)
+/* Router i back in `active` if it was dormant (struct net's dormant). */
+static void undormant(const struct net *n, int i)
 {
-    int i = (int)(r - n->r);
-    r->sleep = 2;
     if (n->dormant[i / 64] >> (i % 64) & 1) {
         n->dormant[i / 64] &= ~(1ull << (i % 64));
         n->active[i / 64] |= 1ull << (i % 64);
     }
+}
+
+/* Router r, asleep, is woken by a flit or a credit: stepped from the next
+ * cycle it is in `active`. */
+static void rouse(const struct net *n, struct net_router *r)
+{
+    r->sleep = 2;
+    undormant(n, (int)(r - n->r));
 }
 
 /* Push onto input VC i of router r, and pop its front. Both keep the
@@ -427,10 +432,7 @@ void net_sleep_end(struct net *n, int r)
         settle(n, r, n->now);
         n->r[r].sleep = 0;
     }
-    if (n->dormant[r / 64] >> (r % 64) & 1) {
-        n->dormant[r / 64] &= ~(1ull << (r % 64));
-        net_activate(n, r);
-    }
+    undormant(n, r);
 }
 
 static void add_event(struct net_msg **head, struct net_msg *m, int left)
@@ -1297,12 +1299,9 @@ static int live(const struct net *n, int i)
 static int nic_may_push(const struct net *n, int i)
 {
     const struct net_router *r = &n->r[i];
-    for (int ch = 0; r->queued && ch < n->ninj; ch++) {
-        int ip = n->nlinkp + ch;
-        if (r->inj[ch].first && r->in[ip * n->V].count < n->p.buf_flits &&
-            !(n->nfz && n->pg[net_in_id(n, i, ip)]))
+    for (int ch = 0; r->queued && ch < n->ninj; ch++)
+        if (r->inj[ch].first && !net_inj_full(n, r, ch) && !(n->nfz && n->pg[net_in_id(n, i, n->nlinkp + ch)]))
             return 1;
-    }
     return 0;
 }
 

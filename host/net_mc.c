@@ -355,9 +355,7 @@ int net_mc_stalled(struct net *n, uint64_t now)
         const struct net_router *r = &n->r[a];
         for (int ch = 0; r->queued && ch < n->ninj; ch++) {
             const struct nic_queue *q = &r->inj[ch];
-            const struct ivc *v = &r->in[(n->nlinkp + ch) * V];
-            if (q->first && (q->first->c_ready > now || now < q->next_ok ||
-                             n->p.switching != SW_WORMHOLE || v->count < n->p.buf_flits))
+            if (q->first && (q->first->c_ready > now || now < q->next_ok || !net_inj_full(n, r, ch)))
                 return 0;
         }
     }

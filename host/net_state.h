@@ -229,16 +229,21 @@ static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ul
         for (uint64_t b_ = (n)->dormant[w_]; b_; b_ &= b_ - 1)                 \
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
+/* Whether injection channel ch of router r has no room for a flit: a
+ * wormhole injection buffer holding buf_flits (the others grow). */
+static inline int net_inj_full(const struct net *n, const struct net_router *r, int ch)
+{
+    return n->p.switching == SW_WORMHOLE && r->in[(n->nlinkp + ch) * n->V].count >= n->p.buf_flits;
+}
+
 /* Whether injection channel ch of router r may push its front worm's next
- * flit in cycle c: a worm ready, the NIC's pace, and room in a wormhole
- * injection buffer (inject_step; net_jump_cycle thaws a head's target in
- * the cycle it enters by the same test). */
+ * flit in cycle c: a worm ready, the NIC's pace, and room in its injection
+ * buffer (inject_step; net_jump_cycle thaws a head's target in the cycle
+ * it enters by the same test). */
 static inline int net_nic_can_push(const struct net *n, const struct net_router *r, int ch, uint64_t c)
 {
     const struct nic_queue *q = &r->inj[ch];
-    const struct ivc *v = &r->in[(n->nlinkp + ch) * n->V];
-    return q->first && q->first->c_ready <= c && c >= q->next_ok &&
-           !(n->p.switching == SW_WORMHOLE && v->count >= n->p.buf_flits);
+    return q->first && q->first->c_ready <= c && c >= q->next_ok && !net_inj_full(n, r, ch);
 }
 
 /* Each injection channel ch of a node's router i with a message queued on
