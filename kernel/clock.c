@@ -10,6 +10,7 @@
 static uint64_t base_ps;
 static uint32_t base_instr;
 static uint32_t ps_per_instr = 1000;
+static uint32_t paused;          /* clock_pause() depth: > 0, no instruction counts */
 
 void clock_init(uint32_t ps)
 {
@@ -20,9 +21,27 @@ void clock_init(uint32_t ps)
 uint64_t clock_now_ns(void)
 {
     uint32_t now = board_instret();
-    base_ps += (uint64_t)(uint32_t)(now - base_instr) * ps_per_instr;
+    if (!paused)
+        base_ps += (uint64_t)(uint32_t)(now - base_instr) * ps_per_instr;
     base_instr = now;
     return base_ps / 1000;
+}
+
+/* Name lookups in the registries (apps/untimed.h) retire a number of
+ * instructions that depends on where the name sits in a table and on how
+ * its string is aligned: facts of the image, not of the run. Between
+ * pause and resume no instruction counts, so no figure depends on them.
+ * Pauses nest; the clock runs again at the outermost resume. */
+void clock_pause(void)
+{
+    if (paused++ == 0)
+        clock_now_ns();
+}
+
+void clock_resume(void)
+{
+    if (paused && --paused == 0)
+        base_instr = board_instret();
 }
 
 void clock_set_ns(uint64_t t)

@@ -13,6 +13,8 @@ void     clock_init(uint32_t ps_per_instr);
 uint64_t clock_now_ns(void);
 void     clock_set_ns(uint64_t t);
 void     clock_selfcheck(void);   /* panics unless the board's counter is exact */
+void     clock_pause(void);       /* stop counting instructions (nests) */
+void     clock_resume(void);      /* count again at the outermost resume */
 
 /* Print "node R: <message>" and end the node with a failure. */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -1,6 +1,7 @@
 /* The library's table of algorithms, generated from algos.def (pure C). */
 #include <string.h>
 #include "coll.h"
+#include "../untimed.h"
 
 #define COLL_ALGO(op, name, restr, desc) extern const struct coll_algo coll_##op##_##name;
 #define COLL_WORM_ALGO COLL_ALGO
@@ -37,20 +38,28 @@ const char *const coll_rop_names[COLL_NROPS] = { "sum", "max", "min", "band", "b
 const char *const coll_dtype_names[COLL_NDTYPES] = { "int", "long", "double" };
 const int coll_dtype_size[COLL_NDTYPES] = { 4, 8, 8 };
 
+/* The two lookups by name are untimed on the node (apps/untimed.h): their
+ * cost depends on the name's place in the table. */
 const struct coll_algo *coll_find_app(const char *app)
 {
-    for (int i = 0; coll_algos[i]; i++)
+    const struct coll_algo *a = NULL;
+    UNTIMED_BEGIN();
+    for (int i = 0; coll_algos[i] && !a; i++)
         if (!strcmp(coll_algos[i]->app, app))
-            return coll_algos[i];
-    return NULL;
+            a = coll_algos[i];
+    UNTIMED_END();
+    return a;
 }
 
 const struct coll_algo *coll_find(enum coll_op op, const char *name)
 {
-    for (int i = 0; coll_algos[i]; i++)
+    const struct coll_algo *a = NULL;
+    UNTIMED_BEGIN();
+    for (int i = 0; coll_algos[i] && !a; i++)
         if (coll_algos[i]->op == op && !strcmp(coll_algos[i]->name, name))
-            return coll_algos[i];
-    return NULL;
+            a = coll_algos[i];
+    UNTIMED_END();
+    return a;
 }
 
 /* A node's whole schedule: at most nsteps plans, each with at most one

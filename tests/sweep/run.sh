@@ -289,6 +289,40 @@ stored_results_are_current() {
   expect '[ $RC = 2 ] && grep -q "no stored results .nosuch. (accepted: .*thakur" "$TMP/rc"'
 }
 
+# A figure depends only on what its run executes (docs/design.md, "How
+# simulated time arises"). Node images padded with an app, an algorithm
+# and a function that no stored cell runs, each first in its registry or
+# file (tests/sweep/pad-image.sh), reproduce the stored sample bit for bit
+# (experiments/recheck.sh); and runs on RISC-V and mixed nodes, which no
+# stored cell uses, give the same times, records and messages with the
+# padded images as with the plain ones.
+figures_ignore_other_code() {
+  git worktree add -q --detach "$TMP/pad" HEAD || exit 1
+  tests/sweep/pad-image.sh "$TMP/pad" > "$TMP/p" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/p")"
+  make -C "$TMP/pad" -s nodes > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "$(tail -5 "$TMP/b")"
+  local k=$TMP/pad/build/arm/node.elf kr=$TMP/pad/build/riscv/node.elf
+  expect 'arm-none-eabi-nm "$k" | grep -q " app_aaa_pad$" && riscv64-unknown-elf-nm "$kr" | grep -q " pattern_pad$"' \
+    "the padded images lack the padding"
+  KERNEL=$k KERNEL_RISCV=$kr experiments/recheck.sh --out "$TMP/padcheck" > "$TMP/rc" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "padding moved a stored figure: $(cat "$TMP/rc")"
+  local arch img run
+  for arch in riscv mixed; do
+    for img in plain padded; do
+      [ $img = plain ] && set -- build/arm/node.elf build/riscv/node.elf || set -- "$k" "$kr"
+      "$WORMSIM" --app alltoall_pex --dims 4x4 --topo mesh --arch $arch --args 'len=100 oneshot=1' \
+        --kernel "$1" --kernel-riscv "$2" --runs-dir "$TMP/pr-$arch-$img" > "$TMP/o" 2>&1; rc=$?
+      expect '[ $rc = 0 ]' "$(tail -5 "$TMP/o")"
+      run=$(ls -d "$TMP/pr-$arch-$img"/2*/)
+      { jq -c '[.sim_time_ns, .finish_ns]' "$run/summary.json"; cat "$run/records.csv" "$run/messages.csv"; } \
+        > "$TMP/fig-$arch-$img"
+    done
+    expect 'cmp -s "$TMP/fig-$arch-plain" "$TMP/fig-$arch-padded"' \
+      "$arch: $(diff "$TMP/fig-$arch-plain" "$TMP/fig-$arch-padded" | head -6)"
+  done
+}
+
 # experiments/node-code-diff.sh, in a worktree of HEAD: its build against
 # HEAD is the same; one instruction more in a node function is named, on
 # both ISAs, with exit 1.
@@ -347,6 +381,8 @@ t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t stored_results_are_current stored_results_are_current
 t node_code_diff_names_what_changed node_code_diff_names_what_changed
 git worktree remove --force "$TMP/wt" 2>/dev/null
+t figures_ignore_other_code figures_ignore_other_code
+git worktree remove --force "$TMP/pad" 2>/dev/null
 if command -v gnuplot >/dev/null; then
   t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
   t results_doc_is_what_the_results_make results_doc_is_what_the_results_make
