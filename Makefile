@@ -9,6 +9,7 @@
 #   make results    docs/results.md and its plots from results/*/results.csv (also: make plots)
 #   make reproduce  every paper reproduction sweep, then make results
 #   make heatmap RUN=dir    per-link load PNG of one run
+#   make calibrate-delta    fit presets/delta.conf on its declared training cells
 #   make gdb NODE=k attach gdb-multiarch to a node started with GDB=k
 #   make deps       install the Debian packages the project needs (root)
 
@@ -248,6 +249,8 @@ heatmap:
 	@tests/check-deps.sh plot
 	@experiments/heatmap.sh --metric "$$METRIC" "$$RUN" $${OUT:+"$$OUT"}
 
+# The delta preset's fit on the training cells of experiments/paper/thakur.csv
+# (prints it; CALIBRATE_ARGS=--write stores it in presets/delta.conf).
 calibrate-delta: all
 	@tests/check-deps.sh run
-	@$(TEST_VARS) experiments/calibrate-delta.sh
+	@$(TEST_VARS) experiments/calibrate.sh --preset presets/delta.conf --table experiments/paper/thakur.csv $(CALIBRATE_ARGS)

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# calibrate: fit a preset's free parameters to measured times on the
+# declared training cells, and report the error on the cells held out.
+#
+#   experiments/calibrate.sh [options] --preset FILE --table FILE
+#
+# The table is a CSV ('#' lines are comments) of measured times, one row
+# per cell, columns found by name: app, dims, len, the time in seconds
+# (--time-col, default paper_s) and role: train (the fit reads it) or
+# heldout (only reported). experiments/paper/thakur.csv is one, for
+# presets/delta.conf. Only train rows are run.
+#
+# The fit: at the current values p the emulated time of each training
+# cell is taken as linear in each free parameter; one probe run per cell
+# at p and one more per parameter (p_k moved by a quarter) give the
+# slopes, and p moves to the least-squares solution in relative error
+# (experiments/lsq.awk: every cell counts alike). That repeats --iters
+# times from the new p; a last run at the fitted p is the check.
+# Options:
+#   --preset FILE     the preset whose values are fitted (a presets/NAME or a path)
+#   --table FILE      the measured times (above)
+#   --fit 'K ..'      free parameters, numeric preset keys (default 'alpha byte_ps');
+#                     alpha stands for t_send_ns + t_recv_ns, split evenly
+#   --topo KIND       the machine's topology for every cell (default mesh)
+#   --time-col NAME   the table's column of measured seconds (default paper_s)
+#   --iters N         fit rounds (default 2)
+#   --out DIR         the probe and check runs (default results/calibrate-NAME)
+#   --write           write the fitted values into the preset file
+#   --heldout CSV     a sweep's results.csv with the preset: print the error of
+#                     its held-out cells, apart from the training cells'
+#   -h, --help
+# Prints each round's values, each training cell's measured and emulated
+# times and, for training and held-out cells apart: the cells, the median
+# of |r - 1|, the geometric mean of r and the cells within 15 %, with
+# r = emulated / measured (experiments/ratios.awk). A user with their own
+# machine's measurements writes such a table and a preset (docs/results.md,
+# "Calibrating a preset").
+# Exit: 0 fitted, 1 a run failed or the fit is singular, 2 bad use.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "calibrate: $*" >&2; exit 2; }
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+PRESET=""; TABLE=""; FIT="alpha byte_ps"; TOPO=mesh; TCOL=paper_s; ITERS=2; OUT=""; WRITE=0; HELDOUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --preset|--table|--fit|--topo|--time-col|--iters|--out|--heldout)
+      [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
+    --preset) PRESET=$2; shift 2 ;;
+    --table) TABLE=$2; shift 2 ;;
+    --fit) FIT=$2; shift 2 ;;
+    --topo) TOPO=$2; shift 2 ;;
+    --time-col) TCOL=$2; shift 2 ;;
+    --iters) ITERS=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --heldout) HELDOUT=$2; shift 2 ;;
+    --write) WRITE=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1'; accepted: --preset, --table, --fit, --topo, --time-col, --iters, --out, --write, --heldout, --help" ;;
+  esac
+done
+[ -n "$PRESET" ] || die "give --preset FILE (a presets/NAME or a path)"
+[ -n "$TABLE" ] || die "give --table FILE (measured times: app, dims, len, $TCOL, role)"
+[ -f "$PRESET" ] || { [ -f "$HERE/presets/$PRESET.conf" ] && PRESET=$HERE/presets/$PRESET.conf; }
+[ -f "$PRESET" ] || die "no preset '$PRESET' (a file, or a name in presets/: $(cd "$HERE/presets" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' '))"
+[ -f "$TABLE" ] || die "no table '$TABLE'"
+[[ "$ITERS" =~ ^[1-9][0-9]?$ ]] || die "--iters '$ITERS' is not a count from 1 to 99"
+case "$TOPO" in mesh|torus|hypercube|banyan|fattree) ;; *) die "--topo '$TOPO' is unknown; accepted: mesh, torus, hypercube, banyan, fattree" ;; esac
+[ -z "$HELDOUT" ] || [ -f "$HELDOUT" ] || die "no results file '$HELDOUT'"
+NAME=$(basename "$PRESET" .conf)
+OUT=${OUT:-$HERE/results/calibrate-$NAME}
+
+# value KEY: a numeric key of the preset (alpha: t_send_ns + t_recv_ns).
+value() {
+  if [ "$1" = alpha ]; then echo $(( $(value t_send_ns) + $(value t_recv_ns) )); return; fi
+  local v; v=$(sed -n "s/^$1 *= *\([0-9][0-9]*\) *\(#.*\)\{0,1\}$/\1/p" "$PRESET" | tail -1)
+  [ -n "$v" ] || die "the preset $PRESET has no whole-number key '$1' to fit"
+  echo "$v"
+}
+read -ra KEYS <<< "$FIT"
+[ ${#KEYS[@]} -ge 1 ] || die "--fit names no parameter"
+declare -A P
+for k in "${KEYS[@]}"; do
+  [[ "$k" =~ ^[a-z_]+$ ]] || die "--fit: '$k' is not a preset key"
+  P[$k]=$(value "$k") || exit 2
+done
+# setting: the --set words of the values in P, with KEY moved to VALUE.
+setting() {  # [KEY VALUE]
+  local k v s=""
+  for k in "${KEYS[@]}"; do
+    v=${P[$k]}; [ "$k" = "${1:-}" ] && v=$2
+    if [ "$k" = alpha ]; then s="$s t_send_ns=$((v / 2)) t_recv_ns=$((v - v / 2))"; else s="$s $k=$v"; fi
+  done
+  echo "${s# }"
+}
+
+# The table's cells by name: app dims len seconds role.
+cells=$(grep -v '^#' "$TABLE" | awk -F, -v tc="$TCOL" '
+  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+            split("app dims len role", need, " "); need[5] = tc
+            for (i = 1; i <= 5; i++) if (!(need[i] in c)) { print "the table has no column " need[i] > "/dev/stderr"; exit 2 }
+            next }
+  $c["role"] != "train" && $c["role"] != "heldout" { print "row " NR ": role " Q $c["role"] Q " is not train or heldout" > "/dev/stderr"; exit 2 }
+  $c[tc] !~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ || $c[tc] <= 0 { print "row " NR ": " tc " " Q $c[tc] Q " is not a positive number of seconds" > "/dev/stderr"; exit 2 }
+  { print $c["app"], $c["dims"], $c["len"], $c[tc], $c["role"] }' Q="'") || die "bad table $TABLE"
+train=$(awk '$5 == "train"' <<< "$cells")
+ntrain=$(grep -c . <<< "$train")
+[ "$ntrain" -ge ${#KEYS[@]} ] || die "$ntrain training cells for ${#KEYS[@]} free parameters: mark at least as many rows role=train"
+mkdir -p "$OUT" || die "cannot create $OUT"
+echo "calibrate $NAME: ${#KEYS[@]} free parameters (${KEYS[*]}) on $ntrain training cells of $TABLE"
+
+# sweep DEF_NAME NET_ALTERNATIVES: run every training cell under each
+# alternative; the rows go to $OUT/DEF_NAME/results.csv.
+sweep() {
+  local def=$OUT/$1.sweep i=0 app dims len s role
+  { echo "# Runs of experiments/calibrate.sh ($1)."
+    echo "topo   = $TOPO"; echo "preset = $PRESET"
+    while read -r app dims len s role; do
+      i=$((i + 1)); printf '[c%d]\napps = %s\ndims = %s\nlen = %s\nnet = %s\n' "$i" "$app" "$dims" "$len" "$2"
+    done <<< "$train"; } > "$def"
+  rm -rf "${OUT:?}/$1"
+  "$HERE/experiments/sweep.sh" -o "$OUT/$1" "$def" > "$OUT/$1.log" 2>&1 ||
+    { echo "calibrate: the runs of $1 failed:"; tail -5 "$OUT/$1.log"; exit 1; }
+}
+# emulated CSV NET: "app dims len seconds" of each row run under NET.
+emulated() {
+  awk -F, -v net="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["net"] == net && $c["status"] == "ok" { print $c["app"], $c["dims"], $c["len"], $c["coll_ns"] / 1e9 }' "$1"
+}
+declare -A D
+for it in $(seq 1 "$ITERS"); do
+  base=$(setting); alts=$base
+  for k in "${KEYS[@]}"; do
+    D[$k]=$(( ${P[$k]} / 4 > 0 ? ${P[$k]} / 4 : 1 )); alts="$alts | $(setting "$k" $(( ${P[$k]} + ${D[$k]} )))"
+  done
+  sweep "round$it" "$alts"
+  csv=$OUT/round$it/results.csv
+  emulated "$csv" "$base" > "$OUT/t0"
+  : > "$OUT/slopes"
+  for k in "${KEYS[@]}"; do
+    emulated "$csv" "$(setting "$k" $(( ${P[$k]} + ${D[$k]} )))" | awk -v d="${D[$k]}" 'NR == FNR { t[$1, $2, $3] = $4; next }
+      { print $1, $2, $3, ($1, $2, $3) in t ? (t[$1, $2, $3] - $4) / d : "none" }' - "$OUT/t0" > "$OUT/slope.$k"
+  done
+  # lsq input: measured T0 J_1 .. J_K, per training cell.
+  awk -v nk=${#KEYS[@]} 'FILENAME == ARGV[1] { if ($5 == "train") m[$1, $2, $3] = $4; next }
+    FILENAME == ARGV[2] { t0[$1, $2, $3] = $4; next }
+    { j[$1, $2, $3] = j[$1, $2, $3] " " $4; nj[$1, $2, $3]++ }
+    END { for (k in m) { if (!(k in t0) || nj[k] != nk || j[k] ~ /none/) { split(k, f, SUBSEP); print "calibrate: no probe runs of " f[1] " " f[2] " " f[3] > "/dev/stderr"; exit 1 }
+                         print m[k], t0[k] j[k] } }' <(echo "$cells") "$OUT/t0" $(for k in "${KEYS[@]}"; do echo "$OUT/slope.$k"; done) \
+    > "$OUT/lsq.in" || exit 1
+  x=$(awk -f "$HERE/experiments/lsq.awk" "$OUT/lsq.in") || { echo "calibrate: the fit failed (round $it)"; exit 1; }
+  read -ra X <<< "$x"; i=0; line=""
+  for k in "${KEYS[@]}"; do
+    v=$(awk -v p="${P[$k]}" -v d="${X[$i]}" 'BEGIN { printf "%.0f", p + d }'); i=$((i + 1))
+    [ "$v" -ge 1 ] || { echo "calibrate: round $it moved $k to $v, below 1: the cells cannot fix it (try fewer --fit keys)"; exit 1; }
+    P[$k]=$v; line="$line $k = $v"
+  done
+  echo "round $it:$line"
+done
+
+sweep check "$(setting)"
+emulated "$OUT/check/results.csv" "$(setting)" > "$OUT/t.check"
+echo "training cells: app dims len measured_s emulated_s ratio"
+awk 'NR == FNR { t[$1, $2, $3] = $4; next } $5 == "train" { e = t[$1, $2, $3]; printf "  %s %s %s %s %.4g %.2f\n", $1, $2, $3, $4, e, e / $4 }' \
+  "$OUT/t.check" <(echo "$cells")
+# report ROLE SOURCE: the error line of one role's cells.
+report() {
+  awk 'NR == FNR { t[$1, $2, $3] = $4; next } $5 == role && ($1, $2, $3) in t { print $4, t[$1, $2, $3] }' role="$1" "$2" <(echo "$cells") |
+    awk -f "$HERE/experiments/ratios.awk" | awk -v r="$1" '{ printf "%s: %d cells, median |r - 1| %s, geometric mean %s, %d within 15 %%\n", r, $1, $2, $3, $4 }'
+}
+report train "$OUT/t.check"
+if [ -n "$HELDOUT" ]; then
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["status"] == "ok" && $c["net"] == "" { print $c["app"], $c["dims"], $c["len"], $c["coll_ns"] / 1e9 }' \
+    "$HELDOUT" > "$OUT/t.heldout"
+  report heldout "$OUT/t.heldout"
+fi
+if [ $WRITE = 1 ]; then
+  for k in "${KEYS[@]}"; do
+    if [ "$k" = alpha ]; then
+      sed -i "s/^t_send_ns *= *[0-9]*/t_send_ns    = $((P[alpha] / 2))/; s/^t_recv_ns *= *[0-9]*/t_recv_ns    = $((P[alpha] - P[alpha] / 2))/" "$PRESET"
+    else
+      sed -i "s/^$k *= *[0-9]*/$(printf '%-12s' "$k") = ${P[$k]}/" "$PRESET"
+    fi
+  done
+  echo "wrote $(setting) into $PRESET"
+fi
