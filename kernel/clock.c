@@ -34,8 +34,9 @@ uint64_t clock_now_ns(void)
  * Pauses nest; the clock runs again at the outermost resume. */
 void clock_pause(void)
 {
-    if (paused++ == 0)
-        clock_now_ns();
+    if (paused == 0)
+        clock_now_ns();              /* count what ran up to here, then stop */
+    paused++;
 }
 
 void clock_resume(void)
@@ -60,6 +61,27 @@ static uint32_t __attribute__((noinline)) loop_cost(uint32_t n)
     return board_instret() - t0;
 }
 
+/* A pause must drop exactly the instructions between pause and resume:
+ * a loop before the pause counts, the same loop inside it does not. The
+ * clock then moves by at least one loop (a) and less than two. Runs at
+ * boot, before the app's clock starts, and leaves the clock as it found
+ * it but for the time it counted. */
+static void pause_selfcheck(uint32_t a)
+{
+    uint64_t t0 = clock_now_ns();
+    loop_cost(1000);
+    clock_pause();
+    loop_cost(1000);
+    clock_pause();                   /* nested */
+    loop_cost(1000);
+    clock_resume();
+    clock_resume();
+    uint64_t instr = (clock_now_ns() - t0) * 1000 / ps_per_instr;
+    if (instr + 1 < a || instr >= 2 * (uint64_t)a)
+        panic("clock_pause: a counted %lu-instruction loop and two paused ones moved the clock by %lu "
+              "instructions", (unsigned long)a, (unsigned long)instr);
+}
+
 /* The node clock is only deterministic if board_instret() counts exactly
  * the instructions retired (QEMU -icount shift=0). Check it on every boot:
  * the same loop must cost the same twice, and each further n iterations
@@ -72,4 +94,5 @@ void clock_selfcheck(void)
         panic("the instruction counter is not exact: the same loops retired %lu, %lu, %lu, %lu "
               "instructions; the node clock needs QEMU -icount shift=0",
               (unsigned long)a, (unsigned long)b, (unsigned long)c, (unsigned long)d);
+    pause_selfcheck(a);
 }
