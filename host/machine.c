@@ -12,6 +12,7 @@
 const char *const topo_names[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
 const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
 const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
+const char *const tie_names[] = { "plus", "source-parity", NULL };
 
 static int parse_pos(const char *s, long max, long *out)
 {

@@ -24,6 +24,13 @@ extern const char *const switching_names[];   /* indexed by enum switching */
 enum alloc { ALLOC_ROUND_ROBIN = 0, ALLOC_AGE = 1, ALLOC_FIXED = 2 };
 extern const char *const alloc_names[];       /* indexed by enum alloc */
 
+/* Which way a torus worm goes when both are equally short (an offset of
+ * exactly k/2 on a ring of even k; net_topo.c route_direct): always +, or
+ * + from an even coordinate and - from an odd one, so that a half-ring
+ * shift of a whole ring splits between the two directions. */
+enum tie { TIE_PLUS = 0, TIE_SOURCE_PARITY = 1 };
+extern const char *const tie_names[];         /* indexed by enum tie */
+
 /* The interconnect's parameters (host/net_model.h has the model). */
 struct net_params {
     uint32_t flit_bytes;      /* bytes per flit */
@@ -37,6 +44,7 @@ struct net_params {
     uint32_t unidirectional;  /* torus: links only in the + direction */
     enum switching switching;
     enum alloc alloc;
+    enum tie tie;             /* torus: the direction of an offset of k/2 */
 };
 
 /* Everything a run is parameterised by, besides its shape. */

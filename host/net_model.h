@@ -18,7 +18,8 @@
  * log2 N + 1 links; a fat tree (a k-ary n-tree) routes up to the lowest
  * common ancestor and down (net_topo.c has both).
  * On a torus the shorter direction is taken and a tie (offset exactly k/2)
- * goes in the + direction; a unidirectional torus has + links only, and
+ * goes in the + direction, or with tie=source-parity + from an even
+ * coordinate and - from an odd one; a unidirectional torus has + links only, and
  * every worm goes +. Deadlock freedom on a torus comes from two
  * virtual-channel classes per dimension (Dally's dateline): a worm uses
  * class 0 until it takes the wrap link of a dimension (k-1 -> 0 going +,

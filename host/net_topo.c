@@ -195,6 +195,14 @@ static int vc_class(const struct net *n, int at, const struct net_msg *m, int di
     return here == 0 || here > s;
 }
 
+/* The direction of an offset of exactly k/2 (enum tie, machine.h): the
+ * worm is at its source's coordinate in this dimension, since it enters a
+ * dimension only there. */
+static int tie_dir(enum tie t, int coord)
+{
+    return t == TIE_SOURCE_PARITY && coord % 2 ? -1 : +1;
+}
+
 /* Dimension-ordered route from router `at` towards m->dst: the output link
  * port (2 dim + (dir < 0)), or -1 if the worm is at its destination;
  * *cls is the dateline class the hop needs, or -1 (vc_class). */
@@ -208,7 +216,7 @@ static int route_direct(const struct net *n, int at, const struct net_msg *m, in
         int dir = off > 0 ? +1 : -1;
         if (n->m.topo == NIC_TOPO_TORUS) {
             int k = n->m.dims[d], fwd = ((off % k) + k) % k;
-            dir = fwd <= k - fwd ? +1 : -1;            /* tie (fwd == k/2): + */
+            dir = fwd < k - fwd ? +1 : fwd > k - fwd ? -1 : tie_dir(n->p.tie, a[d]);
         }
         if (n->m.topo == NIC_TOPO_TORUS && (n->m.dims[d] == 2 || n->p.unidirectional))
             dir = +1;                                  /* a 2-ring or a one-way ring: + only */

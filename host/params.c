@@ -11,7 +11,8 @@
 
 enum kind { K_U32, K_NAMED, K_PORT_MODEL };
 /* K_NAMED fields are enums, stored as an int */
-_Static_assert(sizeof(enum switching) == sizeof(int) && sizeof(enum alloc) == sizeof(int), "named keys are ints");
+_Static_assert(sizeof(enum switching) == sizeof(int) && sizeof(enum alloc) == sizeof(int) &&
+               sizeof(enum tie) == sizeof(int), "named keys are ints");
 
 static const struct key {
     const char *name;
@@ -40,6 +41,8 @@ static const struct key {
     { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only", NULL },
     { "switching", K_NAMED, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward", switching_names },
     { "alloc", K_NAMED, P(net.alloc), 0, 0, "router arbitration: round-robin, age (oldest worm first, then round robin) or fixed (input order)", alloc_names },
+    { "tie", K_NAMED, P(net.tie), 0, 0, "torus: the direction of a worm whose offset is exactly half its ring: plus "
+      "(always +) or source-parity (+ from an even coordinate, - from an odd one)", tie_names },
     { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port", NULL },
     { "barrier_stage_ns", K_U32, P(barrier_stage_ns), 0, 1000000000, "barrier circuits: delay of one stage of "
       "the AND tree and of the fan-out back, ns (a barrier fires 2 ceil(lg N) stages after the last bit is set)", NULL },
@@ -62,7 +65,7 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->held_max = 64u << 20;
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
-                                  .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN };
+                                  .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN, .tie = TIE_PLUS };
     p->barrier_stage_ns = 8;
     p->ctrl_stage_ns = 8;
     p->fi_ns = 8;

@@ -156,6 +156,42 @@ TEST(torus_takes_the_short_way_and_ties_go_plus)
     net_free(n);
 }
 
+/* tie=source-parity: an offset of k/2 goes + from an even coordinate and
+ * - from an odd one, in the same 4 hops; other offsets take the short way
+ * as before. */
+TEST(torus_ties_split_by_source_parity)
+{
+    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct net_params p = params(2, 1, SW_WORMHOLE);
+    p.tie = TIE_SOURCE_PARITY;
+    struct net *n = mk(&m, &p);
+    struct net_msg *a = msg(8, 12, 8, 0, 0);              /* x = 0, even: + through 8..11 */
+    struct net_msg *b = msg(17, 21, 8, 0, 0);             /* x = 1, odd: - through 17, 16, 23, 22 */
+    struct net_msg *c = msg(25, 28, 8, 0, 0);             /* offset 3: + whatever the parity */
+    net_inject(n, a);
+    net_inject(n, b);
+    net_inject(n, c);
+    drain(n);
+    CHECK_EQ_U64(a->c_arrive, 4 + 1);
+    CHECK_EQ_U64(b->c_arrive, 4 + 1);
+    CHECK_EQ_U64(c->c_arrive, 3 + 1);
+    int nl;
+    const struct link_stats *ls = net_link_stats(n, &nl);
+    for (int x = 8; x < 12; x++)
+        CHECK_EQ_U64(ls[x * 4 + 0].flits, 1);             /* dim 0, + */
+    const int minus[] = { 17, 16, 23, 22 };
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_U64(ls[minus[i] * 4 + 1].flits, 1);      /* dim 0, - */
+        CHECK_EQ_U64(ls[minus[i] * 4 + 0].flits, 0);
+    }
+    CHECK_EQ_U64(ls[25 * 4 + 0].flits, 1);
+    CHECK_EQ_U64(ls[25 * 4 + 1].flits, 0);
+    free(a);
+    free(b);
+    free(c);
+    net_free(n);
+}
+
 /* A unidirectional 8-ring: 0 -> 7 goes the long way, 7 hops, all +; the
  * bidirectional one takes the wrap link back, 1 hop. All-to-all still
  * drains (the dateline classes break the ring's cycle). */
