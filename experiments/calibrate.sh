@@ -136,7 +136,6 @@ for it in $(seq 1 "$ITERS"); do
   sweep "round$it" "$alts"
   csv=$OUT/round$it/results.csv
   emulated "$csv" "$base" > "$OUT/t0"
-  : > "$OUT/slopes"
   for k in "${KEYS[@]}"; do
     emulated "$csv" "$(setting "$k" $(( ${P[$k]} + ${D[$k]} )))" | awk -v d="${D[$k]}" 'NR == FNR { t[$1, $2, $3] = $4; next }
       { print $1, $2, $3, ($1, $2, $3) in t ? (t[$1, $2, $3] - $4) / d : "none" }' - "$OUT/t0" > "$OUT/slope.$k"
