@@ -123,11 +123,15 @@ grep -v '^#' experiments/paper/thakur.csv | csv_cols /dev/stdin table app paper_
 # mawkm PROGRAM ARGS..: awk with the model functions.
 mawkm() { printf '%s\n' "$1" > "$TMP/prog.awk"; shift; awk -f "$TMP/model.awk" -f "$TMP/prog.awk" "$@"; }
 cat > "$TMP/model.awk" <<'EOF'
-function lg2c(x,  k, v) { k = 0; v = 1; while (v < x) { v *= 2; k++ } return k }
+# The largest power of two at most x: the paper prints f(i) with a ceiling,
+# 2^ceil(lg max(i mod c, i/c)), which gives f(c - 1) = c and breaks the
+# bound the same paragraph states (no link carries more than max(r, c)/2
+# messages of a step); the floor keeps it, so the model reads the floor.
+function pow2f(x,  v) { v = 1; while (2 * v <= x) v *= 2; return v }
 function mx(a, b) { return a > b ? a : b }
 function mn(a, b) { return a < b ? a : b }
 # sum over steps of max(2, f(i)) (in units of beta_sat), and the step count
-function spex(p, c,  i, m, s) { s = 0; for (i = 1; i < p; i++) { m = mx(i % c, int(i / c)); s += mx(2, 2 ^ lg2c(m)) } return s }
+function spex(p, c,  i, m, s) { s = 0; for (i = 1; i < p; i++) { m = mx(i % c, int(i / c)); s += mx(2, pow2f(m)) } return s }
 function sgen(p, c,  i, s) { s = 0; for (i = 1; i < p; i++) s += mx(2, mn(i % c, c - i % c) + mn(int(i / c), int((p - i) / c))); return s }
 function model(app, p, c, L) { return app == "alltoall_pex" ? (p - 1) * A + L * B * spex(p, c) : (p - 1) * A + L * B * sgen(p, c) }
 # All-to-all broadcast on an n x n torus (seed 004), start-up a, switching
@@ -140,29 +144,36 @@ fit=$(mawkm '$0 !~ /^#/ && $1 == 2 && $3 == "4x4" {
     u = 15 / $6; y = $5 * spex(16, 4) / $6; suu += u * u; syy += y * y; suy += u * y; su += u; sy += y }
   END { det = suu * syy - suy * suy; printf "%.6g %.6g\n", (su * syy - sy * suy) / det, (sy * suu - su * suy) / det }' -F, "$P")
 read -r MA MB <<< "$fit"
-# The fitted keys, as the preset holds them (experiments/calibrate-delta.sh).
+# The fitted keys, as the preset holds them (experiments/calibrate.sh).
 dkey() { sed -n "s/^$1 *= *\([0-9]*\).*/\1/p" presets/delta.conf; }
 DTS=$(dkey t_send_ns) DTR=$(dkey t_recv_ns) DBP=$(dkey byte_ps) DNC=$(dkey nic_cycles)
 if [ -z "$T" ]; then echo "Not run yet: \`make sweep SWEEP=thakur\`."; echo
 else
 cat <<EOF
 Command: \`make sweep SWEEP=thakur\` (experiments/thakur.sweep), then
-\`make results\`. Preset \`delta\` (presets/delta.conf): a 2D mesh with XY
-wormhole routing, one-port nodes, links at twice the NIC rate (the paper's
-gamma = 1: two worms share a link without slowing down), 40 MHz nodes.
+\`make results\`. Preset \`delta\` (presets/delta.conf, which gives the source
+of every value): a 2D mesh with XY wormhole routing, one-port nodes, 40 MHz
+nodes, links at twice the NIC rate and two virtual channels a link (the
+paper's gamma = 1: "even if two messages contend for a link, there is no
+increase in communication time", which one channel a link cannot give: a
+worm holds it to its tail).
 
 **Calibration.** Only the start-up and the per-byte cost are fitted, and
-only on the paper's 4x4 PEX row (Table 2, first column), by
-\`experiments/calibrate-delta.sh\`: at each block length the emulated time
-is linear in alpha = t_send + t_recv and in byte_ps, so three probe runs
-per length give the coefficients, and alpha and byte_ps minimise the
-squared relative error over the five lengths. Result: **t_send =
+only on the training cells declared in experiments/paper/thakur.csv
+(role train: the paper's 4x4 PEX row, Table 2's first column), by
+\`make calibrate-delta\` (experiments/calibrate.sh): one probe run per cell
+at the current values and one more per parameter give the emulated time's
+slopes, and alpha = t_send + t_recv and byte_ps move to the least squares
+of the relative error over the five cells, twice. Result: **t_send =
 $(awk -v t="$DTS" 'BEGIN { printf "%.1f", t / 1000 }') us, t_recv = $(awk -v t="$DTR" 'BEGIN { printf "%.1f", t / 1000 }') us (alpha = $(awk -v a="$DTS" -v b="$DTR" 'BEGIN { printf "%.1f", (a + b) / 1000 }') us), byte_ps = $DBP** (a node
 injects a byte every $(awk -v b="$DBP" -v n="$DNC" 'BEGIN { printf "%.3f", b * n / 1e6 }') us at nic_cycles = $DNC; the node's copying of the
 blocks at 25 ns per instruction adds the rest). Every other
 cell below is a prediction. The paper's model (dashed lines in the plots)
-is fitted on the same row: alpha = $(awk -v a="$MA" 'BEGIN { printf "%.0f", a * 1e6 }') us, beta_sat = $(awk -v b="$MB" 'BEGIN { printf "%.3g", b * 1e6 }') us/byte
-(beta_ex = beta_sr = 2 beta_sat), with the paper's f(i) for PEX and GEN.
+is fitted on the same cells: alpha = $(awk -v a="$MA" 'BEGIN { printf "%.0f", a * 1e6 }') us, beta_sat = $(awk -v b="$MB" 'BEGIN { printf "%.3g", b * 1e6 }') us/byte
+(beta_ex = beta_sr = 2 beta_sat), with the paper's f(i) for PEX and GEN;
+PEX's f(i) with a floor where the paper prints a ceiling, since the
+ceiling gives f(c - 1) = c and breaks the paper's own bound of max(r, c)/2
+messages a link.
 
 The paper writes a mesh as rows x columns, processors numbered row by
 row; the sweep's dims are columns x rows (dimension 0, routed first,
@@ -196,6 +207,44 @@ csv_cols "$T" dims nodes len status wall_s | awk -F, -v missing="$missing" '$4 =
 # ratio summary
 awk -F, '$7 != "" { r = $7 / $6; n++; s += log(r); if (r > mx) mx = r; if (mn == "" || r < mn) mn = r; if (r > 0.67 && r < 1.5) w++ }
   END { if (n) printf "Over the %d cells run: geometric mean of emulated/paper %.2f, range %.2f to %.2f, %d cells within a factor 1.5.\n\n", n, exp(s / n), mn, mx, w }' "$TMP/th.join"
+
+# Training and held-out cells apart (the role column of
+# experiments/paper/thakur.csv, declared before the sweep), the paper's own
+# model beside them; one definition of the error (experiments/ratios.awk).
+grep -v '^#' experiments/paper/thakur.csv | csv_cols /dev/stdin app dims len role > "$TMP/roles"
+awk -F, 'NR == FNR { role[$1, $2, $3] = $4; next } $7 != "" { print role[$2, $4, $5], $6, $7 }' "$TMP/roles" "$TMP/th.join" > "$TMP/th.role"
+errrow() {  # NAME: a table row from "measured emulated" lines on stdin
+  awk -f experiments/ratios.awk | awk -v w="$1" '{ printf "| %s | %d | %s | %s | %d of %d |\n", w, $1, $2, $3, $4, $1 }'
+}
+# the paper's model at each PEX and GEN cell (c: the paper's columns)
+mawkm '$0 !~ /^#/ && ($2 == "alltoall_pex" || $2 == "alltoall_gen") { split($3, d, "x"); print $6, model($2, d[1] * d[2], d[2], $5) }' \
+  -F, -v A="$MA" -v B="$MB" "$P" > "$TMP/th.model"
+# GEN against PEX (tables 2 and 5; G, P or = within 2 %) and PEX-GEN-SHIFT
+# against PEX-GEN (tables 4 and 3; faster by more than 0.5 % or not), cell
+# by cell: how often the emulator's verdict is the paper's.
+verdicts=$(awk -F, '{ e[$1, $3, $5] = $7; pa[$1, $3, $5] = $6; sh[$3 SUBSEP $5] = 1 }
+  function lead(x, y) { return y < 0.98 * x ? "G" : (x < 0.98 * y ? "P" : "=") }
+  END { for (k in sh) {
+          if (((2 SUBSEP k) in e) && ((5 SUBSEP k) in e) && e[2, k] != "" && e[5, k] != "") { gn++; if (lead(e[2, k], e[5, k]) == lead(pa[2, k], pa[5, k])) ga++ }
+          if (((3 SUBSEP k) in e) && ((4 SUBSEP k) in e) && e[3, k] != "" && e[4, k] != "") { sn++
+            if ((e[4, k] < 0.995 * e[3, k]) == (pa[4, k] < pa[3, k])) sa++ } }
+        printf "%d %d %d %d", ga, gn, sa, sn }' "$TMP/th.join")
+read -r GA GN SA SN <<< "$verdicts"
+echo "**Training and held-out cells.** The calibration reads only the training"
+echo "cells (experiments/paper/thakur.csv, role train: Table 2's 4x4 row);"
+echo "every other cell is held out. r = emulated / paper; \"within 15 %\" counts"
+echo "the cells with |r - 1| <= 0.15. The paper's own model (section 3, with the"
+echo "floor in f(i), above) is fitted on the same training cells and covers"
+echo "the tables it gives a formula for, PEX and GEN (2, 5 and 6)."
+echo
+echo "| cells | n | median \\|r - 1\\| | geometric mean r | within 15 % |"
+echo "|---|---|---|---|---|"
+awk '$1 == "train" { print $2, $3 }' "$TMP/th.role" | errrow "emulator, training"
+awk '$1 == "heldout" { print $2, $3 }' "$TMP/th.role" | errrow "emulator, held out"
+awk '{ print $2, $3 }' "$TMP/th.role" | errrow "emulator, all"
+errrow "the paper's model, PEX and GEN" < "$TMP/th.model"
+echo
+printf 'The faster of GEN and PEX (within 2 %%) is the paper'"'"'s in %d of %d cells; PEX-GEN-SHIFT is faster than PEX-GEN (by more than 0.5 %%) exactly where the paper'"'"'s is in %d of %d.\n\n' "$GA" "$GN" "$SA" "$SN"
 
 # The routers' arbitration (docs/network.md "Arbitration"): the default
 # (round-robin, this section's tables) against fixed and age
@@ -862,7 +911,8 @@ on one link (steps.csv). Wall time: $(walltime families).
 | network | nodes | PEX (us) | sharing | GEN (us) | sharing |
 |---|---|---|---|---|---|
 EOF
-csv_cols "$T" app topo dims nodes status coll_ns max_link_sharing > "$TMP/fam"
+csv_cols "$T" app topo dims nodes status coll_ns max_link_sharing net > "$TMP/fam.all"
+awk -F, '$8 == ""' "$TMP/fam.all" > "$TMP/fam"
 awk -F, '$5 == "ok" { k = $2 " " $4; K[k] = 1; D[k] = $3; t[k, $1] = $6; s[k, $1] = $7 }
   END { for (k in K) { split(k, a, " ")
           printf "%d %s | %s%s | %d | %s | %s | %s | %s |\n", a[2], a[1], a[1], D[k] ~ /x/ ? " " D[k] : "", a[2],
@@ -898,6 +948,35 @@ awk -F, '$5 == "ok" { n[$2, $1]++; if ($7 > 1) c[$2, $1]++; if ($7 > m[$2, $1]) 
         if (ft) printf "On the fat tree every step of both was free of contention: destination-mod-k routing gives every shift (GEN%ss steps) and, with k a power of two, every XOR pairing (PEX%ss) disjoint paths%s. ", Q, Q, hc ? ", as the hypercube" Q "s e-cube routing does for PEX" : ""
         if (bn) printf "The banyan%ss unique paths do not (section 6): up to %d messages of a step share a link under PEX and %d under GEN. ", Q, m["banyan", P], m["banyan", G]
         print "The indirect networks add hops: a worm crosses log2 n + 1 links on the banyan and up to 2 log4 n + 2 on the fat tree, where the mesh" Q "s neighbours are one link apart.\n" }' Q="'" "$TMP/fam"
+# Virtual channels per dateline class: the preset's vcs = 2 serve any worm
+# on a mesh but are one per class on a torus; the torus-vc4 and torus-tie
+# groups give the torus 2 per class, and split its half-ring ties.
+if awk -F, '$2 == "torus" && $8 != "" { f = 1 } END { exit !f }' "$TMP/fam.all"; then
+  echo "Virtual channels. The preset's 2 virtual channels a link serve any worm on"
+  echo "the mesh, the hypercube and the indirect networks; on a torus they are"
+  echo "the two dateline classes, one channel each (docs/network.md), so the"
+  echo "table above gives the torus half the mesh's channels per worm. With 4"
+  echo "(vcs=4: 2 per class, the mesh's 2 for each) the networks compare at equal"
+  echo "channels; \`tie=source-parity\` also sends the half-ring offsets of odd"
+  echo "coordinates the - way (docs/network.md):"
+  echo
+  echo "| network | nodes | PEX (us) | sharing | GEN (us) | sharing |"
+  echo "|---|---|---|---|---|---|"
+  awk -F, '$5 == "ok" && ($2 == "torus" || $2 == "mesh") { w = $2 " " $3 ($8 == "" ? " (vcs=2)" : " (" $8 ")"); k = $4 SUBSEP w; K[k] = 1
+             t[k, $1] = $6; s[k, $1] = $7 }
+    END { for (k in K) { split(k, a, SUBSEP)
+            printf "%d %s| %s | %d | %.1f | %s | %.1f | %s |\n", a[1], a[2], a[2], a[1], t[k, "alltoall_pex"] / 1e3, s[k, "alltoall_pex"],
+              t[k, "alltoall_gen"] / 1e3, s[k, "alltoall_gen"] } }' "$TMP/fam.all" | sort -k1,1n -k2 | sed 's/^[0-9]* [^|]*| /| /'
+  echo
+  awk -F, '$5 == "ok" && $4 == 64 { t[$2, $8, $1] = $6 }
+    END { m = t["mesh", "", "alltoall_gen"]; a = t["torus", "", "alltoall_gen"]; b = t["torus", "vcs=4", "alltoall_gen"]
+          c = t["torus", "vcs=4 tie=source-parity", "alltoall_gen"]
+          if (m == "" || a == "" || b == "") exit
+          printf "GEN on 64 nodes: the 8x8 torus is %.0f %% slower than the 8x8 mesh with the preset" Q "s 2 channels (1 per class), and still %.0f %% slower with 4 (2 per class).", (a / m - 1) * 100, (b / m - 1) * 100
+          printf " In GEN" Q "s half-ring steps every node of a ring sends the same way (the tie goes +), so the ring" Q "s + links carry every message while its - links idle"
+          if (c != "") printf "; with tie=source-parity the torus takes %.1f us against the mesh" Q "s %.1f us (%+.0f %%)", c / 1e3, m / 1e3, (c / m - 1) * 100
+          printf ".\n\n" }' Q="'" "$TMP/fam.all"
+fi
 fi
 
 # ------------------------------------------------------------------------
@@ -1092,7 +1171,24 @@ counts.
     make reproduce                     # all of them, then make results
     make results                       # docs/results.md and docs/img/*.png from results/*/results.csv
     make heatmap RUN=runs/latest [METRIC=flits|worms|blocked|busy]
-    experiments/calibrate-delta.sh     # the delta preset's fit (section 1)
+    make calibrate-delta               # the delta preset's fit (section 1; experiments/calibrate.sh)
+
+**Calibrating a preset.** \`experiments/calibrate.sh\` fits any preset to
+any machine's measured times. Write a CSV with the columns app, dims, len,
+the time in seconds and role (train for the cells the fit may read,
+heldout for the rest; decide them before any sweep), then:
+
+    experiments/calibrate.sh --preset presets/mine.conf --table mine.csv \
+        --fit 'alpha byte_ps' --time-col seconds [--topo mesh] [--write]
+
+It runs the training cells only, fits the free parameters (any numeric
+preset keys; alpha is t_send_ns + t_recv_ns, split evenly) by least
+squares in relative error, prints each round's values and the training
+cells' error, and with --write stores the values in the preset. After a
+sweep of the other cells with that preset, \`--heldout results/NAME/results.csv\`
+prints their error apart from the training cells'. Only values the
+machine's documentation does not give belong in --fit; cite the rest in
+the preset, as presets/delta.conf does.
 
 A sweep prints a progress line (runs done/total, elapsed, an estimate
 weighted by p^2 (m + 1 KB)), writes `results/NAME/results.csv` (one row

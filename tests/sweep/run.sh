@@ -289,6 +289,56 @@ stored_results_are_current() {
   expect '[ $RC = 2 ] && grep -q "no stored results .nosuch. (accepted: .*thakur" "$TMP/rc"'
 }
 
+# The fit's arithmetic (experiments/lsq.awk, ratios.awk) on figures worked
+# out by hand: a linear system with a known solution, a singular one, and
+# the error summary of four ratios.
+fit_functions_give_known_answers() {
+  local x
+  x=$(printf '%s\n' "41 10 2 3" "85.5 20 4 6.5" "16 4 1 1" | awk -f experiments/lsq.awk)
+  expect '[ "$x" = "5 7" ]' "lsq gave '$x', not '5 7'"
+  printf '%s\n' "41 10 2 4" "82 20 4 8" | awk -f experiments/lsq.awk > "$TMP/o" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 1 ] && grep -q "singular" "$TMP/e" && [ ! -s "$TMP/o" ]' "rc $RC: $(cat "$TMP/e")"
+  printf '%s\n' "41 10 2 3" | awk -f experiments/lsq.awk > /dev/null 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 1 ] && grep -q "1 cells for 2 parameters" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+  x=$(printf '%s\n' "1 1.1" "1 0.8" "2 2" "4 5" | awk -f experiments/ratios.awk)
+  expect '[ "$x" = "4 0.150 1.024 2" ]' "ratios gave '$x'"
+}
+
+# experiments/calibrate.sh recovers parameters it can know: "measured"
+# times made by the emulator itself at alpha = 2000 ns and byte_ps = 1000
+# (preset default, PEX on 4x4 at two lengths), fitted from a preset that
+# starts at alpha = 4000 and byte_ps = 1500, come back within 3 %; the
+# held-out cell is reported apart; --write stores the values; a bad table
+# and a singular fit are refused.
+calibrate_recovers_known_parameters() {
+  local d=$TMP/cal
+  mkdir -p "$d"
+  sed 's/^t_send_ns .*/t_send_ns    = 1000/; s/^t_recv_ns .*/t_recv_ns    = 1000/; s/^byte_ps .*/byte_ps      = 1000/' \
+    presets/default.conf > "$d/truth.conf"
+  printf 'topo = mesh\npreset = %s\napps = alltoall_pex\ndims = 4x4\nlen = 256 4096 1024\n' "$d/truth.conf" > "$d/truth.sweep"
+  "$SWEEP" -o "$d/truth" "$d/truth.sweep" > "$d/log" 2>&1; RC=$?
+  expect '[ $RC = 0 ]' "$(tail -5 "$d/log")"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "app,dims,len,measured_s,role"; next }
+           { print $c["app"] "," $c["dims"] "," $c["len"] "," $c["coll_ns"] / 1e9 "," ($c["len"] == 1024 ? "heldout" : "train") }' \
+    "$d/truth/results.csv" > "$d/table.csv"
+  sed 's/^t_send_ns .*/t_send_ns    = 2000/; s/^t_recv_ns .*/t_recv_ns    = 2000/; s/^byte_ps .*/byte_ps      = 1500/' \
+    presets/default.conf > "$d/start.conf"
+  experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --out "$d/fit" \
+    --heldout "$d/truth/results.csv" --write > "$d/o" 2>&1; RC=$?
+  expect '[ $RC = 0 ]' "$(cat "$d/o")"
+  local a b
+  a=$(( $(sed -n 's/^t_send_ns *= *//p' "$d/start.conf") + $(sed -n 's/^t_recv_ns *= *//p' "$d/start.conf") ))
+  b=$(sed -n 's/^byte_ps *= *//p' "$d/start.conf")
+  expect '[ $a -ge 1940 ] && [ $a -le 2060 ] && [ $b -ge 970 ] && [ $b -le 1030 ]' "fitted alpha $a, byte_ps $b: $(cat "$d/o")"
+  expect 'grep -q "^train: 2 cells" "$d/o" && grep -q "^heldout: 1 cells" "$d/o"' "$(cat "$d/o")"
+  sed 's/,train$/,guess/' "$d/table.csv" > "$d/bad.csv"
+  experiments/calibrate.sh --preset "$d/start.conf" --table "$d/bad.csv" --time-col measured_s --out "$d/bad" > "$d/o" 2>&1; RC=$?
+  expect '[ $RC = 2 ] && grep -q "role .guess. is not train or heldout" "$d/o"' "rc $RC: $(cat "$d/o")"
+  experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --fit 'alpha nosuch' \
+    --out "$d/bad" > "$d/o" 2>&1; RC=$?
+  expect '[ $RC = 2 ] && grep -q "no whole-number key .nosuch." "$d/o"' "rc $RC: $(cat "$d/o")"
+}
+
 # A figure depends only on what its run executes (docs/design.md, "How
 # simulated time arises"). Node images padded with an app, an algorithm
 # and a function that no stored cell runs, each first in its registry or
@@ -381,6 +431,8 @@ t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t stored_results_are_current stored_results_are_current
 t node_code_diff_names_what_changed node_code_diff_names_what_changed
 git worktree remove --force "$TMP/wt" 2>/dev/null
+t fit_functions_give_known_answers fit_functions_give_known_answers
+t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
 t figures_ignore_other_code figures_ignore_other_code
 git worktree remove --force "$TMP/pad" 2>/dev/null
 if command -v gnuplot >/dev/null; then
