@@ -14,6 +14,12 @@
 #   make deps       install the Debian packages the project needs (root)
 
 .DEFAULT_GOAL := all   # plain make: the first target below would be a node's flags file
+# A user's value is text, never make code: make would expand a $(...) in
+# it (running $(shell ...)) when it exports or reads the variable. Each
+# variable given on the command line or in the environment keeps its text.
+USER_VARS = APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE RUN NODE SWEEP JOBS METRIC OUT \
+            FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
+$(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
 ARCH     ?= arm
 CC       ?= cc

@@ -324,6 +324,19 @@ make_run_args_one_word() {
   fi
 }
 
+# make's own expansion: a $(shell ...) in a user's variable is text. On
+# the command line and in the environment, for ARGS, NET and DIMS, the
+# recipe (here check-host-deps, which exports them) runs no command.
+make_vars_are_not_make_code() {
+  local v
+  for v in ARGS NET DIMS; do
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 60 make -s check-host-deps "$v=\$(shell touch $TMP/mk-$v)" > "$TMP/m" 2>&1
+    expect '[ ! -e "$TMP/mk-$v" ]' "make expanded $v on the command line: $(tail -3 "$TMP/m")"
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$v=\$(shell touch $TMP/mk-env-$v)" timeout 60 make -s check-host-deps > "$TMP/m" 2>&1
+    expect '[ ! -e "$TMP/mk-env-$v" ]' "make expanded $v from the environment: $(tail -3 "$TMP/m")"
+  done
+}
+
 # Node objects follow the flags they were built with (build/<arch>/flags):
 # the same flags rebuild nothing, other flags rebuild the object.
 node_flags_rebuild_objects() {
@@ -377,7 +390,7 @@ C
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets make_run_args_one_word node_flags_rebuild_objects plain_make_builds_everything \
+         preset_long_line long_set_list many_sets make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
