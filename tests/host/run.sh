@@ -242,13 +242,14 @@ options_say_what_they_accept() {
   refused --preset nosuch.conf -- "cannot read parameter file presets/nosuch.conf: No such file"
   refused --timeout 0 -- "--timeout '0' is not a number of seconds above 0 and at most 86400"
   refused --topo hypercube --set unidirectional=1 -- "unidirectional = 1 applies to a torus only, not a hypercube"
-  # a network that refuses its parameters says where they came from
-  refused --preset delta -- "a torus needs at least 2 virtual channels .*, not 1 \(a torus with the parameters of preset delta; the preset's file says which machine it is made for\)"
-  refused --set vcs=1 -- "not 1 \(a torus with the built-in parameters and --set\)$"
-  "$NETSIM" --preset delta --dims 4x4 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ] && [ ! -s "$TMP/e" ]'
-  expect 'grep -q "not 1 (a torus with the parameters of preset delta; " "$TMP/e2"' "$(cat "$TMP/e2")"
-  # a file name with no presets/ file of that name is read where it is (a run's params.conf)
+  # a network that refuses its parameters says where they came from (a
+  # preset made for a mesh, with one virtual channel, on a torus)
   mkdir -p "$TMP/here" && printf 'vcs = 1\n' > "$TMP/here/mine.conf"
+  refused --preset "$TMP/here/mine.conf" -- "a torus needs at least 2 virtual channels .*, not 1 \(a torus with the parameters of preset $TMP/here/mine.conf; the preset's file says which machine it is made for\)"
+  refused --set vcs=1 -- "not 1 \(a torus with the built-in parameters and --set\)$"
+  "$NETSIM" --preset "$TMP/here/mine.conf" --dims 4x4 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ] && [ ! -s "$TMP/e" ]'
+  expect 'grep -q "not 1 (a torus with the parameters of preset $TMP/here/mine.conf; " "$TMP/e2"' "$(cat "$TMP/e2")"
+  # a file name with no presets/ file of that name is read where it is (a run's params.conf)
   local w k t; w=$(realpath "$WORMSIM"); k=$(realpath "${KERNEL:-build/arm/node.elf}"); t=$(realpath qemu-scripts/arm-virt.args)
   (cd "$TMP/here" && "$w" --check --app hello --nodes 4 --preset mine.conf --kernel "$k" --qemu-template "$t") > "$TMP/c" 2>&1
   local rc=$?
