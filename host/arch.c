@@ -3,6 +3,9 @@
 #include <elf.h>
 #include <errno.h>
 #include "arch.h"
+#include "files.h"
+
+#define IMAGE_MAX (64ll << 20)   /* a node image: code and data fit the node's 32 MiB, debug sections beside */
 
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
 const unsigned arch_node_mib[ARCH_COUNT] = { 21, 18 };
@@ -66,15 +69,17 @@ int arch_check_image(enum node_arch a, const char *path, char *err, size_t errle
     size_t n = 0;
     const char *why = NULL;
     char buf[64];
-    FILE *f = fopen(path, "rb");
-    int open_errno = errno;
-    if (f) {
-        n = fread(h, 1, sizeof h, f);
-        fclose(f);
+    char what[40];
+    snprintf(what, sizeof what, "%s node image", arch_names[a]);
+    FILE *f = file_fopen_regular(path, what, IMAGE_MAX, err, errlen);
+    if (!f) {
+        size_t o = strlen(err);
+        snprintf(err + o, errlen - o, "; build it with: make");
+        return -1;
     }
-    if (!f)
-        why = open_errno == ENOENT ? "missing" : strerror(open_errno);
-    else if (n == 0)
+    n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    if (n == 0)
         why = "empty";
     else if (n < sizeof h || memcmp(h, ELFMAG, SELFMAG))
         why = "not an ELF file";

@@ -9,15 +9,16 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include "launch.h"
+#include "files.h"
+
+#define TEMPLATE_MAX (64 << 10)   /* a QEMU template: a few hundred bytes of options */
 
 int template_load(struct template *t, const char *path, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read QEMU template %s: %m", path);
+    FILE *f = file_fopen_regular(path, "QEMU template", TEMPLATE_MAX, err, errlen);
+    if (!f)
         return -1;
-    }
     char line[1024];
     while (fgets(line, sizeof line, f)) {
         char *hash = strchr(line, '#');

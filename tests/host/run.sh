@@ -285,6 +285,21 @@ preset_not_regular() {
   mkfifo "$TMP/fifo"
   refused --preset "$TMP/fifo" -- "preset '$TMP/fifo' is not a regular file"
 }
+# Every file the tool reads is a regular file of bounded size, checked
+# before it is read: a device, a FIFO or a directory as a QEMU template or
+# a node image is refused at once (the time limit catches a read that
+# hangs), naming the file and what is accepted, and so is a template past
+# 64 KiB.
+files_not_regular_are_refused() {
+  mkfifo "$TMP/tfifo"
+  local f k; k=$(realpath "${KERNEL:-build/arm/node.elf}")
+  for f in /dev/zero /dev/urandom "$TMP/tfifo" "$TMP"; do
+    refused --kernel "$k" --qemu-template "$f" -- "QEMU template $f is (not a regular file|a directory).*accepted: a regular file"
+    refused --kernel "$f" -- "arm node image $f is (not a regular file|a directory).*accepted: a regular file"
+  done
+  yes -- '-icount shift=0' | head -c 70000 > "$TMP/big.args"
+  refused --kernel "$k" --qemu-template "$TMP/big.args" -- "QEMU template $TMP/big.args is 70000 bytes, more than the 65536 a QEMU template may have"
+}
 preset_too_large() {
   yes 'vcs = 2' | head -c 2000000 > "$TMP/big.conf"
   refused --preset "$TMP/big.conf" -- "preset '$TMP/big.conf' is 2000000 bytes, more than the 1 MiB a parameter file may have"
@@ -391,7 +406,7 @@ C
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
+         preset_long_line long_set_list many_sets files_not_regular_are_refused make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
