@@ -32,7 +32,8 @@ static json_t *waiting_json(const struct router *r)
 
 int results_write(const struct router *r, const struct report *rep, const struct outcome *o)
 {
-    if (report_write_csv(r, rep, o->run_dir))
+    int csv_bad = report_write_csv(r, rep, o->run_dir);
+    if (csv_bad)
         fprintf(stderr, "wormsim: cannot write the CSV reports in %s\n", o->run_dir);
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);
@@ -98,7 +99,9 @@ int results_write(const struct router *r, const struct report *rep, const struct
     snprintf(path, sizeof path, "%s/summary.json", o->run_dir);
     int rc = json_dump_file(s, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(s);
-    return rc;
+    if (rc)
+        fprintf(stderr, "wormsim: cannot write %s\n", path);
+    return rc || csv_bad ? -1 : 0;
 }
 
 void results_print_waiting(const struct router *r, FILE *f, int max_lines)

@@ -107,5 +107,6 @@ int trace_write(const struct tracebuf *t, const struct router *r, const char *pa
                 (double)(e->t1 - e->t0) / 1000.0, e->detail, k + 1 < t->n ? "," : "");
     }
     fprintf(f, "]}\n");
-    return fclose(f);
+    int bad = ferror(f);
+    return fclose(f) || bad ? -1 : 0;
 }

@@ -1198,18 +1198,26 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     struct report rep;
     report_build(&rep, &rn.r);
-    if (results_write(&rn.r, &rep, &rn.out))
-        fprintf(stderr, "wormsim: cannot write %s/summary.json\n", rn.dir);
+    /* A run whose results are not all written has failed, whatever its
+     * nodes did: what the files would have said is printed below. */
+    int unwritten = results_write(&rn.r, &rep, &rn.out) != 0;
     if (rn.r.timeline) {
         char tp[1100];
         snprintf(tp, sizeof tp, "%s/trace.json", rn.dir);
-        if (trace_write(rn.r.timeline, &rn.r, tp))
+        if (trace_write(rn.r.timeline, &rn.r, tp)) {
             fprintf(stderr, "wormsim: cannot write %s\n", tp);
+            unwritten = 1;
+        }
         else if (trace_lost(rn.r.timeline))
             fprintf(stderr, "wormsim: %s lacks %zu events: no memory to keep them\n", tp,
                     trace_lost(rn.r.timeline));
         trace_free(rn.r.timeline);
         rn.r.timeline = NULL;
+    }
+    if (unwritten && rn.out.ok) {
+        rn.out.ok = 0;
+        snprintf(rn.out.error, sizeof rn.out.error, "its results could not all be written in %s (a full disk?)",
+                 rn.dir);
     }
     results_print(&rn.r, &rep, &rn.out);
     free(node_rank);

@@ -357,6 +357,18 @@ ended_nodes_consoles_are_closed() {
   expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   expect '[ $max -ge 4 ] && [ $min -le $((max - 2)) ]' "the router held $min to $max pipes: the ended nodes' consoles stayed open"
 }
+# A run whose results cannot all be written has failed: on a 12 KiB
+# tmpfs as its runs directory, hello says which files it could not write,
+# prints FAILED with the reason and exits 1 (it printed ok and exited 0).
+# Needs root for the mount; run.sh skips it otherwise, and says so.
+full_runs_dir_fails() {
+  mkdir -p "$TMP/tiny" && mount -t tmpfs -o size=12k tmpfs "$TMP/tiny" || exit 1
+  "$WORMSIM" --kernel "$KERNEL" --runs-dir "$TMP/tiny" --nodes 2 --app hello > "$TMP/o" 2>&1; local rc=$?
+  umount "$TMP/tiny"
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/o")"
+  expect 'grep -q "cannot write .*summary.json" "$TMP/o" && grep -q "hello on torus 2x1 (2 nodes): FAILED" "$TMP/o"' "$(cat "$TMP/o")"
+  expect 'grep -q "its results could not all be written in $TMP/tiny/" "$TMP/o"' "$(cat "$TMP/o")"
+}
 # The node clock rests on the instruction counter being exact under
 # -icount shift=0; every node checks it at boot. Without -icount the check
 # must refuse to run the app, naming the cause.
@@ -652,6 +664,8 @@ t trace_matches_the_counters trace_matches_the_counters
 t wakeups_per_message wakeups_per_message arm
 t rv_wakeups_per_message wakeups_per_message riscv
 t ended_nodes_consoles_are_closed ended_nodes_consoles_are_closed
+if [ "$(id -u)" = 0 ]; then t full_runs_dir_fails full_runs_dir_fails
+else echo "  skip  full_runs_dir_fails (needs root to mount a tmpfs; not counted)"; fi
 t rv_determinism_under_load determinism riscv
 t mixed_determinism_under_load determinism mixed
 t rv_counter_check rv_counter_check
