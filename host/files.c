@@ -5,33 +5,24 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "files.h"
-
-/* A path as a message shows it: at most 200 characters, control bytes as '?'. */
-static const char *shown(char out[240], const char *s)
-{
-    size_t n = strlen(s), k = n > 200 ? 200 : n, i;
-    for (i = 0; i < k; i++)
-        out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-    strcpy(out + i, n > k ? "..." : "");
-    return out;
-}
+#include "show.h"
 
 int file_open_regular(const char *path, const char *what, long long max, char *err, size_t errlen)
 {
-    char q[240];
+    char q[SHOW_LEN];
     struct stat st;
     /* O_NONBLOCK: opening a FIFO returns at once (it is refused below). */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st)) {
         int e = errno;
-        snprintf(err, errlen, "%s %s is %s", what, shown(q, path), e == ENOENT ? "missing" : strerror(e));
+        snprintf(err, errlen, "%s %s is %s", what, show(q, path, 0), e == ENOENT ? "missing" : strerror(e));
     } else if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "%s %s is a directory; accepted: a regular file", what, shown(q, path));
+        snprintf(err, errlen, "%s %s is a directory; accepted: a regular file", what, show(q, path, 0));
     } else if (!S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s %s is not a regular file (a FIFO, a device or a socket); accepted: a regular file",
-                 what, shown(q, path));
+                 what, show(q, path, 0));
     } else if (st.st_size > max) {
-        snprintf(err, errlen, "%s %s is %lld bytes, more than the %lld a %s may have", what, shown(q, path),
+        snprintf(err, errlen, "%s %s is %lld bytes, more than the %lld a %s may have", what, show(q, path, 0),
                  (long long)st.st_size, max, what);
     } else {
         int fl = fcntl(fd, F_GETFL);

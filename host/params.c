@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "params.h"
+#include "show.h"
 #include "net_model.h"
 #include "../apps/number.h"
 
@@ -72,20 +73,6 @@ void params_defaults(struct params *p, enum nic_port *pm)
     *pm = NIC_PORT_ONE;
 }
 
-/* Text the user wrote, for a message: whole when short, else its start, "..."
- * and its length, so that the message keeps room for the accepted values. */
-#define SHOW_MAX 200
-#define SHOW_LEN (SHOW_MAX + 48)
-static const char *show(char buf[SHOW_LEN], const char *s, int quoted)
-{
-    size_t n = strlen(s);
-    const char *q = quoted ? "'" : "";
-    if (n <= SHOW_MAX)
-        snprintf(buf, SHOW_LEN, "%s%s%s", q, s, q);
-    else
-        snprintf(buf, SHOW_LEN, "%s%.*s...%s (%zu characters)", q, SHOW_MAX - 40, s, q, n);
-    return buf;
-}
 
 static void list_keys(char *err, size_t errlen)
 {

@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <netinet/in.h>
 #include "machine.h"
+#include "show.h"
 #include "host_clock.h"
 #include "router.h"
 #include "ivshmem.h"
@@ -216,7 +217,8 @@ static int check_app(struct run *rn)
         rn->app_heap = app_heap_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
         return 0;
     }
-    fprintf(stderr, "wormsim: unknown app '%s'; accepted:\n", rn->app);
+    char q[SHOW_LEN];
+    fprintf(stderr, "wormsim: unknown app %s; accepted:\n", show(q, rn->app, 1));
     list_apps(stderr);
     return -1;
 }
@@ -1365,6 +1367,7 @@ static int serve(struct host *h, const char *name)
 
 int main(int argc, char **argv)
 {
+    show_guard_stderr();
     sigset_t blocked = run_signals();
     sigprocmask(SIG_BLOCK, &blocked, NULL);
     int mpi = link_init(&argc, &argv);
