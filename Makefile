@@ -176,7 +176,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
 
 run: host $(RUN_ELFS)
 	@tests/check-deps.sh run $(RUN_ARCHES)
-	$(WORMSIM) $(RUN_VARS)
+	@$(WORMSIM) $(RUN_VARS)
 
 unit-test: host $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)

@@ -304,12 +304,16 @@ void report_print(const struct report *rep, int has_messages, FILE *f)
                      (long long)json_integer_value(json_object_get(mc, "node")),
                      (long long)json_integer_value(json_object_get(mc, "dim")),
                      json_string_value(json_object_get(mc, "dir")));
-        fprintf(f, "  links           %lld of %lld carried flits; max %lld, mean %.1f over all; most blocked: %s (%lld cycles)\n",
+        long long blocked = (long long)json_integer_value(json_object_get(mc, "blocked_cycles"));
+        fprintf(f, "  links           %lld of %lld carried flits; max %lld, mean %.1f over all; ",
                 (long long)json_integer_value(json_object_get(l, "carrying")),
                 (long long)json_integer_value(json_object_get(l, "count")),
                 (long long)json_integer_value(json_object_get(l, "max_flits")),
-                json_real_value(json_object_get(l, "mean_flits")), where,
-                (long long)json_integer_value(json_object_get(mc, "blocked_cycles")));
+                json_real_value(json_object_get(l, "mean_flits")));
+        if (blocked > 0)
+            fprintf(f, "most blocked: %s (%lld cycles)\n", where, blocked);
+        else
+            fprintf(f, "no worm was blocked\n");
     }
     const json_t *ts = rep->message_time;
     if (has_messages)
