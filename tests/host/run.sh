@@ -150,7 +150,7 @@ bad_input() {
 
 # wormsim on a 2-node machine whose node image does not exist: input it
 # accepts ends at "node image ... is missing", so no QEMU ever starts.
-ws() { timeout 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
+ws() { timeout -k 5 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
          --runs-dir "$RUNS" "$@"; }
 ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
 refused() {   # args... -- expected message regex: exit 2 with it, no run directory
