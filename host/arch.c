@@ -1,7 +1,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <elf.h>
-#include <errno.h>
 #include "arch.h"
 #include "files.h"
 

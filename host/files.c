@@ -7,31 +7,56 @@
 #include "files.h"
 #include "show.h"
 
+enum file_kind file_check_open(const char *path, long long max, int *fd, long long *size)
+{
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO returns at once (it is refused below). */
+    int f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    enum file_kind k = f < 0 || fstat(f, &st) ? FILE_UNREADABLE
+                       : S_ISDIR(st.st_mode)  ? FILE_DIRECTORY
+                       : !S_ISREG(st.st_mode) ? FILE_NOT_REGULAR
+                       : st.st_size > max     ? FILE_TOO_BIG
+                                              : FILE_OK;
+    if (k == FILE_OK) {
+        int fl = fcntl(f, F_GETFL);
+        if (fl >= 0)
+            fcntl(f, F_SETFL, fl & ~O_NONBLOCK);
+        *fd = f;
+        return k;
+    }
+    if (k == FILE_TOO_BIG)
+        *size = (long long)st.st_size;
+    if (f >= 0) {
+        int e = errno;
+        close(f);
+        errno = e;
+    }
+    return k;
+}
+
 int file_open_regular(const char *path, const char *what, long long max, char *err, size_t errlen)
 {
     char q[SHOW_LEN];
-    struct stat st;
-    /* O_NONBLOCK: opening a FIFO returns at once (it is refused below). */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st)) {
-        int e = errno;
-        snprintf(err, errlen, "%s %s is %s", what, show(q, path, 0), e == ENOENT ? "missing" : strerror(e));
-    } else if (S_ISDIR(st.st_mode)) {
+    int fd = -1;
+    long long size = 0;
+    switch (file_check_open(path, max, &fd, &size)) {
+    case FILE_OK:
+        return fd;
+    case FILE_UNREADABLE:
+        snprintf(err, errlen, "%s %s is %s", what, show(q, path, 0), errno == ENOENT ? "missing" : strerror(errno));
+        break;
+    case FILE_DIRECTORY:
         snprintf(err, errlen, "%s %s is a directory; accepted: a regular file", what, show(q, path, 0));
-    } else if (!S_ISREG(st.st_mode)) {
+        break;
+    case FILE_NOT_REGULAR:
         snprintf(err, errlen, "%s %s is not a regular file (a FIFO, a device or a socket); accepted: a regular file",
                  what, show(q, path, 0));
-    } else if (st.st_size > max) {
-        snprintf(err, errlen, "%s %s is %lld bytes, more than the %lld a %s may have", what, show(q, path, 0),
-                 (long long)st.st_size, max, what);
-    } else {
-        int fl = fcntl(fd, F_GETFL);
-        if (fl >= 0)
-            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-        return fd;
+        break;
+    case FILE_TOO_BIG:
+        snprintf(err, errlen, "%s %s is %lld bytes, more than the %lld a %s may have", what, show(q, path, 0), size,
+                 max, what);
+        break;
     }
-    if (fd >= 0)
-        close(fd);
     return -1;
 }
 
@@ -46,4 +71,10 @@ FILE *file_fopen_regular(const char *path, const char *what, long long max, char
         close(fd);
     }
     return f;
+}
+
+int file_close_written(FILE *f)
+{
+    int bad = ferror(f);
+    return fclose(f) || bad ? -1 : 0;
 }

@@ -2,11 +2,11 @@
 #include <string.h>
 #include <errno.h>
 #include <stddef.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "params.h"
 #include "show.h"
+#include "files.h"
 #include "net_model.h"
 #include "../apps/number.h"
 
@@ -155,29 +155,33 @@ static char *trim(char *s)
 static FILE *open_params(const char *path, char *err, size_t errlen)
 {
     char q[SHOW_LEN];
-    struct stat st;
-    /* O_NONBLOCK: opening a FIFO returns at once (it is refused below). */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st)) {
-        const char *why = strerror(errno);
-        snprintf(err, errlen, "cannot read parameter file %s: %s (presets are named by the files "
-                 "in presets/, for example default, delta, t3d)", show(q, path, 0), why);
-    } else if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "preset %s is a directory" PRESET_ACCEPTED, show(q, path, 1));
-    } else if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "preset %s is not a regular file" PRESET_ACCEPTED, show(q, path, 1));
-    } else if (st.st_size > PARAMS_FILE_MAX) {
-        snprintf(err, errlen, "preset %s is %lld bytes, more than the 1 MiB a parameter file may have",
-                 show(q, path, 1), (long long)st.st_size);
-    } else {
+    int fd = -1;
+    long long size = 0;
+    switch (file_check_open(path, PARAMS_FILE_MAX, &fd, &size)) {
+    case FILE_OK: {
         FILE *f = fdopen(fd, "r");
         if (f)
             return f;
         const char *why = strerror(errno);
-        snprintf(err, errlen, "cannot read parameter file %s: %s", show(q, path, 0), why);
-    }
-    if (fd >= 0)
         close(fd);
+        snprintf(err, errlen, "cannot read parameter file %s: %s", show(q, path, 0), why);
+        break;
+    }
+    case FILE_UNREADABLE:
+        snprintf(err, errlen, "cannot read parameter file %s: %s (presets are named by the files "
+                 "in presets/, for example default, delta, t3d)", show(q, path, 0), strerror(errno));
+        break;
+    case FILE_DIRECTORY:
+        snprintf(err, errlen, "preset %s is a directory" PRESET_ACCEPTED, show(q, path, 1));
+        break;
+    case FILE_NOT_REGULAR:
+        snprintf(err, errlen, "preset %s is not a regular file" PRESET_ACCEPTED, show(q, path, 1));
+        break;
+    case FILE_TOO_BIG:
+        snprintf(err, errlen, "preset %s is %lld bytes, more than the 1 MiB a parameter file may have",
+                 show(q, path, 1), size);
+        break;
+    }
     return NULL;
 }
 

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
+#include "files.h"
 
 static const char *const dir_name[2] = { "+", "-" };
 
@@ -99,14 +100,6 @@ static json_t *link_json(const struct router *r, int link)
     return json_pack("{s:s, s:i, s:s}", "from", a, "port", port, "to", b);
 }
 
-/* Close a file written with stdio: -1 if any write failed, the last
- * buffer's included (a full disk shows only here). */
-static int closed_whole(FILE *f)
-{
-    int bad = ferror(f);
-    return fclose(f) || bad ? -1 : 0;
-}
-
 int report_write_csv(const struct router *r, const struct report *rep, const char *dir)
 {
     char path[1200];
@@ -125,7 +118,7 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
                 (unsigned long long)m->t_arrive, (unsigned long long)s.startup,
                 (unsigned long long)s.queue, (unsigned long long)s.blocked, (unsigned long long)s.transfer);
     }
-    if (closed_whole(f))
+    if (file_close_written(f))
         return -1;
 
     snprintf(path, sizeof path, "%s/links.csv", dir);
@@ -154,7 +147,7 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
         fprintf(f, "%llu,%llu,%llu,%llu\n", (unsigned long long)ls[i].flits, (unsigned long long)ls[i].worms,
                 (unsigned long long)ls[i].flits, (unsigned long long)ls[i].blocked);
     }
-    if (closed_whole(f))
+    if (file_close_written(f))
         return -1;
 
     snprintf(path, sizeof path, "%s/steps.csv", dir);
@@ -168,7 +161,7 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
                 (long long)json_integer_value(json_object_get(e, "max_link_sharing")),
                 json_is_true(json_object_get(e, "contention_free")) ? "yes" : "no");
     }
-    if (closed_whole(f))
+    if (file_close_written(f))
         return -1;
 
     /* the figures the nodes reported (NIC_OP_RECORD), by node then key */
@@ -180,7 +173,7 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
         for (unsigned k = 0; k < NIC_REC_COUNT; k++)
             if (r->nodes[i].rec_set >> k & 1)
                 fprintf(f, "%d,%s,%llu\n", i, router_record_name(k), (unsigned long long)r->nodes[i].rec[k]);
-    return closed_whole(f);
+    return file_close_written(f);
 }
 
 json_t *report_records_json(const struct router *r)

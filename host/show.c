@@ -12,15 +12,14 @@ static char printable(char c)
 const char *show(char buf[SHOW_LEN], const char *s, int quoted)
 {
     size_t n = strlen(s), k = n <= SHOW_MAX ? n : SHOW_MAX - 40, o = 0;
-    if (quoted)
-        buf[o++] = '\'';
+    const char *q = quoted ? "'" : "";
+    o += (size_t)snprintf(buf, SHOW_LEN, "%s", q);
     for (size_t i = 0; i < k; i++)
         buf[o++] = printable(s[i]);
-    if (quoted)
-        buf[o++] = '\'';
-    buf[o] = 0;
     if (k < n)
-        snprintf(buf + o - (quoted != 0), SHOW_LEN - o + (quoted != 0), "...%s (%zu characters)", quoted ? "'" : "", n);
+        snprintf(buf + o, SHOW_LEN - o, "...%s (%zu characters)", q, n);
+    else
+        snprintf(buf + o, SHOW_LEN - o, "%s", q);
     return buf;
 }
 

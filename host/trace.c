@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace.h"
+#include "files.h"
 #include "router.h"
 
 struct ev {
@@ -107,6 +108,5 @@ int trace_write(const struct tracebuf *t, const struct router *r, const char *pa
                 (double)(e->t1 - e->t0) / 1000.0, e->detail, k + 1 < t->n ? "," : "");
     }
     fprintf(f, "]}\n");
-    int bad = ferror(f);
-    return fclose(f) || bad ? -1 : 0;
+    return file_close_written(f);
 }
