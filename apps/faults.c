@@ -53,10 +53,11 @@ static int others_wait(void)
     return 0;
 }
 
-/* Read-only data an app writes over (kind=scribble) and a later run
- * checks (kind=mark): a pool's node must not carry a changed image into
- * its next run (kernel/main.c, the in-place restart's check). */
+/* Read-only data an app writes over (kind=scribble, kind=forge) and a
+ * later run checks (kind=mark): a pool's node must not carry a changed
+ * image into its next run (host/pool.h: the pool resets it from outside). */
 static const char image_mark[16] = "as loaded";     /* in .rodata: const, not volatile */
+static char data_mark[16] = "as loaded";            /* in .data */
 
 static int scribble(void)
 {
@@ -73,10 +74,57 @@ static int scribble(void)
 
 static int mark(void)
 {
-    if (((const volatile char *)image_mark)[0] == 'a')   /* a load, not the initializer */
-        return 0;
+    if (((const volatile char *)image_mark)[0] == 'a' && ((volatile char *)data_mark)[0] == 'a')
+        return 0;                                    /* loads, not the initializers */
     printf("crash: node %d runs on an image a run before changed\n", net_rank());
     return 1;
+}
+
+/* kind=forge, on every node: what a hostile program does to the next run
+ * on its node. It makes pattern_check() find nothing wrong (its first
+ * instructions become "return 0"), changes read-only data and .data, and
+ * recomputes any sum the image keeps of itself (the symbols below, weak:
+ * an image that keeps none has none), as a node-side check would read
+ * it: FNV-1a over code and read-only data, .data's load image and the TLS
+ * template. Then it exits 0. A pool must not hand the next run this node
+ * as it is: only a reset from outside undoes it. */
+extern const uint8_t __image_start[] __attribute__((weak)), __data_start[] __attribute__((weak)),
+    __data_end[] __attribute__((weak)), __data_load[] __attribute__((weak)),
+    __tls_base[] __attribute__((weak)), __tdata_end[] __attribute__((weak));
+extern uint32_t __restart_keep[2] __attribute__((weak));
+
+static uint32_t fnv(uint32_t h, const uint8_t *a, const uint8_t *b)
+{
+    for (; a < b && ((uintptr_t)a & 3); a++)
+        h = (h ^ *a) * 16777619u;
+    for (; b - a >= 4; a += 4)
+        h = (h ^ *(const uint32_t *)a) * 16777619u;
+    for (; a < b; a++)
+        h = (h ^ *a) * 16777619u;
+    return h;
+}
+
+static int forge(void)
+{
+    volatile uint16_t *code = (volatile uint16_t *)(uintptr_t)pattern_check;
+#if defined(__riscv)
+    code[0] = 0x4501;                                /* c.li a0, 0 */
+    code[1] = 0x8082;                                /* c.jr ra */
+    __asm__ volatile("fence.i" ::: "memory");
+#else
+    code[0] = 0x0000; code[1] = 0xe3a0;              /* mov r0, #0 */
+    code[2] = 0xff1e; code[3] = 0xe12f;              /* bx lr */
+#endif
+    ((volatile char *)image_mark)[0] = 'X';
+    ((volatile char *)data_mark)[0] = 'X';
+    if (__data_load)                                 /* a load image of .data apart from .data */
+        ((volatile uint8_t *)__data_load)[(uintptr_t)data_mark - (uintptr_t)__data_start] = 'X';
+    if (__restart_keep && __image_start && __data_load) {
+        uint32_t h = fnv(2166136261u, __image_start, __data_start);
+        h = fnv(h, __data_load, __data_load + (__data_end - __data_start));
+        ((volatile uint32_t *)__restart_keep)[1] = fnv(h, __tls_base, __tdata_end);
+    }
+    return 0;
 }
 
 int app_crash(void)
@@ -86,6 +134,8 @@ int app_crash(void)
         return scribble();
     if (kind && !strcmp(kind, "mark"))
         return mark();
+    if (kind && !strcmp(kind, "forge"))
+        return forge();
     if (!chosen())
         return others_wait();
     /* Every board keeps the first MiB inaccessible, so these fault on
@@ -108,7 +158,7 @@ int app_crash(void)
         panic("crash test asked for a panic");
     if (!strcmp(kind, "semihost"))
         return semihost_escape();
-    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble or mark\n");
+    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble, mark or forge\n");
     return 2;
 }
 

@@ -18,8 +18,8 @@
 
 /* Early set-up: memory protection (ARM: MMU identity map; RISC-V: PMP),
  * console, interrupt controller and the retired-instruction counter.
- * Called first thing at every start (a load, a reset or a restart in
- * place), with interrupts masked; they stay masked for the node's life.
+ * Called first thing at every start (a load or a reset), with interrupts
+ * masked; they stay masked for the node's life.
  * The first MiB must fault on any access (null pointers). */
 void board_init(void);
 
@@ -29,21 +29,11 @@ void board_putc(char c);
 /* End the emulator process with this exit status (a fault's last act). */
 void board_exit(int status) __attribute__((noreturn));
 
-/* Restart the node: QEMU resets the board, copies the node image back in
- * and boots it, keeping the process, its NIC memory and doorbells; a node
- * pool reuses it so (host/pool.c) when the node cannot restart in place
- * (board_restart). A QEMU started with -no-reboot (a node of one run
- * only) ends instead, with status 0. A node's last act after a clean
- * EXIT. */
+/* Ask QEMU to reset the board: it loads the node image again and boots
+ * it, keeping the process, its NIC memory and doorbells. A QEMU started
+ * with -no-reboot (a node of one run) ends instead, with status 0. A node
+ * of one run's last act after a clean EXIT. */
 void board_reset(void) __attribute__((noreturn));
-
-/* Start again at _start without the board's reset, as QEMU's reset leaves
- * the core (interrupts masked; ARM: MMU and caches off): the image stays
- * loaded and QEMU keeps the code it translated. start.S copies .data from
- * its pristine image and clears .bss; board_init() sets up the rest. A
- * pool's node does this after a clean EXIT when its image is intact
- * (kernel/main.c). */
-void board_restart(void) __attribute__((noreturn));
 
 /* Instructions retired, modulo 2^32. Exact under QEMU -icount shift=0 (so
  * deterministic; kernel/clock.c checks it at boot); callers widen it to 64

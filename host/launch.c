@@ -102,9 +102,17 @@ static char *expand(const char *w, const struct launch_vars *v)
     return strdup(out);
 }
 
+int template_has(const struct template *t, const char *word)
+{
+    for (int i = 0; i < t->argc; i++)
+        if (!strcmp(t->argv[i], word))
+            return 1;
+    return 0;
+}
+
 pid_t launch_node(const struct template *t, const struct launch_vars *v, int out_fd)
 {
-    char **argv = calloc((size_t)t->argc + 4, sizeof *argv);
+    char **argv = calloc((size_t)t->argc + 8, sizeof *argv);
     int n = 0;
     if (!argv) {
         errno = ENOMEM;
@@ -112,6 +120,8 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
     }
     char gdb_arg[64];
     snprintf(gdb_arg, sizeof gdb_arg, "tcp:127.0.0.1:%d", v->gdb_port);
+    char qmp_arg[64];
+    snprintf(qmp_arg, sizeof qmp_arg, "socket,id=wormsim-pool,fd=%d", LAUNCH_POOL_FD);
     for (int i = 0; i < t->argc; i++) {
         if (!strcmp(t->argv[i], "@GDB@")) {
             if (v->gdb_port) {
@@ -122,8 +132,17 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
             continue;
         }
         if (!strcmp(t->argv[i], "@NO_REBOOT@")) {
-            if (!v->keep)
+            if (v->pool_fd < 0)
                 argv[n++] = strdup("-no-reboot");
+            continue;
+        }
+        if (!strcmp(t->argv[i], "@QMP@")) {
+            if (v->pool_fd >= 0) {
+                argv[n++] = strdup("-chardev");
+                argv[n++] = strdup(qmp_arg);
+                argv[n++] = strdup("-mon");
+                argv[n++] = strdup("chardev=wormsim-pool,mode=control");
+            }
             continue;
         }
         argv[n++] = expand(t->argv[i], v);
@@ -160,6 +179,8 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
         dup2(in, 0);
         dup2(out_fd, 1);
         dup2(out_fd, 2);
+        if (v->pool_fd >= 0 && (dup2(v->pool_fd, LAUNCH_POOL_FD) < 0 || fcntl(LAUNCH_POOL_FD, F_SETFD, 0) < 0))
+            _exit(127);
         execvp(argv[0], argv);
         dprintf(2, "cannot start %s: %m\n", argv[0]);
         _exit(127);

@@ -19,8 +19,15 @@ int template_check_program(const struct template *t, char *err, size_t errlen);
 struct launch_vars {
     const char *kernel, *socket, *mem;
     int gdb_port;    /* 0: no gdbstub */
-    int keep;        /* 1: the node restarts after its run; else @NO_REBOOT@ is -no-reboot */
+    int pool_fd;     /* -1: a node of one run, @NO_REBOOT@ is -no-reboot; else a
+                        kept node's control socket, QEMU's fd LAUNCH_POOL_FD (@QMP@) */
 };
+
+/* The kept node's control socket in its QEMU: a QMP monitor (host/qmp.h). */
+#define LAUNCH_POOL_FD 3
+
+/* 1 if the template has the placeholder `word` (@QMP@, @GDB@ ...). */
+int template_has(const struct template *t, const char *word);
 
 /* Fork and exec one node's QEMU, its console and stderr into out_fd. The
  * child dies with the router (PR_SET_PDEATHSIG) and has its own process

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,6 +132,7 @@ static void node_free(struct pool *p, struct pool_node *nd)
         drain(p, nd);                 /* all it wrote before it died */
     }
     nic_mem_destroy(&nd->mem);
+    if (nd->qmp.fd >= 0) close(nd->qmp.fd);
     if (nd->conn >= 0) close(nd->conn);
     if (nd->console >= 0) close(nd->console);
     if (nd->log >= 0) close(nd->log);
@@ -152,22 +154,29 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
         return NULL;
     }
     *nd = (struct pool_node){ .id = id, .state = PN_BUSY, .pid = -1, .conn = -1, .console = -1, .log = -1,
-                              .key = key, .reusable = p->keep && !s->gdb_port, .rank = -1 };
+                              .key = key, .rank = -1,
+                              .reusable = p->keep && !s->gdb_port && template_has(s->tpl, "@QMP@") };
     nd->mem.memfd = nd->mem.bell_fd = nd->mem.irq_fd = -1;
+    qmp_init(&nd->qmp, -1);
     p->node[id] = nd;
-    int out[2] = { -1, -1 };
+    int out[2] = { -1, -1 }, ctl[2] = { -1, -1 };
     nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (nd->log < 0 || nic_mem_create(&nd->mem, id, s->nic_mem) || pipe2(out, O_CLOEXEC)) {
+    if (nd->log < 0 || nic_mem_create(&nd->mem, id, s->nic_mem) || pipe2(out, O_CLOEXEC) ||
+        (nd->reusable && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl))) {
         snprintf(err, errlen, "cannot set up a node (%s): %s", nd->log < 0 ? log_path : "NIC memory or console",
                  strerror(errno));
         goto fail;
     }
     nd->console = out[0];
     fcntl(nd->console, F_SETFL, O_NONBLOCK);
-    struct launch_vars v = { s->kernel, p->sock, "32M", s->gdb_port, nd->reusable };
+    qmp_init(&nd->qmp, ctl[0]);
+    struct launch_vars v = { s->kernel, p->sock, "32M", s->gdb_port, ctl[1] };
     nd->pid = launch_node(s->tpl, &v, out[1]);
     close(out[1]);
     out[1] = -1;
+    if (ctl[1] >= 0)
+        close(ctl[1]);
+    ctl[1] = -1;
     if (nd->pid < 0) {
         snprintf(err, errlen, "cannot start QEMU: %s", strerror(errno));
         goto fail;
@@ -181,6 +190,10 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
 fail:
     if (out[1] >= 0)
         close(out[1]);
+    if (ctl[1] >= 0)
+        close(ctl[1]);
+    if (nd->qmp.fd < 0 && ctl[0] >= 0)
+        close(ctl[0]);
     node_free(p, nd);
     return NULL;
 }
@@ -251,19 +264,108 @@ int pool_trim_unlike(struct pool *p, const struct pool_spec *specs, int n)
     return k;
 }
 
+/* Send each node being reset its next commands (cmds, NULL-ended; QMP's
+ * qmp_capabilities first on a new monitor), and count the returns it
+ * owes. Returns how many nodes are being reset; one that cannot be sent
+ * to is killed. */
+static int reset_send(struct pool *p, const char *const *cmds)
+{
+    int k = 0;
+    for (int i = 0; i < p->n; i++) {
+        struct pool_node *nd = p->node[i];
+        if (!nd || nd->state != PN_RESET)
+            continue;
+        int bad = !nd->qmp_ready && qmp_send(&nd->qmp, "qmp_capabilities");
+        nd->qmp_returns += !nd->qmp_ready;
+        nd->qmp_ready = 1;
+        for (int c = 0; cmds[c] && !bad; c++, nd->qmp_returns++)
+            bad = qmp_send(&nd->qmp, cmds[c]);
+        if (bad)
+            node_free(p, nd);
+        else
+            k++;
+    }
+    return k;
+}
+
+/* Read the monitors of the nodes being reset until each has returned all
+ * it owes (and, with want_reset, sent its RESET event), or until the
+ * deadline; a node that errs, or is not done by then, is killed. */
+static void reset_wait(struct pool *p, int want_reset, double deadline)
+{
+    struct pollfd *fds = calloc((size_t)p->n + 1, sizeof *fds);
+    int *who = calloc((size_t)p->n + 1, sizeof *who);
+    for (;;) {
+        int k = 0;
+        for (int i = 0; fds && who && i < p->n; i++) {
+            struct pool_node *nd = p->node[i];
+            if (!nd || nd->state != PN_RESET)
+                continue;
+            char ev[32];
+            enum qmp_msg m;
+            while ((m = qmp_next(&nd->qmp, ev, sizeof ev)) != QMP_NONE && m != QMP_BAD && m != QMP_ERROR) {
+                nd->qmp_returns -= m == QMP_RETURN;
+                nd->qmp_reset |= m == QMP_EVENT && !strcmp(ev, "RESET");
+            }
+            if (m == QMP_BAD || m == QMP_ERROR) {
+                node_free(p, nd);
+                continue;
+            }
+            if (nd->qmp_returns > 0 || (want_reset && !nd->qmp_reset)) {
+                fds[k] = (struct pollfd){ .fd = nd->qmp.fd, .events = POLLIN };
+                who[k++] = i;
+            }
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double left = deadline - (double)ts.tv_sec - ts.tv_nsec / 1e9;
+        if (!k || !fds || !who || left <= 0) {
+            for (int j = 0; j < k; j++)
+                node_free(p, p->node[who[j]]);
+            break;
+        }
+        poll(fds, (nfds_t)k, (int)(left * 1000) + 1);
+    }
+    free(fds);
+    free(who);
+}
+
+/* The reset of every node given back from a run that went well (see the
+ * top of pool.h). The processor is stopped before anything is cleared and
+ * resumed after QEMU has reset the machine, so no instruction of the last
+ * run's program runs after the NIC memory is cleared. */
+static void reset_nodes(struct pool *p)
+{
+    static const char *const reset[] = { "stop", "system_reset", NULL };
+    static const char *const resume[] = { "cont", NULL };
+    for (int i = 0; i < p->n; i++)
+        if (p->node[i] && p->node[i]->state == PN_RESET)
+            p->node[i]->qmp_returns = p->node[i]->qmp_reset = 0;
+    if (!reset_send(p, reset))
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double deadline = (double)ts.tv_sec + ts.tv_nsec / 1e9 + POOL_RESET_S;
+    reset_wait(p, 1, deadline);
+    for (int i = 0; i < p->n; i++) {
+        struct nic_mem *m = p->node[i] && p->node[i]->state == PN_RESET ? &p->node[i]->mem : NULL;
+        if (m && madvise(m->map, m->size, MADV_REMOVE))     /* the pages go: zeros on both sides */
+            memset(m->map, 0, m->size);
+    }
+    reset_send(p, resume);
+    reset_wait(p, 0, deadline);
+    for (int i = 0; i < p->n; i++)
+        if (p->node[i] && p->node[i]->state == PN_RESET)
+            p->node[i]->state = PN_IDLE;
+}
+
 void pool_after_run(struct pool *p, int run_nodes)
 {
+    reset_nodes(p);
     int keep = run_nodes > POOL_IDLE_MIN ? run_nodes : POOL_IDLE_MIN;
     int extra = pool_idle(p) - keep;
     if (extra > 0)
         trim(p, extra);
-}
-
-int pool_node_said_hello(const struct pool_node *nd)
-{
-    const volatile struct nic_status *st = (const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF);
-    uint32_t hello = st->hello;
-    return hello && hello != st->link_up;
 }
 
 void pool_on_console(struct pool *p, struct pool_node *nd)
@@ -280,8 +382,8 @@ void pool_give_back(struct pool *p, struct pool_node *nd, int ok)
     }
     nd->run = NULL;
     nd->rank = -1;
-    if (ok && nd->reusable && nd->pid > 0 && nd->state == PN_BUSY && pool_node_said_hello(nd)) {
-        nd->state = PN_IDLE;
+    if (ok && nd->reusable && nd->pid > 0 && nd->state == PN_BUSY) {
+        nd->state = PN_RESET;
         return;
     }
     node_free(p, nd);

@@ -2,14 +2,22 @@
  * its console, that a run takes and gives back.
  *
  * A node of a run-once pool is started with -no-reboot: when its program
- * ends it restarts (board_reset) and QEMU ends with it. A node of a kept
- * pool (wormsim --serve) restarts for real: QEMU copies the node image
- * back in and boots it, and the node waits in link-up for its next run
- * (netdev/nic_shm.h). So a warm node runs exactly the code a fresh one
- * runs, from the same image; only the QEMU start is saved.
+ * ends it resets its board (board_reset) and QEMU ends with it. A node of
+ * a kept pool (wormsim --serve) waits after its EXIT, and the pool resets
+ * it from outside, through QEMU's own monitor (QMP, host/qmp.h): stop the
+ * processor, reset the machine (QEMU loads the node image again from its
+ * own copy, as at its start), clear the NIC memory, resume. The node then
+ * boots and waits in link-up for its next run (netdev/nic_shm.h). So a
+ * warm node runs exactly the code a fresh one runs, from the same image;
+ * only the QEMU start is saved.
  *
- * Invariants. A node is reused only after a run in which every node
- * posted EXIT and said hello again; a node of a failed run is killed.
+ * Invariants. Nothing a node wrote decides whether it is reused or what
+ * it holds then: a node is reused only after a run that went well, in
+ * which every node posted EXIT, and only after the reset above, which
+ * QEMU performs and reports (its RESET event) while the processor is
+ * stopped; a node of a failed run, or one whose QEMU does not answer, is
+ * killed. RAM outside the image (heap, stacks) keeps what the last run
+ * left, as on any reset; start.S clears .bss and the stacks.
  * Nodes are matched by key: ISA, node image (path and the file's identity,
  * so a rebuilt image is never served stale), QEMU template, the PATH QEMU
  * is found on, and NIC memory size. Every QEMU dies with the process
@@ -22,10 +30,12 @@
 #include <sys/types.h>
 #include "ivshmem.h"
 #include "launch.h"
+#include "qmp.h"
 
 enum pool_node_state {
-    PN_IDLE,          /* restarted, waiting in link-up for a run */
+    PN_IDLE,          /* reset: booting, or waiting in link-up for a run */
     PN_BUSY,          /* in a run (a new one boots meanwhile; pid -1 once its QEMU ended) */
+    PN_RESET,         /* back from a run that went well: to be reset (pool_after_run) */
 };
 
 /* What a node must be to serve a run (see the key above). */
@@ -54,14 +64,18 @@ struct pool_node {
     char *pending;           /* console bytes read while no run had the node */
     size_t npending;
     char *key;
-    int reusable;            /* restarts for the next run (kept pool, no gdbstub) */
+    int reusable;            /* kept for the next run (kept pool, no gdbstub, @QMP@) */
+    struct qmp qmp;          /* its QEMU's monitor, if reusable */
+    int qmp_ready;           /* qmp_capabilities sent: commands may follow */
+    int qmp_returns;         /* returns still awaited from it */
+    int qmp_reset;           /* 1 once its RESET event came */
     int rank;                /* in the run that has it */
     unsigned long long used; /* when a run last took it, on the pool's clock (takes) */
     void *run;               /* that run, or NULL */
 };
 
 struct pool {
-    int keep;                /* 1: nodes restart and are kept between runs */
+    int keep;                /* 1: nodes are reset and kept between runs */
     int epfd;                /* the caller's epoll set: bells, consoles, the socket */
     int listen_fd;           /* the ivshmem socket the QEMUs connect to */
     char sock[108];
@@ -96,12 +110,15 @@ int pool_trim_unlike(struct pool *p, const struct pool_spec *specs, int n);
  * The nodes kept are those used last, so the last run's own nodes stay
  * and nodes no run has asked for in longest go first. */
 #define POOL_IDLE_MIN 64
+/* After a run: reset the nodes given back from it (PN_RESET; see the top
+ * of this file), all at once, then trim the idle ones. A node whose QEMU
+ * does not answer within POOL_RESET_S is killed. */
+#define POOL_RESET_S 10
 void pool_after_run(struct pool *p, int run_nodes);
 
 /* Give a node back at the end of its run, its console drained into its
- * log and the log closed. A reusable node of a run that went well and
- * that is back in link-up (said hello again) stays for the next run; any
- * other is killed and reaped. */
+ * log and the log closed. A reusable node of a run that went well is
+ * kept, to be reset by pool_after_run; any other is killed and reaped. */
 void pool_give_back(struct pool *p, struct pool_node *nd, int ok);
 
 /* The socket had a connection: hand each QEMU of ours its NIC. */
@@ -111,8 +128,6 @@ void pool_on_console(struct pool *p, struct pool_node *nd);
 /* A QEMU of ours ended: the node of a run (its pid now -1), or NULL if
  * not ours or in no run (then it is freed). */
 struct pool_node *pool_on_child(struct pool *p, pid_t pid);
-/* 1 if the node restarted since its run's link-up (said hello again). */
-int pool_node_said_hello(const struct pool_node *nd);
 /* A node no run has rang: one that faulted while it waited for a run is
  * killed. */
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd);

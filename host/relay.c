@@ -81,8 +81,8 @@ static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, c
 uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *sent, size_t *len)
 {
     /* The status (hello) before prod, as router_node_poll reads them: a
-     * node posts EXIT before it restarts and says hello again, so a hello
-     * sent on comes with every descriptor posted before it. */
+     * node posts EXIT before any reset that makes it say hello again, so
+     * a hello sent on comes with every descriptor posted before it. */
     struct nic_status st;
     memcpy(&st, shm + NIC_STATUS_OFF, sizeof st);
     __sync_synchronize();

@@ -245,11 +245,12 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     struct node *n = &r->nodes[rank];
     n->shm = shm;
     n->shm_size = size;
-    /* A node of a pool waits in link-up with its hello already written
-     * (nic_shm.h): everything else of the first page starts afresh. */
-    uint32_t hello = status_of(n)->hello;
-    memset(shm, 0, NIC_RING_OFF);
-    status_of(n)->hello = hello;
+    /* Everything of the first page but hello starts afresh. A pool's node
+     * may be booting meanwhile and write hello at any time (nic_shm.h), so
+     * hello is never written here: a write-back could undo the node's. */
+    _Static_assert(offsetof(struct nic_status, hello) == 0, "hello opens the status block");
+    memset(shm, 0, NIC_STATUS_OFF);
+    memset(shm + NIC_STATUS_OFF + sizeof(uint32_t), 0, NIC_RING_OFF - NIC_STATUS_OFF - sizeof(uint32_t));
     struct nic_config *c = cfg_of(n);
     struct layout l = layout_of(r, n);
     c->magic = NIC_MAGIC;
@@ -279,9 +280,9 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     touch(r, n);
 }
 
-void router_node_restart_in_place(struct router *r, int rank)
+void router_node_waits_after_exit(struct router *r, int rank)
 {
-    cfg_of(&r->nodes[rank])->restart = NIC_RESTART_IN_PLACE;
+    cfg_of(&r->nodes[rank])->after_exit = NIC_AFTER_EXIT_WAIT;
 }
 
 int router_node_hello(struct router *r, int rank)
@@ -1322,10 +1323,10 @@ int router_node_poll(struct router *r, int rank)
     if (n->state == NODE_FAILED || n->state == NODE_BOOT)
         return n->state == NODE_FAILED ? -1 : 0;
     struct layout l = layout_of(r, n);
-    /* hello before prod: a node posts EXIT (prod) before it restarts and
-     * says hello again, so a hello seen here comes with every descriptor
-     * posted before it, EXIT included. Read after prod, a hello could come
-     * from a restart whose EXIT this poll did not see. */
+    /* hello before prod: a node posts EXIT (prod) before any reset that
+     * makes it say hello again, so a hello seen here comes with every
+     * descriptor posted before it, EXIT included. Read after prod, a hello
+     * could come from a reset whose EXIT this poll did not see. */
     uint32_t hello = status_of(n)->hello;
     __sync_synchronize();
     uint32_t prod = SHM32(n, NIC_PROD_OFF);
@@ -1350,8 +1351,8 @@ int router_node_poll(struct router *r, int rank)
     __sync_synchronize();
     SHM32(n, NIC_CONS_OFF) = n->cons;
     __sync_synchronize();
-    /* After EXIT a node restarts and says hello again (nic_shm.h); before
-     * it, that is a node that reset itself mid-run. */
+    /* A hello before EXIT is a node that reset itself mid-run; after EXIT
+     * a node may be reset (nic_shm.h). */
     if (n->state != NODE_EXITED && hello != status_of(n)->link_up)
         return fail(r, n, "restarted during the run (its NIC said hello again)");
     if (status_of(n)->want_space)

@@ -175,9 +175,9 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
  * if the run must stop for another reason (r->error says which). */
 int router_node_poll(struct router *r, int rank);
 
-/* Node rank, a node its pool keeps, restarts in place after this run
- * (nic_config.restart); set after router_attach. */
-void router_node_restart_in_place(struct router *r, int rank);
+/* Node rank, a node its pool keeps, waits after its EXIT for the pool to
+ * reset it (nic_config.after_exit); set after router_attach. */
+void router_node_waits_after_exit(struct router *r, int rank);
 
 /* The node's link-up handshake: 1 if it just came up. */
 int router_node_hello(struct router *r, int rank);

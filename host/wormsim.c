@@ -54,6 +54,7 @@ struct host {
     struct pool pool;
     int client;                      /* serve: the run's client connection, or -1 */
     int stop;                        /* serve: a signal asked the server to end */
+    int run_nodes;                   /* serve: the last run's nodes, for pool_after_run */
 };
 
 /* epoll kinds beyond the pool's (POOL_EV_*) */
@@ -77,7 +78,7 @@ struct run {
     struct template tpl[ARCH_COUNT];
     char dir[1024];
     struct pool_node **nd;           /* by rank */
-    unsigned char *back;             /* by rank: restarted after EXIT, or its QEMU ended */
+    unsigned char *back;             /* by rank: done with the run (check_back), or its QEMU ended */
     int warm;                        /* nodes handed over warm by the pool */
     double t0, last_progress;
     uint64_t progress_seen;          /* r.progress when last_progress was taken */
@@ -383,11 +384,12 @@ static int check_fault(struct run *rn, int rank)
     return 1;
 }
 
-/* A node that posted EXIT and said hello again has restarted for the
- * pool's next run (board_reset); it is done with this one. */
+/* A node its pool keeps is done with the run once it posted EXIT: it
+ * waits for the pool to reset it (host/pool.h). A node of one run is done
+ * when its QEMU ends (node_ended). */
 static void check_back(struct run *rn, int rank)
 {
-    if (!rn->back[rank] && rn->nd[rank] && rn->r.nodes[rank].state == NODE_EXITED && pool_node_said_hello(rn->nd[rank]))
+    if (!rn->back[rank] && rn->nd[rank] && rn->nd[rank]->reusable && rn->r.nodes[rank].state == NODE_EXITED)
         rn->back[rank] = 1;
 }
 
@@ -543,8 +545,8 @@ static void on_timer(struct run *rn)
     if (rn->all_exited_at > 0 && t - rn->all_exited_at > (rn->hang_s > EXIT_GRACE_S ? rn->hang_s : EXIT_GRACE_S))
         for (int i = 0; i < rn->m.nodes && !rn->done; i++)
             if (!rn->back[i])
-                fail(rn, "node %d posted EXIT %.0f s ago but neither restarted nor stopped: a node must "
-                     "restart after EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
+                fail(rn, "node %d posted EXIT %.0f s ago but its QEMU did not end: a node of one run must "
+                     "reset its board after EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
 }
 
 /* The rings of node nd's doorbell since the last call: its eventfd's
@@ -557,7 +559,7 @@ static uint64_t rings(const struct pool_node *nd)
 }
 
 /* Every node goes back to the pool: kept warm after a run that went well
- * (its node restarted), killed and reaped otherwise. Its rings during the
+ * (it posted EXIT), killed and reaped otherwise. Its rings during the
  * run are counted first. */
 static void stop_nodes(struct run *rn)
 {
@@ -757,7 +759,7 @@ static int setup(struct run *rn)
         (void)rings(nd);             /* a warm node's rings before this run */
         router_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
         if (nd->reusable)
-            router_node_restart_in_place(&rn->r, i);
+            router_node_waits_after_exit(&rn->r, i);
         if (h->pool.reused != reused) {
             rn->warm++;
             if (router_node_hello(&rn->r, i))
@@ -1178,7 +1180,10 @@ static int run_main(struct host *h, int argc, char **argv)
     if (rn.nd)
         stop_nodes(&rn);
     run_timer(h, 0);                 /* an idle pool sleeps */
-    pool_after_run(&h->pool, rn.m.nodes);
+    /* A server resets its nodes once the client has its answer. */
+    h->run_nodes = rn.m.nodes;
+    if (h->client < 0)
+        pool_after_run(&h->pool, rn.m.nodes);
     rn.out.wall_s = now_s() - rn.t0;
     rn.out.router_cpu_s = own_cpu_s() - cpu0;
     rn.out.app = rn.app;
@@ -1238,7 +1243,7 @@ static int run_main(struct host *h, int argc, char **argv)
     return rn.out.ok ? 0 : 1;
 }
 
-/* The event sources and the pool; keep: nodes restart and stay. */
+/* The event sources and the pool; keep: nodes are reset and stay. */
 static int host_init(struct host *h, int keep)
 {
     memset(h, 0, sizeof *h);
@@ -1315,6 +1320,7 @@ static void serve_one(struct host *h, int conn, const int home[3])
         close(fds[i]);
     free(argv);
     serve_reply(conn, rc);
+    pool_after_run(&h->pool, h->run_nodes);
 }
 
 /* wormsim --serve NAME: the pool and its socket, until a signal. */

@@ -140,7 +140,7 @@ const struct nic_config *nic_init(void)
     cons_p = (const volatile uint32_t *)(shm + NIC_CONS_OFF);
 
     /* Link-up (nic_shm.h): say hello with a number this boot alone uses,
-     * one past the last (the NIC memory outlives a restart), and ring
+     * one past the last (the NIC memory outlives a board reset), and ring
      * until the router answers with the same number in link_up. QEMU may
      * drop a doorbell rung before it applied the router's peer messages;
      * in between, sleep: the router kicks a node that said hello but was
@@ -192,9 +192,9 @@ int nic_exit(int code)
     return 0;
 }
 
-int nic_restart_in_place(void)
+int nic_waits_after_exit(void)
 {
-    return cfg && cfg->restart == NIC_RESTART_IN_PLACE;
+    return cfg && cfg->after_exit == NIC_AFTER_EXIT_WAIT;
 }
 
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)

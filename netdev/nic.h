@@ -13,9 +13,9 @@ const struct nic_config *nic_init(void);
  * Returns -1 if the link never came up, so nothing could be told. */
 int nic_exit(int status);
 
-/* 1 when the router asked this node to restart in place after its EXIT
- * (nic_config.restart: a node its pool keeps). */
-int nic_restart_in_place(void);
+/* 1 when the router asked this node to wait after its EXIT for its pool
+ * to reset it (nic_config.after_exit). */
+int nic_waits_after_exit(void);
 
 /* Record a fault in the status block, if the NIC is up. */
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t status);

@@ -15,11 +15,14 @@
  *   rx_off                     rx_size bytes: payload of the last reply (router -> node)
  *
  * Link-up. At each boot the node writes hello, one more than it held (the
- * memory outlives a restart), rings, and waits until link_up equals it.
- * The router writes the configuration, clears the rest of this first page
- * except hello, then sets link_up = hello. A node that finished a run
- * restarts (board_reset) and says hello again: a node pool answers when it
- * has the node's next run; a hello during a run is a fault of the node.
+ * memory outlives a board reset), rings, and waits until link_up equals
+ * it. The router writes the configuration, clears the rest of this first
+ * page but never writes hello (a pool's node may be booting meanwhile),
+ * then sets link_up = hello. A hello during a run is a fault of the node.
+ * After its EXIT a node of one run resets its board, which ends its QEMU
+ * (-no-reboot); a node a pool keeps waits, and the pool resets it from
+ * outside and clears this memory (host/pool.c), so its next boot says
+ * hello 1.
  *
  * Protocol. The node appends descriptors to the ring (prod counts all ever
  * posted; slot = index % ring_slots) and rings the doorbell (BAR0 0x0C,
@@ -86,17 +89,16 @@ struct nic_config {
     uint32_t msg_max;                  /* largest payload of one message */
     uint32_t ps_per_instr;             /* node CPU speed: picoseconds per instruction */
     uint32_t t_send_ns, t_recv_ns;     /* software start-up of a send and of a receive */
-    uint32_t restart;                  /* enum nic_restart: what the node does after EXIT */
+    uint32_t after_exit;               /* enum nic_after_exit */
     uint32_t reserved[7];
     char     app[64];                  /* NUL-terminated app name */
     char     args[256];                /* NUL-terminated, space-separated key=value */
 };
 
-/* After its EXIT a node of one run resets its board (QEMU's -no-reboot
- * ends it); a node a pool keeps restarts in place: it reloads its own
- * data and starts again from _start without the board's reset, so QEMU
- * keeps its translated code (kernel/main.c, _exit). */
-enum nic_restart { NIC_RESTART_RESET = 0, NIC_RESTART_IN_PLACE = 1 };
+/* What a node does after its EXIT: reset its board (a node of one run:
+ * QEMU's -no-reboot ends it), or wait to be reset from outside (a node a
+ * pool keeps: nothing the node did decides what its next run runs). */
+enum nic_after_exit { NIC_AFTER_EXIT_RESET = 0, NIC_AFTER_EXIT_WAIT = 1 };
 
 enum nic_state { NIC_STATE_BOOT = 0, NIC_STATE_RUNNING = 1, NIC_STATE_EXITED = 2, NIC_STATE_FAULT = 3 };
 /* Fault kinds in nic_status.fault_kind, with the names the node console

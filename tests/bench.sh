@@ -59,7 +59,7 @@ echo "(app $APP, args '$ARGS', $REPEAT runs per size; wall_s is the run tool's o
 # cost per message of a warm run, over its messages: the router's own CPU
 # time (summary.json engine.router_cpu_s), and the CPU time of the
 # pool's QEMUs (utime + stime in /proc/PID/stat), which includes their
-# restart after the run; and the wake-ups behind them, counted as the
+# reset and boot after the run; and the wake-ups behind them, counted as the
 # times a thread went to sleep (voluntary context switches): the router's
 # (the --serve process routes the runs it is handed) and those of all the
 # threads of the pool's QEMUs (main loop, vCPU, RCU).

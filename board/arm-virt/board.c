@@ -180,16 +180,6 @@ void board_reset(void)
         __asm__ volatile("wfi");
 }
 
-void board_restart(void)
-{
-    uint32_t sctlr;
-    __asm__ volatile("cpsid aif\n mrc p15, 0, %0, c1, c0, 0" : "=r"(sctlr));
-    sctlr &= ~((1u << 0) | (1u << 2) | (1u << 12));  /* M, C, I off: RAM is mapped flat */
-    __asm__ volatile("mcr p15, 0, %0, c1, c0, 0\n isb\n"
-                     "mcr p15, 0, %1, c8, c7, 0\n dsb\n isb\n"   /* TLBIALL */
-                     "b _start" :: "r"(sctlr), "r"(0) : "memory");
-    __builtin_unreachable();
-}
 
 void board_init(void)
 {

@@ -51,6 +51,7 @@
 #define REG32(a) (*(volatile uint32_t *)(uintptr_t)(a))
 
 #define csr_write(csr, v) __asm__ volatile("csrw " #csr ", %0" :: "rK"(v) : "memory")
+#define csr_read(csr) ({ unsigned long v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -62,13 +63,18 @@ static void imsic_write(unsigned long sel, unsigned long v)
 
 /* PMP entry 0 (privileged spec 3.7): NAPOT [0, 1 MiB), no R/W/X, locked so
  * that it binds M-mode too. pmpaddr holds address >> 2 with the low ones
- * giving the size: 1 MiB >> 3 minus one. */
+ * giving the size: 1 MiB >> 3 minus one. A locked entry stays until the
+ * hart's reset, and QEMU's reset keeps PMP state: a node whose entries are
+ * not exactly this one (pmpcfg0 and pmpcfg2 hold all 16 on RV64) inherited
+ * another program's, so it stops here rather than run under them. */
 static void null_guard(void)
 {
     unsigned long addr = (0x100000ul >> 3) - 1;
     unsigned long cfg = 0x80 /* L */ | 0x18 /* A = NAPOT */;
     csr_write(pmpaddr0, addr);
     csr_write(pmpcfg0, cfg);
+    if (csr_read(pmpcfg0) != cfg || csr_read(pmpcfg2) != 0 || csr_read(pmpaddr0) != addr)
+        panic("PMP entries an earlier program locked outlived the reset");
 }
 
 /* The IMSIC's M-level file (AIA spec 3.8-3.9): delivery on, no priority
@@ -168,11 +174,6 @@ void riscv_trap(unsigned long cause, unsigned long pc, unsigned long tval)
     fault_report(kind, pc, tval, (uint32_t)cause);
 }
 
-void board_restart(void)
-{
-    __asm__ volatile("csrw mie, zero\n fence.i\n j _start" ::: "memory");
-    __builtin_unreachable();
-}
 
 void board_init(void)
 {

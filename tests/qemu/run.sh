@@ -328,7 +328,7 @@ determinism() {   # [arch]
 # per answer. In alltoall_pex on 16 nodes (arch $1) each node receives 15
 # messages and those of the barriers around the collective: each one a
 # RECV, one doorbell and one interrupt, beside the few of every run
-# (hello, RECORDs, EXIT; a pool's node may add its restart's hello), at
+# (hello, RECORDs, EXIT), at
 # most 8 a node.
 wakeups_per_message() {   # arch
   ws --arch "$1" --app alltoall_pex --dims 4x4 --args len=300 > "$TMP/o" 2>&1; local rc=$?

@@ -38,7 +38,7 @@ warm_equals_cold() {   # arch
 pool_warm_equals_cold_arm()   { warm_equals_cold arm; }
 pool_warm_equals_cold_mixed() { warm_equals_cold mixed; }
 
-# A run that fails though every node exits and restarts (node 3 finds a
+# A run that fails though every node exits (node 3 finds a
 # wrong byte and exits 1): its nodes are not reused either.
 pool_failed_run_nodes_are_not_reused() {
   local P=fr-$$
@@ -54,10 +54,9 @@ pool_failed_run_nodes_are_not_reused() {
   kill -TERM $pp; wait $pp
 }
 
-# A node that wrote over its own image and exited 0 is kept, but it does
-# not restart in place on the changed image: the board's reset loads the
-# image again (kernel/main.c). The next run on the same nodes finds it as
-# loaded, on each ISA.
+# A node that wrote over its own image and exited 0 is kept, and the
+# pool's reset loads the image again (host/pool.h). The next run on the
+# same nodes finds it as loaded, on each ISA.
 pool_changed_image_is_loaded_again() {
   local P=ci-$$ a
   pool_up "$P"; local pp=$pool_pid
@@ -68,6 +67,34 @@ pool_changed_image_is_loaded_again() {
     wp --arch $a --app crash --nodes 4 --args "kind=mark" > "$TMP/m" 2>&1; rc=$?
     expect '[ $rc = 0 ]' "$a: $(cat "$TMP/m")"
     expect '[ "$(warm_count "$TMP/m")" = 4 ]' "$a: not the scribbling run's nodes: $(cat "$TMP/m")"
+  done
+  kill -TERM $pp; wait $pp
+}
+
+# Every node of a pool runs a program that attacks the next run on its node
+# (crash kind=forge, apps/faults.c): pattern_check() returns 0, read-only
+# data and .data are changed, and any sum the image keeps of itself is
+# recomputed over the changed image. The run exits 0 and its nodes are
+# kept. The next run on the same nodes gives a cold run's results bit for
+# bit, and a check run after another forge finds the image as loaded, on
+# each ISA: nothing a node wrote decides what its next run runs.
+pool_forged_node_is_reset() {
+  local P=fg-$$ a cold
+  pool_up "$P"; local pp=$pool_pid
+  wp() { "$WORMSIM" --pool "$P" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "$@"; }
+  for a in arm riscv; do
+    local run=(--arch $a --app alltoall_pex --dims 4x4 --args len=1024)
+    "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "${run[@]}" > "$TMP/fc" 2>&1
+    rc=$?; expect '[ $rc = 0 ]' "$a cold: $(cat "$TMP/fc")"; cold=$(latest)
+    wp --arch $a --app crash --dims 4x4 --args kind=forge > "$TMP/ff" 2>&1; rc=$?
+    expect '[ $rc = 0 ]' "$a forge: $(cat "$TMP/ff")"
+    wp "${run[@]}" > "$TMP/fw" 2>&1; rc=$?
+    expect '[ $rc = 0 ]' "$a after the forge: $(cat "$TMP/fw")"
+    expect '[ "$(warm_count "$TMP/fw")" = 16 ]' "$a: not the forging run's nodes: $(cat "$TMP/fw")"
+    same_results "$cold" "$(latest)"
+    wp --arch $a --app crash --dims 4x4 --args kind=forge > "$TMP/ff" 2>&1
+    wp --arch $a --app crash --dims 4x4 --args kind=mark > "$TMP/fm" 2>&1; rc=$?
+    expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/fm")" = 16 ]' "$a mark after a forge: $(cat "$TMP/fm")"
   done
   kill -TERM $pp; wait $pp
 }
@@ -144,7 +171,7 @@ pool_memory_check_counts_idle_nodes() {
   held_by_qemus() { local c; for c in $(qemu_of $pp); do cat "/proc/$c/status"; done |
                     awk '/^(RssAnon|VmPTE):/ { s += $2 } END { print int(s / 1024) }'; }
   local before after k
-  for k in $(seq 20); do     # until the restarted nodes have settled around the check
+  for k in $(seq 20); do     # until the reset nodes have settled around the check
     before=$(held_by_qemus)
     "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$RUNS" --check --app hello --nodes 64 > "$TMP/m2" 2>&1
     rc=$?; after=$(held_by_qemus)
@@ -172,5 +199,5 @@ pool_bad_input() {
   expect '[ $rc = 2 ] && grep -q "unknown app .nosuch." "$TMP/b"' "$(cat "$TMP/b")"
 }
 
-for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_failed_run_nodes_are_not_reused pool_changed_image_is_loaded_again pool_grows_and_takes_a_new_image \
+for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_failed_run_nodes_are_not_reused pool_changed_image_is_loaded_again pool_forged_node_is_reset pool_grows_and_takes_a_new_image \
          pool_keeps_the_nodes_used_last pool_client_interrupted pool_memory_check_counts_idle_nodes pool_bad_input; do t $c $c; done

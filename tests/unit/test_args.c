@@ -281,7 +281,7 @@ TEST(numbers)
 TEST(fault_injection_apps)
 {
     static const char *const kinds[] = { "dabort", "store", "undef", "pabort", "panic", "semihost", "scribble",
-                                         "mark" };
+                                         "mark", "forge" };
     static const char *const hows[] = { "spin", "doorbell", "exit" };
     static const char *const whats[] = { "dst", "len", "op", "off", "ring", "step", "steps", "time", "backwards",
                                          "flood" };
@@ -299,10 +299,11 @@ TEST(fault_injection_apps)
         CHECK_STR(check("baddesc", line4(), args), "");
     }
     CHECK_STR(check("crash", line4(), "kind=xyz"),
-              "app crash: kind=xyz is not known; accepted: dabort store undef pabort panic semihost scribble mark");
+              "app crash: kind=xyz is not known; accepted: dabort store undef pabort panic semihost scribble mark "
+              "forge");
     CHECK_STR(check("crash", line4(), "kind=dabortx"),
               "app crash: kind=dabortx is not known; accepted: dabort store undef pabort panic semihost scribble "
-              "mark");
+              "mark forge");
     CHECK_STR(check("hang", line4(), "how=xyz"), "app hang: how=xyz is not known; accepted: spin doorbell exit");
     CHECK_STR(check("baddesc", line4(), "what=xyz"),
               "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood record");
