@@ -26,7 +26,7 @@ CC       ?= cc
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/qmp.c host/pool.c host/serve.c host/results.c host/arch.c host/trace.c \
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/qmp.c host/pool.c host/serve.c host/results.c host/arch.c host/image.c host/trace.c \
               host/relay.c host/node_host.c host/link_none.c host/app_mem.c host/files.c host/show.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -115,7 +115,7 @@ RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
 # campaign; make fuzz runs a long one.
 FUZZ         = $(BUILD)/fuzz/fuzz_router
 FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/results.c \
-               host/arch.c host/trace.c host/files.c host/show.c
+               host/arch.c host/image.c host/trace.c host/files.c host/show.c
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS
 

@@ -55,7 +55,8 @@ static int others_wait(void)
 
 /* Read-only data an app writes over (kind=scribble, kind=forge) and a
  * later run checks (kind=mark): a pool's node must not carry a changed
- * image into its next run (host/pool.h: the pool resets it from outside). */
+ * image into its next run (host/pool.h: the pool compares the image and
+ * resets the node from outside). */
 static const char image_mark[16] = "as loaded";     /* in .rodata: const, not volatile */
 static char data_mark[16] = "as loaded";            /* in .data */
 
@@ -87,7 +88,7 @@ static int mark(void)
  * an image that keeps none has none), as a node-side check would read
  * it: FNV-1a over code and read-only data, .data's load image and the TLS
  * template. Then it exits 0. A pool must not hand the next run this node
- * as it is: only a reset from outside undoes it. */
+ * (host/pool.h: it compares the image itself). */
 extern const uint8_t __image_start[] __attribute__((weak)), __data_start[] __attribute__((weak)),
     __data_end[] __attribute__((weak)), __data_load[] __attribute__((weak)),
     __tls_base[] __attribute__((weak)), __tdata_end[] __attribute__((weak));
@@ -102,6 +103,30 @@ static uint32_t fnv(uint32_t h, const uint8_t *a, const uint8_t *b)
     for (; a < b; a++)
         h = (h ^ *a) * 16777619u;
     return h;
+}
+
+/* kind=taint, on every node: changes everything of its node but the
+ * loaded image (.data, .bss, the heap, its NIC memory) and, after its EXIT,
+ * keeps running instead of waiting: it changes them again and says hello
+ * with made-up numbers, as if it had booted. A pool reuses the node (its
+ * image is as loaded), and its next run must be a cold run's, bit for bit:
+ * the pool stops it, resets it and clears its NIC memory. */
+static int taint(void)
+{
+    static char bss_junk[4096];
+    ((volatile char *)data_mark)[0] = 'X';
+    char *h = malloc(1 << 20);
+    for (int i = 0; h && i < 1 << 20; i += 64)
+        h[i] = (char)(i ^ 0x5a);
+    for (unsigned i = 0; i < sizeof bss_junk; i++)
+        ((volatile char *)bss_junk)[i] = (char)i;
+    fflush(stdout);
+    nic_exit(0);
+    for (uint32_t k = 1;; k++) {
+        ((volatile char *)data_mark)[1] = (char)k;
+        nic_test_hello(k * 2654435761u);
+    }
+    return 0;
 }
 
 static int forge(void)
@@ -136,6 +161,8 @@ int app_crash(void)
         return mark();
     if (kind && !strcmp(kind, "forge"))
         return forge();
+    if (kind && !strcmp(kind, "taint"))
+        return taint();
     if (!chosen())
         return others_wait();
     /* Every board keeps the first MiB inaccessible, so these fault on
@@ -158,7 +185,7 @@ int app_crash(void)
         panic("crash test asked for a panic");
     if (!strcmp(kind, "semihost"))
         return semihost_escape();
-    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble, mark or forge\n");
+    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble, mark, forge or taint\n");
     return 2;
 }
 

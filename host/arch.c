@@ -3,10 +3,23 @@
 #include <elf.h>
 #include "arch.h"
 #include "files.h"
+#include "image.h"
 
 #define IMAGE_MAX (64ll << 20)   /* a node image: code and data fit the node's 32 MiB, debug sections beside */
 
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
+const unsigned long long arch_ram_base[ARCH_COUNT] = { 0x40000000, 0x80000000 };
+
+static const struct { unsigned char cls; unsigned short machine; const char *name; } arch_elf[ARCH_COUNT] = {
+    [ARCH_ARM] = { ELFCLASS32, EM_ARM, "a 32-bit ARM" },
+    [ARCH_RISCV] = { ELFCLASS64, EM_RISCV, "a 64-bit RISC-V" },
+};
+
+int arch_read_image(enum node_arch a, const char *path, struct node_image *im, char *err, size_t errlen)
+{
+    return image_read(im, path, arch_elf[a].cls, arch_elf[a].machine, arch_ram_base[a],
+                      (size_t)NODE_RAM_MIB << 20, err, errlen);
+}
 const unsigned arch_node_mib[ARCH_COUNT] = { 21, 18 };
 
 static int word_arch(const char *w, size_t n)
@@ -60,10 +73,6 @@ void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len)
 
 int arch_check_image(enum node_arch a, const char *path, char *err, size_t errlen)
 {
-    static const struct { unsigned char cls; unsigned short machine; const char *name; } want[ARCH_COUNT] = {
-        [ARCH_ARM] = { ELFCLASS32, EM_ARM, "a 32-bit ARM" },
-        [ARCH_RISCV] = { ELFCLASS64, EM_RISCV, "a 64-bit RISC-V" },
-    };
     unsigned char h[20];
     size_t n = 0;
     const char *why = NULL;
@@ -82,9 +91,9 @@ int arch_check_image(enum node_arch a, const char *path, char *err, size_t errle
         why = "empty";
     else if (n < sizeof h || memcmp(h, ELFMAG, SELFMAG))
         why = "not an ELF file";
-    else if (h[EI_CLASS] != want[a].cls || (h[EI_DATA] == ELFDATA2LSB ? h[18] | h[19] << 8 : h[18] << 8 | h[19]) !=
-             want[a].machine || h[16] != ET_EXEC) {
-        snprintf(buf, sizeof buf, "not %s executable", want[a].name);
+    else if (h[EI_CLASS] != arch_elf[a].cls || (h[EI_DATA] == ELFDATA2LSB ? h[18] | h[19] << 8 : h[18] << 8 | h[19]) !=
+             arch_elf[a].machine || h[16] != ET_EXEC) {
+        snprintf(buf, sizeof buf, "not %s executable", arch_elf[a].name);
         why = buf;
     }
     if (why) {

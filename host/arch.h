@@ -22,6 +22,17 @@ extern const unsigned arch_node_mib[ARCH_COUNT];
  * the accepted values in err. */
 int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_t errlen);
 
+/* Every node's RAM: its size, and where it starts on each board (QEMU's
+ * hw/arm/virt.c VIRT_MEM, hw/riscv/virt.c VIRT_DRAM). The linker scripts
+ * place the images inside it (linker/). */
+#define NODE_RAM_MIB 32
+extern const unsigned long long arch_ram_base[ARCH_COUNT];
+
+struct node_image;
+/* Read node image path for ISA a (host/image.h). Returns 0, or -1 with the
+ * reason in err. */
+int arch_read_image(enum node_arch a, const char *path, struct node_image *im, char *err, size_t errlen);
+
 /* The node image at path is an executable ELF of ISA a (ARM: 32-bit,
  * EM_ARM; RISC-V: 64-bit, EM_RISCV). Returns 0, or -1 with the reason in
  * err (missing, empty, not ELF, another machine), so a bad image is

@@ -78,15 +78,15 @@ int template_check_program(const struct template *t, char *err, size_t errlen)
 /* Replace @NAME@ in one word; returns a new string. */
 static char *expand(const char *w, const struct launch_vars *v)
 {
-    char port[16];
-    snprintf(port, sizeof port, "%d", v->gdb_port);
-    const char *keys[] = { "@KERNEL@", "@SOCKET@", "@MEM@" };
-    const char *vals[] = { v->kernel, v->socket, v->mem };
+    char entry[32];
+    snprintf(entry, sizeof entry, "0x%llx", v->entry);
+    const char *keys[] = { "@KERNEL@", "@SOCKET@", "@MEM@", "@ENTRY@" };
+    const char *vals[] = { v->kernel, v->socket, v->mem, entry };
     char out[2048];
     size_t o = 0;
     while (*w && o < sizeof out - 1) {
         int hit = 0;
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             size_t kl = strlen(keys[k]);
             if (!strncmp(w, keys[k], kl)) {
                 o += (size_t)snprintf(out + o, sizeof out - o, "%s", vals[k]);
@@ -112,7 +112,7 @@ int template_has(const struct template *t, const char *word)
 
 pid_t launch_node(const struct template *t, const struct launch_vars *v, int out_fd)
 {
-    char **argv = calloc((size_t)t->argc + 8, sizeof *argv);
+    char **argv = calloc((size_t)t->argc + 12, sizeof *argv);
     int n = 0;
     if (!argv) {
         errno = ENOMEM;
@@ -120,8 +120,10 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
     }
     char gdb_arg[64];
     snprintf(gdb_arg, sizeof gdb_arg, "tcp:127.0.0.1:%d", v->gdb_port);
-    char qmp_arg[64];
+    char qmp_arg[64], ram_arg[160];
     snprintf(qmp_arg, sizeof qmp_arg, "socket,id=wormsim-pool,fd=%d", LAUNCH_POOL_FD);
+    snprintf(ram_arg, sizeof ram_arg, "memory-backend-file,id=wormsim-ram,size=%s,mem-path=/proc/self/fd/%d,share=on",
+             v->mem, LAUNCH_RAM_FD);
     for (int i = 0; i < t->argc; i++) {
         if (!strcmp(t->argv[i], "@GDB@")) {
             if (v->gdb_port) {
@@ -134,6 +136,15 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
         if (!strcmp(t->argv[i], "@NO_REBOOT@")) {
             if (v->pool_fd < 0)
                 argv[n++] = strdup("-no-reboot");
+            continue;
+        }
+        if (!strcmp(t->argv[i], "@RAM@")) {
+            if (v->ram_fd >= 0) {
+                argv[n++] = strdup("-object");
+                argv[n++] = strdup(ram_arg);
+                argv[n++] = strdup("-machine");
+                argv[n++] = strdup("memory-backend=wormsim-ram");
+            }
             continue;
         }
         if (!strcmp(t->argv[i], "@QMP@")) {
@@ -179,8 +190,14 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
         dup2(in, 0);
         dup2(out_fd, 1);
         dup2(out_fd, 2);
-        if (v->pool_fd >= 0 && (dup2(v->pool_fd, LAUNCH_POOL_FD) < 0 || fcntl(LAUNCH_POOL_FD, F_SETFD, 0) < 0))
+        /* Above every fixed number first, so neither dup2 below closes the other's source. */
+        int pool = v->pool_fd >= 0 ? fcntl(v->pool_fd, F_DUPFD, 10) : -1;
+        int ram = v->ram_fd >= 0 ? fcntl(v->ram_fd, F_DUPFD, 10) : -1;
+        if ((v->pool_fd >= 0 && (pool < 0 || dup2(pool, LAUNCH_POOL_FD) < 0)) ||
+            (v->ram_fd >= 0 && (ram < 0 || dup2(ram, LAUNCH_RAM_FD) < 0)))
             _exit(127);
+        if (pool >= 0) close(pool);
+        if (ram >= 0) close(ram);
         execvp(argv[0], argv);
         dprintf(2, "cannot start %s: %m\n", argv[0]);
         _exit(127);

@@ -21,10 +21,15 @@ struct launch_vars {
     int gdb_port;    /* 0: no gdbstub */
     int pool_fd;     /* -1: a node of one run, @NO_REBOOT@ is -no-reboot; else a
                         kept node's control socket, QEMU's fd LAUNCH_POOL_FD (@QMP@) */
+    int ram_fd;      /* the node's RAM, a memfd holding its image: QEMU's fd
+                        LAUNCH_RAM_FD, its guest RAM (@RAM@); -1: none */
+    unsigned long long entry;   /* the image's entry point (@ENTRY@) */
 };
 
-/* The kept node's control socket in its QEMU: a QMP monitor (host/qmp.h). */
+/* In the node's QEMU: the kept node's control socket, a QMP monitor
+ * (host/qmp.h), and the node's RAM. */
 #define LAUNCH_POOL_FD 3
+#define LAUNCH_RAM_FD  4
 
 /* 1 if the template has the placeholder `word` (@QMP@, @GDB@ ...). */
 int template_has(const struct template *t, const char *word);

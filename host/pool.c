@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "pool.h"
+#include "arch.h"
 #include "../netdev/nic_shm.h"
 
 /* Console bytes kept for a node between runs; more are dropped (a node
@@ -68,15 +69,58 @@ int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
     }
     free(path);
     s->key = k;
-    if (!k)
+    s->image = NULL;
+    if (!k) {
         snprintf(err, errlen, "out of memory");
-    return k ? 0 : -1;
+        return -1;
+    }
+    if (!(s->image = calloc(1, sizeof *s->image)) ||
+        arch_read_image(s->arch, s->kernel, &s->image->im, err, errlen)) {
+        if (!s->image)
+            snprintf(err, errlen, "out of memory");
+        pool_spec_free(s);
+        return -1;
+    }
+    s->image->refs = 1;
+    return 0;
+}
+
+static void image_unref(struct pool_image *im)
+{
+    if (im && !--im->refs) {
+        image_free(&im->im);
+        free(im);
+    }
 }
 
 void pool_spec_free(struct pool_spec *s)
 {
     free(s->key);
     s->key = NULL;
+    image_unref(s->image);
+    s->image = NULL;
+}
+
+#define RAM_BYTES ((size_t)NODE_RAM_MIB << 20)
+
+/* The node's RAM, a memfd holding its image (nothing else written), mapped
+ * read-only here from then on. Returns the memfd, or -1. */
+static int ram_create(struct pool_node *nd, const struct pool_image *im)
+{
+    char name[32];
+    snprintf(name, sizeof name, "wormsim-ram-%d", nd->id);
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    uint8_t *m = fd < 0 || ftruncate(fd, (off_t)RAM_BYTES) ? MAP_FAILED
+                 : mmap(NULL, RAM_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    image_write(&im->im, m);
+    mprotect(m, RAM_BYTES, PROT_READ);
+    nd->ram = m;
+    return fd;
 }
 
 static int free_slot(struct pool *p)
@@ -132,6 +176,9 @@ static void node_free(struct pool *p, struct pool_node *nd)
         drain(p, nd);                 /* all it wrote before it died */
     }
     nic_mem_destroy(&nd->mem);
+    if (nd->ram)
+        munmap(nd->ram, RAM_BYTES);
+    image_unref(nd->image);
     if (nd->qmp.fd >= 0) close(nd->qmp.fd);
     if (nd->conn >= 0) close(nd->conn);
     if (nd->console >= 0) close(nd->console);
@@ -155,14 +202,18 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     }
     *nd = (struct pool_node){ .id = id, .state = PN_BUSY, .pid = -1, .conn = -1, .console = -1, .log = -1,
                               .key = key, .rank = -1,
-                              .reusable = p->keep && !s->gdb_port && template_has(s->tpl, "@QMP@") };
+                              .reusable = p->keep && !s->gdb_port && template_has(s->tpl, "@QMP@") &&
+                                          template_has(s->tpl, "@RAM@"),
+                              .image = s->image };
+    nd->image->refs++;
     nd->mem.memfd = nd->mem.bell_fd = nd->mem.irq_fd = -1;
     qmp_init(&nd->qmp, -1);
     p->node[id] = nd;
-    int out[2] = { -1, -1 }, ctl[2] = { -1, -1 };
+    int out[2] = { -1, -1 }, ctl[2] = { -1, -1 }, ram = -1;
     nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (nd->log < 0 || nic_mem_create(&nd->mem, id, s->nic_mem) || pipe2(out, O_CLOEXEC) ||
-        (nd->reusable && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl))) {
+        (nd->reusable && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl)) ||
+        (template_has(s->tpl, "@RAM@") && (ram = ram_create(nd, s->image)) < 0)) {
         snprintf(err, errlen, "cannot set up a node (%s): %s", nd->log < 0 ? log_path : "NIC memory or console",
                  strerror(errno));
         goto fail;
@@ -170,10 +221,15 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     nd->console = out[0];
     fcntl(nd->console, F_SETFL, O_NONBLOCK);
     qmp_init(&nd->qmp, ctl[0]);
-    struct launch_vars v = { s->kernel, p->sock, "32M", s->gdb_port, ctl[1] };
+    char mem[16];
+    snprintf(mem, sizeof mem, "%dM", NODE_RAM_MIB);
+    struct launch_vars v = { s->kernel, p->sock, mem, s->gdb_port, ctl[1], ram, s->image->im.entry };
     nd->pid = launch_node(s->tpl, &v, out[1]);
     close(out[1]);
     out[1] = -1;
+    if (ram >= 0)
+        close(ram);
+    ram = -1;
     if (ctl[1] >= 0)
         close(ctl[1]);
     ctl[1] = -1;
@@ -188,6 +244,8 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     p->started++;
     return nd;
 fail:
+    if (ram >= 0)
+        close(ram);
     if (out[1] >= 0)
         close(out[1]);
     if (ctl[1] >= 0)
@@ -331,21 +389,30 @@ static void reset_wait(struct pool *p, int want_reset, double deadline)
 }
 
 /* The reset of every node given back from a run that went well (see the
- * top of pool.h). The processor is stopped before anything is cleared and
- * resumed after QEMU has reset the machine, so no instruction of the last
- * run's program runs after the NIC memory is cleared. */
+ * top of pool.h). The processor is stopped before the image is compared
+ * and resumed after QEMU has reset the machine and the NIC memory is
+ * cleared, so no instruction of the last run's program runs after the
+ * comparison. */
 static void reset_nodes(struct pool *p)
 {
-    static const char *const reset[] = { "stop", "system_reset", NULL };
+    static const char *const stop[] = { "stop", NULL };
+    static const char *const reset[] = { "system_reset", NULL };
     static const char *const resume[] = { "cont", NULL };
     for (int i = 0; i < p->n; i++)
         if (p->node[i] && p->node[i]->state == PN_RESET)
             p->node[i]->qmp_returns = p->node[i]->qmp_reset = 0;
-    if (!reset_send(p, reset))
+    if (!reset_send(p, stop))
         return;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double deadline = (double)ts.tv_sec + ts.tv_nsec / 1e9 + POOL_RESET_S;
+    reset_wait(p, 0, deadline);
+    for (int i = 0; i < p->n; i++) {             /* stopped: compare what it runs */
+        struct pool_node *nd = p->node[i];
+        if (nd && nd->state == PN_RESET && !image_intact(&nd->image->im, nd->ram))
+            node_free(p, nd);
+    }
+    reset_send(p, reset);
     reset_wait(p, 1, deadline);
     for (int i = 0; i < p->n; i++) {
         struct nic_mem *m = p->node[i] && p->node[i]->state == PN_RESET ? &p->node[i]->mem : NULL;
@@ -448,14 +515,14 @@ int pool_idle(const struct pool *p)
     return k;
 }
 
-/* The pages of a NIC's memory that are in memory (a run touched them). */
-static unsigned long long nic_resident(const struct nic_mem *nm)
+/* The bytes of a shared mapping that are in memory (written to). */
+static unsigned long long resident(void *map, size_t size)
 {
     long page = sysconf(_SC_PAGESIZE);
-    size_t pages = (nm->size + (size_t)page - 1) / (size_t)page;
+    size_t pages = (size + (size_t)page - 1) / (size_t)page;
     unsigned char *vec = malloc(pages);
     unsigned long long k = 0;
-    if (vec && nm->map && nm->map != MAP_FAILED && mincore(nm->map, nm->size, vec) == 0)
+    if (vec && map && map != MAP_FAILED && mincore(map, size, vec) == 0)
         for (size_t i = 0; i < pages; i++)
             k += vec[i] & 1;
     free(vec);
@@ -478,7 +545,7 @@ unsigned long long pool_idle_bytes(const struct pool *p)
                 bytes += kb << 10;
         if (f)
             fclose(f);
-        bytes += nic_resident(&nd->mem);
+        bytes += resident(nd->mem.map, nd->mem.size) + resident(nd->ram, RAM_BYTES);
     }
     return bytes;
 }

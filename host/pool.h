@@ -1,23 +1,31 @@
 /* A pool of node emulators: QEMU processes, each with its NIC memory and
  * its console, that a run takes and gives back.
  *
- * A node of a run-once pool is started with -no-reboot: when its program
- * ends it resets its board (board_reset) and QEMU ends with it. A node of
- * a kept pool (wormsim --serve) waits after its EXIT, and the pool resets
- * it from outside, through QEMU's own monitor (QMP, host/qmp.h): stop the
- * processor, reset the machine (QEMU loads the node image again from its
- * own copy, as at its start), clear the NIC memory, resume. The node then
- * boots and waits in link-up for its next run (netdev/nic_shm.h). So a
- * warm node runs exactly the code a fresh one runs, from the same image;
- * only the QEMU start is saved.
+ * A node's RAM is a memfd the pool creates and QEMU maps as its guest RAM
+ * (the templates' @RAM@); the pool writes the node image into it before
+ * QEMU starts (host/image.h). A node of a run-once pool is started with
+ * -no-reboot: when its program ends it resets its board (board_reset) and
+ * QEMU ends with it. A node of a kept pool (wormsim --serve) waits after
+ * its EXIT, and the pool resets it from outside, through QEMU's own
+ * monitor (QMP, host/qmp.h, the templates' @QMP@): stop the processor;
+ * compare the image in its RAM with the pool's copy, and kill the node if
+ * they differ; reset the machine (processor and devices: QEMU's reset does
+ * not touch this RAM, so the code it translated stays); clear the NIC
+ * memory; resume. The node then boots from its entry and waits in link-up
+ * for its next run (netdev/nic_shm.h). So a warm node runs exactly the
+ * code a fresh one runs, from the same bytes; only the QEMU start and the
+ * translation are saved.
  *
  * Invariants. Nothing a node wrote decides whether it is reused or what
  * it holds then: a node is reused only after a run that went well, in
- * which every node posted EXIT, and only after the reset above, which
- * QEMU performs and reports (its RESET event) while the processor is
- * stopped; a node of a failed run, or one whose QEMU does not answer, is
- * killed. RAM outside the image (heap, stacks) keeps what the last run
- * left, as on any reset; start.S clears .bss and the stacks.
+ * which every node posted EXIT, only if its image is as the pool wrote it,
+ * compared by the pool while the processor is stopped, and only after
+ * the reset above, which QEMU performs and reports (its RESET event); a
+ * node of a failed run, one whose image changed, or one whose QEMU does
+ * not answer, is killed. The pool writes a node's RAM only before its QEMU
+ * starts. RAM outside the image (heap) keeps what the last run left, as on
+ * any reset; start.S copies .data from its load image and clears .bss and
+ * the stacks.
  * Nodes are matched by key: ISA, node image (path and the file's identity,
  * so a rebuilt image is never served stale), QEMU template, the PATH QEMU
  * is found on, and NIC memory size. Every QEMU dies with the process
@@ -27,10 +35,18 @@
 #define POOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "ivshmem.h"
 #include "launch.h"
 #include "qmp.h"
+#include "image.h"
+
+/* A node image the pool loaded, shared by its spec and its nodes. */
+struct pool_image {
+    int refs;
+    struct node_image im;
+};
 
 enum pool_node_state {
     PN_IDLE,          /* reset: booting, or waiting in link-up for a run */
@@ -46,10 +62,11 @@ struct pool_spec {
     size_t nic_mem;
     int gdb_port;            /* 0: none; a node with a gdbstub is never reused */
     char *key;               /* pool_spec_key(), once per spec */
+    struct pool_image *image;   /* read by pool_spec_key */
 };
 
-/* Fill spec->key (see the key above). Returns -1 with err set if the node
- * image cannot be read. */
+/* Fill spec->key (see the key above) and read the node image. Returns -1
+ * with err set if the node image cannot be read or is not one. */
 int  pool_spec_key(struct pool_spec *spec, char *err, size_t errlen);
 void pool_spec_free(struct pool_spec *spec);
 
@@ -64,7 +81,9 @@ struct pool_node {
     char *pending;           /* console bytes read while no run had the node */
     size_t npending;
     char *key;
-    int reusable;            /* kept for the next run (kept pool, no gdbstub, @QMP@) */
+    int reusable;            /* kept for the next run (kept pool, no gdbstub, @QMP@ and @RAM@) */
+    uint8_t *ram;            /* its RAM, mapped read-only (@RAM@), or NULL */
+    struct pool_image *image;   /* what the pool wrote into it */
     struct qmp qmp;          /* its QEMU's monitor, if reusable */
     int qmp_ready;           /* qmp_capabilities sent: commands may follow */
     int qmp_returns;         /* returns still awaited from it */
@@ -132,10 +151,10 @@ struct pool_node *pool_on_child(struct pool *p, pid_t pid);
  * killed. */
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
 /* Idle nodes, all keys; and the memory they hold that ending them would
- * free: each QEMU's private resident pages (guest RAM and its own heap,
- * RssAnon of /proc/PID/status) and page tables (VmPTE), and the pages of
- * its NIC memory a run touched (a memfd the node and the router share, so
- * not in RssAnon). */
+ * free: each QEMU's private resident pages (its own heap, RssAnon of
+ * /proc/PID/status) and page tables (VmPTE), and the pages of its RAM
+ * and NIC memory in use (memfds the pool shares with the node, so not in
+ * RssAnon). */
 int pool_idle(const struct pool *p);
 unsigned long long pool_idle_bytes(const struct pool *p);
 

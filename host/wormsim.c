@@ -655,7 +655,7 @@ static int gdb_announce(struct run *rn, int port, const char *host)
  * pool_spec_key, once the ISA is known to be wanted). */
 static struct pool_spec spec_of(const struct run *rn, int a)
 {
-    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL };
+    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL, NULL };
 }
 
 /* What run_main loaded for the nodes: the QEMU templates and the ISAs. */

@@ -388,6 +388,13 @@ void nic_test_doorbell(void)
     doorbell();
 }
 
+void nic_test_hello(uint32_t v)
+{
+    status->hello = v;
+    board_mb();
+    doorbell();
+}
+
 /* --- Hardware beside the data network (net.h, nic_shm.h) --- */
 
 /* Post a blocking descriptor of the hardware and sleep until answered;

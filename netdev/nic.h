@@ -21,10 +21,11 @@ int nic_waits_after_exit(void);
 void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t status);
 
 /* Test hooks for the fault-injection apps: write a raw descriptor (stamped
- * now, or with any time), move the producer index, or ring the doorbell
- * with nothing new, the way a buggy or hostile driver would. */
+ * now, or with any time), move the producer index, ring the doorbell with
+ * nothing new, or say hello, the way a buggy or hostile driver would. */
 void nic_test_post_raw(uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off);
 void nic_test_post_at(uint64_t t, uint32_t op, uint32_t peer, uint32_t tag, uint32_t len, uint32_t off);
 void nic_test_set_prod(uint32_t prod);
 void nic_test_doorbell(void);
+void nic_test_hello(uint32_t v);
 #endif

@@ -23,9 +23,17 @@ _start:
 	/* Vector base (VBAR, c12): our table below. */
 	ldr	r0, =vectors
 	mcr	p15, 0, r0, c12, c0, 0
-	/* Clear .bss, the page table and the stacks: QEMU's reset loads the
-	 * image (.data included) again but leaves the rest of RAM as the last
-	 * run left it (none is in use yet). */
+	/* Copy .data from its load image (the linker script's image
+	 * region), byte by byte: the MMU is off, so no unaligned access. */
+	ldr	r0, =__data_start
+	ldr	r1, =__data_end
+	ldr	r2, =__data_load
+1:	cmp	r0, r1
+	ldrlob	r3, [r2], #1
+	strlob	r3, [r0], #1
+	blo	1b
+	/* Clear .bss, the page table and the stacks: a reset leaves RAM as
+	 * the last run left it (none is in use yet). */
 	ldr	r0, =__bss_start
 	ldr	r1, =__stack_top
 	mov	r2, #0

@@ -18,8 +18,18 @@ _start:
 	la	t0, trap_entry		/* mtvec (3.1.7): direct mode, 4-byte aligned */
 	csrw	mtvec, t0
 	la	sp, __stack_top
-	/* Clear .bss and the stacks: QEMU's reset loads the image (.data
-	 * included) again but leaves the rest of RAM as the last run left it. */
+	/* Copy .data from its load image (the linker script's image region). */
+	la	t0, __data_start
+	la	t1, __data_end
+	la	t2, __data_load
+5:	bgeu	t0, t1, 6f
+	lb	t3, 0(t2)
+	sb	t3, 0(t0)
+	addi	t0, t0, 1
+	addi	t2, t2, 1
+	j	5b
+6:	/* Clear .bss and the stacks: a reset leaves RAM as the last run
+	 * left it (none is in use yet). */
 	la	t0, __bss_start
 	la	t1, __stack_top
 1:	bgeu	t0, t1, 2f

@@ -31,7 +31,7 @@ harden_no_semihosting_rv()  { semihost_refused riscv breakpoint; }
 # The probe is live: under a QEMU line that does enable semihosting, the
 # same node program creates both files (so the tests above can fail).
 harden_semihost_probe_is_live() {
-  sed 's/^-kernel /-semihosting-config enable=on,target=native\n-kernel /' qemu-scripts/arm-virt.args > "$TMP/semi.args"
+  sed 's/^-accel /-semihosting-config enable=on,target=native\n-accel /' qemu-scripts/arm-virt.args > "$TMP/semi.args"
   expect 'grep -q "^-semihosting-config" "$TMP/semi.args"'
   ws_in "$TMP/cwd-live" --qemu-template "$TMP/semi.args" --app crash --nodes 2 \
     --args 'node=1 kind=semihost' --hang-timeout 2 > "$TMP/s" 2>&1

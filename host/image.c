@@ -1,0 +1,121 @@
+#define _GNU_SOURCE
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "image.h"
+#include "files.h"
+
+#define IMAGE_FILE_MAX (64ll << 20)   /* code and data fit a node's RAM; debug sections beside */
+
+/* One program header, whatever the class. */
+struct phdr { uint32_t type; uint64_t offset, paddr, filesz, memsz; };
+
+static int phdr_at(const uint8_t *f, size_t size, int cls, uint64_t off, struct phdr *p)
+{
+    if (cls == ELFCLASS32) {
+        Elf32_Phdr h;
+        if (off > size || size - off < sizeof h)
+            return -1;
+        memcpy(&h, f + off, sizeof h);
+        *p = (struct phdr){ h.p_type, h.p_offset, h.p_paddr, h.p_filesz, h.p_memsz };
+    } else {
+        Elf64_Phdr h;
+        if (off > size || size - off < sizeof h)
+            return -1;
+        memcpy(&h, f + off, sizeof h);
+        *p = (struct phdr){ h.p_type, h.p_offset, h.p_paddr, h.p_filesz, h.p_memsz };
+    }
+    return 0;
+}
+
+/* The segments of the ELF in f[0..size); why it is refused, or NULL. */
+static const char *parse(struct node_image *im, const uint8_t *f, size_t size, int cls, int machine,
+                         uint64_t base, size_t ram)
+{
+    uint64_t phoff, entry;
+    unsigned phnum, phentsize, type, mach;
+    if (size < sizeof(Elf64_Ehdr) || memcmp(f, ELFMAG, SELFMAG))
+        return "not an ELF file";
+    if (f[EI_CLASS] != cls || f[EI_DATA] != ELFDATA2LSB)
+        return "not an ELF file of this ISA's class, little-endian";
+    if (cls == ELFCLASS32) {
+        Elf32_Ehdr h;
+        memcpy(&h, f, sizeof h);
+        phoff = h.e_phoff, entry = h.e_entry, phnum = h.e_phnum, phentsize = h.e_phentsize;
+        type = h.e_type, mach = h.e_machine;
+    } else {
+        Elf64_Ehdr h;
+        memcpy(&h, f, sizeof h);
+        phoff = h.e_phoff, entry = h.e_entry, phnum = h.e_phnum, phentsize = h.e_phentsize;
+        type = h.e_type, mach = h.e_machine;
+    }
+    if (type != ET_EXEC || mach != (unsigned)machine)
+        return "not an executable of this ISA";
+    if (entry < base || entry - base >= ram)
+        return "an image whose entry point is outside the node's RAM";
+    im->entry = entry;
+    for (unsigned i = 0; i < phnum; i++) {
+        struct phdr p;
+        if (phdr_at(f, size, cls, phoff + (uint64_t)i * phentsize, &p))
+            return "an ELF file whose program headers are cut short";
+        if (p.type != PT_LOAD || !p.filesz)
+            continue;
+        if (p.offset > size || p.filesz > size - p.offset || p.filesz > p.memsz)
+            return "an ELF file whose segments lie outside it";
+        if (p.paddr < base || p.paddr - base > ram || p.memsz > ram - (p.paddr - base))
+            return "an image with a segment outside the node's RAM";
+        if (im->nseg == IMAGE_SEGS_MAX)
+            return "an image with too many loaded segments";
+        struct image_seg *s = &im->seg[im->nseg];
+        if (!(s->bytes = malloc(p.filesz)))
+            return "too big to hold in memory";
+        memcpy(s->bytes, f + p.offset, p.filesz);
+        s->off = p.paddr - base;
+        s->len = p.filesz;
+        im->nseg++;
+    }
+    return im->nseg ? NULL : "an image with nothing to load";
+}
+
+int image_read(struct node_image *im, const char *path, int cls, int machine, uint64_t base, size_t ram,
+               char *err, size_t errlen)
+{
+    memset(im, 0, sizeof *im);
+    FILE *f = file_fopen_regular(path, "node image", IMAGE_FILE_MAX, err, errlen);
+    if (!f)
+        return -1;
+    off_t size = fseeko(f, 0, SEEK_END) ? -1 : ftello(f);
+    uint8_t *buf = size >= 0 && !fseeko(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
+    size_t n = buf ? fread(buf, 1, (size_t)size, f) : 0;
+    fclose(f);
+    const char *why = buf ? parse(im, buf, n, cls, machine, base, ram) : "too big to hold in memory";
+    free(buf);
+    if (why) {
+        snprintf(err, errlen, "node image %s is %s; build it with: make", path, why);
+        image_free(im);
+        return -1;
+    }
+    return 0;
+}
+
+void image_free(struct node_image *im)
+{
+    for (int i = 0; i < im->nseg; i++)
+        free(im->seg[i].bytes);
+    memset(im, 0, sizeof *im);
+}
+
+void image_write(const struct node_image *im, uint8_t *ram)
+{
+    for (int i = 0; i < im->nseg; i++)
+        memcpy(ram + im->seg[i].off, im->seg[i].bytes, im->seg[i].len);
+}
+
+int image_intact(const struct node_image *im, const uint8_t *ram)
+{
+    for (int i = 0; i < im->nseg; i++)
+        if (memcmp(ram + im->seg[i].off, im->seg[i].bytes, im->seg[i].len))
+            return 0;
+    return 1;
+}
