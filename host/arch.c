@@ -2,10 +2,8 @@
 #include <string.h>
 #include <elf.h>
 #include "arch.h"
-#include "files.h"
 #include "image.h"
 
-#define IMAGE_MAX (64ll << 20)   /* a node image: code and data fit the node's 32 MiB, debug sections beside */
 
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
 const unsigned long long arch_ram_base[ARCH_COUNT] = { 0x40000000, 0x80000000 };
@@ -17,10 +15,11 @@ static const struct { unsigned char cls; unsigned short machine; const char *nam
 
 int arch_read_image(enum node_arch a, const char *path, struct node_image *im, char *err, size_t errlen)
 {
-    return image_read(im, path, arch_elf[a].cls, arch_elf[a].machine, arch_ram_base[a],
+    char what[40];
+    snprintf(what, sizeof what, "%s node image", arch_names[a]);
+    return image_read(im, path, what, arch_elf[a].cls, arch_elf[a].machine, arch_elf[a].name, arch_ram_base[a],
                       (size_t)NODE_RAM_MIB << 20, err, errlen);
-}
-const unsigned arch_node_mib[ARCH_COUNT] = { 21, 18 };
+}const unsigned arch_node_mib[ARCH_COUNT] = { 21, 18 };
 
 static int word_arch(const char *w, size_t n)
 {
@@ -73,32 +72,8 @@ void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len)
 
 int arch_check_image(enum node_arch a, const char *path, char *err, size_t errlen)
 {
-    unsigned char h[20];
-    size_t n = 0;
-    const char *why = NULL;
-    char buf[64];
-    char what[40];
-    snprintf(what, sizeof what, "%s node image", arch_names[a]);
-    FILE *f = file_fopen_regular(path, what, IMAGE_MAX, err, errlen);
-    if (!f) {
-        size_t o = strlen(err);
-        snprintf(err + o, errlen - o, "; build it with: make");
-        return -1;
-    }
-    n = fread(h, 1, sizeof h, f);
-    fclose(f);
-    if (n == 0)
-        why = "empty";
-    else if (n < sizeof h || memcmp(h, ELFMAG, SELFMAG))
-        why = "not an ELF file";
-    else if (h[EI_CLASS] != arch_elf[a].cls || (h[EI_DATA] == ELFDATA2LSB ? h[18] | h[19] << 8 : h[18] << 8 | h[19]) !=
-             arch_elf[a].machine || h[16] != ET_EXEC) {
-        snprintf(buf, sizeof buf, "not %s executable", arch_elf[a].name);
-        why = buf;
-    }
-    if (why) {
-        snprintf(err, errlen, "%s node image %s is %s; build it with: make", arch_names[a], path, why);
-        return -1;
-    }
-    return 0;
+    struct node_image im;
+    int rc = arch_read_image(a, path, &im, err, errlen);
+    image_free(&im);
+    return rc;
 }

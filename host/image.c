@@ -31,14 +31,19 @@ static int phdr_at(const uint8_t *f, size_t size, int cls, uint64_t off, struct 
 
 /* The segments of the ELF in f[0..size); why it is refused, or NULL. */
 static const char *parse(struct node_image *im, const uint8_t *f, size_t size, int cls, int machine,
-                         uint64_t base, size_t ram)
+                         const char *isa, uint64_t base, size_t ram, char *buf, size_t buflen)
 {
     uint64_t phoff, entry;
     unsigned phnum, phentsize, type, mach;
-    if (size < sizeof(Elf64_Ehdr) || memcmp(f, ELFMAG, SELFMAG))
+    if (!size)
+        return "empty";
+    if (size < EI_NIDENT || memcmp(f, ELFMAG, SELFMAG))
         return "not an ELF file";
+    snprintf(buf, buflen, "not %s executable", isa);
     if (f[EI_CLASS] != cls || f[EI_DATA] != ELFDATA2LSB)
-        return "not an ELF file of this ISA's class, little-endian";
+        return buf;
+    if (size < (cls == ELFCLASS32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr)))
+        return "an ELF file cut short";
     if (cls == ELFCLASS32) {
         Elf32_Ehdr h;
         memcpy(&h, f, sizeof h);
@@ -51,7 +56,7 @@ static const char *parse(struct node_image *im, const uint8_t *f, size_t size, i
         type = h.e_type, mach = h.e_machine;
     }
     if (type != ET_EXEC || mach != (unsigned)machine)
-        return "not an executable of this ISA";
+        return buf;
     if (entry < base || entry - base >= ram)
         return "an image whose entry point is outside the node's RAM";
     im->entry = entry;
@@ -78,24 +83,30 @@ static const char *parse(struct node_image *im, const uint8_t *f, size_t size, i
     return im->nseg ? NULL : "an image with nothing to load";
 }
 
-int image_read(struct node_image *im, const char *path, int cls, int machine, uint64_t base, size_t ram,
-               char *err, size_t errlen)
+int image_read(struct node_image *im, const char *path, const char *what, int cls, int machine, const char *isa,
+               uint64_t base, size_t ram, char *err, size_t errlen)
 {
     memset(im, 0, sizeof *im);
-    FILE *f = file_fopen_regular(path, "node image", IMAGE_FILE_MAX, err, errlen);
-    if (!f)
+    FILE *f = file_fopen_regular(path, what, IMAGE_FILE_MAX, err, errlen);
+    if (!f) {
+        size_t o = strlen(err);
+        snprintf(err + o, errlen - o, "; build it with: make");
         return -1;
+    }
     off_t size = fseeko(f, 0, SEEK_END) ? -1 : ftello(f);
     uint8_t *buf = size >= 0 && !fseeko(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
     size_t n = buf ? fread(buf, 1, (size_t)size, f) : 0;
     fclose(f);
-    const char *why = buf ? parse(im, buf, n, cls, machine, base, ram) : "too big to hold in memory";
-    free(buf);
+    char isa_buf[64];
+    const char *why = buf ? parse(im, buf, n, cls, machine, isa, base, ram, isa_buf, sizeof isa_buf)
+                          : "too big to hold in memory";
     if (why) {
-        snprintf(err, errlen, "node image %s is %s; build it with: make", path, why);
+        snprintf(err, errlen, "%s %s is %s; build it with: make", what, path, why);
+        free(buf);
         image_free(im);
         return -1;
     }
+    free(buf);
     return 0;
 }
 

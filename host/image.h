@@ -32,12 +32,13 @@ struct node_image {
     struct image_seg seg[IMAGE_SEGS_MAX];
 };
 
-/* Read the ELF at path: class (ELFCLASS32/64) and machine (EM_*) as given,
- * little-endian, an executable whose loaded segments and entry lie in
- * [ram_base, ram_base + ram_size). Returns 0, or -1 with the reason in
+/* Read the ELF at path (named `what` in messages): a little-endian
+ * executable of class elf_class (ELFCLASS32/64) and machine (EM_*; `isa`
+ * names them, "a 32-bit ARM") whose loaded segments and entry lie in
+ * [ram_base, ram_base + ram_size). Returns 0, or -1 with what is wrong in
  * err. */
-int  image_read(struct node_image *im, const char *path, int elf_class, int machine, uint64_t ram_base,
-                size_t ram_size, char *err, size_t errlen);
+int  image_read(struct node_image *im, const char *path, const char *what, int elf_class, int machine,
+                const char *isa, uint64_t ram_base, size_t ram_size, char *err, size_t errlen);
 void image_free(struct node_image *im);
 
 /* Write the segments into ram (the RAM's base at ram[0]). */

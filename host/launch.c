@@ -124,36 +124,20 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
     snprintf(qmp_arg, sizeof qmp_arg, "socket,id=wormsim-pool,fd=%d", LAUNCH_POOL_FD);
     snprintf(ram_arg, sizeof ram_arg, "memory-backend-file,id=wormsim-ram,size=%s,mem-path=/proc/self/fd/%d,share=on",
              v->mem, LAUNCH_RAM_FD);
+    /* The placeholders that stand for whole words, and what each becomes. */
+    const struct { const char *name; int on; const char *w[4]; } words[] = {
+        { "@GDB@", v->gdb_port != 0, { "-S", "-gdb", gdb_arg } },
+        { "@NO_REBOOT@", v->pool_fd < 0, { "-no-reboot" } },
+        { "@RAM@", v->ram_fd >= 0, { "-object", ram_arg, "-machine", "memory-backend=wormsim-ram" } },
+        { "@QMP@", v->pool_fd >= 0, { "-chardev", qmp_arg, "-mon", "chardev=wormsim-pool,mode=control" } },
+    };
     for (int i = 0; i < t->argc; i++) {
-        if (!strcmp(t->argv[i], "@GDB@")) {
-            if (v->gdb_port) {
-                argv[n++] = strdup("-S");
-                argv[n++] = strdup("-gdb");
-                argv[n++] = strdup(gdb_arg);
-            }
-            continue;
-        }
-        if (!strcmp(t->argv[i], "@NO_REBOOT@")) {
-            if (v->pool_fd < 0)
-                argv[n++] = strdup("-no-reboot");
-            continue;
-        }
-        if (!strcmp(t->argv[i], "@RAM@")) {
-            if (v->ram_fd >= 0) {
-                argv[n++] = strdup("-object");
-                argv[n++] = strdup(ram_arg);
-                argv[n++] = strdup("-machine");
-                argv[n++] = strdup("memory-backend=wormsim-ram");
-            }
-            continue;
-        }
-        if (!strcmp(t->argv[i], "@QMP@")) {
-            if (v->pool_fd >= 0) {
-                argv[n++] = strdup("-chardev");
-                argv[n++] = strdup(qmp_arg);
-                argv[n++] = strdup("-mon");
-                argv[n++] = strdup("chardev=wormsim-pool,mode=control");
-            }
+        size_t g = 0;
+        while (g < sizeof words / sizeof words[0] && strcmp(t->argv[i], words[g].name))
+            g++;
+        if (g < sizeof words / sizeof words[0]) {
+            for (int k = 0; words[g].on && k < 4 && words[g].w[k]; k++)
+                argv[n++] = strdup(words[g].w[k]);
             continue;
         }
         argv[n++] = expand(t->argv[i], v);

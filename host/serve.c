@@ -49,7 +49,14 @@ int serve_recv(int conn, int *argc, char ***argv, int fds[3])
     fds[0] = fds[1] = fds[2] = -1;
     struct ucred cr;
     socklen_t cl = sizeof cr;
-    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || cr.uid != getuid())
+    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cr, &cl))
+        return -1;
+    if (cr.uid != getuid()) {
+        serve_reply(conn, SERVE_OTHER_USER);
+        return -1;
+    }
+    struct pollfd p = { conn, POLLIN, 0 };
+    if (poll(&p, 1, SERVE_REQUEST_S * 1000) != 1)
         return -1;
     char *buf = malloc(SERVE_MAX_REQUEST + 1);
     union { char b[CMSG_SPACE(3 * sizeof(int))]; struct cmsghdr align; } u;
@@ -115,6 +122,13 @@ void serve_reply(int conn, int status)
         perror("wormsim: answer to a run's client");
 }
 
+static int other_user(const char *name)
+{
+    fprintf(stderr, "wormsim: the node pool '%s' is another user's; start your own with: wormsim --serve NAME\n",
+            name);
+    return 2;
+}
+
 int serve_client(const char *name, int argc, char **argv)
 {
     struct sockaddr_un a;
@@ -152,7 +166,11 @@ int serve_client(const char *name, int argc, char **argv)
     c->cmsg_len = CMSG_LEN(sizeof fds);
     memcpy(CMSG_DATA(c), fds, sizeof fds);
     if (fds[0] < 0 || !len || sendmsg(s, &mh, MSG_NOSIGNAL) != (ssize_t)len) {
-        fprintf(stderr, "wormsim: cannot hand the run to the node pool '%s': %s\n", name, strerror(errno));
+        int e = errno;
+        int32_t v;                   /* a refusal the pool sent before it closed */
+        if (recv(s, &v, sizeof v, MSG_DONTWAIT) == sizeof v && v == SERVE_OTHER_USER)
+            return other_user(name);
+        fprintf(stderr, "wormsim: cannot hand the run to the node pool '%s': %s\n", name, strerror(e));
         return 2;
     }
     free(buf);
@@ -180,6 +198,8 @@ int serve_client(const char *name, int argc, char **argv)
         if (p[0].revents) {
             int32_t v;
             ssize_t k = recv(s, &v, sizeof v, 0);
+            if (k == sizeof v && v == SERVE_OTHER_USER)
+                return other_user(name);
             if (k == sizeof v)
                 return v;
             break;

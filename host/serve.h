@@ -8,21 +8,28 @@
  *                     working directory, standard output, standard error
  *   client -> server  one byte, a signal number, when the client is
  *                     interrupted: the run ends as if it had the signal
- *   server -> client  one packet: the run's exit status (int32)
+ *   server -> client  one packet: the run's exit status (int32), or
+ *                     SERVE_OTHER_USER before it closes a connection of
+ *                     another user
  * The server reads relative paths from the client's directory and writes
- * the run's console output to the client's own output.
+ * the run's console output to the client's own output. A connection that
+ * sends no request within SERVE_REQUEST_S seconds is closed, so an idle
+ * client cannot hold the pool from the others.
  */
 #ifndef SERVE_H
 #define SERVE_H
 
 #define SERVE_MAX_REQUEST 65536
+#define SERVE_REQUEST_S   5
+#define SERVE_OTHER_USER  (-2)
 
 /* The pool's listening socket, or -1 with errno. */
 int serve_listen(const char *name);
 
 /* Read one request from a connection: argv[0] is "wormsim", the array and
  * its strings in one allocation (free(*argv)). fds: directory, output,
- * error. Returns -1 if the peer is another user or the packet is bad. */
+ * error. Returns -1 if the peer is another user (it is told so), sends
+ * nothing within SERVE_REQUEST_S, or the packet is bad. */
 int serve_recv(int conn, int *argc, char ***argv, int fds[3]);
 
 /* The client's value of an environment variable (from /proc/PID/environ),

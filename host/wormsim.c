@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,6 +80,7 @@ struct run {
     char dir[1024];
     struct pool_node **nd;           /* by rank */
     unsigned char *back;             /* by rank: done with the run (check_back), or its QEMU ended */
+    unsigned long long *empty_bells; /* by rank: doorbells since its last descriptor that brought none */
     int warm;                        /* nodes handed over warm by the pool */
     double t0, last_progress;
     uint64_t progress_seen;          /* r.progress when last_progress was taken */
@@ -407,10 +409,24 @@ static void on_bell(struct run *rn, int rank)
         rn->last_progress = now_s();
         notify(rn, rank);
     }
+    uint32_t cons = rn->r.nodes[rank].cons;
     if (router_node_poll(&rn->r, rank) < 0)
         fail(rn, "%s", rn->r.error);
     else
         check_back(rn, rank);
+    rn->empty_bells[rank] = rn->r.nodes[rank].cons != cons ? 0 : rn->empty_bells[rank] + 1;
+}
+
+/* The node whose doorbells brought nothing most often since its last
+ * descriptor, if that is a storm (DOORBELL_STORM of them), else -1. */
+#define DOORBELL_STORM 1000
+static int doorbell_storm(const struct run *rn)
+{
+    int w = -1;
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (rn->empty_bells[i] >= DOORBELL_STORM && (w < 0 || rn->empty_bells[i] > rn->empty_bells[w]))
+            w = i;
+    return w;
 }
 
 /* A node's QEMU ended (wait status `status`), on this host or, with
@@ -538,7 +554,11 @@ static void on_timer(struct run *rn)
      * (one call, no timer in between): that is the run moving, not the
      * nodes hanging, so the count is read here too. */
     take_progress(rn, t);
-    if (running && !booting && t - rn->last_progress > rn->hang_s)
+    int storm = doorbell_storm(rn);
+    if (running && !booting && t - rn->last_progress > rn->hang_s && storm >= 0)
+        fail(rn, "node %d rang its doorbell %llu times with nothing posted: a doorbell storm, and no node used "
+             "its NIC for %.0f s (--hang-timeout)", storm, rn->empty_bells[storm], rn->hang_s);
+    else if (running && !booting && t - rn->last_progress > rn->hang_s)
         fail(rn, "no node used its NIC for %.0f s: the running nodes look hung (--hang-timeout)", rn->hang_s);
     /* EXIT is a node's last act: its QEMU must stop right after. It gets
      * --hang-timeout, and at least EXIT_GRACE_S on a loaded host. */
@@ -667,6 +687,29 @@ static void run_free_inputs(struct run *rn)
     free(rn->arch);
 }
 
+static int on_signals(struct host *h, struct run *rn);
+
+/* A signal to the run tool, or from a pool's client, while the nodes are
+ * being started: the run ends (its summary says so) before any more start. */
+static int stopped_while_starting(struct run *rn)
+{
+    struct host *h = rn->h;
+    struct pollfd p[2] = { { h->sigfd, POLLIN, 0 }, { h->client, POLLIN, 0 } };
+    if (poll(p, h->client >= 0 ? 2 : 1, 0) <= 0)
+        return 0;
+    int sig = p[0].revents ? on_signals(h, rn) : 0;
+    unsigned char by_client = 0;
+    if (!sig && h->client >= 0 && p[1].revents && recv(h->client, &by_client, 1, MSG_DONTWAIT) == 1)
+        sig = by_client;
+    if (!sig)
+        return 0;
+    rn->out.interrupted = sig;
+    if (!by_client)
+        h->stop = sig;
+    fail(rn, "interrupted by signal %d (%s) while its nodes were starting", sig, strsignal(sig));
+    return 1;
+}
+
 /* The router, then a node from the pool for every rank: an idle one is
  * configured and let through link-up at once, a new one when it boots. */
 static int setup(struct run *rn)
@@ -675,10 +718,12 @@ static int setup(struct run *rn)
     int n = rn->m.nodes;
     rn->nd = calloc((size_t)n, sizeof *rn->nd);
     rn->back = calloc((size_t)n, 1);
+    rn->empty_bells = calloc((size_t)n, sizeof *rn->empty_bells);
     if (link_size() > 1)
         rn->rem = calloc((size_t)n, sizeof *rn->rem);
-    if (!rn->nd || !rn->back || (link_size() > 1 && !rn->rem) || router_init(&rn->r, &rn->m, &rn->p)) {
-        fprintf(stderr, "wormsim: %s\n", rn->nd && rn->back ? rn->r.error : "out of memory");
+    if (!rn->nd || !rn->back || !rn->empty_bells || (link_size() > 1 && !rn->rem) ||
+        router_init(&rn->r, &rn->m, &rn->p)) {
+        fprintf(stderr, "wormsim: %s\n", rn->nd && rn->back && rn->empty_bells ? rn->r.error : "out of memory");
         return -1;
     }
     rn->r.notify = notify;
@@ -742,6 +787,11 @@ static int setup(struct run *rn)
                 goto out;
             }
             continue;
+        }
+        /* A signal ends the run now, not after every node has started. */
+        if (stopped_while_starting(rn)) {
+            rc = 0;
+            goto out;
         }
         char log[1100];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
@@ -1236,6 +1286,7 @@ static int run_main(struct host *h, int argc, char **argv)
         printf("node pool       %d of %d nodes warm\n", rn.warm, rn.m.nodes);
     free(rn.nd);
     free(rn.back);
+    free(rn.empty_bells);
     router_free(&rn.r);
     run_free_inputs(&rn);
     if (rn.out.interrupted)

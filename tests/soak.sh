@@ -24,7 +24,7 @@ one_run() {
   case $c in                               # why: what summary.json's error must say
     ok)        want=0; why='^$'; cmd=(--app pingpong --nodes 4 --arch "$arg" --args 'len=64 iters=2') ;;
     crash)     why='^node 1: '; cmd=(--app crash --nodes 3 --arch "${arg#*:}" --args "node=1 kind=${arg%%:*}") ;;
-    hang)      why=$([ "$arg" = exit ] && echo '^node 2 posted EXIT' || echo 'look hung')
+    hang)      why=$(case $arg in exit) echo '^node 2 posted EXIT' ;; doorbell) echo 'a doorbell storm' ;; *) echo 'look hung' ;; esac)
                cmd=(--app hang --nodes 3 --args "node=2 how=$arg" --hang-timeout $([ "$arg" = exit ] && echo 5 || echo 1)) ;;
     deadlock)  why='^deadlock: '; cmd=(--app deadlock --nodes 3) ;;
     baddesc)   why='^node 1: '; cmd=(--app baddesc --nodes 3 --args "node=1 what=$arg" --set held_max=4194304) ;;
@@ -97,8 +97,8 @@ for p in $pids; do
   qemus=$((qemus + $(pgrep -f "path=wormsim-$p-" | wc -l)))
   socks=$((socks + $(grep -c "wormsim-$p-" /proc/net/unix || true)))
 done
-memfds=0                                 # NIC memory still held by a process of this soak's runs
-for p in $pids; do [ -d /proc/$p ] && memfds=$((memfds + $(ls -l /proc/$p/fd 2>/dev/null | grep -c "memfd:wormsim-nic" || true))); done
+memfds=0                                 # NIC memory or node RAM still held by a process of this soak's runs
+for p in $pids; do [ -d /proc/$p ] && memfds=$((memfds + $(ls -l /proc/$p/fd 2>/dev/null | grep -c "memfd:wormsim-\(nic\|ram\)" || true))); done
 shm_new=$(comm -13 <(echo "$shm0") <(ls /dev/shm | sort) | grep -v '^wormsim-fuzz' | grep -c . || true)
 echo "soak: $runs runs in $((SECONDS - t0)) s on $JOBS jobs; by case:"
 awk '{split($2, a, ":"); n[a[1]]++; if ($3 == $4 && $6 == "yes") ok[a[1]]++} END { for (c in n) printf "  %-9s %4d runs, %4d ended as expected\n", c, n[c], ok[c] }' "$TMP/all" | sort

@@ -1,0 +1,120 @@
+/* image_read, image_write and image_intact (host/image.c): the node image
+ * the run tool writes into a node's RAM and a pool compares after a run.
+ * Every file here is built in memory and written to a temporary file; a
+ * bad one is refused with its reason, and nothing of it is trusted. */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "check.h"
+#include "image.h"
+
+#define BASE 0x40000000ull
+#define RAM  (1u << 20)
+
+static char err[512], path[64];
+
+/* A 32-bit ARM executable: one PT_LOAD of `len` bytes (0x11, 0x22, ...) at
+ * paddr, memsz len + 16, entry at paddr. */
+struct elf32 {
+    Elf32_Ehdr eh;
+    Elf32_Phdr ph[2];
+    uint8_t body[64];
+};
+
+static struct elf32 arm_exec(uint32_t paddr, uint32_t len)
+{
+    struct elf32 e;
+    memset(&e, 0, sizeof e);
+    memcpy(e.eh.e_ident, ELFMAG, SELFMAG);
+    e.eh.e_ident[EI_CLASS] = ELFCLASS32;
+    e.eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    e.eh.e_type = ET_EXEC;
+    e.eh.e_machine = EM_ARM;
+    e.eh.e_entry = paddr;
+    e.eh.e_phoff = offsetof(struct elf32, ph);
+    e.eh.e_phentsize = sizeof(Elf32_Phdr);
+    e.eh.e_phnum = 1;
+    e.ph[0] = (Elf32_Phdr){ .p_type = PT_LOAD, .p_offset = offsetof(struct elf32, body), .p_vaddr = paddr,
+                            .p_paddr = paddr, .p_filesz = len, .p_memsz = len + 16 };
+    for (unsigned i = 0; i < sizeof e.body; i++)
+        e.body[i] = (uint8_t)(0x11 * (i + 1));
+    return e;
+}
+
+/* Write n bytes of f to a temporary file and read it as an ARM image. */
+static int read_bytes(struct node_image *im, const void *f, size_t n)
+{
+    snprintf(path, sizeof path, "/tmp/wormsim-image-test.%d", (int)getpid());
+    FILE *o = fopen(path, "wb");
+    if (!o)
+        abort();
+    fwrite(f, 1, n, o);
+    fclose(o);
+    err[0] = 0;
+    int rc = image_read(im, path, "arm node image", ELFCLASS32, EM_ARM, "a 32-bit ARM", BASE, RAM, err, sizeof err);
+    unlink(path);
+    return rc;
+}
+
+TEST(an_image_is_written_at_its_physical_address_and_compared)
+{
+    struct elf32 e = arm_exec(BASE + 0x1000, 40);
+    e.ph[0].p_vaddr = 0x1234;                /* QEMU's loader places by p_paddr too */
+    struct node_image im;
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_U64(im.entry, BASE + 0x1000);
+    CHECK_EQ_INT(im.nseg, 1);
+    uint8_t *ram = calloc(1, RAM);
+    image_write(&im, ram);
+    CHECK_MEM(ram + 0x1000, e.body, 40);
+    CHECK_EQ_INT(ram[0x1000 + 40], 0);       /* the rest of the segment is the RAM's zeros */
+    CHECK(image_intact(&im, ram));
+    ram[0x1000 + 39] ^= 1;                   /* one bit of the image */
+    CHECK(!image_intact(&im, ram));
+    ram[0x1000 + 39] ^= 1;
+    ram[0x1000 + 40] = 7;                    /* past the file bytes: not the image */
+    CHECK(image_intact(&im, ram));
+    free(ram);
+    image_free(&im);
+}
+
+TEST(bad_images_are_refused_with_the_reason)
+{
+    struct node_image im;
+    struct elf32 e = arm_exec(BASE + 0x1000, 40);
+    CHECK(read_bytes(&im, "", 0) == -1);
+    CHECK_CONTAINS(err, "empty");
+    CHECK(read_bytes(&im, "#!/bin/sh\necho not an image, but long enough to be read as a header...\n", 72) == -1);
+    CHECK_CONTAINS(err, "not an ELF file");
+    struct elf32 b = e;
+    b.eh.e_machine = EM_RISCV;
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "is not a 32-bit ARM executable; build it with: make");
+    b = e;
+    b.eh.e_entry = BASE - 4;
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "entry point is outside the node's RAM");
+    b = e;
+    b.ph[0].p_paddr = BASE + RAM - 8;       /* its bytes run past the RAM's end */
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "segment outside the node's RAM");
+    b = e;
+    b.ph[0].p_memsz = 0xfffffff0u;          /* a size that wraps an addition */
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "segment outside the node's RAM");
+    b = e;
+    b.ph[0].p_filesz = 4096;                /* more bytes than the file has */
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "segments lie outside it");
+    b = e;
+    b.eh.e_phnum = 3;                       /* headers past the end of the file */
+    b.eh.e_phoff = sizeof b - sizeof(Elf32_Phdr);
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "program headers are cut short");
+    b = e;
+    b.ph[0].p_filesz = 0;
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "nothing to load");
+    CHECK_CONTAINS(err, "build it with: make");
+}
