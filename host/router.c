@@ -6,6 +6,10 @@
 #include "router.h"
 #include "trace.h"
 
+/* Why the router may hold no more messages (router.held_limit), in its
+ * messages. */
+#define HELD_LIMIT_WHY "32 x held_max, or less as the host's memory allows: --mem-limit"
+
 #define SHM32(n, off) (*(volatile uint32_t *)((n)->shm + (off)))
 
 static struct nic_config *cfg_of(struct node *n) { return (struct nic_config *)(n->shm + NIC_CONFIG_OFF); }
@@ -184,6 +188,7 @@ int router_init(struct router *r, const struct machine *m, const struct params *
     memset(r, 0, sizeof *r);
     r->m = *m;
     r->p = *p;
+    r->held_limit = (uint64_t)HELD_TOTAL_FACTOR * p->held_max;
     r->n = m->nodes;
     r->failed_node = -1;
     r->nodes = calloc((size_t)r->n, sizeof *r->nodes);
@@ -278,6 +283,12 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
     n->state = NODE_BOOT;
     touch(r, n);
+}
+
+void router_set_held_limit(struct router *r, uint64_t bytes)
+{
+    if (bytes < r->held_limit)
+        r->held_limit = bytes;
 }
 
 void router_node_waits_after_exit(struct router *r, int rank)
@@ -586,10 +597,10 @@ static struct flood_rx *flood_get(struct router *r, struct node *n, uint32_t tag
         }
         return f;
     }
-    if (r->held_total + flood_bytes(r, len) > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max) {
-        stop(r, "node %d: a flood of tag %u would make the router hold %llu bytes, more than %u x held_max "
-             "(a limit of the host's memory): too many floods at once", n->rank, tag,
-             (unsigned long long)(r->held_total + flood_bytes(r, len)), HELD_TOTAL_FACTOR);
+    if (r->held_total + flood_bytes(r, len) > r->held_limit) {
+        stop(r, "node %d: a flood of tag %u would make the router hold %llu bytes, more than it may (%llu: "
+             HELD_LIMIT_WHY "): too many floods at once", n->rank, tag,
+             (unsigned long long)(r->held_total + flood_bytes(r, len)), (unsigned long long)r->held_limit);
         return NULL;
     }
     struct flood_rx *a = realloc(n->floods, (size_t)(n->nfloods + 1) * sizeof *a);
@@ -622,10 +633,10 @@ static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_
 {
     int from, port, to;
     net_link_ends(r->net, src * net_link_ports(r->net) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
-    if (r->held_total + len + MSG_HELD_BYTES > (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
-        return stop(r, "the router would hold %llu bytes of messages and flood copies, more than %u x held_max "
-                    "(a limit of the host's memory)", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
-                    HELD_TOTAL_FACTOR);
+    if (r->held_total + len + MSG_HELD_BYTES > r->held_limit)
+        return stop(r, "the router would hold %llu bytes of messages and flood copies, more than it may (%llu: "
+                    HELD_LIMIT_WHY ")", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
+                    (unsigned long long)r->held_limit);
     struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t, nic_made);
     if (!m)
         return -1;
@@ -1115,13 +1126,12 @@ static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
  * (`bytes` in all): 0 if that fits the host's limit, else the node fails. */
 static int held_room(struct router *r, struct node *n, const struct nic_desc *d, uint64_t bytes)
 {
-    if (r->held_total + bytes <= (uint64_t)HELD_TOTAL_FACTOR * r->p.held_max)
+    if (r->held_total + bytes <= r->held_limit)
         return 0;
     return fail(r, n, "%s descriptor %u: the router would hold %llu bytes of messages for all nodes, more than "
-                "%u x held_max (%llu bytes): the nodes send faster than the network and their receivers take "
-                "them (a limit of the host's memory)", router_op_name(d->op), d->seq,
-                (unsigned long long)(r->held_total + bytes), HELD_TOTAL_FACTOR,
-                (unsigned long long)HELD_TOTAL_FACTOR * r->p.held_max);
+                "it may (%llu: " HELD_LIMIT_WHY "): the nodes send faster than the network and their receivers "
+                "take them", router_op_name(d->op), d->seq, (unsigned long long)(r->held_total + bytes),
+                (unsigned long long)r->held_limit);
 }
 
 /* A send the node posted, of `copies` messages: counted, and the node's

@@ -38,9 +38,10 @@
  * and this much for its record, so empty messages are not free. */
 #define MSG_HELD_BYTES 256u
 /* All nodes together: the router holds at most this many times held_max
- * of messages. A limit of the host's memory, like --timeout of its time:
- * where it ends a run depends on how far the nodes got, not only on the
- * simulated machine. */
+ * of messages (router.held_limit), and less if the run tool's memory
+ * check leaves less host memory (router_set_held_limit). A limit of the
+ * host's memory, like --timeout of its time: where it ends a run depends
+ * on how far the nodes got, not only on the simulated machine. */
 #define HELD_TOTAL_FACTOR 32u
 /* The worms a NIC makes itself (fetch-and-increment replies, flood
  * relays) are numbered in the order the network makes them, apart from
@@ -150,6 +151,7 @@ struct router {
     uint64_t messages, bytes, unreceived;
     uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */
     uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
+    uint64_t held_limit;          /* at most this many (HELD_TOTAL_FACTOR above) */
     uint64_t sim_end;             /* latest finish time */
     struct msg_record *log;       /* every message, in send order per source */
     size_t nlog, log_cap;
@@ -178,6 +180,10 @@ int router_node_poll(struct router *r, int rank);
 /* Node rank, a node its pool keeps, waits after its EXIT for the pool to
  * reset it (nic_config.after_exit); set after router_attach. */
 void router_node_waits_after_exit(struct router *r, int rank);
+
+/* Hold at most `bytes` of messages in all, if that is less than
+ * HELD_TOTAL_FACTOR x held_max: the host memory a run's nodes leave. */
+void router_set_held_limit(struct router *r, uint64_t bytes);
 
 /* The node's link-up handshake: 1 if it just came up. */
 int router_node_hello(struct router *r, int rank);

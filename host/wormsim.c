@@ -272,6 +272,16 @@ static unsigned long long memory_limit(const struct run *rn, unsigned long long 
     return rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + *idle;
 }
 
+/* What the router may hold of messages: 32 x held_max (router.h), or what
+ * the memory limit leaves beside the nodes, if less. */
+static unsigned long long held_room(const struct run *rn)
+{
+    int own;
+    unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
+    unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
+    return limit && limit - need < most ? limit - need : most;
+}
+
 /* A machine that would not fit in host memory is refused before any node
  * starts: memory_need() against memory_limit(). */
 static int check_memory(const struct run *rn)
@@ -727,6 +737,7 @@ static int setup(struct run *rn)
         return -1;
     }
     rn->r.notify = notify;
+    router_set_held_limit(&rn->r, held_room(rn));
     if (net_set_jump(rn->r.net, rn->jump)) {
         fprintf(stderr, "wormsim: no memory for --check-jump's second network model\n");
         return -1;
@@ -1186,9 +1197,10 @@ static int run_main(struct host *h, int argc, char **argv)
                      limit >> 20, nidle, idle >> 20);
         else
             snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
-        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory (%s); "
-               "limits %.0f s in all (--timeout), %.0f s with no NIC use (--hang-timeout)\n", rn.app,
-               topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20, lim, rn.timeout_s, rn.hang_s);
+        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory (%s), and the router "
+               "holds at most %llu MiB of messages; limits %.0f s in all (--timeout), %.0f s with no NIC use "
+               "(--hang-timeout)\n", rn.app, topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20,
+               lim, held_room(&rn) >> 20, rn.timeout_s, rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }

@@ -168,7 +168,7 @@ check_only() {
   "$WORMSIM" --check --topo banyan --nodes 16 --app alltoall_atape --args len=512 --runs-dir "$RUNS" \
              --kernel "${KERNEL:-build/arm/node.elf}" > "$TMP/c" 2>&1
   expect '[ $? = 0 ]' "$(cat "$TMP/c")"
-  expect 'grep -q "^wormsim: alltoall_atape on banyan 16 (16 nodes): accepted; about [0-9]* MiB of host memory ([0-9]* MiB available); limits [0-9]* s in all (--timeout), [0-9]* s with no NIC use (--hang-timeout)$" "$TMP/c"' "$(cat "$TMP/c")"
+  expect 'grep -q "^wormsim: alltoall_atape on banyan 16 (16 nodes): accepted; about [0-9]* MiB of host memory ([0-9]* MiB available), and the router holds at most [0-9]* MiB of messages; limits [0-9]* s in all (--timeout), [0-9]* s with no NIC use (--hang-timeout)$" "$TMP/c"' "$(cat "$TMP/c")"
   expect '[ "$(ndirs)" = 0 ]' "--check created a run directory"
   refused --check --topo mesh --nodes 16 --dims 4x4 --app alltoall_atape -- "app alltoall_atape needs a banyan"
   refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1472 MiB of host memory"

@@ -80,6 +80,23 @@ harden_flood_is_bounded() {
   expect '[ "$(tail -1 "$TMP/rss")" -lt 204800 ]' "router peak RSS $(tail -1 "$TMP/rss") KiB"
 }
 
+# What the router may hold in all follows the memory check: with 16 MiB
+# left beside the nodes (--mem-limit), a node flooding another stops the
+# run at 16 MiB of held messages, below held_max (64 MiB), and the router
+# stays small. --check says the same figure.
+harden_held_messages_fit_the_memory_limit() {
+  local run=(--kernel "$KERNEL" --runs-dir "$RUNS" --app baddesc --nodes 2 --args 'node=1 what=flood')
+  "$WORMSIM" --check "${run[@]}" > "$TMP/c" 2>&1
+  local need; need=$(sed -n 's/.* accepted; about \([0-9]*\) MiB of host memory.*/\1/p' "$TMP/c")
+  expect '[ -n "$need" ]' "$(cat "$TMP/c")"
+  "$WORMSIM" --check "${run[@]}" --mem-limit $((need + 16)) > "$TMP/c" 2>&1
+  expect 'grep -q "and the router holds at most 16 MiB of messages" "$TMP/c"' "$(cat "$TMP/c")"
+  /usr/bin/time -f "%M" -o "$TMP/rss" "$WORMSIM" "${run[@]}" --mem-limit $((need + 16)) > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/x")"
+  expect 'summary .error | grep -q "more than it may (16777216: 32 x held_max, or less as the host.s memory allows: --mem-limit)"' "$(summary .error)"
+  expect '[ "$(tail -1 "$TMP/rss")" -lt 102400 ]' "router peak RSS $(tail -1 "$TMP/rss") KiB"
+}
+
 # A node of one run that posts EXIT and keeps running is named, once the
 # others are done and the grace (the hang timeout, at least 10 s) has
 # passed, instead of holding the run to its wall-clock limit (60 s here).
@@ -120,4 +137,6 @@ harden_signal_while_starting() {
 for h in harden_no_semihosting_arm harden_no_semihosting_rv harden_semihost_probe_is_live \
          harden_templates_have_no_semihosting harden_huge_step_marks harden_step_mark_costs_no_memory \
          harden_time_past_limit harden_time_backwards harden_flood_is_bounded harden_exit_then_run \
-         harden_doorbell_spin_is_a_hang harden_signal_while_starting; do t $h $h; done
+         harden_doorbell_spin_is_a_hang harden_signal_while_starting harden_held_messages_fit_the_memory_limit; do
+  t $h $h
+done
