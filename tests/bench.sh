@@ -2,11 +2,12 @@
 # make bench: wall time and memory of real runs, medians of several, for
 # each node ISA side by side; cold runs against runs on a node pool; the
 # network engine alone, and its throughput past saturation per
-# arbitration policy; then the fault soak (tests/soak.sh).
+# arbitration policy; then the fault soak (tests/soak.sh) and the pool soak
+# (tests/soak-pool.sh).
 #   REPEAT=5 (runs per size)  SIZES="16 64 256"  APP=alltoall_pex  ARGS=len=1024
 #   POOL_SIZES="64" (cold against warm)
 #   BENCH_ARCHES="arm riscv"  (any --arch values: arm, riscv, mixed, lists)
-#   SOAK_RUNS=1000 (0 skips the soak)
+#   SOAK_RUNS=1000 (0 skips the soak)  SOAK_POOL_RUNS=1000 (0 skips the pool soak)
 set -u
 cd "$(dirname "$0")/.."
 WORMSIM=${WORMSIM:-build/host/wormsim}; KERNEL=${KERNEL:-build/arm/node.elf}
@@ -237,3 +238,7 @@ echo "(one run each; peak_host_MiB: the largest drop in MemAvailable during the 
 # descriptors and signals; what each ended with and what was left behind.
 echo
 [ "${SOAK_RUNS:-1000}" = 0 ] || WORMSIM=$WORMSIM KERNEL=$KERNEL KERNEL_RISCV=$KERNEL_RISCV tests/soak.sh
+# The pool soak: SOAK_POOL_RUNS (default 1000) runs on one pool, hostile
+# programs between normal ones, each normal one against its cold twin.
+echo
+[ "${SOAK_POOL_RUNS:-1000}" = 0 ] || WORMSIM=$WORMSIM KERNEL=$KERNEL KERNEL_RISCV=$KERNEL_RISCV tests/soak-pool.sh
