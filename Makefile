@@ -4,7 +4,7 @@
 #                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 RUNS_DIR=; README)
 #   make test       host unit tests and QEMU boot-and-collect tests
 #   make bench      wall-time and memory figures, and the fault soak
-#   make fuzz       a long libFuzzer campaign on the router (FUZZ_SECONDS= FUZZ_JOBS=)
+#   make fuzz       a long libFuzzer campaign on the router and the relay (FUZZ_SECONDS= FUZZ_JOBS=)
 #   make sweep SWEEP=NAME   run a sweep definition (experiments/NAME.sweep) into results/NAME
 #   make results    docs/results.md and its plots from results/*/results.csv (also: make plots)
 #   make reproduce  every paper reproduction sweep, then make results
@@ -110,17 +110,18 @@ RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
                $${NET:+--set "$$NET"} $(if $(filter-out 0,$(TRACE)),--trace) --arch "$$ARCH" \
                --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir "$$RUNS_DIR"
-# The router's node-facing surface under libFuzzer, ASan and UBSan
-# (tests/fuzz/). make test replays the committed corpus and runs a 60 s
-# campaign; make fuzz runs a long one.
+# The router's node-facing surface and the relay's message bodies under
+# libFuzzer, ASan and UBSan (tests/fuzz/). make test replays the committed
+# corpora and runs a short campaign of each; make fuzz runs long ones.
 FUZZ         = $(BUILD)/fuzz/fuzz_router
+FUZZ_RELAY   = $(BUILD)/fuzz/fuzz_relay
 FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/results.c \
                host/arch.c host/image.c host/trace.c host/files.c host/show.c
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS
 
 TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
-               FUZZ=$(BUILD)/fuzz/fuzz_router BUILD=$(BUILD)
+               FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD)
 
 .DELETE_ON_ERROR:   # a failed link leaves no empty node image behind
 .PHONY: all host mpi check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
@@ -190,7 +191,7 @@ sweep-test: all $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh sweep
 	@$(TEST_VARS) tests/sweep/run.sh
 
-test: all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ)
+test: all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ) $(FUZZ_RELAY)
 	@tests/check-deps.sh run $(ARCHES)
 	@tests/check-deps.sh sweep
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
@@ -201,10 +202,14 @@ $(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_s
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< $(FUZZ_SRCS) -o $@ $(HOST_LIBS)
-fuzz-test: $(FUZZ)
-	@FUZZ=$(FUZZ) BUILD=$(BUILD) tests/fuzz/run.sh
-fuzz: $(FUZZ)
-	@FUZZ=$(FUZZ) BUILD=$(BUILD) tests/fuzz/run.sh --campaign "$$FUZZ_SECONDS"
+$(FUZZ_RELAY): tests/fuzz/fuzz_relay.c host/relay.c host/relay.h netdev/nic_shm.h | check-fuzz-deps
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	      -Ihost $< host/relay.c -o $@
+fuzz-test: $(FUZZ) $(FUZZ_RELAY)
+	@FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD) tests/fuzz/run.sh
+fuzz: $(FUZZ) $(FUZZ_RELAY)
+	@FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD) tests/fuzz/run.sh --campaign "$$FUZZ_SECONDS"
 
 bench: all $(WORMSIM_MPI)
 	@tests/check-deps.sh run $(ARCHES)

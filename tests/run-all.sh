@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test: host unit tests, the router fuzzer's replay and short campaign, the sweep tool and the CI slice of the
+# make test: host unit tests, the router and relay fuzzers' replays and short campaigns, the sweep tool and the CI slice of the
 # reproductions (tests/sweep), then the QEMU boot-and-collect suite.
 set -u
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ summ() { local line; line=$(grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' "$1"
 log=$(mktemp)
 echo "== host unit tests"
 tests/run-unit.sh $UNIT_TESTS 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
-echo "== router fuzzer (replay, then a short campaign)"
+echo "== router and relay fuzzers (replay, then a short campaign of each)"
 tests/fuzz/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
 echo "== host tool tests"
 tests/host/run.sh 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1; summ "$log"
