@@ -52,7 +52,15 @@ int serve_recv(int conn, int *argc, char ***argv, int fds[3])
     if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cr, &cl))
         return -1;
     if (cr.uid != getuid()) {
+        /* Told, then its request (if it comes) read and dropped: a UNIX
+         * socket closed with unread data resets its peer, which would then
+         * lose the answer. */
         serve_reply(conn, SERVE_OTHER_USER);
+        struct pollfd w = { conn, POLLIN, 0 };
+        char drop[512];
+        if (poll(&w, 1, SERVE_REQUEST_S * 1000) == 1)
+            while (recv(conn, drop, sizeof drop, MSG_DONTWAIT) > 0)
+                ;
         return -1;
     }
     struct pollfd p = { conn, POLLIN, 0 };
