@@ -62,6 +62,29 @@ mpi_hardware_collectives() {
   done
 }
 
+# Hostile nodes on a node host (rank 2 hosts nodes 8-15 of 16): bad
+# descriptors and a flood of unreceived messages. Their bytes reach rank 0
+# only through the relay, and rank 0 ends each run exactly as on one host:
+# the same exit status and the same error. A doorbell storm ends the run
+# as a hang (its node host relays only doorbells that bring something, so
+# rank 0 cannot name the storm).
+mpi_hostile_nodes_are_named_as_on_one_host() {
+  local what one many
+  for what in dst len ring time backwards flood; do
+    local run=(--app baddesc --dims 4x4 --args "node=13 what=$what" --set held_max=4194304 --hang-timeout 3)
+    "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" "${run[@]}" > "$TMP/h1" 2>&1; local rc1=$?
+    one=$(summary .error)
+    wm 3 "${run[@]}" > "$TMP/h3" 2>&1; local rc3=$?
+    many=$(summary .error)
+    expect '[ $rc1 = 1 ] && [ $rc3 = 1 ]' "what=$what: exit $rc1 on one host, $rc3 over 3 ranks: $(tail -5 "$TMP/h3")"
+    expect '[ -n "$one" ] && [ "$one" = "$many" ]' "what=$what: '$one' on one host, '$many' over 3 ranks"
+  done
+  local storm=(--app hang --dims 4x4 --args 'node=13 how=doorbell' --hang-timeout 2)
+  wm 3 "${storm[@]}" > "$TMP/h3" 2>&1; rc3=$?
+  expect '[ $rc3 = 1 ]' "doorbell storm over 3 ranks: exit $rc3: $(tail -5 "$TMP/h3")"
+  expect 'summary .error | grep -q "(--hang-timeout)\$"' "$(summary .error)"
+}
+
 # A bad option is refused once (not once per rank), before any node starts.
 mpi_bad_option_is_said_once() {
   local before; before=$(ndirs)
@@ -138,5 +161,6 @@ mpi_gdb_names_the_host() {
   expect 'grep -q "\$1 = 3" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
 }
 
-for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run \
-         mpi_node_host_killed_ends_the_run mpi_gdb_names_the_host; do t $m $m; done
+for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_hostile_nodes_are_named_as_on_one_host \
+         mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
+         mpi_gdb_names_the_host; do t $m $m; done
