@@ -55,3 +55,48 @@ void show_guard_stderr(void)
     setvbuf(f, NULL, _IOLBF, 0);
     stderr = f;
 }
+
+/* Levenshtein distance of a and b, stopping above `most` (it returns
+ * most + 1 then): two rows of the dynamic programme. */
+static int distance(const char *a, const char *b, int most)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > (size_t)most)
+        return most + 1;
+    int row[65], next[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        next[0] = (int)i;
+        int low = next[0];
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = row[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = row[j] + 1, ins = next[j - 1] + 1;
+            next[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (next[j] < low)
+                low = next[j];
+        }
+        if (low > most)
+            return most + 1;
+        memcpy(row, next, (lb + 1) * sizeof *row);
+    }
+    return row[lb];
+}
+
+void show_nearest(char *out, size_t len, const char *s, const char *const *names, int n)
+{
+    int least = -1, shown = 0;
+    size_t o = 0;
+    out[0] = 0;
+    for (int pass = 0; pass < 2; pass++)         /* the least distance, then the names at it */
+        for (int i = 0; i < n; i++) {
+            int most = (int)strlen(names[i]) / 3 > 2 ? (int)strlen(names[i]) / 3 : 2;
+            int d = distance(s, names[i], most);
+            if (d > most)
+                continue;
+            if (pass == 0 && (least < 0 || d < least))
+                least = d;
+            if (pass == 1 && d == least && shown < 3 && o < len)
+                o += (size_t)snprintf(out + o, len - o, "%s'%s'", shown++ ? " or " : "", names[i]);
+        }
+}

@@ -14,6 +14,13 @@
 /* s as a message shows it, in buf; quoted: between single quotes. */
 const char *show(char buf[SHOW_LEN], const char *s, int quoted);
 
+/* The names among names[0..n-1] nearest to s by edit distance (insert,
+ * delete or change one byte: Levenshtein), if within a third of the name's
+ * length (at least 2 edits): those at the least distance, at most 3, in
+ * list order, into out as "'a' or 'b'"; out is "" if none is near. For a
+ * "did you mean". */
+void show_nearest(char *out, size_t len, const char *s, const char *const *names, int n);
+
 /* Make stderr show every control byte but newline and tab as '?', for the
  * messages that quote text without show(). Call first thing in main(). */
 void show_guard_stderr(void);

@@ -220,9 +220,24 @@ static int check_app(struct run *rn)
         rn->app_heap = app_heap_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
         return 0;
     }
-    char q[SHOW_LEN];
-    fprintf(stderr, "wormsim: unknown app %s; accepted:\n", show(q, rn->app, 1));
-    list_apps(stderr);
+    /* The accepted names, wrapped (--list-apps describes them), and the
+     * nearest ones last, where the eye lands. */
+    char q[SHOW_LEN], near[256];
+    const char *names[NAPPS];
+    fprintf(stderr, "wormsim: unknown app %s; accepted:\n ", show(q, rn->app, 1));
+    int col = 1;
+    for (int i = 0; i < NAPPS; i++) {
+        names[i] = apps[i].name;
+        if (col + 1 + (int)strlen(names[i]) > 78) {
+            fprintf(stderr, "\n ");
+            col = 1;
+        }
+        col += fprintf(stderr, " %s", names[i]);
+    }
+    fprintf(stderr, "\n(wormsim --list-apps describes each)\n");
+    show_nearest(near, sizeof near, rn->app, names, NAPPS);
+    if (*near)
+        fprintf(stderr, "wormsim: did you mean %s?\n", near);
     return -1;
 }
 

@@ -312,8 +312,20 @@ messages_show_no_control_bytes() {
     expect '! grep -q $'"'"'\x1b'"'"' "$TMP/b" && grep -qF "x?[31my" "$TMP/b"' "$o: $(cat -v "$TMP/b" | head -3)"
   done
   ws --check --app "$(printf 'a%.0s' $(seq 5000))" > "$TMP/b" 2>&1
+  expect '[ "$(wc -L < "$TMP/b")" -lt 400 ]' "$(cut -c1-300 "$TMP/b" | head -3)"
   expect '[ "$(head -1 "$TMP/b" | wc -c)" -lt 400 ] && head -1 "$TMP/b" | grep -q "(5000 characters); accepted:"' \
     "$(head -1 "$TMP/b" | cut -c1-300)"
+}
+# An unknown app: the accepted names in a few lines, not the 70 lines of
+# --list-apps, and the nearest names last.
+unknown_app_says_what_was_meant() {
+  refused --check --app alltoall_pexx -- "unknown app 'alltoall_pexx'; accepted:"
+  expect '[ "$(wc -l < "$TMP/b")" -lt 25 ]' "$(wc -l < "$TMP/b") lines: $(head -5 "$TMP/b")"
+  expect 'grep -q " alltoall_gen " "$TMP/b"' "$(cat "$TMP/b")"
+  expect '[ "$(tail -1 "$TMP/b")" = "wormsim: did you mean '"'"'alltoall_pex'"'"'?" ]' "$(tail -1 "$TMP/b")"
+  refused --check --app bcast_td -- "did you mean 'bcast_rd'"
+  refused --check --app zzzzzzzzzzzzzz -- "unknown app 'zzzzzzzzzzzzzz'"
+  expect '! grep -q "did you mean" "$TMP/b"' "$(tail -2 "$TMP/b")"
 }
 preset_too_large() {
   yes 'vcs = 2' | head -c 2000000 > "$TMP/big.conf"
@@ -421,7 +433,7 @@ C
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
+         preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
