@@ -411,6 +411,8 @@ static void reset_nodes(struct pool *p)
         struct pool_node *nd = p->node[i];
         if (nd && nd->state == PN_RESET && !image_intact(&nd->image->im, nd->ram))
             node_free(p, nd);
+        else if (nd && nd->state == PN_RESET)
+            nd->qmp_reset = 0;                   /* a reset the node asked for itself counts for nothing */
     }
     reset_send(p, reset);
     reset_wait(p, 1, deadline);
