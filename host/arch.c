@@ -70,10 +70,3 @@ void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len)
             o += (size_t)snprintf(buf + o, len - o, "%s %d %s", o > 6 ? "," : "", count[a], arch_names[a]);
 }
 
-int arch_check_image(enum node_arch a, const char *path, char *err, size_t errlen)
-{
-    struct node_image im;
-    int rc = arch_read_image(a, path, &im, err, errlen);
-    image_free(&im);
-    return rc;
-}

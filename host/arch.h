@@ -29,15 +29,12 @@ int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_
 extern const unsigned long long arch_ram_base[ARCH_COUNT];
 
 struct node_image;
-/* Read node image path for ISA a (host/image.h). Returns 0, or -1 with the
- * reason in err. */
+/* Read node image path for ISA a (host/image.h): an executable ELF of the
+ * ISA (ARM: 32-bit, EM_ARM; RISC-V: 64-bit, EM_RISCV) that fits the node's
+ * RAM. Returns 0, or -1 with the reason in err (missing, empty, not ELF,
+ * another machine, out of RAM), so a bad image is refused before any QEMU
+ * starts. */
 int arch_read_image(enum node_arch a, const char *path, struct node_image *im, char *err, size_t errlen);
-
-/* The node image at path is an executable ELF of ISA a (ARM: 32-bit,
- * EM_ARM; RISC-V: 64-bit, EM_RISCV). Returns 0, or -1 with the reason in
- * err (missing, empty, not ELF, another machine), so a bad image is
- * refused before any QEMU starts. */
-int arch_check_image(enum node_arch a, const char *path, char *err, size_t errlen);
 
 /* "riscv", "arm" or "mixed: 32 arm, 32 riscv". */
 void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len);

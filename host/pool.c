@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include "pool.h"
 #include "arch.h"
+#include "host_clock.h"
 #include "../netdev/nic_shm.h"
 
 /* Console bytes kept for a node between runs; more are dropped (a node
@@ -69,36 +70,38 @@ int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
     }
     free(path);
     s->key = k;
-    s->image = NULL;
-    if (!k) {
+    if (!k)
         snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    if (!(s->image = calloc(1, sizeof *s->image)) ||
-        arch_read_image(s->arch, s->kernel, &s->image->im, err, errlen)) {
-        if (!s->image)
-            snprintf(err, errlen, "out of memory");
-        pool_spec_free(s);
-        return -1;
-    }
-    s->image->refs = 1;
-    return 0;
-}
-
-static void image_unref(struct pool_image *im)
-{
-    if (im && !--im->refs) {
-        image_free(&im->im);
-        free(im);
-    }
+    return k ? 0 : -1;
 }
 
 void pool_spec_free(struct pool_spec *s)
 {
     free(s->key);
     s->key = NULL;
-    image_unref(s->image);
-    s->image = NULL;
+}
+
+struct pool_image *pool_image_read(int arch, const char *path, char *err, size_t errlen)
+{
+    struct pool_image *im = calloc(1, sizeof *im);
+    if (!im) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (arch_read_image((enum node_arch)arch, path, &im->im, err, errlen)) {
+        free(im);
+        return NULL;
+    }
+    im->refs = 1;
+    return im;
+}
+
+void pool_image_unref(struct pool_image *im)
+{
+    if (im && !--im->refs) {
+        image_free(&im->im);
+        free(im);
+    }
 }
 
 #define RAM_BYTES ((size_t)NODE_RAM_MIB << 20)
@@ -178,7 +181,7 @@ static void node_free(struct pool *p, struct pool_node *nd)
     nic_mem_destroy(&nd->mem);
     if (nd->ram)
         munmap(nd->ram, RAM_BYTES);
-    image_unref(nd->image);
+    pool_image_unref(nd->image);
     if (nd->qmp.fd >= 0) close(nd->qmp.fd);
     if (nd->conn >= 0) close(nd->conn);
     if (nd->console >= 0) close(nd->console);
@@ -200,10 +203,10 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
         free(nd);
         return NULL;
     }
+    int has_ram = template_has(s->tpl, "@RAM@");
     *nd = (struct pool_node){ .id = id, .state = PN_BUSY, .pid = -1, .conn = -1, .console = -1, .log = -1,
                               .key = key, .rank = -1,
-                              .reusable = p->keep && !s->gdb_port && template_has(s->tpl, "@QMP@") &&
-                                          template_has(s->tpl, "@RAM@"),
+                              .reusable = p->keep && !s->gdb_port && has_ram && template_has(s->tpl, "@QMP@"),
                               .image = s->image };
     nd->image->refs++;
     nd->mem.memfd = nd->mem.bell_fd = nd->mem.irq_fd = -1;
@@ -213,7 +216,7 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (nd->log < 0 || nic_mem_create(&nd->mem, id, s->nic_mem) || pipe2(out, O_CLOEXEC) ||
         (nd->reusable && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl)) ||
-        (template_has(s->tpl, "@RAM@") && (ram = ram_create(nd, s->image)) < 0)) {
+        (has_ram && (ram = ram_create(nd, s->image)) < 0)) {
         snprintf(err, errlen, "cannot set up a node (%s): %s", nd->log < 0 ? log_path : "NIC memory or console",
                  strerror(errno));
         goto fail;
@@ -374,9 +377,7 @@ static void reset_wait(struct pool *p, int want_reset, double deadline)
                 who[k++] = i;
             }
         }
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        double left = deadline - (double)ts.tv_sec - ts.tv_nsec / 1e9;
+        double left = deadline - now_s();
         if (!k || !fds || !who || left <= 0) {
             for (int j = 0; j < k; j++)
                 node_free(p, p->node[who[j]]);
@@ -400,12 +401,10 @@ static void reset_nodes(struct pool *p)
     static const char *const resume[] = { "cont", NULL };
     for (int i = 0; i < p->n; i++)
         if (p->node[i] && p->node[i]->state == PN_RESET)
-            p->node[i]->qmp_returns = p->node[i]->qmp_reset = 0;
+            p->node[i]->qmp_returns = 0;
     if (!reset_send(p, stop))
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double deadline = (double)ts.tv_sec + ts.tv_nsec / 1e9 + POOL_RESET_S;
+    double deadline = now_s() + POOL_RESET_S;
     reset_wait(p, 0, deadline);
     for (int i = 0; i < p->n; i++) {             /* stopped: compare what it runs */
         struct pool_node *nd = p->node[i];

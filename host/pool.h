@@ -42,11 +42,17 @@
 #include "qmp.h"
 #include "image.h"
 
-/* A node image the pool loaded, shared by its spec and its nodes. */
+/* A node image as the run tool read it, shared by the run and the nodes
+ * it starts (each holds a reference). */
 struct pool_image {
     int refs;
     struct node_image im;
 };
+
+/* Read node image path for ISA arch (arch_read_image): a new shared image
+ * with one reference, or NULL with err set. */
+struct pool_image *pool_image_read(int arch, const char *path, char *err, size_t errlen);
+void pool_image_unref(struct pool_image *im);
 
 enum pool_node_state {
     PN_IDLE,          /* reset: booting, or waiting in link-up for a run */
@@ -62,11 +68,11 @@ struct pool_spec {
     size_t nic_mem;
     int gdb_port;            /* 0: none; a node with a gdbstub is never reused */
     char *key;               /* pool_spec_key(), once per spec */
-    struct pool_image *image;   /* read by pool_spec_key */
+    struct pool_image *image;   /* the image, read once for the run (the run's reference) */
 };
 
-/* Fill spec->key (see the key above) and read the node image. Returns -1
- * with err set if the node image cannot be read or is not one. */
+/* Fill spec->key (see the key above). Returns -1 with err set if the node
+ * image cannot be read. */
 int  pool_spec_key(struct pool_spec *spec, char *err, size_t errlen);
 void pool_spec_free(struct pool_spec *spec);
 

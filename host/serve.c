@@ -49,23 +49,18 @@ int serve_recv(int conn, int *argc, char ***argv, int fds[3])
     fds[0] = fds[1] = fds[2] = -1;
     struct ucred cr;
     socklen_t cl = sizeof cr;
-    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cr, &cl))
+    struct pollfd p = { conn, POLLIN, 0 };
+    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || poll(&p, 1, SERVE_REQUEST_S * 1000) != 1)
         return -1;
     if (cr.uid != getuid()) {
-        /* Told, then its request (if it comes) read and dropped: a UNIX
-         * socket closed with unread data resets its peer, which would then
-         * lose the answer. */
-        serve_reply(conn, SERVE_OTHER_USER);
-        struct pollfd w = { conn, POLLIN, 0 };
+        /* Its request read and dropped, then told: a UNIX socket closed
+         * with unread data resets its peer, which would lose the answer. */
         char drop[512];
-        if (poll(&w, 1, SERVE_REQUEST_S * 1000) == 1)
-            while (recv(conn, drop, sizeof drop, MSG_DONTWAIT) > 0)
-                ;
+        while (recv(conn, drop, sizeof drop, MSG_DONTWAIT) > 0)
+            ;
+        serve_reply(conn, SERVE_OTHER_USER);
         return -1;
     }
-    struct pollfd p = { conn, POLLIN, 0 };
-    if (poll(&p, 1, SERVE_REQUEST_S * 1000) != 1)
-        return -1;
     char *buf = malloc(SERVE_MAX_REQUEST + 1);
     union { char b[CMSG_SPACE(3 * sizeof(int))]; struct cmsghdr align; } u;
     struct iovec iov = { buf, SERVE_MAX_REQUEST };
@@ -130,13 +125,6 @@ void serve_reply(int conn, int status)
         perror("wormsim: answer to a run's client");
 }
 
-static int other_user(const char *name)
-{
-    fprintf(stderr, "wormsim: the node pool '%s' is another user's; start your own with: wormsim --serve NAME\n",
-            name);
-    return 2;
-}
-
 int serve_client(const char *name, int argc, char **argv)
 {
     struct sockaddr_un a;
@@ -174,11 +162,7 @@ int serve_client(const char *name, int argc, char **argv)
     c->cmsg_len = CMSG_LEN(sizeof fds);
     memcpy(CMSG_DATA(c), fds, sizeof fds);
     if (fds[0] < 0 || !len || sendmsg(s, &mh, MSG_NOSIGNAL) != (ssize_t)len) {
-        int e = errno;
-        int32_t v;                   /* a refusal the pool sent before it closed */
-        if (recv(s, &v, sizeof v, MSG_DONTWAIT) == sizeof v && v == SERVE_OTHER_USER)
-            return other_user(name);
-        fprintf(stderr, "wormsim: cannot hand the run to the node pool '%s': %s\n", name, strerror(e));
+        fprintf(stderr, "wormsim: cannot hand the run to the node pool '%s': %s\n", name, strerror(errno));
         return 2;
     }
     free(buf);
@@ -206,8 +190,11 @@ int serve_client(const char *name, int argc, char **argv)
         if (p[0].revents) {
             int32_t v;
             ssize_t k = recv(s, &v, sizeof v, 0);
-            if (k == sizeof v && v == SERVE_OTHER_USER)
-                return other_user(name);
+            if (k == sizeof v && v == SERVE_OTHER_USER) {
+                fprintf(stderr, "wormsim: the node pool '%s' is another user's; start your own with: "
+                        "wormsim --serve NAME\n", name);
+                return 2;
+            }
             if (k == sizeof v)
                 return v;
             break;

@@ -75,8 +75,10 @@ struct run {
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
     int check_only;                     /* --check: every check, then exit before any node starts */
     unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
+    unsigned long long held_room;       /* bytes of messages the router may hold (check_memory) */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
+    struct pool_image *image[ARCH_COUNT];   /* each ISA's node image, read once */
     char dir[1024];
     struct pool_node **nd;           /* by rank */
     unsigned char *back;             /* by rank: done with the run (check_back), or its QEMU ended */
@@ -287,22 +289,16 @@ static unsigned long long memory_limit(const struct run *rn, unsigned long long 
     return rn->mem_limit_mib ? rn->mem_limit_mib << 20 : mem_available() + *idle;
 }
 
-/* What the router may hold of messages: 32 x held_max (router.h), or what
- * the memory limit leaves beside the nodes, if less. */
-static unsigned long long held_room(const struct run *rn)
+/* A machine that would not fit in host memory is refused before any node
+ * starts: memory_need() against memory_limit(). One that fits sets what
+ * the router may hold of messages (held_room): 32 x held_max (router.h),
+ * or what the limit leaves beside the nodes, if less. */
+static int check_memory(struct run *rn)
 {
     int own;
     unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
     unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
-    return limit && limit - need < most ? limit - need : most;
-}
-
-/* A machine that would not fit in host memory is refused before any node
- * starts: memory_need() against memory_limit(). */
-static int check_memory(const struct run *rn)
-{
-    int own;
-    unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
+    rn->held_room = limit && limit - need < most ? limit - need : most;
     if (!limit || need <= limit)
         return 0;
     char whose[64] = "";
@@ -700,19 +696,34 @@ static int gdb_announce(struct run *rn, int port, const char *host)
  * pool_spec_key, once the ISA is known to be wanted). */
 static struct pool_spec spec_of(const struct run *rn, int a)
 {
-    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL, NULL };
+    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL, rn->image[a] };
 }
 
-/* What run_main loaded for the nodes: the QEMU templates and the ISAs. */
+/* What run_main loaded for the nodes: the QEMU templates, the node images
+ * and the ISAs. */
 static void run_free_inputs(struct run *rn)
 {
-    for (int a = 0; a < ARCH_COUNT; a++)
+    for (int a = 0; a < ARCH_COUNT; a++) {
         if (rn->tpl[a].argc)
             template_free(&rn->tpl[a]);
+        pool_image_unref(rn->image[a]);
+        rn->image[a] = NULL;
+    }
     free(rn->arch);
 }
 
 static int on_signals(struct host *h, struct run *rn);
+
+/* The run ends by signal sig: one of the run tool's own, which ends a
+ * server too, or one a pool's client passed on (by_client). `when` ends
+ * the message. */
+static void end_by_signal(struct run *rn, int sig, int by_client, const char *when)
+{
+    rn->out.interrupted = sig;
+    if (!by_client)
+        rn->h->stop = sig;
+    fail(rn, "interrupted by signal %d (%s)%s", sig, strsignal(sig), when);
+}
 
 /* A signal to the run tool, or from a pool's client, while the nodes are
  * being started: the run ends (its summary says so) before any more start. */
@@ -722,17 +733,13 @@ static int stopped_while_starting(struct run *rn)
     struct pollfd p[2] = { { h->sigfd, POLLIN, 0 }, { h->client, POLLIN, 0 } };
     if (poll(p, h->client >= 0 ? 2 : 1, 0) <= 0)
         return 0;
-    int sig = p[0].revents ? on_signals(h, rn) : 0;
-    unsigned char by_client = 0;
-    if (!sig && h->client >= 0 && p[1].revents && recv(h->client, &by_client, 1, MSG_DONTWAIT) == 1)
-        sig = by_client;
-    if (!sig)
-        return 0;
-    rn->out.interrupted = sig;
-    if (!by_client)
-        h->stop = sig;
-    fail(rn, "interrupted by signal %d (%s) while its nodes were starting", sig, strsignal(sig));
-    return 1;
+    int sig = p[0].revents ? on_signals(h, rn) : 0, by_client = 0;
+    unsigned char passed;
+    if (!sig && h->client >= 0 && p[1].revents && recv(h->client, &passed, 1, MSG_DONTWAIT) == 1)
+        sig = passed, by_client = 1;
+    if (sig)
+        end_by_signal(rn, sig, by_client, " while its nodes were starting");
+    return sig != 0;
 }
 
 /* The router, then a node from the pool for every rank: an idle one is
@@ -752,7 +759,7 @@ static int setup(struct run *rn)
         return -1;
     }
     rn->r.notify = notify;
-    router_set_held_limit(&rn->r, held_room(rn));
+    router_set_held_limit(&rn->r, rn->held_room);
     if (net_set_jump(rn->r.net, rn->jump)) {
         fprintf(stderr, "wormsim: no memory for --check-jump's second network model\n");
         return -1;
@@ -919,18 +926,14 @@ static void loop(struct run *rn)
                     rn->out.interrupted = SIGHUP;
                     fail(rn, "the client of this run went away (wormsim --pool)");
                 } else if (got == 1) {
-                    rn->out.interrupted = sig;
-                    fail(rn, "interrupted by signal %d (%s)", (int)sig, strsignal(sig));
+                    end_by_signal(rn, sig, 1, "");
                 }
                 break;
             }
             case EV_SIG: {
                 int sig = on_signals(h, rn);
-                if (sig) {
-                    rn->out.interrupted = sig;
-                    h->stop = sig;
-                    fail(rn, "interrupted by signal %d (%s)", sig, strsignal(sig));
-                }
+                if (sig)
+                    end_by_signal(rn, sig, 0, "");
                 break;
             }
             default: on_pool_event(h, kind, id); break;
@@ -1187,7 +1190,7 @@ static int run_main(struct host *h, int argc, char **argv)
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
             continue;                /* no node runs this ISA */
-        if (arch_check_image((enum node_arch)a, rn.kernel[a], err, sizeof err)) {
+        if (!(rn.image[a] = pool_image_read(a, rn.kernel[a], err, sizeof err))) {
             fprintf(stderr, "wormsim: %s\n", err);
             return 2;
         }
@@ -1215,7 +1218,7 @@ static int run_main(struct host *h, int argc, char **argv)
         printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory (%s), and the router "
                "holds at most %llu MiB of messages; limits %.0f s in all (--timeout), %.0f s with no NIC use "
                "(--hang-timeout)\n", rn.app, topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20,
-               lim, held_room(&rn) >> 20, rn.timeout_s, rn.hang_s);
+               lim, rn.held_room >> 20, rn.timeout_s, rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }
