@@ -1,28 +1,50 @@
 # wormsim: a bare-metal multicomputer emulator.
 #   make            build the router/run tool and both node images (ARM, RISC-V)
 #   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
-#                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 RUNS_DIR=; README)
+#                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 RUNS_DIR=
+#                   OUTPUT=node0|all|none; README)
+#   make replay RUN=dir     run a run directory's command again and compare its figures
 #   make test       host unit tests and QEMU boot-and-collect tests
 #   make bench      wall-time and memory figures, and the fault soak
 #   make fuzz       a long libFuzzer campaign on the router and the relay (FUZZ_SECONDS= FUZZ_JOBS=)
 #   make sweep SWEEP=NAME   run a sweep definition (experiments/NAME.sweep) into results/NAME
 #   make results    docs/results.md and its plots from results/*/results.csv (also: make plots)
+#   make report SWEEP=NAME  report.md and plots of any sweep, beside its CSV (METRIC= a CSV column)
 #   make reproduce  every paper reproduction sweep, then make results
 #   make heatmap RUN=dir    per-link load PNG of one run
 #   make calibrate-delta    fit presets/delta.conf on its declared training cells
 #   make gdb NODE=k attach gdb-multiarch to a node started with GDB=k
-#   make deps       install the Debian packages the project needs (root)
+#   make deps       install the Debian packages the project needs (root; the first step
+#                   that lacks one installs them all too; apt-get's output in build/deps.log)
+#   V=1             with any of them: every command as it runs, and all output whole
 
 .DEFAULT_GOAL := all   # plain make: the first target below would be a node's flags file
 # A user's value is text, never make code: make would expand a $(...) in
 # it (running $(shell ...)) when it exports or reads the variable. Each
 # variable given on the command line or in the environment keeps its text.
-USER_VARS = APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE RUN NODE SWEEP JOBS METRIC OUT \
+USER_VARS = APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE OUTPUT RUN NODE SWEEP JOBS METRIC OUT \
             FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
 $(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
 ARCH     ?= arm
 CC       ?= cc
+# V=1 on the command line shows every compile and link command as make
+# runs it, and apt-get's and the test suites' whole output as it comes. By
+# default a recipe line that compiles or links, written
+# $(Q)$(call say,CC) (or LD), prints one short line ("  CC      build/host/net.o"),
+# none under make -s or -n, and the compiler's warnings and errors as ever;
+# under make test the short lines go to BUILD_LOG, $(BUILD)/test-build.log.
+ifeq ($(origin V),command line)
+  ifneq ($(words $(value V)) $(filter 0 1,$(value V)),1 $(value V))
+    $(error V=$(value V): expected 1 (every command and all output) or 0 (short lines, the default))
+  endif
+else
+  V := 0
+endif
+export V
+NO_SHORT_LINES := $(findstring s,$(firstword -$(MAKEFLAGS)))$(findstring n,$(firstword -$(MAKEFLAGS)))
+Q        = $(if $(filter 1,$(V)),,@)
+say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '$@' $(if $(BUILD_LOG),>> '$(BUILD_LOG)');)
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
@@ -68,9 +90,9 @@ $$(BUILD)/$(1)/flags: FORCE
 	@echo '$$($(1)_USED)' | cmp -s - $$@ || echo '$$($(1)_USED)' > $$@
 $$(BUILD)/$(1)/%.o: % $$(NODE_HDRS) $$(wildcard $$($(1)_BOARD)/*.h) $$(BUILD)/$(1)/flags | check-node-deps-$(1)
 	@mkdir -p $$(dir $$@)
-	$$($(1)_CROSS)gcc $$(NODE_CFLAGS) $$($(1)_FLAGS) -I$$($(1)_BOARD) -c $$< -o $$@
+	$$(Q)$$(call say,CC)$$($(1)_CROSS)gcc $$(NODE_CFLAGS) $$($(1)_FLAGS) -I$$($(1)_BOARD) -c $$< -o $$@
 $$(BUILD)/$(1)/node.elf: $$($(1)_OBJS) $$($(1)_LDS) $$(BUILD)/$(1)/flags
-	$$($(1)_CROSS)gcc $$(NODE_LDFLAGS) $$($(1)_FLAGS) $$($(1)_LDFLAGS) -T $$($(1)_LDS) $$($(1)_OBJS) -o $$@
+	$$(Q)$$(call say,LD)$$($(1)_CROSS)gcc $$(NODE_LDFLAGS) $$($(1)_FLAGS) $$($(1)_LDFLAGS) -T $$($(1)_LDS) $$($(1)_OBJS) -o $$@
 node-$(1): $$(BUILD)/$(1)/node.elf
 check-node-deps-$(1):
 	@tests/check-deps.sh node-$(1)
@@ -103,12 +125,12 @@ NETSIM       = $(BUILD)/host/netsim
 RUNS_DIR    ?= runs
 # The user's values reach the tools through the environment, each as one
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
-export APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR
+export APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT
 RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
-               $${NET:+--set "$$NET"} $(if $(filter-out 0,$(TRACE)),--trace) --arch "$$ARCH" \
+               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter-out 0,$(TRACE)),--trace) --arch "$$ARCH" \
                --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir "$$RUNS_DIR"
 # The router's node-facing surface and the relay's message bodies under
 # libFuzzer, ASan and UBSan (tests/fuzz/). make test replays the committed
@@ -124,13 +146,15 @@ TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) KERNEL=$(NODE_ELF) 
                FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD)
 
 .DELETE_ON_ERROR:   # a failed link leaves no empty node image behind
-.PHONY: all host mpi check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots reproduce recheck heatmap calibrate-delta
+.PHONY: FORCE all host mpi replay check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots report reproduce recheck heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
 nodes: $(foreach a,$(ARCHES),$(call node_elf,$(a)))
 node: $(RUN_ELFS)
 
+# Where apt-get's output goes when a step installs (tests/check-deps.sh).
+export WORMSIM_DEPS_LOG ?= $(BUILD)/deps.log
 check-host-deps:
 	@tests/check-deps.sh host
 check-deps:
@@ -144,17 +168,29 @@ deps:
 
 $(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h netdev/nic_mdw.h apps/apps.def apps/number.h | check-host-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -c $< -o $@
+	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -c $< -o $@
 
 $(BUILD)/host-apps/%.o: %.c $(COLL_DEPS) | check-host-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -c $< -o $@
+	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -c $< -o $@
 
 $(BUILD)/host/wormsim.o $(foreach a,$(ARCHES),$($(a)_OBJS)): $(COLL_DEPS)
 $(UNIT_TESTS): tests/unit/sched_sim.h $(COLL_DEPS)
 
-$(WORMSIM): $(BUILD)/host/wormsim.o $(HOST_OBJS)
-	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
+# The run tool's own objects beyond its main: the replay of a run
+# (host/replay.h; SHA-256 from libcrypto) and the build's identity, which
+# host/build_info.sh rewrites only when the commit or the tree's state moves.
+WORMSIM_OBJS = $(BUILD)/host/wormsim.o $(BUILD)/host/replay.o $(BUILD)/host/build_info.o
+WORMSIM_LIBS = -lcrypto
+$(BUILD)/host/build_info.c: FORCE
+	@mkdir -p $(dir $@)
+	@host/build_info.sh > $@.new && { cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@; }
+$(BUILD)/host/build_info.o: $(BUILD)/host/build_info.c
+	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -c $< -o $@
+FORCE:
+
+$(WORMSIM): $(WORMSIM_OBJS) $(HOST_OBJS)
+	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(WORMSIM_LIBS)
 
 # wormsim-mpi: the same run tool with the link to node hosts over Open MPI
 # (host/link.h): mpirun -np H build/host/wormsim-mpi ... spreads the nodes
@@ -163,21 +199,25 @@ MPI_CFLAGS   = $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS     = $(shell pkg-config --libs ompi-c 2>/dev/null)
 $(BUILD)/host/link_mpi.o: host/link_mpi.c host/link.h | check-mpi-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
-$(WORMSIM_MPI): $(BUILD)/host/wormsim.o $(filter-out $(BUILD)/host/link_none.o,$(HOST_OBJS)) $(BUILD)/host/link_mpi.o
-	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(MPI_LIBS)
+$(WORMSIM_MPI): $(WORMSIM_OBJS) $(filter-out $(BUILD)/host/link_none.o,$(HOST_OBJS)) $(BUILD)/host/link_mpi.o
+	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(WORMSIM_LIBS) $(MPI_LIBS)
 
 $(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
-	$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
+	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -pthread -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
+	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -pthread -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
 
 run: host $(RUN_ELFS)
 	@tests/check-deps.sh run $(RUN_ARCHES)
 	@$(WORMSIM) $(RUN_VARS)
+
+# RUN= a run directory (default: the latest run under RUNS_DIR)
+replay: host
+	@$(WORMSIM) --replay "$${RUN:-$$RUNS_DIR/latest}"
 
 unit-test: host $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)
@@ -191,20 +231,29 @@ sweep-test: all $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh sweep
 	@$(TEST_VARS) tests/sweep/run.sh
 
-test: all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ) $(FUZZ_RELAY)
+# make test: the build's short lines go to $(BUILD)/test-build.log (the
+# compiler's warnings and errors still to the console), each suite's whole
+# output to $(BUILD)/test-logs/ (tests/run-all.sh); V=1 shows it all.
+test: BUILD_LOG = $(BUILD)/test-build.log
+test: test-build-log all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ) $(FUZZ_RELAY)
 	@tests/check-deps.sh run $(ARCHES)
 	@tests/check-deps.sh sweep
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh
+# The build log of this make test, started before its first compile.
+test-build-log:
+	@mkdir -p $(BUILD) && : > $(BUILD)/test-build.log
+	$(if $(filter 1,$(V)),,@echo "building what the tests need (log: $(BUILD)/test-build.log)")
+.PHONY: test-build-log
 
 check-fuzz-deps:
 	@tests/check-deps.sh fuzz
 $(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_shm.h apps/number.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(Q)$(call say,CC)clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< $(FUZZ_SRCS) -o $@ $(HOST_LIBS)
 $(FUZZ_RELAY): tests/fuzz/fuzz_relay.c host/relay.c host/relay.h netdev/nic_shm.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(Q)$(call say,CC)clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< host/relay.c -o $@
 fuzz-test: $(FUZZ) $(FUZZ_RELAY)
 	@FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD) tests/fuzz/run.sh
@@ -215,7 +264,8 @@ bench: all $(WORMSIM_MPI)
 	@tests/check-deps.sh run $(ARCHES)
 	@$(TEST_VARS) tests/bench.sh
 
-RUN  ?= $(RUNS_DIR)/latest
+# RUN= a run directory; make gdb and make heatmap default to the latest
+# under RUNS_DIR (make gdb waits for a run started with GDB= just before).
 NODE ?= $(GDB)
 export RUN NODE
 gdb:
@@ -229,7 +279,7 @@ clean:
 # more options of experiments/sweep.sh (--max-nodes, --only, --out ...).
 SWEEP       ?=
 JOBS        ?=
-METRIC      ?= flits
+METRIC      ?=           # make heatmap: flits unless given; make report: coll_ns unless given
 REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan004 families hwcoll002 pathmc002
 export SWEEP JOBS METRIC OUT
 sweep: all
@@ -239,10 +289,21 @@ sweep: all
 	@$(TEST_VARS) experiments/sweep.sh $${JOBS:+--jobs "$$JOBS"} $(SWEEP_ARGS) "$$SWEEP"; \
 	  rc=$$?; [ $$rc = 0 ] || [ $$rc = 3 ] || exit $$rc
 
+# docs/results.md (experiments/report/; python3 experiments/report --help).
 # Tseng's step table comes from the schedules' unit test, so it is built first.
 results plots: $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh plot
-	@TSENG_TEST=$(BUILD)/tests/test_tseng experiments/results.sh
+	@tests/check-deps.sh report
+	@TSENG_TEST=$(BUILD)/tests/test_tseng python3 -B experiments/report
+
+# A report of any sweep: SWEEP= a name under results/ or a sweep's
+# directory; METRIC= the CSV column against the block length (coll_ns
+# unless given).
+report:
+	@tests/check-deps.sh plot
+	@tests/check-deps.sh report
+	@TSENG_TEST=$(BUILD)/tests/test_tseng python3 -B experiments/report --sweep "$$SWEEP" \
+	  $${METRIC:+--metric "$$METRIC"}
 
 reproduce: all
 	@tests/check-deps.sh run
@@ -258,7 +319,7 @@ recheck: all
 
 heatmap:
 	@tests/check-deps.sh plot
-	@experiments/heatmap.sh --metric "$$METRIC" "$$RUN" $${OUT:+"$$OUT"}
+	@experiments/heatmap.sh --metric "$${METRIC:-flits}" "$${RUN:-$$RUNS_DIR/latest}" $${OUT:+"$$OUT"}
 
 # The delta preset's fit on the training cells of experiments/paper/thakur.csv
 # (prints it; CALIBRATE_ARGS=--write stores it in presets/delta.conf).

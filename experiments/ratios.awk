@@ -4,8 +4,9 @@
 # both). Output, on one line: n, the median of |r - 1|, the geometric
 # mean of r, and the cells within 15 % (|r - 1| <= 0.15), where
 # r = emulated / measured. No cell: "0 - - 0". Used by
-# experiments/calibrate.sh and experiments/results.sh, one definition of
-# "error" for both.
+# experiments/calibrate.sh; the reports (experiments/report/errors.py)
+# state the same definition of "error", and tests/report checks that the
+# two agree.
 $1 > 0 && $2 > 0 {
   r = $2 / $1; n++; e[n] = r > 1 ? r - 1 : 1 - r; s += log(r)
   if (e[n] <= 0.15 + 1e-12) w++

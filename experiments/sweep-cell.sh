@@ -32,7 +32,7 @@ nodes_of() {  # dims -> node count
 # csv_col CSV NAME: the named column of a CSV, header first.
 csv_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } { print $k }' "$1"; }
 # csv_cols CSV NAME...: the named columns of a CSV's rows, in that order,
-# comma-separated, header left out (what results.sh and the resume read).
+# comma-separated, header left out (what the resume reads).
 csv_cols() { local f=$1; shift; awk -F, -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i; next }
   { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") $(idx[w[i]]); print s }' "$f"; }
 # A run's key: the CSV's first key columns (nodes aside), what resume matches.

@@ -36,6 +36,11 @@
 #   args        extra app arguments, e.g. sync=0               default none
 #   timeout     wall-clock limit of one run, seconds           default 600 + nodes
 #   big_nodes   a run of more nodes runs alone                 default 128
+# Two keys are for the sweep's report (make report SWEEP=NAME,
+# experiments/report/sweepdef.py) and the sweep ignores them, wherever
+# they stand: `compare = APP APP.. [by COLUMN]` (the winner per cell;
+# more than one line may compare) and `paper = FILE [by COLUMN]` (a
+# paper's table of times in seconds, experiments/paper/).
 #
 # Output DIR/results.csv: a header, then one row per finished run (the
 # columns are listed in COLUMNS below and in docs/results.md). A row is
@@ -116,6 +121,7 @@ command -v parallel > /dev/null || die "runs need GNU parallel: install the Debi
 # --- Parse and check the definition: one line per run on stdout ----------
 APPS_OK=$("$WORMSIM" --list-apps | awk '{print $1}' | tr '\n' ' ')
 KEYS_OK="apps dims len net topo preset port_model arch args timeout big_nodes"
+REPORT_KEYS="compare paper"   # read by the report only
 declare -A G=()      # current group's values
 declare -A D=([len]=1024 [net]="" [topo]=torus [preset]=default [port_model]=one-port [arch]=arm [args]="" [timeout]="" [big_nodes]=128)
 groups=(); RUNS=()
@@ -182,7 +188,8 @@ while IFS= read -r line || [ -n "$line" ]; do
   fi
   [[ "$line" =~ ^([A-Za-z_]+)[[:space:]]*=[[:space:]]*(.*)$ ]] || bad "not 'key = value' or '[group]': $line"
   k=${BASH_REMATCH[1]}; v=${BASH_REMATCH[2]}
-  [[ " $KEYS_OK " == *" $k "* ]] || bad "unknown key '$k'; accepted: $KEYS_OK"
+  [[ " $REPORT_KEYS " != *" $k "* ]] || continue
+  [[ " $KEYS_OK " == *" $k "* ]] || bad "unknown key '$k'; accepted: $KEYS_OK $REPORT_KEYS"
   if [ $ingroup = 0 ] && [ ${#G[@]} = 0 ]; then start_group; fi
   G[$k]=$v; L[$k]=$lineno
 done < "$DEF"

@@ -94,6 +94,8 @@ int results_write(const struct router *r, const struct report *rep, const struct
         json_object_set_new(s, "placement", json_pack("{s:i, s:o, s:o}", "ranks", o->ranks, "rank_host", hosts,
                                                       "node_rank", nr));
     }
+    if (o->invocation)
+        json_object_set(s, "invocation", o->invocation);
     json_object_set_new(s, "interrupted_by_signal", o->interrupted ? json_integer(o->interrupted) : json_null());
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", o->run_dir);
@@ -167,5 +169,49 @@ void results_print(const struct router *r, const struct report *rep, const struc
             "stepped, %llu jumped over; %.0f%% of flit moves jumped in %llu periodic stretches)\n", o->wall_s,
             o->router_cpu_s, o->doorbells, o->interrupts, (unsigned long long)stepped, (unsigned long long)jumped,
             moves ? 100.0 * (double)moves_jumped / (double)moves : 0.0, (unsigned long long)jumps);
-    fprintf(f, "  results         %s/summary.json\n", o->run_dir);
+    fprintf(f, "  results         %s/: summary.json, command, params.conf, links.csv, messages.csv, steps.csv, "
+            "records.csv, node-*.log%s\n", o->run_dir, o->trace_written ? ", trace.json (open it in ui.perfetto.dev)" : "");
+}
+
+/* One log line as shown: control bytes as '?', cut at 200 bytes. */
+static void put_line(FILE *f, const char *prefix, const char *line)
+{
+    size_t n = strcspn(line, "\r\n");          /* a serial console ends its lines with CR LF */
+    fputs(prefix, f);
+    for (size_t i = 0; i < n && i < 200; i++)
+        fputc((unsigned char)line[i] < 0x20 && line[i] != '\t' ? '?' : line[i] == 0x7f ? '?' : line[i], f);
+    fputs(n > 200 ? " ...\n" : "\n", f);
+}
+
+void results_print_output(const char *run_dir, int nodes, enum output_shown which, FILE *f)
+{
+    if (which == OUTPUT_NONE)
+        return;
+    int last = which == OUTPUT_ALL ? nodes : 1, shown = 0, more = 0, first = 1;
+    char line[4096];
+    for (int i = 0; i < last; i++) {
+        char path[1100], prefix[32];
+        snprintf(path, sizeof path, "%s/node-%03d.log", run_dir, i);
+        FILE *log = fopen(path, "r");
+        if (!log)
+            continue;
+        snprintf(prefix, sizeof prefix, which == OUTPUT_ALL ? "    %3d| " : "    ", i);
+        while (fgets(line, sizeof line, log)) {
+            if (!strchr(line, '\n') && !feof(log))     /* a long line: the rest of it is skipped */
+                for (int c; (c = getc(log)) != EOF && c != '\n';)
+                    ;
+            if (first)
+                fprintf(f, which == OUTPUT_ALL ? "  output of every node:\n" : "  output of node 0:\n");
+            first = 0;
+            if (shown < OUTPUT_LINES) {
+                put_line(f, prefix, line);
+                shown++;
+            } else {
+                more++;
+            }
+        }
+        fclose(log);
+    }
+    if (more)
+        fprintf(f, "    ... %d more lines in %s/node-%s.log\n", more, run_dir, which == OUTPUT_ALL ? "*" : "000");
 }

@@ -30,6 +30,8 @@ struct outcome {
     const int *node_rank;
     const char *const *rank_host;
     int ranks;
+    json_t *invocation;         /* what made the run (host/replay.h), or NULL */
+    int trace_written;          /* trace.json is in run_dir */
 };
 
 /* Write run_dir/summary.json. Returns 0 or -1. */
@@ -37,6 +39,16 @@ int results_write(const struct router *r, const struct report *rep, const struct
 
 /* The console summary. */
 void results_print(const struct router *r, const struct report *rep, const struct outcome *o);
+
+/* The nodes' output (their logs' lines) shown after the summary: node 0's,
+ * every node's (each line after its node's number), or none. */
+enum output_shown { OUTPUT_NODE0, OUTPUT_ALL, OUTPUT_NONE };
+#define OUTPUT_LINES 20          /* lines shown at most; the rest stay in the logs */
+
+/* Print the output chosen from run_dir's node logs of nodes nodes to f:
+ * at most OUTPUT_LINES lines, each shown without control bytes and cut at
+ * 200 bytes (a node's text is not trusted), then where the rest is. */
+void results_print_output(const char *run_dir, int nodes, enum output_shown which, FILE *f);
 
 /* "node 3 waits in RECV(src=4, tag=7) since 1200 ns" for each waiting node. */
 void results_print_waiting(const struct router *r, FILE *f, int max_lines);

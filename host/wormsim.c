@@ -42,6 +42,7 @@
 #include "relay.h"
 #include "node_host.h"
 #include "app_mem.h"
+#include "replay.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
 #include "../apps/apps.def"
@@ -56,6 +57,7 @@ struct host {
     int client;                      /* serve: the run's client connection, or -1 */
     int stop;                        /* serve: a signal asked the server to end */
     int run_nodes;                   /* serve: the last run's nodes, for pool_after_run */
+    char last_dir[1024];             /* the last run's directory, "" if it made none */
 };
 
 /* epoll kinds beyond the pool's (POOL_EV_*) */
@@ -71,6 +73,7 @@ struct run {
     unsigned char *arch;          /* per node: enum node_arch */
     int gdb_node;
     int want_trace;                  /* write trace.json (Chrome trace events) */
+    enum output_shown output;        /* the nodes' output shown after the summary */
     enum net_jump jump;              /* the network engine's mode (net_model.h) */
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
     int check_only;                     /* --check: every check, then exit before any node starts */
@@ -140,6 +143,11 @@ static void usage(FILE *f)
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
 "      --t-send NS, --t-recv NS, --cpu-ps PS, --msg-max BYTES, --nic-mem BYTES\n"
 "                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
+"      --output WHICH     the nodes' output shown after the summary: node0 (default), all\n"
+"                         or none; at most 20 lines, the rest in the run's node-*.log\n"
+"      --replay RUN_DIR   run RUN_DIR's command again (its summary.json's \"invocation\"),\n"
+"                         from the directory it ran in, and say whether every figure\n"
+"                         matches; exit 0 same, 1 different (alone: no other option)\n"
 "      --trace            also write trace.json: a timeline per node and per link (Perfetto)\n"
 "      --no-jump          step the network model every cycle instead of jumping over\n"
 "                         periodic stretches (slower; the results are the same)\n"
@@ -222,14 +230,21 @@ static int check_app(struct run *rn)
         rn->app_heap = app_heap_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
         return 0;
     }
-    /* The accepted names, wrapped (--list-apps describes them), and the
-     * nearest ones last, where the eye lands. */
+    /* The nearest names (at most three) when some are near, else every
+     * accepted name, wrapped; --list-apps describes them. */
     char q[SHOW_LEN], near[256];
     const char *names[NAPPS];
+    for (int i = 0; i < NAPPS; i++)
+        names[i] = apps[i].name;
+    show_nearest(near, sizeof near, rn->app, names, NAPPS);
+    if (*near) {
+        fprintf(stderr, "wormsim: unknown app %s; did you mean %s? (wormsim --list-apps lists all %d)\n",
+                show(q, rn->app, 1), near, NAPPS);
+        return -1;
+    }
     fprintf(stderr, "wormsim: unknown app %s; accepted:\n ", show(q, rn->app, 1));
     int col = 1;
     for (int i = 0; i < NAPPS; i++) {
-        names[i] = apps[i].name;
         if (col + 1 + (int)strlen(names[i]) > 78) {
             fprintf(stderr, "\n ");
             col = 1;
@@ -237,9 +252,6 @@ static int check_app(struct run *rn)
         col += fprintf(stderr, " %s", names[i]);
     }
     fprintf(stderr, "\n(wormsim --list-apps describes each)\n");
-    show_nearest(near, sizeof near, rn->app, names, NAPPS);
-    if (*near)
-        fprintf(stderr, "wormsim: did you mean %s?\n", near);
     return -1;
 }
 
@@ -668,9 +680,10 @@ static sigset_t run_signals(void)
  * host, or of host `host` (a node host's, host/link.h). */
 static int gdb_announce(struct run *rn, int port, const char *host)
 {
-    char path[1100];
+    char path[1100], tmp[1100];
     snprintf(path, sizeof path, "%s/gdb", rn->dir);
-    FILE *f = fopen(path, "w");
+    snprintf(tmp, sizeof tmp, "%s/gdb.new", rn->dir);       /* renamed when whole: make gdb may wait for it */
+    FILE *f = fopen(tmp, "w");
     int a = rn->arch[rn->gdb_node];
     char *kernel = realpath(rn->kernel[a], NULL);
     if (!f || !kernel) {
@@ -684,7 +697,10 @@ static int gdb_announce(struct run *rn, int port, const char *host)
     if (host)
         fprintf(f, "host %s\n", host);
     free(kernel);
-    fclose(f);
+    if (fclose(f) || rename(tmp, path)) {
+        fprintf(stderr, "wormsim: cannot write %s: %m\n", path);
+        return -1;
+    }
     printf("wormsim: node %d is halted with its gdbstub on %s%s%s127.0.0.1:%d\n"
            "wormsim: attach with: make gdb NODE=%d RUN=%s   (the rest of the machine waits for it)\n",
            rn->gdb_node, host ? "host " : "", host ? host : "", host ? ", " : "", port, rn->gdb_node, rn->dir);
@@ -1060,7 +1076,7 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
            O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_LISTP, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
-           O_CHECK };
+           O_CHECK, O_OUTPUT };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -1072,7 +1088,7 @@ static int run_main(struct host *h, int argc, char **argv)
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "list-params", 0, 0, O_LISTP }, { "help", 0, 0, 'h' },
         { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
-        { "check", 0, 0, O_CHECK },
+        { "check", 0, 0, O_CHECK }, { "output", 1, 0, O_OUTPUT },
         { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
@@ -1123,6 +1139,15 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_LIST: list_apps(stdout); return 0;
         case O_LISTP: params_list(stdout); return 0;
         case O_CHECK: rn.check_only = 1; break;
+        case O_OUTPUT:
+            if (!strcmp(optarg, "node0") || !strcmp(optarg, "all") || !strcmp(optarg, "none"))
+                rn.output = !strcmp(optarg, "all") ? OUTPUT_ALL : !strcmp(optarg, "none") ? OUTPUT_NONE : OUTPUT_NODE0;
+            else {
+                char b[SHOW_LEN];
+                fprintf(stderr, "wormsim: --output %s: accepted: node0, all, none\n", show(b, optarg, 1));
+                bad = 1;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -1231,6 +1256,15 @@ static int run_main(struct host *h, int argc, char **argv)
         return 2;
     if (link_rank() > 0)
         return node_host_main(&rn);
+    snprintf(h->last_dir, sizeof h->last_dir, "%s", rn.dir);
+    {
+        int used[ARCH_COUNT];
+        for (int a = 0; a < ARCH_COUNT; a++)
+            used[a] = memchr(rn.arch, a, (size_t)rn.m.nodes) != NULL;
+        rn.out.invocation = replay_invocation(argc, argv, rn.kernel, used, ARCH_COUNT, arch_names);
+        if (!rn.out.invocation || replay_write_command(rn.dir, rn.out.invocation))
+            fprintf(stderr, "wormsim: cannot write %s/command\n", rn.dir);
+    }
     {
         char path[1100];
         snprintf(path, sizeof path, "%s/params.conf", rn.dir);
@@ -1291,13 +1325,14 @@ static int run_main(struct host *h, int argc, char **argv)
     if (rn.r.timeline) {
         char tp[1100];
         snprintf(tp, sizeof tp, "%s/trace.json", rn.dir);
-        if (trace_write(rn.r.timeline, &rn.r, tp)) {
+        rn.out.trace_written = !trace_write(rn.r.timeline, &rn.r, tp);
+        if (!rn.out.trace_written) {
             fprintf(stderr, "wormsim: cannot write %s\n", tp);
             unwritten = 1;
-        }
-        else if (trace_lost(rn.r.timeline))
+        } else if (trace_lost(rn.r.timeline)) {
             fprintf(stderr, "wormsim: %s lacks %zu events: no memory to keep them\n", tp,
                     trace_lost(rn.r.timeline));
+        }
         trace_free(rn.r.timeline);
         rn.r.timeline = NULL;
     }
@@ -1307,6 +1342,8 @@ static int run_main(struct host *h, int argc, char **argv)
                  rn.dir);
     }
     results_print(&rn.r, &rep, &rn.out);
+    results_print_output(rn.dir, rn.m.nodes, rn.output, rn.out.ok ? stdout : stderr);
+    json_decref(rn.out.invocation);
     free(node_rank);
     free(rank_host);
     report_free(&rep);
@@ -1452,6 +1489,52 @@ static int serve(struct host *h, const char *name)
     return 0;
 }
 
+/* wormsim --replay DIR: DIR's command again, from the directory it ran
+ * in, then its figures against DIR's (host/replay.h). */
+static int replay(struct host *h, const char *dir)
+{
+    char err[1024], cwd[4096], b[SHOW_LEN];
+    int argc = 0;
+    char **argv = NULL, *from = realpath(dir, NULL);
+    if (!from || replay_load(from, &argc, &argv, cwd, sizeof cwd, err, sizeof err)) {
+        if (from)
+            fprintf(stderr, "wormsim: --replay: %s\n", err);
+        else
+            fprintf(stderr, "wormsim: --replay: no run directory %s: %m\n", show(b, dir, 1));
+        free(from);
+        return 2;
+    }
+    int rc = 2;
+    if (chdir(cwd)) {
+        fprintf(stderr, "wormsim: --replay: the run's directory %s is gone: %m\n", show(b, cwd, 1));
+        goto out;
+    }
+    size_t k = strlen(cwd);
+    const char *name = !strncmp(from, cwd, k) && from[k] == '/' ? from + k + 1 : from;   /* runs/latest moves */
+    printf("wormsim: replaying %s (its command file has the command line)\n", show(b, name, 0));
+    replay_note_build(from, stdout);
+    fflush(stdout);
+    rc = run_main(h, argc, argv);
+    if (!h->last_dir[0]) {
+        fprintf(stderr, "wormsim: --replay: the command made no run, so there is nothing to compare\n");
+        rc = rc ? rc : 2;
+        goto out;
+    }
+    printf("replay: comparing with %s\n", show(b, name, 0));
+    int differ = replay_compare(from, h->last_dir, stdout);
+    if (differ < 0)
+        rc = 2;
+    else {
+        printf("replay: %s\n", differ ? "the figures differ (above)" : "every figure matches: summary.json, the CSVs "
+               "and the node logs");
+        rc = differ;
+    }
+out:
+    replay_free_argv(argc, argv);
+    free(from);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     show_guard_stderr();
@@ -1459,17 +1542,19 @@ int main(int argc, char **argv)
     sigprocmask(SIG_BLOCK, &blocked, NULL);
     int mpi = link_init(&argc, &argv);
     /* --serve NAME and --pool NAME choose the mode; the rest is the run's */
-    const char *serve_name = NULL, *pool_name = NULL;
+    const char *serve_name = NULL, *pool_name = NULL, *replay_dir = NULL;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
-        const char **to = !strcmp(argv[i], "--serve") ? &serve_name : !strcmp(argv[i], "--pool") ? &pool_name : NULL;
+        const char **to = !strcmp(argv[i], "--serve") ? &serve_name : !strcmp(argv[i], "--pool") ? &pool_name :
+                          !strcmp(argv[i], "--replay") ? &replay_dir : NULL;
         if (to && i + 1 < argc && i > 0) {
             *to = argv[++i];
-        } else if (i > 0 && (!strncmp(argv[i], "--serve=", 8) || !strncmp(argv[i], "--pool=", 7))) {
-            *(argv[i][2] == 's' ? &serve_name : &pool_name) = strchr(argv[i], '=') + 1;
+        } else if (i > 0 && (!strncmp(argv[i], "--serve=", 8) || !strncmp(argv[i], "--pool=", 7) ||
+                             !strncmp(argv[i], "--replay=", 9))) {
+            *(argv[i][2] == 's' ? &serve_name : argv[i][2] == 'p' ? &pool_name : &replay_dir) = strchr(argv[i], '=') + 1;
         } else if (to) {
-            fprintf(stderr, "wormsim: %s needs a pool name\n", argv[i]);
+            fprintf(stderr, "wormsim: %s needs %s\n", argv[i], to == &replay_dir ? "a run directory" : "a pool name");
             return 2;
         } else {
             rest[nrest++] = argv[i];
@@ -1492,8 +1577,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "wormsim: --serve takes no run options (each run brings its own): '%s'\n", rest[1]);
         return 2;
     }
-    if (mpi && (serve_name || pool_name)) {
-        fprintf(stderr, "wormsim: --serve and --pool are not for a run under mpirun\n");
+    if (replay_dir && (serve_name || pool_name || nrest > 1)) {
+        char b[SHOW_LEN];
+        fprintf(stderr, "wormsim: --replay takes no other option (the run's own come from its summary.json): %s\n",
+                show(b, serve_name ? "--serve" : pool_name ? "--pool" : rest[1], 1));
+        return 2;
+    }
+    if (mpi && (serve_name || pool_name || replay_dir)) {
+        fprintf(stderr, "wormsim: --serve, --pool and --replay are not for a run under mpirun\n");
         return 2;
     }
     if (pool_name)
@@ -1503,7 +1594,7 @@ int main(int argc, char **argv)
     if (mpi)
         hold_errors();
     if (!host_init(&h, serve_name != NULL))
-        rc = serve_name ? serve(&h, serve_name) : run_main(&h, nrest, rest);
+        rc = serve_name ? serve(&h, serve_name) : replay_dir ? replay(&h, replay_dir) : run_main(&h, nrest, rest);
     if (mpi && !agreed)
         agree(rc == 0);
     host_free(&h);

@@ -2,8 +2,21 @@
 # make gdb NODE=k [RUN=dir]: attach gdb-multiarch to node k of a run started
 # with GDB=k. Extra arguments go to gdb (the tests use -batch -ex ...).
 set -u
-run=${1:-runs/latest}; node=${2:-}; elf=${3:-build/arm/node.elf}; shift 3 2>/dev/null || shift $#
+given=${1:-}; run=${1:-${RUNS_DIR:-runs}/latest}; node=${2:-}; elf=${3:-build/arm/node.elf}; shift 3 2>/dev/null || shift $#
 info="$run/gdb"
+# live: the run has its gdbstub up (its gdb file, written whole by a
+# rename) and has not ended (no summary.json yet).
+live() { [ -f "$info" ] && [ ! -f "$run/summary.json" ]; }
+# A run started a moment ago (make run ... GDB=k &, then make gdb NODE=k)
+# may not have its gdbstub yet, and runs/latest may still name the run
+# before it: with no RUN given, wait up to 20 s for a live one, and say so.
+if [ -z "$given" ] && ! live; then
+  echo "make gdb: no run under ${RUNS_DIR:-runs}/ has its gdbstub up yet; waiting up to 20 s for one (make run ... GDB=<node>)" >&2
+  for _ in $(seq 200); do
+    live && break
+    sleep 0.1
+  done
+fi
 if [ ! -f "$info" ]; then
   echo "make gdb: $run was not started with a gdbstub; start one with: make run ... GDB=<node>" >&2
   exit 2
@@ -12,6 +25,10 @@ gnode=$(awk '$1=="node"{print $2}' "$info"); port=$(awk '$1=="port"{print $2}' "
 kernel=$(awk '$1=="kernel"{print $2}' "$info")
 if [ -n "$node" ] && [ "$node" != "$gnode" ]; then
   echo "make gdb: node $node has no gdbstub in $run; node $gnode has (make gdb NODE=$gnode)" >&2
+  exit 2
+fi
+if [ -f "$run/summary.json" ]; then
+  echo "make gdb: the run in $run has ended (its summary.json is written): its gdbstub is gone; start one with: make run ... GDB=$gnode" >&2
   exit 2
 fi
 command -v gdb-multiarch >/dev/null || { echo "make gdb: gdb-multiarch is missing; install it with: sudo apt-get install gdb-multiarch" >&2; exit 1; }

@@ -19,7 +19,7 @@ shm0=$(ls /dev/shm | sort)
 ws() { "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$TMP/runs" "$@"; }
 # The files of a run that must not depend on what ran before it.
 results() { local d=$1; cat "$d"/messages.csv "$d"/links.csv "$d"/steps.csv "$d"/node-*.log &&
-            jq -S 'del(.wall_s, .engine, .placement)' "$d/summary.json"; }
+            jq -S 'del(.wall_s, .engine, .placement, .invocation)' "$d/summary.json"; }
 latest() { echo "$TMP/runs/$(readlink "$TMP/runs/latest")"; }
 
 # The normal runs, and their cold twins' results.

@@ -59,8 +59,8 @@ same_results() {   # dir-a dir-b
   for f in messages.csv links.csv steps.csv; do expect "cmp -s $a/$f $b/$f" "$f differs"; done
   for f in "$a"/node-*.log; do expect "cmp -s $f $b/$(basename "$f")" "$(basename "$f") differs: $(diff "$f" "$b/$(basename "$f")" | head -5)"; done
   expect '[ "$(ls "$a"/node-*.log | wc -l)" = "$(ls "$b"/node-*.log | wc -l)" ]'
-  expect 'diff <(jq -S "del(.wall_s, .engine, .placement)" "$a/summary.json") <(jq -S "del(.wall_s, .engine, .placement)" "$b/summary.json") >/dev/null' \
-         "$(diff <(jq -S 'del(.wall_s, .engine, .placement)' "$a/summary.json") <(jq -S 'del(.wall_s, .engine, .placement)' "$b/summary.json") | head -10)"
+  expect 'diff <(jq -S "del(.wall_s, .engine, .placement, .invocation)" "$a/summary.json") <(jq -S "del(.wall_s, .engine, .placement, .invocation)" "$b/summary.json") >/dev/null' \
+         "$(diff <(jq -S 'del(.wall_s, .engine, .placement, .invocation)' "$a/summary.json") <(jq -S 'del(.wall_s, .engine, .placement, .invocation)' "$b/summary.json") | head -10)"
 }
 ok_run() {   # the run succeeded and every node exited 0
   expect '[ "$(summary .ok)" = true ]' "$(summary .error)"
@@ -94,7 +94,7 @@ pingpong_mesh() {
   expect '[ "$(csv_col "$(latest)/messages.csv" blocked_ns | sort -u)" = 0 ]'
   expect 'grep -q "carried flits; .*; no worm was blocked$" "$TMP/o" && ! grep -q "(0 cycles)" "$TMP/o"' "$(grep links "$TMP/o")"
   ws --app pingpong --nodes 16 --topo mesh --dims 4x4 --args 'len=1000 iters=3' --set switching=store-and-forward \
-     > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+     > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
   expect '[ "$(csv_col "$(latest)/messages.csv" blocked_ns | sort -u)" = 0 ]' "$(cat "$(latest)/messages.csv")"
   expect '[ "$(summary .message_time.blocked_ns)" = 0 ]' "$(summary .message_time)"
 }

@@ -24,7 +24,7 @@ ranks_of() {
 mpi_placement_is_bit_identical() {
   local run=(--arch mixed --app alltoall_pex --dims 4x4 --args len=300) one np
   "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "${run[@]}" > "$TMP/m0" 2>&1
-  expect '[ $? = 0 ]' "$(cat "$TMP/m0")"; one=$(latest)
+  rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/m0")"; one=$(latest)
   for np in 1 2 3; do
     wm $np "${run[@]}" > "$TMP/m$np" 2>&1; local rc=$?
     expect '[ $rc = 0 ]' "$np ranks: exit $rc: $(tail -20 "$TMP/m$np")"
@@ -54,7 +54,7 @@ mpi_hardware_collectives() {
     app=${spec%%|*}; args=${spec#*|}; opts=${args#*|}; args=${args%%|*}
     "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" --arch mixed --app "$app" \
       --dims 3x3 $opts --args "$args" > "$TMP/m0" 2>&1
-    expect '[ $? = 0 ]' "$(cat "$TMP/m0")"; one=$(latest)
+    rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/m0")"; one=$(latest)
     wm 3 --arch mixed --app "$app" --dims 3x3 $opts --args "$args" > "$TMP/m3" 2>&1; local rc=$?
     expect '[ $rc = 0 ]' "$app: exit $rc: $(tail -20 "$TMP/m3")"
     ok_run

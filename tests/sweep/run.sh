@@ -221,11 +221,12 @@ mem_limit_reaches_the_runs() {
   expect 'grep -q "mem-limit .1x. is not a positive whole number of MiB" "$TMP/e"' "$(cat "$TMP/e")"
 }
 
-# docs/results.md and the plots from the slice's CSV; a heatmap of a run.
+# docs/results.md and the plots from the slice's CSV (experiments/report/);
+# a heatmap of a run.
 results_and_heatmap_from_the_slice() {
   mkdir -p "$TMP/res/thakur"; cp "$TMP/slice/results.csv" "$TMP/res/thakur/"
   cp -r "$TMP/slice/runs" "$TMP/res/thakur/"
-  experiments/results.sh --results "$TMP/res" --out "$TMP/doc/results.md" --img "$TMP/doc/img" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  python3 -B experiments/report --results "$TMP/res" --out "$TMP/doc/results.md" --img "$TMP/doc/img" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
   expect 'grep -q "^| 256 | 0.00[0-9]* / 0.004 (" "$TMP/doc/results.md"' "$(grep "^| 256" "$TMP/doc/results.md" | head -2)"
   expect 'grep -q "Not run yet: .make sweep SWEEP=torus000" "$TMP/doc/results.md"'
   expect '[ "$(head -c 4 "$TMP/doc/img/thakur-4x4.png" | tail -c 3)" = PNG ]'
@@ -238,7 +239,7 @@ results_and_heatmap_from_the_slice() {
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
            NR > 1 && $c["app"] == "alltoall_pex" && $c["len"] == 256 { $c["coll_ns"] *= 100 } { print }' OFS=, \
     "$TMP/slice/results.csv" > "$TMP/res/thakur/results.csv"
-  experiments/results.sh --results "$TMP/res" --out "$TMP/doc/edited.md" --img "$TMP/doc/img" 2> "$TMP/e"
+  python3 -B experiments/report --results "$TMP/res" --out "$TMP/doc/edited.md" --img "$TMP/doc/img" 2> "$TMP/e"
   w1=$(within "$TMP/doc/edited.md")
   expect '[ "$w1" = $((w0 - 1)) ]' "within a factor 1.5: $w0 cells, after the edit $w1"
   local run; run=$TMP/slice/$(field "$TMP/slice/results.csv" '$1 == "alltoall_pex" && $5 == 4096' run_dir)
@@ -256,15 +257,37 @@ results_doc_is_what_the_results_make() {
   mkdir -p "$TMP/clone"
   git archive HEAD results | tar -x -C "$TMP/clone" || exit 1    # as a clone has them
   local clean=$TMP/clone/results
-  experiments/results.sh --results "$clean" --out "$TMP/doc2/results.md" --img "$TMP/doc2/img" 2> "$TMP/e"; RC=$?
-  expect '[ $RC = 0 ] && ! grep -q "^results: " "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+  python3 -B experiments/report --results "$clean" --out "$TMP/doc2/results.md" --img "$TMP/doc2/img" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && ! grep -q "^report: " "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
   diff docs/results.md "$TMP/doc2/results.md" > "$TMP/d"; RC=$?
   expect '[ $RC = 0 ]' "docs/results.md is not what the committed results make: $(head -20 "$TMP/d")"
   jq '.sim_time_ns += 1' "$clean/thakur/kept/alltoall_pex-mesh8x8-16384/summary.json" > "$TMP/s.json" &&
     mv "$TMP/s.json" "$clean/thakur/kept/alltoall_pex-mesh8x8-16384/summary.json"
-  experiments/results.sh --results "$clean" --out "$TMP/doc2/edited.md" --img "$TMP/doc2/img" 2> "$TMP/e"
+  python3 -B experiments/report --results "$clean" --out "$TMP/doc2/edited.md" --img "$TMP/doc2/img" 2> "$TMP/e"
   expect 'grep -q "kept/alltoall_pex-mesh8x8-16384 is of another run than thakur.s row" "$TMP/e"' "$(cat "$TMP/e")"
   expect '! grep -q "heatmap-pex-mesh8x8" "$TMP/doc2/edited.md"'
+}
+
+# make report on the slice, in a directory named after its definition
+# (experiments/thakur-ci.sweep, which declares two comparisons and the
+# paper's table): the table per machine and length, a PNG per machine, the
+# winner of each comparison per cell, the paper's cells, a heatmap of the
+# slowest run; a sweep that is not there is refused, the names accepted.
+report_of_the_slice() {
+  local d=$TMP/rep/thakur-ci
+  mkdir -p "$TMP/rep" && cp -r "$TMP/slice" "$d"
+  make -s --no-print-directory report SWEEP="$d" METRIC= > "$TMP/o" 2>&1; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/o")"
+  expect 'grep -q "^| machine | len | alltoall_pex (us) | alltoall_gen (us) | alltoall_pex_gen (us) | alltoall_pex_gen_shift (us) |$" "$d/report.md"' \
+    "$(head -20 "$d/report.md")"
+  expect 'grep -q "^| mesh 4x4 | 256 | [0-9.]* | [0-9.]* | - | - |$" "$d/report.md"' "$(head -20 "$d/report.md")"
+  expect '[ "$(head -c 4 "$d/coll_ns-mesh_4x4.png" | tail -c 3)" = PNG ]'
+  expect '[ "$(grep -c "^Winner per cell (the smaller coll_ns.*): .* of the [0-9]* cells compared.$" "$d/report.md")" = 2 ]' \
+    "$(grep -A2 "^Winner" "$d/report.md")"
+  expect 'grep -q "^| mesh 5x4 | 4096 | [0-9.]* | [0-9.]* | alltoall_pex_gen[_shift]* | [0-9.]* % |$" "$d/report.md"'
+  expect 'grep -q "8 of its 125 cells ran here" "$d/report.md"'
+  expect '[ "$(head -c 4 "$d/heatmap-slowest.png" | tail -c 3)" = PNG ]'
+  make -s --no-print-directory report SWEEP=nosuch > "$TMP/o" 2>&1; RC=$?
+  expect '[ $RC != 0 ] && grep -q "no sweep .nosuch. .*accepted: .*thakur" "$TMP/o"' "rc $RC: $(cat "$TMP/o")"
 }
 
 # The stored results are what this build makes: a sample of every
@@ -435,10 +458,10 @@ t fit_functions_give_known_answers fit_functions_give_known_answers
 t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
 t figures_ignore_other_code figures_ignore_other_code
 git worktree remove --force "$TMP/pad" 2>/dev/null
-if command -v gnuplot >/dev/null; then
-  t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
-  t results_doc_is_what_the_results_make results_doc_is_what_the_results_make
-else echo "  skip  results_and_heatmap_from_the_slice results_doc_is_what_the_results_make (no gnuplot)"; fi
+# (the report generator's unit tests are a suite of their own: tests/report/run.sh)
+t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
+t results_doc_is_what_the_results_make results_doc_is_what_the_results_make
+t report_of_the_slice report_of_the_slice
 [ -f "$TMP/slice-time" ] && cat "$TMP/slice-time"
 echo "sweep tests took $(( $(date +%s) - t0 )) s"
 echo "sweep: $pass passed, $fail failed"

@@ -83,7 +83,7 @@ static int run(const char *name, int k, int n, int root, int *steps)
 }
 
 /* With TSENG_STEPS_CSV=FILE the sweeps also append their step table to
- * it as data (experiments/results.sh reads it by column name), under a
+ * it as data (experiments/report/tseng001.py reads it by column name), under a
  * header written when the file is empty:
  * algorithm,k,n,steps,paper,lower_bound. Appended, since each test runs
  * in a process of its own (check.h). */

@@ -1,0 +1,29 @@
+"""wormsim's reports: docs/results.md from the sweeps' CSVs, and a report
+for any sweep.
+
+    python3 experiments/report [--results DIR] [--out FILE.md] [--img DIR]
+    python3 experiments/report --sweep NAME|DIR [--metric COLUMN] [--def FILE.sweep]
+                               [--results DIR] [--out FILE.md] [--img DIR]
+
+(or `cd experiments && python3 -m report ...`; `make results` and `make
+report SWEEP=NAME` run these.)
+
+Without --sweep: docs/results.md and its figures (docs/img/*.png) from
+the sweeps' CSVs (results/NAME/results.csv), the papers' numbers
+(experiments/paper/) and the run files kept beside them
+(results/NAME/kept/). Nothing is run: run the sweeps first (make
+reproduce, or make sweep SWEEP=NAME); a sweep without a CSV gets a "Not
+run yet" note. Set TSENG_TEST to the schedules' unit test (default
+build/tests/test_tseng) for section 3's step table.
+
+With --sweep: NAME (results/NAME) or a sweep's directory into report.md
+and plots beside its results.csv (--out and --img move them): the metric
+(--metric, default coll_ns) against the block length per machine, one
+line per app; the largest link sharing per cell; the comparisons and the
+paper's table its definition declares (experiments/NAME.sweep, or
+--def; see experiments/report/sweepdef.py); a heatmap of the slowest run
+when its run directory is here.
+
+Needs Python 3 (standard library only), gnuplot (Debian gnuplot-nox) and,
+for the heatmaps (experiments/heatmap.sh), jq.
+"""

@@ -1,0 +1,118 @@
+"""The command line (usage: experiments/report/__init__.py): options,
+their checks, and which report to write. Bad use exits 2, naming what was
+wrong and what is accepted; a missing tool exits 1."""
+
+import os
+import shutil
+import sys
+
+from . import __doc__ as USAGE
+from . import document, sweep_report
+from .context import ROOT, Context
+
+VALUES = {"--results": "DIR", "--out": "FILE.md", "--img": "DIR",
+          "--sweep": "NAME|DIR", "--metric": "COLUMN", "--def": "FILE.sweep"}
+SWEEP_ONLY = ("--metric", "--def")
+ACCEPTED = ", ".join("%s %s" % kv for kv in VALUES.items()) + ", -h, --help"
+TOOLS = (("gnuplot", "gnuplot-nox"), ("jq", "jq"))
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse(argv):
+    """{option: value} of the command line; UsageError on bad use."""
+    opts = {}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if arg in ("-h", "--help"):
+            opts["help"] = True
+        elif name in VALUES:
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise UsageError("%s needs a value (%s)" % (arg, VALUES[arg]))
+                i += 1
+                value = argv[i]
+            if value == "" and name != "--sweep":   # an empty SWEEP: find_sweep names the accepted
+                raise UsageError("%s needs a value (%s), not an empty one" % (name, VALUES[name]))
+            opts[name] = value
+        elif arg.startswith("-"):
+            raise UsageError("unknown option '%s'; accepted: %s" % (arg, ACCEPTED))
+        else:
+            raise UsageError("unknown argument '%s' (it takes options only: %s)" % (arg, ACCEPTED))
+        i += 1
+    for o in SWEEP_ONLY:
+        if o in opts and "--sweep" not in opts:
+            raise UsageError("%s applies to a sweep's report only: give --sweep NAME|DIR too" % o)
+    return opts
+
+
+def missing_tool():
+    """The message for a tool the reports need that is not installed."""
+    for cmd, package in TOOLS:
+        if shutil.which(cmd) is None:
+            return "needs %s (Debian package %s; tests/check-deps.sh report)" % (cmd, package)
+    return None
+
+
+def write_atomically(path, text):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def results_page(opts, tseng_test):
+    results = opts.get("--results", os.path.join(ROOT, "results"))
+    out = opts.get("--out", os.path.join(ROOT, "docs", "results.md"))
+    img = opts.get("--img", os.path.join(ROOT, "docs", "img"))
+    os.makedirs(img, exist_ok=True)
+    ctx = Context(results, img, os.path.dirname(os.path.abspath(out)))
+    try:
+        write_atomically(out, document.build(ctx, tseng_test))
+    finally:
+        ctx.close()
+    return out, img
+
+
+def sweep_page(opts, tseng_test):
+    results = opts.get("--results", os.path.join(ROOT, "results"))
+    name, sweep_dir = sweep_report.find_sweep(opts["--sweep"], results)
+    definition = sweep_report.definition_of(name, ROOT, opts.get("--def"))
+    out = opts.get("--out", os.path.join(sweep_dir, "report.md"))
+    img = opts.get("--img", sweep_dir)
+    os.makedirs(img, exist_ok=True)
+    ctx = Context(results, img, os.path.dirname(os.path.abspath(out)))
+    try:
+        text = sweep_report.build(ctx, opts["--sweep"], sweep_dir, opts.get("--metric", "coll_ns"), definition,
+                                  tseng_test)
+        write_atomically(out, text)
+    finally:
+        ctx.close()
+    return out, img
+
+
+def main(argv):
+    try:
+        opts = parse(argv)
+    except UsageError as e:
+        print("report: %s" % e, file=sys.stderr)
+        return 2
+    if opts.get("help"):
+        print(USAGE.strip("\n"))
+        return 0
+    problem = missing_tool()
+    if problem:
+        print("report: " + problem, file=sys.stderr)
+        return 1
+    tseng_test = os.environ.get("TSENG_TEST") or os.path.join(ROOT, "build", "tests", "test_tseng")
+    try:
+        out, img = (sweep_page if "--sweep" in opts else results_page)(opts, tseng_test)
+    except sweep_report.SweepError as e:
+        print("report: %s" % e, file=sys.stderr)
+        return 2
+    print("wrote %s and %s/" % (out, img.rstrip("/")), file=sys.stderr)
+    return 0

@@ -1,0 +1,84 @@
+"""Where a report reads and writes: the checkout, the sweeps' results, the
+images, and a scratch directory for plot data."""
+
+import os
+import shutil
+import sys
+import tempfile
+
+from . import csvio
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def warn(message):
+    """A note on stderr, prefixed with the tool's name."""
+    print("report: " + message, file=sys.stderr)
+
+
+class Context:
+    """results: the directory of the sweeps' directories (results/NAME/);
+    img: where plots go; img_rel: img as the Markdown file links it."""
+
+    def __init__(self, results, img, markdown_dir, root=ROOT):
+        self.root = root
+        self.results = results
+        self.img = img
+        self.markdown_dir = markdown_dir
+        self.img_rel = os.path.relpath(os.path.abspath(img), os.path.abspath(markdown_dir))
+        self.tmp = tempfile.mkdtemp(prefix="wormsim-report.")
+        self.plot_count = 0
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def path(self, *parts):
+        """A path under the checkout."""
+        return os.path.join(self.root, *parts)
+
+    def sweep_dir(self, name):
+        return os.path.join(self.results, name)
+
+    def csv_path(self, name):
+        """results/NAME/results.csv, or None when the sweep was not run."""
+        path = os.path.join(self.results, name, "results.csv")
+        return path if csvio.has_rows(path) else None
+
+    def rows(self, name):
+        """The rows of a sweep's CSV, or None when it was not run."""
+        path = self.csv_path(name)
+        return csvio.read_rows(path) if path else None
+
+    def image(self, name):
+        """(file to write, link for the Markdown) of an image."""
+        link = name if self.img_rel == "." else self.img_rel + "/" + name
+        return os.path.join(self.img, name), link
+
+    def shown(self, path):
+        return shown(path, self.root)
+
+
+def shown(path, root=ROOT):
+    """A path as a report names it: relative to the checkout when it lies
+    inside it."""
+    rel = os.path.relpath(os.path.abspath(path), root)
+    return path if rel.startswith("..") else rel
+
+
+def minutes(seconds):
+    """Whole minutes and seconds: 4m05s."""
+    return "%dm%02ds" % (seconds / 60, seconds % 60)
+
+
+def wall_time(sweep_dir):
+    """A sweep's wall time: its runs' count and summed wall_s (their
+    serial time), and its sessions' summed elapsed_s (timing.csv) when it
+    recorded them."""
+    rows = csvio.read_rows(os.path.join(sweep_dir, "results.csv"))
+    serial = sum(csvio.number(r.get("wall_s")) for r in rows)
+    text = "%d runs, %s of run wall time" % (len(rows), minutes(serial))
+    timing = os.path.join(sweep_dir, "timing.csv")
+    if csvio.has_rows(timing):
+        elapsed = sum(csvio.number(r.get("elapsed_s")) for r in csvio.read_rows(timing))
+        text += "; sweep elapsed " + minutes(elapsed)
+    return text

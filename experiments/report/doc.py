@@ -1,0 +1,59 @@
+"""Markdown being written: lines, paragraphs and tables."""
+
+from .textfill import fill
+
+
+class Doc:
+    """Text appended piece by piece; str() is the whole."""
+
+    def __init__(self):
+        self.parts = []
+
+    def __str__(self):
+        return "".join(self.parts)
+
+    def write(self, text):
+        """Text as it is (no newline added)."""
+        self.parts.append(text)
+
+    def line(self, text=""):
+        """One line."""
+        self.parts.append(text + "\n")
+
+    def lines(self, lines):
+        for text in lines:
+            self.line(text)
+
+    def filled(self, text):
+        """Running text filled to 76 columns (textfill)."""
+        self.parts.append(fill(text))
+
+
+def row(cells):
+    """A table row: | a | b |."""
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def rule(columns):
+    """A table's header rule: |---|---|."""
+    return "|" + "---|" * columns
+
+
+def table(header, rows):
+    """The lines of a table: header, rule, rows (lists of cells)."""
+    return [row(header), rule(len(header))] + [row(r) for r in rows]
+
+
+def heading(doc, title, have_csv, sweep):
+    """A section's opening: its heading, and when the sweep has no CSV yet,
+    how to run it."""
+    doc.line("## " + title)
+    doc.line()
+    if not have_csv:
+        not_run(doc, sweep)
+
+
+def not_run(doc, sweep):
+    """The note of a sweep without results."""
+    doc.line("Not run yet: `make sweep SWEEP=%s`." % sweep)
+    doc.line()

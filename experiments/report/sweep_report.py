@@ -1,0 +1,336 @@
+"""A report for any sweep: results/NAME/results.csv into report.md and
+plots beside it.
+
+It has, per machine (topology and dims, and any other run key that varies
+in the sweep), the metric (coll_ns unless another column is named)
+against the block length, one line per app; the largest link sharing per
+step of each cell; the winner per cell of each comparison the sweep
+definition declares (sweepdef); a paper's figures beside the emulated
+ones when it names a paper's table; a heatmap of the slowest run when its
+run directory is here; and, for a reproduction's sweep, its section of
+docs/results.md, made by the same code.
+"""
+
+import os
+import re
+
+from . import csvio, doc as md, errors, paper, sweepdef
+from .context import ROOT, Context, shown, wall_time
+from .plot import Series, draw, heatmap
+
+EXTRA_KEYS = ("preset", "port_model", "net", "args", "arch")
+TIE = "tie"
+
+
+class SweepError(Exception):
+    """A sweep the report cannot be made of; the message says why and what
+    is accepted."""
+
+
+def known_sweeps(results):
+    """The names under results/ that have a results.csv."""
+    if not os.path.isdir(results):
+        return []
+    return sorted(n for n in os.listdir(results) if csvio.has_rows(os.path.join(results, n, "results.csv")))
+
+
+def find_sweep(arg, results):
+    """(name, directory) of SWEEP given as a name under results/ or as a
+    directory."""
+    accepted = "accepted: a directory holding a results.csv, or a name under %s/: %s" % (
+        shown(results), " ".join(known_sweeps(results)) or "(none yet; run make sweep SWEEP=NAME)")
+    if not arg:
+        raise SweepError("give a sweep (SWEEP=NAME); " + accepted)
+    if os.path.isdir(arg) and (os.sep in arg or not os.path.isdir(os.path.join(results, arg))):
+        directory = arg
+    elif os.path.isdir(os.path.join(results, arg)):
+        directory = os.path.join(results, arg)
+    else:
+        hint = ""
+        if os.path.isfile(os.path.join(ROOT, "experiments", arg + ".sweep")):
+            hint = ": experiments/%s.sweep has not run yet (make sweep SWEEP=%s)" % (arg, arg)
+        raise SweepError("no sweep '%s' (not a directory, nor %s%s); %s" % (
+            arg, shown(os.path.join(results, arg)), hint, accepted))
+    if not csvio.has_rows(os.path.join(directory, "results.csv")):
+        raise SweepError("%s has no results.csv (run the sweep first: make sweep SWEEP=%s); %s"
+                         % (directory, os.path.basename(os.path.normpath(directory)), accepted))
+    return os.path.basename(os.path.normpath(directory)), directory
+
+
+def definition_of(name, root, given=None):
+    """The sweep definition: the one given, or experiments/NAME.sweep when
+    there is one; None otherwise."""
+    if given:
+        if not os.path.isfile(given):
+            raise SweepError("no sweep definition %s" % given)
+        return given
+    path = os.path.join(root, "experiments", name + ".sweep")
+    return path if os.path.isfile(path) else None
+
+
+# --- cells ----------------------------------------------------------------
+
+def varying_keys(rows):
+    """The run keys beyond topology and dims that differ between rows."""
+    return [k for k in EXTRA_KEYS if len({r.get(k, "") for r in rows}) > 1]
+
+
+def machine_of(row, extra):
+    """A machine's name: topology and dims, then the varying keys."""
+    name = "%s %s" % (row["topo"], row["dims"])
+    more = ["%s=%s" % (k, row.get(k) or "-") if k != "net" else (row.get(k) or "default net") for k in extra]
+    return name + (" (" + ", ".join(more) + ")" if more else "")
+
+
+def scaled(metric):
+    """(unit, divisor) in which a metric is shown: us for ns columns."""
+    return ("us", 1e3) if metric.endswith("_ns") else ("", 1)
+
+
+def show(value, metric):
+    unit, div = scaled(metric)
+    return "%.1f" % (value / div) if unit else csvio.as_text(value)
+
+
+class Cells:
+    """The ok rows of a sweep by machine and length: cells[(machine,
+    len)][app] = row; machines and apps in first-seen order."""
+
+    def __init__(self, rows):
+        ok = csvio.ok_rows(rows)
+        extra = varying_keys(rows)
+        self.cells = {}
+        for r in ok:
+            self.cells.setdefault((machine_of(r, extra), r["len"]), {})[r["app"]] = r
+        self.machines = csvio.first_seen(m for m, _ in self.cells)
+        self.apps = csvio.first_seen(r["app"] for r in ok)
+
+    def lengths(self, machine):
+        return sorted((l for m, l in self.cells if m == machine), key=csvio.number)
+
+    def table(self, column, text):
+        """Rows machine | len | one value per app (text(row) or -)."""
+        body = []
+        for m in self.machines:
+            for length in self.lengths(m):
+                at = self.cells[(m, length)]
+                body.append([m, length] + [text(at[a]) if a in at and at[a].get(column, "") != "" else "-"
+                                           for a in self.apps])
+        return body
+
+
+# --- sections -------------------------------------------------------------
+
+def opening(ctx, doc, sweep_arg, sweep_dir, rows, definition, metric):
+    counts = {}
+    for r in rows:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    doc.line("# Sweep report: %s" % os.path.basename(os.path.normpath(sweep_dir)))
+    doc.line()
+    source = "`%s`" % ctx.shown(os.path.join(sweep_dir, "results.csv"))
+    if definition:
+        source += " and its definition `%s`" % ctx.shown(definition)
+    doc.line("Generated by `make report SWEEP=%s` (experiments/report/) from %s. "
+             "Runs: %s. Wall time: %s." % (sweep_arg, source, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
+                                          wall_time(sweep_dir)))
+    unit, _ = scaled(metric)
+    doc.line("The metric is `%s`%s; a cell is a machine (topology and dims, and the other run keys that"
+             " vary in this sweep) and a block length; only ok runs count." % (metric, " in %s" % unit if unit else ""))
+    doc.line()
+
+
+def slug(text):
+    return re.sub(r"[^A-Za-z0-9._=-]+", "_", text).strip("_")
+
+
+def metric_plot(ctx, cells, machine, metric):
+    """METRIC-MACHINE.png: the metric against the block length, one line
+    per app; its link, or None."""
+    unit, div = scaled(metric)
+    lengths = [csvio.number(l) for l in cells.lengths(machine)]
+    series = []
+    for color, app in enumerate(cells.apps, 1):
+        pts = [(csvio.number(l), csvio.number(at[app][metric]) / div)
+               for (m, l), at in cells.cells.items() if m == machine and app in at and at[app].get(metric)]
+        if pts:
+            series.append(Series(sorted(pts), "using 1:2 with linespoints lw 2 pt 7 lc %d title '%s'" % (color, app)))
+    if not series:
+        return None
+    log_x = "set logscale x; " if min(lengths) > 0 and len(set(lengths)) > 1 else ""
+    out, link = ctx.image("%s-%s.png" % (slug(metric), slug(machine)))
+    drawn = draw(ctx, out, ["set title %s noenhanced" % _q("%s on %s" % (metric, machine)),
+                            log_x + "set logscale y; set xlabel 'block length (bytes)'; set ylabel %s noenhanced"
+                            % _q(metric + (" (%s)" % unit if unit else "")),
+                            "set key top left noenhanced; set grid"], series)
+    return link if drawn else None
+
+
+def _q(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def metric_section(ctx, doc, cells, metric):
+    unit, _ = scaled(metric)
+    doc.line("## %s against block length" % metric)
+    doc.line()
+    body = cells.table(metric, lambda r: show(csvio.number(r[metric]), metric))
+    doc.lines(md.table(["machine", "len"] + ["%s%s" % (a, " (%s)" % unit if unit else "") for a in cells.apps], body))
+    doc.line()
+    for m in cells.machines:
+        link = metric_plot(ctx, cells, m, metric)
+        if link:
+            doc.line("![%s](%s)" % (m, link))
+    doc.line()
+
+
+def sharing_section(doc, cells):
+    doc.line("## Largest link sharing per step")
+    doc.line()
+    doc.line("The most messages of one step on one link (`max_link_sharing`, from the run's steps.csv): "
+             "1 means every step was free of contention.")
+    doc.line()
+    doc.lines(md.table(["machine", "len"] + cells.apps,
+                       cells.table("max_link_sharing", lambda r: r["max_link_sharing"])))
+    doc.line()
+
+
+def winner(values):
+    """(winner or tie, margin %) of {app: value}: the smallest wins; the
+    margin is how much larger the runner-up is."""
+    ranked = sorted(values.items(), key=lambda kv: kv[1])
+    best, second = ranked[0], ranked[1]
+    if best[1] == second[1]:
+        return TIE, 0.0
+    return best[0], (second[1] / best[1] - 1) * 100 if best[1] else float("inf")
+
+
+def comparison_section(doc, cells, comparison):
+    apps, column = comparison.apps, comparison.column
+    doc.line("## %s by %s" % (" against ".join(apps), column))
+    doc.line()
+    missing = [a for a in apps if a not in cells.apps]
+    if missing:
+        doc.line("No ok run of %s in this sweep." % ", ".join(missing))
+        doc.line()
+    body, wins, compared = [], {}, 0
+    for (m, length), at in sorted(cells.cells.items(), key=lambda kv: (cells.machines.index(kv[0][0]), csvio.number(kv[0][1]))):
+        values = {a: csvio.number(at[a][column]) for a in apps if a in at and at[a].get(column, "") != ""}
+        if len(values) < 2:
+            continue
+        compared += 1
+        w, margin = winner(values)
+        wins[w] = wins.get(w, 0) + 1
+        body.append([m, length] + [show(values[a], column) if a in values else "-" for a in apps]
+                    + [w, "-" if w == TIE else "%.2f %%" % margin])
+    unit, _ = scaled(column)
+    doc.lines(md.table(["machine", "len"] + ["%s%s" % (a, " (%s)" % unit if unit else "") for a in apps]
+                       + ["winner", "by"], body))
+    doc.line()
+    summary = ", ".join("%s in %d" % (a, wins[a]) for a in apps if wins.get(a))
+    if wins.get(TIE):
+        summary += (", " if summary else "") + "tied in %d" % wins[TIE]
+    doc.line("Winner per cell (the smaller %s; \"by\": how much more the runner-up takes): %s of the %d cells compared."
+             % (column, summary or "none", compared))
+    doc.line()
+
+
+def paper_section(ctx, doc, rows, table, metric):
+    """The paper's cells that ran here, emulated beside the paper, with
+    the error summary of section 1 (errors.ErrorSummary)."""
+    time_column = metric if metric.endswith("_ns") else "coll_ns"
+    paper_rows = csvio.read_rows(table.path, comments=True)
+    if not paper_rows or table.column not in paper_rows[0]:
+        raise SweepError("%s has no column '%s'; its columns: %s" % (
+            table.path, table.column, ", ".join(paper_rows[0]) if paper_rows else "none"))
+    cells = paper.join(paper_rows, rows, table.column, time_column)
+    run = paper.run_cells(cells)
+    keys = paper.key_columns(paper_rows, rows)
+    others = [c for c in paper_rows[0] if c not in keys and c not in (table.column, "role")]
+    doc.line("## The paper's figures")
+    doc.line()
+    doc.line("From `%s` (its `%s`, in seconds), beside `%s` in seconds: %d of its %d cells ran here. "
+             "Each cell: emulated s / paper s (ratio emulated/paper)." % (
+                 ctx.shown(table.path), table.column, time_column, len(run), len(cells)))
+    doc.line()
+    doc.lines(md.table(keys + others + ["emulated / paper"],
+                       [[c[k] for k in keys + others] + [paper.cell_text(c)] for c in run]))
+    doc.line()
+    doc.write(paper.ratio_sentence(cells))
+    roles = [("train", "training"), ("heldout", "held out")] if "role" in paper_rows[0] else []
+    doc.line("| cells | n | median \\|r - 1\\| | geometric mean r | within 15 % |")
+    doc.line("|---|---|---|---|---|")
+    for role, name in roles:
+        doc.line(errors.ErrorSummary([(c.paper, c.emu) for c in run if c.row.get("role") == role]).row(name))
+    doc.line(errors.ErrorSummary([(c.paper, c.emu) for c in run]).row("all"))
+    doc.line()
+
+
+def slowest_section(ctx, doc, sweep_dir, rows, metric):
+    ok = [r for r in csvio.ok_rows(rows) if r.get(metric, "") != ""]
+    if not ok:
+        return
+    slowest = max(ok, key=lambda r: csvio.number(r[metric]))
+    doc.line("## The slowest run")
+    doc.line()
+    doc.line("%s on %s %s at %s B: %s = %s%s." % (
+        slowest["app"], slowest["topo"], slowest["dims"], slowest["len"], metric,
+        show(csvio.number(slowest[metric]), metric), " %s" % scaled(metric)[0] if scaled(metric)[0] else ""))
+    run_dir = os.path.join(sweep_dir, slowest.get("run_dir") or "")
+    out, link = ctx.image("heatmap-slowest.png")
+    if not slowest.get("run_dir") or not os.path.isfile(os.path.join(run_dir, "links.csv")):
+        doc.line("Its run directory (%s) is not here: no heatmap." % (slowest.get("run_dir") or "none recorded"))
+    elif slowest["topo"] not in ("mesh", "torus") or not re.match(r"^\d+x\d+$", slowest["dims"]):
+        doc.line("No heatmap: experiments/heatmap.sh draws 2D meshes and tori only.")
+    elif heatmap(ctx, run_dir, out):
+        doc.line()
+        doc.line("Flits carried per directed channel (`make heatmap RUN=%s`):" % ctx.shown(run_dir))
+        doc.line()
+        doc.line("![heatmap of the slowest run](%s)" % link)
+    doc.line()
+
+
+def reproduction_section(ctx, doc, name, sweep_dir, tseng_test):
+    """The sweep's section of docs/results.md, when it is a reproduction's."""
+    from . import document
+    write = document.section_of(name, tseng_test)
+    if write is None:
+        return
+    sub = Context(os.path.dirname(os.path.abspath(sweep_dir)), ctx.img, ctx.markdown_dir, ctx.root)
+    try:
+        doc.line("# Its section of docs/results.md")
+        doc.line()
+        write(sub, doc)
+    finally:
+        sub.close()
+
+
+def build(ctx, sweep_arg, sweep_dir, metric, definition, tseng_test):
+    """The report's text: SWEEP as given (sweep_arg), its directory, the
+    metric column, the definition (or None) and the schedules' test."""
+    name = os.path.basename(os.path.normpath(sweep_dir))
+    rows = csvio.read_rows(os.path.join(sweep_dir, "results.csv"))
+    if rows and metric not in rows[0]:
+        raise SweepError("--metric: '%s' is not a column of %s; accepted: %s" % (
+            metric, os.path.join(sweep_dir, "results.csv"), ", ".join(rows[0])))
+    keys = {"compare": [], "paper": None}
+    if definition:
+        try:
+            keys = sweepdef.report_keys(definition, ctx.root)
+        except sweepdef.DefinitionError as e:
+            raise SweepError(str(e))
+    for c in keys["compare"]:
+        if rows and c.column not in rows[0]:
+            raise SweepError("%s: compare ... by '%s': not a column of results.csv; accepted: %s"
+                             % (definition, c.column, ", ".join(rows[0])))
+    doc = md.Doc()
+    opening(ctx, doc, sweep_arg, sweep_dir, rows, definition, metric)
+    cells = Cells(rows)
+    metric_section(ctx, doc, cells, metric)
+    sharing_section(doc, cells)
+    for c in keys["compare"]:
+        comparison_section(doc, cells, c)
+    if keys["paper"]:
+        paper_section(ctx, doc, rows, keys["paper"], metric)
+    slowest_section(ctx, doc, sweep_dir, rows, metric)
+    reproduction_section(ctx, doc, name, sweep_dir, tseng_test)
+    return str(doc)

@@ -1,0 +1,84 @@
+"""What a sweep definition (experiments/NAME.sweep; format in
+experiments/sweep.sh) declares for its report. The sweep ignores these
+keys; they may stand anywhere in the file, and compare more than once:
+
+  compare = APP APP... [by COLUMN]   the winner (smallest COLUMN, default
+                                     coll_ns) of these apps per cell
+  paper = FILE [by COLUMN]           a paper's table (experiments/paper/),
+                                     its time in seconds in COLUMN (default
+                                     paper_s), beside the emulated times
+"""
+
+import os
+import re
+
+REPORT_KEYS = ("compare", "paper")
+DEFAULT_COMPARE_COLUMN = "coll_ns"
+DEFAULT_PAPER_COLUMN = "paper_s"
+_LINE = re.compile(r"^([A-Za-z_]+)\s*=\s*(.*)$")
+
+
+class DefinitionError(Exception):
+    """A report key the definition gets wrong; the message names it."""
+
+
+class Comparison:
+    def __init__(self, apps, column):
+        self.apps = apps
+        self.column = column
+
+    def __repr__(self):
+        return "Comparison(%r, %r)" % (self.apps, self.column)
+
+
+class PaperTable:
+    def __init__(self, path, column):
+        self.path = path
+        self.column = column
+
+
+def split_by(value):
+    """(words before `by`, the column after it or None)."""
+    words = value.split()
+    if "by" in words:
+        i = words.index("by")
+        if i != len(words) - 2:
+            raise DefinitionError("'by' takes one column name at the end, as in 'by coll_ns'")
+        return words[:i], words[i + 1]
+    return words, None
+
+
+def parse_compare(value):
+    apps, column = split_by(value)
+    if len(apps) < 2:
+        raise DefinitionError("compare: give two apps or more, e.g. 'compare = alltoall_pex alltoall_gen by coll_ns'")
+    return Comparison(apps, column or DEFAULT_COMPARE_COLUMN)
+
+
+def parse_paper(value, root):
+    words, column = split_by(value)
+    if len(words) != 1:
+        raise DefinitionError("paper: give one file, e.g. 'paper = experiments/paper/thakur.csv by paper_s'")
+    path = words[0] if os.path.isabs(words[0]) else os.path.join(root, words[0])
+    if not os.path.isfile(path):
+        raise DefinitionError("paper: no file %s" % words[0])
+    return PaperTable(path, column or DEFAULT_PAPER_COLUMN)
+
+
+def report_keys(path, root):
+    """{"compare": [Comparison...], "paper": PaperTable or None} of a
+    sweep definition; DefinitionError names the file, line and fault."""
+    keys = {"compare": [], "paper": None}
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            m = _LINE.match(line.split("#", 1)[0].strip())
+            if not m or m.group(1) not in REPORT_KEYS:
+                continue
+            try:
+                if m.group(1) == "compare":
+                    keys["compare"].append(parse_compare(m.group(2)))
+                else:
+                    keys["paper"] = parse_paper(m.group(2), root)
+            except DefinitionError as e:
+                raise DefinitionError("%s:%d: %s" % (path, number, e))
+    return keys

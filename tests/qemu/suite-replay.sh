@@ -1,0 +1,75 @@
+# What a run says on the console and keeps for its replay (host/replay.h),
+# sourced by tests/qemu/run.sh: the nodes' output after the summary, the
+# files named, the command and build in the run directory, and
+# wormsim --replay saying whether the figures match.
+
+# The console shows node 0's output, or every node's, or none.
+console_shows_the_nodes_output() {
+  ws --app hello --topo mesh --dims 2x2 > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  expect 'grep -q "^  output of node 0:$" "$TMP/o"' "$(cat "$TMP/o")"
+  expect 'grep -q "^    hello from node 0 of 4, mesh, coordinates (0,0)$" "$TMP/o"' "$(cat "$TMP/o")"
+  expect '! grep -q "hello from node 1" "$TMP/o"'
+  expect 'grep -q "^  results .*: summary.json, command, params.conf, .*node-\*.log$" "$TMP/o"' "$(grep results "$TMP/o")"
+  ws --app hello --topo mesh --dims 2x2 --output all --trace > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  for i in 0 1 2 3; do expect "grep -q '^      $i| hello from node $i of 4' '$TMP/o'" "$(cat "$TMP/o")"; done
+  expect 'grep -q "trace.json (open it in ui.perfetto.dev)$" "$TMP/o"' "$(grep results "$TMP/o")"
+  ws --app hello --topo mesh --dims 2x2 --output none > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  expect '! grep -q "hello from" "$TMP/o"'
+  ws --app hello --topo mesh --dims 2x2 --output every > "$TMP/o" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "^wormsim: --output .every.: accepted: node0, all, none$" "$TMP/o"' "$(cat "$TMP/o")"
+}
+
+# The run directory holds its command, the build's commit and the images'
+# hashes; --replay runs it again, cold, and every figure matches.
+replay_matches_the_run() {
+  ws --app alltoall_pex --topo mesh --dims 4x4 --args len=256 > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  local d; d=$(latest)
+  expect '[ -s "$d/command" ]'
+  expect '[ "$(summary ".invocation.images.arm.sha256")" = "$(sha256sum "$KERNEL" | cut -d" " -f1)" ]' "$(summary .invocation)"
+  expect '[ "$(summary ".invocation.argv | index(\"--app\")")" != null ] && [ "$(summary ".invocation.cwd")" = "$PWD" ]'
+  if git rev-parse HEAD >/dev/null 2>&1; then
+    expect '[ "$(summary .invocation.commit)" = "$(git rev-parse HEAD)" ]' "$(summary .invocation.commit)"
+  fi
+  local n0; n0=$(ndirs)
+  "$WORMSIM" --replay "$d" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q "^replay: every figure matches" "$TMP/r"' "$(cat "$TMP/r")"
+  expect '[ $(ndirs) = $((n0 + 1)) ]'
+  same_results "$d" "$(latest)"
+  # make replay, on the latest run by default
+  make -s replay RUNS_DIR="$RUNS" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(tail -5 "$TMP/r")"
+  expect 'grep -q "^replay: every figure matches" "$TMP/r"' "$(cat "$TMP/r")"
+  # the command file, run by a shell, makes the same run
+  bash "$d/command" > "$TMP/c" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/c")"
+  same_results "$d" "$(latest)"
+}
+
+# A replay whose figures differ says which, and exits 1.
+replay_names_what_differs() {
+  ws --app alltoall_pex --topo mesh --dims 4x4 --args len=256 > /dev/null 2>&1; expect '[ $? = 0 ]'
+  local d="$TMP/changed"; cp -r "$(latest)" "$d"
+  sed -i 's/"sim_time_ns": \([0-9]*\)/"sim_time_ns": 1\1/' "$d/summary.json"
+  sed -i '3s/,[0-9]*$/,999999/' "$d/links.csv"
+  "$WORMSIM" --replay "$d" > "$TMP/r" 2>&1; rc=$?; expect "[ $rc = 1 ]" "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q "^  summary.json sim_time_ns: 1[0-9]* then, [0-9]* now$" "$TMP/r"' "$(cat "$TMP/r")"
+  expect 'grep -q "^  links.csv: differs from line 3$" "$TMP/r"' "$(cat "$TMP/r")"
+  expect 'grep -q "^replay: the figures differ" "$TMP/r"'
+}
+
+# What --replay refuses, before any node starts.
+replay_refuses_what_is_not_a_run() {
+  local n0; n0=$(ndirs)
+  "$WORMSIM" --replay "$TMP/nothing" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "^wormsim: --replay: no run directory" "$TMP/r"' "$(cat "$TMP/r")"
+  mkdir -p "$TMP/old"; echo '{"ok": true}' > "$TMP/old/summary.json"
+  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "has no \"invocation\": its run predates recorded commands" "$TMP/r"' "$(cat "$TMP/r")"
+  echo '{"invocation": {"argv": ["--app", 7], "cwd": "/"}}' > "$TMP/old/summary.json"
+  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "argv\[1\] is not a string" "$TMP/r"' "$(cat "$TMP/r")"
+  "$WORMSIM" --replay "$TMP/old" --app hello > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "^wormsim: --replay takes no other option" "$TMP/r"' "$(cat "$TMP/r")"
+  expect '[ $(ndirs) = $n0 ]'
+}
+
+for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
+         replay_refuses_what_is_not_a_run; do t $r $r; done

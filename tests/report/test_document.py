@@ -1,0 +1,46 @@
+"""docs/results.md's sections from small hand-made CSVs
+(experiments/report/document.py and the section modules)."""
+
+import contextlib
+import io
+
+from helpers import ScratchTest, row, write_csv
+from report import document, families, survey002
+from report.context import Context
+from report.doc import Doc
+
+
+class Sections(ScratchTest):
+    def section(self, module, name, rows):
+        write_csv(self.path("results", name, "results.csv"), rows)
+        ctx = Context(self.path("results"), self.path("img"), self.dir)
+        doc = Doc()
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                module.section(ctx, doc)
+        finally:
+            ctx.close()
+        return str(doc)
+
+    def test_families_table(self):
+        rows = [row(app="alltoall_pex", topo="mesh", dims="4x4", nodes=16, len=1024, coll_ns=52400, max_link_sharing=2, wall_s=1.5),
+                row(app="alltoall_gen", topo="mesh", dims="4x4", nodes=16, len=1024, coll_ns=47200, max_link_sharing=2, wall_s=1),
+                row(app="alltoall_pex", topo="hypercube", dims="n=16", nodes=16, len=1024, coll_ns=40200, max_link_sharing=1, wall_s=1)]
+        text = self.section(families, "families", rows)
+        self.assertIn("Wall time: 3 runs, 0m03s of run wall time.", text)
+        self.assertIn("| hypercube | 16 | 40.2 | 1 | - | - |\n| mesh 4x4 | 16 | 52.4 | 2 | 47.2 | 2 |\n", text)
+
+    def test_survey_rows_in_the_tables_order(self):
+        rows = [row(app="alltoall_quadrant_exchange", dims="4x4", nodes=16, len=64, steps=9, max_msg_bytes=256,
+                    bytes_per_node=1536, max_link_sharing=1, coll_ns=22500),
+                row(app="alltoall_direct", dims="4x4", nodes=16, len=64, steps=15, max_msg_bytes=64,
+                    bytes_per_node=960, max_link_sharing=2, coll_ns=33700)]
+        text = self.section(survey002, "survey002", rows)
+        self.assertIn("| direct | 4x4 | 64 | 15 | 15 | 1 | 1 | 15 | 15 | 2 | 33.7 |\n"
+                      "| quadrant_exchange | 4x4 | 64 | 9 | 9 | 4 | 4 | 24 | 36 | 1 | 22.5 |\n", text)
+
+    def test_every_reproduction_has_a_section(self):
+        self.assertEqual(list(document.SECTIONS), ["thakur", "torus000", "tseng001", "flood004", "survey002",
+                                                   "banyan004", "families", "hwcoll002", "pathmc002"])
+        self.assertIsNone(document.section_of("thakur-ci", None))
+        self.assertTrue(callable(document.section_of("tseng001", None)))

@@ -1,0 +1,156 @@
+"""The reproductions' counts and sentences on small hand-made rows: each
+claim of docs/results.md is computed, so each is checked here against a
+count done by hand."""
+
+import math
+import unittest
+
+from helpers import row
+from report import (banyan004, families, flood004, hwcoll002, pathmc002, preset, survey002,
+                    thakur_findings, torus000, tseng001)
+from report.doc import Doc
+from report.paper import Cell
+
+DEFAULT = preset.Costs({"t_send_ns": "500", "t_recv_ns": "500", "byte_ps": "1000", "flit_bytes": "8",
+                        "msg_max": "262144"})
+
+
+def text_of(write, *args):
+    doc = Doc()
+    write(doc, *args)
+    return str(doc)
+
+
+class Thakur(unittest.TestCase):
+    def cell(self, table, shape, length, paper, emu):
+        return Cell({"table": table, "paper_shape": shape, "len": length, "app": "x", "dims": shape}, paper, emu)
+
+    def test_lead_and_most(self):
+        self.assertEqual([thakur_findings.lead(1, g) for g in (0.97, 0.99, 1.03)], ["G", "=", "P"])
+        self.assertEqual(thakur_findings.most(5, 5), "in all cells (5 of 5)")
+        self.assertEqual(thakur_findings.most(9, 10), "almost everywhere (9 of 10)")
+        self.assertEqual(thakur_findings.most(6, 10), "in most cells (6 of 10)")
+        self.assertEqual(thakur_findings.most(3, 10), "in only 3 of 10")
+
+    def test_verdicts_count_the_cells_both_ran(self):
+        cells = [self.cell("2", "4x4", "256", "0.010", 0.010), self.cell("5", "4x4", "256", "0.009", 0.0095),
+                 self.cell("2", "4x4", "1024", "0.020", 0.020), self.cell("5", "4x4", "1024", "0.030", None),
+                 self.cell("3", "4x5", "256", "0.010", 0.010), self.cell("4", "4x5", "256", "0.009", 0.0099)]
+        # GEN against PEX at 256: emulated G (0.0095 < 0.0098), paper G (0.009 < 0.0098): agree; 1024 not run
+        # SHIFT against PEX-GEN: emulated 0.0099 < 0.00995 and paper 0.009 < 0.010: agree
+        self.assertEqual(thakur_findings.pair_verdicts(cells), (1, 1, 1, 1))
+        table = text_of(thakur_findings.gen_pex_table, cells)
+        self.assertIn("| 256 | G / G |\n| 1024 | - / P |", table)
+        self.assertIn("agrees with the paper on 1 of 1 cells.", table)
+
+    def test_link_sharing_by_node_count(self):
+        rows = [row(app="alltoall_pex", dims="8x16", max_link_sharing=8), row(app="alltoall_gen", dims="8x16", max_link_sharing=8),
+                row(app="alltoall_pex", dims="4x4", max_link_sharing=2), row(app="alltoall_gen", dims="4x4", max_link_sharing=3),
+                row(app="alltoall_pex", dims="8x8", max_link_sharing=4)]
+        self.assertEqual(thakur_findings.link_sharing(rows), [("4x4", 2, 3), ("8x16", 8, 8)])
+
+
+class Torus(unittest.TestCase):
+    def test_crossover_interpolates_where_the_log_ratio_is_zero(self):
+        times = {("alltoall_a1", "8x8", "16"): 100, ("alltoall_pex", "8x8", "16"): 200,
+                 ("alltoall_a1", "8x8", "64"): 400, ("alltoall_pex", "8x8", "64"): 300,
+                 ("alltoall_gen", "8x8", "64"): 350}
+        text, x, formula = torus000.crossover(times, "8x8", DEFAULT)
+        # log(a/b) is log(1/2) at 16 B and log(4/3) at 64 B: zero at 16 * 4^(log 2 / log(8/3))
+        self.assertAlmostEqual(x, 16 * 4 ** (math.log(2) / math.log(8 / 3)))
+        self.assertIn("up to m = 16 B and loses from 64 B: crossover about 43 B", text)
+        self.assertAlmostEqual(formula, 56000 / 225)
+
+    def test_count_row(self):
+        r = row(app="alltoall_a1", dims="8x8", nodes=64, len=16, steps=7, sends_per_node=6, bytes_per_node=352 * 16)
+        self.assertEqual(torus000.count_row(r), ["a1", "8x8", "7", "6", "7", "352", "288", "289", "640"])
+
+
+class Survey(unittest.TestCase):
+    def test_reading_counts_against_table2(self):
+        rows = [row(app="alltoall_direct", dims="4x4", nodes=16, len=64, steps=15, max_msg_bytes=64, bytes_per_node=960, max_link_sharing=2),
+                row(app="alltoall_quadrant_exchange", dims="4x4", nodes=16, len=64, steps=9, max_msg_bytes=256, bytes_per_node=24 * 64, max_link_sharing=1),
+                row(app="alltoall_binary_exchange", dims="4x4", nodes=16, len=64, steps=5, max_msg_bytes=512, bytes_per_node=2048, max_link_sharing=2)]
+        text = survey002.reading([survey002.Run(r) for r in rows])
+        self.assertIn("steps as the formula in 2, the largest message as the formula in 3.", text)
+        self.assertIn("In every run direct exchange and binary exchange share a link", text)
+        self.assertIn("quadrant exchange never does: the table's point", text)
+        self.assertIn("Quadrant exchange sends fewer blocks per node than the formula in 1 of its 1 runs", text)
+
+
+class Flood(unittest.TestCase):
+    def test_loads_against_the_corollaries(self):
+        rows = [row(app="allgather_flood", topo="torus", dims="5x5", len=64, group="torus", max_link_worms=4, min_link_worms=4, max_link_flits=48),
+                row(app="allgather_flood", topo="mesh", dims="4x4", len=64, group="mesh", max_link_worms=5, min_link_worms=2, max_link_flits=64),
+                row(app="allgather_flood", topo="mesh", dims="5x5", len=64, group="mesh", max_link_worms=6, min_link_worms=3, max_link_flits=104)]
+        # torus: 48 x 8 / 64 = 6 = (25 - 1)/4; meshes: 8 = 16/2 for even n; 13 > 12
+        text = flood004.reading(rows, [], DEFAULT)
+        self.assertIn("On 1 of the 1 tori every channel carries the same number", text)
+        self.assertIn("On 1 of the 2 meshes the busiest channel is within", text)
+        table = text_of(flood004.load_table, rows, DEFAULT)
+        self.assertEqual(table.splitlines()[0], "| mesh | 4 | 5 | 2 | 8 | <= 7.5 (Cor. 2) |")
+
+    def test_delay_rows(self):
+        rows = [row(app="allgather_flood", dims="7x7", len=64, group="delay", net="hop_cycles=1", coll_ns=200000),
+                row(app="allgather_rowcol", dims="7x7", len=64, group="delay", net="hop_cycles=1", coll_ns=36000)]
+        runs = flood004.delay_runs(rows)
+        line = text_of(flood004.delay_table, runs, DEFAULT).splitlines()[0]
+        self.assertEqual(line, "| 64 | 8 | 0.125 | 200.0 | 1.8 | 112.11 | 36.0 | 3.6 |")
+
+
+class Banyan(unittest.TestCase):
+    def test_time_per_round(self):
+        rows = [row(app="alltoall_atape", nodes=8, len=256, coll_ns=8000), row(app="alltoall_atape", nodes=16, len=256, coll_ns=20000),
+                row(app="alltoall_atape", nodes=32, len=256, coll_ns=32000), row(app="alltoall_pex", nodes=8, len=256, coll_ns=7000)]
+        spans = banyan004.per_round(rows)
+        self.assertEqual(spans, {256: (1000.0, 8, 1250.0, 16)})
+        self.assertIn("varies by at most a factor 1.25 over n at each block length, while n grows 4-fold",
+                      banyan004.reading(rows, spans))
+        self.assertIn("did not make ATAPE faster in 1 of the 1 settings", banyan004.reading(rows, spans))
+
+
+class Tseng(unittest.TestCase):
+    def test_fewest_steps_and_fastest(self):
+        rows = [row(app="bcast_tseng2d", dims="5x5", len=64, steps=3, coll_ns=10000, max_link_sharing=1),
+                row(app="bcast_rd", dims="5x5", len=64, steps=6, coll_ns=9000, max_link_sharing=1),
+                row(app="bcast_utorus", dims="5x5", len=64, steps=5, coll_ns=9500, max_link_sharing=2)]
+        text = tseng001.reading(tseng001.by_cell(rows), 500)
+        self.assertIn("(ties included) in 1 of 1 at 64 B. The fastest: at 64 B recursive doubling in 1.", text)
+        self.assertIn("not the fastest (at 64 B)", text)
+        self.assertIn("on one channel on the 5x5 tori", text)
+
+
+class Hardware(unittest.TestCase):
+    def test_where_the_hardware_is_fastest(self):
+        rows = [row(group="allreduce", app="allreduce_hw", nodes=16, len=8, coll_ns=500),
+                row(group="allreduce", app="allreduce_tree", nodes=16, len=8, coll_ns=9000),
+                row(group="allreduce", app="allreduce_hw", nodes=16, len=512, coll_ns=18000),
+                row(group="allreduce", app="allreduce_tree", nodes=16, len=512, coll_ns=16000),
+                row(group="allreduce", app="allreduce_std_exchange", nodes=16, len=512, coll_ns=15000)]
+        text = text_of(hwcoll002.crossover_sentence, rows)
+        self.assertEqual(text, "All-reduction on 16 nodes: the hardware is fastest at len 8; software at len 512. \n\n")
+        self.assertIn("in 1 of the 1 operation and machine pairs, and the software at the longest in 1 of them.",
+                      hwcoll002.reading(rows))
+
+
+class Families(unittest.TestCase):
+    def test_fastest_and_slowest_family(self):
+        rows = [row(app="alltoall_pex", topo="mesh", dims="4x4", nodes=16, coll_ns=1000, max_link_sharing=2),
+                row(app="alltoall_pex", topo="fattree", dims="n=16", nodes=16, coll_ns=1004, max_link_sharing=1),
+                row(app="alltoall_pex", topo="torus", dims="4x4", nodes=16, coll_ns=1500, max_link_sharing=2)]
+        text = text_of(families.fastest_sentence, rows)
+        self.assertEqual(text, "PEX on 16 nodes: fastest (within 0.5 %) on fattree, mesh; slowest on the torus, "
+                               "50.0 % slower. Every step of both algorithms was free of contention on: fattree.\n\n")
+
+
+class Worms(unittest.TestCase):
+    def test_fastest_and_row_column(self):
+        rows = [row(group="corner", app="mcast_dualpath", nodes=16, len=64, coll_ns=2000),
+                row(group="corner", app="bcast_pandasingal", nodes=16, len=64, coll_ns=1700),
+                row(group="corner", app="bcast_rd", nodes=16, len=64, coll_ns=7000)]
+        t = pathmc002.times(rows)
+        self.assertEqual(text_of(pathmc002.fastest_sentence, t),
+                         "corner, 16 nodes: fastest bcast_pandasingal at 64 (row-column 0.85x the single worm). \n\n")
+        text = pathmc002.reading(t)
+        self.assertIn("beat the single worm in 1 of 1 cases (16 nodes at 64 B).", text)
+        self.assertIn("beats both U-mesh and recursive doubling in 1 of 1 mesh cases", text)

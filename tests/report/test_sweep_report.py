@@ -1,0 +1,104 @@
+"""A report for any sweep (experiments/report/sweep_report.py) on a
+hand-made sweep: its tables, the winner per cell of a declared
+comparison, a paper's cells, and the refusals."""
+
+import contextlib
+import io
+import os
+import shutil
+import unittest
+
+from helpers import ScratchTest, row, write_csv
+from report import sweep_report
+from report.context import Context
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Sweep(ScratchTest):
+    def setUp(self):
+        super().setUp()
+        rows = [row(app="a_x", dims="4x4", len=256, coll_ns=2000, max_link_sharing=2, args="k=1,j=2"),
+                row(app="a_y", dims="4x4", len=256, coll_ns=3000, max_link_sharing=1, args="k=1,j=2"),
+                row(app="a_x", dims="4x4", len=1024, coll_ns=9000, max_link_sharing=2, args="k=1,j=2"),
+                row(app="a_y", dims="4x4", len=1024, coll_ns=6000, max_link_sharing=1, args="k=1,j=2"),
+                row(app="a_x", dims="8x8", len=256, coll_ns=7000, max_link_sharing=4, args="k=1,j=2"),
+                row(app="a_y", dims="8x8", len=256, coll_ns=7000, max_link_sharing=3, args="k=1,j=2"),
+                row(app="a_y", dims="8x8", len=1024, coll_ns=1, status="refused", args="k=1,j=2")]
+        self.sweep = self.path("results", "mine")
+        write_csv(os.path.join(self.sweep, "results.csv"), rows)
+        with open(self.path("mine.sweep"), "w") as f:
+            f.write("apps = a_x a_y\n[g]\ncompare = a_x a_y by coll_ns  # the winner per cell\n")
+
+    def report(self, definition=None, metric="coll_ns"):
+        ctx = Context(self.path("results"), self.sweep, self.sweep)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                return sweep_report.build(ctx, "mine", self.sweep, metric, definition, None)
+        finally:
+            ctx.close()
+
+    def test_tables_by_machine_and_length(self):
+        text = self.report()
+        self.assertIn("| machine | len | a_x (us) | a_y (us) |\n|---|---|---|---|\n"
+                      "| mesh 4x4 | 256 | 2.0 | 3.0 |\n| mesh 4x4 | 1024 | 9.0 | 6.0 |\n| mesh 8x8 | 256 | 7.0 | 7.0 |\n",
+                      text)
+        self.assertIn("| mesh 8x8 | 256 | 4 | 3 |", text)
+        self.assertIn("Runs: 6 ok, 1 refused.", text)
+
+    def test_winner_per_cell(self):
+        text = self.report(self.path("mine.sweep"))
+        self.assertIn("| mesh 4x4 | 256 | 2.0 | 3.0 | a_x | 50.00 % |", text)
+        self.assertIn("| mesh 4x4 | 1024 | 9.0 | 6.0 | a_y | 50.00 % |", text)
+        self.assertIn("| mesh 8x8 | 256 | 7.0 | 7.0 | tie | - |", text)
+        self.assertIn("a_x in 1, a_y in 1, tied in 1 of the 3 cells compared.", text)
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "no gnuplot")
+    def test_a_plot_per_machine(self):
+        text = self.report()
+        self.assertIn("![mesh 4x4](coll_ns-mesh_4x4.png)", text)
+        with open(os.path.join(self.sweep, "coll_ns-mesh_4x4.png"), "rb") as f:
+            self.assertEqual(f.read(4), b"\x89PNG")
+
+    def test_a_varying_key_names_the_machine(self):
+        text = self.report(metric="max_link_sharing")
+        self.assertIn("| mesh 4x4 | 256 | 2 | 1 |", text)
+        self.assertEqual(sweep_report.varying_keys([row(net=""), row(net="vcs=4")]), ["net"])
+        self.assertEqual(sweep_report.machine_of(row(topo="torus", dims="4x4", net=""), ["net"]), "torus 4x4 (default net)")
+
+    def test_paper_cells_beside_the_emulated(self):
+        write_csv(self.path("paper.csv"), [{"app": "a_x", "dims": "4x4", "len": "256", "secs": "0.000002", "role": "train"},
+                                            {"app": "a_x", "dims": "4x4", "len": "512", "secs": "1", "role": "heldout"}],
+                  comments=["a paper"])
+        with open(self.path("p.sweep"), "w") as f:
+            f.write("paper = %s by secs\n" % self.path("paper.csv"))
+        text = self.report(self.path("p.sweep"))
+        self.assertIn("1 of its 2 cells ran here", text)
+        self.assertIn("| a_x | 4x4 | 256 | 2e-06 / 0.000002 (1.00) |", text)
+        self.assertIn("| training | 1 | 0.000 | 1.000 | 1 of 1 |", text)
+
+    def test_refusals_name_what_is_accepted(self):
+        with self.assertRaises(sweep_report.SweepError) as e:
+            sweep_report.find_sweep("nosuch", self.path("results"))
+        self.assertIn("no sweep 'nosuch'", str(e.exception))
+        self.assertIn("accepted: a directory holding a results.csv, or a name under", str(e.exception))
+        self.assertIn(": mine", str(e.exception))
+        os.makedirs(self.path("results", "empty"))
+        with self.assertRaises(sweep_report.SweepError) as e:
+            sweep_report.find_sweep("empty", self.path("results"))
+        self.assertIn("has no results.csv", str(e.exception))
+        with self.assertRaises(sweep_report.SweepError) as e:
+            self.report(metric="nosuch")
+        self.assertIn("'nosuch' is not a column", str(e.exception))
+        with open(self.path("bad.sweep"), "w") as f:
+            f.write("compare = a_x\n")
+        with self.assertRaises(sweep_report.SweepError) as e:
+            self.report(self.path("bad.sweep"))
+        self.assertIn("bad.sweep:1: compare: give two apps or more", str(e.exception))
+        self.assertEqual(sweep_report.find_sweep("mine", self.path("results")), ("mine", self.sweep))
+
+    def test_winner(self):
+        best, margin = sweep_report.winner({"a": 10, "b": 12, "c": 15})
+        self.assertEqual(best, "a")
+        self.assertAlmostEqual(margin, 20.0)
+        self.assertEqual(sweep_report.winner({"a": 3, "b": 3}), ("tie", 0.0))
