@@ -53,6 +53,14 @@ def heading(doc, title, have_csv, sweep):
         not_run(doc, sweep)
 
 
+def open_section(ctx, doc, sweep, title):
+    """heading() for sweep's section: its rows, or None when it has not run
+    (the section then holds only how to run it)."""
+    rows = ctx.rows(sweep)
+    heading(doc, title, rows is not None, sweep)
+    return rows
+
+
 def not_run(doc, sweep):
     """The note of a sweep without results."""
     doc.line("Not run yet: `make sweep SWEEP=%s`." % sweep)

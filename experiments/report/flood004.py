@@ -203,8 +203,7 @@ def heatmap_note(ctx, doc, rows):
 
 
 def section(ctx, doc):
-    rows = ctx.rows(SWEEP)
-    md.heading(doc, TITLE, rows is not None, SWEEP)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE)
     if rows is None:
         return
     costs = preset.of_rows(ctx.root, rows)

@@ -146,8 +146,7 @@ def reading(rows):
 
 
 def section(ctx, doc):
-    rows = ctx.rows(SWEEP)
-    md.heading(doc, TITLE, rows is not None, SWEEP)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE)
     if rows is None:
         return
     doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))

@@ -147,8 +147,7 @@ def reading(t):
 
 
 def section(ctx, doc):
-    rows = ctx.rows(SWEEP)
-    md.heading(doc, TITLE, rows is not None, SWEEP)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE)
     if rows is None:
         return
     doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))

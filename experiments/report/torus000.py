@@ -148,8 +148,7 @@ def crossovers(doc, rows, costs):
 
 
 def section(ctx, doc):
-    rows = ctx.rows(SWEEP)
-    md.heading(doc, TITLE, rows is not None, SWEEP)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE)
     if rows is None:
         return
     costs = preset.of_rows(ctx.root, rows)
