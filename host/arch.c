@@ -4,7 +4,6 @@
 #include "arch.h"
 #include "image.h"
 
-
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
 const unsigned long long arch_ram_base[ARCH_COUNT] = { 0x40000000, 0x80000000 };
 
@@ -19,7 +18,9 @@ int arch_read_image(enum node_arch a, const char *path, struct node_image *im, c
     snprintf(what, sizeof what, "%s node image", arch_names[a]);
     return image_read(im, path, what, arch_elf[a].cls, arch_elf[a].machine, arch_elf[a].name, arch_ram_base[a],
                       (size_t)NODE_RAM_MIB << 20, err, errlen);
-}const unsigned arch_node_mib[ARCH_COUNT] = { 21, 18 };
+}
+
+const unsigned arch_node_mib[ARCH_COUNT] = { 18, 14 };
 
 static int word_arch(const char *w, size_t n)
 {
