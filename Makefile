@@ -299,7 +299,7 @@ results plots: $(BUILD)/tests/test_tseng
 # A report of any sweep: SWEEP= a name under results/ or a sweep's
 # directory; METRIC= the CSV column against the block length (coll_ns
 # unless given).
-report:
+report: $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh plot
 	@tests/check-deps.sh report
 	@TSENG_TEST=$(BUILD)/tests/test_tseng python3 -B experiments/report --sweep "$$SWEEP" \

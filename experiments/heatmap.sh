@@ -52,19 +52,23 @@ awk -v X="$X" -v Y="$Y" 'BEGIN { for (y = 0; y < Y; y++) for (x = 0; x < X; x++)
 max=$(awk '$5 > m { m = $5 } END { print m + 0 }' "$tmp/links")
 W=$(( X > Y ? 800 : 800 * X / Y + 160 )); H=$(( X > Y ? 500 * Y / X + 160 : 640 ))
 [ "$H" -le 800 ] || H=800; [ "$W" -ge 400 ] || W=400; [ "$H" -ge 300 ] || H=300
-labels=""; [ $((X * Y)) -le 64 ] && labels="'$tmp/nodes' using 1:2:3 with labels font ',7' tc rgb '#444444' notitle,"
+# gq TEXT: TEXT as a single-quoted gnuplot string, inert whatever it holds
+# (a run directory's summary.json, a path): ' doubled, control bytes as
+# spaces (a newline would end the command).
+gq() { local t=${1//\'/\'\'}; printf "'%s'" "$(printf '%s' "$t" | tr '\000-\037\177' ' ')"; }
+labels=""; [ $((X * Y)) -le 64 ] && labels="$(gq "$tmp/nodes") using 1:2:3 with labels font ',7' tc rgb '#444444' notitle,"
 gnuplot <<EOF || exit 1
 set terminal pngcairo size $W,$H font ',10'
-set output '$out'
-set title "$app ($args) on $topo $dims: $what per directed channel (max $max)" noenhanced
+set output $(gq "$out")
+set title $(gq "$app ($args) on $topo $dims: $what per directed channel (max $max)") noenhanced
 set size ratio -1
 unset xtics; unset ytics; unset border; unset key
 set xrange [-2:$((3 * X - 1))]; set yrange [$((3 * Y - 1)):-2]
 set palette defined (0 '#f7f7f7', 0.25 '#fdd49e', 0.5 '#fc8d59', 0.75 '#d7301f', 1 '#7f0000')
 set cbrange [0:$(( max > 0 ? max : 1 ))]
-set cblabel '$what' noenhanced
-plot '$tmp/nodes' using 1:2 with points pt 7 ps 1.2 lc rgb '#bbbbbb' notitle, \
+set cblabel $(gq "$what") noenhanced
+plot $(gq "$tmp/nodes") using 1:2 with points pt 7 ps 1.2 lc rgb '#bbbbbb' notitle, \
      $labels \
-     '$tmp/links' using 1:2:3:4:5 with vectors head filled size 0.25,20 lw 3 lc palette notitle
+     $(gq "$tmp/links") using 1:2:3:4:5 with vectors head filled size 0.25,20 lw 3 lc palette notitle
 EOF
 echo "$out"

@@ -7,16 +7,19 @@
 #include <openssl/evp.h>
 #include "replay.h"
 #include "show.h"
+#include "files.h"
 
 #define ARGV_MAX 1024            /* options a stored invocation may hold */
 #define ARG_MAX_LEN 4096         /* bytes of one of them */
-#define IMAGE_MAX (64u << 20)    /* a node image is at most its RAM's size, far less */
+#define IMAGE_MAX (64ll << 20)   /* a node image is at most its RAM's size, far less */
+#define SUMMARY_MAX (256ll << 20)  /* summary.json: per node a few hundred bytes, and the records */
 
 /* The SHA-256 of file path as 64 hex digits in hex, or "unreadable". */
 static void file_sha256(const char *path, char hex[65])
 {
+    char err[256];
     strcpy(hex, "unreadable");
-    FILE *f = fopen(path, "rb");
+    FILE *f = file_fopen_regular(path, "node image", IMAGE_MAX, err, sizeof err);   /* no FIFO or device */
     if (!f)
         return;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -38,8 +41,10 @@ json_t *replay_invocation(int argc, char *const argv[], const char *const kernel
                           int arches, const char *const arch_names[])
 {
     json_t *args = json_array(), *images = json_object();
-    for (int i = 1; i < argc; i++)
-        json_array_append_new(args, json_string(argv[i]));
+    char why[96] = "";
+    for (int i = 1; i < argc && !*why; i++)       /* json_string: NULL unless UTF-8 */
+        if (json_array_append_new(args, json_string(argv[i])))
+            snprintf(why, sizeof why, "option %d is not UTF-8 text", i);
     for (int a = 0; a < arches; a++) {
         if (!used[a])
             continue;
@@ -48,9 +53,20 @@ json_t *replay_invocation(int argc, char *const argv[], const char *const kernel
         json_object_set_new(images, arch_names[a], json_pack("{s:s, s:s}", "path", kernel[a], "sha256", hex));
     }
     char *cwd = getcwd(NULL, 0);
-    json_t *inv = json_pack("{s:o, s:s, s:s, s:b, s:o}", "argv", args, "cwd", cwd ? cwd : "", "commit",
-                            build_commit, "dirty", build_dirty, "images", images);
+    json_t *where = cwd ? json_string(cwd) : NULL;
+    if (!where && !*why)
+        snprintf(why, sizeof why, "its directory's path is %s", cwd ? "not UTF-8 text" : "unknown");
     free(cwd);
+    if (*why) {                                   /* kept as what it is: not replayable, and why */
+        json_decref(args);
+        args = json_null();
+        json_decref(where);
+        where = json_null();
+    }
+    json_t *inv = json_pack("{s:o, s:o, s:s, s:b, s:o}", "argv", args, "cwd", where, "commit", build_commit,
+                            "dirty", build_dirty, "images", images);
+    if (inv && *why)
+        json_object_set_new(inv, "not_replayable", json_string(why));
     return inv;
 }
 
@@ -76,6 +92,11 @@ int replay_write_command(const char *dir, const json_t *inv)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
+    const char *why = json_string_value(json_object_get(inv, "not_replayable"));
+    if (why) {
+        fprintf(f, "# This run cannot be replayed: %s.\n", why);
+        return file_close_written(f);
+    }
     fputs("# The command of this run; wormsim --replay on this directory runs it again and compares.\ncd ", f);
     put_quoted(f, json_string_value(json_object_get(inv, "cwd")));
     fputs(" && ", f);
@@ -87,7 +108,7 @@ int replay_write_command(const char *dir, const json_t *inv)
         put_quoted(f, json_string_value(v));
     }
     fputc('\n', f);
-    return fclose(f) ? -1 : 0;
+    return file_close_written(f);
 }
 
 static json_t *load_summary(const char *dir, char *err, size_t errlen)
@@ -95,7 +116,10 @@ static json_t *load_summary(const char *dir, char *err, size_t errlen)
     char path[4200], b[SHOW_LEN];
     snprintf(path, sizeof path, "%s/summary.json", dir);
     json_error_t je;
-    json_t *s = json_load_file(path, 0, &je);
+    FILE *f = file_fopen_regular(path, "summary.json", SUMMARY_MAX, je.text, sizeof je.text);
+    json_t *s = f ? json_loadf(f, 0, &je) : NULL;
+    if (f)
+        fclose(f);
     if (!s)
         snprintf(err, errlen, "%s is not a run directory: no readable summary.json (%s)", show(b, dir, 1), je.text);
     else if (!json_is_object(s)) {
@@ -114,23 +138,29 @@ int replay_load(const char *dir, int *argc, char ***argv, char *cwd, size_t cwdl
         return -1;
     json_t *inv = json_object_get(s, "invocation"), *args = json_object_get(inv, "argv");
     const char *c = json_string_value(json_object_get(inv, "cwd"));
+    const char *why = json_string_value(json_object_get(inv, "not_replayable"));
     int rc = -1;
+    char b2[SHOW_LEN];
     if (!inv)
         snprintf(err, errlen, "%s/summary.json has no \"invocation\": its run predates recorded commands "
                  "(its params.conf holds the network parameters)", show(b, dir, 0));
-    else if (!json_is_array(args) || json_array_size(args) > ARGV_MAX || !c || strlen(c) >= cwdlen)
+    else if (why)
+        snprintf(err, errlen, "%s cannot be replayed: %s", show(b, dir, 0), show(b2, why, 0));
+    else if (!json_is_array(args) || json_array_size(args) > ARGV_MAX || !c || *c != '/' || strlen(c) >= cwdlen)
         snprintf(err, errlen, "%s/summary.json's \"invocation\" is malformed: it needs \"argv\", an array of at "
-                 "most %d strings, and \"cwd\", a directory", show(b, dir, 0), ARGV_MAX);
+                 "most %d strings, and \"cwd\", an absolute path", show(b, dir, 0), ARGV_MAX);
     else {
         size_t n = json_array_size(args), i;
         char **v = calloc(n + 2, sizeof *v);
         json_t *a;
-        rc = v ? 0 : -1;
-        if (v)
-            v[0] = strdup("wormsim");
+        rc = v && (v[0] = strdup("wormsim")) ? 0 : -1;
+        if (rc)
+            snprintf(err, errlen, "out of memory");
         json_array_foreach(args, i, a) {
             const char *t = json_string_value(a);
-            if (rc || !t || strlen(t) > ARG_MAX_LEN || !(v[i + 1] = strdup(t))) {
+            if (rc)
+                break;
+            if (!t || strlen(t) > ARG_MAX_LEN || !(v[i + 1] = strdup(t))) {
                 snprintf(err, errlen, "%s/summary.json's \"invocation\" argv[%zu] is not a string of at most %d "
                          "bytes", show(b, dir, 0), i, ARG_MAX_LEN);
                 rc = -1;
@@ -180,8 +210,9 @@ int replay_note_build(const char *dir, FILE *f)
             continue;
         file_sha256(path, now);
         if (strcmp(now, was)) {
+            char b2[SHOW_LEN], b3[SHOW_LEN];
             fprintf(f, "replay: the %s node image %s is not the run's (SHA-256 %.12s... now, %.12s... then)\n",
-                    isa, show(b, path, 0), now, was);
+                    show(b2, isa, 0), show(b, path, 0), now, show(b3, was, 0));
             lines++;
         }
     }
@@ -214,14 +245,17 @@ static int compare_summaries(const char *a, const char *b, FILE *f)
             continue;
         char *s1 = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY), *s2 = w ? json_dumps(w, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
         char b1[SHOW_LEN], b2[SHOW_LEN];
-        fprintf(f, "  summary.json %s: %s then, %s now\n", key, show(b1, s1 ? s1 : "?", 0), show(b2, s2 ? s2 : "absent", 0));
+        char bk[SHOW_LEN];
+        fprintf(f, "  summary.json %s: %s then, %s now\n", show(bk, key, 0), show(b1, s1 ? s1 : "?", 0),
+                show(b2, s2 ? s2 : "absent", 0));
         free(s1);
         free(s2);
         differ = 1;
     }
     json_object_foreach(y, key, v)
         if (!json_object_get(x, key)) {
-            fprintf(f, "  summary.json %s: absent then\n", key);
+            char bk[SHOW_LEN];
+            fprintf(f, "  summary.json %s: absent then\n", show(bk, key, 0));
             differ = 1;
         }
     json_decref(x);

@@ -7,6 +7,7 @@
 #include "params.h"
 #include "report.h"
 #include "arch.h"
+#include "show.h"
 
 static const char *state_name(enum node_state s)
 {
@@ -173,22 +174,36 @@ void results_print(const struct router *r, const struct report *rep, const struc
             "records.csv, node-*.log%s\n", o->run_dir, o->trace_written ? ", trace.json (open it in ui.perfetto.dev)" : "");
 }
 
-/* One log line as shown: control bytes as '?', cut at 200 bytes. */
-static void put_line(FILE *f, const char *prefix, const char *line)
+#define LINE_SHOWN 200   /* bytes of a log line shown at most */
+
+/* The next line of log, NULs included: at most LINE_SHOWN bytes into buf
+ * (the rest up to its newline skipped, *cut then set), its line end (LF,
+ * or the serial console's CR LF) left out. Returns the bytes kept, or -1
+ * at the end of the file. */
+static long read_line(FILE *log, char buf[LINE_SHOWN], int *cut)
 {
-    size_t n = strcspn(line, "\r\n");          /* a serial console ends its lines with CR LF */
-    fputs(prefix, f);
-    for (size_t i = 0; i < n && i < 200; i++)
-        fputc((unsigned char)line[i] < 0x20 && line[i] != '\t' ? '?' : line[i] == 0x7f ? '?' : line[i], f);
-    fputs(n > 200 ? " ...\n" : "\n", f);
+    long n = 0;
+    int c = EOF;
+    *cut = 0;
+    while ((c = getc(log)) != EOF && c != '\n') {
+        if (n < LINE_SHOWN)
+            buf[n++] = (char)c;
+        else
+            *cut = 1;
+    }
+    if (c == EOF && n == 0 && !*cut)
+        return -1;
+    if (!*cut && n && buf[n - 1] == '\r')
+        n--;
+    return n;
 }
 
 void results_print_output(const char *run_dir, int nodes, enum output_shown which, FILE *f)
 {
     if (which == OUTPUT_NONE)
         return;
-    int last = which == OUTPUT_ALL ? nodes : 1, shown = 0, more = 0, first = 1;
-    char line[4096];
+    int last = which == OUTPUT_ALL ? nodes : 1, shown = 0, more = 0, cut;
+    char line[LINE_SHOWN], out[LINE_SHOWN];
     for (int i = 0; i < last; i++) {
         char path[1100], prefix[32];
         snprintf(path, sizeof path, "%s/node-%03d.log", run_dir, i);
@@ -196,19 +211,17 @@ void results_print_output(const char *run_dir, int nodes, enum output_shown whic
         if (!log)
             continue;
         snprintf(prefix, sizeof prefix, which == OUTPUT_ALL ? "    %3d| " : "    ", i);
-        while (fgets(line, sizeof line, log)) {
-            if (!strchr(line, '\n') && !feof(log))     /* a long line: the rest of it is skipped */
-                for (int c; (c = getc(log)) != EOF && c != '\n';)
-                    ;
-            if (first)
+        long len;
+        while ((len = read_line(log, line, &cut)) >= 0) {
+            if (!shown && !more)
                 fprintf(f, which == OUTPUT_ALL ? "  output of every node:\n" : "  output of node 0:\n");
-            first = 0;
-            if (shown < OUTPUT_LINES) {
-                put_line(f, prefix, line);
-                shown++;
-            } else {
+            if (shown++ >= OUTPUT_LINES) {
                 more++;
+                continue;
             }
+            fputs(prefix, f);                   /* control bytes as '?' (show_bytes) */
+            fwrite(out, 1, show_bytes(out, line, (size_t)len, 1), f);
+            fputs(cut ? " ...\n" : "\n", f);
         }
         fclose(log);
     }

@@ -46,8 +46,9 @@ enum output_shown { OUTPUT_NODE0, OUTPUT_ALL, OUTPUT_NONE };
 #define OUTPUT_LINES 20          /* lines shown at most; the rest stay in the logs */
 
 /* Print the output chosen from run_dir's node logs of nodes nodes to f:
- * at most OUTPUT_LINES lines, each shown without control bytes and cut at
- * 200 bytes (a node's text is not trusted), then where the rest is. */
+ * at most OUTPUT_LINES lines, each without control bytes (C0, DEL, C1 in
+ * UTF-8: show_bytes) and cut at 200 bytes (a node's text is not trusted),
+ * then how many lines more and where. */
 void results_print_output(const char *run_dir, int nodes, enum output_shown which, FILE *f);
 
 /* "node 3 waits in RECV(src=4, tag=7) since 1200 ns" for each waiting node. */

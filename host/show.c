@@ -9,13 +9,27 @@ static char printable(char c)
     return (unsigned char)c < 0x20 || c == 0x7f ? '?' : c;
 }
 
+size_t show_bytes(char *out, const char *s, size_t n, int keep_tab)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i], d = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+        if (c == 0xc2 && d >= 0x80 && d <= 0x9f) {      /* U+0080..U+009F: a C1 control */
+            out[o++] = '?';
+            i++;
+        } else {
+            out[o++] = keep_tab && c == '\t' ? '\t' : printable((char)c);
+        }
+    }
+    return o;
+}
+
 const char *show(char buf[SHOW_LEN], const char *s, int quoted)
 {
     size_t n = strlen(s), k = n <= SHOW_MAX ? n : SHOW_MAX - 40, o = 0;
     const char *q = quoted ? "'" : "";
     o += (size_t)snprintf(buf, SHOW_LEN, "%s", q);
-    for (size_t i = 0; i < k; i++)
-        buf[o++] = printable(s[i]);
+    o += show_bytes(buf + o, s, k, 0);
     if (k < n)
         snprintf(buf + o, SHOW_LEN - o, "...%s (%zu characters)", q, n);
     else

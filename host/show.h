@@ -11,6 +11,12 @@
 #define SHOW_MAX 200
 #define SHOW_LEN (SHOW_MAX + 48)
 
+/* s[0..n-1] into out (room for n bytes) as a message shows them: each C0
+ * control (tab too unless keep_tab), DEL, and each C1 control written in
+ * UTF-8 (0xC2 0x80..0x9F, which a terminal may obey as an escape) as one
+ * '?'. Returns the bytes put in out. */
+size_t show_bytes(char *out, const char *s, size_t n, int keep_tab);
+
 /* s as a message shows it, in buf; quoted: between single quotes. */
 const char *show(char buf[SHOW_LEN], const char *s, int quoted);
 

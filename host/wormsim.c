@@ -43,6 +43,7 @@
 #include "node_host.h"
 #include "app_mem.h"
 #include "replay.h"
+#include "files.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
 #include "../apps/apps.def"
@@ -697,8 +698,9 @@ static int gdb_announce(struct run *rn, int port, const char *host)
     if (host)
         fprintf(f, "host %s\n", host);
     free(kernel);
-    if (fclose(f) || rename(tmp, path)) {
+    if (file_close_written(f) || rename(tmp, path)) {
         fprintf(stderr, "wormsim: cannot write %s: %m\n", path);
+        unlink(tmp);
         return -1;
     }
     printf("wormsim: node %d is halted with its gdbstub on %s%s%s127.0.0.1:%d\n"
@@ -1509,12 +1511,19 @@ static int replay(struct host *h, const char *dir)
         fprintf(stderr, "wormsim: --replay: the run's directory %s is gone: %m\n", show(b, cwd, 1));
         goto out;
     }
+    /* the run's path, resolved before the run: runs/latest will name the new one */
     size_t k = strlen(cwd);
-    const char *name = !strncmp(from, cwd, k) && from[k] == '/' ? from + k + 1 : from;   /* runs/latest moves */
-    printf("wormsim: replaying %s (its command file has the command line)\n", show(b, name, 0));
+    const char *name = !strncmp(from, cwd, k) && from[k] == '/' ? from + k + 1 : from;
+    char b2[SHOW_LEN];
+    printf("wormsim: replaying %s: in %s, wormsim", show(b, name, 0), show(b2, cwd, 1));
+    for (int i = 1; i < argc; i++)              /* what will run, before it runs */
+        printf(" %s", show(b, argv[i], 1));
+    printf("\n");
     replay_note_build(from, stdout);
     fflush(stdout);
     rc = run_main(h, argc, argv);
+    if (rc >= 128)                               /* ended by a signal: nothing to compare */
+        goto out;
     if (!h->last_dir[0]) {
         fprintf(stderr, "wormsim: --replay: the command made no run, so there is nothing to compare\n");
         rc = rc ? rc : 2;

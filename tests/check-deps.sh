@@ -109,7 +109,7 @@ apt_get() {
 # COMMAND.. holding the install lock: the steps of a parallel make take
 # turns (apt's own lock would fail the others instead of making them wait),
 # and a step that waited finds installed what the one before it installed.
-with_apt_lock() { ( flock 9; "$@" ) 9>"$APT_LOCK"; }
+with_apt_lock() { ( flock 9; "$@" ) 9>>"$APT_LOCK"; }
 
 # apt_install PKG..: apt-get update, then install. Output to DEPS_LOG, or
 # the console with V=1; on failure the log's last lines and its path.

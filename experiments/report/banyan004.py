@@ -4,7 +4,7 @@ the same network."""
 
 from . import csvio, doc as md
 from .context import wall_time
-from .plot import Series, draw
+from .plot import Series, draw, quote
 
 SWEEP = "banyan004"
 TITLE = "6. All-to-all personalized exchange on a banyan (seed 004): ATAPE"
@@ -144,11 +144,13 @@ def time_plot(ctx, doc, rows):
     if not points(ATAPE):
         return
     out, link = ctx.image("banyan004-time.png")
-    draw(ctx, out, ["set title 'All-to-all personalized exchange on the n x n banyan, %s-byte blocks, default preset'" % PLOT_LEN,
-                    "set logscale xy; set xlabel 'processors n'; set ylabel 'time (us)'; set key top left; set grid"],
-         [Series(points(ATAPE), "using 1:2 with linespoints lw 2 pt 7 title 'ATAPE'"),
-          Series(points(PEX), "using 1:2 with linespoints pt 5 title 'PEX'"),
-          Series(points(GEN), "using 1:2 with linespoints pt 9 title 'GEN'")])
+    title = "All-to-all personalized exchange on the n x n banyan, %s-byte blocks, default preset" % PLOT_LEN
+    if not draw(ctx, out, ["set title " + quote(title),
+                           "set logscale xy; set xlabel 'processors n'; set ylabel 'time (us)'; set key top left; set grid"],
+                [Series(points(ATAPE), "using 1:2 with linespoints lw 2 pt 7 title 'ATAPE'"),
+                 Series(points(PEX), "using 1:2 with linespoints pt 5 title 'PEX'"),
+                 Series(points(GEN), "using 1:2 with linespoints pt 9 title 'GEN'")]):
+        return
     doc.line("![banyan exchange](%s)" % link)
     doc.line()
 

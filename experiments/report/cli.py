@@ -1,6 +1,7 @@
 """The command line (usage: experiments/report/__init__.py): options,
-their checks, and which report to write. Bad use exits 2, naming what was
-wrong and what is accepted; a missing tool exits 1."""
+their checks, and which report to write. Bad use, or input no report
+can be made of (SweepError), exits 2, naming what was wrong and what is
+accepted; a missing tool exits 1."""
 
 import os
 import shutil
@@ -8,7 +9,8 @@ import sys
 
 from . import __doc__ as USAGE
 from . import document, sweep_report
-from .context import ROOT, Context
+from .context import ROOT, Context, shown
+from .csvio import SweepError
 
 VALUES = {"--results": "DIR", "--out": "FILE.md", "--img": "DIR",
           "--sweep": "NAME|DIR", "--metric": "COLUMN", "--def": "FILE.sweep"}
@@ -67,6 +69,9 @@ def write_atomically(path, text):
 
 def results_page(opts, tseng_test):
     results = opts.get("--results", os.path.join(ROOT, "results"))
+    if not os.path.isdir(results):
+        raise SweepError("no results directory %s (run the sweeps first: make reproduce, or make sweep "
+                         "SWEEP=NAME; or name one with --results DIR)" % shown(results))
     out = opts.get("--out", os.path.join(ROOT, "docs", "results.md"))
     img = opts.get("--img", os.path.join(ROOT, "docs", "img"))
     os.makedirs(img, exist_ok=True)
@@ -111,7 +116,7 @@ def main(argv):
     tseng_test = os.environ.get("TSENG_TEST") or os.path.join(ROOT, "build", "tests", "test_tseng")
     try:
         out, img = (sweep_page if "--sweep" in opts else results_page)(opts, tseng_test)
-    except sweep_report.SweepError as e:
+    except SweepError as e:
         print("report: %s" % e, file=sys.stderr)
         return 2
     print("wrote %s and %s/" % (out, img.rstrip("/")), file=sys.stderr)

@@ -2,6 +2,7 @@
 images, and a scratch directory for plot data."""
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -45,17 +46,31 @@ class Context:
         return path if csvio.has_rows(path) else None
 
     def rows(self, name):
-        """The rows of a sweep's CSV, or None when it was not run."""
+        """The rows of a sweep's CSV, or None when it was not run (no CSV,
+        or no row in it); SweepError when it lacks a column the sections
+        read or a run's keys are not numbers and shapes (check_runs)."""
         path = self.csv_path(name)
-        return csvio.read_rows(path) if path else None
+        if not path:
+            return None
+        rows = csvio.read_rows(path, required=csvio.RESULT_COLUMNS)
+        csvio.check_runs(path, rows)
+        return rows or None
 
     def image(self, name):
-        """(file to write, link for the Markdown) of an image."""
+        """(file to write, link for the Markdown) of an image; the name is
+        made a plain file name (slug)."""
+        name = slug(name)
         link = name if self.img_rel == "." else self.img_rel + "/" + name
         return os.path.join(self.img, name), link
 
     def shown(self, path):
         return shown(path, self.root)
+
+
+def slug(text):
+    """text as a plain file name: each run of characters other than
+    letters, digits, '-', '_' and '.' as one '_', none at either end."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")
 
 
 def shown(path, root=ROOT):

@@ -13,16 +13,40 @@ import os
 import re
 
 _NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)")
+_DIMS = re.compile(r"^(n=\d+|\d+(x\d+)*)$")
+
+# The columns of results.csv that the reproductions' sections read (every
+# CSV experiments/sweep.sh writes has them).
+RESULT_COLUMNS = ("app", "topo", "dims", "nodes", "len", "net", "args", "group", "status", "coll_ns",
+                  "sim_time_ns", "steps", "sends_per_node", "bytes_per_node", "max_msg_bytes",
+                  "max_link_sharing", "max_link_worms", "min_link_worms", "max_link_flits", "wall_s")
 
 
-def read_rows(path, comments=False):
+class SweepError(Exception):
+    """A sweep, or a table read beside it, that the report cannot be made
+    of; the message says why and what is accepted (the command exits 2)."""
+
+
+def read_rows(path, comments=False, required=()):
     """The rows of a CSV file as dicts keyed by the header's names; with
-    comments, lines starting with # are left out first."""
+    comments, lines starting with # are left out first. SweepError when
+    the header lacks a column of required."""
     with open(path, newline="") as f:
         text = f.read()
     if comments:
         text = "".join(line for line in text.splitlines(True) if not line.startswith("#"))
-    return list(csv.DictReader(io.StringIO(text)))
+    reader = csv.DictReader(io.StringIO(text))
+    check_columns(path, reader.fieldnames or [], required)
+    return list(reader)
+
+
+def check_columns(path, header, required):
+    """SweepError naming the file, the required columns its header lacks
+    and the columns it has."""
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise SweepError("%s lacks the column%s %s; its columns: %s" % (
+            path, "s" if len(missing) > 1 else "", ", ".join(missing), ", ".join(header) or "none"))
 
 
 def has_rows(path):
@@ -43,6 +67,12 @@ def is_number(text):
     """True when the whole value is a number."""
     m = _NUMBER.match(text or "")
     return bool(m) and m.end() == len(text.rstrip())
+
+
+def positive(text):
+    """The value as a number when the whole of it is a number above 0;
+    None otherwise."""
+    return number(text) if is_number(text) and number(text) > 0 else None
 
 
 def as_text(x):
@@ -76,16 +106,40 @@ def first_seen(values):
     return list(dict.fromkeys(values))
 
 
+def check_dims(dims):
+    """dims itself when it is a shape (AxB..., or n=N); SweepError
+    otherwise."""
+    if not _DIMS.match(dims or ""):
+        raise SweepError("bad dims '%s': accepted: sides joined by x (8x16, 3x3x3) or n=N (n=64)" % dims)
+    return dims
+
+
 def dims_nodes(dims):
     """The node count of a shape such as 8x16 or n=64."""
-    if dims.startswith("n="):
+    if check_dims(dims).startswith("n="):
         return int(dims[2:])
     return math.prod(int(d) for d in dims.split("x"))
 
 
 def dims_side(dims):
     """The first side of a shape (N of an N x N torus)."""
+    if check_dims(dims).startswith("n="):
+        raise SweepError("bad dims '%s': a torus or mesh shape (AxB) is needed here" % dims)
     return int(dims.split("x")[0])
+
+
+def check_runs(path, rows):
+    """SweepError unless every ok row's len and nodes are whole numbers
+    and its dims a shape."""
+    for r in ok_rows(rows):
+        for column in ("len", "nodes"):
+            if not r[column].isdigit():
+                raise SweepError("%s: the %s of an ok run (%s on %s) is '%s', not a whole number"
+                                 % (path, column, r["app"], r["dims"], r[column]))
+        try:
+            check_dims(r["dims"])
+        except SweepError as e:
+            raise SweepError("%s: %s" % (path, e))
 
 
 def ok_rows(rows):
@@ -95,6 +149,8 @@ def ok_rows(rows):
 
 def paper_mesh(shape):
     """(processors, columns) of a mesh written as rows x columns."""
+    if not re.match(r"^\d+x\d+$", shape or ""):
+        raise SweepError("bad paper_shape '%s': accepted: rows x columns, as 16x8" % shape)
     r, c = (int(x) for x in shape.split("x"))
     return r * c, c
 

@@ -124,11 +124,7 @@ def vc_table(doc, all_rows):
     doc.lines(VC_INTRO)
     body = []
     for (nodes, machine), apps in by_machine.items():
-        line = "| %s | %d | %.1f | %s | %.1f | %s |" % (
-            machine, nodes, csvio.number(apps[PEX]["coll_ns"]) / 1e3 if PEX in apps else 0,
-            apps[PEX]["max_link_sharing"] if PEX in apps else "",
-            csvio.number(apps[GEN]["coll_ns"]) / 1e3 if GEN in apps else 0,
-            apps[GEN]["max_link_sharing"] if GEN in apps else "")
+        line = md.row([machine, nodes, us(apps, PEX), share(apps, PEX), us(apps, GEN), share(apps, GEN)])
         body.append(((nodes, (" " + machine + line).encode()), line))
     doc.lines(sorted_lines(body))
     doc.line()

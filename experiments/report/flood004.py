@@ -7,7 +7,7 @@ import os
 from . import csvio, doc as md, formulas, kept as keep, preset
 from .ordering import sorted_lines
 from .context import wall_time
-from .plot import Series, draw, heatmap
+from .plot import Series, draw, heatmap, quote
 from . import flood_nic
 
 SWEEP = "flood004"
@@ -111,22 +111,25 @@ def delay_plot(ctx, doc, runs, costs):
         for app, style in (("allgather_flood", "lw 2 pt 7"), ("allgather_rowcol", "lw 1 pt 4")):
             pts = sorted((d.length, d.ns / 1e3) for d in runs if d.app == app and d.hops == hops)
             name = "flood" if app == "allgather_flood" else "rowcol"
-            series.append(Series(pts, "using 1:2 with linespoints %s lc %d title '%s, delta %d ns'"
-                                 % (style, color, name, delta)))
+            series.append(Series(pts, "using 1:2 with linespoints %s lc %d title %s"
+                                 % (style, color, quote("%s, delta %d ns" % (name, delta)))))
         model, length = [], 64.0
         while length <= 4096 * 1.01:
             lgamma = length * costs.byte_ns
             model.append((length, formulas.theorem4_bound(costs.alpha_ns, n, delta, lgamma) / 1e3,
                           formulas.saad_schultz_time(costs.alpha_ns, n, delta, lgamma) / 1e3))
             length *= MODEL_STEP
-        series.append(Series(model, "using 1:2 with lines dt 2 lc %d title 'Theorem 4 bound, delta %d ns'" % (color, delta)))
-        series.append(Series(model, "using 1:3 with lines dt 3 lc %d title 'Saad-Schultz formula, delta %d ns'" % (color, delta)))
+        series.append(Series(model, "using 1:2 with lines dt 2 lc %d title %s"
+                             % (color, quote("Theorem 4 bound, delta %d ns" % delta))))
+        series.append(Series(model, "using 1:3 with lines dt 3 lc %d title %s"
+                             % (color, quote("Saad-Schultz formula, delta %d ns" % delta))))
     if not series:
         return
     out, link = ctx.image("flood004-delay.png")
-    draw(ctx, out, ["set title 'All-to-all broadcast on the 7x7 all-port torus, default preset'",
-                    "set logscale xy; set xlabel 'L (bytes)'; set ylabel 'time (us)'; set key top left font ',8'; set grid"],
-         series)
+    if not draw(ctx, out, ["set title 'All-to-all broadcast on the 7x7 all-port torus, default preset'",
+                           "set logscale xy; set xlabel 'L (bytes)'; set ylabel 'time (us)'; set key top left font ',8'; "
+                           "set grid"], series):
+        return
     doc.line("![flood delay](%s)" % link)
     doc.line()
 

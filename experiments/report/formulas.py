@@ -63,7 +63,8 @@ def thakur_time(app, p, c, length, alpha, beta_sat):
 def fit_thakur_model(cells):
     """alpha and beta_sat of thakur_time by least squares of the relative
     error over cells (app, p, c, length, measured time): minimises
-    sum (T / measured - 1)^2, a 2x2 linear system."""
+    sum (T / measured - 1)^2, a 2x2 linear system; None when the cells do
+    not determine them (none, or all alike)."""
     suu = syy = suy = su = sy = 0.0
     for app, p, c, length, measured in cells:
         u = (p - 1) / measured
@@ -74,6 +75,8 @@ def fit_thakur_model(cells):
         su += u
         sy += y
     det = suu * syy - suy * suy
+    if det <= 1e-9 * suu * syy:   # singular, to rounding
+        return None
     return (su * syy - sy * suy) / det, (sy * suu - su * suy) / det
 
 

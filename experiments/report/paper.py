@@ -4,14 +4,17 @@ A paper's table (experiments/paper/NAME.csv) is a CSV, `#` comments first,
 with the columns it shares with results.csv (app, dims, len, ...) naming
 each cell, and a column of the paper's time in seconds. join() pairs each
 paper cell with the emulated time of the sweep's ok row of that cell, in
-seconds as the tables print it (6 significant digits).
+seconds as the tables print it (6 significant digits). A paper's row
+whose time is not a positive number is no cell (as in errors.ErrorSummary).
 """
 
 import math
 
 from . import csvio
+from .csvio import SweepError
 
 KEY_COLUMNS = ("app", "topo", "dims", "len", "preset", "port_model", "net", "args", "arch")
+FACTOR = 1.5     # "within a factor 1.5": 1/1.5 < emulated/paper < 1.5
 
 
 class Cell:
@@ -33,29 +36,58 @@ class Cell:
         return self.emu / self.paper
 
 
-def key_columns(paper_rows, sweep_rows):
+def key_columns(paper_rows, sweep_rows, source="the paper's table"):
     """The columns of the paper's table that are also run keys of the
-    sweep's CSV: they name a cell in both."""
+    sweep's CSV: they name a cell in both. SweepError when there is
+    none."""
     if not paper_rows:
         return []
-    have = set(sweep_rows[0]) if sweep_rows else set(KEY_COLUMNS)
-    return [c for c in KEY_COLUMNS if c in paper_rows[0] and c in have]
+    have = list(sweep_rows[0]) if sweep_rows else list(KEY_COLUMNS)
+    keys = [c for c in KEY_COLUMNS if c in paper_rows[0] and c in have]
+    if not keys:
+        raise SweepError("%s shares no run key (%s) with results.csv, so no cell of it names a run; "
+                         "its columns: %s; results.csv's: %s" % (
+                             source, ", ".join(KEY_COLUMNS), ", ".join(paper_rows[0]), ", ".join(have)))
+    return keys
 
 
 def emulated_seconds(sweep_rows, keys, metric="coll_ns"):
-    """The emulated time in seconds (6 significant digits) of each cell
-    of the sweep's ok rows, by the key columns; a later row wins."""
-    times = {}
+    """(times, shared): the emulated time in seconds (6 significant
+    digits) of each cell of the sweep's ok rows, by the key columns, and
+    the keys that two ok rows or more have."""
+    times, shared = {}, set()
     for r in csvio.ok_rows(sweep_rows):
-        times[tuple(r[k] for k in keys)] = csvio.rounded(csvio.number(r[metric]) / 1e9)
-    return times
+        key = tuple(r[k] for k in keys)
+        if key in times:
+            shared.add(key)
+        times[key] = csvio.rounded(csvio.number(r[metric]) / 1e9)
+    return times, shared
 
 
-def join(paper_rows, sweep_rows, time_column, metric="coll_ns"):
-    """The paper's cells, in its order, each with its emulated time."""
-    keys = key_columns(paper_rows, sweep_rows)
-    times = emulated_seconds(sweep_rows, keys, metric)
-    return [Cell(p, p[time_column], times.get(tuple(p[k] for k in keys))) for p in paper_rows]
+def timed_rows(paper_rows, time_column):
+    """The paper's rows whose time is a positive number."""
+    return [p for p in paper_rows if csvio.positive(p[time_column]) is not None]
+
+
+def join(paper_rows, sweep_rows, time_column, metric="coll_ns", source="the paper's table"):
+    """The paper's cells (its timed rows), in its order, each with its
+    emulated time. SweepError when two ok runs have a cell's key."""
+    keys = key_columns(paper_rows, sweep_rows, source)
+    times, shared = emulated_seconds(sweep_rows, keys, metric)
+    cells = []
+    for p in timed_rows(paper_rows, time_column):
+        key = tuple(p[k] for k in keys)
+        if key in shared:
+            raise SweepError("two ok runs or more are the cell %s of %s: its columns %s do not tell them "
+                             "apart; add the run key that does to it" % (
+                                 " ".join(key), source, ", ".join(keys)))
+        cells.append(Cell(p, p[time_column], times.get(key)))
+    return cells
+
+
+def within_factor(ratio):
+    """True when 1/1.5 < ratio < 1.5."""
+    return 1 / FACTOR < ratio < FACTOR
 
 
 def run_cells(cells):
@@ -71,15 +103,16 @@ def cell_text(cell):
 
 
 def ratio_summary(cells):
-    """Over the cells run: n, geometric mean of the ratios, lowest,
-    highest, and the count within a factor 1.5; None without any."""
-    ratios = [c.ratio() for c in run_cells(cells)]
+    """Over the cells run with a positive time: n, geometric mean of the
+    ratios, lowest, highest, and the count within a factor 1.5; None
+    without any."""
+    ratios = [c.ratio() for c in run_cells(cells) if c.emu > 0]
     if not ratios:
         return None
     log_sum = 0.0
     for r in ratios:
         log_sum += math.log(r)
-    within = sum(1 for r in ratios if 0.67 < r < 1.5)
+    within = sum(1 for r in ratios if within_factor(r))
     return len(ratios), math.exp(log_sum / len(ratios)), min(ratios), max(ratios), within
 
 

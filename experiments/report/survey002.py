@@ -40,7 +40,8 @@ class Run:
 
 
 def order_of(app):
-    return ORDER.index(app) + 1 if app in ORDER else len(ORDER)
+    """Where an app's rows go: ORDER's, then any other app's."""
+    return ORDER.index(app) if app in ORDER else len(ORDER)
 
 
 def table(doc, runs):

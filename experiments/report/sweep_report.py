@@ -15,16 +15,14 @@ import os
 import re
 
 from . import csvio, doc as md, errors, paper, sweepdef
-from .context import ROOT, Context, shown, wall_time
-from .plot import Series, draw, heatmap
+from .context import ROOT, Context, shown, slug, wall_time
+from .csvio import SweepError
+from .plot import Series, draw, heatmap, quote
 
 EXTRA_KEYS = ("preset", "port_model", "net", "args", "arch")
+# The columns of results.csv a sweep's report reads beyond the metric.
+SWEEP_COLUMNS = ("app", "topo", "dims", "len", "status")
 TIE = "tie"
-
-
-class SweepError(Exception):
-    """A sweep the report cannot be made of; the message says why and what
-    is accepted."""
 
 
 def known_sweeps(results):
@@ -139,10 +137,6 @@ def opening(ctx, doc, sweep_arg, sweep_dir, rows, definition, metric):
     doc.line()
 
 
-def slug(text):
-    return re.sub(r"[^A-Za-z0-9._=-]+", "_", text).strip("_")
-
-
 def metric_plot(ctx, cells, machine, metric):
     """METRIC-MACHINE.png: the metric against the block length, one line
     per app; its link, or None."""
@@ -153,20 +147,16 @@ def metric_plot(ctx, cells, machine, metric):
         pts = [(csvio.number(l), csvio.number(at[app][metric]) / div)
                for (m, l), at in cells.cells.items() if m == machine and app in at and at[app].get(metric)]
         if pts:
-            series.append(Series(sorted(pts), "using 1:2 with linespoints lw 2 pt 7 lc %d title '%s'" % (color, app)))
+            series.append(Series(sorted(pts), "using 1:2 with linespoints lw 2 pt 7 lc %d title %s" % (color, quote(app))))
     if not series:
         return None
     log_x = "set logscale x; " if min(lengths) > 0 and len(set(lengths)) > 1 else ""
     out, link = ctx.image("%s-%s.png" % (slug(metric), slug(machine)))
-    drawn = draw(ctx, out, ["set title %s noenhanced" % _q("%s on %s" % (metric, machine)),
+    drawn = draw(ctx, out, ["set title %s noenhanced" % quote("%s on %s" % (metric, machine)),
                             log_x + "set logscale y; set xlabel 'block length (bytes)'; set ylabel %s noenhanced"
-                            % _q(metric + (" (%s)" % unit if unit else "")),
+                            % quote(metric + (" (%s)" % unit if unit else "")),
                             "set key top left noenhanced; set grid"], series)
     return link if drawn else None
-
-
-def _q(text):
-    return "'" + text.replace("'", "''") + "'"
 
 
 def metric_section(ctx, doc, cells, metric):
@@ -238,19 +228,19 @@ def paper_section(ctx, doc, rows, table, metric):
     """The paper's cells that ran here, emulated beside the paper, with
     the error summary of section 1 (errors.ErrorSummary)."""
     time_column = metric if metric.endswith("_ns") else "coll_ns"
-    paper_rows = csvio.read_rows(table.path, comments=True)
-    if not paper_rows or table.column not in paper_rows[0]:
-        raise SweepError("%s has no column '%s'; its columns: %s" % (
-            table.path, table.column, ", ".join(paper_rows[0]) if paper_rows else "none"))
-    cells = paper.join(paper_rows, rows, table.column, time_column)
+    paper_rows = csvio.read_rows(table.path, comments=True, required=(table.column,))
+    cells = paper.join(paper_rows, rows, table.column, time_column, ctx.shown(table.path))
     run = paper.run_cells(cells)
     keys = paper.key_columns(paper_rows, rows)
-    others = [c for c in paper_rows[0] if c not in keys and c not in (table.column, "role")]
+    others = [c for c in paper_rows[0] if c not in keys and c not in (table.column, "role")] if paper_rows else []
     doc.line("## The paper's figures")
     doc.line()
     doc.line("From `%s` (its `%s`, in seconds), beside `%s` in seconds: %d of its %d cells ran here. "
              "Each cell: emulated s / paper s (ratio emulated/paper)." % (
                  ctx.shown(table.path), table.column, time_column, len(run), len(cells)))
+    untimed = len(paper_rows) - len(cells)
+    if untimed:
+        doc.line("Left out: %d of its rows, whose `%s` is not a positive number." % (untimed, table.column))
     doc.line()
     doc.lines(md.table(keys + others + ["emulated / paper"],
                        [[c[k] for k in keys + others] + [paper.cell_text(c)] for c in run]))
@@ -304,14 +294,32 @@ def reproduction_section(ctx, doc, name, sweep_dir, tseng_test):
         sub.close()
 
 
+def numeric_columns(rows):
+    """The columns whose every value in the ok rows is a number or empty,
+    and one at least a number."""
+    ok = csvio.ok_rows(rows)
+    return [c for c in (rows[0] if rows else []) if any(csvio.is_number(r[c]) for r in ok)
+            and all(csvio.is_number(r[c]) or r[c] == "" for r in ok)]
+
+
+def check_metric(rows, metric, path):
+    """SweepError unless metric is a column of the rows whose values in
+    the ok rows are numbers (or empty)."""
+    if rows and metric not in rows[0]:
+        raise SweepError("--metric: '%s' is not a column of %s; accepted: %s" % (
+            metric, path, ", ".join(rows[0])))
+    text = [r[metric] for r in csvio.ok_rows(rows) if r[metric] != "" and not csvio.is_number(r[metric])]
+    if text:
+        raise SweepError("--metric: the column '%s' of %s holds text ('%s'), not numbers; accepted: %s" % (
+            metric, path, text[0], ", ".join(numeric_columns(rows)) or "none"))
+
+
 def build(ctx, sweep_arg, sweep_dir, metric, definition, tseng_test):
     """The report's text: SWEEP as given (sweep_arg), its directory, the
     metric column, the definition (or None) and the schedules' test."""
     name = os.path.basename(os.path.normpath(sweep_dir))
-    rows = csvio.read_rows(os.path.join(sweep_dir, "results.csv"))
-    if rows and metric not in rows[0]:
-        raise SweepError("--metric: '%s' is not a column of %s; accepted: %s" % (
-            metric, os.path.join(sweep_dir, "results.csv"), ", ".join(rows[0])))
+    rows = csvio.read_rows(os.path.join(sweep_dir, "results.csv"), required=SWEEP_COLUMNS)
+    check_metric(rows, metric, os.path.join(sweep_dir, "results.csv"))
     keys = {"compare": [], "paper": None}
     if definition:
         try:

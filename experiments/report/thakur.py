@@ -5,6 +5,7 @@ calibration's training and held-out cells, the paper's own model
 
 from . import csvio, doc as md, errors, formulas, paper, preset
 from .context import wall_time
+from .csvio import SweepError
 from . import thakur_findings, thakur_plots, thakur_reading
 
 SWEEP = "thakur"
@@ -15,19 +16,36 @@ TITLE = "1. Thakur, Choudhary and Fox (seed 003), Tables 2-6, on a Delta-like me
 TABLES = [("2", "Table 2: PEX"), ("3", "Table 3: PEX-GEN"), ("4", "Table 4: PEX-GEN-SHIFT"),
           ("5", "Table 5: GEN on power-of-two meshes"), ("6", "Table 6: GEN on other meshes")]
 MODEL_APPS = ("alltoall_pex", "alltoall_gen")
+PAPER_COLUMNS = ("table", "app", "paper_shape", "dims", "len", TIME_COLUMN)
+
+
+def paper_table(ctx):
+    """The rows of the paper's table that have a positive time;
+    SweepError when it lacks a column or a length is not a whole
+    number."""
+    path = ctx.path(PAPER_TABLE)
+    rows = csvio.read_rows(path, comments=True, required=PAPER_COLUMNS)
+    for r in rows:
+        if not r["len"].isdigit():
+            raise SweepError("%s: len '%s' is not a whole number of bytes" % (PAPER_TABLE, r["len"]))
+    return paper.timed_rows(rows, TIME_COLUMN)
 
 
 def fit_model(paper_rows):
     """alpha and beta_sat of the paper's model (formulas.thakur_time),
     fitted like the preset on the training cells (role train), each to 6
-    significant digits."""
+    significant digits; SweepError when those cells do not determine
+    them."""
     cells = []
     for r in paper_rows:
         if r.get("role") == "train":
             p, c = csvio.paper_mesh(r["paper_shape"])
             cells.append((r["app"], p, c, int(r["len"]), csvio.number(r[TIME_COLUMN])))
-    alpha, beta = formulas.fit_thakur_model(cells)
-    return csvio.rounded(alpha), csvio.rounded(beta)
+    fit = formulas.fit_thakur_model(cells)
+    if fit is None:
+        raise SweepError("%s: its %d training cells (role train) do not determine the paper's model: it needs"
+                         " two or more, of different lengths or meshes" % (PAPER_TABLE, len(cells)))
+    return csvio.rounded(fit[0]), csvio.rounded(fit[1])
 
 
 def model_seconds(row, alpha, beta):
@@ -145,14 +163,14 @@ def section(ctx, doc):
     doc.line("## " + TITLE)
     doc.line()
     rows = ctx.rows(SWEEP)
-    paper_rows = csvio.read_rows(ctx.path(PAPER_TABLE), comments=True)
-    alpha, beta = fit_model(paper_rows)
     if rows is None:
         md.not_run(doc, SWEEP)
         return
+    paper_rows = paper_table(ctx)
+    alpha, beta = fit_model(paper_rows)
     costs = preset.of_rows(ctx.root, rows)
     doc.write(calibration_text(ctx, costs, alpha, beta))
-    cells = paper.join(paper_rows, rows, TIME_COLUMN)
+    cells = paper.join(paper_rows, rows, TIME_COLUMN, source=PAPER_TABLE)
     paper_tables(doc, cells)
     not_run_note(doc, cells, rows)
     doc.write(paper.ratio_sentence(cells))

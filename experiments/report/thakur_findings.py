@@ -147,7 +147,7 @@ def gen_pex_table(doc, cells):
             pe = p.emu if p else None
             ge = g.emu if g else None
             w = "-" if pe is None or ge is None else lead(pe, ge)
-            v = lead(p.paper if p else 0, g.paper if g else 0)
+            v = "-" if p is None or g is None else lead(p.paper, g.paper)
             if w != "-":
                 compared += 1
                 agree += w == v
@@ -172,11 +172,12 @@ def shift_sentence(doc, cells):
                 b += 1
             elif s.emu <= SHIFT_EQUAL * c.emu:
                 e += 1
-        sp = s.paper if s is not None else 0
+        if s is None:
+            continue
         pn += 1
-        if sp < c.paper:
+        if s.paper < c.paper:
             pb += 1
-        elif sp == c.paper:
+        elif s.paper == c.paper:
             pe += 1
     doc.line("PEX-GEN-SHIFT against PEX-GEN: faster in %d, equal (within 0.5%%) in %d of the %d "
              "cells run; in the paper faster in %d and equal in %d of %d." % (b, e, n, pb, pe, pn))

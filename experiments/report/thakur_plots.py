@@ -5,7 +5,7 @@ the 8x8 mesh (a kept run's links.csv)."""
 import os
 
 from . import csvio, formulas, kept as keep
-from .plot import Series, draw, heatmap as draw_heatmap
+from .plot import Series, draw, heatmap as draw_heatmap, quote
 
 APPS = ("alltoall_pex", "alltoall_gen", "alltoall_pex_gen", "alltoall_pex_gen_shift")
 MODEL_APPS = ("alltoall_pex", "alltoall_gen")
@@ -40,21 +40,22 @@ def shape_plot(ctx, shape, cells, alpha, beta):
         name = app_label(app)
         emu = sorted((int(x["len"]), x.emu) for x in of_app if x.emu is not None)
         pap = sorted((int(x["len"]), x.paper) for x in of_app)
-        series.append(Series(emu, "using 1:2 with linespoints lw 2 pt 7 lc %d title '%s emulated'" % (color, name)))
-        series.append(Series(pap, "using 1:2 with points pt 6 ps 1.5 lc %d title '%s paper'" % (color, name)))
+        series.append(Series(emu, "using 1:2 with linespoints lw 2 pt 7 lc %d title %s" % (color, quote(name + " emulated"))))
+        series.append(Series(pap, "using 1:2 with points pt 6 ps 1.5 lc %d title %s" % (color, quote(name + " paper"))))
         if app in MODEL_APPS:
             series.append(Series(model_points(app, p, c, alpha, beta),
-                                 "using 1:2 with lines dt 2 lw 1.5 lc %d title '%s model (paper, sec. 3)'" % (color, name)))
+                                 "using 1:2 with lines dt 2 lw 1.5 lc %d title %s" % (color, quote(name + " model (paper, sec. 3)"))))
     out, link = ctx.image("thakur-%s.png" % shape)
-    settings = ["set title 'Complete exchange on a %s mesh (paper rows x columns; dims %s), delta preset'"
-                % (shape, mine[0]["dims"]),
+    settings = ["set title " + quote("Complete exchange on a %s mesh (paper rows x columns; dims %s), delta preset"
+                                     % (shape, mine[0]["dims"])),
                 "set logscale xy; set xlabel 'block length (bytes)'; set ylabel 'time (s)'",
                 "set xrange [200:21000]; set xtics (256, 1024, 4096, 8192, 16384); set key top left; set grid"]
     return link if draw(ctx, out, settings, series) else None
 
 
 def nodes_plot(ctx, length, cells, paper_rows, alpha, beta):
-    """thakur-nodes-L.png: PEX and GEN against the node count."""
+    """thakur-nodes-L.png: PEX and GEN against the node count; its link,
+    or None when it was not drawn."""
     series = []
     pow2 = [c for c in cells if c["table"] in ("2", "5") and c["len"] == str(length)]
     shapes = csvio.first_seen(r["paper_shape"] for r in paper_rows if r["table"] == "2")
@@ -63,14 +64,14 @@ def nodes_plot(ctx, length, cells, paper_rows, alpha, beta):
         emu = sorted((csvio.paper_mesh(c["paper_shape"])[0], c.emu) for c in pow2 if c["app"] == app and c.emu is not None)
         pap = sorted((csvio.paper_mesh(c["paper_shape"])[0], c.paper) for c in pow2 if c["app"] == app)
         model = [(csvio.paper_mesh(s)[0], formulas.thakur_time(app, *csvio.paper_mesh(s), length, alpha, beta)) for s in shapes]
-        series += [Series(emu, "using 1:2 with linespoints lw 2 pt 7 lc %d title '%s emulated'" % (color, name)),
-                   Series(pap, "using 1:2 with points pt 6 ps 1.5 lc %d title '%s paper'" % (color, name)),
-                   Series(model, "using 1:2 with lines dt 2 lc %d title '%s model'" % (color, name))]
+        series += [Series(emu, "using 1:2 with linespoints lw 2 pt 7 lc %d title %s" % (color, quote(name + " emulated"))),
+                   Series(pap, "using 1:2 with points pt 6 ps 1.5 lc %d title %s" % (color, quote(name + " paper"))),
+                   Series(model, "using 1:2 with lines dt 2 lc %d title %s" % (color, quote(name + " model")))]
     out, link = ctx.image("thakur-nodes-%d.png" % length)
-    settings = ["set title 'PEX and GEN against node count, %d-byte blocks (meshes 4x4 .. 16x32), delta preset'" % length,
+    settings = ["set title " + quote("PEX and GEN against node count, %d-byte blocks (meshes 4x4 .. 16x32), delta preset"
+                                     % length),
                 "set logscale xy; set xlabel 'nodes'; set ylabel 'time (s)'; set xtics (16, 64, 128, 256, 512); set key top left; set grid"]
-    draw(ctx, out, settings, series)
-    return link
+    return link if draw(ctx, out, settings, series) else None
 
 
 def plots(ctx, doc, cells, paper_rows, alpha, beta):
@@ -86,7 +87,9 @@ def plots(ctx, doc, cells, paper_rows, alpha, beta):
     doc.lines("![%s](%s)" % sl for sl in links)
     doc.line()
     for length in NODE_PLOT_LENGTHS:
-        doc.line("![nodes %d](%s)" % (length, nodes_plot(ctx, length, cells, paper_rows, alpha, beta)))
+        link = nodes_plot(ctx, length, cells, paper_rows, alpha, beta)
+        if link:
+            doc.line("![nodes %d](%s)" % (length, link))
     doc.line()
 
 
@@ -122,9 +125,9 @@ def heatmap(ctx, doc, rows):
         return
     flits, link_f = ctx.image("heatmap-pex-mesh8x8.png")
     blocked, link_b = ctx.image("heatmap-pex-mesh8x8-blocked.png")
-    drawn = draw_heatmap(ctx, where, flits)
-    draw_heatmap(ctx, where, blocked, "blocked")
-    if not drawn:
+    drawn_f = draw_heatmap(ctx, where, flits)
+    drawn_b = draw_heatmap(ctx, where, blocked, "blocked")
+    if not drawn_f:
         return
     doc.line("Per-link load of PEX on the 8x8 mesh, 16 KB blocks (`make heatmap RUN=...`): "
              "flits carried, and cycles blocked.")
@@ -134,5 +137,6 @@ def heatmap(ctx, doc, rows):
                  "%.0f cycles on average; the channels along its edges, %.0f flits and %.0f cycles." % load)
     doc.line()
     doc.line("![heatmap flits](%s)" % link_f)
-    doc.line("![heatmap blocked](%s)" % link_b)
+    if drawn_b:
+        doc.line("![heatmap blocked](%s)" % link_b)
     doc.line()

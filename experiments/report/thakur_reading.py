@@ -2,6 +2,7 @@
 run and the link sharing, and worded by what the counts say."""
 
 from . import csvio
+from .paper import within_factor
 from .thakur_findings import lead, most, by_cell, shapes_and_lengths, SHIFT_EQUAL
 
 MID_NODES = (48, 128)    # the 48- to 128-node meshes ...
@@ -138,7 +139,7 @@ def reading(cells, sharing, rows, paper_rows):
     ratios = [c.ratio() for c in cells if c.emu is not None]
     if not ratios:
         return ""
-    within = sum(1 for r in ratios if 0.67 < r < 1.5)
+    within = sum(1 for r in ratios if within_factor(r))
     gl, gle, glp = growth_along_rows(cells)
     gp, gpe, gpp = growth_down_columns(cells)
     text = ("Reading the findings (for the cells run here). The emulated times follow the paper's"

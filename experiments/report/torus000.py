@@ -6,7 +6,7 @@ import math
 
 from . import csvio, doc as md, formulas, preset
 from .context import wall_time
-from .plot import Series, draw
+from .plot import Series, draw, quote
 
 SWEEP = "torus000"
 TITLE = "2. Complete exchange on a 2D torus (seed 000), Table 1"
@@ -80,22 +80,23 @@ def formula_curves(n, costs):
 
 def time_plot(ctx, dims, rows, costs):
     """torus000-DIMS.png: each algorithm's time against m, and the
-    formulas of A1 and the direct algorithms."""
+    formulas of A1 and the direct algorithms; its link, or None when it
+    was not drawn."""
     series = []
     for color, app in enumerate(APPS, 1):
         pts = sorted((csvio.number(r["len"]), csvio.number(r["coll_ns"]) / 1e3)
                      for r in csvio.ok_rows(rows) if r["app"] == app and r["dims"] == dims)
         if pts:
-            series.append(Series(pts, "using 1:2 with linespoints lw 2 pt 7 lc %d title '%s'"
-                                 % (color, app[len("alltoall_"):])))
+            series.append(Series(pts, "using 1:2 with linespoints lw 2 pt 7 lc %d title %s"
+                                 % (color, quote(app[len("alltoall_"):]))))
     curves = formula_curves(csvio.dims_side(dims), costs)
     series.append(Series(curves, "using 1:2 with lines dt 2 lc 1 title 'A1 formula'"))
     series.append(Series(curves, "using 1:3 with lines dt 2 lc 3 title 'direct formula'"))
     out, link = ctx.image("torus000-%s.png" % dims)
-    draw(ctx, out, ["set title 'Complete exchange on the %s torus, default preset'" % dims,
-                    "set logscale xy; set xlabel 'block length m (bytes)'; set ylabel 'time (us)'; "
-                    "set key top left; set grid"], series)
-    return link
+    drawn = draw(ctx, out, ["set title " + quote("Complete exchange on the %s torus, default preset" % dims),
+                            "set logscale xy; set xlabel 'block length m (bytes)'; set ylabel 'time (us)'; "
+                            "set key top left; set grid"], series)
+    return link if drawn else None
 
 
 def crossover(times, dims, costs):
@@ -155,7 +156,9 @@ def section(ctx, doc):
     doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     count_table(doc, rows, costs)
     for dims in sorted({r["dims"] for r in rows}, key=str.encode):
-        doc.line("![torus %s](%s)" % (dims, time_plot(ctx, dims, rows, costs)))
+        link = time_plot(ctx, dims, rows, costs)
+        if link:
+            doc.line("![torus %s](%s)" % (dims, link))
     doc.line()
     crossovers(doc, rows, costs)
     doc.write(OUTRO)

@@ -6,7 +6,8 @@ import os
 import subprocess
 
 from . import csvio, preset
-from .context import wall_time
+from .context import shown, wall_time
+from .csvio import SweepError
 from .ordering import version_key, sorted_lines
 
 SWEEP = "tseng001"
@@ -22,21 +23,29 @@ left out (one step fewer than the formula).
 """
 NAMES = {"t": "Tseng", "r": "recursive doubling", "u": "U-torus"}
 NAME_ORDER = ("u", "r", "t")   # the order the fastest are named in
+STEP_COLUMNS = ("algorithm", "k", "n", "steps", "paper", "lower_bound")
 
 
 def step_rows(test_binary, scratch):
     """The step table the unit test writes (TSENG_STEPS_CSV): rows of
-    algorithm, k, n, steps, paper, lower_bound; None without the test."""
+    algorithm, k, n, steps, paper, lower_bound; None without the test.
+    SweepError when the test fails or writes no table."""
     if not (test_binary and os.access(test_binary, os.X_OK)):
         return None
     path = os.path.join(scratch, "tseng-steps.csv")
     if os.path.exists(path):
         os.remove(path)
     env = dict(os.environ, TSENG_STEPS_CSV=path)
-    subprocess.run([test_binary], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = subprocess.run([test_binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          errors="replace")
+    if done.returncode != 0:
+        last = (done.stdout.strip().splitlines() or ["no output"])[-1]
+        raise SweepError("%s failed (exit status %d; its last line: %s): section 3's step table comes from it;"
+                         " run it alone to see why" % (shown(test_binary), done.returncode, last))
     if not csvio.has_rows(path):
-        return []
-    return [r for r in csvio.read_rows(path) if r["algorithm"] in ("tseng2d", "tseng3d")]
+        raise SweepError("%s wrote no step table (TSENG_STEPS_CSV): build it again (make unit-test)"
+                         % shown(test_binary))
+    return [r for r in csvio.read_rows(path, required=STEP_COLUMNS) if r["algorithm"] in ("tseng2d", "tseng3d")]
 
 
 def step_tables(doc, rows):
@@ -68,15 +77,15 @@ def by_cell(rows):
 def time_table(doc, cells):
     body = []
     for (dims, length), a in cells.items():
-        def st(x):
-            return a[x]["steps"] if x in a else ""
-
         def us(x):
             return csvio.number(a[x]["coll_ns"]) / 1e3 if x in a else 0
 
-        share = a["u"]["max_link_sharing"] if "u" in a else ""
-        line = "| %s | %s | %s / %.1f | %s / %.1f | %s / %.1f (%s) | %s |" % (
-            dims, length, st("t"), us("t"), st("r"), us("r"), st("u"), us("u"), share,
+        def run(x):
+            return "%s / %.1f" % (a[x]["steps"], us(x)) if x in a else "-"
+
+        utorus = run("u") + (" (%s)" % a["u"]["max_link_sharing"] if "u" in a else "")
+        line = "| %s | %s | %s | %s | %s | %s |" % (
+            dims, length, run("t"), run("r"), utorus,
             "%.2f" % (us("t") / us("r")) if us("t") and us("r") else "-")
         body.append(((version_key(" %s " % dims), csvio.number(length)), line))
     doc.line("| torus | len | Tseng: steps / us | recursive doubling: steps / us | "

@@ -55,6 +55,32 @@ replay_names_what_differs() {
   expect 'grep -q "^replay: the figures differ" "$TMP/r"'
 }
 
+# A run directory is the user's to edit: what --replay prints of its
+# summary.json (keys, image names, hashes) reaches the terminal without a
+# control byte.
+replay_shows_no_control_bytes() {
+  ws --app hello --topo mesh --dims 2x2 > /dev/null 2>&1; rc=$?; expect '[ $rc = 0 ]'
+  local d="$TMP/hostile"; cp -r "$(latest)" "$d"
+  jq '. + {"\u001b]0;title\u0007": 1} | .invocation.images += {"x\u001b[2J": {"path": "/nonexistent", "sha256": "\u001b[31m"}}' \
+     "$(latest)/summary.json" > "$d/summary.json"
+  "$WORMSIM" --replay "$d" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q "summary.json ?\]0;title?: absent now\|summary.json ?\]0;title?: 1 then" "$TMP/r"' "$(cat -v "$TMP/r")"
+  expect '! grep -q "$(printf "\033")" "$TMP/r"' "$(cat -v "$TMP/r")"
+}
+
+# make heatmap puts a run's app and args in the plot's title: text from a
+# file the user may edit, which must stay text for gnuplot.
+heatmap_keeps_a_run_dirs_text_as_text() {
+  ws --app alltoall_pex --topo mesh --dims 2x2 --args len=64 > /dev/null 2>&1; rc=$?; expect '[ $rc = 0 ]'
+  local d="$TMP/hm"; cp -r "$(latest)" "$d"
+  jq --arg t "$TMP" '.app = "a\"; system \"touch \($t)/pwn1\"; #`touch \($t)/pwn2`" | .args = "x\u0027; system \"touch \($t)/pwn3\"\n#"' \
+     "$(latest)/summary.json" > "$d/summary.json"
+  experiments/heatmap.sh "$d" "$TMP/hm.png" > "$TMP/h" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && [ -s "$TMP/hm.png" ]' "rc $rc: $(cat "$TMP/h")"
+  expect '[ ! -e "$TMP/pwn1" ] && [ ! -e "$TMP/pwn2" ] && [ ! -e "$TMP/pwn3" ]' "$(ls "$TMP")"
+}
+
 # What --replay refuses, before any node starts.
 replay_refuses_what_is_not_a_run() {
   local n0; n0=$(ndirs)
@@ -63,6 +89,12 @@ replay_refuses_what_is_not_a_run() {
   mkdir -p "$TMP/old"; echo '{"ok": true}' > "$TMP/old/summary.json"
   "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "has no \"invocation\": its run predates recorded commands" "$TMP/r"' "$(cat "$TMP/r")"
+  echo '{"invocation": {"argv": ["--app"], "cwd": "relative"}}' > "$TMP/old/summary.json"
+  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "\"cwd\", an absolute path" "$TMP/r"' "$(cat "$TMP/r")"
+  echo '{"invocation": {"argv": null, "cwd": null, "not_replayable": "option 6 is not UTF-8 text"}}' > "$TMP/old/summary.json"
+  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "cannot be replayed: option 6 is not UTF-8 text" "$TMP/r"' "$(cat "$TMP/r")"
   echo '{"invocation": {"argv": ["--app", 7], "cwd": "/"}}' > "$TMP/old/summary.json"
   "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "argv\[1\] is not a string" "$TMP/r"' "$(cat "$TMP/r")"
@@ -72,4 +104,6 @@ replay_refuses_what_is_not_a_run() {
 }
 
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
-         replay_refuses_what_is_not_a_run; do t $r $r; done
+         replay_shows_no_control_bytes heatmap_keeps_a_run_dirs_text_as_text replay_refuses_what_is_not_a_run; do
+  t $r $r
+done

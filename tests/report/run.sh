@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The report generator's unit tests (experiments/report/): every
 # tests/report/test_*.py, run by Python's unittest. Prints one line per
-# failure, then `report tests: N passed, M failed`; exits 1 on a failure.
+# failure and per skipped test (`  skip  NAME: REASON`), the count of
+# skipped tests when there are any, then `report tests: N passed, M
+# failed`; exits 1 on a failure.
 #   tests/report/run.sh [PYTHON]      (default python3)
 set -u
 cd "$(dirname "$0")/../.."
@@ -17,7 +19,8 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tests", "report"))
 
 
 class Counting(unittest.TestResult):
-    """Counts passes; prints one line per failure or error."""
+    """Counts passes; prints one line per failure, error or skipped
+    test."""
 
     def __init__(self):
         super().__init__()
@@ -38,11 +41,17 @@ class Counting(unittest.TestResult):
         super().addError(test, err)
         self._line("ERROR", test, err)
 
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        print("  skip  %s: %s" % (test.id(), reason))
+
 
 suite = unittest.defaultTestLoader.discover("tests/report", pattern="test_*.py", top_level_dir="tests/report")
 result = Counting()
 suite.run(result)
 failed = len(result.failures) + len(result.errors)
+if result.skipped:
+    print("  %d skipped" % len(result.skipped))
 print("report tests: %d passed, %d failed" % (result.passed, failed))
 sys.exit(1 if failed else 0)
 PYEOF

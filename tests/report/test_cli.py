@@ -47,7 +47,15 @@ class Options(ScratchTest):
         self.assertIn("accepted:", err)
 
     @unittest.skipUnless(shutil.which("gnuplot") and shutil.which("jq"), "no gnuplot or jq")
+    def test_no_results_directory(self):
+        rc, _, err = run(["--results", self.path("none"), "--out", self.path("r.md"), "--img", self.path("img")])
+        self.assertEqual(rc, 2)
+        self.assertIn("report: no results directory %s" % self.path("none"), err)
+        self.assertFalse(os.path.exists(self.path("r.md")))
+
+    @unittest.skipUnless(shutil.which("gnuplot") and shutil.which("jq"), "no gnuplot or jq")
     def test_no_results_not_run_yet(self):
+        os.makedirs(self.path("none"))
         rc, _, err = run(["--results", self.path("none"), "--out", self.path("r.md"), "--img", self.path("img")])
         self.assertEqual(rc, 0, err)
         with open(self.path("r.md")) as f:

@@ -7,7 +7,7 @@ import unittest
 
 from helpers import row
 from report import (banyan004, families, flood004, hwcoll002, pathmc002, preset, survey002,
-                    thakur_findings, torus000, tseng001)
+                    thakur_findings, thakur_reading, torus000, tseng001)
 from report.doc import Doc
 from report.paper import Cell
 
@@ -43,6 +43,18 @@ class Thakur(unittest.TestCase):
         self.assertIn("| 256 | G / G |\n| 1024 | - / P |", table)
         self.assertIn("agrees with the paper on 1 of 1 cells.", table)
 
+    def test_a_missing_paper_cell_is_not_compared(self):
+        cells = [self.cell("3", "4x5", "256", "0.010", 0.010), self.cell("3", "4x5", "1024", "0.020", 0.020),
+                 self.cell("4", "4x5", "1024", "0.019", 0.0199)]
+        self.assertIn("in the paper faster in 1 and equal in 0 of 1.", text_of(thakur_findings.shift_sentence, cells))
+        only_pex = [self.cell("2", "4x4", "256", "0.010", 0.010)]
+        self.assertIn("| 256 | - / - |", text_of(thakur_findings.gen_pex_table, only_pex))
+
+    def test_within_a_factor_one_and_a_half(self):
+        # 1/1.5 = 0.6667 < 0.668: within
+        cells = [self.cell("2", "4x4", "256", "1", 0.668)]
+        self.assertIn("to within a factor 1.5 in all cells (1 of 1)", thakur_reading.reading(cells, [], [], []))
+
     def test_link_sharing_by_node_count(self):
         rows = [row(app="alltoall_pex", dims="8x16", max_link_sharing=8), row(app="alltoall_gen", dims="8x16", max_link_sharing=8),
                 row(app="alltoall_pex", dims="4x4", max_link_sharing=2), row(app="alltoall_gen", dims="4x4", max_link_sharing=3),
@@ -76,6 +88,11 @@ class Survey(unittest.TestCase):
         self.assertIn("In every run direct exchange and binary exchange share a link", text)
         self.assertIn("quadrant exchange never does: the table's point", text)
         self.assertIn("Quadrant exchange sends fewer blocks per node than the formula in 1 of its 1 runs", text)
+
+    def test_an_unknown_app_comes_after_the_known(self):
+        known = [survey002.order_of(a) for a in survey002.ORDER]
+        self.assertEqual(known, sorted(known))
+        self.assertGreater(survey002.order_of("alltoall_other"), max(known))
 
 
 class Flood(unittest.TestCase):
@@ -119,6 +136,12 @@ class Tseng(unittest.TestCase):
         self.assertIn("not the fastest (at 64 B)", text)
         self.assertIn("on one channel on the 5x5 tori", text)
 
+    def test_a_missing_run_is_a_dash(self):
+        rows = [row(app="bcast_tseng2d", dims="5x5", len=64, steps=3, coll_ns=10000, max_link_sharing=1)]
+        doc = Doc()
+        tseng001.time_table(doc, tseng001.by_cell(rows))
+        self.assertIn("| 5x5 | 64 | 3 / 10.0 | - | - | - |", str(doc))
+
 
 class Hardware(unittest.TestCase):
     def test_where_the_hardware_is_fastest(self):
@@ -141,6 +164,10 @@ class Families(unittest.TestCase):
         text = text_of(families.fastest_sentence, rows)
         self.assertEqual(text, "PEX on 16 nodes: fastest (within 0.5 %) on fattree, mesh; slowest on the torus, "
                                "50.0 % slower. Every step of both algorithms was free of contention on: fattree.\n\n")
+
+    def test_a_missing_run_is_a_dash(self):
+        rows = [row(app="alltoall_pex", topo="torus", dims="8x8", nodes=64, net="vcs=4", coll_ns=2500, max_link_sharing=2)]
+        self.assertIn("| torus 8x8 (vcs=4) | 64 | 2.5 | 2 | - | - |", text_of(families.vc_table, rows))
 
 
 class Worms(unittest.TestCase):

@@ -41,13 +41,20 @@ fail() {
 }
 ok() { echo "  ok    tutorial_step_$steps  $1"; }
 
+# "-u VAR" for each variable the Makefile takes from its user (USER_VARS).
+unset_user_vars() {
+  local v
+  for v in $(sed -n '/^USER_VARS *=/,/[^\\]$/p' Makefile | sed 's/^USER_VARS *=//; s/\\$//'); do printf -- '-u %s ' "$v"; done
+}
 # run_sh FILE: a sh block, as one script from the copy's top. timeout
 # leads its own process group: whatever the block left running ends with it.
 run_sh() {
   out=$TMP/out-$steps
   local pid rc
-  ( cd "$COPY" && exec env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS RUNS_DIR=runs timeout 900 \
-      bash -e -o pipefail "$1" ) > "$out" 2>&1 & pid=$!
+  # the block sees the environment a user's shell has: none of make's or
+  # the Makefile's own variables (BUILD would build outside the copy)
+  ( cd "$COPY" && exec env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u BUILD -u V $(unset_user_vars) RUNS_DIR=runs \
+      timeout 900 bash -e -o pipefail "$1" ) < /dev/null > "$out" 2>&1 & pid=$!
   wait $pid; rc=$?
   kill -TERM -- -$pid 2>/dev/null
   [ $rc = 0 ] || fail "exit status 0 of: $(grep -v '^#' "$1" | tr '\n' ';' | cut -c1-200) (it was $rc)" "$out"
@@ -71,8 +78,10 @@ put_file() {
     mkdir -p "$(dirname "$COPY/$path")" && cp "$2" "$COPY/$path"
   else
     grep -qF -- "$after" "$COPY/$path" 2>/dev/null || fail "a line of $path holding '$after'" ""
-    awk -v t="$after" -v f="$2" '{ print } !done && index($0, t) { while ((getline l < f) > 0) print l; done = 1 }' \
-      "$COPY/$path" > "$TMP/put" && cp "$TMP/put" "$COPY/$path"
+    # the text through the environment: awk -v would read its backslashes as escapes
+    T=$after F=$2 awk '{ print } !done && index($0, ENVIRON["T"]) { while ((getline l < ENVIRON["F"]) > 0) print l; done = 1 }
+                       END { exit !done }' "$COPY/$path" > "$TMP/put" || fail "'$after' found by awk in $path" ""
+    cp "$TMP/put" "$COPY/$path"
   fi
   ok "$path${after:+ (after '$after')}"
 }
