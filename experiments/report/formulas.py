@@ -1,9 +1,13 @@
 """The papers' cost models and counts, as the reports compare with them.
 
 Each function cites its source (the seeds: ../shared/seeds/README.md):
-  seed 000: divide-and-conquer complete exchange on a 2D torus, Table 1;
+  seed 000: divide-and-conquer complete exchange on a 2D torus, Table 1
+            (A(n-1) and A1; the direct exchange's counts are this
+            project's baseline, not the table's);
   seed 002: McKinley, Tsai and Robinson's survey, Table 2 and section 8;
-  seed 003: Thakur, Choudhary and Fox, section 3 (the model of PEX, GEN);
+  seed 003: Thakur, Choudhary and Fox: the exchange-step time and
+            beta = 2^gamma beta_sat, gamma = 1 for the Delta (section 2);
+            f(i) of PEX and GEN (sections 3.1 and 3.4);
   seed 004: the slides on controlled flooding (Corollaries 1-2, Theorem 4)
             and on all-to-all exchange in banyan networks.
 Times are in the unit of their arguments (ns throughout the reports).
@@ -14,7 +18,7 @@ constants here.
 import math
 
 
-# --- seed 003: Thakur, Choudhary and Fox, section 3 -----------------------
+# --- seed 003: Thakur, Choudhary and Fox, sections 2 and 3 ---------------
 
 def pow2_floor(x):
     """The largest power of two at most x (1 for x < 2).
@@ -55,8 +59,10 @@ def contention_sum(app, p, c):
 
 def thakur_time(app, p, c, length, alpha, beta_sat):
     """T = sum_i alpha + L max(beta_ex, f(i) beta_sat) on a mesh of p
-    processors in c columns, beta_ex = beta_sr = 2 beta_sat (gamma = 1):
-    (p - 1) alpha + L beta_sat sum_i max(2, f(i)) (section 3)."""
+    processors in c columns (the step time of section 2), beta_ex =
+    beta_sr = 2^gamma beta_sat with gamma = 1, the Delta's (section 2):
+    (p - 1) alpha + L beta_sat sum_i max(2, f(i)), f(i) of section 3.1
+    (PEX) or 3.4 (GEN)."""
     return (p - 1) * alpha + length * beta_sat * contention_sum(app, p, c)
 
 
@@ -86,8 +92,9 @@ def torus_table1(app, n):
     """(start-ups, transmission in m t_d, rearrangement in m t_r) of Table 1
     for an N x N torus. A(n-1): 3 log N - 1; 2N^3 - 2N^2; 4N^2 log N (log N
     - 1) (the extracted text is garbled between the two factors, read as a
-    product). A1: N/4 + 5; (N^3 + 10N^2)/4; 10N^2. Direct: N^2 - 1 each,
-    no rearrangement."""
+    product). A1: N/4 + 5; (N^3 + 10N^2)/4; 10N^2. Any other app, a direct
+    exchange (not in Table 1; this project's baseline): N^2 - 1 start-ups
+    and blocks, no rearrangement."""
     lg = math.log(n) / math.log(2)
     if app == "alltoall_a1":
         return n / 4 + 5, (n ** 3 + 10 * n ** 2) / 4, 10 * n ** 2
@@ -103,7 +110,8 @@ def a1_time(n, m, t_s, t_d):
 
 
 def direct_time(n, m, t_s, t_d):
-    """A direct algorithm's time (Table 1): (N^2 - 1)(t_s + m t_d)."""
+    """A direct exchange's time, the baseline beside Table 1's algorithms
+    (the table has no direct row): (N^2 - 1)(t_s + m t_d)."""
     return (n * n - 1) * (t_s + m * t_d)
 
 
