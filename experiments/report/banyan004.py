@@ -3,7 +3,6 @@ ATAPE's rounds, one admissible permutation each, against PEX and GEN on
 the same network."""
 
 from . import csvio, doc as md
-from .context import wall_time
 from .plot import Series, draw, quote
 
 SWEEP = "banyan004"
@@ -156,10 +155,9 @@ def time_plot(ctx, doc, rows):
 
 
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if rows is None:
         return
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     by_cell = cells(rows)
     table(doc, by_cell)
     findings(doc, rows, by_cell)

@@ -1,5 +1,6 @@
 """Markdown being written: lines, paragraphs and tables."""
 
+from .context import wall_time
 from .textfill import fill
 
 
@@ -53,11 +54,15 @@ def heading(doc, title, have_csv, sweep):
         not_run(doc, sweep)
 
 
-def open_section(ctx, doc, sweep, title):
-    """heading() for sweep's section: its rows, or None when it has not run
-    (the section then holds only how to run it)."""
+def open_section(ctx, doc, sweep, title, intro):
+    """heading() for sweep's section, then, when it has run, its intro with
+    the sweep's wall time (context.wall_time) in place of its %s. Returns
+    the sweep's rows, or None when it has not run (the section then holds
+    only how to run it)."""
     rows = ctx.rows(sweep)
     heading(doc, title, rows is not None, sweep)
+    if rows is not None:
+        doc.write(intro % wall_time(ctx.sweep_dir(sweep)))
     return rows
 
 

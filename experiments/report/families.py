@@ -4,7 +4,6 @@ virtual channels per dateline class."""
 
 from . import csvio, doc as md
 from .ordering import sorted_lines
-from .context import wall_time
 
 SWEEP = "families"
 TITLE = "7. One complete exchange on five network families"
@@ -150,11 +149,9 @@ def vc_sentence(doc, all_rows):
 
 
 def section(ctx, doc):
-    all_rows = ctx.rows(SWEEP)
-    md.heading(doc, TITLE, all_rows is not None, SWEEP)
+    all_rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if all_rows is None:
         return
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     rows = [r for r in all_rows if r["net"] == ""]
     family_table(doc, rows)
     fastest_sentence(doc, rows)

@@ -6,7 +6,6 @@ import os
 
 from . import csvio, doc as md, formulas, kept as keep, preset
 from .ordering import sorted_lines
-from .context import wall_time
 from .plot import Series, draw, heatmap, quote
 from . import flood_nic
 
@@ -206,11 +205,10 @@ def heatmap_note(ctx, doc, rows):
 
 
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if rows is None:
         return
     costs = preset.of_rows(ctx.root, rows)
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     load_table(doc, rows, costs)
     doc.write(DELAY_INTRO)
     runs = delay_runs(rows)

@@ -4,7 +4,6 @@ control network against the library's software algorithms."""
 
 from . import csvio, doc as md
 from .ordering import sorted_lines
-from .context import wall_time
 
 SWEEP = "hwcoll002"
 TITLE = "8. Hardware beside the data network (seed 002, section 8)"
@@ -146,10 +145,9 @@ def reading(rows):
 
 
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if rows is None:
         return
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     for group, title, apps in TABLES:
         group_table(doc, rows, group, title, apps)
     fetchinc_table(doc, rows)

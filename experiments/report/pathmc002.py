@@ -5,7 +5,6 @@ survey's models of one worm and of row-then-column worms."""
 
 from . import csvio, doc as md, formulas, preset
 from .ordering import sorted_lines
-from .context import wall_time
 
 SWEEP = "pathmc002"
 TITLE = "9. Multidestination worms (seed 002, section 8)"
@@ -147,10 +146,9 @@ def reading(t):
 
 
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if rows is None:
         return
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     costs = preset.of_rows(ctx.root, rows)
     t = times(rows)
     for group, title, with_model, apps in TABLES:

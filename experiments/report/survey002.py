@@ -4,7 +4,6 @@ direct, binary and quadrant exchange against the table's formulas."""
 
 from . import csvio, doc as md, formulas
 from .ordering import sorted_lines
-from .context import wall_time
 
 SWEEP = "survey002"
 TITLE = "5. McKinley, Tsai and Robinson (seed 002), Table 2: 2D mesh complete exchange"
@@ -97,10 +96,9 @@ def reading(runs):
 
 
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if rows is None:
         return
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     runs = [Run(r) for r in csvio.ok_rows(rows)]
     table(doc, runs)
     doc.line()

@@ -5,7 +5,6 @@ algorithms against the table's formulas, and A1's crossover."""
 import math
 
 from . import csvio, doc as md, formulas, preset
-from .context import wall_time
 from .plot import Series, draw, quote
 
 SWEEP = "torus000"
@@ -149,11 +148,10 @@ def crossovers(doc, rows, costs):
 
 
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE)
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
     if rows is None:
         return
     costs = preset.of_rows(ctx.root, rows)
-    doc.write(INTRO % wall_time(ctx.sweep_dir(SWEEP)))
     count_table(doc, rows, costs)
     for dims in sorted({r["dims"] for r in rows}, key=str.encode):
         link = time_plot(ctx, dims, rows, costs)
