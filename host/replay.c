@@ -223,15 +223,10 @@ int replay_note_build(const char *dir, FILE *f)
 /* summary.json's keys that vary between host runs of the same command */
 static const char *const varying[] = { "wall_s", "engine", "placement", "invocation" };
 
-static int compare_summaries(const char *a, const char *b, FILE *f)
+/* The summaries x (then) and y (now), less the varying keys: 0 same, 1
+ * different, each differing key printed to f. Takes both references. */
+static int compare_summaries(json_t *x, json_t *y, FILE *f)
 {
-    char err[512];
-    json_t *x = load_summary(a, err, sizeof err), *y = x ? load_summary(b, err, sizeof err) : NULL;
-    if (!x || !y) {
-        fprintf(f, "replay: %s\n", err);
-        json_decref(x);
-        return -1;
-    }
     for (size_t i = 0; i < sizeof varying / sizeof varying[0]; i++) {
         json_object_del(x, varying[i]);
         json_object_del(y, varying[i]);
@@ -292,15 +287,17 @@ static int compare_file(const char *a, const char *b, const char *name, FILE *ou
 int replay_compare(const char *a, const char *b, FILE *f)
 {
     static const char *const csvs[] = { "messages.csv", "links.csv", "steps.csv", "records.csv" };
-    int differ = compare_summaries(a, b, f);
-    if (differ < 0)
+    char err[512];
+    json_t *x = load_summary(a, err, sizeof err), *y = x ? load_summary(b, err, sizeof err) : NULL;
+    if (!x || !y) {
+        fprintf(f, "replay: %s\n", err);
+        json_decref(x);
         return -1;
+    }
+    json_int_t nodes = json_integer_value(json_object_get(x, "nodes"));   /* the original's node logs */
+    int differ = compare_summaries(x, y, f);
     for (size_t i = 0; i < sizeof csvs / sizeof csvs[0]; i++)
         differ |= compare_file(a, b, csvs[i], f);
-    char err[512];
-    json_t *s = load_summary(a, err, sizeof err);
-    json_int_t nodes = json_integer_value(json_object_get(s, "nodes"));
-    json_decref(s);
     int logs = 0;
     for (json_int_t i = 0; i < nodes && i < 1 << 20; i++) {
         char log[32];

@@ -1141,15 +1141,20 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_LIST: list_apps(stdout); return 0;
         case O_LISTP: params_list(stdout); return 0;
         case O_CHECK: rn.check_only = 1; break;
-        case O_OUTPUT:
-            if (!strcmp(optarg, "node0") || !strcmp(optarg, "all") || !strcmp(optarg, "none"))
-                rn.output = !strcmp(optarg, "all") ? OUTPUT_ALL : !strcmp(optarg, "none") ? OUTPUT_NONE : OUTPUT_NODE0;
-            else {
+        case O_OUTPUT: {
+            static const char *const shown[] = { [OUTPUT_NODE0] = "node0", [OUTPUT_ALL] = "all", [OUTPUT_NONE] = "none" };
+            int w = 0;
+            while (w <= OUTPUT_NONE && strcmp(optarg, shown[w]))
+                w++;
+            if (w <= OUTPUT_NONE) {
+                rn.output = (enum output_shown)w;
+            } else {
                 char b[SHOW_LEN];
                 fprintf(stderr, "wormsim: --output %s: accepted: node0, all, none\n", show(b, optarg, 1));
                 bad = 1;
             }
             break;
+        }
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -1260,9 +1265,9 @@ static int run_main(struct host *h, int argc, char **argv)
         return node_host_main(&rn);
     snprintf(h->last_dir, sizeof h->last_dir, "%s", rn.dir);
     {
-        int used[ARCH_COUNT];
+        int used[ARCH_COUNT];                  /* an image was read for every ISA a node runs */
         for (int a = 0; a < ARCH_COUNT; a++)
-            used[a] = memchr(rn.arch, a, (size_t)rn.m.nodes) != NULL;
+            used[a] = rn.image[a] != NULL;
         rn.out.invocation = replay_invocation(argc, argv, rn.kernel, used, ARCH_COUNT, arch_names);
         if (!rn.out.invocation || replay_write_command(rn.dir, rn.out.invocation))
             fprintf(stderr, "wormsim: cannot write %s/command\n", rn.dir);
