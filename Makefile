@@ -1,6 +1,7 @@
 # wormsim: a bare-metal multicomputer emulator.
 #   make            build the router/run tool and both node images (ARM, RISC-V)
 #   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
+#                   MPI='prog.c ..': an MPI program instead of APP, ARGS its argv;
 #                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 RUNS_DIR=
 #                   OUTPUT=node0|all|none; README)
 #   make replay RUN=dir     run a run directory's command again and compare its figures
@@ -22,7 +23,7 @@
 # A user's value is text, never make code: make would expand a $(...) in
 # it (running $(shell ...)) when it exports or reads the variable. Each
 # variable given on the command line or in the environment keeps its text.
-USER_VARS = APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE OUTPUT RUN NODE SWEEP JOBS METRIC OUT \
+USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE OUTPUT RUN NODE SWEEP JOBS METRIC OUT \
             FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
 $(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
@@ -76,7 +77,13 @@ NODE_CFLAGS  = $(PICOLIBC) -O2 -g -Wall -Wextra -ffunction-sections -fdata-secti
                -DWORMSIM_NODE -Iboard -Ikernel -Inetdev -Iapps
 NODE_LDFLAGS = $(PICOLIBC) -nostartfiles -Wl,--gc-sections
 COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c) $(wildcard apps/coll/*.c)
-NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def)
+NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def apps/mpi/*.h apps/mpi/include/*.h)
+# The node MPI library (apps/mpi/, docs/mpi.md): linked only into the
+# images of MPI programs, which wormsim-mpicc builds.
+MPI_LIB_SRCS = $(wildcard apps/mpi/*.c)
+# The node offers POSIX clocks (apps/mpi/libc.c), which picolibc declares
+# only where these say so.
+MPI_USER_CFLAGS = $(PICOLIBC) -O2 -g -ffunction-sections -fdata-sections -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L
 node_elf     = $(BUILD)/$(1)/node.elf
 
 # build/<arch>/flags holds the compiler and flags an image was built with,
@@ -84,6 +91,7 @@ node_elf     = $(BUILD)/$(1)/node.elf
 define node_rules
 $(1)_SRCS = $$($(1)_BOARD)/start.S $$($(1)_BOARD)/board.c $$(COMMON_SRCS)
 $(1)_OBJS = $$(patsubst %,$$(BUILD)/$(1)/%.o,$$($(1)_SRCS))
+$(1)_MPI_OBJS = $$(patsubst %,$$(BUILD)/$(1)/%.o,$$(MPI_LIB_SRCS))
 $(1)_USED = $$($(1)_CROSS)gcc $$(NODE_CFLAGS) $$($(1)_FLAGS) -I$$($(1)_BOARD) / $$(NODE_LDFLAGS) $$($(1)_LDFLAGS)
 $$(BUILD)/$(1)/flags: FORCE
 	@mkdir -p $$(dir $$@)
@@ -100,6 +108,25 @@ check-node-deps-$(1):
 endef
 $(foreach a,$(ARCHES),$(eval $(call node_rules,$(a))))
 FORCE:
+
+# build/bin/wormsim-mpicc: apps/mpi/wormsim-mpicc.sh with each ISA's
+# compiler, flags and node objects (absolute paths, so it runs from any
+# directory, as mpicc does).
+MPICC        = $(BUILD)/bin/wormsim-mpicc
+mpicc_vars   = export WMPICC_$(1)_CC='$($(1)_CROSS)gcc' \
+               WMPICC_$(1)_CFLAGS='$(MPI_USER_CFLAGS) $($(1)_FLAGS)' \
+               WMPICC_$(1)_LDFLAGS='$(NODE_LDFLAGS) $($(1)_FLAGS) $($(1)_LDFLAGS) -T $(abspath $($(1)_LDS))' \
+               WMPICC_$(1)_OBJS='$(abspath $($(1)_OBJS) $($(1)_MPI_OBJS))'
+$(MPICC): apps/mpi/wormsim-mpicc.sh Makefile $(foreach a,$(ARCHES),$($(a)_OBJS) $($(a)_MPI_OBJS))
+	@mkdir -p $(dir $@)
+	$(Q)$(call say,GEN){ echo '#!/bin/sh'; echo '# written by make: the node toolchain for apps/mpi/wormsim-mpicc.sh'; \
+	  echo "export WMPICC_INCLUDE='$(CURDIR)/apps/mpi/include'"; \
+	  $(foreach a,$(ARCHES),echo "$(call mpicc_vars,$(a))";) \
+	  echo 'exec "$(CURDIR)/apps/mpi/wormsim-mpicc.sh" "$$@"'; } > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+mpicc: $(MPICC)
+# make run MPI='prog.c ...': the program's images, one per ISA the run needs.
+MPI_NAME     = $(basename $(notdir $(firstword $(MPI))))
+mpi_elf      = $(BUILD)/mpi/$(1)/$(MPI_NAME).elf
 
 # ARCH=arm|riscv|mixed (or a comma list such as arm,riscv,riscv: node i
 # runs word i mod length; see wormsim --help). The images ARCH needs:
@@ -125,13 +152,14 @@ NETSIM       = $(BUILD)/host/netsim
 RUNS_DIR    ?= runs
 # The user's values reach the tools through the environment, each as one
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
-export APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT
-RUN_VARS     = $${APP:+--app "$$APP"} $${NODES:+--nodes "$$NODES"} \
+export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT
+RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "$$NODES"} \
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
                $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter-out 0,$(TRACE)),--trace) --arch "$$ARCH" \
-               --kernel $(NODE_ELF) --kernel-riscv $(NODE_ELF_RISCV) --runs-dir "$$RUNS_DIR"
+               --kernel $(if $(MPI),$(call mpi_elf,arm),$(NODE_ELF)) \
+               --kernel-riscv $(if $(MPI),$(call mpi_elf,riscv),$(NODE_ELF_RISCV)) --runs-dir "$$RUNS_DIR"
 # The router's node-facing surface and the relay's message bodies under
 # libFuzzer, ASan and UBSan (tests/fuzz/). make test replays the committed
 # corpora and runs a short campaign of each; make fuzz runs long ones.
@@ -142,11 +170,11 @@ FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS
 
-TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
+TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) MPICC=$(MPICC) KERNEL=$(NODE_ELF) KERNEL_RISCV=$(NODE_ELF_RISCV) NETSIM=$(NETSIM) \
                FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD)
 
 .DELETE_ON_ERROR:   # a failed link leaves no empty node image behind
-.PHONY: FORCE all host mpi replay check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots report reproduce recheck heatmap calibrate-delta
+.PHONY: FORCE all host mpi mpicc replay check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots report reproduce recheck heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
@@ -211,8 +239,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -pthread -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
 
-run: host $(RUN_ELFS)
+run: host $(RUN_ELFS) $(if $(MPI),$(MPICC))
 	@tests/check-deps.sh run $(RUN_ARCHES)
+ifneq ($(MPI),)
+	@[ -z "$$APP" ] || { echo "make run: MPI= runs an MPI program as app mpi; give APP= or MPI=, not both" >&2; exit 2; }
+	@$(foreach a,$(RUN_ARCHES),$(MPICC) --arch $(a) -o $(call mpi_elf,$(a)) $$MPI &&) true
+endif
 	@$(WORMSIM) $(RUN_VARS)
 
 # RUN= a run directory (default: the latest run under RUNS_DIR)
@@ -235,7 +267,7 @@ sweep-test: all $(BUILD)/tests/test_tseng
 # compiler's warnings and errors still to the console), each suite's whole
 # output to $(BUILD)/test-logs/ (tests/run-all.sh); V=1 shows it all.
 test: BUILD_LOG = $(BUILD)/test-build.log
-test: test-build-log all $(WORMSIM_MPI) $(UNIT_TESTS) $(FUZZ) $(FUZZ_RELAY)
+test: test-build-log all $(WORMSIM_MPI) $(MPICC) $(UNIT_TESTS) $(FUZZ) $(FUZZ_RELAY)
 	@tests/check-deps.sh run $(ARCHES)
 	@tests/check-deps.sh sweep
 	@$(TEST_VARS) UNIT_TESTS="$(UNIT_TESTS)" tests/run-all.sh

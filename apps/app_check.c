@@ -348,8 +348,13 @@ int app_args_parse(const char *app, const char *args, int p, unsigned long msg_m
         snprintf(err, errlen, "ARGS is longer than %d characters", APP_ARGS_MAX);
         return -1;
     }
-    key_names(a->keys, names, sizeof names);
     memcpy(a->buf, args, strlen(args) + 1);
+    if (a->nkeys == 1 && a->keys[0].kind == APP_KIND_ARGV) {
+        a->word[0] = a->buf;           /* argv: any words, the program reads them */
+        a->val[0] = APP_KEY_NONE;
+        return 0;
+    }
+    key_names(a->keys, names, sizeof names);
     for (char *w = a->buf; *w;) {
         if (*w == ' ') {
             w++;
@@ -412,6 +417,10 @@ void app_keys_str(const char *app, char *buf, size_t len)
     const struct app_key *k = app_keys(app);
     size_t o = 0;
     buf[0] = 0;
+    if (k && k[0].name && k[0].kind == APP_KIND_ARGV) {
+        snprintf(buf, len, "any words: the program's argv");
+        return;
+    }
     for (int i = 0; k && k[i].name && o < len; i++) {
         const struct app_key *x = &k[i];
         o += (size_t)snprintf(buf + o, len - o, "%s%s=", i ? ", " : "", x->name);

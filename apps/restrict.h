@@ -86,6 +86,8 @@ enum app_key_kind {
     APP_KIND_BYTES,                  /* a length in bytes, bounded by the machine (app_check_args) */
     APP_KIND_WORD,                   /* one of words[0..nwords) */
     APP_KIND_RANKS,                  /* "all" or ranks a,b,c (coll_ctx_from_args checks them) */
+    APP_KIND_ARGV,                   /* the whole of ARGS, any words: a program's argv (the
+                                        app's only key; apps/mpi_app.c) */
 };
 
 /* In hi or dflt: the last node, p - 1. In dflt: no value (the key is off
@@ -112,6 +114,7 @@ struct app_key {
     { #name, APP_KIND_WORD, "a word", 0, 0, 0, (const char *const[]){ __VA_ARGS__ },          \
       (int)(sizeof (const char *const[]){ __VA_ARGS__ } / sizeof (const char *)) },
 #define APP_KEY_NAMED(name, words, n)         { #name, APP_KIND_WORD, "a word", 0, 0, 0, words, n },
+#define APP_KEY_ARGV(name)                    { #name, APP_KIND_ARGV, "a program's arguments", 0, 0, APP_KEY_NONE, 0, 0 },
 #define APP_NO_KEYS
 
 /* The declared keys of an app, ended by an entry with name NULL; NULL if

@@ -512,10 +512,14 @@ static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
     release(r, m);
 }
 
+/* A RECV or PROBE's off is the mask of the tag bits that must match, 0
+ * meaning all of them (netdev/nic_shm.h): MPI's MPI_ANY_TAG within one
+ * communicator (apps/mpi/) matches the communicator's bits only. */
 static int matches(const struct nic_desc *d, const struct msg *m)
 {
+    uint32_t mask = d->off ? d->off : 0xffffffffu;
     return (d->peer == NIC_ANY || d->peer == (uint32_t)m->src) &&
-           (d->tag == NIC_ANY || d->tag == m->tag);
+           (d->tag == NIC_ANY || ((d->tag ^ m->tag) & mask) == 0);
 }
 
 /* The first matching message in n's mailbox (arrival order), unlinked if

@@ -125,12 +125,16 @@ static void usage(FILE *f)
 "  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
 "      --port-model M     one-port | all-port (default one-port; --set port_model=)\n"
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
+"                         (for --app mpi, the program's argv: any words, and the MPI\n"
+"                         library's settings MPIR_CVAR_<OP>_INTRA_ALGORITHM=name)\n"
 "  -g, --gdb NODE         start NODE halted with a gdbstub; attach with make gdb NODE=...\n"
 "      --runs-dir DIR     where run directories go (default runs)\n"
 "      --arch A           the nodes' ISA: arm (default), riscv, mixed (even ranks arm,\n"
 "                         odd ranks riscv), or a list such as arm,riscv,riscv that\n"
 "                         node i reads at i mod its length\n"
 "      --kernel ELF       ARM node image (default build/arm/node.elf)\n"
+"                         an MPI program's image: build/bin/wormsim-mpicc -o ELF prog.c,\n"
+"                         run with --app mpi; make run MPI='prog.c ..' does both (docs/mpi.md)\n"
 "      --kernel-riscv ELF RISC-V node image (default build/riscv/node.elf)\n"
 "      --qemu-template F  ARM QEMU command template (default qemu-scripts/arm-virt.args)\n"
 "      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
@@ -400,6 +404,41 @@ static void fail(struct run *rn, const char *fmt, ...)
     }
     rn->out.ok = 0;
     rn->done = 1;
+}
+
+/* The last line of node i's log if it is the MPI library's word on why
+ * the node ended ("MPI error: rank R: CALL: CLASS: ...", "MPI_Abort: rank
+ * R: ..."; apps/mpi/env.c), as a message shows node text; else "". */
+static void mpi_last_word(const struct run *rn, int i, char *out, size_t len)
+{
+    char path[1100], tail[1024];
+    out[0] = 0;
+    snprintf(path, sizeof path, "%s/node-%03d.log", rn->dir, i);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    long at = fseek(f, 0, SEEK_END) ? 0 : ftell(f) - (long)(sizeof tail - 1);
+    fseek(f, at > 0 ? at : 0, SEEK_SET);
+    size_t n = fread(tail, 1, sizeof tail - 1, f);
+    fclose(f);
+    while (n && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
+        n--;
+    tail[n] = 0;
+    char *line = strrchr(tail, '\n');
+    line = line ? line + 1 : tail;
+    if (strncmp(line, "MPI error: ", 11) && strncmp(line, "MPI_Abort: ", 11))
+        return;
+    size_t k = show_bytes(out, line, strlen(line) < len - 3 ? strlen(line) : len - 3, 0);
+    out[k] = 0;
+}
+
+/* The run fails for node i's nonzero exit status. */
+static void fail_exit(struct run *rn, int i)
+{
+    char word[SHOW_MAX + 4];
+    mpi_last_word(rn, i, word, sizeof word);
+    fail(rn, "node %d exited with status %d%s%s; see node-%03d.log", i, rn->r.nodes[i].exit_code,
+         word[0] ? ": " : "", word, i);
 }
 
 /* A node reported a fault in its status block. */
@@ -967,6 +1006,10 @@ static void loop(struct run *rn)
                 rn->all_exited_at = now_s();
         } else if (router_deadlocked(&rn->r)) {
             char why[400];
+            /* the others wait for a node that ended in failure: that is the news */
+            for (int i = 0; i < rn->m.nodes && !rn->done; i++)
+                if (rn->r.nodes[i].state == NODE_EXITED && rn->r.nodes[i].exit_code != 0)
+                    fail_exit(rn, i);
             router_wait_detail(&rn->r, why, sizeof why);
             if (why[0])
                 fail(rn, "deadlock: every unfinished node waits and nothing is in flight: %s", why);
@@ -1295,7 +1338,7 @@ static int run_main(struct host *h, int argc, char **argv)
     if (rn.out.ok)
         for (int i = 0; i < rn.m.nodes; i++)
             if (rn.r.nodes[i].exit_code != 0) {
-                fail(&rn, "node %d exited with status %d; see node-%03d.log", i, rn.r.nodes[i].exit_code, i);
+                fail_exit(&rn, i);
                 break;
             }
     if (rn.nd)

@@ -65,6 +65,14 @@ void net_recv(int src, int tag, void *buf, size_t cap, struct net_status *st);
  * fill st), else 0. Does not receive it. */
 int net_probe(int src, int tag, struct net_status *st);
 
+/* net_recv and net_probe matching only the tag bits set in mask (a
+ * message matches if (its tag ^ tag) & mask is 0; the MPI library's
+ * MPI_ANY_TAG within one communicator). net_recv_masked does not stop the
+ * node on a message longer than cap: it receives it, copies nothing and
+ * returns -1 with st->len its length; else 0. st may not be NULL. */
+int net_recv_masked(int src, int tag, uint32_t mask, void *buf, size_t cap, struct net_status *st);
+int net_probe_masked(int src, int tag, uint32_t mask, struct net_status *st);
+
 /* Send to one node and receive from another, as one exchange step. */
 void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
                   int src, int rtag, void *rbuf, size_t rcap, struct net_status *st);

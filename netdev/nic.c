@@ -322,6 +322,53 @@ int net_probe(int src, int tag, struct net_status *st)
     return found;
 }
 
+/* RECV and PROBE with a tag mask in the descriptor's off (nic_shm.h). */
+static void call_masked(uint32_t op, uint64_t t, uint32_t peer, uint32_t tag, uint32_t len, uint32_t mask)
+{
+    wait_space(0);
+    uint32_t seq = post(op, t, peer, tag, len, mask);
+    WAIT_UNTIL(reply->seq == seq);
+}
+
+static void fill_status(struct net_status *st)
+{
+    st->src = (int)reply->src;
+    st->tag = (int)reply->tag;
+    st->len = reply->len;
+    st->time_ns = reply->time_ns;
+}
+
+int net_recv_masked(int src, int tag, uint32_t mask, void *buf, size_t cap, struct net_status *st)
+{
+    if (src != NET_ANY && (src < 0 || src >= net_nodes()))
+        panic("net_recv_masked: source %d out of range 0..%d", src, net_nodes() - 1);
+    uint64_t t = clock_now_ns();
+    call_masked(NIC_OP_RECV, t, (uint32_t)src, (uint32_t)tag, (uint32_t)cap, mask);
+    int trunc = reply->status == NIC_REPLY_TRUNC;
+    uint32_t len = reply->len;
+    if (!trunc) {
+        if (len > cap)             /* the router's word against the buffer: never trusted */
+            panic("net_recv_masked: %lu bytes answered for a %lu-byte buffer", (unsigned long)len,
+                  (unsigned long)cap);
+        memcpy(buf, (const void *)(shm + cfg->rx_off), len);
+    }
+    fill_status(st);
+    uint64_t arrived = reply->time_ns;
+    clock_set_ns((arrived > t ? arrived : t) + cfg->t_recv_ns);
+    return trunc ? -1 : 0;
+}
+
+int net_probe_masked(int src, int tag, uint32_t mask, struct net_status *st)
+{
+    uint64_t t = clock_now_ns();
+    call_masked(NIC_OP_PROBE, t, (uint32_t)src, (uint32_t)tag, 0, mask);
+    int found = reply->status == NIC_REPLY_OK;
+    if (found)
+        fill_status(st);
+    clock_set_ns(t);
+    return found;
+}
+
 void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
                   int src, int rtag, void *rbuf, size_t rcap, struct net_status *st)
 {

@@ -138,8 +138,10 @@ struct nic_status {
 
 enum nic_op {
     NIC_OP_SEND = 1,       /* peer=dst, tag, len, off: payload at tx_off+off */
-    NIC_OP_RECV = 2,       /* peer=src|ANY, tag|ANY, len=capacity; blocking */
-    NIC_OP_PROBE = 3,      /* peer=src|ANY, tag|ANY; blocking; answers arrived-by-time */
+    NIC_OP_RECV = 2,       /* peer=src|ANY, tag|ANY, len=capacity; blocking; off = the
+                              tag bits that must match (0: all of them) */
+    NIC_OP_PROBE = 3,      /* peer=src|ANY, tag|ANY, off as RECV's; blocking; answers
+                              arrived-by-time */
     NIC_OP_WAIT_SENT = 4,  /* blocking; answers when all my sends have left the node */
     NIC_OP_STEP = 5,       /* tag = step number the node enters */
     NIC_OP_EXIT = 6,       /* tag = exit status; the node's last descriptor */

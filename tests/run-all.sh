@@ -2,8 +2,8 @@
 # make test: host unit tests, the router and relay fuzzers' replays and
 # short campaigns, the host tools, the report generator's unit tests, the
 # sweep tool and the CI slice of the reproductions (tests/sweep), the
-# tutorial done as written (docs/tutorial.md), then the QEMU
-# boot-and-collect suite.
+# tutorial done as written (docs/tutorial.md), the QEMU boot-and-collect
+# suite, then MPI programs against the host's Open MPI (tests/mpi).
 # Each suite's whole output goes to $BUILD/test-logs/<suite>.log. The
 # console gets one line per suite with its counts (on a terminal, counts
 # that move while it runs), then each failed test by name with its first
@@ -135,6 +135,7 @@ run_suite report "report generator" tests/report/run.sh
 run_suite sweep "sweep and experiment tools" tests/sweep/run.sh
 run_suite tutorial "the tutorial, as written" tests/tutorial/run.sh
 run_suite qemu "QEMU tests" tests/qemu/run.sh
+run_suite mpi "MPI programs" tests/mpi/run.sh
 report_failures
 echo "Whole output in $LOGS/: ${logs[*]}"
 echo "$total_p passed, $total_f failed"

@@ -1,0 +1,435 @@
+/* MPI collectives (MPI-3.1 chapter 5) on the project's algorithms.
+ *
+ * On MPI_COMM_WORLD, and any communicator of every node in node order, a
+ * collective runs the algorithm of apps/coll/algos.def that the setting
+ * MPIR_CVAR_<OP>_INTRA_ALGORITHM names (apps/mpi/cvar.c), or that `auto`
+ * picks for the machine and length (apps/coll/auto.c), when the call's
+ * buffers are what that library takes: contiguous blocks of bytes, and
+ * for the reductions int32, int64 or double with SUM, MAX, MIN, BAND,
+ * BOR or BXOR. Anywhere else (a sub-communicator, another type or
+ * operator, a machine or length the algorithm refuses) the library's own
+ * algorithm over point to point runs ("p2p"):
+ *   barrier    dissemination, ceil(lg p) rounds (Hensgen, Finkel, Manber)
+ *   bcast      binomial tree from the root, ceil(lg p) rounds
+ *   reduce     linear: the root combines every rank's vector in rank order
+ *              (right for operators that do not commute)
+ *   allreduce  reduce to rank 0, then bcast
+ *   gather, scatter   linear, through the root
+ *   allgather  gather to rank 0, then bcast
+ *   alltoall   pairwise: step i = 0..p-1 sends to rank + i, receives from
+ *              rank - i (MPICH's pairwise for any p)
+ *   scan, exscan      a chain: rank r waits for r - 1's prefix
+ * An explicit setting that cannot run is said once per node, then p2p runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+#include "../coll/coll.h"
+#include "../../netdev/net.h"
+
+#define TAG_COLL 1                   /* every p2p collective's tag, on the collective context */
+
+/* 1 if comm is every node in node order: the project's collectives run on it. */
+static int whole_machine(const struct mpii_comm *c)
+{
+    if (c->size != net_nodes())
+        return 0;
+    for (int r = 0; r < c->size; r++)
+        if (c->world[r] != r)
+            return 0;
+    return 1;
+}
+
+/* The algorithm of op to try from the project's library, or NULL for p2p. */
+static const char *project_algo(const struct mpii_comm *c, const char *op)
+{
+    const char *a = mpii_cvar_algorithm(op);
+    return whole_machine(c) && strcmp(a, "p2p") ? a : NULL;
+}
+
+static void refused(const char *op, const char *algo, const char *why)
+{
+    static int said;
+    if (strcmp(algo, "auto") && !said++)
+        printf("MPI: rank %d: %s: algorithm '%s' cannot run this call (%s); the library's p2p algorithm runs\n",
+               net_rank(), mpii_call, algo, why);
+    (void)op;
+}
+
+/* Run a project collective: 0 done, else refused (p2p to run). */
+#define TRY_PROJECT(opname, call)                                                         \
+    do {                                                                                  \
+        const char *algo_ = project_algo(c, opname);                                      \
+        char err_[200];                                                                   \
+        if (algo_) {                                                                      \
+            int rc_ = (call);                                                             \
+            if (!rc_)                                                                     \
+                return MPI_SUCCESS;                                                       \
+            if (rc_ == 1)                                                                 \
+                return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo_, err_); \
+            refused(opname, algo_, err_);                                                 \
+        }                                                                                 \
+    } while (0)
+
+static int coll_types(MPI_Datatype t, MPI_Op op, enum coll_dtype *d, enum coll_rop *r)
+{
+    static const MPI_Op mops[] = { MPI_SUM, MPI_MAX, MPI_MIN, MPI_BAND, MPI_BOR, MPI_BXOR };
+    static const enum coll_rop rops[] = { COLL_SUM, COLL_MAX, COLL_MIN, COLL_BAND, COLL_BOR, COLL_BXOR };
+    int sz = mpii_type_size(t), k = -1;
+    for (int i = 0; i < 6; i++)
+        if (mops[i] == op)
+            k = i;
+    if (k < 0)
+        return -1;
+    *r = rops[k];
+    if (t == MPI_DOUBLE)
+        *d = COLL_DOUBLE;
+    else if (t == MPI_INT || t == MPI_INT32_T || ((t == MPI_LONG) && sz == 4))
+        *d = COLL_INT32;
+    else if (t == MPI_LONG_LONG || t == MPI_INT64_T || ((t == MPI_LONG) && sz == 8))
+        *d = COLL_INT64;
+    else
+        return -1;
+    return 0;
+}
+
+/* --- checks ------------------------------------------------------------ */
+
+static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    *cp = c;
+    if (count < 0)
+        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
+    int sz = mpii_type_size(t);
+    if (!sz)
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    if (root != -1 && (root < 0 || root >= c->size))
+        return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
+    *len = (size_t)count * (size_t)sz;
+    return MPI_SUCCESS;
+}
+
+static void *scratch(MPI_Comm comm, size_t len, int *e)
+{
+    void *p = malloc(len ? len : 1);
+    if (!p)
+        *e = mpii_err(comm, MPI_ERR_NO_MEM, "%lu bytes of node memory for the call", (unsigned long)len);
+    return p;
+}
+
+#define SEND(buf, len, to) mpii_send(c, c->ctx + 1, buf, len, to, TAG_COLL, 0)
+#define RECV(buf, len, from) mpii_recv(c, c->ctx + 1, buf, len, from, TAG_COLL, NULL)
+
+/* --- barrier ------------------------------------------------------------ */
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Barrier");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, 0, MPI_BYTE, -1, &len);
+    if (e)
+        return e;
+    TRY_PROJECT("BARRIER", coll_barrier(algo_, err_, sizeof err_));
+    for (int d = 1; d < c->size && !e; d *= 2) {
+        e = SEND(NULL, 0, (c->rank + d) % c->size);
+        if (!e)
+            e = RECV(NULL, 0, (c->rank - d + c->size) % c->size);
+    }
+    return e;
+}
+
+/* --- bcast -------------------------------------------------------------- */
+
+static int bcast_p2p(struct mpii_comm *c, void *buf, size_t len, int root)
+{
+    int p = c->size, rel = (c->rank - root + p) % p, e = MPI_SUCCESS, mask = 1;
+    while (mask < p && !(rel & mask))
+        mask <<= 1;
+    if (rel)
+        e = RECV(buf, len, (rel - mask + root) % p);
+    for (mask >>= 1; mask > 0 && !e; mask >>= 1)
+        if (rel + mask < p)
+            e = SEND(buf, len, (rel + mask + root) % p);
+    return e;
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Bcast");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, count, t, root, &len);
+    if (e)
+        return e;
+    TRY_PROJECT("BCAST", coll_bcast(buf, len, root, algo_, err_, sizeof err_));
+    return bcast_p2p(c, buf, len, root);
+}
+
+/* --- reduce, allreduce ---------------------------------------------------- */
+
+static int reduce_p2p(MPI_Comm comm, struct mpii_comm *c, const void *send, void *recv, int count,
+                      MPI_Datatype t, MPI_Op op, int root, size_t len)
+{
+    int e = MPI_SUCCESS;
+    if (c->rank != root)
+        return SEND(send, len, root);
+    unsigned char *acc = scratch(comm, len, &e), *in = acc ? scratch(comm, len, &e) : NULL;
+    /* acc = x_r op (x_{r+1} op ... x_{p-1}), r from p-1 down to 0 */
+    for (int r = c->size - 1; r >= 0 && !e && in; r--) {
+        unsigned char *x = r == c->size - 1 ? acc : in;
+        if (r == root)
+            memcpy(x, send, len);
+        else
+            e = RECV(x, len, r);
+        if (!e && r < c->size - 1 && mpii_reduce_local(in, acc, count, t, op))
+            e = mpii_err(comm, MPI_ERR_OP, "operator %d does not apply to datatype %d", op, t);
+    }
+    if (!e)
+        memcpy(recv, acc, len);
+    free(acc);
+    free(in);
+    return e;
+}
+
+int MPI_Reduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Reduce");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, count, t, root, &len);
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE)
+        send = recv;
+    enum coll_dtype d;
+    enum coll_rop r;
+    if (!coll_types(t, op, &d, &r))
+        TRY_PROJECT("REDUCE", coll_reduce(send, recv, (size_t)count, d, r, root, algo_, err_, sizeof err_));
+    return reduce_p2p(comm, c, send, recv, count, t, op, root, len);
+}
+
+int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Allreduce");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, count, t, -1, &len);
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE)
+        send = recv;
+    enum coll_dtype d;
+    enum coll_rop r;
+    if (!coll_types(t, op, &d, &r))
+        TRY_PROJECT("ALLREDUCE", coll_allreduce(send, recv, (size_t)count, d, r, algo_, err_, sizeof err_));
+    e = reduce_p2p(comm, c, send, recv, count, t, op, 0, len);
+    return e ? e : bcast_p2p(c, recv, len, 0);
+}
+
+/* --- gather, scatter, allgather --------------------------------------------- */
+
+static int gather_p2p(struct mpii_comm *c, const void *send, void *recv, size_t len, int root)
+{
+    int e = MPI_SUCCESS;
+    if (c->rank != root)
+        return SEND(send, len, root);
+    for (int r = 0; r < c->size && !e; r++) {
+        unsigned char *at = (unsigned char *)recv + (size_t)r * len;
+        if (r == root) {
+            if (send != at)
+                memcpy(at, send, len);
+        } else
+            e = RECV(at, len, r);
+    }
+    return e;
+}
+
+static int same_bytes(MPI_Comm comm, int scount, MPI_Datatype st, int rcount, MPI_Datatype rt, size_t *len)
+{
+    struct mpii_comm *c;
+    size_t sl = 0, rl = 0;
+    int e = check(comm, &c, scount, st, -1, &sl);
+    if (!e)
+        e = check(comm, &c, rcount, rt, -1, &rl);
+    if (!e && sl != rl)
+        e = mpii_err(comm, MPI_ERR_TRUNCATE, "%lu bytes sent against %lu expected per rank", (unsigned long)sl,
+                     (unsigned long)rl);
+    *len = rl;
+    return e;
+}
+
+int MPI_Gather(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt, int root,
+               MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Gather");
+    struct mpii_comm *c;
+    size_t len, dummy;
+    int e = check(comm, &c, 0, MPI_BYTE, root, &dummy);
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE) {
+        e = check(comm, &c, rcount, rt, -1, &len);
+        send = (unsigned char *)recv + (size_t)root * len;
+    } else if (c->rank == root)
+        e = same_bytes(comm, scount, st, rcount, rt, &len);
+    else
+        e = check(comm, &c, scount, st, -1, &len);
+    if (e)
+        return e;
+    TRY_PROJECT("GATHER", coll_gather(send, recv, len, root, algo_, err_, sizeof err_));
+    return gather_p2p(c, send, recv, len, root);
+}
+
+int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt, int root,
+                MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Scatter");
+    struct mpii_comm *c;
+    size_t len, dummy;
+    int e = check(comm, &c, 0, MPI_BYTE, root, &dummy);
+    if (e)
+        return e;
+    int in_place = recv == MPI_IN_PLACE;
+    if (c->rank == root && !in_place)
+        e = same_bytes(comm, scount, st, rcount, rt, &len);
+    else if (c->rank == root)
+        e = check(comm, &c, scount, st, -1, &len);
+    else
+        e = check(comm, &c, rcount, rt, -1, &len);
+    if (e)
+        return e;
+    if (in_place)
+        recv = (unsigned char *)send + (size_t)root * len;
+    TRY_PROJECT("SCATTER", coll_scatter(send, recv, len, root, algo_, err_, sizeof err_));
+    if (c->rank != root)
+        return RECV(recv, len, root);
+    for (int r = 0; r < c->size && !e; r++) {
+        const unsigned char *at = (const unsigned char *)send + (size_t)r * len;
+        if (r != root)
+            e = SEND(at, len, r);
+        else if (at != recv)
+            memcpy(recv, at, len);
+    }
+    return e;
+}
+
+int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Allgather");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, rcount, rt, -1, &len);
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE)
+        send = (unsigned char *)recv + (size_t)c->rank * len;
+    else if ((e = same_bytes(comm, scount, st, rcount, rt, &len)))
+        return e;
+    TRY_PROJECT("ALLGATHER", coll_allgather(send, recv, len, algo_, err_, sizeof err_));
+    e = gather_p2p(c, send, recv, len, 0);
+    return e ? e : bcast_p2p(c, recv, len * (size_t)c->size, 0);
+}
+
+/* --- alltoall ------------------------------------------------------------- */
+
+int MPI_Alltoall(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
+                 MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Alltoall");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, rcount, rt, -1, &len);
+    void *copy = NULL;
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE) {
+        if (!(copy = scratch(comm, len * (size_t)c->size, &e)))
+            return e;
+        memcpy(copy, recv, len * (size_t)c->size);
+        send = copy;
+    } else if ((e = same_bytes(comm, scount, st, rcount, rt, &len)))
+        return e;
+    const char *algo = project_algo(c, "ALLTOALL");
+    char err[200];
+    int rc = algo ? coll_alltoall(send, recv, len, algo, err, sizeof err) : 2;
+    if (rc == 1)
+        e = mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
+    if (rc == 2) {
+        if (algo)
+            refused("ALLTOALL", algo, err);
+        int p = c->size, me = c->rank;
+        for (int i = 0; i < p && !e; i++) {
+            int to = (me + i) % p, from = (me - i + p) % p;
+            e = SEND((const unsigned char *)send + (size_t)to * len, len, to);
+            if (!e)
+                e = RECV((unsigned char *)recv + (size_t)from * len, len, from);
+        }
+    }
+    free(copy);
+    return e;
+}
+
+/* --- scan, exscan ---------------------------------------------------------- */
+
+static int scan_p2p(MPI_Comm comm, struct mpii_comm *c, const void *send, void *recv, int count, MPI_Datatype t,
+                    MPI_Op op, size_t len, int exclusive)
+{
+    int e = MPI_SUCCESS;
+    unsigned char *prefix = scratch(comm, len, &e);
+    if (!prefix)
+        return e;
+    /* prefix = x_0 op ... op x_{r-1} from rank r - 1; rank r sends prefix op x_r */
+    if (c->rank > 0)
+        e = RECV(prefix, len, c->rank - 1);
+    unsigned char *out = scratch(comm, len, &e);
+    if (out && !e) {
+        memcpy(out, send, len);
+        if (c->rank > 0 && mpii_reduce_local(prefix, out, count, t, op))
+            e = mpii_err(comm, MPI_ERR_OP, "operator %d does not apply to datatype %d", op, t);
+        if (!e && c->rank < c->size - 1)
+            e = SEND(out, len, c->rank + 1);
+        if (!e && !exclusive)
+            memcpy(recv, out, len);
+        else if (!e && c->rank > 0)
+            memcpy(recv, prefix, len);   /* exscan: rank 0's recv is undefined, left alone */
+    }
+    free(prefix);
+    free(out);
+    return e;
+}
+
+int MPI_Scan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Scan");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, count, t, -1, &len);
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE)
+        send = recv;
+    enum coll_dtype d;
+    enum coll_rop r;
+    if (!coll_types(t, op, &d, &r))
+        TRY_PROJECT("SCAN", coll_scan(send, recv, (size_t)count, d, r, algo_, err_, sizeof err_));
+    return scan_p2p(comm, c, send, recv, count, t, op, len, 0);
+}
+
+int MPI_Exscan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Exscan");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check(comm, &c, count, t, -1, &len);
+    if (e)
+        return e;
+    if (send == MPI_IN_PLACE)
+        send = recv;
+    return scan_p2p(comm, c, send, recv, count, t, op, len, 1);
+}

@@ -1,0 +1,185 @@
+/* MPI communicators (MPI-3.1 chapter 6): COMM_WORLD (every node, rank =
+ * node), COMM_SELF, and those made from them by MPI_Comm_dup and
+ * MPI_Comm_split. A communicator is a list of nodes and a context pair
+ * (mpii.h) that every member agrees on: the largest of the members' next
+ * free contexts, so no node ever holds two communicators of one context. */
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+#include "../../netdev/net.h"
+
+struct mpii_comm mpii_comms[MPII_MAX_COMMS];
+static uint32_t next_ctx = 4;        /* 0, 1: COMM_WORLD; 2, 3: COMM_SELF */
+#define TAG_COMM MPI_TAG_UB_VALUE    /* the collective context's tag for making communicators */
+
+struct mpii_comm *mpii_comm(MPI_Comm c)
+{
+    return c >= 0 && c < MPII_MAX_COMMS && mpii_comms[c].used ? &mpii_comms[c] : NULL;
+}
+
+#define COMM_OR_ERR(c, comm)                                                                   \
+    struct mpii_comm *c = mpii_comm(comm);                                                     \
+    if (!c)                                                                                    \
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    MPII_ENTER("MPI_Comm_rank");
+    COMM_OR_ERR(c, comm);
+    *rank = c->rank;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_size(MPI_Comm comm, int *size)
+{
+    MPII_ENTER("MPI_Comm_size");
+    COMM_OR_ERR(c, comm);
+    *size = c->size;
+    return MPI_SUCCESS;
+}
+
+/* Every rank's n ints, rank r's at all[r n], through rank 0 (linear). */
+static int allgather_ints(struct mpii_comm *c, const int *mine, int n, int *all)
+{
+    size_t len = (size_t)n * sizeof(int);
+    uint32_t ctx = c->ctx + 1;
+    int e = MPI_SUCCESS;
+    memcpy(all + c->rank * n, mine, len);
+    if (c->rank) {
+        e = mpii_send(c, ctx, mine, len, 0, TAG_COMM, 0);
+        return e ? e : mpii_recv(c, ctx, all, len * (size_t)c->size, 0, TAG_COMM, NULL);
+    }
+    for (int r = 1; r < c->size && !e; r++)
+        e = mpii_recv(c, ctx, all + r * n, len, r, TAG_COMM, NULL);
+    for (int r = 1; r < c->size && !e; r++)
+        e = mpii_send(c, ctx, all, len * (size_t)c->size, r, TAG_COMM, 0);
+    return e;
+}
+
+static int new_slot(MPI_Comm parent, MPI_Comm *out)
+{
+    for (int i = 2; i < MPII_MAX_COMMS; i++)
+        if (!mpii_comms[i].used) {
+            *out = i;
+            return MPI_SUCCESS;
+        }
+    return mpii_err(parent, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
+}
+
+/* Make communicator slot `slot` of the parent's ranks list[0..n), this
+ * node being list[me], on context ctx. */
+static int make(MPI_Comm parent, MPI_Comm slot, const int *list, int n, int me, uint32_t ctx)
+{
+    struct mpii_comm *p = &mpii_comms[parent], *c = &mpii_comms[slot];
+    int *w = malloc((size_t)n * sizeof *w);
+    if (!w)
+        return mpii_err(parent, MPI_ERR_NO_MEM, "%d bytes for a communicator", (int)(n * sizeof *w));
+    for (int i = 0; i < n; i++)
+        w[i] = p->world[list[i]];
+    *c = (struct mpii_comm){ .used = 1, .size = n, .rank = me, .world = w, .ctx = ctx, .errh = p->errh };
+    if (ctx + 2 > next_ctx)
+        next_ctx = ctx + 2;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Comm_split");
+    COMM_OR_ERR(c, comm);
+    if (color < 0 && color != MPI_UNDEFINED)
+        return mpii_err(comm, MPI_ERR_ARG, "color %d; accepted: 0 or more, or MPI_UNDEFINED", color);
+    int mine[3] = { color, key, (int)next_ctx }, n = 0, me = -1;
+    int *all = malloc((size_t)c->size * sizeof mine), *list = malloc((size_t)c->size * sizeof *list);
+    if (!all || !list) {
+        free(all);
+        free(list);
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes to split a communicator", (int)(c->size * sizeof mine));
+    }
+    int e = allgather_ints(c, mine, 3, all);
+    uint32_t ctx = 0;
+    for (int r = 0; r < c->size; r++)
+        if ((uint32_t)all[3 * r + 2] > ctx)
+            ctx = (uint32_t)all[3 * r + 2];
+    if (!e && ctx + 2 > MPII_CTX_MAX)
+        e = mpii_err(comm, MPI_ERR_INTERN, "more than %u communicators made in one run", MPII_CTX_MAX / 2);
+    /* members of this color, by (key, rank in comm): insertion sort */
+    for (int r = 0; r < c->size && !e && color != MPI_UNDEFINED; r++) {
+        if (all[3 * r] != color)
+            continue;
+        int i = n++;
+        while (i > 0 && all[3 * list[i - 1] + 1] > all[3 * r + 1])
+            list[i] = list[i - 1], i--;
+        list[i] = r;
+    }
+    for (int i = 0; i < n; i++)
+        if (list[i] == c->rank)
+            me = i;
+    *newcomm = MPI_COMM_NULL;
+    if (!e && color == MPI_UNDEFINED)
+        next_ctx = ctx + 2;
+    else if (!e && !(e = new_slot(comm, newcomm)))
+        e = make(comm, *newcomm, list, n, me, ctx);
+    free(all);
+    free(list);
+    return e;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Comm_dup");
+    COMM_OR_ERR(c, comm);
+    int e = MPI_Comm_split(comm, 0, c->rank, newcomm);
+    mpii_call = "MPI_Comm_dup";
+    return e;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    MPII_ENTER("MPI_Comm_free");
+    COMM_OR_ERR(c, *comm);
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return mpii_err(*comm, MPI_ERR_COMM, "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+    free(c->world);
+    c->used = 0;
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    MPII_ENTER("MPI_Comm_compare");
+    COMM_OR_ERR(a, comm1);
+    COMM_OR_ERR(b, comm2);
+    if (comm1 == comm2) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    int same_order = a->size == b->size, same_set = a->size == b->size;
+    for (int i = 0; i < a->size && same_set; i++) {
+        same_order &= a->world[i] == b->world[i];
+        int found = 0;
+        for (int j = 0; j < b->size && !found; j++)
+            found = a->world[i] == b->world[j];
+        same_set &= found;
+    }
+    *result = same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    MPII_ENTER("MPI_Comm_set_name");
+    COMM_OR_ERR(c, comm);
+    strncpy(c->name, name, MPI_MAX_OBJECT_NAME - 1);
+    c->name[MPI_MAX_OBJECT_NAME - 1] = 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+    MPII_ENTER("MPI_Comm_get_name");
+    COMM_OR_ERR(c, comm);
+    strcpy(name, c->name);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,127 @@
+/* MPI datatypes and reduction operators (MPI-3.1 sections 3.2.2 and 5.9):
+ * the basic C types, each contiguous, and the predefined and user
+ * operators. A type's size is the node's own C type's. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <wchar.h>
+#include "mpii.h"
+
+static const unsigned char sizes[] = {
+    [MPI_CHAR] = sizeof(char), [MPI_SIGNED_CHAR] = sizeof(signed char),
+    [MPI_UNSIGNED_CHAR] = sizeof(unsigned char), [MPI_BYTE] = 1, [MPI_SHORT] = sizeof(short),
+    [MPI_UNSIGNED_SHORT] = sizeof(unsigned short), [MPI_INT] = sizeof(int), [MPI_UNSIGNED] = sizeof(unsigned),
+    [MPI_LONG] = sizeof(long), [MPI_UNSIGNED_LONG] = sizeof(unsigned long), [MPI_LONG_LONG] = sizeof(long long),
+    [MPI_UNSIGNED_LONG_LONG] = sizeof(unsigned long long), [MPI_FLOAT] = sizeof(float),
+    [MPI_DOUBLE] = sizeof(double), [MPI_INT8_T] = 1, [MPI_UINT8_T] = 1, [MPI_INT16_T] = 2, [MPI_UINT16_T] = 2,
+    [MPI_INT32_T] = 4, [MPI_UINT32_T] = 4, [MPI_INT64_T] = 8, [MPI_UINT64_T] = 8, [MPI_PACKED] = 1,
+    [MPI_C_BOOL] = sizeof(bool), [MPI_WCHAR] = sizeof(wchar_t), [MPI_AINT] = sizeof(MPI_Aint),
+    [MPI_COUNT] = sizeof(MPI_Count),
+};
+
+int mpii_type_size(MPI_Datatype t)
+{
+    return t > 0 && t < (int)sizeof sizes ? sizes[t] : 0;
+}
+
+int MPI_Type_size(MPI_Datatype t, int *size)
+{
+    MPII_ENTER("MPI_Type_size");
+    if (!(*size = mpii_type_size(t)))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    return MPI_SUCCESS;
+}
+
+/* --- operators -------------------------------------------------------- */
+
+#define MPII_USER_OPS 16
+#define USER_OP_BASE 32
+static struct { MPI_User_function *fn; int commute; } user_ops[MPII_USER_OPS];
+
+int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+    MPII_ENTER("MPI_Op_create");
+    for (int i = 0; i < MPII_USER_OPS; i++)
+        if (!user_ops[i].fn) {
+            user_ops[i].fn = fn;
+            user_ops[i].commute = commute;
+            *op = USER_OP_BASE + i;
+            return MPI_SUCCESS;
+        }
+    return mpii_err(MPI_COMM_WORLD, MPI_ERR_OP, "more than %d user operators", MPII_USER_OPS);
+}
+
+int MPI_Op_free(MPI_Op *op)
+{
+    MPII_ENTER("MPI_Op_free");
+    int i = *op - USER_OP_BASE;
+    if (i < 0 || i >= MPII_USER_OPS || !user_ops[i].fn)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_OP, "operator %d is not a user operator", *op);
+    user_ops[i].fn = NULL;
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+int mpii_op_commutes(MPI_Op op)
+{
+    int i = op - USER_OP_BASE;
+    return i >= 0 && i < MPII_USER_OPS ? user_ops[i].commute : 1;
+}
+
+/* y[i] = x[i] op y[i] for one C type; the logical and bitwise operators
+ * for integers only. */
+#define ARITH(T)                                                                      \
+    {                                                                                 \
+        const T *a = x;                                                               \
+        T *b = y;                                                                     \
+        for (int i = 0; i < n; i++)                                                   \
+            switch (op) {                                                             \
+            case MPI_SUM: b[i] = a[i] + b[i]; break;                                  \
+            case MPI_PROD: b[i] = a[i] * b[i]; break;                                 \
+            case MPI_MAX: b[i] = a[i] > b[i] ? a[i] : b[i]; break;                    \
+            case MPI_MIN: b[i] = a[i] < b[i] ? a[i] : b[i]; break;                    \
+            case MPI_LAND: b[i] = a[i] && b[i]; break;                                \
+            case MPI_LOR: b[i] = a[i] || b[i]; break;                                 \
+            case MPI_LXOR: b[i] = !a[i] != !b[i]; break;                              \
+            default: return -1;                                                       \
+            }                                                                         \
+        return 0;                                                                     \
+    }
+#define INTEGER(T)                                                                    \
+    {                                                                                 \
+        const T *a = x;                                                               \
+        T *b = y;                                                                     \
+        if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) {                      \
+            for (int i = 0; i < n; i++)                                               \
+                b[i] = op == MPI_BAND ? a[i] & b[i] : op == MPI_BOR ? a[i] | b[i] : a[i] ^ b[i]; \
+            return 0;                                                                 \
+        }                                                                             \
+        ARITH(T)                                                                      \
+    }
+
+int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
+{
+    int u = op - USER_OP_BASE;
+    if (u >= 0 && u < MPII_USER_OPS) {
+        if (!user_ops[u].fn)
+            return -1;
+        user_ops[u].fn((void *)x, y, &n, &t);
+        return 0;
+    }
+    switch (t) {
+    case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_INT8_T: INTEGER(int8_t)
+    case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_UINT8_T: case MPI_C_BOOL: INTEGER(uint8_t)
+    case MPI_SHORT: case MPI_INT16_T: INTEGER(int16_t)
+    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: INTEGER(uint16_t)
+    case MPI_INT: case MPI_INT32_T: INTEGER(int32_t)
+    case MPI_UNSIGNED: case MPI_UINT32_T: INTEGER(uint32_t)
+    case MPI_LONG: INTEGER(long)
+    case MPI_UNSIGNED_LONG: INTEGER(unsigned long)
+    case MPI_LONG_LONG: case MPI_INT64_T: case MPI_COUNT: INTEGER(int64_t)
+    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: INTEGER(uint64_t)
+    case MPI_AINT: INTEGER(MPI_Aint)
+    case MPI_FLOAT: ARITH(float)
+    case MPI_DOUBLE: ARITH(double)
+    default:
+        return -1;
+    }
+}

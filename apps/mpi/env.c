@@ -1,0 +1,194 @@
+/* The MPI environment: MPI_Init .. MPI_Finalize, MPI_Wtime, the processor
+ * name, versions, and the error path every call shares (MPI-3.1 chapter 8).
+ * MPI_Wtime is the node's simulated clock (netdev/net.h): the same
+ * figures whatever the host, a tick of a nanosecond. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+#include "../../netdev/net.h"
+
+static int initialized, finalized;
+const char *mpii_call = "MPI";
+
+static const char *const class_names[] = {
+    [MPI_SUCCESS] = "MPI_SUCCESS", [MPI_ERR_BUFFER] = "MPI_ERR_BUFFER", [MPI_ERR_COUNT] = "MPI_ERR_COUNT",
+    [MPI_ERR_TYPE] = "MPI_ERR_TYPE", [MPI_ERR_TAG] = "MPI_ERR_TAG", [MPI_ERR_COMM] = "MPI_ERR_COMM",
+    [MPI_ERR_RANK] = "MPI_ERR_RANK", [MPI_ERR_REQUEST] = "MPI_ERR_REQUEST", [MPI_ERR_ROOT] = "MPI_ERR_ROOT",
+    [MPI_ERR_GROUP] = "MPI_ERR_GROUP", [MPI_ERR_OP] = "MPI_ERR_OP", [MPI_ERR_TOPOLOGY] = "MPI_ERR_TOPOLOGY",
+    [MPI_ERR_DIMS] = "MPI_ERR_DIMS", [MPI_ERR_ARG] = "MPI_ERR_ARG", [MPI_ERR_UNKNOWN] = "MPI_ERR_UNKNOWN",
+    [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE", [MPI_ERR_OTHER] = "MPI_ERR_OTHER", [MPI_ERR_INTERN] = "MPI_ERR_INTERN",
+    [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS", [MPI_ERR_PENDING] = "MPI_ERR_PENDING",
+    [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM",
+};
+
+static const char *class_name(int cls)
+{
+    if (cls >= 0 && cls < (int)(sizeof class_names / sizeof class_names[0]) && class_names[cls])
+        return class_names[cls];
+    return "MPI_ERR_UNKNOWN";
+}
+
+void mpii_check_init(void)
+{
+    if (!initialized || finalized) {
+        fprintf(stderr, "MPI error: rank %d: %s: MPI_ERR_OTHER: called %s\n", net_rank(), mpii_call,
+                finalized ? "after MPI_Finalize" : "before MPI_Init");
+        exit(16 + MPI_ERR_OTHER);
+    }
+}
+
+int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    if (c && c->errh == MPI_ERRORS_RETURN)
+        return cls;
+    char detail[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    /* printf, not stderr: one stream keeps the node log's order */
+    printf("MPI error: rank %d: %s: %s: %s\n", net_rank(), mpii_call, class_name(cls), detail);
+    exit(16 + cls);
+}
+
+static int *world_ranks(int n, int first)
+{
+    int *w = malloc((size_t)n * sizeof *w);
+    if (!w) {
+        printf("MPI error: rank %d: %s: MPI_ERR_NO_MEM: %d bytes for a communicator\n", net_rank(), mpii_call,
+               (int)(n * sizeof *w));
+        exit(16 + MPI_ERR_NO_MEM);
+    }
+    for (int i = 0; i < n; i++)
+        w[i] = first + i;
+    return w;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    mpii_call = "MPI_Init";
+    if (initialized) {
+        printf("MPI error: rank %d: MPI_Init: MPI_ERR_OTHER: called twice\n", net_rank());
+        exit(16 + MPI_ERR_OTHER);
+    }
+    initialized = 1;
+    struct mpii_comm *w = &mpii_comms[MPI_COMM_WORLD], *s = &mpii_comms[MPI_COMM_SELF];
+    *w = (struct mpii_comm){ .used = 1, .size = net_nodes(), .rank = net_rank(), .ctx = 0,
+                             .errh = MPI_ERRORS_ARE_FATAL, .name = "MPI_COMM_WORLD" };
+    w->world = world_ranks(w->size, 0);
+    *s = (struct mpii_comm){ .used = 1, .size = 1, .rank = 0, .ctx = 2, .errh = MPI_ERRORS_ARE_FATAL,
+                             .name = "MPI_COMM_SELF" };
+    s->world = world_ranks(1, net_rank());
+    mpii_cvar_read();
+    if (provided)
+        *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+
+int MPI_Query_thread(int *provided)
+{
+    MPII_ENTER("MPI_Query_thread");
+    *provided = MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+}
+
+/* Every node ends with its NIC's queue drained: nothing it sent is lost
+ * by its leaving (net_wait_sent). */
+int MPI_Finalize(void)
+{
+    MPII_ENTER("MPI_Finalize");
+    net_wait_sent();
+    finalized = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int *flag) { *flag = initialized; return MPI_SUCCESS; }
+int MPI_Finalized(int *flag) { *flag = finalized; return MPI_SUCCESS; }
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm;
+    printf("MPI_Abort: rank %d: error code %d\n", net_rank(), errorcode);
+    exit(errorcode ? errorcode : 1);
+}
+
+double MPI_Wtime(void) { return (double)net_time_ns() * 1e-9; }
+double MPI_Wtick(void) { return 1e-9; }
+
+/* "node 17 (1,2) of mesh 8x8": the node and its coordinates. */
+int MPI_Get_processor_name(char *name, int *resultlen)
+{
+    static const char *const kind[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
+    const struct net_topology *t = net_topology();
+    int c[NET_MAX_DIMS], o;
+    net_coords(net_rank(), c);
+    o = snprintf(name, MPI_MAX_PROCESSOR_NAME, "node %d (", net_rank());
+    for (int i = 0; i < t->ndims && o < MPI_MAX_PROCESSOR_NAME; i++)
+        o += snprintf(name + o, MPI_MAX_PROCESSOR_NAME - (size_t)o, i ? ",%d" : "%d", c[i]);
+    if (o < MPI_MAX_PROCESSOR_NAME)
+        o += snprintf(name + o, MPI_MAX_PROCESSOR_NAME - (size_t)o, ") of %s",
+                      (unsigned)t->kind < 5 ? kind[t->kind] : "machine");
+    for (int i = 0; i < t->ndims && o < MPI_MAX_PROCESSOR_NAME; i++)
+        o += snprintf(name + o, MPI_MAX_PROCESSOR_NAME - (size_t)o, i ? "x%d" : " %d", t->dims[i]);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "wormsim node MPI (MPI %d.%d subset)",
+                          MPI_VERSION, MPI_SUBVERSION);
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_name(errorcode));
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    MPII_ENTER("MPI_Comm_set_errhandler");
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+        return mpii_err(comm, MPI_ERR_ARG, "error handler %d; accepted: MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN",
+                        errhandler);
+    c->errh = errhandler;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    MPII_ENTER("MPI_Comm_get_errhandler");
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    *errhandler = c->errh;
+    return MPI_SUCCESS;
+}

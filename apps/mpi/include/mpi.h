@@ -1,0 +1,229 @@
+/* The node MPI library: the MPI-3.1 subset that benchmark and teaching
+ * programs use, over the emulated machine's NIC (apps/mpi/; docs/mpi.md
+ * lists what is supported and what is not yet). Handles are ints, as
+ * MPICH's are. A program includes this header and is built into a node
+ * image by make run MPI='prog.c ...'.
+ */
+#ifndef WORMSIM_MPI_H
+#define WORMSIM_MPI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION    3
+#define MPI_SUBVERSION 1
+
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Errhandler;
+typedef long MPI_Aint;
+typedef long long MPI_Count;
+typedef long long MPI_Offset;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int count_bytes_;                /* bytes received (MPI_Get_count divides by the type's size) */
+    int cancelled_;
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* Communicators: COMM_WORLD is every node, rank = node. */
+#define MPI_COMM_NULL  (-1)
+#define MPI_COMM_WORLD 0
+#define MPI_COMM_SELF  1
+
+#define MPI_REQUEST_NULL 0
+#define MPI_ERRHANDLER_NULL 0
+#define MPI_ERRORS_ARE_FATAL 1
+#define MPI_ERRORS_RETURN    2
+
+#define MPI_ANY_SOURCE (-1)
+#define MPI_ANY_TAG    (-1)
+#define MPI_PROC_NULL  (-2)
+#define MPI_ROOT       (-3)
+#define MPI_UNDEFINED  (-32766)
+#define MPI_TAG_UB_VALUE 32767       /* the largest tag (the MPI_TAG_UB attribute) */
+
+#define MPI_MAX_PROCESSOR_NAME 128
+#define MPI_MAX_ERROR_STRING   256
+#define MPI_MAX_OBJECT_NAME    64
+#define MPI_MAX_LIBRARY_VERSION_STRING 128
+
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_BOTTOM   ((void *)0)
+
+/* Thread levels: the node runs one thread. */
+#define MPI_THREAD_SINGLE     0
+#define MPI_THREAD_FUNNELED   1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE   3
+
+/* Comm_compare */
+#define MPI_IDENT     0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR   2
+#define MPI_UNEQUAL   3
+
+/* Error classes */
+#define MPI_SUCCESS        0
+#define MPI_ERR_BUFFER     1
+#define MPI_ERR_COUNT      2
+#define MPI_ERR_TYPE       3
+#define MPI_ERR_TAG        4
+#define MPI_ERR_COMM       5
+#define MPI_ERR_RANK       6
+#define MPI_ERR_REQUEST    7
+#define MPI_ERR_ROOT       8
+#define MPI_ERR_GROUP      9
+#define MPI_ERR_OP         10
+#define MPI_ERR_TOPOLOGY   11
+#define MPI_ERR_DIMS       12
+#define MPI_ERR_ARG        13
+#define MPI_ERR_UNKNOWN    14
+#define MPI_ERR_TRUNCATE   15
+#define MPI_ERR_OTHER      16
+#define MPI_ERR_INTERN     17
+#define MPI_ERR_IN_STATUS  18
+#define MPI_ERR_PENDING    19
+#define MPI_ERR_NO_MEM     34
+#define MPI_ERR_LASTCODE   64
+
+/* Datatypes: the basic C types. A type's size is the node's own (long is
+ * 4 bytes on ARM nodes and 8 on RISC-V ones): on a mixed machine, use the
+ * fixed-size types across ISAs. */
+#define MPI_DATATYPE_NULL      0
+#define MPI_CHAR               1
+#define MPI_SIGNED_CHAR        2
+#define MPI_UNSIGNED_CHAR      3
+#define MPI_BYTE               4
+#define MPI_SHORT              5
+#define MPI_UNSIGNED_SHORT     6
+#define MPI_INT                7
+#define MPI_UNSIGNED           8
+#define MPI_LONG               9
+#define MPI_UNSIGNED_LONG      10
+#define MPI_LONG_LONG          11
+#define MPI_LONG_LONG_INT      MPI_LONG_LONG
+#define MPI_UNSIGNED_LONG_LONG 12
+#define MPI_FLOAT              13
+#define MPI_DOUBLE             14
+#define MPI_INT8_T             15
+#define MPI_UINT8_T            16
+#define MPI_INT16_T            17
+#define MPI_UINT16_T           18
+#define MPI_INT32_T            19
+#define MPI_UINT32_T           20
+#define MPI_INT64_T            21
+#define MPI_UINT64_T           22
+#define MPI_PACKED             23
+#define MPI_C_BOOL             24
+#define MPI_WCHAR              25
+#define MPI_AINT               26
+#define MPI_COUNT              27
+
+/* Reduction operators */
+#define MPI_OP_NULL 0
+#define MPI_SUM   1
+#define MPI_PROD  2
+#define MPI_MAX   3
+#define MPI_MIN   4
+#define MPI_LAND  5
+#define MPI_LOR   6
+#define MPI_LXOR  7
+#define MPI_BAND  8
+#define MPI_BOR   9
+#define MPI_BXOR  10
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+
+/* Environment */
+int MPI_Init(int *argc, char ***argv);
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Finalize(void);
+int MPI_Initialized(int *flag);
+int MPI_Finalized(int *flag);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+double MPI_Wtime(void);
+double MPI_Wtick(void);
+int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Get_version(int *version, int *subversion);
+int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int MPI_Error_class(int errorcode, int *errorclass);
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Query_thread(int *provided);
+
+/* Point to point */
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[]);
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+int MPI_Request_free(MPI_Request *request);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+
+/* Communicators */
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+int MPI_Comm_size(MPI_Comm comm, int *size);
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int MPI_Comm_set_name(MPI_Comm comm, const char *name);
+int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
+
+/* Datatypes */
+int MPI_Type_size(MPI_Datatype type, int *size);
+
+/* Collectives */
+int MPI_Barrier(MPI_Comm comm);
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm);
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm);
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,50 @@
+/* What the C library of a node lacks and MPI programs call: the time of
+ * day and the clocks (the node's simulated time since the run began),
+ * sysconf. Linked into MPI programs' images only. */
+#define _POSIX_TIMERS 1            /* as MPI programs are built (Makefile, MPI_USER_CFLAGS) */
+#define _POSIX_MONOTONIC_CLOCK 200112L
+#include <errno.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include "../../netdev/net.h"
+
+int gettimeofday(struct timeval *tv, void *tz)
+{
+    (void)tz;
+    uint64_t ns = net_time_ns();
+    if (tv) {
+        tv->tv_sec = (time_t)(ns / 1000000000u);
+        tv->tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
+    }
+    return 0;
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+    (void)id;                        /* every clock is the simulated one */
+    uint64_t ns = net_time_ns();
+    ts->tv_sec = (time_t)(ns / 1000000000u);
+    ts->tv_nsec = (long)(ns % 1000000000u);
+    return 0;
+}
+
+int clock_getres(clockid_t id, struct timespec *ts)
+{
+    (void)id;
+    if (ts)
+        *ts = (struct timespec){ .tv_sec = 0, .tv_nsec = 1 };
+    return 0;
+}
+
+/* One processor a node; pages of 4 KiB (the MMU-less node has none, but
+ * programs align buffers to them). */
+long sysconf(int name)
+{
+    switch (name) {
+    case _SC_PAGESIZE: return 4096;
+    case _SC_NPROCESSORS_ONLN: case _SC_NPROCESSORS_CONF: return 1;
+    case _SC_CLK_TCK: return 1000000000;
+    default: errno = EINVAL; return -1;
+    }
+}

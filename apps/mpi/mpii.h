@@ -1,0 +1,87 @@
+/* The node MPI library's inside (apps/mpi/): communicators, requests,
+ * types, the wire tags and the error path. include/mpi.h is the outside.
+ *
+ * Wire tags (the NIC's 32-bit tag, netdev/net.h). The project's own
+ * collectives tag a message with its step (< 2^16), so MPI traffic sets
+ * bit 30 and never meets theirs:
+ *   bit 30        MPI traffic
+ *   bit 29        an Ssend's acknowledgement (never matched by a receive)
+ *   bit 28        an Ssend's data: the receiver acknowledges it (receives
+ *                 match either value of this bit)
+ *   bits 15..27   the context: a communicator's point-to-point context is
+ *                 even, its collectives' (apps/mpi/coll.c) the odd one after
+ *   bits 0..14    the MPI tag, 0..MPI_TAG_UB_VALUE
+ * Invariant: the messages of one MPI message go back to back, each of
+ * msg_max bytes but the last, which is shorter (0 bytes if the length is
+ * a multiple of msg_max), so a receiver knows the last by its length and
+ * the non-overtaking rule of net.h keeps them in order.
+ */
+#ifndef MPII_H
+#define MPII_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "include/mpi.h"
+
+#define MPII_BIT_MPI   (1u << 30)
+#define MPII_BIT_ACK   (1u << 29)
+#define MPII_BIT_SYNC  (1u << 28)
+#define MPII_CTX_SHIFT 15
+#define MPII_CTX_MAX   (1u << 13)
+#define MPII_TAG_MASK  0x7fffu
+/* The bits a receive of one tag matches (all but SYNC), and of MPI_ANY_TAG. */
+#define MPII_MASK_TAG    (~MPII_BIT_SYNC & 0x7fffffffu)
+#define MPII_MASK_ANYTAG (MPII_BIT_MPI | MPII_BIT_ACK | ((MPII_CTX_MAX - 1) << MPII_CTX_SHIFT))
+
+static inline uint32_t mpii_wire(uint32_t ctx, int tag)
+{
+    return MPII_BIT_MPI | ctx << MPII_CTX_SHIFT | ((uint32_t)tag & MPII_TAG_MASK);
+}
+
+#define MPII_MAX_COMMS 64
+struct mpii_comm {
+    int used;
+    int size, rank;
+    int *world;                      /* world[r]: the node of rank r */
+    uint32_t ctx;                    /* point to point; ctx + 1 for collectives */
+    MPI_Errhandler errh;
+    char name[MPI_MAX_OBJECT_NAME];
+};
+extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
+
+/* The communicator of a handle, or NULL. */
+struct mpii_comm *mpii_comm(MPI_Comm c);
+
+/* Every call starts with MPII_ENTER("MPI_Send"), which checks that MPI is
+ * initialised and names the call for the error path. */
+extern const char *mpii_call;
+#define MPII_ENTER(name) do { mpii_call = (name); mpii_check_init(); } while (0)
+void mpii_check_init(void);
+
+/* The error path: under MPI_ERRORS_ARE_FATAL (the default) print
+ * "MPI error: rank R: CALL: CLASS: detail" and end the node with status
+ * 16 + class; under MPI_ERRORS_RETURN return the class. */
+int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Types: bytes of one element, 0 for an unknown handle. */
+int mpii_type_size(MPI_Datatype t);
+
+/* Point to point on a context (apps/mpi/p2p.c), in bytes. Ranks are the
+ * communicator's. Return an MPI error class. */
+int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync);
+int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st);
+
+/* A new context pair agreed by every rank of c (c's collective context). */
+int mpii_new_ctx(struct mpii_comm *c, uint32_t *ctx);
+
+/* Reduction: y = x op y elementwise over n elements of type t; 0, or -1
+ * if op does not apply to t. */
+int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op);
+int mpii_op_commutes(MPI_Op op);
+
+/* The algorithm a setting (MPIR_CVAR_<OP>_INTRA_ALGORITHM=name in ARGS)
+ * chooses for an operation, "auto" if none (apps/mpi/cvar.c). */
+const char *mpii_cvar_algorithm(const char *op);
+void mpii_cvar_read(void);     /* at MPI_Init: reads and checks the settings */
+
+#endif

@@ -1,0 +1,502 @@
+/* MPI point to point (MPI-3.1 chapter 3) over the NIC's messages.
+ *
+ * Sends are eager: net_send() returns once the NIC holds the data, so
+ * MPI_Send, MPI_Rsend and MPI_Isend complete at once (MPI allows a
+ * standard send to buffer). MPI_Ssend also waits for the receiver's
+ * acknowledgement, sent when the matching receive completes. A message
+ * longer than the NIC's msg_max goes as several (mpii.h).
+ *
+ * Matching order: a receive takes the first message, in arrival order, of
+ * its source (or any) and tag (or any) within its communicator's context
+ * (the NIC's masked match, netdev/net.h); MPI's rule that receives are
+ * matched in the order they were posted holds because completing a
+ * receive first completes every earlier pending receive that could take
+ * the same messages.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+#include "../../netdev/net.h"
+
+enum { REQ_FREE = 0, REQ_DONE, REQ_RECV };
+struct req {
+    int state;
+    unsigned long seq;               /* posting order of receives */
+    MPI_Comm comm;
+    uint32_t ctx;
+    void *buf;
+    size_t cap;
+    int src, tag;
+    MPI_Status st;
+};
+static struct req *reqs;
+static int nreqs;
+static unsigned long next_seq;
+
+static int comm_rank_of_node(const struct mpii_comm *c, int node)
+{
+    if (c->world[0] == 0 && c->size == net_nodes())
+        return node;                 /* COMM_WORLD and its duplicates */
+    for (int r = 0; r < c->size; r++)
+        if (c->world[r] == node)
+            return r;
+    return MPI_UNDEFINED;
+}
+
+int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync)
+{
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    int node = c->world[dest];
+    uint32_t wire = mpii_wire(ctx, tag) | (sync ? MPII_BIT_SYNC : 0);
+    size_t max = net_msg_max(), off = 0;
+    const unsigned char *p = buf;
+    for (;;) {
+        size_t n = len - off < max ? len - off : max;
+        net_send(node, (int)wire, p + off, n);
+        off += n;
+        if (n < max)
+            break;
+    }
+    if (sync) {
+        struct net_status ns;
+        net_recv_masked(node, (int)(mpii_wire(ctx, tag) | MPII_BIT_ACK), MPII_MASK_TAG, NULL, 0, &ns);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Receive one MPI message: its pieces from the node and wire tag of the
+ * first. */
+static int recv_message(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag,
+                        MPI_Status *st)
+{
+    int node = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
+    uint32_t wire = mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag);
+    uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
+    size_t max = net_msg_max(), got = 0, total = 0;
+    int trunc = 0;
+    unsigned char *p = buf;
+    struct net_status ns;
+    for (;;) {
+        size_t room = trunc || got >= cap ? 0 : cap - got;
+        if (room > max)
+            room = max;
+        if (net_recv_masked(node, (int)wire, mask, p + got, room, &ns))
+            trunc = 1;               /* consumed; the rest is drained */
+        else
+            got += ns.len;
+        total += ns.len;
+        node = ns.src;
+        wire = (uint32_t)ns.tag;
+        mask = MPII_MASK_TAG;
+        if (ns.len < max)
+            break;
+    }
+    if (wire & MPII_BIT_SYNC)
+        net_send(ns.src, (int)((wire & ~MPII_BIT_SYNC) | MPII_BIT_ACK), NULL, 0);
+    if (st) {
+        st->MPI_SOURCE = comm_rank_of_node(c, ns.src);
+        st->MPI_TAG = (int)(wire & MPII_TAG_MASK);
+        st->MPI_ERROR = trunc ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+        st->count_bytes_ = (int)(trunc ? got : total);
+        st->cancelled_ = 0;
+    }
+    if (trunc)
+        return mpii_err(c - mpii_comms, MPI_ERR_TRUNCATE, "a message of %lu bytes from rank %d tag %d for a "
+                        "%lu-byte buffer", (unsigned long)total, comm_rank_of_node(c, ns.src),
+                        (int)(wire & MPII_TAG_MASK), (unsigned long)cap);
+    return MPI_SUCCESS;
+}
+
+static int overlaps(const struct req *a, const struct mpii_comm *c, uint32_t ctx, int src, int tag)
+{
+    return a->state == REQ_RECV && a->ctx == ctx && a->comm == c - mpii_comms &&
+           (a->src == MPI_ANY_SOURCE || src == MPI_ANY_SOURCE || a->src == src) &&
+           (a->tag == MPI_ANY_TAG || tag == MPI_ANY_TAG || a->tag == tag);
+}
+
+static int complete_recv(struct req *q);
+
+/* Complete the pending receives posted before seq that could take the
+ * messages a receive of (ctx, src, tag) would. */
+static int complete_earlier(struct mpii_comm *c, uint32_t ctx, int src, int tag, unsigned long seq)
+{
+    for (int i = 0; i < nreqs; i++)
+        if (reqs[i].seq < seq && overlaps(&reqs[i], c, ctx, src, tag)) {
+            int e = complete_recv(&reqs[i]);
+            if (e)
+                return e;
+        }
+    return MPI_SUCCESS;
+}
+
+static int complete_recv(struct req *q)
+{
+    struct mpii_comm *c = &mpii_comms[q->comm];
+    int e = complete_earlier(c, q->ctx, q->src, q->tag, q->seq);
+    if (e)
+        return e;
+    q->state = REQ_DONE;             /* before: an error must not leave it pending */
+    return recv_message(c, q->ctx, q->buf, q->cap, q->src, q->tag, &q->st);
+}
+
+int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st)
+{
+    if (src == MPI_PROC_NULL) {
+        if (st)
+            *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+        return MPI_SUCCESS;
+    }
+    int e = complete_earlier(c, ctx, src, tag, next_seq);
+    if (e)
+        return e;
+    return recv_message(c, ctx, buf, cap, src, tag, st);
+}
+
+/* --- argument checks -------------------------------------------------- */
+
+static int check_buf(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int peer, int any_ok,
+                     int tag, int tag_any_ok, size_t *len)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    *cp = c;
+    if (count < 0)
+        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
+    int sz = mpii_type_size(t);
+    if (!sz)
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    if (!(peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < c->size)))
+        return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d%s", peer, c->size - 1,
+                        any_ok ? ", MPI_ANY_SOURCE or MPI_PROC_NULL" : " or MPI_PROC_NULL");
+    if (!((tag_any_ok && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MPI_TAG_UB_VALUE)))
+        return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d%s", tag, MPI_TAG_UB_VALUE,
+                        tag_any_ok ? " or MPI_ANY_TAG" : "");
+    *len = (size_t)count * (size_t)sz;
+    return MPI_SUCCESS;
+}
+
+static int send_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, int sync)
+{
+    struct mpii_comm *c;
+    size_t len;
+    int e = check_buf(comm, &c, count, t, dest, 0, tag, 0, &len);
+    return e ? e : mpii_send(c, c->ctx, buf, len, dest, tag, sync);
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Send");
+    return send_call(buf, count, t, dest, tag, comm, 0);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Rsend");
+    return send_call(buf, count, t, dest, tag, comm, 0);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Ssend");
+    return send_call(buf, count, t, dest, tag, comm, 1);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Recv");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check_buf(comm, &c, count, t, source, 1, tag, 1, &len);
+    return e ? e : mpii_recv(c, c->ctx, buf, len, source, tag, st);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Sendrecv");
+    struct mpii_comm *c;
+    size_t slen, rlen;
+    int e = check_buf(comm, &c, sendcount, sendtype, dest, 0, sendtag, 0, &slen);
+    if (!e)
+        e = check_buf(comm, &c, recvcount, recvtype, source, 1, recvtag, 1, &rlen);
+    if (!e)
+        e = mpii_send(c, c->ctx, sendbuf, slen, dest, sendtag, 0);
+    return e ? e : mpii_recv(c, c->ctx, recvbuf, rlen, source, recvtag, st);
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Sendrecv_replace");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check_buf(comm, &c, count, t, dest, 0, sendtag, 0, &len);
+    if (!e)
+        e = check_buf(comm, &c, count, t, source, 1, recvtag, 1, &len);
+    /* the send is eager: the NIC holds the data before the receive writes buf */
+    if (!e)
+        e = mpii_send(c, c->ctx, buf, len, dest, sendtag, 0);
+    return e ? e : mpii_recv(c, c->ctx, buf, len, source, recvtag, st);
+}
+
+/* --- requests --------------------------------------------------------- */
+
+static int new_req(MPI_Comm comm, MPI_Request *request)
+{
+    int i = 0;
+    while (i < nreqs && reqs[i].state != REQ_FREE)
+        i++;
+    if (i == nreqs) {
+        int n = nreqs ? 2 * nreqs : 64;
+        struct req *r = realloc(reqs, (size_t)n * sizeof *r);
+        if (!r)
+            return mpii_err(comm, MPI_ERR_NO_MEM, "no memory for %d requests", n);
+        memset(r + nreqs, 0, (size_t)(n - nreqs) * sizeof *r);
+        reqs = r;
+        nreqs = n;
+    }
+    *request = i + 1;
+    return MPI_SUCCESS;
+}
+
+static struct req *req_of(MPI_Request h)
+{
+    return h >= 1 && h <= nreqs && reqs[h - 1].state != REQ_FREE ? &reqs[h - 1] : NULL;
+}
+
+static int isend_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request, int sync)
+{
+    int e = send_call(buf, count, t, dest, tag, comm, sync);
+    if (e || (e = new_req(comm, request)))
+        return e;
+    reqs[*request - 1] = (struct req){ .state = REQ_DONE, .comm = comm,
+                                       .st = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG } };
+    return MPI_SUCCESS;
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Isend");
+    return isend_call(buf, count, t, dest, tag, comm, request, 0);
+}
+
+/* Synchronous mode completes at the call: the acknowledgement is awaited
+ * there (a later MPI_Wait has nothing left to do). */
+int MPI_Issend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    MPII_ENTER("MPI_Issend");
+    return isend_call(buf, count, t, dest, tag, comm, request, 1);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Irecv");
+    struct mpii_comm *c;
+    size_t len;
+    int e = check_buf(comm, &c, count, t, source, 1, tag, 1, &len);
+    if (e || (e = new_req(comm, request)))
+        return e;
+    struct req *q = &reqs[*request - 1];
+    *q = (struct req){ .state = REQ_RECV, .seq = next_seq++, .comm = comm, .ctx = c->ctx, .buf = buf,
+                       .cap = len, .src = source, .tag = tag };
+    if (source == MPI_PROC_NULL) {
+        q->state = REQ_DONE;
+        q->st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+    }
+    return MPI_SUCCESS;
+}
+
+/* 1 if the message a pending receive waits for has arrived by now. */
+static int arrived(const struct req *q)
+{
+    const struct mpii_comm *c = &mpii_comms[q->comm];
+    struct net_status ns;
+    int node = q->src == MPI_ANY_SOURCE ? NET_ANY : c->world[q->src];
+    return net_probe_masked(node, (int)mpii_wire(q->ctx, q->tag == MPI_ANY_TAG ? 0 : q->tag),
+                            q->tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, &ns);
+}
+
+static void finish(MPI_Request *h, MPI_Status *st)
+{
+    struct req *q = &reqs[*h - 1];
+    if (st)
+        *st = q->st;
+    q->state = REQ_FREE;
+    *h = MPI_REQUEST_NULL;
+}
+
+static const MPI_Status empty_status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG };
+
+int MPI_Wait(MPI_Request *request, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Wait");
+    if (*request == MPI_REQUEST_NULL) {
+        if (st)
+            *st = empty_status;
+        return MPI_SUCCESS;
+    }
+    struct req *q = req_of(*request);
+    if (!q)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    int e = q->state == REQ_RECV ? complete_recv(q) : MPI_SUCCESS;
+    finish(request, st);
+    return e;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Test");
+    *flag = 1;
+    if (*request == MPI_REQUEST_NULL) {
+        if (st)
+            *st = empty_status;
+        return MPI_SUCCESS;
+    }
+    struct req *q = req_of(*request);
+    if (!q)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    if (q->state == REQ_RECV && !arrived(q)) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    int e = q->state == REQ_RECV ? complete_recv(q) : MPI_SUCCESS;
+    finish(request, st);
+    return e;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        int e = MPI_Wait(&requests[i], statuses ? &statuses[i] : NULL);
+        if (e && !err)
+            err = MPI_ERR_IN_STATUS;
+    }
+    mpii_call = "MPI_Waitall";
+    return err;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    MPII_ENTER("MPI_Testall");
+    for (int i = 0; i < count; i++) {
+        struct req *q = req_of(requests[i]);
+        if (requests[i] != MPI_REQUEST_NULL && !q)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d (index %d) is not valid", requests[i], i);
+        if (q && q->state == REQ_RECV && !arrived(q)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    return MPI_Waitall(count, requests, statuses);
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Testany");
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        struct req *q = req_of(requests[i]);
+        if (requests[i] != MPI_REQUEST_NULL && !q)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d (index %d) is not valid", requests[i], i);
+        if (!q)
+            continue;
+        active = 1;
+        if (q->state == REQ_DONE || arrived(q)) {
+            *index = i;
+            *flag = 1;
+            return MPI_Wait(&requests[i], st);
+        }
+    }
+    *flag = !active;
+    *index = MPI_UNDEFINED;
+    if (!active && st)
+        *st = empty_status;
+    return MPI_SUCCESS;
+}
+
+/* Polls: each round probes every pending receive at the node's present
+ * time; the polling's own instructions move the clock on. */
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
+{
+    int flag = 0, e;
+    while (!(e = MPI_Testany(count, requests, index, &flag, st)) && !flag)
+        ;
+    mpii_call = "MPI_Waitany";
+    return e;
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    int index, e = MPI_Waitany(incount, requests, &index, statuses);
+    if (e || index == MPI_UNDEFINED) {
+        *outcount = e ? 0 : MPI_UNDEFINED;
+        return e;
+    }
+    *outcount = 1;
+    indices[0] = index;
+    return MPI_SUCCESS;
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    MPII_ENTER("MPI_Request_free");
+    struct req *q = req_of(*request);
+    if (!q)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    if (q->state == REQ_RECV)        /* the receive still happens, into its buffer */
+        return MPI_Wait(request, MPI_STATUS_IGNORE);
+    finish(request, NULL);
+    return MPI_SUCCESS;
+}
+
+static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st, int block)
+{
+    struct mpii_comm *c;
+    size_t len;
+    int e = check_buf(comm, &c, 0, MPI_BYTE, source, 1, tag, 1, &len);
+    if (e)
+        return e;
+    int node = source == MPI_ANY_SOURCE ? NET_ANY : c->world[source];
+    uint32_t wire = mpii_wire(c->ctx, tag == MPI_ANY_TAG ? 0 : tag);
+    uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
+    struct net_status ns;
+    while (!(*flag = net_probe_masked(node, (int)wire, mask, &ns)) && block)
+        ;
+    if (!*flag)
+        return MPI_SUCCESS;
+    /* a message longer than msg_max: its length is the sum of its pieces,
+     * and the probe sees the first; count what is known to have arrived */
+    if (st)
+        *st = (MPI_Status){ .MPI_SOURCE = comm_rank_of_node(c, ns.src), .MPI_TAG = ns.tag & (int)MPII_TAG_MASK,
+                            .count_bytes_ = (int)ns.len };
+    return MPI_SUCCESS;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Probe");
+    int flag;
+    return probe(source, tag, comm, &flag, st, 1);
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Iprobe");
+    return probe(source, tag, comm, flag, st, 0);
+}
+
+int MPI_Get_count(const MPI_Status *st, MPI_Datatype t, int *count)
+{
+    int sz = mpii_type_size(t);
+    if (!sz)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    *count = st->count_bytes_ % sz ? MPI_UNDEFINED : st->count_bytes_ / sz;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,47 @@
+/* The MPI library's failure paths, one per argument (tests/mpi/run.sh):
+ *   rank     rank 1 sends to a rank the communicator lacks (fatal)
+ *   tag      rank 0 receives with a tag above MPI_TAG_UB (fatal)
+ *   root     every rank broadcasts from root -4 (fatal)
+ *   abort    rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
+ *   return   rank 2 returns 3 from main
+ *   noinit   rank 0 sends before MPI_Init
+ *   trunc    under MPI_ERRORS_RETURN, rank 1 receives 8 ints into room for 4:
+ *            it prints the error class MPI_Recv returned and goes on */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int rank, size, buf[8] = { 0 };
+    if (!strcmp(mode, "noinit"))
+        MPI_Send(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(mode, "rank") && rank == 1)
+        MPI_Send(buf, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
+    if (!strcmp(mode, "tag") && rank == 0)
+        MPI_Recv(buf, 1, MPI_INT, 1, 40000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (!strcmp(mode, "root"))
+        MPI_Bcast(buf, 1, MPI_INT, -4, MPI_COMM_WORLD);
+    if (!strcmp(mode, "abort") && rank == 1)
+        MPI_Abort(MPI_COMM_WORLD, 7);
+    if (!strcmp(mode, "return") && rank == 2)
+        return 3;
+    if (!strcmp(mode, "trunc")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        if (rank == 0)
+            MPI_Send(buf, 8, MPI_INT, 1, 5, MPI_COMM_WORLD);
+        if (rank == 1) {
+            char s[MPI_MAX_ERROR_STRING];
+            int len, e = MPI_Recv(buf, 4, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Error_string(e, s, &len);
+            printf("trunc: MPI_Recv returned %s\n", s);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# MPI programs on the emulated machine (apps/mpi/, docs/mpi.md): the
+# project's own programs (tests/mpi/*.c), built unchanged by wormsim-mpicc
+# for ARM and RISC-V nodes and by the host's Open MPI mpicc; the emulated
+# run's output must equal, line for line, the output of the same program
+# under mpirun on the host (the native MPI is the oracle). Then the failure
+# paths: each names the rank, the MPI call and the error class.
+# Environment: WORMSIM, MPICC (build/bin/wormsim-mpicc), KERNEL (the
+# project's ARM image, for a run of app mpi without a program).
+set -u
+cd "$(dirname "$0")/../.."
+WORMSIM=${WORMSIM:-build/host/wormsim}
+MPICC=${MPICC:-build/bin/wormsim-mpicc}
+KERNEL=${KERNEL:-build/arm/node.elf}
+TMP=$(mktemp -d /tmp/wormsim-mpi-tests.XXXXXX)
+RUNS=$TMP/runs
+trap 'rm -rf "$TMP"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+pass=0; fail=0; failed=()
+
+expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+t() {
+  local name=$1; shift
+  if ( "$@" ) > "$TMP/out" 2>&1; then pass=$((pass + 1)); echo "  ok    $name"
+  else fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name"; sed 's/^/      | /' "$TMP/out" | tail -20; fi
+}
+latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
+
+# Each program once per ISA, and natively.
+for p in basics errors alltoall_latency; do
+  for a in arm riscv; do
+    "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
+  done
+  mpicc -O2 -o "$TMP/$p-native" tests/mpi/$p.c || { echo "mpicc failed on $p"; exit 1; }
+done
+
+# emu PROG ARCH NODES ARGS [wormsim options]: run PROG on the machine.
+emu() {
+  local p=$1 arch=$2 n=$3 args=$4; shift 4
+  "$WORMSIM" --app mpi --nodes "$n" --arch "$arch" --kernel "$TMP/$p-arm.elf" --kernel-riscv "$TMP/$p-riscv.elf" \
+    --args "$args" --runs-dir "$RUNS" --output none "$@" > "$TMP/emu.out" 2>&1
+}
+# same_as_open_mpi PROG ARCH NODES ARGS [NATIVE ARGS]: the run succeeds and
+# node 0's output is that of mpirun -np NODES (ARGS less the library's
+# MPIR_CVAR_ settings, which Open MPI does not take as arguments), less
+# the library's notices (lines "MPI: ...", apps/mpi/coll.c).
+same_as_open_mpi() {
+  local p=$1 arch=$2 n=$3 args=$4 native=${5-$4}
+  emu "$p" "$arch" "$n" "$args"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  # shellcheck disable=SC2086  # the program's arguments are words
+  timeout 120 mpirun -np "$n" "$TMP/$p-native" $native > "$TMP/native.out" 2>"$TMP/native.err"; rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/native.err")"
+  tr -d '\r' < "$(latest)/node-000.log" | grep -v '^MPI: ' > "$TMP/emu.log"   # the console ends lines in CR LF
+  expect 'cmp -s "$TMP/emu.log" "$TMP/native.out"' "$(diff "$TMP/emu.log" "$TMP/native.out" | head -6)"
+  expect 'grep -q "all ok" "$TMP/native.out"'
+}
+
+basics_arm_8() { same_as_open_mpi basics arm 8 "-n 16"; }
+basics_riscv_6() { same_as_open_mpi basics riscv 6 "-n 5"; }
+basics_mixed_16() { same_as_open_mpi basics mixed 16 "-n 100"; }
+# 70,000 ints (280,000 bytes) a message: more than the NIC's largest
+# message (262,144 bytes), so each goes as two.
+basics_long_messages() { same_as_open_mpi basics arm 4 "-n 70000"; }
+# Every collective by the library's own algorithms over point to point,
+# and the alltoall and broadcast by named algorithms of the project.
+# (Two runs: the settings of all nine take more than ARGS' 255 characters.)
+basics_p2p_algorithms() {
+  local s ops op
+  for ops in "ALLTOALL ALLGATHER BCAST SCATTER GATHER" "REDUCE ALLREDUCE SCAN BARRIER"; do
+    s=""
+    for op in $ops; do s="$s MPIR_CVAR_${op}_INTRA_ALGORITHM=p2p"; done
+    same_as_open_mpi basics arm 8 "-n 16$s" "-n 16"
+  done
+}
+basics_named_algorithms() {
+  same_as_open_mpi basics arm 8 "-n 16 MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pex MPIR_CVAR_BCAST_INTRA_ALGORITHM=rd" "-n 16"
+}
+# A sub-communicator or a machine the named algorithm cannot take: p2p
+# runs, said once.
+basics_algorithm_that_cannot_run() {
+  same_as_open_mpi basics arm 6 "-n 4 MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pex" "-n 4"
+  expect 'grep -q "^MPI: rank 0: MPI_Alltoall: algorithm .pex. cannot run this call" "$(latest)"/node-000.log'
+}
+# Same program, same figures: two runs agree bit for bit.
+basics_deterministic() {
+  emu basics mixed 8 "-n 64"; local a rc=$?
+  expect '[ $rc = 0 ]'
+  a=$(latest); sleep 1
+  emu basics mixed 8 "-n 64"; rc=$?
+  expect '[ $rc = 0 ]'
+  expect 'cmp -s "$a/messages.csv" "$(latest)/messages.csv"'
+  expect '[ "$(jq .sim_time_ns "$a/summary.json")" = "$(jq .sim_time_ns "$(latest)/summary.json")" ]'
+}
+
+# The all-to-all benchmark on 64 ARM nodes and 16 mixed ones: a line for
+# each size, latencies that grow with it.
+alltoall_latency_64() {
+  emu alltoall_latency arm 64 "-m 1024:4096 -i 2 -x 1"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  expect '[ "$(grep -c "^[0-9]" "$(latest)/node-000.log")" = 3 ]' "$(cat "$(latest)/node-000.log")"
+  expect 'awk "/^[0-9]/ { if (\$2 <= last) exit 1; last = \$2 }" "$(latest)/node-000.log"'
+}
+alltoall_latency_mixed_16() {
+  emu alltoall_latency mixed 16 "-m 1:64 -i 2"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  expect '[ "$(grep -c "^[0-9]" "$(latest)/node-000.log")" = 7 ]' "$(cat "$(latest)/node-000.log")"
+}
+
+# fails_naming MODE NODE TEXT: errors.c in MODE fails the run, and the
+# run's error names NODE and TEXT (the call and class).
+fails_naming() {
+  local node=$2 text=$3
+  emu errors arm 4 "$1"; local rc=$?
+  expect '[ $rc = 1 ]' "exit status $rc; $(head -3 "$TMP/emu.out")"
+  expect 'grep -q "node $node exited with status [0-9]*: .*$text" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
+}
+error_bad_rank() { fails_naming rank 1 "rank 1: MPI_Send: MPI_ERR_RANK: rank 9; accepted: 0..3"; }
+error_bad_tag() { fails_naming tag 0 "rank 0: MPI_Recv: MPI_ERR_TAG: tag 40000; accepted: 0..32767"; }
+error_bad_root() { fails_naming root 0 "rank 0: MPI_Bcast: MPI_ERR_ROOT: root -4"; }
+error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
+error_before_init() { fails_naming noinit 0 "MPI_Send: MPI_ERR_OTHER: called before MPI_Init"; }
+error_main_returns() {
+  emu errors arm 4 return; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "node 2 exited with status 3" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
+}
+error_unknown_setting() {
+  emu basics arm 2 "MPIR_CVAR_ALLTOAL_INTRA_ALGORITHM=pex"; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "MPI_Init: MPI_ERR_ARG: setting .MPIR_CVAR_ALLTOAL_INTRA_ALGORITHM=pex.: unknown operation; accepted: .*ALLTOALL" "$TMP/emu.out"' \
+    "$(head -3 "$TMP/emu.out")"
+  emu basics arm 2 "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pexx"; rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "no algorithm .pexx. for ALLTOALL" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
+}
+# Under MPI_ERRORS_RETURN a truncated receive returns its class, and the
+# program goes on.
+error_truncate_returns() {
+  emu errors arm 4 trunc; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  expect 'grep -q "trunc: MPI_Recv returned MPI_ERR_TRUNCATE" "$(latest)/node-001.log"'
+}
+# app mpi on the project's own image, which holds no program.
+error_no_program() {
+  "$WORMSIM" --app mpi --nodes 2 --kernel "$KERNEL" --runs-dir "$RUNS" > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "holds no MPI program; build and run one with make run MPI=" "$(latest)/node-000.log"'
+}
+mpicc_refuses_bad_input() {
+  "$MPICC" --arch sparc tests/mpi/basics.c > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 2 ] && grep -q "accepted: arm, riscv" "$TMP/o"' "$(cat "$TMP/o")"
+  "$MPICC" -o "$TMP/x.elf" "$TMP/none.c" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "no C file" "$TMP/o"' "$(cat "$TMP/o")"
+  "$MPICC" --frobnicate tests/mpi/basics.c > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "unknown option .--frobnicate." "$TMP/o"' "$(cat "$TMP/o")"
+  expect '[ ! -e "$TMP/x.elf" ]'
+}
+# make run MPI=: the documented command; and MPI= with APP= is refused.
+make_run_mpi() {
+  make -s run MPI=tests/mpi/basics.c NODES=4 ARGS='-n 8' RUNS_DIR="$RUNS" > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(tail -5 "$TMP/o")"
+  expect 'grep -q "basics: all ok" "$TMP/o"'
+  make -s run MPI=tests/mpi/basics.c APP=hello NODES=4 RUNS_DIR="$RUNS" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc != 0 ] && grep -q "give APP= or MPI=, not both" "$TMP/o"' "$(cat "$TMP/o")"
+}
+
+for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages basics_p2p_algorithms \
+         basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
+         alltoall_latency_64 alltoall_latency_mixed_16 \
+         error_bad_rank error_bad_tag error_bad_root error_abort error_before_init error_main_returns \
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input make_run_mpi; do
+  t $x $x
+done
+echo "MPI programs: $pass passed, $fail failed"
+[ $fail = 0 ]
