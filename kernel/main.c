@@ -10,9 +10,10 @@
 #include "../netdev/nic.h"
 #include "../apps/apps.h"
 
-/* picolibc's thread-local data (errno ...): one block for the one thread.
- * The linker script checks the template fits. */
-static char tls_block[64] __attribute__((aligned(8)));
+/* picolibc's thread-local data (errno, and in MPI programs rand's and
+ * getopt's state, strtok's ...: 280 bytes on RISC-V): one block for the
+ * one thread. The linker scripts check the template fits (512 there too). */
+static char tls_block[512] __attribute__((aligned(8)));
 
 void kernel_main(void)
 {

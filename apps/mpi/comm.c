@@ -9,7 +9,7 @@
 #include "../../netdev/net.h"
 
 struct mpii_comm mpii_comms[MPII_MAX_COMMS];
-static uint32_t next_ctx = 4;        /* 0, 1: COMM_WORLD; 2, 3: COMM_SELF */
+uint32_t mpii_next_ctx = 4;          /* 0, 1: COMM_WORLD; 2, 3: COMM_SELF */
 #define TAG_COMM MPI_TAG_UB_VALUE    /* the collective context's tag for making communicators */
 
 struct mpii_comm *mpii_comm(MPI_Comm c)
@@ -56,20 +56,13 @@ static int allgather_ints(struct mpii_comm *c, const int *mine, int n, int *all)
     return e;
 }
 
-static int new_slot(MPI_Comm parent, MPI_Comm *out)
+int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out)
 {
-    for (int i = 2; i < MPII_MAX_COMMS; i++)
-        if (!mpii_comms[i].used) {
-            *out = i;
-            return MPI_SUCCESS;
-        }
-    return mpii_err(parent, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
-}
-
-/* Make communicator slot `slot` of the parent's ranks list[0..n), this
- * node being list[me], on context ctx. */
-static int make(MPI_Comm parent, MPI_Comm slot, const int *list, int n, int me, uint32_t ctx)
-{
+    int slot = 2;
+    while (slot < MPII_MAX_COMMS && mpii_comms[slot].used)
+        slot++;
+    if (slot == MPII_MAX_COMMS)
+        return mpii_err(parent, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
     struct mpii_comm *p = &mpii_comms[parent], *c = &mpii_comms[slot];
     int *w = malloc((size_t)n * sizeof *w);
     if (!w)
@@ -77,8 +70,9 @@ static int make(MPI_Comm parent, MPI_Comm slot, const int *list, int n, int me, 
     for (int i = 0; i < n; i++)
         w[i] = p->world[list[i]];
     *c = (struct mpii_comm){ .used = 1, .size = n, .rank = me, .world = w, .ctx = ctx, .errh = p->errh };
-    if (ctx + 2 > next_ctx)
-        next_ctx = ctx + 2;
+    if (ctx + 2 > mpii_next_ctx)
+        mpii_next_ctx = ctx + 2;
+    *out = slot;
     return MPI_SUCCESS;
 }
 
@@ -88,7 +82,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     COMM_OR_ERR(c, comm);
     if (color < 0 && color != MPI_UNDEFINED)
         return mpii_err(comm, MPI_ERR_ARG, "color %d; accepted: 0 or more, or MPI_UNDEFINED", color);
-    int mine[3] = { color, key, (int)next_ctx }, n = 0, me = -1;
+    int mine[3] = { color, key, (int)mpii_next_ctx }, n = 0, me = -1;
     int *all = malloc((size_t)c->size * sizeof mine), *list = malloc((size_t)c->size * sizeof *list);
     if (!all || !list) {
         free(all);
@@ -116,9 +110,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
             me = i;
     *newcomm = MPI_COMM_NULL;
     if (!e && color == MPI_UNDEFINED)
-        next_ctx = ctx + 2;
-    else if (!e && !(e = new_slot(comm, newcomm)))
-        e = make(comm, *newcomm, list, n, me, ctx);
+        mpii_next_ctx = ctx + 2;
+    else if (!e)
+        e = mpii_comm_make(comm, list, n, me, ctx, newcomm);
     free(all);
     free(list);
     return e;

@@ -71,8 +71,12 @@ int mpii_type_size(MPI_Datatype t);
 int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync);
 int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st);
 
-/* A new context pair agreed by every rank of c (c's collective context). */
-int mpii_new_ctx(struct mpii_comm *c, uint32_t *ctx);
+/* The next context pair this node may use; a communicator's pair is the
+ * largest of its members' (apps/mpi/comm.c). */
+extern uint32_t mpii_next_ctx;
+/* Make a communicator of the parent's ranks list[0..n), this node being
+ * list[me], on context ctx, in *out. */
+int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out);
 
 /* Reduction: y = x op y elementwise over n elements of type t; 0, or -1
  * if op does not apply to t. */

@@ -58,6 +58,28 @@ static int nonblocking(int n)
     return ok;
 }
 
+/* Receives match in the order they were posted, whatever order they are
+ * waited in (MPI-3.1 3.5): A, posted first, takes the first message. */
+static int posting_order(void)
+{
+    int ok = 1, a = 0, b = 0, one = 1, two = 2;
+    if (size < 2 || rank > 1)
+        return 1;
+    if (rank == 0) {
+        MPI_Send(&one, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+        MPI_Send(&two, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+        return 1;
+    }
+    MPI_Request ra, rb;
+    MPI_Status sa, sb;
+    MPI_Irecv(&a, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &ra);
+    MPI_Irecv(&b, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rb);
+    MPI_Wait(&rb, &sb);
+    MPI_Wait(&ra, &sa);
+    ok &= a == 1 && sa.MPI_TAG == 5 && b == 2 && sb.MPI_TAG == 6 && ra == MPI_REQUEST_NULL;
+    return ok;
+}
+
 static int any_source(void)
 {
     int ok = 1;
@@ -180,6 +202,49 @@ static int split(void)
     return ok;
 }
 
+/* Groups: all but rank 0 make a communicator by MPI_Comm_create, the even
+ * ranks one by MPI_Comm_create_group; ranks translate between them. */
+static int groups(void)
+{
+    MPI_Group world, rest, evens;
+    int ok = 1, zero = 0, n = (size + 1) / 2, *even = malloc(n * sizeof *even);
+    for (int i = 0; i < n; i++)
+        even[i] = 2 * i;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_excl(world, 1, &zero, &rest);
+    MPI_Group_incl(world, n, even, &evens);
+    int gs, gr, tr[2], from[2] = { 0, size - 1 };
+    MPI_Group_size(rest, &gs);
+    MPI_Group_rank(rest, &gr);
+    ok &= gs == size - 1 && gr == (rank ? rank - 1 : MPI_UNDEFINED);
+    MPI_Group_translate_ranks(world, 2, from, rest, tr);
+    ok &= tr[0] == MPI_UNDEFINED && tr[1] == size - 2;
+    MPI_Comm c;
+    MPI_Comm_create(MPI_COMM_WORLD, rest, &c);
+    if (rank == 0)
+        ok &= c == MPI_COMM_NULL;
+    else {
+        int sum, one = 1;
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c);
+        ok &= sum == size - 1;
+        MPI_Comm_free(&c);
+    }
+    if (rank % 2 == 0) {
+        MPI_Comm ce;
+        int r, max;
+        MPI_Comm_create_group(MPI_COMM_WORLD, evens, 9, &ce);
+        MPI_Comm_rank(ce, &r);
+        MPI_Allreduce(&rank, &max, 1, MPI_INT, MPI_MAX, ce);
+        ok &= r == rank / 2 && max == 2 * (n - 1);
+        MPI_Comm_free(&ce);
+    }
+    MPI_Group_free(&rest);
+    MPI_Group_free(&evens);
+    MPI_Group_free(&world);
+    free(even);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     int n = 16, c;
@@ -194,8 +259,10 @@ int main(int argc, char **argv)
     check("MPI_Sendrecv ring", pingpong_ring(n));
     check("MPI_Isend/MPI_Irecv", nonblocking(n));
     check("MPI_ANY_SOURCE, MPI_Ssend", any_source());
+    check("receives in posting order", posting_order());
     collectives(n);
     check("MPI_Comm_split, MPI_Comm_dup", split());
+    check("groups, MPI_Comm_create(_group)", groups());
     if (rank == 0)
         printf("basics: %s\n", fails ? "FAILED" : "all ok");
     MPI_Finalize();

@@ -3,12 +3,14 @@
  *   tag      rank 0 receives with a tag above MPI_TAG_UB (fatal)
  *   root     every rank broadcasts from root -4 (fatal)
  *   abort    rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
+ *   cabort   rank 3 calls the C library's abort()
  *   return   rank 2 returns 3 from main
  *   noinit   rank 0 sends before MPI_Init
  *   trunc    under MPI_ERRORS_RETURN, rank 1 receives 8 ints into room for 4:
  *            it prints the error class MPI_Recv returned and goes on */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char **argv)
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
         MPI_Bcast(buf, 1, MPI_INT, -4, MPI_COMM_WORLD);
     if (!strcmp(mode, "abort") && rank == 1)
         MPI_Abort(MPI_COMM_WORLD, 7);
+    if (!strcmp(mode, "cabort") && rank == 3)
+        abort();
     if (!strcmp(mode, "return") && rank == 2)
         return 3;
     if (!strcmp(mode, "trunc")) {

@@ -49,7 +49,7 @@ bad() {  # bad CONTENT EXPECTED-MESSAGE
   expect '[ ! -e "$TMP/bad/results.csv" ]'
 }
 bad_definitions_are_refused() {
-  bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello pingpong alltoall_pex"
+  bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello mpi pingpong alltoall_pex"
   bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:1: group [bad]: ring 4x4: unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan, fattree"
   bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
   bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a number of bytes (0 for the apps that move none)"

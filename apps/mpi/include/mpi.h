@@ -21,6 +21,7 @@ typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Errhandler;
+typedef int MPI_Group;
 typedef long MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
@@ -42,6 +43,8 @@ typedef struct MPI_Status {
 #define MPI_COMM_SELF  1
 
 #define MPI_REQUEST_NULL 0
+#define MPI_GROUP_NULL  (-1)
+#define MPI_GROUP_EMPTY 0
 #define MPI_ERRHANDLER_NULL 0
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN    2
@@ -200,6 +203,18 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int MPI_Comm_set_name(MPI_Comm comm, const char *name);
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+
+/* Groups */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_free(MPI_Group *group);
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
 
 /* Datatypes */

@@ -1,0 +1,219 @@
+/* MPI groups (MPI-3.1 section 6.3) and the communicators made from them
+ * (MPI_Comm_create, MPI_Comm_create_group). A group is a list of nodes;
+ * MPI_GROUP_EMPTY is group 0. */
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+
+#define MPII_MAX_GROUPS 64
+static struct { int used, n; int *node; } groups[MPII_MAX_GROUPS] = { [0] = { .used = 1 } };
+
+static int group_ok(MPI_Group g)
+{
+    return g >= 0 && g < MPII_MAX_GROUPS && groups[g].used;
+}
+#define GROUP_OR_ERR(g)                                                                        \
+    if (!group_ok(g))                                                                          \
+    return mpii_err(MPI_COMM_WORLD, MPI_ERR_GROUP, "group %d is not valid", g)
+
+/* A new group of n nodes (node[] copied), in *out. */
+static int group_new(const int *node, int n, MPI_Group *out)
+{
+    int g = 1;
+    while (g < MPII_MAX_GROUPS && groups[g].used)
+        g++;
+    if (g == MPII_MAX_GROUPS)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d groups at once", MPII_MAX_GROUPS);
+    int *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+    if (!copy)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d bytes for a group", (int)(n * sizeof *copy));
+    memcpy(copy, node, (size_t)n * sizeof *copy);
+    groups[g] = (typeof(groups[0])){ .used = 1, .n = n, .node = copy };
+    *out = g;
+    return MPI_SUCCESS;
+}
+
+/* The rank of node in g, or MPI_UNDEFINED. */
+static int rank_in(MPI_Group g, int node)
+{
+    for (int r = 0; r < groups[g].n; r++)
+        if (groups[g].node[r] == node)
+            return r;
+    return MPI_UNDEFINED;
+}
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    MPII_ENTER("MPI_Comm_group");
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    return group_new(c->world, c->size, group);
+}
+
+int MPI_Group_size(MPI_Group g, int *size)
+{
+    MPII_ENTER("MPI_Group_size");
+    GROUP_OR_ERR(g);
+    *size = groups[g].n;
+    return MPI_SUCCESS;
+}
+
+int MPI_Group_rank(MPI_Group g, int *rank)
+{
+    MPII_ENTER("MPI_Group_rank");
+    GROUP_OR_ERR(g);
+    *rank = rank_in(g, mpii_comms[MPI_COMM_SELF].world[0]);
+    return MPI_SUCCESS;
+}
+
+/* ranks[0..n) distinct and in 0..size-1; 0 or an error class. */
+static int check_ranks(MPI_Group g, int n, const int *ranks)
+{
+    if (n < 0 || n > groups[g].n)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "%d ranks of a group of %d", n, groups[g].n);
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= groups[g].n)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_RANK, "rank %d; accepted: 0..%d", ranks[i], groups[g].n - 1);
+        for (int j = 0; j < i; j++)
+            if (ranks[j] == ranks[i])
+                return mpii_err(MPI_COMM_WORLD, MPI_ERR_RANK, "rank %d is listed twice", ranks[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Group_incl(MPI_Group g, int n, const int ranks[], MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_incl");
+    GROUP_OR_ERR(g);
+    int e = check_ranks(g, n, ranks);
+    int *node = e ? NULL : malloc((size_t)(n > 0 ? n : 1) * sizeof *node);
+    if (e || !node)
+        return e ? e : mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d bytes for a group", (int)(n * sizeof *node));
+    for (int i = 0; i < n; i++)
+        node[i] = groups[g].node[ranks[i]];
+    e = group_new(node, n, newgroup);
+    free(node);
+    return e;
+}
+
+int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_excl");
+    GROUP_OR_ERR(g);
+    int e = check_ranks(g, n, ranks), k = 0;
+    int *node = e ? NULL : malloc((size_t)(groups[g].n > 0 ? groups[g].n : 1) * sizeof *node);
+    if (e || !node)
+        return e ? e : mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d bytes for a group", (int)(groups[g].n * sizeof *node));
+    for (int r = 0; r < groups[g].n; r++) {
+        int out = 0;
+        for (int i = 0; i < n; i++)
+            out |= ranks[i] == r;
+        if (!out)
+            node[k++] = groups[g].node[r];
+    }
+    e = group_new(node, k, newgroup);
+    free(node);
+    return e;
+}
+
+int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group g2, int ranks2[])
+{
+    MPII_ENTER("MPI_Group_translate_ranks");
+    GROUP_OR_ERR(g1);
+    GROUP_OR_ERR(g2);
+    for (int i = 0; i < n; i++) {
+        if (ranks1[i] == MPI_PROC_NULL) {
+            ranks2[i] = MPI_PROC_NULL;
+            continue;
+        }
+        if (ranks1[i] < 0 || ranks1[i] >= groups[g1].n)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_RANK, "rank %d; accepted: 0..%d", ranks1[i], groups[g1].n - 1);
+        ranks2[i] = rank_in(g2, groups[g1].node[ranks1[i]]);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result)
+{
+    MPII_ENTER("MPI_Group_compare");
+    GROUP_OR_ERR(g1);
+    GROUP_OR_ERR(g2);
+    int same = groups[g1].n == groups[g2].n, order = same;
+    for (int r = 0; r < groups[g1].n && same; r++) {
+        order &= groups[g1].node[r] == groups[g2].node[r];
+        same &= rank_in(g2, groups[g1].node[r]) != MPI_UNDEFINED;
+    }
+    *result = order ? MPI_IDENT : same ? MPI_SIMILAR : MPI_UNEQUAL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Group_free(MPI_Group *g)
+{
+    MPII_ENTER("MPI_Group_free");
+    GROUP_OR_ERR(*g);
+    if (*g == MPI_GROUP_EMPTY)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_GROUP_EMPTY cannot be freed");
+    free(groups[*g].node);
+    groups[*g].used = 0;
+    *g = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}
+
+/* Every rank of comm calls it with the same group: a split whose color
+ * says membership and whose key is the rank in the group. */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Comm_create");
+    GROUP_OR_ERR(g);
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    int r = rank_in(g, c->world[c->rank]);
+    int e = MPI_Comm_split(comm, r == MPI_UNDEFINED ? MPI_UNDEFINED : 0, r, newcomm);
+    mpii_call = "MPI_Comm_create";
+    return e;
+}
+
+/* Only the group's members call it: they agree on a context through the
+ * group's first member, on comm's collective context with the caller's tag. */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Comm_create_group");
+    GROUP_OR_ERR(g);
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+        return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d", tag, MPI_TAG_UB_VALUE);
+    int n = groups[g].n, me = rank_in(g, c->world[c->rank]), e = MPI_SUCCESS;
+    int *list = malloc((size_t)(n > 0 ? n : 1) * sizeof *list);
+    if (!list)
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes for a communicator", (int)(n * sizeof *list));
+    for (int i = 0; i < n && !e; i++) {              /* the members' ranks in comm */
+        int r = 0;
+        while (r < c->size && c->world[r] != groups[g].node[i])
+            r++;
+        if (r == c->size)
+            e = mpii_err(comm, MPI_ERR_GROUP, "the group's rank %d is not in the communicator", i);
+        list[i] = r;
+    }
+    if (!e && me == MPI_UNDEFINED)
+        e = mpii_err(comm, MPI_ERR_GROUP, "the calling rank is not in the group");
+    uint32_t ctx = mpii_next_ctx, theirs;
+    for (int i = 1; i < n && !e && me == 0; i++) {
+        e = mpii_recv(c, c->ctx + 1, &theirs, sizeof theirs, list[i], tag, NULL);
+        if (theirs > ctx)
+            ctx = theirs;
+    }
+    for (int i = 1; i < n && !e && me == 0; i++)
+        e = mpii_send(c, c->ctx + 1, &ctx, sizeof ctx, list[i], tag, 0);
+    if (!e && me > 0 && !(e = mpii_send(c, c->ctx + 1, &ctx, sizeof ctx, list[0], tag, 0)))
+        e = mpii_recv(c, c->ctx + 1, &ctx, sizeof ctx, list[0], tag, NULL);
+    if (!e && ctx + 2 > MPII_CTX_MAX)
+        e = mpii_err(comm, MPI_ERR_INTERN, "more than %u communicators made in one run", MPII_CTX_MAX / 2);
+    if (!e)
+        e = mpii_comm_make(comm, list, n, me, ctx, newcomm);
+    free(list);
+    return e;
+}
