@@ -16,6 +16,9 @@ static const unsigned char sizes[] = {
     [MPI_INT32_T] = 4, [MPI_UINT32_T] = 4, [MPI_INT64_T] = 8, [MPI_UINT64_T] = 8, [MPI_PACKED] = 1,
     [MPI_C_BOOL] = sizeof(bool), [MPI_WCHAR] = sizeof(wchar_t), [MPI_AINT] = sizeof(MPI_Aint),
     [MPI_COUNT] = sizeof(MPI_Count),
+    [MPI_2INT] = sizeof(struct { int v, i; }), [MPI_FLOAT_INT] = sizeof(struct { float v; int i; }),
+    [MPI_DOUBLE_INT] = sizeof(struct { double v; int i; }), [MPI_LONG_INT] = sizeof(struct { long v; int i; }),
+    [MPI_SHORT_INT] = sizeof(struct { short v; int i; }),
 };
 
 int mpii_type_size(MPI_Datatype t)
@@ -98,8 +101,36 @@ int mpii_op_commutes(MPI_Op op)
         ARITH(T)                                                                      \
     }
 
+/* MAXLOC, MINLOC on value-index pairs: the greater (lesser) value, and on
+ * a tie the lesser index (MPI-3.1 5.9.4). */
+#define LOC(T)                                                                        \
+    {                                                                                 \
+        const struct { T v; int i; } *a = x;                                          \
+        struct { T v; int i; } *b = y;                                                \
+        for (int k = 0; k < n; k++) {                                                 \
+            int better = op == MPI_MAXLOC ? a[k].v > b[k].v : a[k].v < b[k].v;        \
+            if (better || (a[k].v == b[k].v && a[k].i < b[k].i))                      \
+                b[k] = *(const typeof(b[k]) *)&a[k];                                  \
+        }                                                                             \
+        return 0;                                                                     \
+    }
+
+static int reduce_loc(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
+{
+    switch (t) {
+    case MPI_2INT: LOC(int)
+    case MPI_FLOAT_INT: LOC(float)
+    case MPI_DOUBLE_INT: LOC(double)
+    case MPI_LONG_INT: LOC(long)
+    case MPI_SHORT_INT: LOC(short)
+    default: return -1;
+    }
+}
+
 int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
 {
+    if (op == MPI_MAXLOC || op == MPI_MINLOC)
+        return reduce_loc(x, y, n, t, op);
     int u = op - USER_OP_BASE;
     if (u >= 0 && u < MPII_USER_OPS) {
         if (!user_ops[u].fn)

@@ -203,6 +203,49 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI
     return send_call(buf, count, t, dest, tag, comm, 1);
 }
 
+/* Buffered mode: the sends are eager, so the attached buffer is never
+ * held; MPI_Bsend still requires one big enough (MPI-3.1 3.6), so that a
+ * program wrong on another MPI is wrong here too. */
+static void *bsend_buf;
+static int bsend_size;
+
+int MPI_Buffer_attach(void *buffer, int size)
+{
+    MPII_ENTER("MPI_Buffer_attach");
+    if (bsend_buf)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_BUFFER, "a buffer is attached already");
+    if (size < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "size %d is negative", size);
+    bsend_buf = buffer;
+    bsend_size = size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPII_ENTER("MPI_Buffer_detach");
+    *(void **)buffer_addr = bsend_buf;
+    *size = bsend_size;
+    bsend_buf = NULL;
+    bsend_size = 0;
+    return MPI_SUCCESS;
+}
+
+static int bsend_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    long need = (long)count * mpii_type_size(t) + MPI_BSEND_OVERHEAD;
+    if (!bsend_buf || need > bsend_size)
+        return mpii_err(comm, MPI_ERR_BUFFER, "%ld bytes (with MPI_BSEND_OVERHEAD) need an attached buffer; "
+                        "attached: %d bytes", need, bsend_buf ? bsend_size : 0);
+    return send_call(buf, count, t, dest, tag, comm, 0);
+}
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Bsend");
+    return bsend_call(buf, count, t, dest, tag, comm);
+}
+
 int MPI_Recv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Status *st)
 {
     MPII_ENTER("MPI_Recv");
@@ -267,10 +310,11 @@ static struct req *req_of(MPI_Request h)
     return h >= 1 && h <= nreqs && reqs[h - 1].state != REQ_FREE ? &reqs[h - 1] : NULL;
 }
 
+/* mode: 0 standard, 1 synchronous, 2 buffered */
 static int isend_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
-                      MPI_Request *request, int sync)
+                      MPI_Request *request, int mode)
 {
-    int e = send_call(buf, count, t, dest, tag, comm, sync);
+    int e = mode == 2 ? bsend_call(buf, count, t, dest, tag, comm) : send_call(buf, count, t, dest, tag, comm, mode);
     if (e || (e = new_req(comm, request)))
         return e;
     reqs[*request - 1] = (struct req){ .state = REQ_DONE, .comm = comm,
@@ -291,6 +335,12 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MP
 {
     MPII_ENTER("MPI_Issend");
     return isend_call(buf, count, t, dest, tag, comm, request, 1);
+}
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ibsend");
+    return isend_call(buf, count, t, dest, tag, comm, request, 2);
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request *request)
