@@ -105,8 +105,11 @@ static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t
     if (count < 0)
         return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
     int sz = mpii_type_size(t);
-    if (!sz)
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    if (!mpii_type_contig(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which this call does not take yet "
+                        "(MPI_Bcast, MPI_Gather, MPI_Scatter, MPI_Allgather and MPI_Alltoall do)", t);
     if (root != -1 && (root < 0 || root >= c->size))
         return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
     *len = (size_t)count * (size_t)sz;
@@ -123,6 +126,76 @@ static void *scratch(MPI_Comm comm, size_t len, int *e)
 
 #define SEND(buf, len, to) mpii_send(c, c->ctx + 1, buf, len, to, TAG_COLL, 0)
 #define RECV(buf, len, from) mpii_recv(c, c->ctx + 1, buf, len, from, TAG_COLL, NULL)
+
+/* --- types that are not contiguous -------------------------------------------
+ * Bcast, Gather, Scatter, Allgather and Alltoall run on the packed bytes
+ * of such a type (apps/mpi/typemap.c): pack what this rank sends, run the
+ * call on MPI_BYTE, unpack what it receives. */
+
+static int packed_len(MPI_Comm comm, int count, MPI_Datatype t, size_t *len)
+{
+    if (count < 0)
+        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    *len = (size_t)count * (size_t)mpii_type_size(t);
+    return MPI_SUCCESS;
+}
+
+/* A packed copy of count elements (NULL for MPI_IN_PLACE or none). */
+static void *pack_copy(MPI_Comm comm, const void *in, long count, MPI_Datatype t, int *e)
+{
+    if (in == MPI_IN_PLACE || count <= 0)
+        return NULL;
+    size_t len = (size_t)count * (size_t)mpii_type_size(t);
+    void *p = scratch(comm, len, e);
+    if (p)
+        mpii_pack(in, (int)count, t, p);
+    return p;
+}
+
+static int size_of(MPI_Comm comm)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    return c ? c->size : 0;
+}
+
+static int rank_of(MPI_Comm comm)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    return c ? c->rank : 0;
+}
+
+enum packed_op { P_GATHER, P_SCATTER, P_ALLGATHER, P_ALLTOALL };
+
+/* Gather, Scatter, Allgather or Alltoall on packed bytes. The send side
+ * holds `sn` elements of st (0 where this rank sends nothing), the receive
+ * side `rn` of rt. */
+static int run_packed(enum packed_op op, MPI_Comm comm, const void *send, int scount, MPI_Datatype st, long sn,
+                      void *recv, int rcount, MPI_Datatype rt, long rn, int root)
+{
+    size_t sl = 0, rl = 0;
+    int e = MPI_SUCCESS;
+    if (send == MPI_IN_PLACE || recv == MPI_IN_PLACE)
+        return mpii_err(comm, MPI_ERR_ARG, "MPI_IN_PLACE with a datatype that is not contiguous is not taken yet");
+    if ((sn && (e = packed_len(comm, scount, st, &sl))) || (rn && (e = packed_len(comm, rcount, rt, &rl))))
+        return e;
+    void *ps = pack_copy(comm, send, sn, st, &e);
+    void *pr = !e && rn ? scratch(comm, (size_t)rn * (size_t)mpii_type_size(rt), &e) : NULL;
+    int sb = (int)sl, rb = (int)rl;
+    if (!e)
+        switch (op) {
+        case P_GATHER: e = MPI_Gather(ps, sb, MPI_BYTE, pr, rb, MPI_BYTE, root, comm); break;
+        case P_SCATTER: e = MPI_Scatter(ps, sb, MPI_BYTE, pr, rb, MPI_BYTE, root, comm); break;
+        case P_ALLGATHER: e = MPI_Allgather(ps, sb, MPI_BYTE, pr, rb, MPI_BYTE, comm); break;
+        case P_ALLTOALL: e = MPI_Alltoall(ps, sb, MPI_BYTE, pr, rb, MPI_BYTE, comm); break;
+        }
+    if (!e && rn)
+        mpii_unpack(pr, (size_t)rn * (size_t)mpii_type_size(rt), rt, recv);
+    free(ps);
+    free(pr);
+    return e;
+}
 
 /* --- barrier ------------------------------------------------------------ */
 
@@ -161,6 +234,18 @@ static int bcast_p2p(struct mpii_comm *c, void *buf, size_t len, int root)
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Bcast");
+    if (!mpii_type_contig(t)) {
+        size_t len;
+        int e = packed_len(comm, count, t, &len), me = rank_of(comm);
+        void *p = e ? NULL : scratch(comm, len, &e);
+        if (p && me == root)
+            mpii_pack(buf, count, t, p);
+        if (p && !(e = MPI_Bcast(p, (int)len, MPI_BYTE, root, comm)) && me != root)
+            mpii_unpack(p, len, t, buf);
+        free(p);
+        mpii_call = "MPI_Bcast";
+        return e;
+    }
     struct mpii_comm *c;
     size_t len;
     int e = check(comm, &c, count, t, root, &len);
@@ -267,6 +352,12 @@ int MPI_Gather(const void *send, int scount, MPI_Datatype st, void *recv, int rc
                MPI_Comm comm)
 {
     MPII_ENTER("MPI_Gather");
+    if (!mpii_type_contig(st) || (rank_of(comm) == root && !mpii_type_contig(rt))) {
+        int e = run_packed(P_GATHER, comm, send, scount, st, scount, recv, rcount, rt,
+                           rank_of(comm) == root ? (long)rcount * size_of(comm) : 0, root);
+        mpii_call = "MPI_Gather";
+        return e;
+    }
     struct mpii_comm *c;
     size_t len, dummy;
     int e = check(comm, &c, 0, MPI_BYTE, root, &dummy);
@@ -289,6 +380,12 @@ int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int r
                 MPI_Comm comm)
 {
     MPII_ENTER("MPI_Scatter");
+    if (!mpii_type_contig(rt) || (rank_of(comm) == root && !mpii_type_contig(st))) {
+        int e = run_packed(P_SCATTER, comm, send, scount, st, rank_of(comm) == root ? (long)scount * size_of(comm) : 0,
+                           recv, rcount, rt, rcount, root);
+        mpii_call = "MPI_Scatter";
+        return e;
+    }
     struct mpii_comm *c;
     size_t len, dummy;
     int e = check(comm, &c, 0, MPI_BYTE, root, &dummy);
@@ -322,6 +419,12 @@ int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int
                   MPI_Comm comm)
 {
     MPII_ENTER("MPI_Allgather");
+    if (!mpii_type_contig(st) || !mpii_type_contig(rt)) {
+        int e = run_packed(P_ALLGATHER, comm, send, scount, st, scount, recv, rcount, rt,
+                           (long)rcount * size_of(comm), 0);
+        mpii_call = "MPI_Allgather";
+        return e;
+    }
     struct mpii_comm *c;
     size_t len;
     int e = check(comm, &c, rcount, rt, -1, &len);
@@ -342,6 +445,12 @@ int MPI_Alltoall(const void *send, int scount, MPI_Datatype st, void *recv, int 
                  MPI_Comm comm)
 {
     MPII_ENTER("MPI_Alltoall");
+    if (!mpii_type_contig(st) || !mpii_type_contig(rt)) {
+        int e = run_packed(P_ALLTOALL, comm, send, scount, st, (long)scount * size_of(comm), recv, rcount, rt,
+                           (long)rcount * size_of(comm), 0);
+        mpii_call = "MPI_Alltoall";
+        return e;
+    }
     struct mpii_comm *c;
     size_t len;
     int e = check(comm, &c, rcount, rt, -1, &len);

@@ -1,6 +1,6 @@
-/* MPI datatypes and reduction operators (MPI-3.1 sections 3.2.2 and 5.9):
- * the basic C types, each contiguous, and the predefined and user
- * operators. A type's size is the node's own C type's. */
+/* MPI's basic datatypes and the reduction operators (MPI-3.1 sections
+ * 3.2.2 and 5.9): the basic C types' sizes (the node's own C types'), and
+ * the predefined and user operators. Derived types: apps/mpi/typemap.c. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <wchar.h>
@@ -21,17 +21,9 @@ static const unsigned char sizes[] = {
     [MPI_SHORT_INT] = sizeof(struct { short v; int i; }),
 };
 
-int mpii_type_size(MPI_Datatype t)
+int mpii_basic_size(MPI_Datatype t)
 {
     return t > 0 && t < (int)sizeof sizes ? sizes[t] : 0;
-}
-
-int MPI_Type_size(MPI_Datatype t, int *size)
-{
-    MPII_ENTER("MPI_Type_size");
-    if (!(*size = mpii_type_size(t)))
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
-    return MPI_SUCCESS;
 }
 
 /* --- operators -------------------------------------------------------- */

@@ -63,8 +63,17 @@ void mpii_check_init(void);
  * 16 + class; under MPI_ERRORS_RETURN return the class. */
 int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Types: bytes of one element, 0 for an unknown handle. */
+/* Types (apps/mpi/dtype.c, typemap.c): bytes of data of one element, 0
+ * for an unknown handle; a basic type's size; 1 if count elements are
+ * count x size contiguous bytes; 1 if t may be used in communication
+ * (basic, or derived and committed). mpii_pack copies count elements'
+ * data into out, contiguous; mpii_unpack puts bytes of data back. */
 int mpii_type_size(MPI_Datatype t);
+int mpii_basic_size(MPI_Datatype t);
+int mpii_type_contig(MPI_Datatype t);
+int mpii_type_usable(MPI_Datatype t);
+void mpii_pack(const void *in, int count, MPI_Datatype t, void *out);
+void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out);
 
 /* Point to point on a context (apps/mpi/p2p.c), in bytes. Ranks are the
  * communicator's. Return an MPI error class. */

@@ -24,10 +24,12 @@ struct req {
     unsigned long seq;               /* posting order of receives */
     MPI_Comm comm;
     uint32_t ctx;
-    void *buf;
+    void *buf;                       /* where the data lands: the user's, or a packed copy */
     size_t cap;
     int src, tag;
     MPI_Status st;
+    void *user;                      /* a type not contiguous: unpacked into user at completion */
+    MPI_Datatype type;
 };
 static struct req *reqs;
 static int nreqs;
@@ -137,7 +139,14 @@ static int complete_recv(struct req *q)
     if (e)
         return e;
     q->state = REQ_DONE;             /* before: an error must not leave it pending */
-    return recv_message(c, q->ctx, q->buf, q->cap, q->src, q->tag, &q->st);
+    e = recv_message(c, q->ctx, q->buf, q->cap, q->src, q->tag, &q->st);
+    if (q->user) {
+        mpii_unpack(q->buf, (size_t)q->st.count_bytes_, q->type, q->user);
+        free(q->buf);
+        q->buf = q->user;
+        q->user = NULL;
+    }
+    return e;
 }
 
 int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st)
@@ -165,8 +174,8 @@ static int check_buf(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Dataty
     if (count < 0)
         return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
     int sz = mpii_type_size(t);
-    if (!sz)
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
     if (!(peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < c->size)))
         return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d%s", peer, c->size - 1,
                         any_ok ? ", MPI_ANY_SOURCE or MPI_PROC_NULL" : " or MPI_PROC_NULL");
@@ -177,12 +186,42 @@ static int check_buf(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Dataty
     return MPI_SUCCESS;
 }
 
+/* Send and receive count elements of t: a type that is not contiguous
+ * goes through a packed copy (apps/mpi/typemap.c). */
+static int send_typed(struct mpii_comm *c, const void *buf, int count, MPI_Datatype t, size_t len, int dest,
+                      int tag, int sync)
+{
+    if (mpii_type_contig(t))
+        return mpii_send(c, c->ctx, buf, len, dest, tag, sync);
+    void *tmp = malloc(len ? len : 1);
+    if (!tmp)
+        return mpii_err(c - mpii_comms, MPI_ERR_NO_MEM, "%lu bytes to pack a message", (unsigned long)len);
+    mpii_pack(buf, count, t, tmp);
+    int e = mpii_send(c, c->ctx, tmp, len, dest, tag, sync);
+    free(tmp);
+    return e;
+}
+
+static int recv_typed(struct mpii_comm *c, void *buf, MPI_Datatype t, size_t len, int src, int tag, MPI_Status *st)
+{
+    if (mpii_type_contig(t))
+        return mpii_recv(c, c->ctx, buf, len, src, tag, st);
+    MPI_Status own;
+    void *tmp = malloc(len ? len : 1);
+    if (!tmp)
+        return mpii_err(c - mpii_comms, MPI_ERR_NO_MEM, "%lu bytes to unpack a message", (unsigned long)len);
+    int e = mpii_recv(c, c->ctx, tmp, len, src, tag, st ? st : &own);
+    mpii_unpack(tmp, (size_t)(st ? st : &own)->count_bytes_, t, buf);
+    free(tmp);
+    return e;
+}
+
 static int send_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, int sync)
 {
     struct mpii_comm *c;
     size_t len;
     int e = check_buf(comm, &c, count, t, dest, 0, tag, 0, &len);
-    return e ? e : mpii_send(c, c->ctx, buf, len, dest, tag, sync);
+    return e ? e : send_typed(c, buf, count, t, len, dest, tag, sync);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
@@ -252,7 +291,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
     struct mpii_comm *c;
     size_t len;
     int e = check_buf(comm, &c, count, t, source, 1, tag, 1, &len);
-    return e ? e : mpii_recv(c, c->ctx, buf, len, source, tag, st);
+    return e ? e : recv_typed(c, buf, t, len, source, tag, st);
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -266,8 +305,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     if (!e)
         e = check_buf(comm, &c, recvcount, recvtype, source, 1, recvtag, 1, &rlen);
     if (!e)
-        e = mpii_send(c, c->ctx, sendbuf, slen, dest, sendtag, 0);
-    return e ? e : mpii_recv(c, c->ctx, recvbuf, rlen, source, recvtag, st);
+        e = send_typed(c, sendbuf, sendcount, sendtype, slen, dest, sendtag, 0);
+    return e ? e : recv_typed(c, recvbuf, recvtype, rlen, source, recvtag, st);
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sendtag, int source,
@@ -281,8 +320,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sen
         e = check_buf(comm, &c, count, t, source, 1, recvtag, 1, &len);
     /* the send is eager: the NIC holds the data before the receive writes buf */
     if (!e)
-        e = mpii_send(c, c->ctx, buf, len, dest, sendtag, 0);
-    return e ? e : mpii_recv(c, c->ctx, buf, len, source, recvtag, st);
+        e = send_typed(c, buf, count, t, len, dest, sendtag, 0);
+    return e ? e : recv_typed(c, buf, t, len, source, recvtag, st);
 }
 
 /* --- requests --------------------------------------------------------- */
@@ -354,6 +393,14 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
     struct req *q = &reqs[*request - 1];
     *q = (struct req){ .state = REQ_RECV, .seq = next_seq++, .comm = comm, .ctx = c->ctx, .buf = buf,
                        .cap = len, .src = source, .tag = tag };
+    if (!mpii_type_contig(t)) {
+        q->user = buf;
+        q->type = t;
+        if (!(q->buf = malloc(len ? len : 1))) {
+            q->state = REQ_FREE;
+            return mpii_err(comm, MPI_ERR_NO_MEM, "%lu bytes to unpack a message", (unsigned long)len);
+        }
+    }
     if (source == MPI_PROC_NULL) {
         q->state = REQ_DONE;
         q->st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };

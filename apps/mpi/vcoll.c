@@ -25,8 +25,11 @@ static int comm_of(MPI_Comm comm, struct mpii_comm **c)
 
 static int type_of(MPI_Comm comm, MPI_Datatype t, int *size)
 {
-    if (!(*size = mpii_type_size(t)))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    *size = mpii_type_size(t);
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    if (!mpii_type_contig(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which this call does not take yet", t);
     return MPI_SUCCESS;
 }
 

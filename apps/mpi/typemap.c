@@ -1,0 +1,343 @@
+/* MPI derived datatypes (MPI-3.1 section 4.1) and MPI_Pack/MPI_Unpack
+ * (4.2). A type is its type map flattened to byte blocks (offset and
+ * length, adjacent ones merged) with its lower bound and extent; the
+ * extent of a struct is rounded up to the alignment of its most aligned
+ * member, as C lays out structs (4.1.6). Basic types are one block.
+ * A message of a type that is not one contiguous block is packed into a
+ * contiguous buffer before it is sent and unpacked after it arrives
+ * (apps/mpi/p2p.c, coll.c). */
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+
+#define MPII_FIRST_DERIVED 64
+#define MPII_MAX_DERIVED 256
+struct blk { MPI_Aint off; MPI_Aint len; };
+struct dtype {
+    int used, committed;
+    MPI_Aint size, lb, extent;
+    int align;
+    int nblk;
+    struct blk *blk;
+};
+static struct dtype derived[MPII_MAX_DERIVED];
+
+static struct dtype *derived_of(MPI_Datatype t)
+{
+    int i = t - MPII_FIRST_DERIVED;
+    return i >= 0 && i < MPII_MAX_DERIVED && derived[i].used ? &derived[i] : NULL;
+}
+
+/* A basic type as a one-block type (in *tmp), or the derived one; NULL if
+ * t is neither. */
+static const struct dtype *view(MPI_Datatype t, struct dtype *tmp, struct blk *b)
+{
+    int sz = mpii_basic_size(t);
+    if (sz) {
+        *b = (struct blk){ 0, sz };
+        *tmp = (struct dtype){ .used = 1, .committed = 1, .size = sz, .extent = sz, .align = sz > 8 ? 8 : sz,
+                               .nblk = 1, .blk = b };
+        return tmp;
+    }
+    return derived_of(t);
+}
+
+int mpii_type_size(MPI_Datatype t)
+{
+    const struct dtype *d = derived_of(t);
+    return d ? (int)d->size : mpii_basic_size(t);
+}
+
+int mpii_type_contig(MPI_Datatype t)
+{
+    const struct dtype *d = derived_of(t);
+    return !d || (d->nblk == 1 && d->blk[0].off == 0 && d->blk[0].len == d->extent && d->lb == 0);
+}
+
+int mpii_type_usable(MPI_Datatype t)
+{
+    const struct dtype *d = derived_of(t);
+    return d ? d->committed : mpii_basic_size(t) != 0;
+}
+
+/* out[0..count x size) = the data of count elements at in. */
+void mpii_pack(const void *in, int count, MPI_Datatype t, void *out)
+{
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    unsigned char *o = out;
+    for (int k = 0; k < count; k++)
+        for (int i = 0; i < d->nblk; i++) {
+            memcpy(o, (const unsigned char *)in + k * d->extent + d->blk[i].off, (size_t)d->blk[i].len);
+            o += d->blk[i].len;
+        }
+}
+
+/* The reverse: bytes (a whole number of elements' data) into their places. */
+void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out)
+{
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    const unsigned char *p = in;
+    for (int k = 0; bytes; k++)
+        for (int i = 0; i < d->nblk && bytes; i++) {
+            size_t n = (size_t)d->blk[i].len < bytes ? (size_t)d->blk[i].len : bytes;
+            memcpy((unsigned char *)out + k * d->extent + d->blk[i].off, p, n);
+            p += n;
+            bytes -= n;
+        }
+}
+
+/* --- construction ------------------------------------------------------ */
+
+/* A new type of the blocks of n copies: copy i of type ti at byte
+ * displacement disp[i] (ti = types[i] or types[0] when one_type). */
+static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatype *types, int one_type,
+                 MPI_Datatype *out)
+{
+    int slot = 0;
+    while (slot < MPII_MAX_DERIVED && derived[slot].used)
+        slot++;
+    if (slot == MPII_MAX_DERIVED)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d derived datatypes at once", MPII_MAX_DERIVED);
+    long nb = 0;
+    for (int i = 0; i < n; i++) {
+        struct dtype tmp;
+        struct blk b;
+        const struct dtype *d = view(types[one_type ? 0 : i], &tmp, &b);
+        if (!d)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", types[one_type ? 0 : i]);
+        if (lens[i] < 0)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "block length %d is negative", lens[i]);
+        nb += (long)lens[i] * d->nblk;
+    }
+    struct dtype *t = &derived[slot];
+    *t = (struct dtype){ .used = 1, .align = 1, .blk = malloc((size_t)(nb ? nb : 1) * sizeof(struct blk)) };
+    if (!t->blk) {
+        t->used = 0;
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%ld blocks of a datatype", nb);
+    }
+    MPI_Aint lo = 0, hi = 0;
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        struct dtype tmp;
+        struct blk b;
+        const struct dtype *d = view(types[one_type ? 0 : i], &tmp, &b);
+        if (d->align > t->align)
+            t->align = d->align;
+        for (int k = 0; k < lens[i]; k++) {
+            MPI_Aint base = disp[i] + k * d->extent;
+            if (!any || base + d->lb < lo)
+                lo = base + d->lb;
+            if (!any || base + d->lb + d->extent > hi)
+                hi = base + d->lb + d->extent;
+            any = 1;
+            for (int j = 0; j < d->nblk; j++) {
+                struct blk x = { base + d->blk[j].off, d->blk[j].len };
+                if (t->nblk && t->blk[t->nblk - 1].off + t->blk[t->nblk - 1].len == x.off)
+                    t->blk[t->nblk - 1].len += x.len;
+                else if (x.len)
+                    t->blk[t->nblk++] = x;
+                t->size += x.len;
+            }
+        }
+    }
+    t->lb = lo;
+    t->extent = hi - lo;
+    if (!one_type && t->extent % t->align)           /* a struct's padding */
+        t->extent += t->align - t->extent % t->align;
+    *out = MPII_FIRST_DERIVED + slot;
+    return MPI_SUCCESS;
+}
+
+static MPI_Aint extent_of(MPI_Datatype t)
+{
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    return d ? d->extent : 0;
+}
+
+/* count copies of old at the byte displacements disp[i], lens[i] each */
+static int build_one(int count, const MPI_Aint *disp, const int *lens, MPI_Datatype old, MPI_Datatype *out)
+{
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
+    return build(count, disp, lens, &old, 1, out);
+}
+
+int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_contiguous");
+    MPI_Aint zero = 0;
+    return build_one(count < 0 ? count : 1, &zero, &count, old, newtype);
+}
+
+static int vector(int count, int blocklen, MPI_Aint stride_bytes, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
+    MPI_Aint *disp = malloc((size_t)(count ? count : 1) * sizeof *disp);
+    int *lens = malloc((size_t)(count ? count : 1) * sizeof *lens), e;
+    if (!disp || !lens)
+        e = mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "a vector of %d blocks", count);
+    else {
+        for (int i = 0; i < count; i++)
+            disp[i] = i * stride_bytes, lens[i] = blocklen;
+        e = build_one(count, disp, lens, old, newtype);
+    }
+    free(disp);
+    free(lens);
+    return e;
+}
+
+int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_vector");
+    return vector(count, blocklen, (MPI_Aint)stride * extent_of(old), old, newtype);
+}
+
+int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_hvector");
+    return vector(count, blocklen, stride, old, newtype);
+}
+
+static int indexed(int count, const int *lens, const MPI_Aint *disp_bytes, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    return build_one(count, disp_bytes, lens, old, newtype);
+}
+
+int MPI_Type_indexed(int count, const int lens[], const int displs[], MPI_Datatype old, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_indexed");
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
+    MPI_Aint *d = malloc((size_t)(count ? count : 1) * sizeof *d);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "an index of %d blocks", count);
+    for (int i = 0; i < count; i++)
+        d[i] = (MPI_Aint)displs[i] * extent_of(old);
+    int e = indexed(count, lens, d, old, newtype);
+    free(d);
+    return e;
+}
+
+int MPI_Type_create_hindexed(int count, const int lens[], const MPI_Aint displs[], MPI_Datatype old,
+                             MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_hindexed");
+    return indexed(count, lens, displs, old, newtype);
+}
+
+int MPI_Type_create_struct(int count, const int lens[], const MPI_Aint displs[], const MPI_Datatype types[],
+                           MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_struct");
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
+    return build(count, displs, lens, types, 0, newtype);
+}
+
+int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_resized");
+    int one = 1;
+    MPI_Aint zero = 0;
+    int e = build_one(1, &zero, &one, old, newtype);
+    if (!e) {
+        struct dtype *d = derived_of(*newtype);
+        d->lb = lb;
+        d->extent = extent;
+    }
+    return e;
+}
+
+int MPI_Type_commit(MPI_Datatype *t)
+{
+    MPII_ENTER("MPI_Type_commit");
+    struct dtype *d = derived_of(*t);
+    if (!d && !mpii_basic_size(*t))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", *t);
+    if (d)
+        d->committed = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype *t)
+{
+    MPII_ENTER("MPI_Type_free");
+    struct dtype *d = derived_of(*t);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not a derived datatype", *t);
+    free(d->blk);
+    d->used = 0;
+    *t = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_size(MPI_Datatype t, int *size)
+{
+    MPII_ENTER("MPI_Type_size");
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    *size = (int)d->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint *lb, MPI_Aint *extent)
+{
+    MPII_ENTER("MPI_Type_get_extent");
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    *lb = d->lb;
+    *extent = d->extent;
+    return MPI_SUCCESS;
+}
+
+/* --- MPI_Pack, MPI_Unpack: the packed form is the data, in order ---------- */
+
+int MPI_Pack_size(int count, MPI_Datatype t, MPI_Comm comm, int *size)
+{
+    MPII_ENTER("MPI_Pack_size");
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    *size = count * mpii_type_size(t);
+    return MPI_SUCCESS;
+}
+
+int MPI_Pack(const void *in, int count, MPI_Datatype t, void *out, int outsize, int *position, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Pack");
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    long need = (long)count * mpii_type_size(t);
+    if (count < 0 || *position < 0 || *position + need > outsize)
+        return mpii_err(comm, MPI_ERR_TRUNCATE, "%ld bytes at position %d of a %d-byte buffer", need, *position,
+                        outsize);
+    mpii_pack(in, count, t, (unsigned char *)out + *position);
+    *position += (int)need;
+    return MPI_SUCCESS;
+}
+
+int MPI_Unpack(const void *in, int insize, int *position, void *out, int count, MPI_Datatype t, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Unpack");
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    long need = (long)count * mpii_type_size(t);
+    if (count < 0 || *position < 0 || *position + need > insize)
+        return mpii_err(comm, MPI_ERR_TRUNCATE, "%ld bytes at position %d of a %d-byte buffer", need, *position,
+                        insize);
+    mpii_unpack((const unsigned char *)in + *position, (size_t)need, t, out);
+    *position += (int)need;
+    return MPI_SUCCESS;
+}
