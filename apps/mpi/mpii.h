@@ -45,6 +45,7 @@ struct mpii_comm {
     int *world;                      /* world[r]: the node of rank r */
     uint32_t ctx;                    /* point to point; ctx + 1 for collectives */
     MPI_Errhandler errh;
+    unsigned icoll;                  /* nonblocking collectives started on it (their tags) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
@@ -79,6 +80,22 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out);
  * communicator's. Return an MPI error class. */
 int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync);
 int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st);
+
+/* Nonblocking collectives (apps/mpi/icoll.c): a schedule of sends,
+ * receives and local steps in rounds, progressed by Test and Wait and by
+ * any blocking receive meanwhile. mpii_sched_test: 1 if complete (making
+ * what progress it can); mpii_sched_wait: complete it, returns an error
+ * class; busy: 1 if some schedule but the one being waited on alone is
+ * active; poke: progress every active schedule without waiting.
+ * mpii_req_sched: a request for a schedule (apps/mpi/p2p.c). */
+struct mpii_sched;
+int mpii_sched_test(struct mpii_sched *s);
+int mpii_sched_wait(struct mpii_sched *s);
+int mpii_sched_busy(void);
+void mpii_sched_poke(void);
+int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request);
+/* 1 if a message of (ctx, src, tag) has arrived by now. */
+int mpii_arrived(const struct mpii_comm *c, uint32_t ctx, int src, int tag);
 
 /* The next context pair this node may use; a communicator's pair is the
  * largest of its members' (apps/mpi/comm.c). */

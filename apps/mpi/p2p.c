@@ -18,7 +18,7 @@
 #include "mpii.h"
 #include "../../netdev/net.h"
 
-enum { REQ_FREE = 0, REQ_DONE, REQ_RECV };
+enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL };
 struct req {
     int state;
     unsigned long seq;               /* posting order of receives */
@@ -30,6 +30,7 @@ struct req {
     MPI_Status st;
     void *user;                      /* a type not contiguous: unpacked into user at completion */
     MPI_Datatype type;
+    struct mpii_sched *sched;        /* REQ_COLL: a nonblocking collective (apps/mpi/icoll.c) */
 };
 static struct req *reqs;
 static int nreqs;
@@ -159,6 +160,9 @@ int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src,
     int e = complete_earlier(c, ctx, src, tag, next_seq);
     if (e)
         return e;
+    /* nonblocking collectives progress while this node waits (MPI-3.1 5.12) */
+    while (mpii_sched_busy() && !mpii_arrived(c, ctx, src, tag))
+        mpii_sched_poke();
     return recv_message(c, ctx, buf, cap, src, tag, st);
 }
 
@@ -408,14 +412,41 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
     return MPI_SUCCESS;
 }
 
-/* 1 if the message a pending receive waits for has arrived by now. */
-static int arrived(const struct req *q)
+int mpii_arrived(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
 {
-    const struct mpii_comm *c = &mpii_comms[q->comm];
     struct net_status ns;
-    int node = q->src == MPI_ANY_SOURCE ? NET_ANY : c->world[q->src];
-    return net_probe_masked(node, (int)mpii_wire(q->ctx, q->tag == MPI_ANY_TAG ? 0 : q->tag),
-                            q->tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, &ns);
+    int node = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
+    return net_probe_masked(node, (int)mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
+                            tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, &ns);
+}
+
+/* 1 if a request can complete now without waiting. */
+static int ready(struct req *q)
+{
+    if (q->state == REQ_RECV)
+        return mpii_arrived(&mpii_comms[q->comm], q->ctx, q->src, q->tag);
+    if (q->state == REQ_COLL)
+        return mpii_sched_test(q->sched);
+    return 1;
+}
+
+/* Complete a request, waiting if need be. */
+static int complete(struct req *q)
+{
+    if (q->state == REQ_RECV)
+        return complete_recv(q);
+    if (q->state == REQ_COLL)
+        return mpii_sched_wait(q->sched);
+    return MPI_SUCCESS;
+}
+
+int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request)
+{
+    int e = new_req(comm, request);
+    if (!e)
+        reqs[*request - 1] = (struct req){ .state = REQ_COLL, .comm = comm, .sched = s,
+                                           .st = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG } };
+    return e;
 }
 
 static void finish(MPI_Request *h, MPI_Status *st)
@@ -440,7 +471,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *st)
     struct req *q = req_of(*request);
     if (!q)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
-    int e = q->state == REQ_RECV ? complete_recv(q) : MPI_SUCCESS;
+    int e = complete(q);
     finish(request, st);
     return e;
 }
@@ -457,11 +488,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *st)
     struct req *q = req_of(*request);
     if (!q)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
-    if (q->state == REQ_RECV && !arrived(q)) {
+    if (!ready(q)) {
         *flag = 0;
         return MPI_SUCCESS;
     }
-    int e = q->state == REQ_RECV ? complete_recv(q) : MPI_SUCCESS;
+    int e = complete(q);
     finish(request, st);
     return e;
 }
@@ -485,7 +516,7 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
         struct req *q = req_of(requests[i]);
         if (requests[i] != MPI_REQUEST_NULL && !q)
             return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d (index %d) is not valid", requests[i], i);
-        if (q && q->state == REQ_RECV && !arrived(q)) {
+        if (q && !ready(q)) {
             *flag = 0;
             return MPI_SUCCESS;
         }
@@ -505,7 +536,7 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_St
         if (!q)
             continue;
         active = 1;
-        if (q->state == REQ_DONE || arrived(q)) {
+        if (ready(q)) {
             *index = i;
             *flag = 1;
             return MPI_Wait(&requests[i], st);
@@ -547,7 +578,7 @@ int MPI_Request_free(MPI_Request *request)
     struct req *q = req_of(*request);
     if (!q)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
-    if (q->state == REQ_RECV)        /* the receive still happens, into its buffer */
+    if (q->state != REQ_DONE)        /* the receive still happens, into its buffer */
         return MPI_Wait(request, MPI_STATUS_IGNORE);
     finish(request, NULL);
     return MPI_SUCCESS;
