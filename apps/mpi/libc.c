@@ -4,6 +4,7 @@
 #define _POSIX_TIMERS 1            /* as MPI programs are built (Makefile, MPI_USER_CFLAGS) */
 #define _POSIX_MONOTONIC_CLOCK 200112L
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/time.h>
@@ -68,4 +69,24 @@ int kill(pid_t pid, int sig)
     /* the line the run tool quotes as a node's last word (host/wormsim.c) */
     printf("MPI error: rank %d: %s: signal %d\n", net_rank(), sig == SIGABRT ? "abort" : "raise", sig);
     _exit(128 + sig);
+}
+
+/* The heap, as picolibc's own sbrk keeps it (between the linker's
+ * __heap_start and __heap_end), and a request it cannot meet said on the
+ * node's console, naming the rank and the request, before malloc returns
+ * NULL (a program that then uses the NULL faults, and the run names it). */
+extern char __heap_start[], __heap_end[];
+
+void *sbrk(ptrdiff_t incr)
+{
+    static char *brk = __heap_start;
+    if (incr > __heap_end - brk || incr < __heap_start - brk) {
+        printf("MPI: rank %d: out of node memory: a request of %ld bytes; %ld of the heap's %ld bytes are free\n",
+               net_rank(), (long)incr, (long)(__heap_end - brk), (long)(__heap_end - __heap_start));
+        errno = ENOMEM;
+        return (void *)-1;
+    }
+    char *old = brk;
+    brk += incr;
+    return old;
 }

@@ -4,6 +4,8 @@
  *   root     every rank broadcasts from root -4 (fatal)
  *   abort    rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
  *   cabort   rank 3 calls the C library's abort()
+ *   oom      rank 1 asks malloc for 100 MiB, more than the node has, and
+ *            returns 1 when it gets NULL
  *   return   rank 2 returns 3 from main
  *   noinit   rank 0 sends before MPI_Init
  *   trunc    under MPI_ERRORS_RETURN, rank 1 receives 8 ints into room for 4:
@@ -30,6 +32,8 @@ int main(int argc, char **argv)
         MPI_Bcast(buf, 1, MPI_INT, -4, MPI_COMM_WORLD);
     if (!strcmp(mode, "abort") && rank == 1)
         MPI_Abort(MPI_COMM_WORLD, 7);
+    if (!strcmp(mode, "oom") && rank == 1 && !malloc(100u << 20))
+        return 1;
     if (!strcmp(mode, "cabort") && rank == 3)
         abort();
     if (!strcmp(mode, "return") && rank == 2)

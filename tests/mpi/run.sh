@@ -122,6 +122,11 @@ error_bad_tag() { fails_naming tag 0 "rank 0: MPI_Recv: MPI_ERR_TAG: tag 40000; 
 error_bad_root() { fails_naming root 0 "rank 0: MPI_Bcast: MPI_ERR_ROOT: root -4"; }
 error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
 error_c_abort() { fails_naming cabort 3 "MPI error: rank 3: abort: signal 6"; }
+error_out_of_memory() {
+  emu errors arm 4 oom; local rc=$?
+  expect '[ $rc = 1 ] && grep -q "node 1 exited with status 1" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
+  expect 'grep -q "MPI: rank 1: out of node memory: a request of 104857[0-9]* bytes; [0-9]* of the heap.s [0-9]* bytes are free" "$(latest)/node-001.log"'
+}
 libc_calls_mixed() { same_as_open_mpi libc_calls mixed 4 "--size 5"; }
 vcoll_arm_6() { same_as_open_mpi vcoll arm 6 ""; }
 vcoll_mixed_8() { same_as_open_mpi vcoll mixed 8 ""; }
@@ -179,7 +184,7 @@ make_run_mpi() {
 for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 alltoall_latency_mixed_16 \
-         libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_before_init error_main_returns \
+         libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input make_run_mpi; do
   t $x $x
 done
