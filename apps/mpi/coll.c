@@ -98,22 +98,7 @@ static int coll_types(MPI_Datatype t, MPI_Op op, enum coll_dtype *d, enum coll_r
 
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
-    *cp = c;
-    if (count < 0)
-        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
-    int sz = mpii_type_size(t);
-    if (!mpii_type_usable(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
-    if (!mpii_type_contig(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which this call does not take yet "
-                        "(MPI_Bcast, MPI_Gather, MPI_Scatter, MPI_Allgather and MPI_Alltoall do)", t);
-    if (root != -1 && (root < 0 || root >= c->size))
-        return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
-    *len = (size_t)count * (size_t)sz;
-    return MPI_SUCCESS;
+    return mpii_check(comm, cp, count, t, root, 1, len);
 }
 
 static void *scratch(MPI_Comm comm, size_t len, int *e)
@@ -281,39 +266,20 @@ static int reduce_p2p(MPI_Comm comm, struct mpii_comm *c, const void *send, void
     return e;
 }
 
+enum reduction_kind { RED_REDUCE, RED_ALLREDUCE, RED_SCAN, RED_EXSCAN };
+static int reduction(enum reduction_kind k, const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op,
+                     int root, MPI_Comm comm);
+
 int MPI_Reduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Reduce");
-    struct mpii_comm *c;
-    size_t len;
-    int e = check(comm, &c, count, t, root, &len);
-    if (e)
-        return e;
-    if (send == MPI_IN_PLACE)
-        send = recv;
-    enum coll_dtype d;
-    enum coll_rop r;
-    if (!coll_types(t, op, &d, &r))
-        TRY_PROJECT("REDUCE", coll_reduce(send, recv, (size_t)count, d, r, root, algo_, err_, sizeof err_));
-    return reduce_p2p(comm, c, send, recv, count, t, op, root, len);
+    return reduction(RED_REDUCE, send, recv, count, t, op, root, comm);
 }
 
 int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Allreduce");
-    struct mpii_comm *c;
-    size_t len;
-    int e = check(comm, &c, count, t, -1, &len);
-    if (e)
-        return e;
-    if (send == MPI_IN_PLACE)
-        send = recv;
-    enum coll_dtype d;
-    enum coll_rop r;
-    if (!coll_types(t, op, &d, &r))
-        TRY_PROJECT("ALLREDUCE", coll_allreduce(send, recv, (size_t)count, d, r, algo_, err_, sizeof err_));
-    e = reduce_p2p(comm, c, send, recv, count, t, op, 0, len);
-    return e ? e : bcast_p2p(c, recv, len, 0);
+    return reduction(RED_ALLREDUCE, send, recv, count, t, op, -1, comm);
 }
 
 /* --- gather, scatter, allgather --------------------------------------------- */
@@ -513,32 +479,52 @@ static int scan_p2p(MPI_Comm comm, struct mpii_comm *c, const void *send, void *
     return e;
 }
 
-int MPI_Scan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+/* Reduce, Allreduce, Scan and Exscan: the project's algorithm where the
+ * call is one it takes (Exscan: never), else the library's own. */
+static int reduction(enum reduction_kind k, const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op,
+                     int root, MPI_Comm comm)
 {
-    MPII_ENTER("MPI_Scan");
+    static const char *const names[] = { "REDUCE", "ALLREDUCE", "SCAN", NULL };
     struct mpii_comm *c;
     size_t len;
-    int e = check(comm, &c, count, t, -1, &len);
+    int e = check(comm, &c, count, t, root, &len);
     if (e)
         return e;
     if (send == MPI_IN_PLACE)
         send = recv;
     enum coll_dtype d;
     enum coll_rop r;
-    if (!coll_types(t, op, &d, &r))
-        TRY_PROJECT("SCAN", coll_scan(send, recv, (size_t)count, d, r, algo_, err_, sizeof err_));
-    return scan_p2p(comm, c, send, recv, count, t, op, len, 0);
+    const char *algo = names[k] && !coll_types(t, op, &d, &r) ? project_algo(c, names[k]) : NULL;
+    if (algo) {
+        char err[200];
+        size_t n = (size_t)count;
+        int rc = k == RED_REDUCE      ? coll_reduce(send, recv, n, d, r, root, algo, err, sizeof err)
+                 : k == RED_ALLREDUCE ? coll_allreduce(send, recv, n, d, r, algo, err, sizeof err)
+                                      : coll_scan(send, recv, n, d, r, algo, err, sizeof err);
+        if (!rc)
+            return MPI_SUCCESS;
+        if (rc == 1)
+            return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
+        refused(names[k], algo, err);
+    }
+    switch (k) {
+    case RED_REDUCE: return reduce_p2p(comm, c, send, recv, count, t, op, root, len);
+    case RED_ALLREDUCE:
+        e = reduce_p2p(comm, c, send, recv, count, t, op, 0, len);
+        return e ? e : bcast_p2p(c, recv, len, 0);
+    case RED_SCAN: return scan_p2p(comm, c, send, recv, count, t, op, len, 0);
+    default: return scan_p2p(comm, c, send, recv, count, t, op, len, 1);
+    }
+}
+
+int MPI_Scan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    MPII_ENTER("MPI_Scan");
+    return reduction(RED_SCAN, send, recv, count, t, op, -1, comm);
 }
 
 int MPI_Exscan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Exscan");
-    struct mpii_comm *c;
-    size_t len;
-    int e = check(comm, &c, count, t, -1, &len);
-    if (e)
-        return e;
-    if (send == MPI_IN_PLACE)
-        send = recv;
-    return scan_p2p(comm, c, send, recv, count, t, op, len, 1);
+    return reduction(RED_EXSCAN, send, recv, count, t, op, -1, comm);
 }

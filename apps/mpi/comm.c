@@ -22,6 +22,24 @@ struct mpii_comm *mpii_comm(MPI_Comm c)
     if (!c)                                                                                    \
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
 
+int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    *cp = c;
+    if (count < 0)
+        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    if (contig && !mpii_type_contig(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which %s does not take yet", t, mpii_call);
+    if (root != -1 && (root < 0 || root >= c->size))
+        return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
+    *len = (size_t)count * (size_t)mpii_type_size(t);
+    return MPI_SUCCESS;
+}
+
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     MPII_ENTER("MPI_Comm_rank");

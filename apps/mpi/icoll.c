@@ -243,18 +243,7 @@ static int launch(struct mpii_sched *s, MPI_Request *request)
 
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
-    *cp = c;
-    if (count < 0)
-        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
-    if (!mpii_type_usable(t) || !mpii_type_contig(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid, not committed or not contiguous", t);
-    if (root != -1 && (root < 0 || root >= c->size))
-        return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
-    *len = (size_t)count * (size_t)mpii_type_size(t);
-    return MPI_SUCCESS;
+    return mpii_check(comm, cp, count, t, root, 1, len);
 }
 
 #define BEGIN(name, count, type, root)                                                      \

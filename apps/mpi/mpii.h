@@ -52,6 +52,9 @@ extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
 
 /* The communicator of a handle, or NULL. */
 struct mpii_comm *mpii_comm(MPI_Comm c);
+/* A call's communicator (in *cp), count, type (contiguous if contig) and
+ * root (-1: none) checked, and its bytes in *len; else an error class. */
+int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len);
 
 /* Every call starts with MPII_ENTER("MPI_Send"), which checks that MPI is
  * initialised and names the call for the error path. */

@@ -171,22 +171,16 @@ int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src,
 static int check_buf(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int peer, int any_ok,
                      int tag, int tag_any_ok, size_t *len)
 {
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
-    *cp = c;
-    if (count < 0)
-        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
-    int sz = mpii_type_size(t);
-    if (!mpii_type_usable(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    int e = mpii_check(comm, cp, count, t, -1, 0, len);
+    if (e)
+        return e;
+    struct mpii_comm *c = *cp;
     if (!(peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < c->size)))
         return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d%s", peer, c->size - 1,
                         any_ok ? ", MPI_ANY_SOURCE or MPI_PROC_NULL" : " or MPI_PROC_NULL");
     if (!((tag_any_ok && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MPI_TAG_UB_VALUE)))
         return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d%s", tag, MPI_TAG_UB_VALUE,
                         tag_any_ok ? " or MPI_ANY_TAG" : "");
-    *len = (size_t)count * (size_t)sz;
     return MPI_SUCCESS;
 }
 
@@ -460,18 +454,29 @@ static void finish(MPI_Request *h, MPI_Status *st)
 
 static const MPI_Status empty_status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG };
 
-int MPI_Wait(MPI_Request *request, MPI_Status *st)
+/* The request of a handle in *q, NULL for MPI_REQUEST_NULL (st then
+ * empty, as MPI says); else an error class. */
+static int lookup(MPI_Request *request, MPI_Status *st, struct req **q)
 {
-    MPII_ENTER("MPI_Wait");
+    *q = NULL;
     if (*request == MPI_REQUEST_NULL) {
         if (st)
             *st = empty_status;
         return MPI_SUCCESS;
     }
-    struct req *q = req_of(*request);
-    if (!q)
+    if (!(*q = req_of(*request)))
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
-    int e = complete(q);
+    return MPI_SUCCESS;
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Wait");
+    struct req *q;
+    int e = lookup(request, st, &q);
+    if (e || !q)
+        return e;
+    e = complete(q);
     finish(request, st);
     return e;
 }
@@ -479,20 +484,16 @@ int MPI_Wait(MPI_Request *request, MPI_Status *st)
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *st)
 {
     MPII_ENTER("MPI_Test");
+    struct req *q;
+    int e = lookup(request, st, &q);
     *flag = 1;
-    if (*request == MPI_REQUEST_NULL) {
-        if (st)
-            *st = empty_status;
-        return MPI_SUCCESS;
-    }
-    struct req *q = req_of(*request);
-    if (!q)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    if (e || !q)
+        return e;
     if (!ready(q)) {
         *flag = 0;
         return MPI_SUCCESS;
     }
-    int e = complete(q);
+    e = complete(q);
     finish(request, st);
     return e;
 }

@@ -314,15 +314,26 @@ int MPI_Pack_size(int count, MPI_Datatype t, MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
+/* count elements of t fit at position of a size-byte packed buffer:
+ * their bytes in *need, else an error class. */
+static int pack_room(MPI_Comm comm, int count, MPI_Datatype t, int position, int size, long *need)
+{
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    *need = (long)count * mpii_type_size(t);
+    if (count < 0 || position < 0 || position + *need > size)
+        return mpii_err(comm, MPI_ERR_TRUNCATE, "%ld bytes at position %d of a %d-byte buffer", *need, position,
+                        size);
+    return MPI_SUCCESS;
+}
+
 int MPI_Pack(const void *in, int count, MPI_Datatype t, void *out, int outsize, int *position, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Pack");
-    if (!mpii_type_usable(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
-    long need = (long)count * mpii_type_size(t);
-    if (count < 0 || *position < 0 || *position + need > outsize)
-        return mpii_err(comm, MPI_ERR_TRUNCATE, "%ld bytes at position %d of a %d-byte buffer", need, *position,
-                        outsize);
+    long need = 0;
+    int e = pack_room(comm, count, t, *position, outsize, &need);
+    if (e)
+        return e;
     mpii_pack(in, count, t, (unsigned char *)out + *position);
     *position += (int)need;
     return MPI_SUCCESS;
@@ -331,12 +342,10 @@ int MPI_Pack(const void *in, int count, MPI_Datatype t, void *out, int outsize, 
 int MPI_Unpack(const void *in, int insize, int *position, void *out, int count, MPI_Datatype t, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Unpack");
-    if (!mpii_type_usable(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
-    long need = (long)count * mpii_type_size(t);
-    if (count < 0 || *position < 0 || *position + need > insize)
-        return mpii_err(comm, MPI_ERR_TRUNCATE, "%ld bytes at position %d of a %d-byte buffer", need, *position,
-                        insize);
+    long need = 0;
+    int e = pack_room(comm, count, t, *position, insize, &need);
+    if (e)
+        return e;
     mpii_unpack((const unsigned char *)in + *position, (size_t)need, t, out);
     *position += (int)need;
     return MPI_SUCCESS;

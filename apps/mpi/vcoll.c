@@ -50,9 +50,8 @@ int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const
 {
     MPII_ENTER("MPI_Gatherv");
     struct mpii_comm *c;
-    int e = comm_of(comm, &c), ss = 0, rs = 0;
-    if (!e && (root < 0 || root >= c->size))
-        e = mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
+    size_t none;
+    int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
     if (e)
         return e;
     if (c->rank != root)
@@ -74,9 +73,8 @@ int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_
 {
     MPII_ENTER("MPI_Scatterv");
     struct mpii_comm *c;
-    int e = comm_of(comm, &c), ss = 0, rs = 0;
-    if (!e && (root < 0 || root >= c->size))
-        e = mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
+    size_t none;
+    int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
     if (e)
         return e;
     if (c->rank != root)

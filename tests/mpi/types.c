@@ -6,17 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int rank, size, fails;
-
-static void check(const char *what, int ok)
-{
-    int all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%-30s %s\n", what, all ? "ok" : "FAILED");
-    fails += !all;
-}
+#include "check.h"
 
 struct rec { int id; double x; char tag[3]; };
 

@@ -5,17 +5,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int rank, size, fails;
-
-static void check(const char *what, int ok)
-{
-    int all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("%-28s %s\n", what, all ? "ok" : "FAILED");
-    fails += !all;
-}
+#include "check.h"
 
 static int val(int r, int i) { return 1000 * r + i; }
 
