@@ -141,10 +141,10 @@ UNIT_TESTS   = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/
 # The collective library (apps/coll/, in COMMON_SRCS): all of it runs on the node; its pure
 # parts (schedules, registry, app checks, pattern) are also built for the
 # host, for the run tool's checks and the unit tests.
-COLL_HOST_SRCS = apps/app_check.c apps/pattern.c \
+COLL_HOST_SRCS = apps/app_check.c apps/pattern.c apps/mpi_settings.c \
                  $(filter-out apps/coll/run.c apps/coll/req.c apps/coll/run_worm.c apps/coll/apps.c,$(wildcard apps/coll/*.c))
 HOST_OBJS   += $(COLL_HOST_SRCS:%.c=$(BUILD)/host-apps/%.o)
-COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def netdev/nic_mdw.h $(wildcard apps/coll/*.h apps/coll/*.def)
+COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def apps/mpi_app.h apps/untimed.h netdev/nic_mdw.h $(wildcard apps/coll/*.h apps/coll/*.def)
 
 WORMSIM      = $(BUILD)/host/wormsim
 WORMSIM_MPI  = $(BUILD)/host/wormsim-mpi

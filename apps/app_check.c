@@ -7,6 +7,7 @@
 #include <string.h>
 #include <errno.h>
 #include "restrict.h"
+#include "mpi_app.h"
 #include "../netdev/nic_mdw.h"
 #include "number.h"
 #include "untimed.h"
@@ -352,7 +353,8 @@ int app_args_parse(const char *app, const char *args, int p, unsigned long msg_m
     if (a->nkeys == 1 && a->keys[0].kind == APP_KIND_ARGV) {
         a->word[0] = a->buf;           /* argv: any words, the program reads them */
         a->val[0] = APP_KEY_NONE;
-        return 0;
+        char values[1][MPI_SETTING_MAX];  /* the MPI library's settings among them */
+        return strcmp(app, "mpi") ? 0 : mpi_settings(args, values, 0, err, errlen);
     }
     key_names(a->keys, names, sizeof names);
     for (char *w = a->buf; *w;) {

@@ -1,6 +1,6 @@
 /* MPI's nonblocking collectives (MPI-3.1 section 5.12): MPI_Ibarrier,
  * Ibcast, Ireduce, Iallreduce, Igather(v), Iscatter(v), Iallgather(v),
- * Ialltoall(v), Iscan and Iexscan.
+ * Ialltoall(v, w), Ireduce_scatter(_block), Iscan and Iexscan.
  *
  * Each call builds a schedule, as MPICH's do: rounds of sends, receives
  * and local steps (copies and reductions), a round starting when the one
@@ -16,7 +16,9 @@
  *              in rank order (right for operators that do not commute)
  *   iallreduce ireduce to rank 0, then ibcast
  *   igather(v), iscatter(v)    linear, through the root
- *   iallgather(v), ialltoall(v) direct: one round, a message to every rank
+ *   iallgather(v), ialltoall(v, w)   direct: one round, a message to every rank
+ *   ireduce_scatter(_block)   ireduce of the whole vector to rank 0, then
+ *                             iscatterv of its pieces
  *   iscan, iexscan             a chain: rank r waits for r - 1's prefix
  * They take basic and contiguous types. Each runs on its communicator's
  * collective context with a tag of its own (16 + the number of
@@ -45,7 +47,7 @@ struct mpii_sched {
     int tag;
     int n, cap, next;                /* ops; the first op of the current round */
     struct sop *ops;
-    void *mem[4];                    /* scratch the schedule owns */
+    void *mem[8];                    /* scratch the schedule owns */
     int nmem, active, err;
 };
 
@@ -110,7 +112,7 @@ static void fence(struct mpii_sched *s)
 
 static void *scratch(struct mpii_sched *s, size_t len)
 {
-    void *p = s->err || s->nmem == 4 ? NULL : malloc(len ? len : 1);
+    void *p = s->err || s->nmem == 8 ? NULL : malloc(len ? len : 1);
     if (!p && !s->err)
         s->err = mpii_err(s->comm, MPI_ERR_NO_MEM, "%lu bytes for a nonblocking collective", (unsigned long)len);
     if (p)
@@ -519,6 +521,69 @@ int MPI_Ialltoallv(const void *send, const int scounts[], const int sdispls[], M
         alltoallv_rounds(s, from, send == MPI_IN_PLACE ? rcounts : scounts, send == MPI_IN_PLACE ? rdispls : sdispls,
                          send == MPI_IN_PLACE ? runit : (size_t)mpii_type_size(st), recv, rcounts, rdispls, runit);
     return launch(s, request);
+}
+
+/* Alltoallw: per-peer types, displacements in bytes. */
+int MPI_Ialltoallw(const void *send, const int scounts[], const int sdispls[], const MPI_Datatype st[], void *recv,
+                   const int rcounts[], const int rdispls[], const MPI_Datatype rt[], MPI_Comm comm,
+                   MPI_Request *request)
+{
+    BEGIN("MPI_Ialltoallw", 0, MPI_BYTE, -1);
+    int *sb = scratch(s, 2 * (size_t)p * sizeof(int)), *rb = sb ? sb + p : NULL;
+    size_t end = 0;
+    for (int r = 0; sb && r < p && !s->err; r++) {
+        size_t su = send == MPI_IN_PLACE ? 1 : (size_t)mpii_type_size(st[r]), ru = (size_t)mpii_type_size(rt[r]);
+        if (!mpii_type_contig(rt[r]) || (send != MPI_IN_PLACE && !mpii_type_contig(st[r])))
+            s->err = mpii_err(comm, MPI_ERR_TYPE, "rank %d's datatype is not valid, not committed or not contiguous", r);
+        sb[r] = (int)(send == MPI_IN_PLACE ? (size_t)rcounts[r] * ru : (size_t)scounts[r] * su);
+        rb[r] = (int)((size_t)rcounts[r] * ru);
+        if ((size_t)rdispls[r] + (size_t)rb[r] > end)
+            end = (size_t)rdispls[r] + (size_t)rb[r];
+    }
+    const void *from = sb && !s->err ? in_place(s, send, recv, end) : NULL;
+    /* byte counts, byte displacements: units of 1 */
+    if (from)
+        alltoallv_rounds(s, from, sb, send == MPI_IN_PLACE ? rdispls : sdispls, 1, recv, rb, rdispls, 1);
+    return launch(s, request);
+}
+
+/* Reduce_scatter: the whole vector reduced at rank 0, then its pieces
+ * scattered. */
+int MPI_Ireduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                        MPI_Request *request)
+{
+    BEGIN("MPI_Ireduce_scatter", 0, t, -1);
+    int n = 0, *displs = scratch(s, (size_t)p * sizeof(int));
+    for (int r = 0; displs && r < p; r++)
+        displs[r] = n, n += rcounts[r];
+    size_t unit = (size_t)mpii_type_size(t);
+    unsigned char *whole = displs ? scratch(s, (size_t)n * unit) : NULL;
+    const void *in = whole ? in_place(s, send, recv, (size_t)n * unit) : NULL;
+    if (in) {
+        reduce_rounds(s, in, whole, n, t, op, 0, (size_t)n * unit);
+        fence(s);
+        scatterv_rounds(s, whole, rcounts, displs, unit, recv, (size_t)rcounts[me] * unit, 0);
+    }
+    return launch(s, request);
+}
+
+int MPI_Ireduce_scatter_block(const void *send, void *recv, int rcount, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ireduce_scatter_block");
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    if (rcount < 0)
+        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", rcount);
+    int *counts = malloc((size_t)c->size * sizeof *counts);
+    if (!counts)
+        return mpii_err(comm, MPI_ERR_NO_MEM, "no node memory for %d counts", c->size);
+    for (int r = 0; r < c->size; r++)
+        counts[r] = rcount;
+    int e = MPI_Ireduce_scatter(send, recv, counts, t, op, comm, request);   /* counts copied into its schedule */
+    free(counts);
+    return e;
 }
 
 /* Rank r: prefix from r - 1, then out = prefix op x_r to r + 1. */

@@ -104,6 +104,25 @@ int main(int argc, char **argv)
             ok &= rb[rd[s] + i] == s;
     check("MPI_Ialltoallv", ok);
 
+    /* ialltoallw: the same exchange in bytes; ireduce_scatter_block: two
+     * sums for each rank */
+    MPI_Datatype *ty = malloc(size * sizeof *ty);
+    for (int d = 0; d < size; d++)
+        ty[d] = MPI_INT, sd[d] *= (int)sizeof(int), rd[d] *= (int)sizeof(int);
+    for (int i = 0; i < rn; i++)
+        rb[i] = -1;
+    MPI_Ialltoallw(sb, sc, sd, ty, rb, rc, rd, ty, MPI_COMM_WORLD, &rq[0]);
+    int *vec = malloc(2 * size * sizeof(int)), blk[2];
+    for (int i = 0; i < 2 * size; i++)
+        vec[i] = rank + i;
+    MPI_Ireduce_scatter_block(vec, blk, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    ok = blk[0] == size * (size - 1) / 2 + size * 2 * rank && blk[1] == blk[0] + size;
+    for (int s = 0; s < size; s++)
+        for (int i = 0; i < rank + 1; i++)
+            ok &= rb[rd[s] / (int)sizeof(int) + i] == s;
+    check("Ialltoallw, Ireduce_scatter_block", ok);
+
     /* iscan and iexscan */
     int one = rank + 1, pre = 0, ex = -5;
     MPI_Iscan(&one, &pre, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[0]);

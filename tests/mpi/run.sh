@@ -140,14 +140,17 @@ error_main_returns() {
   expect '[ $rc = 1 ]'
   expect 'grep -q "node 2 exited with status 3" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
 }
+# A bad setting is refused by the run tool before any node starts.
 error_unknown_setting() {
+  local before; before=$(ls "$RUNS" 2>/dev/null | wc -l)
   emu basics arm 2 "MPIR_CVAR_ALLTOAL_INTRA_ALGORITHM=pex"; local rc=$?
-  expect '[ $rc = 1 ]'
-  expect 'grep -q "MPI_Init: MPI_ERR_ARG: setting .MPIR_CVAR_ALLTOAL_INTRA_ALGORITHM=pex.: unknown operation; accepted: .*ALLTOALL" "$TMP/emu.out"' \
+  expect '[ $rc = 2 ]' "exit status $rc: $(head -3 "$TMP/emu.out")"
+  expect 'grep -q "setting .MPIR_CVAR_ALLTOAL_INTRA_ALGORITHM=pex.: not one the MPI library has; accepted: .*ALLTOALL" "$TMP/emu.out"' \
     "$(head -3 "$TMP/emu.out")"
   emu basics arm 2 "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pexx"; rc=$?
-  expect '[ $rc = 1 ]'
-  expect 'grep -q "no algorithm .pexx. for ALLTOALL" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
+  expect '[ $rc = 2 ]'
+  expect 'grep -q "no algorithm .pexx. for ALLTOALL; accepted: auto, p2p or an algorithm" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
+  expect '[ "$(ls "$RUNS" 2>/dev/null | wc -l)" = "$before" ]' "a refused run left a run directory"
 }
 # Under MPI_ERRORS_RETURN a truncated receive returns its class, and the
 # program goes on.
