@@ -184,6 +184,17 @@ make_run_mpi() {
   expect '[ $rc != 0 ] && grep -q "give APP= or MPI=, not both" "$TMP/o"' "$(cat "$TMP/o")"
 }
 
+# gdb on a rank of an MPI program: the program's and the library's sources.
+gdb_on_a_rank() {
+  emu basics arm 4 "-n 4" --gdb 1 & local pid=$!
+  RUNS_DIR=$RUNS timeout 60 tests/gdb-attach.sh "" 1 "$TMP/basics-arm.elf" -batch -ex "break MPI_Alltoall" \
+    -ex continue -ex bt -ex continue > "$TMP/gdb" 2>&1
+  wait $pid; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  expect 'grep -q "Breakpoint 1, MPI_Alltoall (.*) at apps/mpi/coll.c" "$TMP/gdb"' "$(tail -5 "$TMP/gdb")"
+  expect 'grep -q "in collectives (.*) at tests/mpi/basics.c" "$TMP/gdb"' "$(tail -5 "$TMP/gdb")"
+}
+
 # docs/mpi.md's worked example, done as written (tests/tutorial/run.sh).
 worked_example_as_written() {
   tests/tutorial/run.sh docs/mpi.md > "$TMP/we" 2>&1; local rc=$?
@@ -194,7 +205,7 @@ for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages basics
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 alltoall_latency_mixed_16 \
          libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory error_before_init error_main_returns \
-         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input make_run_mpi worked_example_as_written; do
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
 echo "mpi: $pass passed, $fail failed"
