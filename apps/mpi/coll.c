@@ -26,6 +26,7 @@
 #include <string.h>
 #include "mpii.h"
 #include "../coll/coll.h"
+#include "../mpi_app.h"
 #include "../../netdev/net.h"
 
 #define TAG_COLL 1                   /* every p2p collective's tag, on the collective context */
@@ -57,20 +58,73 @@ static void refused(const char *op, const char *algo, const char *why)
     (void)op;
 }
 
-/* Run a project collective: 0 done, else refused (p2p to run). */
-#define TRY_PROJECT(opname, call)                                                         \
-    do {                                                                                  \
-        const char *algo_ = project_algo(c, opname);                                      \
-        char err_[200];                                                                   \
-        if (algo_) {                                                                      \
-            int rc_ = (call);                                                             \
-            if (!rc_)                                                                     \
-                return MPI_SUCCESS;                                                       \
-            if (rc_ == 1)                                                                 \
-                return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo_, err_); \
-            refused(opname, algo_, err_);                                                 \
-        }                                                                                 \
-    } while (0)
+
+#define P2P (-1)                     /* project(): the library's own algorithm is to run */
+
+/* The plan of the last call of each operation (the project's persistent
+ * form, coll_init_call and coll_start): a program's repeated call of one
+ * shape, as a benchmark's loop makes, runs it again instead of planning
+ * anew, as the project's collective apps do; a call of another shape
+ * replaces it. A plan depends on the machine and the call only, so every
+ * whole-machine communicator shares it. */
+static struct kept {
+    int used;
+    struct coll_call call;
+    char algo[MPI_SETTING_MAX];
+    struct coll_req *req;
+} kept[COLL_NOPS];
+
+static int same_call(const struct kept *k, const struct coll_call *c)
+{
+    return k->used && k->call.len == c->len && k->call.cx.root == c->cx.root && k->call.cx.rop == c->cx.rop &&
+           k->call.cx.dtype == c->cx.dtype && !strcmp(k->algo, c->algo);
+}
+
+static void forget(struct kept *k)
+{
+    if (k->used)
+        coll_free(k->req);
+    k->used = 0;
+}
+
+/* Run call on the project's algorithm that the operation's setting names
+ * (or auto picks): MPI_SUCCESS, an error class, or P2P where it cannot run
+ * the call (said once if the algorithm was named). */
+static int project(const struct mpii_comm *c, MPI_Comm comm, const char *opname, struct coll_call *call,
+                   const void *send, void *recv)
+{
+    const char *algo = project_algo(c, opname);
+    char err[200];
+    if (!algo)
+        return P2P;
+    call->algo = algo;
+    struct kept *k = &kept[call->op];
+    if (!same_call(k, call)) {
+        forget(k);
+        int rc = coll_init_call(call, &k->req, err, sizeof err);
+        for (int op = 0; rc == 2 && op < COLL_NOPS; op++)      /* room: the other kept plans go */
+            if (kept[op].used) {
+                forget(&kept[op]);
+                rc = coll_init_call(call, &k->req, err, sizeof err);
+            }
+        if (rc == 1)
+            return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
+        if (rc) {
+            refused(opname, algo, err);
+            return P2P;
+        }
+        k->used = 1;
+        k->call = *call;
+        snprintf(k->algo, sizeof k->algo, "%s", algo);
+    }
+    int rc = coll_start(k->req, send, recv, err, sizeof err);
+    if (!rc)
+        return MPI_SUCCESS;
+    if (rc == 1)
+        return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
+    refused(opname, algo, err);
+    return P2P;
+}
 
 static int coll_types(MPI_Datatype t, MPI_Op op, enum coll_dtype *d, enum coll_rop *r)
 {
@@ -192,7 +246,10 @@ int MPI_Barrier(MPI_Comm comm)
     int e = check(comm, &c, 0, MPI_BYTE, -1, &len);
     if (e)
         return e;
-    TRY_PROJECT("BARRIER", coll_barrier(algo_, err_, sizeof err_));
+    struct coll_call call = { .op = COLL_BARRIER };
+    if ((e = project(c, comm, "BARRIER", &call, NULL, NULL)) != P2P)
+        return e;
+    e = MPI_SUCCESS;
     for (int d = 1; d < c->size && !e; d *= 2) {
         e = SEND(NULL, 0, (c->rank + d) % c->size);
         if (!e)
@@ -236,7 +293,9 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
     int e = check(comm, &c, count, t, root, &len);
     if (e)
         return e;
-    TRY_PROJECT("BCAST", coll_bcast(buf, len, root, algo_, err_, sizeof err_));
+    struct coll_call call = { .op = COLL_BCAST, .len = len, .cx = { .root = root } };
+    if ((e = project(c, comm, "BCAST", &call, buf, buf)) != P2P)
+        return e;
     return bcast_p2p(c, buf, len, root);
 }
 
@@ -338,7 +397,9 @@ int MPI_Gather(const void *send, int scount, MPI_Datatype st, void *recv, int rc
         e = check(comm, &c, scount, st, -1, &len);
     if (e)
         return e;
-    TRY_PROJECT("GATHER", coll_gather(send, recv, len, root, algo_, err_, sizeof err_));
+    struct coll_call call = { .op = COLL_GATHER, .len = len, .cx = { .root = root } };
+    if ((e = project(c, comm, "GATHER", &call, send, recv)) != P2P)
+        return e;
     return gather_p2p(c, send, recv, len, root);
 }
 
@@ -368,7 +429,10 @@ int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int r
         return e;
     if (in_place)
         recv = (unsigned char *)send + (size_t)root * len;
-    TRY_PROJECT("SCATTER", coll_scatter(send, recv, len, root, algo_, err_, sizeof err_));
+    struct coll_call call = { .op = COLL_SCATTER, .len = len, .cx = { .root = root } };
+    if ((e = project(c, comm, "SCATTER", &call, send, recv)) != P2P)
+        return e;
+    e = MPI_SUCCESS;
     if (c->rank != root)
         return RECV(recv, len, root);
     for (int r = 0; r < c->size && !e; r++) {
@@ -400,7 +464,9 @@ int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int
         send = (unsigned char *)recv + (size_t)c->rank * len;
     else if ((e = same_bytes(comm, scount, st, rcount, rt, &len)))
         return e;
-    TRY_PROJECT("ALLGATHER", coll_allgather(send, recv, len, algo_, err_, sizeof err_));
+    struct coll_call call = { .op = COLL_ALLGATHER, .len = len };
+    if ((e = project(c, comm, "ALLGATHER", &call, send, recv)) != P2P)
+        return e;
     e = gather_p2p(c, send, recv, len, 0);
     return e ? e : bcast_p2p(c, recv, len * (size_t)c->size, 0);
 }
@@ -430,15 +496,10 @@ int MPI_Alltoall(const void *send, int scount, MPI_Datatype st, void *recv, int 
         send = copy;
     } else if ((e = same_bytes(comm, scount, st, rcount, rt, &len)))
         return e;
-    const char *algo = project_algo(c, "ALLTOALL");
-    char err[200];
-    int rc = algo ? coll_alltoall(send, recv, len, algo, err, sizeof err) : 2;
-    if (rc == 1)
-        e = mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
-    if (rc == 2) {
-        if (algo)
-            refused("ALLTOALL", algo, err);
+    struct coll_call call = { .op = COLL_ALLTOALL, .len = len };
+    if ((e = project(c, comm, "ALLTOALL", &call, send, recv)) == P2P) {
         int p = c->size, me = c->rank;
+        e = MPI_SUCCESS;
         for (int i = 0; i < p && !e; i++) {
             int to = (me + i) % p, from = (me - i + p) % p;
             e = SEND((const unsigned char *)send + (size_t)to * len, len, to);
@@ -492,20 +553,14 @@ static int reduction(enum reduction_kind k, const void *send, void *recv, int co
         return e;
     if (send == MPI_IN_PLACE)
         send = recv;
+    static const enum coll_op ops[] = { COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN };
     enum coll_dtype d;
     enum coll_rop r;
-    const char *algo = names[k] && !coll_types(t, op, &d, &r) ? project_algo(c, names[k]) : NULL;
-    if (algo) {
-        char err[200];
-        size_t n = (size_t)count;
-        int rc = k == RED_REDUCE      ? coll_reduce(send, recv, n, d, r, root, algo, err, sizeof err)
-                 : k == RED_ALLREDUCE ? coll_allreduce(send, recv, n, d, r, algo, err, sizeof err)
-                                      : coll_scan(send, recv, n, d, r, algo, err, sizeof err);
-        if (!rc)
-            return MPI_SUCCESS;
-        if (rc == 1)
-            return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
-        refused(names[k], algo, err);
+    if (names[k] && !coll_types(t, op, &d, &r)) {
+        struct coll_call call = { .op = ops[k], .len = len, .cx = { .root = k == RED_REDUCE ? root : 0, .rop = r,
+                                                                     .dtype = d } };
+        if ((e = project(c, comm, names[k], &call, send, recv)) != P2P)
+            return e;
     }
     switch (k) {
     case RED_REDUCE: return reduce_p2p(comm, c, send, recv, count, t, op, root, len);
