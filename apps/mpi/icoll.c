@@ -571,17 +571,10 @@ int MPI_Ireduce_scatter_block(const void *send, void *recv, int rcount, MPI_Data
                               MPI_Request *request)
 {
     MPII_ENTER("MPI_Ireduce_scatter_block");
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
-    if (rcount < 0)
-        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", rcount);
-    int *counts = malloc((size_t)c->size * sizeof *counts);
+    int e = MPI_SUCCESS, *counts = mpii_even_counts(comm, rcount, &e);
     if (!counts)
-        return mpii_err(comm, MPI_ERR_NO_MEM, "no node memory for %d counts", c->size);
-    for (int r = 0; r < c->size; r++)
-        counts[r] = rcount;
-    int e = MPI_Ireduce_scatter(send, recv, counts, t, op, comm, request);   /* counts copied into its schedule */
+        return e;
+    e = MPI_Ireduce_scatter(send, recv, counts, t, op, comm, request);   /* counts copied into its schedule */
     free(counts);
     return e;
 }

@@ -107,6 +107,10 @@ extern uint32_t mpii_next_ctx;
  * list[me], on context ctx, in *out. */
 int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out);
 
+/* n for each rank of comm, in a malloc'ed array; NULL with *e set if comm
+ * or n is not valid or memory lacks (apps/mpi/vcoll.c). */
+int *mpii_even_counts(MPI_Comm comm, int n, int *e);
+
 /* Reduction: y = x op y elementwise over n elements of type t; 0, or -1
  * if op does not apply to t. */
 int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op);

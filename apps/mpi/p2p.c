@@ -18,7 +18,7 @@
 #include "mpii.h"
 #include "../../netdev/net.h"
 
-enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL };
+enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL, REQ_PERSIST };
 struct req {
     int state;
     unsigned long seq;               /* posting order of receives */
@@ -31,7 +31,14 @@ struct req {
     void *user;                      /* a type not contiguous: unpacked into user at completion */
     MPI_Datatype type;
     struct mpii_sched *sched;        /* REQ_COLL: a nonblocking collective (apps/mpi/icoll.c) */
+    /* REQ_PERSIST: the call MPI_Start makes (enum persist_kind), and the
+     * request it started, MPI_REQUEST_NULL while inactive */
+    int pkind, pcount, ppeer, ptag;
+    void *pbuf;
+    MPI_Datatype ptype;
+    MPI_Request inner;
 };
+enum persist_kind { P_SEND, P_SSEND, P_BSEND, P_RECV };
 static struct req *reqs;
 static int nreqs;
 static unsigned long next_seq;
@@ -414,9 +421,29 @@ int mpii_arrived(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
                             tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, &ns);
 }
 
+static int ready(struct req *q);
+static int complete(struct req *q);
+
+/* A persistent request's started one, waited for; its status kept. */
+static int complete_persistent(struct req *q)
+{
+    if (q->inner == MPI_REQUEST_NULL) {
+        q->st = (MPI_Status){ .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG };
+        return MPI_SUCCESS;
+    }
+    struct req *in = &reqs[q->inner - 1];
+    int e = complete(in);
+    q->st = in->st;
+    in->state = REQ_FREE;
+    q->inner = MPI_REQUEST_NULL;
+    return e;
+}
+
 /* 1 if a request can complete now without waiting. */
 static int ready(struct req *q)
 {
+    if (q->state == REQ_PERSIST)
+        return q->inner == MPI_REQUEST_NULL || ready(&reqs[q->inner - 1]);
     if (q->state == REQ_RECV)
         return mpii_arrived(&mpii_comms[q->comm], q->ctx, q->src, q->tag);
     if (q->state == REQ_COLL)
@@ -427,6 +454,8 @@ static int ready(struct req *q)
 /* Complete a request, waiting if need be. */
 static int complete(struct req *q)
 {
+    if (q->state == REQ_PERSIST)
+        return complete_persistent(q);
     if (q->state == REQ_RECV)
         return complete_recv(q);
     if (q->state == REQ_COLL)
@@ -448,6 +477,8 @@ static void finish(MPI_Request *h, MPI_Status *st)
     struct req *q = &reqs[*h - 1];
     if (st)
         *st = q->st;
+    if (q->state == REQ_PERSIST)     /* inactive again, its handle kept */
+        return;
     q->state = REQ_FREE;
     *h = MPI_REQUEST_NULL;
 }
@@ -573,12 +604,91 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
     return MPI_SUCCESS;
 }
 
+/* --- persistent requests (MPI-3.1 3.9): MPI_Start makes the call each time --- */
+
+static int persistent(enum persist_kind k, const void *buf, int count, MPI_Datatype t, int peer, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    struct mpii_comm *c;
+    size_t len;
+    int e = check_buf(comm, &c, count, t, peer, k == P_RECV, tag, k == P_RECV, &len);
+    if (e || (e = new_req(comm, request)))
+        return e;
+    reqs[*request - 1] = (struct req){ .state = REQ_PERSIST, .comm = comm, .pkind = k, .pbuf = (void *)buf,
+                                       .pcount = count, .ptype = t, .ppeer = peer, .ptag = tag,
+                                       .inner = MPI_REQUEST_NULL };
+    return MPI_SUCCESS;
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Send_init");
+    return persistent(P_SEND, buf, count, t, dest, tag, comm, request);
+}
+
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ssend_init");
+    return persistent(P_SSEND, buf, count, t, dest, tag, comm, request);
+}
+
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Bsend_init");
+    return persistent(P_BSEND, buf, count, t, dest, tag, comm, request);
+}
+
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Rsend_init");
+    return persistent(P_SEND, buf, count, t, dest, tag, comm, request);
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Recv_init");
+    return persistent(P_RECV, buf, count, t, source, tag, comm, request);
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    MPII_ENTER("MPI_Start");
+    struct req *q = req_of(*request);
+    if (!q || q->state != REQ_PERSIST)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not a persistent request", *request);
+    if (q->inner != MPI_REQUEST_NULL)
+        return mpii_err(q->comm, MPI_ERR_REQUEST, "request %d is active already (MPI_Start twice without a wait)",
+                        *request);
+    MPI_Request in;
+    int e = q->pkind == P_RECV ? MPI_Irecv(q->pbuf, q->pcount, q->ptype, q->ppeer, q->ptag, q->comm, &in)
+                               : isend_call(q->pbuf, q->pcount, q->ptype, q->ppeer, q->ptag, q->comm, &in,
+                                            q->pkind == P_SSEND ? 1 : q->pkind == P_BSEND ? 2 : 0);
+    mpii_call = "MPI_Start";
+    if (!e)
+        reqs[*request - 1].inner = in;   /* reqs may have moved: new_req grows it */
+    return e;
+}
+
+int MPI_Startall(int count, MPI_Request requests[])
+{
+    int e = MPI_SUCCESS;
+    for (int i = 0; i < count && !e; i++)
+        e = MPI_Start(&requests[i]);
+    return e;
+}
+
 int MPI_Request_free(MPI_Request *request)
 {
     MPII_ENTER("MPI_Request_free");
     struct req *q = req_of(*request);
     if (!q)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    if (q->state == REQ_PERSIST) {   /* an active one completes first */
+        int e = complete_persistent(q);
+        reqs[*request - 1].state = REQ_FREE;
+        *request = MPI_REQUEST_NULL;
+        return e;
+    }
     if (q->state != REQ_DONE)        /* the receive still happens, into its buffer */
         return MPI_Wait(request, MPI_STATUS_IGNORE);
     finish(request, NULL);

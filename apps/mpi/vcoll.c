@@ -242,20 +242,27 @@ int MPI_Reduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Da
     return e;
 }
 
+int *mpii_even_counts(MPI_Comm comm, int n, int *e)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    int *counts = NULL;
+    if (!c)
+        *e = mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    else if (n < 0)
+        *e = mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", n);
+    else if (!(counts = malloc((size_t)c->size * sizeof *counts)))
+        *e = mpii_err(comm, MPI_ERR_NO_MEM, "no node memory for %d counts", c->size);
+    for (int r = 0; counts && r < c->size; r++)
+        counts[r] = n;
+    return counts;
+}
+
 int MPI_Reduce_scatter_block(const void *send, void *recv, int rcount, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Reduce_scatter_block");
-    struct mpii_comm *c;
-    int e = comm_of(comm, &c);
-    if (e)
-        return e;
-    if (rcount < 0)
-        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", rcount);
-    int *counts = malloc((size_t)c->size * sizeof *counts);
+    int e = MPI_SUCCESS, *counts = mpii_even_counts(comm, rcount, &e);
     if (!counts)
-        return mpii_err(comm, MPI_ERR_NO_MEM, "no node memory for %d counts", c->size);
-    for (int r = 0; r < c->size; r++)
-        counts[r] = rcount;
+        return e;
     e = MPI_Reduce_scatter(send, recv, counts, t, op, comm);
     mpii_call = "MPI_Reduce_scatter_block";
     free(counts);

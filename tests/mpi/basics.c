@@ -70,6 +70,24 @@ static int posting_order(void)
     return ok;
 }
 
+/* Persistent requests: a ring exchange set up once, started three times. */
+static int persistent(void)
+{
+    int ok = 1, out = 0, in = -1, right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    MPI_Request rq[2];
+    MPI_Recv_init(&in, 1, MPI_INT, left, 8, MPI_COMM_WORLD, &rq[0]);
+    MPI_Send_init(&out, 1, MPI_INT, right, 8, MPI_COMM_WORLD, &rq[1]);
+    for (int round = 0; round < 3; round++) {
+        out = 100 * round + rank;
+        MPI_Startall(2, rq);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+        ok &= in == 100 * round + left && rq[0] != MPI_REQUEST_NULL;
+    }
+    MPI_Request_free(&rq[0]);
+    MPI_Request_free(&rq[1]);
+    return ok && rq[0] == MPI_REQUEST_NULL;
+}
+
 static int any_source(void)
 {
     int ok = 1;
@@ -250,6 +268,7 @@ int main(int argc, char **argv)
     check("MPI_Isend/MPI_Irecv", nonblocking(n));
     check("MPI_ANY_SOURCE, MPI_Ssend", any_source());
     check("receives in posting order", posting_order());
+    check("persistent requests", persistent());
     collectives(n);
     check("MPI_Comm_split, MPI_Comm_dup", split());
     check("groups, MPI_Comm_create(_group)", groups());
