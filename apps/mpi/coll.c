@@ -31,22 +31,11 @@
 
 #define TAG_COLL 1                   /* every p2p collective's tag, on the collective context */
 
-/* 1 if comm is every node in node order: the project's collectives run on it. */
-static int whole_machine(const struct mpii_comm *c)
-{
-    if (c->size != net_nodes())
-        return 0;
-    for (int r = 0; r < c->size; r++)
-        if (c->world[r] != r)
-            return 0;
-    return 1;
-}
-
 /* The algorithm of op to try from the project's library, or NULL for p2p. */
 static const char *project_algo(const struct mpii_comm *c, const char *op)
 {
     const char *a = mpii_cvar_algorithm(op);
-    return whole_machine(c) && strcmp(a, "p2p") ? a : NULL;
+    return c->identity && strcmp(a, "p2p") ? a : NULL;   /* every node in node order */
 }
 
 static void refused(const char *op, const char *algo, const char *why)

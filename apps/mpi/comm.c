@@ -14,7 +14,7 @@ uint32_t mpii_next_ctx = 4;          /* 0, 1: COMM_WORLD; 2, 3: COMM_SELF */
 
 struct mpii_comm *mpii_comm(MPI_Comm c)
 {
-    return c >= 0 && c < MPII_MAX_COMMS && mpii_comms[c].used ? &mpii_comms[c] : NULL;
+    return c >= 0 && c < MPII_MAX_COMMS && mpii_comms[c].used == 1 ? &mpii_comms[c] : NULL;
 }
 
 #define COMM_OR_ERR(c, comm)                                                                   \
@@ -76,9 +76,12 @@ static int allgather_ints(struct mpii_comm *c, const int *mine, int n, int *all)
 
 int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out)
 {
-    int slot = 2;
-    while (slot < MPII_MAX_COMMS && mpii_comms[slot].used)
+    int slot = 2;                    /* a freed one no request uses any more is reused */
+    while (slot < MPII_MAX_COMMS && mpii_comms[slot].used &&
+           (mpii_comms[slot].used == 1 || mpii_pending_use(slot, -1)))
         slot++;
+    if (slot < MPII_MAX_COMMS && mpii_comms[slot].used == 2)
+        free(mpii_comms[slot].world);
     if (slot == MPII_MAX_COMMS)
         return mpii_err(parent, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
     struct mpii_comm *p = &mpii_comms[parent], *c = &mpii_comms[slot];
@@ -87,7 +90,10 @@ int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx
         return mpii_err(parent, MPI_ERR_NO_MEM, "%d bytes for a communicator", (int)(n * sizeof *w));
     for (int i = 0; i < n; i++)
         w[i] = p->world[list[i]];
-    *c = (struct mpii_comm){ .used = 1, .size = n, .rank = me, .world = w, .ctx = ctx, .errh = p->errh };
+    *c = (struct mpii_comm){ .used = 1, .size = n, .rank = me, .world = w, .ctx = ctx, .errh = p->errh,
+                             .identity = n == net_nodes() };
+    for (int i = 0; i < n; i++)
+        c->identity &= w[i] == i;
     if (ctx + 2 > mpii_next_ctx)
         mpii_next_ctx = ctx + 2;
     *out = slot;
@@ -151,8 +157,12 @@ int MPI_Comm_free(MPI_Comm *comm)
     COMM_OR_ERR(c, *comm);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return mpii_err(*comm, MPI_ERR_COMM, "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
-    free(c->world);
-    c->used = 0;
+    if (mpii_pending_use(*comm, -1))
+        c->used = 2;                 /* its pending operations complete normally (MPI-3.1 6.4.3) */
+    else {
+        free(c->world);
+        c->used = 0;
+    }
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

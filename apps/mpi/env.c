@@ -78,11 +78,11 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     }
     initialized = 1;
     struct mpii_comm *w = &mpii_comms[MPI_COMM_WORLD], *s = &mpii_comms[MPI_COMM_SELF];
-    *w = (struct mpii_comm){ .used = 1, .size = net_nodes(), .rank = net_rank(), .ctx = 0,
+    *w = (struct mpii_comm){ .used = 1, .size = net_nodes(), .rank = net_rank(), .ctx = 0, .identity = 1,
                              .errh = MPI_ERRORS_ARE_FATAL, .name = "MPI_COMM_WORLD" };
     w->world = world_ranks(w->size, 0);
-    *s = (struct mpii_comm){ .used = 1, .size = 1, .rank = 0, .ctx = 2, .errh = MPI_ERRORS_ARE_FATAL,
-                             .name = "MPI_COMM_SELF" };
+    *s = (struct mpii_comm){ .used = 1, .size = 1, .rank = 0, .ctx = 2, .identity = net_nodes() == 1,
+                             .errh = MPI_ERRORS_ARE_FATAL, .name = "MPI_COMM_SELF" };
     s->world = world_ranks(1, net_rank());
     mpii_cvar_read();
     if (provided)

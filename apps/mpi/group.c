@@ -201,6 +201,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm
     if (!e && me == MPI_UNDEFINED)
         e = mpii_err(comm, MPI_ERR_GROUP, "the calling rank is not in the group");
     uint32_t ctx = mpii_next_ctx, theirs;
+    tag = MPII_TAG_CREATE + tag % (MPI_TAG_UB_VALUE - MPII_TAG_CREATE);   /* below TAG_COMM, apart from the others */
     for (int i = 1; i < n && !e && me == 0; i++) {
         e = mpii_recv(c, c->ctx + 1, &theirs, sizeof theirs, list[i], tag, NULL);
         if (theirs > ctx)

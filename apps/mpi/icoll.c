@@ -21,8 +21,9 @@
  *                             iscatterv of its pieces
  *   iscan, iexscan             a chain: rank r waits for r - 1's prefix
  * They take basic and contiguous types. Each runs on its communicator's
- * collective context with a tag of its own (16 + the number of
- * nonblocking collectives started on it before, all ranks counting alike).
+ * collective context with a tag of its own (MPII_TAG_ICOLL + the number
+ * of nonblocking collectives started on it before, all ranks counting
+ * alike, below MPII_TAG_CREATE; mpii.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -220,7 +221,7 @@ static struct mpii_sched *start(MPI_Comm comm, struct mpii_comm *c)
     s->c = c;
     s->comm = comm;
     s->ctx = c->ctx + 1;
-    s->tag = 16 + (int)(c->icoll++ % (MPI_TAG_UB_VALUE - 16));
+    s->tag = MPII_TAG_ICOLL + (int)(c->icoll++ % (MPII_TAG_CREATE - MPII_TAG_ICOLL));
     return s;
 }
 
@@ -246,6 +247,14 @@ static int launch(struct mpii_sched *s, MPI_Request *request)
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
     return mpii_check(comm, cp, count, t, root, 1, len);
+}
+
+/* A second type of the call (the send side, or the root's other side):
+ * s->err set unless it is valid, committed and contiguous. */
+static void type_ok(struct mpii_sched *s, MPI_Datatype t)
+{
+    if (!s->err && (!mpii_type_usable(t) || !mpii_type_contig(t)))
+        s->err = mpii_err(s->comm, MPI_ERR_TYPE, "datatype %d is not valid, not committed or not contiguous", t);
 }
 
 #define BEGIN(name, count, type, root)                                                      \
@@ -396,6 +405,8 @@ int MPI_Igather(const void *send, int scount, MPI_Datatype st, void *recv, int r
                 MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Igather", send == MPI_IN_PLACE ? 0 : scount, send == MPI_IN_PLACE ? MPI_BYTE : st, root);
+    if (me == root)
+        type_ok(s, rt);
     size_t unit = me == root ? (size_t)mpii_type_size(rt) : 1, slen = len;
     int *displs, *counts = even(s, me == root ? rcount : 0, &displs);
     if (counts)
@@ -407,6 +418,8 @@ int MPI_Igatherv(const void *send, int scount, MPI_Datatype st, void *recv, cons
                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Igatherv", send == MPI_IN_PLACE ? 0 : scount, send == MPI_IN_PLACE ? MPI_BYTE : st, root);
+    if (me == root)
+        type_ok(s, rt);
     gatherv_rounds(s, send, len, recv, rcounts, displs, me == root ? (size_t)mpii_type_size(rt) : 1, root);
     return launch(s, request);
 }
@@ -415,6 +428,8 @@ int MPI_Iscatter(const void *send, int scount, MPI_Datatype st, void *recv, int 
                  MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Iscatter", recv == MPI_IN_PLACE ? 0 : rcount, recv == MPI_IN_PLACE ? MPI_BYTE : rt, root);
+    if (me == root)
+        type_ok(s, st);
     size_t unit = me == root ? (size_t)mpii_type_size(st) : 1;
     int *displs, *counts = even(s, me == root ? scount : 0, &displs);
     if (counts)
@@ -426,6 +441,8 @@ int MPI_Iscatterv(const void *send, const int scounts[], const int displs[], MPI
                   MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Iscatterv", recv == MPI_IN_PLACE ? 0 : rcount, recv == MPI_IN_PLACE ? MPI_BYTE : rt, root);
+    if (me == root)
+        type_ok(s, st);
     scatterv_rounds(s, send, scounts, displs, me == root ? (size_t)mpii_type_size(st) : 1, recv, len, root);
     return launch(s, request);
 }
@@ -451,7 +468,9 @@ int MPI_Iallgather(const void *send, int scount, MPI_Datatype st, void *recv, in
                    MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Iallgather", rcount, rt, -1);
-    (void)scount, (void)st;
+    if (send != MPI_IN_PLACE)
+        type_ok(s, st);
+    (void)scount;
     int *displs, *counts = even(s, rcount, &displs);
     if (counts)
         allgatherv_rounds(s, send, recv, counts, displs, (size_t)mpii_type_size(rt));
@@ -462,7 +481,9 @@ int MPI_Iallgatherv(const void *send, int scount, MPI_Datatype st, void *recv, c
                     const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Iallgatherv", 0, rt, -1);
-    (void)scount, (void)st;
+    if (send != MPI_IN_PLACE)
+        type_ok(s, st);
+    (void)scount;
     allgatherv_rounds(s, send, recv, rcounts, displs, (size_t)mpii_type_size(rt));
     return launch(s, request);
 }
@@ -499,7 +520,9 @@ int MPI_Ialltoall(const void *send, int scount, MPI_Datatype st, void *recv, int
                   MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Ialltoall", rcount, rt, -1);
-    (void)scount, (void)st;
+    if (send != MPI_IN_PLACE)
+        type_ok(s, st);
+    (void)scount;
     int *displs, *counts = even(s, rcount, &displs);
     const void *from = in_place(s, send, recv, len * (size_t)p);
     size_t unit = (size_t)mpii_type_size(rt);
@@ -512,6 +535,8 @@ int MPI_Ialltoallv(const void *send, const int scounts[], const int sdispls[], M
                    const int rcounts[], const int rdispls[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     BEGIN("MPI_Ialltoallv", 0, rt, -1);
+    if (send != MPI_IN_PLACE)
+        type_ok(s, st);
     size_t runit = (size_t)mpii_type_size(rt), end = 0;
     for (int r = 0; r < p; r++)
         if ((size_t)(rdispls[r] + rcounts[r]) * runit > end)

@@ -38,11 +38,19 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
     return MPII_BIT_MPI | ctx << MPII_CTX_SHIFT | ((uint32_t)tag & MPII_TAG_MASK);
 }
 
+/* Tags on a communicator's collective context: the blocking collectives'
+ * (apps/mpi/coll.c 1, vcoll.c 2, comm.c MPI_TAG_UB_VALUE), the
+ * nonblocking ones' from MPII_TAG_ICOLL, and MPI_Comm_create_group's from
+ * MPII_TAG_CREATE (the program's tag modulo 16383 after it). */
+#define MPII_TAG_ICOLL  16
+#define MPII_TAG_CREATE 16384
+
 #define MPII_MAX_COMMS 64
 struct mpii_comm {
-    int used;
+    int used;                        /* 2: freed by the program, kept while requests use it */
     int size, rank;
     int *world;                      /* world[r]: the node of rank r */
+    int identity;                    /* world[r] = r for every rank of every node */
     uint32_t ctx;                    /* point to point; ctx + 1 for collectives */
     MPI_Errhandler errh;
     unsigned icoll;                  /* nonblocking collectives started on it (their tags) */
@@ -97,6 +105,8 @@ int mpii_sched_wait(struct mpii_sched *s);
 int mpii_sched_busy(void);
 void mpii_sched_poke(void);
 int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request);
+/* 1 while a request not yet complete uses comm or t (-1: not asked). */
+int mpii_pending_use(MPI_Comm comm, MPI_Datatype t);
 /* 1 if a message of (ctx, src, tag) has arrived by now. */
 int mpii_arrived(const struct mpii_comm *c, uint32_t ctx, int src, int tag);
 

@@ -18,7 +18,9 @@
 #include "mpii.h"
 #include "../../netdev/net.h"
 
-enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL, REQ_PERSIST };
+/* REQ_SSEND: an Issend whose data went, waiting for the receiver's
+ * acknowledgement (ppeer: the node, ctx and tag its wire tag's). */
+enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL, REQ_PERSIST, REQ_SSEND };
 struct req {
     int state;
     unsigned long seq;               /* posting order of receives */
@@ -45,8 +47,8 @@ static unsigned long next_seq;
 
 static int comm_rank_of_node(const struct mpii_comm *c, int node)
 {
-    if (c->world[0] == 0 && c->size == net_nodes())
-        return node;                 /* COMM_WORLD and its duplicates */
+    if (c->identity)
+        return node;                 /* rank = node: COMM_WORLD and its duplicates */
     for (int r = 0; r < c->size; r++)
         if (c->world[r] == node)
             return r;
@@ -67,10 +69,6 @@ int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, in
         off += n;
         if (n < max)
             break;
-    }
-    if (sync) {
-        struct net_status ns;
-        net_recv_masked(node, (int)(mpii_wire(ctx, tag) | MPII_BIT_ACK), MPII_MASK_TAG, NULL, 0, &ns);
     }
     return MPI_SUCCESS;
 }
@@ -118,43 +116,119 @@ static int recv_message(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap
     return MPI_SUCCESS;
 }
 
+/* --- matching and progress ------------------------------------------------
+ *
+ * MPI matches an arrived message to the earliest posted receive it fits
+ * (MPI-3.1 3.5). The NIC finds the first arrival of a pattern (source or
+ * any, tag or any, one context); so before a receive takes a message, each
+ * earlier pending receive of an overlapping pattern whose message is
+ * there takes its own first (settle), and while one of them still waits,
+ * the receive polls instead of blocking in the NIC, since a later arrival
+ * may be that earlier receive's. Waiting anywhere (a receive, an Ssend's
+ * acknowledgement, a probe) also completes pending receives whose messages
+ * came and progresses the nonblocking collectives (progress), as an MPI
+ * progress engine does. */
+
 static int overlaps(const struct req *a, const struct mpii_comm *c, uint32_t ctx, int src, int tag)
 {
-    return a->state == REQ_RECV && a->ctx == ctx && a->comm == c - mpii_comms &&
+    return a->state == REQ_RECV && a->ctx == ctx && &mpii_comms[a->comm] == c &&
            (a->src == MPI_ANY_SOURCE || src == MPI_ANY_SOURCE || a->src == src) &&
            (a->tag == MPI_ANY_TAG || tag == MPI_ANY_TAG || a->tag == tag);
 }
 
-static int complete_recv(struct req *q);
-
-/* Complete the pending receives posted before seq that could take the
- * messages a receive of (ctx, src, tag) would. */
-static int complete_earlier(struct mpii_comm *c, uint32_t ctx, int src, int tag, unsigned long seq)
+/* The pending receive overlapping (c, ctx, src, tag) with the least
+ * posting number in (after, before), or -1. */
+static int next_pending(const struct mpii_comm *c, uint32_t ctx, int src, int tag, long after, unsigned long before)
 {
+    int best = -1;
     for (int i = 0; i < nreqs; i++)
-        if (reqs[i].seq < seq && overlaps(&reqs[i], c, ctx, src, tag)) {
-            int e = complete_recv(&reqs[i]);
-            if (e)
-                return e;
-        }
-    return MPI_SUCCESS;
+        if ((long)reqs[i].seq > after && reqs[i].seq < before && overlaps(&reqs[i], c, ctx, src, tag) &&
+            (best < 0 || reqs[i].seq < reqs[best].seq))
+            best = i;
+    return best;
 }
 
-static int complete_recv(struct req *q)
+/* A receive of a type that is not contiguous: its packed copy into place. */
+static void unpack_into_user(struct req *q)
 {
-    struct mpii_comm *c = &mpii_comms[q->comm];
-    int e = complete_earlier(c, q->ctx, q->src, q->tag, q->seq);
-    if (e)
-        return e;
-    q->state = REQ_DONE;             /* before: an error must not leave it pending */
-    e = recv_message(c, q->ctx, q->buf, q->cap, q->src, q->tag, &q->st);
     if (q->user) {
         mpii_unpack(q->buf, (size_t)q->st.count_bytes_, q->type, q->user);
         free(q->buf);
         q->buf = q->user;
         q->user = NULL;
     }
-    return e;
+}
+
+/* Take a pending receive's message, which has arrived. Its error, if any,
+ * stays in its status (MPI_ERROR) for its own Wait to return. */
+static void take(struct req *q)
+{
+    q->state = REQ_DONE;
+    recv_message(&mpii_comms[q->comm], q->ctx, q->buf, q->cap, q->src, q->tag, &q->st);
+    unpack_into_user(q);
+}
+
+/* Earlier pending receives overlapping the pattern whose messages are
+ * there take them, in posting order; 1 if one of them still waits. *took
+ * counts those that took one. */
+static int settle(const struct mpii_comm *c, uint32_t ctx, int src, int tag, unsigned long before, int *took)
+{
+    int waiting = 0;
+    long after = -1;
+    for (int i; (i = next_pending(c, ctx, src, tag, after, before)) >= 0;) {
+        after = (long)reqs[i].seq;
+        if (mpii_arrived(c, reqs[i].ctx, reqs[i].src, reqs[i].tag)) {
+            take(&reqs[i]);
+            ++*took;
+        } else
+            waiting = 1;
+    }
+    return waiting;
+}
+
+/* One round of progress while this node waits for something else. */
+static void progress(void)
+{
+    for (int i = 0; i < nreqs; i++)
+        if (reqs[i].state == REQ_RECV) {
+            int took = 0;
+            struct req *q = &reqs[i];
+            if (!settle(&mpii_comms[q->comm], q->ctx, q->src, q->tag, q->seq, &took) &&
+                mpii_arrived(&mpii_comms[q->comm], q->ctx, q->src, q->tag))
+                take(q);
+        }
+    mpii_sched_poke();
+}
+
+/* Receive a message of (ctx, src, tag) for a receive posted at seq, into
+ * buf; st gets its status. Returns its error class. */
+static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, unsigned long seq,
+                   MPI_Status *st)
+{
+    for (;;) {
+        int took = 0, waiting = settle(c, ctx, src, tag, seq, &took);
+        if (!waiting && !mpii_sched_busy())
+            break;                   /* nothing else can take it: block in the NIC */
+        if (mpii_arrived(c, ctx, src, tag)) {
+            took = 0;
+            settle(c, ctx, src, tag, seq, &took);
+            if (!took)               /* no earlier receive took what arrived meanwhile */
+                break;
+            continue;
+        }
+        progress();
+    }
+    return recv_message(c, ctx, buf, cap, src, tag, st);
+}
+
+static int complete_recv(struct req *q)
+{
+    if (q->state == REQ_RECV) {
+        q->state = REQ_DONE;         /* an error must not leave it pending */
+        receive(&mpii_comms[q->comm], q->ctx, q->buf, q->cap, q->src, q->tag, q->seq, &q->st);
+        unpack_into_user(q);
+    }
+    return q->st.MPI_ERROR;
 }
 
 int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st)
@@ -164,13 +238,19 @@ int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src,
             *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
         return MPI_SUCCESS;
     }
-    int e = complete_earlier(c, ctx, src, tag, next_seq);
-    if (e)
-        return e;
-    /* nonblocking collectives progress while this node waits (MPI-3.1 5.12) */
-    while (mpii_sched_busy() && !mpii_arrived(c, ctx, src, tag))
-        mpii_sched_poke();
-    return recv_message(c, ctx, buf, cap, src, tag, st);
+    MPI_Status own;
+    int e = receive(c, ctx, buf, cap, src, tag, next_seq, st ? st : &own);
+    return e;
+}
+
+/* An Ssend's acknowledgement from node, waited for with progress. */
+static void wait_ack(int node, uint32_t ctx, int tag)
+{
+    struct net_status ns;
+    int wire = (int)(mpii_wire(ctx, tag) | MPII_BIT_ACK);
+    while (!net_probe_masked(node, wire, MPII_MASK_TAG, &ns))
+        progress();
+    net_recv_masked(node, wire, MPII_MASK_TAG, NULL, 0, &ns);
 }
 
 /* --- argument checks -------------------------------------------------- */
@@ -221,12 +301,18 @@ static int recv_typed(struct mpii_comm *c, void *buf, MPI_Datatype t, size_t len
     return e;
 }
 
+/* A send; with sync, its data marked for an acknowledgement, which the
+ * caller awaits (wait_ack) unless it keeps a request for it (keep). */
 static int send_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, int sync)
 {
     struct mpii_comm *c;
     size_t len;
     int e = check_buf(comm, &c, count, t, dest, 0, tag, 0, &len);
-    return e ? e : send_typed(c, buf, count, t, len, dest, tag, sync);
+    if (!e)
+        e = send_typed(c, buf, count, t, len, dest, tag, sync);
+    if (!e && sync == 1 && dest != MPI_PROC_NULL)
+        wait_ack(c->world[dest], c->ctx, tag);
+    return e;
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
@@ -349,6 +435,22 @@ static int new_req(MPI_Comm comm, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
+/* 1 while a request not yet complete uses communicator comm or datatype
+ * t (-1: either): a freed one stays until then (comm.c, typemap.c). */
+int mpii_pending_use(MPI_Comm comm, MPI_Datatype t)
+{
+    for (int i = 0; i < nreqs; i++) {
+        const struct req *q = &reqs[i];
+        int live = q->state == REQ_RECV || q->state == REQ_SSEND || q->state == REQ_COLL ||
+                   q->state == REQ_PERSIST;
+        if (live && ((comm >= 0 && q->comm == comm) ||
+                     (t > 0 && ((q->state == REQ_RECV && q->user && q->type == t) ||
+                                (q->state == REQ_PERSIST && q->ptype == t)))))
+            return 1;
+    }
+    return 0;
+}
+
 static struct req *req_of(MPI_Request h)
 {
     return h >= 1 && h <= nreqs && reqs[h - 1].state != REQ_FREE ? &reqs[h - 1] : NULL;
@@ -358,10 +460,16 @@ static struct req *req_of(MPI_Request h)
 static int isend_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                       MPI_Request *request, int mode)
 {
-    int e = mode == 2 ? bsend_call(buf, count, t, dest, tag, comm) : send_call(buf, count, t, dest, tag, comm, mode);
+    /* synchronous: the data goes now, the acknowledgement is awaited at
+     * Wait or Test (sync 2: marked, not awaited here) */
+    int e = mode == 2 ? bsend_call(buf, count, t, dest, tag, comm)
+                      : send_call(buf, count, t, dest, tag, comm, mode == 1 ? 2 : 0);
     if (e || (e = new_req(comm, request)))
         return e;
-    reqs[*request - 1] = (struct req){ .state = REQ_DONE, .comm = comm,
+    int ssend = mode == 1 && dest != MPI_PROC_NULL;
+    reqs[*request - 1] = (struct req){ .state = ssend ? REQ_SSEND : REQ_DONE, .comm = comm,
+                                       .ctx = mpii_comms[comm].ctx, .tag = tag,
+                                       .ppeer = ssend ? mpii_comms[comm].world[dest] : 0,
                                        .st = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG } };
     return MPI_SUCCESS;
 }
@@ -444,10 +552,17 @@ static int ready(struct req *q)
 {
     if (q->state == REQ_PERSIST)
         return q->inner == MPI_REQUEST_NULL || ready(&reqs[q->inner - 1]);
-    if (q->state == REQ_RECV)
+    if (q->state == REQ_RECV) {      /* earlier receives take theirs first */
+        int took = 0;
+        settle(&mpii_comms[q->comm], q->ctx, q->src, q->tag, q->seq, &took);
         return mpii_arrived(&mpii_comms[q->comm], q->ctx, q->src, q->tag);
+    }
     if (q->state == REQ_COLL)
         return mpii_sched_test(q->sched);
+    if (q->state == REQ_SSEND) {
+        struct net_status ns;
+        return net_probe_masked(q->ppeer, (int)(mpii_wire(q->ctx, q->tag) | MPII_BIT_ACK), MPII_MASK_TAG, &ns);
+    }
     return 1;
 }
 
@@ -460,7 +575,11 @@ static int complete(struct req *q)
         return complete_recv(q);
     if (q->state == REQ_COLL)
         return mpii_sched_wait(q->sched);
-    return MPI_SUCCESS;
+    if (q->state == REQ_SSEND) {
+        q->state = REQ_DONE;
+        wait_ack(q->ppeer, q->ctx, q->tag);
+    }
+    return q->st.MPI_ERROR;          /* a receive progress completed keeps its error */
 }
 
 int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request)
@@ -500,9 +619,19 @@ static int lookup(MPI_Request *request, MPI_Status *st, struct req **q)
     return MPI_SUCCESS;
 }
 
+/* The calls below name themselves once (MPII_ENTER) and call these
+ * inner forms, so an error names the call the program made. */
+static int wait_one(MPI_Request *request, MPI_Status *st);
+static int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *st);
+
 int MPI_Wait(MPI_Request *request, MPI_Status *st)
 {
     MPII_ENTER("MPI_Wait");
+    return wait_one(request, st);
+}
+
+static int wait_one(MPI_Request *request, MPI_Status *st)
+{
     struct req *q;
     int e = lookup(request, st, &q);
     if (e || !q)
@@ -529,16 +658,21 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *st)
     return e;
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+static int waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     int err = MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
-        int e = MPI_Wait(&requests[i], statuses ? &statuses[i] : NULL);
+        int e = wait_one(&requests[i], statuses ? &statuses[i] : NULL);
         if (e && !err)
             err = MPI_ERR_IN_STATUS;
     }
-    mpii_call = "MPI_Waitall";
     return err;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    MPII_ENTER("MPI_Waitall");
+    return waitall(count, requests, statuses);
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
@@ -554,24 +688,29 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
         }
     }
     *flag = 1;
-    return MPI_Waitall(count, requests, statuses);
+    return waitall(count, requests, statuses);
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *st)
 {
     MPII_ENTER("MPI_Testany");
+    return testany(count, requests, index, flag, st);
+}
+
+static int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *st)
+{
     int active = 0;
     for (int i = 0; i < count; i++) {
         struct req *q = req_of(requests[i]);
         if (requests[i] != MPI_REQUEST_NULL && !q)
             return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d (index %d) is not valid", requests[i], i);
-        if (!q)
-            continue;
+        if (!q || (q->state == REQ_PERSIST && q->inner == MPI_REQUEST_NULL))
+            continue;                /* null, or persistent and inactive: not waited on */
         active = 1;
         if (ready(q)) {
             *index = i;
             *flag = 1;
-            return MPI_Wait(&requests[i], st);
+            return wait_one(&requests[i], st);
         }
     }
     *flag = !active;
@@ -583,18 +722,24 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_St
 
 /* Polls: each round probes every pending receive at the node's present
  * time; the polling's own instructions move the clock on. */
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
+static int waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
 {
     int flag = 0, e;
-    while (!(e = MPI_Testany(count, requests, index, &flag, st)) && !flag)
-        ;
-    mpii_call = "MPI_Waitany";
+    while (!(e = testany(count, requests, index, &flag, st)) && !flag)
+        progress();
     return e;
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Waitany");
+    return waitany(count, requests, index, st);
 }
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
-    int index, e = MPI_Waitany(incount, requests, &index, statuses);
+    MPII_ENTER("MPI_Waitsome");
+    int index, e = waitany(incount, requests, &index, statuses);
     if (e || index == MPI_UNDEFINED) {
         *outcount = e ? 0 : MPI_UNDEFINED;
         return e;
@@ -690,7 +835,7 @@ int MPI_Request_free(MPI_Request *request)
         return e;
     }
     if (q->state != REQ_DONE)        /* the receive still happens, into its buffer */
-        return MPI_Wait(request, MPI_STATUS_IGNORE);
+        return wait_one(request, MPI_STATUS_IGNORE);
     finish(request, NULL);
     return MPI_SUCCESS;
 }
@@ -707,7 +852,7 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st, 
     uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
     struct net_status ns;
     while (!(*flag = net_probe_masked(node, (int)wire, mask, &ns)) && block)
-        ;
+        progress();
     if (!*flag)
         return MPI_SUCCESS;
     /* a message longer than msg_max: its length is the sum of its pieces,

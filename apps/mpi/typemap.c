@@ -14,7 +14,7 @@
 #define MPII_MAX_DERIVED 256
 struct blk { MPI_Aint off; MPI_Aint len; };
 struct dtype {
-    int used, committed;
+    int used, committed;             /* used 2: freed, kept while requests use it */
     MPI_Aint size, lb, extent;
     int align;
     int nblk;
@@ -22,10 +22,18 @@ struct dtype {
 };
 static struct dtype derived[MPII_MAX_DERIVED];
 
+/* Any type the library still holds (freed ones in use too), for its own
+ * packing; the program's handles go through live(). */
 static struct dtype *derived_of(MPI_Datatype t)
 {
     int i = t - MPII_FIRST_DERIVED;
     return i >= 0 && i < MPII_MAX_DERIVED && derived[i].used ? &derived[i] : NULL;
+}
+
+static struct dtype *live(MPI_Datatype t)
+{
+    struct dtype *d = derived_of(t);
+    return d && d->used == 1 ? d : NULL;
 }
 
 /* A basic type as a one-block type (in *tmp), or the derived one; NULL if
@@ -39,7 +47,15 @@ static const struct dtype *view(MPI_Datatype t, struct dtype *tmp, struct blk *b
                                .nblk = 1, .blk = b };
         return tmp;
     }
-    return derived_of(t);
+    return live(t);
+}
+
+/* The same for the library's own packing, which may hold a type the
+ * program freed while a request of it was pending. */
+static const struct dtype *held(MPI_Datatype t, struct dtype *tmp, struct blk *b)
+{
+    const struct dtype *d = view(t, tmp, b);
+    return d ? d : derived_of(t);
 }
 
 int mpii_type_size(MPI_Datatype t)
@@ -56,7 +72,7 @@ int mpii_type_contig(MPI_Datatype t)
 
 int mpii_type_usable(MPI_Datatype t)
 {
-    const struct dtype *d = derived_of(t);
+    const struct dtype *d = live(t);
     return d ? d->committed : mpii_basic_size(t) != 0;
 }
 
@@ -65,7 +81,7 @@ void mpii_pack(const void *in, int count, MPI_Datatype t, void *out)
 {
     struct dtype tmp;
     struct blk b;
-    const struct dtype *d = view(t, &tmp, &b);
+    const struct dtype *d = held(t, &tmp, &b);
     unsigned char *o = out;
     for (int k = 0; k < count; k++)
         for (int i = 0; i < d->nblk; i++) {
@@ -79,7 +95,7 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out)
 {
     struct dtype tmp;
     struct blk b;
-    const struct dtype *d = view(t, &tmp, &b);
+    const struct dtype *d = held(t, &tmp, &b);
     const unsigned char *p = in;
     for (int k = 0; bytes; k++)
         for (int i = 0; i < d->nblk && bytes; i++) {
@@ -94,33 +110,49 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out)
 
 /* A new type of the blocks of n copies: copy i of type ti at byte
  * displacement disp[i] (ti = types[i] or types[0] when one_type). */
+/* x after t's blocks, merged with the last if adjacent; the table grows
+ * as needed. -1 when memory lacks. */
+static int append(struct dtype *t, int *cap, struct blk x)
+{
+    if (t->nblk && t->blk[t->nblk - 1].off + t->blk[t->nblk - 1].len == x.off) {
+        t->blk[t->nblk - 1].len += x.len;
+        return 0;
+    }
+    if (t->nblk == *cap) {
+        int n = *cap ? 2 * *cap : 8;
+        struct blk *b = n > *cap ? realloc(t->blk, (size_t)n * sizeof *b) : NULL;
+        if (!b)
+            return -1;
+        t->blk = b;
+        *cap = n;
+    }
+    t->blk[t->nblk++] = x;
+    return 0;
+}
+
 static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatype *types, int one_type,
                  MPI_Datatype *out)
 {
-    int slot = 0;
-    while (slot < MPII_MAX_DERIVED && derived[slot].used)
-        slot++;
-    if (slot == MPII_MAX_DERIVED)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d derived datatypes at once", MPII_MAX_DERIVED);
-    long nb = 0;
     for (int i = 0; i < n; i++) {
         struct dtype tmp;
         struct blk b;
-        const struct dtype *d = view(types[one_type ? 0 : i], &tmp, &b);
-        if (!d)
+        if (!view(types[one_type ? 0 : i], &tmp, &b))
             return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", types[one_type ? 0 : i]);
         if (lens[i] < 0)
             return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "block length %d is negative", lens[i]);
-        nb += (long)lens[i] * d->nblk;
     }
+    int slot = 0;                    /* a freed one no request uses any more is reused */
+    while (slot < MPII_MAX_DERIVED && derived[slot].used &&
+           (derived[slot].used == 1 || mpii_pending_use(-1, MPII_FIRST_DERIVED + slot)))
+        slot++;
+    if (slot == MPII_MAX_DERIVED)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d derived datatypes at once", MPII_MAX_DERIVED);
     struct dtype *t = &derived[slot];
-    *t = (struct dtype){ .used = 1, .align = 1, .blk = malloc((size_t)(nb ? nb : 1) * sizeof(struct blk)) };
-    if (!t->blk) {
-        t->used = 0;
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%ld blocks of a datatype", nb);
-    }
+    if (t->used == 2)
+        free(t->blk);
+    *t = (struct dtype){ .used = 1, .align = 1 };
     MPI_Aint lo = 0, hi = 0;
-    int any = 0;
+    int any = 0, cap = 0;
     for (int i = 0; i < n; i++) {
         struct dtype tmp;
         struct blk b;
@@ -135,15 +167,18 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
                 hi = base + d->lb + d->extent;
             any = 1;
             for (int j = 0; j < d->nblk; j++) {
-                struct blk x = { base + d->blk[j].off, d->blk[j].len };
-                if (t->nblk && t->blk[t->nblk - 1].off + t->blk[t->nblk - 1].len == x.off)
-                    t->blk[t->nblk - 1].len += x.len;
-                else if (x.len)
-                    t->blk[t->nblk++] = x;
-                t->size += x.len;
+                if (d->blk[j].len && append(t, &cap, (struct blk){ base + d->blk[j].off, d->blk[j].len })) {
+                    free(t->blk);
+                    t->used = 0;
+                    return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d blocks of a datatype", cap);
+                }
+                t->size += d->blk[j].len;
             }
         }
     }
+    struct blk *fit = t->nblk ? realloc(t->blk, (size_t)t->nblk * sizeof *fit) : NULL;
+    if (fit)
+        t->blk = fit;
     t->lb = lo;
     t->extent = hi - lo;
     if (!one_type && t->extent % t->align)           /* a struct's padding */
@@ -269,11 +304,15 @@ int MPI_Type_commit(MPI_Datatype *t)
 int MPI_Type_free(MPI_Datatype *t)
 {
     MPII_ENTER("MPI_Type_free");
-    struct dtype *d = derived_of(*t);
+    struct dtype *d = live(*t);
     if (!d)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not a derived datatype", *t);
-    free(d->blk);
-    d->used = 0;
+    if (mpii_pending_use(-1, *t))
+        d->used = 2;                 /* pending operations of the type complete normally (MPI-3.1 4.1.9) */
+    else {
+        free(d->blk);
+        d->used = 0;
+    }
     *t = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }

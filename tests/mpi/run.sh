@@ -27,7 +27,7 @@ t() {
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 
 # Each program once per ISA, and natively.
-for p in basics vcoll types icoll errors alltoall_latency libc_calls; do
+for p in basics vcoll types icoll progress errors alltoall_latency libc_calls; do
   for a in arm riscv; do
     "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
   done
@@ -148,6 +148,8 @@ types_mixed_5() { same_as_open_mpi types mixed 5 ""; }
 types_arm_8() { same_as_open_mpi types arm 8 ""; }
 icoll_arm_6() { same_as_open_mpi icoll arm 6 ""; }
 icoll_mixed_8() { same_as_open_mpi icoll mixed 8 ""; }
+progress_arm_6() { same_as_open_mpi progress arm 6 ""; }
+progress_mixed_4() { same_as_open_mpi progress mixed 4 ""; }
 error_before_init() { fails_naming noinit 0 "MPI_Send: MPI_ERR_OTHER: called before MPI_Init"; }
 error_main_returns() {
   emu errors arm 4 return; local rc=$?
@@ -218,7 +220,7 @@ worked_example_as_written() {
 for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
-         libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory error_before_init error_main_returns \
+         libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done

@@ -1,0 +1,202 @@
+/* Matching, progress and object lifetimes, checked against values every
+ * rank can compute; rank 0 prints what every rank found (tests/mpi/run.sh
+ * compares it with Open MPI's run). Needs 4 ranks or more.
+ *   - a message goes to the earliest posted receive it fits, and a
+ *     receive waited on first takes a message no earlier receive fits;
+ *   - MPI_Test on the later of two receives of one pattern, with one
+ *     message there, says not yet;
+ *   - synchronous sends both ways with the receives posted first, and
+ *     MPI_Issend both ways then MPI_Recv, complete;
+ *   - MPI_Wait on a receive progresses a nonblocking barrier;
+ *   - MPI_SOURCE is the rank in a communicator whose ranks are permuted;
+ *   - a truncated receive's error stays with that receive;
+ *   - a communicator and a datatype freed while a receive of them is
+ *     pending: the receive completes normally. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "check.h"
+
+static int matching(void)
+{
+    int ok = 1, v = rank, a = -1, b = -1;
+    if (rank == 0) {
+        MPI_Request q[2];
+        MPI_Irecv(&a, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &q[0]);
+        MPI_Irecv(&b, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &q[1]);
+        MPI_Wait(&q[1], MPI_STATUS_IGNORE);          /* rank 2's tag 7: rank 1 sends only after this */
+        MPI_Send(&v, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+        MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+        ok = a == 1 && b == 2;
+    } else if (rank == 2)
+        MPI_Send(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+    else if (rank == 1) {
+        MPI_Recv(&a, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    }
+    return ok;
+}
+
+static int test_later(void)
+{
+    int ok = 1, a = 0, b = 0, one = 1, f = 1;
+    if (rank == 0) {
+        MPI_Request q[2];
+        MPI_Irecv(&a, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &q[0]);
+        MPI_Irecv(&b, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &q[1]);
+        MPI_Barrier(MPI_COMM_WORLD);                  /* rank 1's first message is sent */
+        for (int k = 0; k < 3; k++)
+            MPI_Test(&q[1], &f, MPI_STATUS_IGNORE);
+        ok = !f;
+        MPI_Send(&one, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+        ok &= a == 1 && b == 2;
+    } else if (rank == 1) {
+        int two = 2;
+        MPI_Send(&one, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Recv(&a, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&two, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    } else
+        MPI_Barrier(MPI_COMM_WORLD);
+    return ok;
+}
+
+static int synchronous(void)
+{
+    int ok = 1, in = -1, v = rank;
+    if (rank < 2) {
+        int o = 1 - rank;
+        MPI_Request q;
+        MPI_Irecv(&in, 1, MPI_INT, o, 0, MPI_COMM_WORLD, &q);
+        MPI_Ssend(&v, 1, MPI_INT, o, 0, MPI_COMM_WORLD);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        ok = in == o;
+        MPI_Issend(&v, 1, MPI_INT, o, 1, MPI_COMM_WORLD, &q);
+        MPI_Recv(&in, 1, MPI_INT, o, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        ok &= in == o;
+    }
+    return ok;
+}
+
+static int wait_progresses(void)
+{
+    int x = -1, v = rank;
+    MPI_Request b, q;
+    MPI_Ibarrier(MPI_COMM_WORLD, &b);
+    if (rank == 0) {
+        MPI_Irecv(&x, 1, MPI_INT, 2, 4, MPI_COMM_WORLD, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);              /* rank 2 sends after its barrier completes */
+    }
+    MPI_Wait(&b, MPI_STATUS_IGNORE);
+    if (rank == 2)
+        MPI_Send(&v, 1, MPI_INT, 0, 4, MPI_COMM_WORLD);
+    return rank != 0 || x == 2;
+}
+
+static int permuted_source(void)
+{
+    MPI_Comm c;
+    int cr, ok = 1;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, rank == 0 ? -1 : size - rank, &c);
+    MPI_Comm_rank(c, &cr);
+    if (cr == 0)
+        for (int i = 1; i < size; i++) {
+            int v;
+            MPI_Status st;
+            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, c, &st);
+            ok &= v == st.MPI_SOURCE;
+        }
+    else
+        MPI_Send(&cr, 1, MPI_INT, 0, 0, c);
+    MPI_Comm_free(&c);
+    return ok;
+}
+
+static int error_stays(void)
+{
+    int ok = 1;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        int a = -1, b = -1;
+        MPI_Request q[2];
+        MPI_Status st;
+        MPI_Irecv(&a, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &q[0]);    /* two ints come: truncated */
+        MPI_Irecv(&b, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &q[1]);
+        int eb = MPI_Wait(&q[1], &st);
+        ok = eb == MPI_SUCCESS && b == 3;
+        int ea = MPI_Wait(&q[0], &st);
+        int cls;
+        MPI_Error_class(ea, &cls);
+        ok &= cls == MPI_ERR_TRUNCATE;
+    } else if (rank == 1) {
+        int s[2] = { 1, 2 }, t = 3;
+        MPI_Send(s, 2, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        MPI_Send(&t, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    return ok;
+}
+
+static int freed_while_pending(void)
+{
+    int ok = 1, x = -1, v = 42, buf[4] = { 0 }, s[2] = { 5, 6 };
+    MPI_Comm d;
+    MPI_Datatype vec;
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    if (rank == 0) {
+        MPI_Request q[2];
+        MPI_Irecv(&x, 1, MPI_INT, 2, 0, d, &q[0]);
+        MPI_Irecv(buf, 1, vec, 1, 0, MPI_COMM_WORLD, &q[1]);
+        MPI_Comm_free(&d);
+        MPI_Type_free(&vec);
+        MPI_Comm e;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &e);   /* may take the freed slots */
+        MPI_Datatype w;
+        MPI_Type_contiguous(3, MPI_INT, &w);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+        ok = x == 42 && buf[0] == 5 && buf[1] == 0 && buf[2] == 6;
+        MPI_Comm_free(&e);
+        MPI_Type_free(&w);
+    } else {
+        if (rank == 2)
+            MPI_Send(&v, 1, MPI_INT, 0, 0, d);
+        if (rank == 1)
+            MPI_Send(s, 2, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        MPI_Comm_free(&d);
+        MPI_Type_free(&vec);
+        MPI_Comm e;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &e);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Comm_free(&e);
+    }
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 4) {
+        if (rank == 0)
+            printf("progress: needs 4 ranks or more\n");
+        MPI_Finalize();
+        return 1;
+    }
+    check("earliest posted receive", matching());
+    check("MPI_Test on the later receive", test_later());
+    check("Ssend and Issend both ways", synchronous());
+    check("MPI_Wait progresses Ibarrier", wait_progresses());
+    check("MPI_SOURCE, permuted ranks", permuted_source());
+    check("an error stays with its receive", error_stays());
+    check("freed while pending", freed_while_pending());
+    if (rank == 0)
+        printf("progress: %s\n", fails ? "FAILED" : "all ok");
+    MPI_Finalize();
+    return fails != 0;
+}
