@@ -39,6 +39,7 @@ struct req {
     void *pbuf;
     MPI_Datatype ptype;
     MPI_Request inner;
+    int prev, next;                  /* REQ_RECV: the posted-receive queue's links */
 };
 enum persist_kind { P_SEND, P_SSEND, P_BSEND, P_RECV };
 static struct req *reqs;
@@ -136,16 +137,34 @@ static int overlaps(const struct req *a, const struct mpii_comm *c, uint32_t ctx
            (a->tag == MPI_ANY_TAG || tag == MPI_ANY_TAG || a->tag == tag);
 }
 
-/* The pending receive overlapping (c, ctx, src, tag) with the least
- * posting number in (after, before), or -1. */
-static int next_pending(const struct mpii_comm *c, uint32_t ctx, int src, int tag, long after, unsigned long before)
+/* The posted-receive queue: the pending receives in posting order, a list
+ * through reqs[].next/prev (indices, which stay valid when reqs grows),
+ * as an MPI implementation keeps it. A receive completed in the order
+ * posted, the common case, is its head: finding what is posted before it
+ * costs nothing. */
+static int posted_head = -1, posted_tail = -1;
+
+static void post(int i)
 {
-    int best = -1;
-    for (int i = 0; i < nreqs; i++)
-        if ((long)reqs[i].seq > after && reqs[i].seq < before && overlaps(&reqs[i], c, ctx, src, tag) &&
-            (best < 0 || reqs[i].seq < reqs[best].seq))
-            best = i;
-    return best;
+    reqs[i].prev = posted_tail;
+    reqs[i].next = -1;
+    if (posted_tail >= 0)
+        reqs[posted_tail].next = i;
+    else
+        posted_head = i;
+    posted_tail = i;
+}
+
+static void unpost(struct req *q)
+{
+    if (q->prev >= 0)
+        reqs[q->prev].next = q->next;
+    else
+        posted_head = q->next;
+    if (q->next >= 0)
+        reqs[q->next].prev = q->prev;
+    else
+        posted_tail = q->prev;
 }
 
 /* A receive of a type that is not contiguous: its packed copy into place. */
@@ -164,6 +183,7 @@ static void unpack_into_user(struct req *q)
 static void take(struct req *q)
 {
     q->state = REQ_DONE;
+    unpost(q);
     recv_message(&mpii_comms[q->comm], q->ctx, q->buf, q->cap, q->src, q->tag, &q->st);
     unpack_into_user(q);
 }
@@ -174,9 +194,10 @@ static void take(struct req *q)
 static int settle(const struct mpii_comm *c, uint32_t ctx, int src, int tag, unsigned long before, int *took)
 {
     int waiting = 0;
-    long after = -1;
-    for (int i; (i = next_pending(c, ctx, src, tag, after, before)) >= 0;) {
-        after = (long)reqs[i].seq;
+    for (int i = posted_head, next; i >= 0 && reqs[i].seq < before; i = next) {
+        next = reqs[i].next;         /* take() unlinks i */
+        if (!overlaps(&reqs[i], c, ctx, src, tag))
+            continue;
         if (mpii_arrived(c, reqs[i].ctx, reqs[i].src, reqs[i].tag)) {
             take(&reqs[i]);
             ++*took;
@@ -189,19 +210,21 @@ static int settle(const struct mpii_comm *c, uint32_t ctx, int src, int tag, uns
 /* One round of progress while this node waits for something else. */
 static void progress(void)
 {
-    for (int i = 0; i < nreqs; i++)
-        if (reqs[i].state == REQ_RECV) {
-            int took = 0;
-            struct req *q = &reqs[i];
-            if (!settle(&mpii_comms[q->comm], q->ctx, q->src, q->tag, q->seq, &took) &&
-                mpii_arrived(&mpii_comms[q->comm], q->ctx, q->src, q->tag))
-                take(q);
-        }
+    for (int i = posted_head, next; i >= 0; i = next) {
+        struct req *q = &reqs[i];
+        int took = 0;
+        if (!settle(&mpii_comms[q->comm], q->ctx, q->src, q->tag, q->seq, &took) &&
+            mpii_arrived(&mpii_comms[q->comm], q->ctx, q->src, q->tag))
+            take(q);
+        next = took ? posted_head : q->next;   /* q and earlier ones may have left the queue */
+        if (next == i)
+            next = q->next;
+    }
     mpii_sched_poke();
 }
 
-/* Receive a message of (ctx, src, tag) for a receive posted at seq, into
- * buf; st gets its status. Returns its error class. */
+/* A blocking receive of (ctx, src, tag), posted after every pending one
+ * (seq), into buf; st gets its status. Returns its error class. */
 static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, unsigned long seq,
                    MPI_Status *st)
 {
@@ -221,12 +244,25 @@ static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int
     return recv_message(c, ctx, buf, cap, src, tag, st);
 }
 
+/* Wait for a pending receive: it stays posted, and progress may take its
+ * message meanwhile; it blocks in the NIC only when nothing else can. */
 static int complete_recv(struct req *q)
 {
-    if (q->state == REQ_RECV) {
-        q->state = REQ_DONE;         /* an error must not leave it pending */
-        receive(&mpii_comms[q->comm], q->ctx, q->buf, q->cap, q->src, q->tag, q->seq, &q->st);
-        unpack_into_user(q);
+    const struct mpii_comm *c = &mpii_comms[q->comm];
+    while (q->state == REQ_RECV) {
+        int took = 0, waiting = settle(c, q->ctx, q->src, q->tag, q->seq, &took);
+        if (!waiting && !mpii_sched_busy()) {
+            take(q);                 /* nothing else can take it: block in the NIC */
+            break;
+        }
+        if (mpii_arrived(c, q->ctx, q->src, q->tag)) {
+            took = 0;
+            settle(c, q->ctx, q->src, q->tag, q->seq, &took);
+            if (!took)               /* no earlier receive took what arrived meanwhile */
+                take(q);
+            continue;
+        }
+        progress();
     }
     return q->st.MPI_ERROR;
 }
@@ -517,7 +553,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
     if (source == MPI_PROC_NULL) {
         q->state = REQ_DONE;
         q->st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
-    }
+    } else
+        post(*request - 1);
     return MPI_SUCCESS;
 }
 
