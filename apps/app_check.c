@@ -353,8 +353,7 @@ int app_args_parse(const char *app, const char *args, int p, unsigned long msg_m
     if (a->nkeys == 1 && a->keys[0].kind == APP_KIND_ARGV) {
         a->word[0] = a->buf;           /* argv: any words, the program reads them */
         a->val[0] = APP_KEY_NONE;
-        char values[1][MPI_SETTING_MAX];  /* the MPI library's settings among them */
-        return strcmp(app, "mpi") ? 0 : mpi_settings(args, values, 0, err, errlen);
+        return 0;
     }
     key_names(a->keys, names, sizeof names);
     for (char *w = a->buf; *w;) {
@@ -531,6 +530,20 @@ static int app_check_worm_lists(const char *app, const struct app_args *a, const
         return -1;
     }
     return worm_list(app, "dst2", kind, (int)app_arg(a, "src2"), app_arg_word(a, "dst2"), sh, err, errlen);
+}
+
+/* An MPI program's ARGS: the MPI library's settings among its words
+ * (apps/mpi_settings.c; the node's library reads them with the same). */
+static int app_check_mpi_settings(const char *app, const struct app_args *a, const struct app_shape *sh,
+                                  unsigned long msg_max, char *err, size_t errlen)
+{
+    char values[1][MPI_SETTING_MAX], why[400];
+    (void)sh;
+    (void)msg_max;
+    if (!mpi_settings(app_arg_word(a, "argv"), values, 0, why, sizeof why))
+        return 0;
+    snprintf(err, errlen, "app %s: %s", app, why);
+    return -1;
 }
 
 static const struct { const char *app; app_check_fn fn; } app_checks[] = {
