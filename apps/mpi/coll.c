@@ -332,22 +332,6 @@ int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_O
 
 /* --- gather, scatter, allgather --------------------------------------------- */
 
-static int gather_p2p(struct mpii_comm *c, const void *send, void *recv, size_t len, int root)
-{
-    int e = MPI_SUCCESS;
-    if (c->rank != root)
-        return SEND(send, len, root);
-    for (int r = 0; r < c->size && !e; r++) {
-        unsigned char *at = (unsigned char *)recv + (size_t)r * len;
-        if (r == root) {
-            if (send != at)
-                memcpy(at, send, len);
-        } else
-            e = RECV(at, len, r);
-    }
-    return e;
-}
-
 static int same_bytes(MPI_Comm comm, int scount, MPI_Datatype st, int rcount, MPI_Datatype rt, size_t *len)
 {
     struct mpii_comm *c;
@@ -389,7 +373,7 @@ int MPI_Gather(const void *send, int scount, MPI_Datatype st, void *recv, int rc
     struct coll_call call = { .op = COLL_GATHER, .len = len, .cx = { .root = root } };
     if ((e = project(c, comm, "GATHER", &call, send, recv)) != P2P)
         return e;
-    return gather_p2p(c, send, recv, len, root);
+    return mpii_gather_linear(c, send, len, recv, NULL, NULL, len, root);
 }
 
 int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt, int root,
@@ -421,17 +405,7 @@ int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int r
     struct coll_call call = { .op = COLL_SCATTER, .len = len, .cx = { .root = root } };
     if ((e = project(c, comm, "SCATTER", &call, send, recv)) != P2P)
         return e;
-    e = MPI_SUCCESS;
-    if (c->rank != root)
-        return RECV(recv, len, root);
-    for (int r = 0; r < c->size && !e; r++) {
-        const unsigned char *at = (const unsigned char *)send + (size_t)r * len;
-        if (r != root)
-            e = SEND(at, len, r);
-        else if (at != recv)
-            memcpy(recv, at, len);
-    }
-    return e;
+    return mpii_scatter_linear(c, send, NULL, NULL, len, recv, len, root);
 }
 
 int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
@@ -456,7 +430,7 @@ int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int
     struct coll_call call = { .op = COLL_ALLGATHER, .len = len };
     if ((e = project(c, comm, "ALLGATHER", &call, send, recv)) != P2P)
         return e;
-    e = gather_p2p(c, send, recv, len, 0);
+    e = mpii_gather_linear(c, send, len, recv, NULL, NULL, len, 0);
     return e ? e : bcast_p2p(c, recv, len * (size_t)c->size, 0);
 }
 

@@ -30,15 +30,18 @@ int mpii_basic_size(MPI_Datatype t)
 
 #define MPII_USER_OPS 16
 #define USER_OP_BASE 32
-static struct { MPI_User_function *fn; int commute; } user_ops[MPII_USER_OPS];
+static struct { MPI_User_function *fn; } user_ops[MPII_USER_OPS];
 
+/* commute is not needed: a user operator always runs the library's own
+ * reductions, which combine in rank order, right whether it commutes or
+ * not (apps/mpi/coll.c, icoll.c). */
 int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
     MPII_ENTER("MPI_Op_create");
+    (void)commute;
     for (int i = 0; i < MPII_USER_OPS; i++)
         if (!user_ops[i].fn) {
             user_ops[i].fn = fn;
-            user_ops[i].commute = commute;
             *op = USER_OP_BASE + i;
             return MPI_SUCCESS;
         }
@@ -54,12 +57,6 @@ int MPI_Op_free(MPI_Op *op)
     user_ops[i].fn = NULL;
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
-}
-
-int mpii_op_commutes(MPI_Op op)
-{
-    int i = op - USER_OP_BASE;
-    return i >= 0 && i < MPII_USER_OPS ? user_ops[i].commute : 1;
 }
 
 /* y[i] = x[i] op y[i] for one C type; the logical and bitwise operators

@@ -117,6 +117,15 @@ extern uint32_t mpii_next_ctx;
  * list[me], on context ctx, in *out. */
 int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out);
 
+/* The linear gather and scatter through the root, on c's collective
+ * context (apps/mpi/vcoll.c): blocks of counts[r] x unit bytes at
+ * displs[r] x unit (counts, displs NULL: unit bytes at r x unit). The
+ * root's own block is copied unless it is MPI_IN_PLACE or in place. */
+int mpii_gather_linear(struct mpii_comm *c, const void *send, size_t slen, void *recv, const int *counts,
+                       const int *displs, size_t unit, int root);
+int mpii_scatter_linear(struct mpii_comm *c, const void *send, const int *counts, const int *displs, size_t unit,
+                        void *recv, size_t rlen, int root);
+
 /* n for each rank of comm, in a malloc'ed array; NULL with *e set if comm
  * or n is not valid or memory lacks (apps/mpi/vcoll.c). */
 int *mpii_even_counts(MPI_Comm comm, int n, int *e);
@@ -124,7 +133,6 @@ int *mpii_even_counts(MPI_Comm comm, int n, int *e);
 /* Reduction: y = x op y elementwise over n elements of type t; 0, or -1
  * if op does not apply to t. */
 int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op);
-int mpii_op_commutes(MPI_Op op);
 
 /* The algorithm a setting (MPIR_CVAR_<OP>_INTRA_ALGORITHM=name in ARGS)
  * chooses for an operation, "auto" if none (apps/mpi/cvar.c). */

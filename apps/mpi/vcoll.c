@@ -3,7 +3,9 @@
  * MPI_Reduce_scatter_block and MPI_Reduce_scatter, by the library's own
  * algorithms over point to point (the project's schedules move blocks of
  * one length):
- *   gatherv, scatterv    linear, through the root
+ *   gatherv, scatterv    linear, through the root (mpii_gather_linear and
+ *                        mpii_scatter_linear, which MPI_Gather and
+ *                        MPI_Scatter's own algorithm is too)
  *   allgatherv           direct: step i = 1..p-1 sends this rank's block
  *                        to rank + i and receives rank - i's
  *   alltoallv, alltoallw pairwise: step i = 0..p-1 sends to rank + i and
@@ -45,6 +47,39 @@ static int counts_ok(MPI_Comm comm, const struct mpii_comm *c, const int *counts
 #define SEND(c, buf, len, to) mpii_send(c, (c)->ctx + 1, buf, len, to, TAG_VCOLL, 0)
 #define RECV(c, buf, len, from) mpii_recv(c, (c)->ctx + 1, buf, len, from, TAG_VCOLL, NULL)
 
+int mpii_gather_linear(struct mpii_comm *c, const void *send, size_t slen, void *recv, const int *counts,
+                       const int *displs, size_t unit, int root)
+{
+    if (c->rank != root)
+        return SEND(c, send, slen, root);
+    int e = MPI_SUCCESS;
+    for (int r = 0; r < c->size && !e; r++) {
+        unsigned char *at = (unsigned char *)recv + (size_t)(displs ? displs[r] : r) * unit;
+        if (r != root)
+            e = RECV(c, at, (size_t)(counts ? counts[r] : 1) * unit, r);
+        else if (send != MPI_IN_PLACE && send != at)
+            memcpy(at, send, slen);
+    }
+    return e;
+}
+
+int mpii_scatter_linear(struct mpii_comm *c, const void *send, const int *counts, const int *displs, size_t unit,
+                        void *recv, size_t rlen, int root)
+{
+    if (c->rank != root)
+        return RECV(c, recv, rlen, root);
+    int e = MPI_SUCCESS;
+    for (int r = 0; r < c->size && !e; r++) {
+        const unsigned char *at = (const unsigned char *)send + (size_t)(displs ? displs[r] : r) * unit;
+        size_t len = (size_t)(counts ? counts[r] : 1) * unit;
+        if (r != root)
+            e = SEND(c, at, len, r);
+        else if (recv != MPI_IN_PLACE && at != recv)
+            memcpy(recv, at, len);
+    }
+    return e;
+}
+
 int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const int rcounts[], const int displs[],
                 MPI_Datatype rt, int root, MPI_Comm comm)
 {
@@ -54,18 +89,11 @@ int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const
     int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
     if (e)
         return e;
-    if (c->rank != root)
-        return (e = type_of(comm, st, &ss)) ? e : SEND(c, send, (size_t)scount * ss, root);
-    if ((e = type_of(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs)))
+    if (send != MPI_IN_PLACE && (e = type_of(comm, st, &ss)))
         return e;
-    for (int r = 0; r < c->size && !e; r++) {
-        unsigned char *at = (unsigned char *)recv + (size_t)displs[r] * rs;
-        if (r != root)
-            e = RECV(c, at, (size_t)rcounts[r] * rs, r);
-        else if (send != MPI_IN_PLACE && !(e = type_of(comm, st, &ss)))
-            memcpy(at, send, (size_t)scount * ss);
-    }
-    return e;
+    if (c->rank == root && ((e = type_of(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs))))
+        return e;
+    return mpii_gather_linear(c, send, (size_t)scount * ss, recv, rcounts, displs, rs, root);
 }
 
 int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_Datatype st, void *recv, int rcount,
@@ -77,18 +105,11 @@ int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_
     int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
     if (e)
         return e;
-    if (c->rank != root)
-        return (e = type_of(comm, rt, &rs)) ? e : RECV(c, recv, (size_t)rcount * rs, root);
-    if ((e = type_of(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, displs)))
+    if (recv != MPI_IN_PLACE && (e = type_of(comm, rt, &rs)))
         return e;
-    for (int r = 0; r < c->size && !e; r++) {
-        const unsigned char *at = (const unsigned char *)send + (size_t)displs[r] * ss;
-        if (r != root)
-            e = SEND(c, at, (size_t)scounts[r] * ss, r);
-        else if (recv != MPI_IN_PLACE)
-            memcpy(recv, at, (size_t)scounts[r] * ss);
-    }
-    return e;
+    if (c->rank == root && ((e = type_of(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, displs))))
+        return e;
+    return mpii_scatter_linear(c, send, scounts, displs, ss, recv, (size_t)rcount * rs, root);
 }
 
 int MPI_Allgatherv(const void *send, int scount, MPI_Datatype st, void *recv, const int rcounts[], const int displs[],
