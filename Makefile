@@ -49,7 +49,7 @@ say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '
 
 HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/qmp.c host/pool.c host/serve.c host/results.c host/arch.c host/image.c host/trace.c \
+HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/net_route.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/qmp.c host/pool.c host/serve.c host/results.c host/arch.c host/image.c host/trace.c \
               host/relay.c host/node_host.c host/link_none.c host/app_mem.c host/files.c host/show.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -165,7 +165,7 @@ RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "
 # corpora and runs a short campaign of each; make fuzz runs long ones.
 FUZZ         = $(BUILD)/fuzz/fuzz_router
 FUZZ_RELAY   = $(BUILD)/fuzz/fuzz_relay
-FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/router.c host/hwnet.c host/report.c host/results.c \
+FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/net_route.c host/router.c host/hwnet.c host/report.c host/results.c \
                host/arch.c host/image.c host/trace.c host/files.c host/show.c
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS

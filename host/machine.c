@@ -13,6 +13,13 @@ const char *const topo_names[] = { "mesh", "torus", "hypercube", "banyan", "fatt
 const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
 const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
 const char *const tie_names[] = { "plus", "source-parity", NULL };
+const char *const routing_names[] = {
+#define ROUTING(id, name, topos, oblivious, doc) name,
+#include "routings.def"
+#undef ROUTING
+    NULL
+};
+const char *const selection_names[] = { "first", "least_used", "random", NULL };
 
 static int parse_pos(const char *s, long max, long *out)
 {

@@ -31,6 +31,24 @@ extern const char *const alloc_names[];       /* indexed by enum alloc */
 enum tie { TIE_PLUS = 0, TIE_SOURCE_PARITY = 1 };
 extern const char *const tie_names[];         /* indexed by enum tie */
 
+/* The routing function a unicast worm's head follows (host/routings.def
+ * lists them, host/net_route.c has them). */
+enum routing {
+#define ROUTING(id, name, topos, oblivious, doc) ROUTING_##id,
+#include "routings.def"
+#undef ROUTING
+    ROUTING_COUNT
+};
+extern const char *const routing_names[];     /* indexed by enum routing */
+
+/* Which of the outputs a routing function permits a head takes
+ * (host/net_route.c, net_route_select): the first with a free VC in the
+ * routing function's order; the one whose free VC has the most credits
+ * (the least used downstream buffer); or one at random, seeded by
+ * route_seed, the worm and the cycle. */
+enum selection { SEL_FIRST = 0, SEL_LEAST_USED = 1, SEL_RANDOM = 2 };
+extern const char *const selection_names[];   /* indexed by enum selection */
+
 /* The interconnect's parameters (host/net_model.h has the model). */
 struct net_params {
     uint32_t flit_bytes;      /* bytes per flit */
@@ -45,6 +63,9 @@ struct net_params {
     enum switching switching;
     enum alloc alloc;
     enum tie tie;             /* torus: the direction of an offset of k/2 */
+    enum routing routing;     /* unicast worms' routing function */
+    enum selection selection; /* among the outputs an adaptive routing permits */
+    uint32_t route_seed;      /* valiant's intermediate nodes and selection=random */
 };
 
 /* Everything a run is parameterised by, besides its shape. */

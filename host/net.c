@@ -1,7 +1,7 @@
 /* The flit-level interconnect; see net_model.h for the model. */
 #include <stdlib.h>
 #include <string.h>
-#include "net_state.h"
+#include "net_route.h"
 
 uint64_t net_cycle_ps(const struct net *n) { return n->cycle_ps; }
 int net_nic_channels(const struct net *n) { return n->ninj; }
@@ -14,7 +14,7 @@ int net_set_jump(struct net *n, enum net_jump mode)
     net_jump_settle(n);
     if (mode == NET_JUMP_OFF)
         net_unpark_all(n, n->now);               /* counted every cycle again */
-    n->jump_on = mode != NET_JUMP_OFF;
+    n->jump_on = mode != NET_JUMP_OFF && !n->adaptive;    /* the jump assumes oblivious routes */
     if (mode != NET_JUMP_CHECK || n->ref)
         return 0;
     char err[256];
@@ -172,6 +172,8 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
         snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
         return NULL;
     }
+    if (net_route_check(m, p, err, errlen))
+        return NULL;
     int nr = net_topo_routers(m, p, err, errlen);
     if (nr < 0)
         return NULL;
@@ -200,6 +202,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->out_used = calloc((size_t)n->nout, 1);
     n->mc_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->va_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
+    n->ava_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
@@ -208,7 +211,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     n->sat_n = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_n);
     n->sat_since = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_since);
     n->wk = calloc((size_t)n->nr, sizeof *n->wk);
-    int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req &&
+    int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req && n->ava_req &&
              n->ready_vc && n->in_pick && n->active && n->dormant && n->hwait;
     uint32_t room = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     for (int i = 0; ok && i < n->nr; i++) {
@@ -246,7 +249,8 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
         return NULL;
     }
     net_topo_wire(n);
-    n->jump_on = 1;
+    n->adaptive = !net_route_oblivious(p->routing);
+    n->jump_on = !n->adaptive;
     n->slog_node = -1;
     n->next_thaw = UINT64_MAX;
     return n;
@@ -289,6 +293,8 @@ void net_free(struct net *n)
     free(n->mc_vc);
     free(n->deadlock);
     free(n->va_req);
+    free(n->ava_req);
+    free(n->taken);
     free(n->ready_vc);
     free(n->in_pick);
     free(n->active);
@@ -498,7 +504,6 @@ static int head_class(const struct ivc *v) { return v->out_vc <= -2 ? -2 - v->ou
 static int vc_grant(struct net *n, int node, int i, uint64_t c)
 {
     struct net_router *r = &n->r[node];
-    const int V = n->V;
     struct ivc *v = &r->in[i];
     if (n->stepping && !n->wide && (r->parked >> i & 1))
         return 0;       /* a thawing group's last cycles: its VCs were still owned (net_jump.c) */
@@ -506,13 +511,8 @@ static int vc_grant(struct net *n, int node, int i, uint64_t c)
     int lo, hi;
     net_class_vcs(n, op, head_class(v), &lo, &hi);
     for (int k = lo; k < hi; k++) {
-        if (op->owner[k])
+        if (!net_vc_free(n, op, k))
             continue;
-        if (n->p.switching != SW_WORMHOLE && !op->is_eject) {
-            const struct ivc *dv = &n->r[op->to_router].in[op->to_port * V + k];
-            if (dv->count)
-                continue;                        /* whole-worm room: an empty buffer */
-        }
         op->owner[k] = ivc_front(v)->m;
         v->out_vc = k;
         if (!n->wide && (r->parked >> i & 1)) {
@@ -615,6 +615,58 @@ static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen, 
             }
             break;
         }
+    }
+    return granted;
+}
+
+/* VC allocation for the nava input VCs in n->ava_req (ascending), heads
+ * under an adaptive routing: one arbiter for the router, since a head may
+ * ask for several outputs. By priority (as vc_allocate's arbiters, with
+ * one round-robin pointer over the router's input VCs), each head takes
+ * what the selection function picks among its routing function's
+ * candidates with a free VC (net_route.c); a head given none is blocked
+ * this cycle, counted against its first candidate's link. The head that
+ * takes a VC at its Valiant intermediate node starts its second phase. */
+static int vc_allocate_adaptive(struct net *n, int node, int nava, uint8_t *blocked_seen, uint64_t c)
+{
+    struct net_router *r = &n->r[node];
+    const uint32_t NV = (uint32_t)(n->nin * n->V);
+    int granted = 0;
+    for (int left = nava; left > 0; left--) {
+        int qi = -1;
+        prio_t best = 0;
+        for (int q = 0; q < nava; q++) {
+            const struct ivc *v = &r->in[n->ava_req[q]];
+            if (v->out_vc >= 0 || n->ava_req[q] < 0)
+                continue;
+            prio_t pr = n->p.alloc == ALLOC_FIXED ? (prio_t)q
+                                                  : priority(n, v, (uint32_t)n->ava_req[q], r->ava_rr, NV);
+            if (qi < 0 || pr < best) {
+                best = pr;
+                qi = q;
+            }
+        }
+        int i = n->ava_req[qi];
+        n->ava_req[qi] = -1;                     /* served */
+        struct ivc *v = &r->in[i];
+        struct net_msg *m = ivc_front(v)->m;
+        struct net_cand cd[NET_MAX_CANDS];
+        int nc = net_route_cands(n, node, i / n->V, i % n->V, m, cd), vc;
+        int q = net_route_select(n, node, m, cd, nc, c, &vc);
+        if (q < 0) {
+            count_blocked(n, node, v->out_port, m, blocked_seen);
+            continue;
+        }
+        struct oport *op = &r->out[cd[q].port];
+        op->owner[vc] = m;
+        v->out_port = cd[q].port;
+        v->out_vc = vc;
+        if (m->via == node)
+            m->via_done = 1;
+        if (m->route_len < (uint32_t)m->hops)
+            n->taken[m->route_at + m->route_len++] = node * n->nlinkp + cd[q].port;
+        r->ava_rr = ((uint32_t)i + 1) % NV;
+        granted++;
     }
     return granted;
 }
@@ -946,15 +998,16 @@ static void router_step(struct net *n, int node, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const int V = n->V;
-    int nreq = 0, nva = 0, nready = 0, nmc = 0, changed = 0;
+    int nreq = 0, nva = 0, nava = 0, nready = 0, nmc = 0, changed = 0;
     uint64_t wake = UINT64_MAX;
     uint8_t blocked_seen[NET_MAX_LINK_PORTS] = { 0 };
     /* Whether this router may fall asleep after this cycle (struct
      * net_router's sleep): wormhole only (elsewhere a VC is granted on
      * room downstream, which no event here announces), never in a frozen
-     * group's own cycles, in the checking reference, or with
-     * multidestination worms about. */
-    const int may_sleep = !n->stepping && !n->plain && !n->mc_live && n->p.switching == SW_WORMHOLE;
+     * group's own cycles, in the checking reference, with
+     * multidestination worms about, or under an adaptive routing (whose
+     * blocked heads' counts it does not log). */
+    const int may_sleep = !n->stepping && !n->plain && !n->mc_live && !n->adaptive && n->p.switching == SW_WORMHOLE;
     if (may_sleep) {
         n->slog_node = node;
         r->nslog_m = r->nslog_l = 0;
@@ -991,25 +1044,38 @@ static void router_step(struct net *n, int node, uint64_t c)
         if (!v->routed) {
             int ip = i / V;
             changed = 1;
-            int cls = -1, p = net_topo_route(n, node, f->m, &cls);
+            int cls = -1, p;
+            if (n->adaptive) {
+                struct net_cand cd[NET_MAX_CANDS];
+                p = net_route_cands(n, node, ip, i % V, f->m, cd) ? cd[0].port : -1;
+                cls = NET_ADAPTIVE;                  /* its candidates, asked for at each allocation */
+            } else {
+                p = net_topo_route(n, node, f->m, &cls);
+            }
             if (p < 0) {
                 p = net_eject_port(n, ip);
                 v->out_vc = -1;
             } else {
-                /* not yet allocated: -1 any VC, -2 class 0, -3 class 1 */
+                /* not yet allocated: -1 any VC, -2 class 0, -3 class 1, -4 adaptive */
                 v->out_vc = -2 - cls;
             }
             v->out_port = p;
             v->routed = 1;
             r->nrouted++;
         }
-        if (v->out_vc < 0)
-            n->va_req[nva++] = i;
+        if (v->out_vc < 0) {
+            if (v->out_vc == -2 - NET_ADAPTIVE)
+                n->ava_req[nava++] = i;
+            else
+                n->va_req[nva++] = i;
+        }
     }
     /* Phase 2: VC allocation, multidestination worms first. */
     if (nmc)
         mc_vc_allocate(n, node, nmc);
     if (nva && vc_allocate(n, node, nva, blocked_seen, c))
+        changed = 1;
+    if (nava && vc_allocate_adaptive(n, node, nava, blocked_seen, c))
         changed = 1;
     if (nmc) {                                   /* and they cross the switch first */
         memset(n->in_used, 0, (size_t)n->nin);
@@ -1168,10 +1234,42 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     n->undelivered += m->mc ? (uint64_t)m->mc->ncopy : 1;
 }
 
+/* Room in n->taken for the links of m's route (its hops: every adaptive
+ * routing's routes have a known length). */
+static int take_room(struct net *n, struct net_msg *m)
+{
+    size_t need = n->ntaken + (size_t)m->hops;
+    if (need > n->taken_cap) {
+        size_t cap = n->taken_cap ? n->taken_cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        int *t = realloc(n->taken, cap * sizeof *t);
+        if (!t)
+            return -1;
+        n->taken = t;
+        n->taken_cap = cap;
+    }
+    m->route_at = (uint32_t)n->ntaken;
+    n->ntaken = need;
+    return 0;
+}
+
 void net_inject(struct net *n, struct net_msg *m)
 {
-    int cls, p = net_topo_route(n, m->src, m, &cls);
-    m->hops = net_topo_hops(n, m->src, m->dst);
+    net_route_prepare(n, m);
+    int cls, p;
+    m->route_at = UINT32_MAX;
+    m->route_len = 0;
+    if (n->adaptive) {                /* the channel of its first choice's direction */
+        struct net_cand cd[NET_MAX_CANDS];
+        p = net_route_cands(n, m->src, n->nlinkp, 0, m, cd) ? cd[0].port : -1;
+        if (take_room(n, m) < 0) {
+            fprintf(stderr, "net: no memory for the routes of %zu hops\n", n->ntaken);
+            abort();
+        }
+    } else {
+        p = net_topo_route(n, m->src, m, &cls);
+    }
     net_queue(n, m, net_payload_flits(n, m->len), p < 0 ? 0 : p % n->ninj);
     if (n->ref) {                     /* NET_JUMP_CHECK: the same message in the reference */
         struct net_msg *c = calloc(1, sizeof *c);
@@ -1186,6 +1284,15 @@ void net_inject(struct net *n, struct net_msg *m)
         net_inject(n->ref, c);
         c->jix = jix;
     }
+}
+
+int net_taken(const struct net *n, const struct net_msg *m, int *links, int max)
+{
+    if (m->route_at == UINT32_MAX)
+        return net_path(n, m->src, m->dst, links, max);
+    int k = (int)m->route_len < max ? (int)m->route_len : max;
+    memcpy(links, n->taken + m->route_at, (size_t)k * sizeof *links);
+    return k;
 }
 
 int net_path(const struct net *n, int src, int dst, int *links, int max)
@@ -1370,14 +1477,17 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         n->now = c + 1;
         n->stepped++;
         n->moves += n->moved;
-        /* Unicast worms cannot deadlock (net_model.h): a long standstill with
-         * flits inside means a model error, not slow traffic. Multidestination
-         * worms can (their hold-and-wait, net_mc.c), and that is found first. */
+        /* Unicast worms under an oblivious routing cannot deadlock
+         * (net_model.h): a long standstill with flits inside means a model
+         * error, not slow traffic. Multidestination worms can (their
+         * hold-and-wait, net_mc.c), and so can an adaptive routing's worms
+         * (free_adapt's, or any routing's whose escape channels a bug
+         * broke): that is found first, the worms named. */
         n->still = n->moved || !n->inflight_flits || n->nfz ? 0 : n->still + 1;
         if (n->still > 1000000)
             return -1;
-        if (n->mc_live && n->still > 1 && net_mc_stalled(n, n->now))
-            return -3;                   /* the hold-and-wait of multidestination worms */
+        if ((n->mc_live || n->adaptive) && n->still > 1 && net_mc_stalled(n, n->now))
+            return -3;                   /* the hold-and-wait of worms, each on another's channels */
         if (n->arr_head || n->left_head || n->hd_head) {
             *arrived = n->arr_head;
             *left = n->left_head;

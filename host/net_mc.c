@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "net_state.h"
+#include "net_route.h"
 #include "../netdev/nic_mdw.h"
 
 /* Lin et al.'s Hamiltonian path on a W x H mesh (nic_shm.h). */
@@ -319,6 +319,16 @@ static int waits(const struct net *n, int node, int i, uint64_t now, int *po, in
     for (int b = 0; b < nb; b++) {
         int o = br ? br->port[b] : v->out_port, ovc = br ? br->vc[b] : v->out_vc;
         const struct oport *op = &r->out[o];
+        if (ovc == -2 - NET_ADAPTIVE) {          /* any of its candidates with a free VC will do */
+            struct net_cand cd[NET_MAX_CANDS];
+            int vc, nc = net_route_cands(n, node, i / n->V, i % n->V, f->m, cd);
+            if (net_route_select(n, node, f->m, cd, nc, now, &vc) >= 0)
+                return 0;
+            *po = cd[0].port;
+            *pvc = cd[0].lo;
+            *credit = 0;
+            return 1;
+        }
         if (ovc < 0) {
             int lo = 0, hi = op->is_eject ? 1 : n->V;
             if (ovc <= -2) {
@@ -368,7 +378,8 @@ int net_mc_stalled(struct net *n, uint64_t now)
      * (in router and input VC order) it waits for that another worm holds
      * or fills; waits on its own flits ahead say nothing. */
     struct text t = { 0 };
-    put(&t, "multidestination worms deadlocked, each holding channels another waits for: ");
+    put(&t, "%s deadlocked, each holding channels another waits for: ",
+        n->mc_live ? "multidestination worms" : "worms");
     const struct net_msg **named = calloc((size_t)n->nr * (size_t)(n->nin * V), sizeof *named);
     int items = 0, more = 0, nnamed = 0;
     for (int a = 0; named && a < n->nr; a++)

@@ -12,7 +12,9 @@
  * than the links (nic_cycles > 1) the body follows at the NIC's pace:
  *     t + t_send + (D x hop_cycles + (F - 1) x nic_cycles + 1) x cycle
  *
- * Routing is dimension-ordered (dimension 0 first; e-cube on a hypercube).
+ * Routing is dimension-ordered (dimension 0 first; e-cube on a hypercube)
+ * by default; the `routing` parameter picks an adaptive routing function
+ * instead (net_route.h, docs/network.md "Adaptive routing").
  * A banyan (seed 004) is log2 N stages of 2x2 switches between the
  * nodes' routers, self-routing on the destination's bits; a worm crosses
  * log2 N + 1 links; a fat tree (a k-ary n-tree) routes up to the lowest
@@ -82,7 +84,7 @@ struct net_msg {
     int notify_head;                /* net_run also stops when its head reaches its NIC (net_heads) */
     struct net_mc *mc;              /* a multidestination worm (net_inject_mc), or NULL */
     /* filled by the model */
-    int hops;
+    int hops;                       /* links its route crosses (Valiant's: both phases) */
     uint32_t flits;
     uint64_t c_ready;               /* first cycle it may enter: t_ready_ns rounded up (net_queue) */
     uint64_t c_inject;              /* cycle its head entered the router */
@@ -101,6 +103,13 @@ struct net_msg {
     struct net_msg *next_head;
     struct net_msg *next_queue;             /* injection queue link */
     void *owner;                    /* the caller's message */
+    /* filled by the model, read only under an adaptive routing (kept
+     * after the fields every cycle reads) */
+    int via;                        /* routing=valiant: its intermediate node, else -1 */
+    int via_done;                   /* its head has reached via (net.c marks it at the grant) */
+    uint32_t route_at, route_len;   /* where the links its head took start in the model's
+                                       record, and how many (net_taken); route_at UINT32_MAX
+                                       under an oblivious routing */
 };
 
 struct link_stats {
@@ -134,8 +143,9 @@ void net_inject(struct net *n, struct net_msg *m);
  * each list in (src, seq) order, linked by next_done / next_left. Returns
  * 1 if it stopped on such an event, 0 if it reached end_cycle, -1 if no
  * flit could move for a million cycles (which the model rules out), -2 if
- * NET_JUMP_CHECK found a difference, -3 if multidestination worms
- * deadlocked (net_run_error names the worms and the channels). */
+ * NET_JUMP_CHECK found a difference, -3 if multidestination worms or an
+ * adaptive routing's worms deadlocked (net_run_error names the worms and
+ * the channels). */
 int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct net_msg **left);
 /* The worms with notify_head whose head reached their destination NIC in
  * the cycle the last net_run stopped after ((src, seq) order, linked by
@@ -240,8 +250,9 @@ void net_engine_stats(const struct net *n, uint64_t *stepped, uint64_t *jumped, 
  * engine jumped over instead of stepping: the share of work it saved. */
 void net_engine_moves(const struct net *n, uint64_t *moves, uint64_t *jumped);
 
-/* The directed links of the dimension-ordered route src -> dst, as
- * net_link_stats indices, in order; returns how many (at most max). */
+/* The directed links of the route src -> dst of the topology's own
+ * (deterministic) routing, as net_link_stats indices, in order; returns
+ * how many (at most max). */
 int net_path(const struct net *n, int src, int dst, int *links, int max);
 
 /* Cycles an uncontended worm of `flits` flits over `hops` hops takes from
@@ -252,6 +263,15 @@ uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits);
 /* Optional: called when a worm's tail crosses a link, with the cycles its
  * head and its tail crossed it (for traces). */
 typedef void (*net_link_trace_fn)(void *ctx, int link, const struct net_msg *m, uint64_t c_head, uint64_t c_tail);
+/* The routing functions (routing=), the machines each routes and what it
+ * does, one a line (--help, --list-params; host/net_route.c). */
+void net_route_list(FILE *f);
+
+/* The links (router x link ports + port) the worm m crossed, or will:
+ * under an adaptive routing those its head took, as recorded; else its
+ * route from src to dst (net_path). */
+int net_taken(const struct net *n, const struct net_msg *m, int *links, int max);
+
 void net_set_link_trace(struct net *n, net_link_trace_fn fn, void *ctx);
 
 

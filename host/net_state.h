@@ -24,8 +24,12 @@ struct ivc {
     uint32_t cap, head, count;      /* cap: a power of two, at least the buffer's room
                                        (buf_flits on a wormhole network; ivc_init) */
     int routed, out_port, out_vc;   /* routed 2: a multidestination worm, its branches in the
-                                       router's mbr (kept out of here: 40 bytes an input VC) */
+                                       router's mbr (kept out of here: 40 bytes an input VC);
+                                       out_vc before allocation: -1 any VC, -2 - cls a dateline
+                                       class's, -2 - NET_ADAPTIVE the candidates of an adaptive
+                                       routing (out_port then the first's, for blocked counts) */
 };
+#define NET_ADAPTIVE 2
 
 /* The flit j places behind the front of a VC (j < count). */
 static inline struct flit *ivc_at(const struct ivc *v, uint32_t j) { return &v->q[(v->head + j) & (v->cap - 1)]; }
@@ -110,6 +114,8 @@ struct net_router {
     uint64_t parked;                /* bit i: input VC i's front is a parked head (net_parks) */
     uint64_t waking;                /* of them, those whose output released a VC this cycle:
                                        they ask again from the next (net_wake) */
+    uint32_t ava_rr;                /* adaptive VC allocation: round-robin pointer over its
+                                       input VCs (net.c, vc_allocate_adaptive) */
 };
 
 struct credit_ret { int router, port, vc; };
@@ -181,7 +187,10 @@ struct net {
                                        (net.c, rouse); may overlap `active` */
     net_link_trace_fn trace_fn;
     void *trace_ctx;
-    int jump_on;                    /* jump over periodic stretches (net_set_jump) */
+    int jump_on;                    /* jump over periodic stretches (net_set_jump): never under an
+                                       adaptive routing, whose routes the jump cannot foresee */
+    int adaptive;                   /* the routing is not oblivious (net_route.h): no jump, no
+                                       parked heads, no sleep; stalls are checked for deadlock */
     uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
     uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
     int *wk, nwk;                   /* [nr] routers with waking heads, each once (net_wake) */
@@ -207,6 +216,10 @@ struct net {
     int *req_ip, *req_vc;           /* switch requests */
     int *ready_vc;                  /* input VCs (ip V + vc) whose front flit may move */
     int *va_req;                    /* those of them asking for an output VC */
+    int *ava_req;                   /* those asking among an adaptive routing's candidates */
+    int *taken;                     /* adaptive: the links worms' heads took, each worm's from its
+                                       route_at (net_taken) */
+    size_t ntaken, taken_cap;
     int *in_pick;                   /* round-robin switch: each input port's chosen request, or -1 */
     uint8_t *in_used, *out_used;    /* ports that moved a flit this cycle */
     int *mc_vc;                     /* ready input VCs holding a routed multidestination worm */
@@ -277,6 +290,16 @@ static inline void net_class_vcs(const struct net *n, const struct oport *op, in
     }
 }
 
+/* Whether output VC k of op is free for a new worm: no owner, and on a
+ * network that is not wormhole room downstream for the whole worm (an
+ * empty buffer). */
+static inline int net_vc_free(const struct net *n, const struct oport *op, int k)
+{
+    if (op->owner[k])
+        return 0;
+    return n->p.switching == SW_WORMHOLE || op->is_eject || !n->r[op->to_router].in[op->to_port * n->V + k].count;
+}
+
 /* Parked heads. A unicast head at the front of an input VC that was
  * refused an output VC (every VC of its class on its output is owned) is
  * parked: it cannot move, nor change anything the output's worms do,
@@ -340,6 +363,11 @@ int net_topo_link_ports(const struct machine *m);     /* per router */
 void net_topo_wire(struct net *n);
 int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls);
 int net_topo_hops(const struct net *n, int a, int b);
+/* The direction (+1, -1) a worm at coordinates a bound for b takes in
+ * dimension d on the shortest way (a torus's tie rule, + only on a 2-ring
+ * or a one-way ring), 0 if a and b agree there; every direct routing
+ * function moves by it. */
+int net_topo_dir(const struct net *n, const int *a, const int *b, int d);
 
 /* The ejection port a worm that came in on input port ip leaves by: all-port
  * nodes take the channel of the link it came in on; injection-to-self uses

@@ -203,6 +203,21 @@ static int tie_dir(enum tie t, int coord)
     return t == TIE_SOURCE_PARITY && coord % 2 ? -1 : +1;
 }
 
+int net_topo_dir(const struct net *n, const int *a, const int *b, int d)
+{
+    int off = b[d] - a[d];
+    if (!off)
+        return 0;
+    int dir = off > 0 ? +1 : -1;
+    if (n->m.topo == NIC_TOPO_TORUS) {
+        int k = n->m.dims[d], fwd = ((off % k) + k) % k;
+        dir = fwd < k - fwd ? +1 : fwd > k - fwd ? -1 : tie_dir(n->p.tie, a[d]);
+        if (k == 2 || n->p.unidirectional)
+            dir = +1;                                  /* a 2-ring or a one-way ring: + only */
+    }
+    return dir;
+}
+
 /* Dimension-ordered route from router `at` towards m->dst: the output link
  * port (2 dim + (dir < 0)), or -1 if the worm is at its destination;
  * *cls is the dateline class the hop needs, or -1 (vc_class). */
@@ -210,16 +225,9 @@ static int route_direct(const struct net *n, int at, const struct net_msg *m, in
 {
     const int *a = n->r[at].coords, *b = n->r[m->dst].coords;
     for (int d = 0; d < n->nd; d++) {
-        int off = b[d] - a[d];
-        if (!off)
+        int dir = net_topo_dir(n, a, b, d);
+        if (!dir)
             continue;
-        int dir = off > 0 ? +1 : -1;
-        if (n->m.topo == NIC_TOPO_TORUS) {
-            int k = n->m.dims[d], fwd = ((off % k) + k) % k;
-            dir = fwd < k - fwd ? +1 : fwd > k - fwd ? -1 : tie_dir(n->p.tie, a[d]);
-        }
-        if (n->m.topo == NIC_TOPO_TORUS && (n->m.dims[d] == 2 || n->p.unidirectional))
-            dir = +1;                                  /* a 2-ring or a one-way ring: + only */
         *cls = vc_class(n, at, m, d, dir);
         return 2 * d + (dir < 0);
     }

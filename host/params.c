@@ -13,7 +13,8 @@
 enum kind { K_U32, K_NAMED, K_PORT_MODEL };
 /* K_NAMED fields are enums, stored as an int */
 _Static_assert(sizeof(enum switching) == sizeof(int) && sizeof(enum alloc) == sizeof(int) &&
-               sizeof(enum tie) == sizeof(int), "named keys are ints");
+               sizeof(enum tie) == sizeof(int) && sizeof(enum routing) == sizeof(int) &&
+               sizeof(enum selection) == sizeof(int), "named keys are ints");
 
 static const struct key {
     const char *name;
@@ -44,6 +45,12 @@ static const struct key {
     { "alloc", K_NAMED, P(net.alloc), 0, 0, "router arbitration: round-robin, age (oldest worm first, then round robin) or fixed (input order)", alloc_names },
     { "tie", K_NAMED, P(net.tie), 0, 0, "torus: the direction of a worm whose offset is exactly half its ring: plus "
       "(always +) or source-parity (+ from an even coordinate, - from an odd one)", tie_names },
+    { "routing", K_NAMED, P(net.routing), 0, 0, "unicast routing function (docs/network.md \"Routing\"; "
+      "--list-params lists each with its machines)", routing_names },
+    { "selection", K_NAMED, P(net.selection), 0, 0, "adaptive routing: which permitted output a head takes: "
+      "first (in the routing's order), least_used (most credits) or random", selection_names },
+    { "route_seed", K_U32, P(net.route_seed), 0, 0xffffffffu, "seed of valiant's intermediate nodes and "
+      "selection=random", NULL },
     { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port", NULL },
     { "barrier_stage_ns", K_U32, P(barrier_stage_ns), 0, 1000000000, "barrier circuits: delay of one stage of "
       "the AND tree and of the fan-out back, ns (a barrier fires 2 ceil(lg N) stages after the last bit is set)", NULL },
@@ -66,7 +73,8 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->held_max = 64u << 20;
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
-                                  .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN, .tie = TIE_PLUS };
+                                  .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN, .tie = TIE_PLUS,
+                                  .routing = ROUTING_DETERMINISTIC, .selection = SEL_FIRST, .route_seed = 1 };
     p->barrier_stage_ns = 8;
     p->ctrl_stage_ns = 8;
     p->fi_ns = 8;
@@ -311,10 +319,10 @@ void params_list(FILE *f)
     struct params d;
     enum nic_port pm;
     params_defaults(&d, &pm);
-    fprintf(f, "%-17s %-38s %-11s %s\n", "key", "accepted", "default", "meaning");
+    fprintf(f, "%-17s %-38s %-13s %s\n", "key", "accepted", "default", "meaning");
     for (int i = 0; i < (int)NKEYS; i++) {
         const struct key *k = &keys[i];
-        char acc[96] = "", def[64];
+        char acc[160] = "", def[64];
         int num;
         if (k->kind == K_U32)
             snprintf(acc, sizeof acc, "%u..%u", k->lo, k->hi);
@@ -324,10 +332,11 @@ void params_list(FILE *f)
             for (int w = 0; k->names[w]; w++)
                 snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", w ? "|" : "", k->names[w]);
         params_value(&d, pm, i, def, sizeof def, &num);
-        fprintf(f, "%-17s %-38s %-11s %s\n", k->name, acc, def, k->doc);
+        fprintf(f, "%-17s %-38s %-13s %s\n", k->name, acc, def, k->doc);
     }
     fprintf(f, "(across keys: nic_mem a power of two, 2 msg_max + 16 KiB <= nic_mem, msg_max <= held_max; "
                "a torus needs vcs >= 2; unidirectional on a torus only)\n");
+    net_route_list(f);
 }
 
 int params_check(const struct params *p, char *err, size_t errlen)

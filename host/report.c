@@ -68,14 +68,16 @@ static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
         *cur = (struct step_stat){ s, end - first, 0 };
         for (size_t k = first; k < end; k++) {
             const struct msg_record *m = &r->log[order[k].i];
-            int n = net_path(r->net, m->src, m->dst, path, 4096);
+            int n = net_taken(r->net, &(struct net_msg){ .src = m->src, .dst = m->dst, .route_at = m->route_at,
+                                                         .route_len = m->route_len }, path, 4096);
             for (int j = 0; j < n; j++)
                 if (++use[path[j]] > cur->max_share)
                     cur->max_share = use[path[j]];
         }
         for (size_t k = first; k < end; k++) {     /* clear what this step used */
             const struct msg_record *m = &r->log[order[k].i];
-            int n = net_path(r->net, m->src, m->dst, path, 4096);
+            int n = net_taken(r->net, &(struct net_msg){ .src = m->src, .dst = m->dst, .route_at = m->route_at,
+                                                         .route_len = m->route_len }, path, 4096);
             for (int j = 0; j < n; j++)
                 use[path[j]] = 0;
         }

@@ -836,7 +836,7 @@ static int record(struct router *r, const struct msg *m)
     r->log[r->nlog++] = (struct msg_record){
         m->src, m->dst, x->hops, m->tag, m->len, m->step, x->flits, m->t_post,
         net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
-        m->t_arrive, x->blocked_cycles };
+        m->t_arrive, x->blocked_cycles, x->route_at, x->route_len };
     return 0;
 }
 

@@ -87,6 +87,7 @@ struct msg_record {
     int src, dst, hops;
     uint32_t tag, len, step, flits;
     uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
+    uint32_t route_at, route_len;   /* the links it took (net_taken) */
 };
 
 /* What a node's NIC holds of one flood (NIC_OP_FLOOD*), by tag. */

@@ -146,6 +146,7 @@ static void usage(FILE *f)
 "                         available); a machine estimated to need more is refused\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
+"                         (routing=NAME and selection=NAME: unicast routing, below)\n"
 "      --t-send NS, --t-recv NS, --cpu-ps PS, --msg-max BYTES, --nic-mem BYTES\n"
 "                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
 "      --output WHICH     the nodes' output shown after the summary: node0 (default), all\n"
@@ -168,6 +169,7 @@ static void usage(FILE *f)
 "                         2 refused with the reason; no node starts\n"
 "      --list-apps        print the node programs and exit\n"
 "      --list-params      print every --set/preset key, its accepted values and default, and exit\n");
+    net_route_list(f);
 }
 
 static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)

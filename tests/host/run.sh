@@ -263,12 +263,14 @@ options_say_what_they_accept() {
 # default is accepted.
 list_params_is_what_is_accepted() {
   "$WORMSIM" --list-params > "$TMP/lp"; expect '[ $? = 0 ]'
-  awk 'NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1 }' "$TMP/lp" | sort > "$TMP/listed"
-  sed -n 's/^| `\([a-z_]*\)` | .* | \(.*\) |$/\1/p' docs/network.md | sort > "$TMP/doc"
+  # the key table: its lines up to the first blank one (the routing functions follow)
+  awk 'NF == 0 { exit } NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1 }' "$TMP/lp" | sort > "$TMP/listed"
+  sed -n '/^## Parameters/,/^## /p' docs/network.md > "$TMP/params.md"
+  sed -n 's/^| `\([a-z_]*\)` | .* | \(.*\) |$/\1/p' "$TMP/params.md" | sort > "$TMP/doc"
   expect '[ "$(wc -l < "$TMP/listed")" -ge 20 ] && cmp -s "$TMP/listed" "$TMP/doc"' "$(diff "$TMP/listed" "$TMP/doc")"
   local key acc def lo hi n=0
   while read -r key acc def _; do
-    local docdef; docdef=$(sed -n "s/^| \`$key\` | .* | \([^ |]*\).* |\$/\1/p" docs/network.md)
+    local docdef; docdef=$(sed -n "s/^| \`$key\` | .* | \([^ |]*\).* |\$/\1/p" "$TMP/params.md")
     expect '[ "$docdef" = "$def" ]' "$key: default $def here, $docdef in docs/network.md"
     refused --check --set "$key=$def" -- "node image $TMP/none.elf is missing"
     case "$acc" in
@@ -276,7 +278,7 @@ list_params_is_what_is_accepted() {
             refused --set "$key=$((hi + 1))" -- "$key '$((hi + 1))' is not a whole number from $lo to $hi"; n=$((n + 1)) ;;
       *) refused --set "$key=nosuch" -- "'nosuch' is unknown; accepted: ${acc//|/, }" ;;
     esac
-  done < <(awk 'NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1, $2, $3 }' "$TMP/lp")
+  done < <(awk 'NF == 0 { exit } NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1, $2, $3 }' "$TMP/lp")
   expect '[ $n -ge 15 ]' "$n ranged keys"
 }
 preset_directory() {

@@ -1,0 +1,56 @@
+/* Routing functions by name (host/routings.def), as BookSim2 keeps them:
+ * a routing function receives the router a head is at, the input port
+ * and VC it came in on, and the worm, and returns the outputs it may take,
+ * each a link port with a range of VCs; a selection function (the
+ * `selection` parameter) picks one among those with a free VC.
+ *
+ * The contract every routing function keeps:
+ *   - it is a pure function of its arguments and the worm's fields src,
+ *     dst, seq, via and via_done (the engine calls it again each cycle
+ *     the head waits, and the answer must not change);
+ *   - it returns 0 candidates exactly at the worm's destination, whose
+ *     ejection channel the engine picks;
+ *   - every candidate's VC range is non-empty and within [0, vcs);
+ *   - its channels are deadlock-free as net_route_check admits them:
+ *     acyclic dependencies, or an acyclic escape sub-network (Duato),
+ *     which tests/unit/test_route.c checks on small networks; free_adapt
+ *     alone is not, and says so.
+ * The oblivious one (deterministic) runs on the engine's fast path
+ * (net_topo_route); the engine's accelerators assume it and step aside
+ * for the others (net_state.h, net_parks; net.c, router_step). */
+#ifndef NET_ROUTE_H
+#define NET_ROUTE_H
+
+#include "net_state.h"
+
+struct net_cand {
+    int port;                       /* link output port */
+    int lo, hi;                     /* VCs [lo, hi) */
+};
+#define NET_MAX_CANDS NET_MAX_LINK_PORTS
+
+/* The outputs the routing function permits the head of m at router `at`,
+ * which came in on input port in_port, VC in_vc, in the routing's order
+ * of preference; 0 at the destination. */
+int net_route_cands(const struct net *n, int at, int in_port, int in_vc, const struct net_msg *m,
+                    struct net_cand *c);
+
+/* Whether routing r's routes depend only on source and destination. */
+int net_route_oblivious(enum routing r);
+
+/* 0 if the routing function of p routes machine m with p's channels,
+ * else -1 with what is wrong and what would do in err. */
+int net_route_check(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+
+/* Before a worm enters: its Valiant intermediate node (a hash of
+ * route_seed, src and seq, so the same whatever the order messages reach
+ * the model) and the hops its route will take. */
+void net_route_prepare(const struct net *n, struct net_msg *m);
+
+/* Selection (enum selection) among candidates c[0 .. nc) for the head of
+ * m at router `at` in cycle `cycle`: the candidate's index, and in *vc the
+ * free VC it gets (the lowest of its range), or -1 if none has one. */
+int net_route_select(const struct net *n, int at, const struct net_msg *m, const struct net_cand *c, int nc,
+                     uint64_t cycle, int *vc);
+
+#endif
