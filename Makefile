@@ -47,11 +47,12 @@ NO_SHORT_LINES := $(findstring s,$(firstword -$(MAKEFLAGS)))$(findstring n,$(fir
 Q        = $(if $(filter 1,$(V)),,@)
 say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '$@' $(if $(BUILD_LOG),>> '$(BUILD_LOG)');)
 
-HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -Ihost
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/net_route.c host/router.c host/hwnet.c host/report.c host/ivshmem.c host/launch.c host/qmp.c host/pool.c host/serve.c host/results.c host/arch.c host/image.c host/trace.c \
-              host/relay.c host/node_host.c host/link_none.c host/app_mem.c host/files.c host/show.c
+HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/engine/router.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/out/trace.c \
+              host/relay/relay.c host/relay/node_host.c host/relay/link_none.c host/launch/app_mem.c host/files.c host/show.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
+HOST_HDRS    = $(wildcard host/*.h host/*/*.h host/*/*.def)
 
 # Node images, one per ISA: build/<arch>/node.elf. The kernel, NIC driver
 # and apps are the same sources for every board (board/board.h).
@@ -165,8 +166,8 @@ RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "
 # corpora and runs a short campaign of each; make fuzz runs long ones.
 FUZZ         = $(BUILD)/fuzz/fuzz_router
 FUZZ_RELAY   = $(BUILD)/fuzz/fuzz_relay
-FUZZ_SRCS    = host/machine.c host/params.c host/net.c host/net_jump.c host/net_mc.c host/net_topo.c host/net_route.c host/router.c host/hwnet.c host/report.c host/results.c \
-               host/arch.c host/image.c host/trace.c host/files.c host/show.c
+FUZZ_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/engine/router.c host/net/hwnet.c host/out/report.c host/out/results.c \
+               host/launch/arch.c host/launch/image.c host/out/trace.c host/files.c host/show.c
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS
 
@@ -194,7 +195,7 @@ mpi: $(WORMSIM_MPI)
 deps:
 	@tests/check-deps.sh install
 
-$(BUILD)/host/%.o: host/%.c $(wildcard host/*.h) netdev/nic_shm.h netdev/nic_mdw.h apps/apps.def apps/number.h | check-host-deps
+$(BUILD)/host/%.o: host/%.c $(HOST_HDRS) netdev/nic_shm.h netdev/nic_mdw.h apps/apps.def apps/number.h | check-host-deps
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -c $< -o $@
 
@@ -206,9 +207,9 @@ $(BUILD)/host/wormsim.o $(foreach a,$(ARCHES),$($(a)_OBJS)): $(COLL_DEPS)
 $(UNIT_TESTS): tests/unit/sched_sim.h $(COLL_DEPS)
 
 # The run tool's own objects beyond its main: the replay of a run
-# (host/replay.h; SHA-256 from libcrypto) and the build's identity, which
+# (host/out/replay.h; SHA-256 from libcrypto) and the build's identity, which
 # host/build_info.sh rewrites only when the commit or the tree's state moves.
-WORMSIM_OBJS = $(BUILD)/host/wormsim.o $(BUILD)/host/replay.o $(BUILD)/host/build_info.o
+WORMSIM_OBJS = $(BUILD)/host/wormsim.o $(BUILD)/host/out/replay.o $(BUILD)/host/build_info.o
 WORMSIM_LIBS = -lcrypto
 $(BUILD)/host/build_info.c: FORCE
 	@mkdir -p $(dir $@)
@@ -221,18 +222,18 @@ $(WORMSIM): $(WORMSIM_OBJS) $(HOST_OBJS)
 	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(WORMSIM_LIBS)
 
 # wormsim-mpi: the same run tool with the link to node hosts over Open MPI
-# (host/link.h): mpirun -np H build/host/wormsim-mpi ... spreads the nodes
+# (host/relay/link.h): mpirun -np H build/host/wormsim-mpi ... spreads the nodes
 # over ranks 1..H-1; -np 1 is wormsim itself.
 MPI_CFLAGS   = $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS     = $(shell pkg-config --libs ompi-c 2>/dev/null)
-$(BUILD)/host/link_mpi.o: host/link_mpi.c host/link.h | check-mpi-deps
+$(BUILD)/host/relay/link_mpi.o: host/relay/link_mpi.c host/relay/link.h | check-mpi-deps
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
-$(WORMSIM_MPI): $(WORMSIM_OBJS) $(filter-out $(BUILD)/host/link_none.o,$(HOST_OBJS)) $(BUILD)/host/link_mpi.o
+$(WORMSIM_MPI): $(WORMSIM_OBJS) $(filter-out $(BUILD)/host/relay/link_none.o,$(HOST_OBJS)) $(BUILD)/host/relay/link_mpi.o
 	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(WORMSIM_LIBS) $(MPI_LIBS)
 
-$(NETSIM): $(BUILD)/host/netsim.o $(HOST_OBJS)
+$(NETSIM): $(BUILD)/host/net/netsim.o $(HOST_OBJS)
 	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
@@ -279,14 +280,14 @@ test-build-log:
 
 check-fuzz-deps:
 	@tests/check-deps.sh fuzz
-$(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(wildcard host/*.h) netdev/nic_shm.h apps/number.h | check-fuzz-deps
+$(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(HOST_HDRS) netdev/nic_shm.h apps/number.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< $(FUZZ_SRCS) -o $@ $(HOST_LIBS)
-$(FUZZ_RELAY): tests/fuzz/fuzz_relay.c host/relay.c host/relay.h netdev/nic_shm.h | check-fuzz-deps
+$(FUZZ_RELAY): tests/fuzz/fuzz_relay.c host/relay/relay.c host/relay/relay.h netdev/nic_shm.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	      -Ihost $< host/relay.c -o $@
+	      -Ihost $< host/relay/relay.c -o $@
 fuzz-test: $(FUZZ) $(FUZZ_RELAY)
 	@FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD) tests/fuzz/run.sh
 fuzz: $(FUZZ) $(FUZZ_RELAY)

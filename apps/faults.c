@@ -55,7 +55,7 @@ static int others_wait(void)
 
 /* Read-only data an app writes over (kind=scribble, kind=forge) and a
  * later run checks (kind=mark): a pool's node must not carry a changed
- * image into its next run (host/pool.h: the pool compares the image and
+ * image into its next run (host/launch/pool.h: the pool compares the image and
  * resets the node from outside). */
 static const char image_mark[16] = "as loaded";     /* in .rodata: const, not volatile */
 static char data_mark[16] = "as loaded";            /* in .data */
@@ -88,7 +88,7 @@ static int mark(void)
  * an image that keeps none has none), as a node-side check would read
  * it: FNV-1a over code and read-only data, .data's load image and the TLS
  * template. Then it exits 0. A pool must not hand the next run this node
- * (host/pool.h: it compares the image itself). */
+ * (host/launch/pool.h: it compares the image itself). */
 extern const uint8_t __image_start[] __attribute__((weak)), __data_start[] __attribute__((weak)),
     __data_end[] __attribute__((weak)), __data_load[] __attribute__((weak)),
     __tls_base[] __attribute__((weak)), __tdata_end[] __attribute__((weak));

@@ -12,7 +12,7 @@
  *           interrupt); no message of the data network.
  * Steps:    none: one set and one wait per node.
  * Cost:     the last node's entry + 2 ceil(lg p) barrier_stage_ns (up the
- *           AND tree and back; host/hwnet.h), against 2 ceil(lg p)
+ *           AND tree and back; host/net/hwnet.h), against 2 ceil(lg p)
  *           message steps of barrier_tree and ceil(lg p) of
  *           barrier_dissemination, each a send and a receive start-up.
  * Check:    as barrier_*: node late= enters delay= ns after the others, and

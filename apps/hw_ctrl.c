@@ -16,7 +16,7 @@
  *           (sums wrap as the library's do; the low 32 bits are kept).
  * Steps:    none on the data network.
  * Cost:     per operation, the last node's post + 2 ceil(lg p)
- *           ctrl_stage_ns (host/hwnet.h), plus the node's own instructions
+ *           ctrl_stage_ns (host/net/hwnet.h), plus the node's own instructions
  *           to post it: words x that, against the software algorithms'
  *           start-ups and transfers (experiments/hwcoll002.sweep).
  * Check:    as the library's apps (apps/coll/apps.c): the root's

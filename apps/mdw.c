@@ -1,5 +1,5 @@
 /* mdw: one or two multidestination worms (seed 002 section 8; net_msend,
- * host/net_mc.c), each verified byte for byte where it is delivered: the
+ * host/net/net_mc.c), each verified byte for byte where it is delivered: the
  * app behind the tests of intermediate reception, replication and their
  * deadlocks.
  *

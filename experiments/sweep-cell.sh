@@ -74,7 +74,7 @@ collect() {
   times=$(jq -r '[.records.coll_ns.max, .records.coll_ns.node0, .sim_time_ns, .records.steps.node0]
                  | map(if . == null then "" else tostring end) | join(",")' "$run/summary.json")
   local msgstats linkstats share
-  # CSV columns by header name (host/report.c writes them): c[name]
+  # CSV columns by header name (host/out/report.c writes them): c[name]
   local hdr='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
   msgstats=$(awk -F, -v n="$n" "$hdr"'
     $c["step"] >= 1 { src = $c["src"]; dst = $c["dst"]; len = $c["len"]

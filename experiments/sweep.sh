@@ -231,7 +231,7 @@ for r in "${RUNS[@]}"; do
   TODO+=("$n"$'\t'"$r")
 done
 # Smallest machines first, the definition's order among runs of one size:
-# after a run a pool keeps as many idle nodes as that run had (host/pool.h),
+# after a run a pool keeps as many idle nodes as that run had (host/launch/pool.h),
 # so in this order a pool only grows and each node's QEMU starts once.
 sorted=()
 while IFS= read -r r; do sorted+=("${r#*$'\t'}"); done < <(

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Prints build_info.c: the build's git commit and whether tracked files
-# differed from it (host/replay.h). Outside a git tree: "unknown", clean.
+# differed from it (host/out/replay.h). Outside a git tree: "unknown", clean.
 cd "$(dirname "$0")/.." || exit 1
 commit=$(git rev-parse HEAD 2>/dev/null) || commit=unknown
 dirty=0

@@ -1,6 +1,6 @@
 /* Machine shapes: k-ary n-cubes (mesh, torus) with a size per dimension,
  * the binary hypercube (2-ary n-cube), and two indirect networks whose
- * switches are the network model's (host/net_topo.c): the banyan (one
+ * switches are the network model's (host/net/net_topo.c): the banyan (one
  * dimension of `nodes` processors) and the fat tree (a k-ary n-tree: n
  * dimensions of k, a node's coordinates its base-k digits). */
 #include <stdio.h>
@@ -15,7 +15,7 @@ const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
 const char *const tie_names[] = { "plus", "source-parity", NULL };
 const char *const routing_names[] = {
 #define ROUTING(id, name, topos, oblivious, doc) name,
-#include "routings.def"
+#include "net/routings.def"
 #undef ROUTING
     NULL
 };

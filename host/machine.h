@@ -31,25 +31,25 @@ extern const char *const alloc_names[];       /* indexed by enum alloc */
 enum tie { TIE_PLUS = 0, TIE_SOURCE_PARITY = 1 };
 extern const char *const tie_names[];         /* indexed by enum tie */
 
-/* The routing function a unicast worm's head follows (host/routings.def
- * lists them, host/net_route.c has them). */
+/* The routing function a unicast worm's head follows (host/net/routings.def
+ * lists them, host/net/net_route.c has them). */
 enum routing {
 #define ROUTING(id, name, topos, oblivious, doc) ROUTING_##id,
-#include "routings.def"
+#include "net/routings.def"
 #undef ROUTING
     ROUTING_COUNT
 };
 extern const char *const routing_names[];     /* indexed by enum routing */
 
 /* Which of the outputs a routing function permits a head takes
- * (host/net_route.c, net_route_select): the first with a free VC in the
+ * (host/net/net_route.c, net_route_select): the first with a free VC in the
  * routing function's order; the one whose free VC has the most credits
  * (the least used downstream buffer); or one at random, seeded by
  * route_seed, the worm and the cycle. */
 enum selection { SEL_FIRST = 0, SEL_LEAST_USED = 1, SEL_RANDOM = 2 };
 extern const char *const selection_names[];   /* indexed by enum selection */
 
-/* The interconnect's parameters (host/net_model.h has the model). */
+/* The interconnect's parameters (host/net/net_model.h has the model). */
 struct net_params {
     uint32_t flit_bytes;      /* bytes per flit */
     uint32_t byte_ps;         /* link time per byte: one cycle = flit_bytes x byte_ps */
@@ -76,7 +76,7 @@ struct params {
     uint32_t nic_mem;                /* bytes of NIC memory per node (power of two) */
     uint32_t held_max;               /* bytes the router holds per node: mailbox, NIC queue (router.h) */
     struct net_params net;
-    /* Beside the data network (host/hwnet.h): a stage of the barrier
+    /* Beside the data network (host/net/hwnet.h): a stage of the barrier
      * circuits' and of the control network's trees, and a NIC's service
      * of a fetch-and-increment. */
     uint32_t barrier_stage_ns, ctrl_stage_ns, fi_ns;
@@ -99,7 +99,7 @@ void machine_dims_str(const struct machine *m, char *buf, size_t len);
 void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS]);
 int machine_hops(const struct machine *m, int a, int b);
 int machine_log2(int n);              /* ceil(log2 n) */
-/* A banyan or a fat tree: switches between the nodes (host/net_topo.c). */
+/* A banyan or a fat tree: switches between the nodes (host/net/net_topo.c). */
 int machine_indirect(const struct machine *m);
 
 #endif

@@ -7,7 +7,7 @@
 #include "params.h"
 #include "show.h"
 #include "files.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "../apps/number.h"
 
 enum kind { K_U32, K_NAMED, K_PORT_MODEL };

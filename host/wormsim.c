@@ -1,10 +1,10 @@
 /* wormsim: run a program on an emulated wormhole-routed multicomputer.
  *
- * Takes one QEMU per node from a node pool (host/pool.c), serves each
+ * Takes one QEMU per node from a node pool (host/launch/pool.c), serves each
  * node's NIC (ivshmem-doorbell) as the router, and writes the run's
  * results into its own run directory. Alone, the pool is the run's own
  * and its nodes end with it; with --serve NAME the pool outlives runs,
- * which wormsim --pool NAME hands it (host/serve.h).
+ * which wormsim --pool NAME hands it (host/launch/serve.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,20 +29,20 @@
 #include "machine.h"
 #include "show.h"
 #include "host_clock.h"
-#include "router.h"
-#include "ivshmem.h"
-#include "launch.h"
-#include "results.h"
+#include "engine/router.h"
+#include "launch/ivshmem.h"
+#include "launch/launch.h"
+#include "out/results.h"
 #include "params.h"
-#include "arch.h"
-#include "trace.h"
-#include "pool.h"
-#include "serve.h"
-#include "link.h"
-#include "relay.h"
-#include "node_host.h"
-#include "app_mem.h"
-#include "replay.h"
+#include "launch/arch.h"
+#include "out/trace.h"
+#include "launch/pool.h"
+#include "launch/serve.h"
+#include "relay/link.h"
+#include "relay/relay.h"
+#include "relay/node_host.h"
+#include "launch/app_mem.h"
+#include "out/replay.h"
 #include "files.h"
 static const struct { const char *name; int restr; const char *desc; } apps[] = {
 #define APP(n, r, d) { #n, r, d },
@@ -93,7 +93,7 @@ struct run {
     double all_exited_at;            /* when every node had posted EXIT, or 0 */
     struct outcome out;
     int done;
-    /* nodes on other hosts (host/link.h), by rank: the router's mirror of
+    /* nodes on other hosts (host/relay/link.h), by rank: the router's mirror of
      * each one's NIC memory; NULL when every node is on this host */
     struct remote *rem;
     int hosts_done;                  /* node hosts that answered END */
@@ -462,7 +462,7 @@ static int check_fault(struct run *rn, int rank)
 }
 
 /* A node its pool keeps is done with the run once it posted EXIT: it
- * waits for the pool to reset it (host/pool.h). A node of one run is done
+ * waits for the pool to reset it (host/launch/pool.h). A node of one run is done
  * when its QEMU ends (node_ended). */
 static void check_back(struct run *rn, int rank)
 {
@@ -541,7 +541,7 @@ static void on_child(struct run *rn)
     }
 }
 
-/* The messages of the node hosts (host/link.h). */
+/* The messages of the node hosts (host/relay/link.h). */
 static void on_link(struct run *rn)
 {
     int from;
@@ -719,7 +719,7 @@ static sigset_t run_signals(void)
 
 /* The gdb file of the run (tests/gdb-attach.sh reads it) and the lines
  * that tell the user: the node with the gdbstub listens on port of this
- * host, or of host `host` (a node host's, host/link.h). */
+ * host, or of host `host` (a node host's, host/relay/link.h). */
 static int gdb_announce(struct run *rn, int port, const char *host)
 {
     char path[1100], tmp[1100];
@@ -1064,7 +1064,7 @@ static int agree(int ok)
     return all;
 }
 
-/* A node host's part of the run (rank > 0 of wormsim-mpi, host/link.h). */
+/* A node host's part of the run (rank > 0 of wormsim-mpi, host/relay/link.h). */
 static int node_host_main(struct run *rn)
 {
     struct host *h = rn->h;
@@ -1542,7 +1542,7 @@ static int serve(struct host *h, const char *name)
 }
 
 /* wormsim --replay DIR: DIR's command again, from the directory it ran
- * in, then its figures against DIR's (host/replay.h). */
+ * in, then its figures against DIR's (host/out/replay.h). */
 static int replay(struct host *h, const char *dir)
 {
     char err[1024], cwd[4096], b[SHOW_LEN];

@@ -39,7 +39,7 @@ void kernel_main(void)
 /* After EXIT, the end of the node's life for this run. A node of one run
  * resets its board, and QEMU's -no-reboot ends it. A node its pool keeps
  * waits, interrupts masked, until the pool stops and resets its QEMU from
- * outside (host/pool.c): QEMU loads the image again from its own copy, so
+ * outside (host/launch/pool.c): QEMU loads the image again from its own copy, so
  * nothing this run wrote reaches the next. Out of line, so _exit's own
  * instructions up to the EXIT descriptor's time do not depend on it. */
 static void __attribute__((noinline, noreturn)) after_exit(void)

@@ -1,6 +1,6 @@
 /* Whether the routers take a multidestination worm's list (nic_shm.h,
  * NIC_OP_MSEND): the one check the router makes of every MSEND
- * (host/net_mc.c) and the run tool of the mdw app's ARGS before any node
+ * (host/net/net_mc.c) and the run tool of the mdw app's ARGS before any node
  * starts (apps/app_check.c). Pure C, for the host only.
  *
  * The rules: a mesh or a hypercube; kind one of enum nic_mdw; 1 .. N-1

@@ -21,7 +21,7 @@
  * then sets link_up = hello. A hello during a run is a fault of the node.
  * After its EXIT a node of one run resets its board, which ends its QEMU
  * (-no-reboot); a node a pool keeps waits, and the pool resets it from
- * outside and clears this memory (host/pool.c), so its next boot says
+ * outside and clears this memory (host/launch/pool.c), so its next boot says
  * hello 1.
  *
  * Protocol. The node appends descriptors to the ring (prod counts all ever

@@ -105,7 +105,7 @@ for n in $POOL_SIZES; do
 done
 echo "(args '$ARGS', medians of $REPEAT, wall time of the whole command)"
 
-# The link to node hosts (wormsim-mpi, host/link.h): the same run on one
+# The link to node hosts (wormsim-mpi, host/relay/link.h): the same run on one
 # host (wormsim) and over 3 MPI ranks on this host (rank 0 routes, ranks 1
 # and 2 each host half of the nodes), cold, medians of REPEAT. The relay's
 # cost per message: the extra wall time over the messages, and the

@@ -6,7 +6,7 @@
  *             Exchange Algorithm Using a Latin Square", "The second
  *             construction of a Latin square" and "Generating Permutations
  *             for All-to-All Personalized Exchange in Banyan Networks".
- * Machines:   an n x n banyan, n = 2^m (TOPO=banyan, host/net_topo.c): log2 n
+ * Machines:   an n x n banyan, n = 2^m (TOPO=banyan, host/net/net_topo.c): log2 n
  *             stages of 2x2 switches, one input and one output port per
  *             processor.
  * Schedule:   the Latin square LatinSquare(List{tau(0), .., tau(n-1)}):

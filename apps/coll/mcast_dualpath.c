@@ -14,7 +14,7 @@
  * Machines:   a 2D mesh (the Hamiltonian path is the snake of
  *             netdev/nic_shm.h: row 0 in + x, row 1 in - x, ...), any port
  *             model; the routers copy worms to their nodes (NIC_MDW_HPATH,
- *             host/net_mc.c routes each leg by Lin et al.'s R).
+ *             host/net/net_mc.c routes each leg by Lin et al.'s R).
  * Reading:    the figure's labels are one of many Hamiltonian paths; this
  *             is the boustrophedon one the text's routing function needs
  *             (every node's successor on the path is a neighbour).

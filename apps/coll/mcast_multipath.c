@@ -14,7 +14,7 @@
  *             would leave one after the other), routers with NIC_MDW_HPATH.
  * Reading:    a quadrant is a half of dual-path (above or below the source
  *             on the path) cut by the source's column: x >= x_s, x < x_s.
- *             Each worm is routed by R (host/net_mc.c), so it climbs (or
+ *             Each worm is routed by R (host/net/net_mc.c), so it climbs (or
  *             descends) the path's labels and the four stay deadlock-free.
  * Schedule:   step 1: the source sends up to four worms (hpath_worms).
  * Steps:      1.

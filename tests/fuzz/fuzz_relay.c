@@ -1,4 +1,4 @@
-/* libFuzzer harness: the link's message bodies (host/relay.c), both ways.
+/* libFuzzer harness: the link's message bodies (host/relay/relay.c), both ways.
  *
  * Under wormsim-mpi a node host copies a node's NIC memory into BELL
  * bodies for rank 0, and applies rank 0's NOTIFY and CONFIG bodies to the
@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "relay.h"
+#include "relay/relay.h"
 
 struct in { const uint8_t *p; size_t n; };
 

@@ -30,11 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "router.h"
+#include "engine/router.h"
 #include "params.h"
-#include "report.h"
-#include "results.h"
-#include "trace.h"
+#include "out/report.h"
+#include "out/results.h"
+#include "out/trace.h"
 
 #define MAXN 8
 #define NIC_BYTES 65536u

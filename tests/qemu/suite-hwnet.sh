@@ -1,4 +1,4 @@
-# The hardware beside the data network (seed 002 section 8; host/hwnet.h):
+# The hardware beside the data network (seed 002 section 8; host/net/hwnet.h):
 # the T3D-style barrier circuits, the CM-5-style control network and the
 # fetch-and-increment registers, through their apps (apps/hw_*.c). Each
 # run is verified by the app itself; these check what crosses the data

@@ -1,4 +1,4 @@
-# The indirect networks (host/net_topo.c): the banyan and ATAPE on it
+# The indirect networks (host/net/net_topo.c): the banyan and ATAPE on it
 # (seed 004, apps/coll/alltoall_atape.c), and the fat tree. Verified runs,
 # the rounds that must be free of contention in steps.csv, links.csv
 # naming switch ports, and the machines each refuses.

@@ -1,4 +1,4 @@
-# Multidestination worms (seed 002 section 8; host/net_mc.c, NIC_OP_MSEND):
+# Multidestination worms (seed 002 section 8; host/net/net_mc.c, NIC_OP_MSEND):
 # the test app mdw and the collectives built on them (apps/coll/
 # worms.def), each verified byte for byte by the app; the two deadlocks
 # of the survey named by the run tool; bad lists refused.

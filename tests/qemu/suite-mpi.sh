@@ -1,4 +1,4 @@
-# One machine over several MPI ranks (wormsim-mpi, host/link.h), all on
+# One machine over several MPI ranks (wormsim-mpi, host/relay/link.h), all on
 # this host: results do not depend on how the nodes are placed, a QEMU or
 # a rank that dies ends the whole run, and nothing is left behind.
 WORMSIM_MPI=${WORMSIM_MPI:-build/host/wormsim-mpi}

@@ -1,4 +1,4 @@
-# The node pool (wormsim --serve / --pool, host/pool.c): a warm run gives
+# The node pool (wormsim --serve / --pool, host/launch/pool.c): a warm run gives
 # the same results as a cold one, a failed run's nodes are never reused,
 # and nothing outlives a pool that is stopped or killed.
 
@@ -56,7 +56,7 @@ pool_failed_run_nodes_are_not_reused() {
 
 # A node that wrote over its own read-only data and exited 0 is not reused:
 # the pool compares each node's image with its own copy after the run
-# (host/pool.h). The next run gets a new node in its place, and the three
+# (host/launch/pool.h). The next run gets a new node in its place, and the three
 # others, kept, find the image as loaded, on each ISA.
 pool_changed_image_is_not_reused() {
   local P=ci-$$ a

@@ -1,4 +1,4 @@
-# What a run says on the console and keeps for its replay (host/replay.h),
+# What a run says on the console and keeps for its replay (host/out/replay.h),
 # sourced by tests/qemu/run.sh: the nodes' output after the summary, the
 # files named, the command and build in the run directory, and
 # wormsim --replay saying whether the figures match.

@@ -1,4 +1,4 @@
-# Adaptive routing (host/net_route.c, docs/network.md "Adaptive routing"):
+# Adaptive routing (host/net/net_route.c, docs/network.md "Adaptive routing"):
 # collectives verified byte for byte under each family of routing
 # function, every run checked cycle for cycle against the reference model
 # (ws passes --check-jump); a routing without escape channels deadlocks

@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "machine.h"
-#include "net_model.h"
+#include "net/net_model.h"
 
 static inline struct machine mach(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
 {

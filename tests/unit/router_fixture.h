@@ -13,8 +13,8 @@
 #pragma GCC diagnostic ignored "-Wunused-function"   /* each test file uses some of the helpers */
 #include <sys/mman.h>
 #include "check.h"
-#include "router.h"
-#include "report.h"
+#include "engine/router.h"
+#include "out/report.h"
 
 #define MAXN 64
 

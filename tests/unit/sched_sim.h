@@ -38,7 +38,7 @@
  * directed channel at each step under the routing convention below, and
  * the blocks each channel carries over the whole run.
  *
- * Routing: the network model's own (host/net_topo.c, through net_path):
+ * Routing: the network model's own (host/net/net_topo.c, through net_path):
  * dimension order 0, 1, ...; on a mesh each dimension by the sign of the
  * offset; on a torus the shorter way, + when both are equal (offset
  * exactly k/2, k even); on a hypercube e-cube, lowest differing bit first;
@@ -81,7 +81,7 @@ struct sim {
     char err[512];
 };
 
-/* The network model's own routes (host/net.c, net_path; host/net_topo.c) on the shape:
+/* The network model's own routes (host/net/net.c, net_path; host/net/net_topo.c) on the shape:
  * one network per shape, kept until another shape is asked for. */
 static struct net *sim_net(const struct app_shape *sh)
 {

@@ -1,6 +1,6 @@
 /* arch_parse and arch_describe: which ISA each node runs, from --arch. */
 #include "check.h"
-#include "arch.h"
+#include "launch/arch.h"
 
 static char err[512];
 static unsigned char map[16];

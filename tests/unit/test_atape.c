@@ -1,11 +1,11 @@
 /* alltoall_atape (apps/coll/alltoall_atape.c) against seed 004: its
  * rounds form the slides' Latin square, every round is an admissible
  * permutation of the banyan (no link carries two worms, routed by the
- * network model itself, host/net_topo.c), and the schedule delivers every
+ * network model itself, host/net/net_topo.c), and the schedule delivers every
  * block exactly once (sched_sim.h). */
 #include "check.h"
 #include "sched_sim.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "net_fixture.h"
 
 static struct app_shape banyan_shape(int n)

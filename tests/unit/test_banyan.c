@@ -1,4 +1,4 @@
-/* The banyan network (host/net_topo.c, wire_banyan and route_banyan) against
+/* The banyan network (host/net/net_topo.c, wire_banyan and route_banyan) against
  * seed 004's slides: n x n, log2 n stages of 2x2 switches, a unique
  * self-routed path between any two processors, and the eight switch
  * settings of the 8x8 example, each an admissible (conflict-free)
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "net_fixture.h"
 
 static struct net *banyan(int nodes)

@@ -1,10 +1,10 @@
-/* The fat tree (host/net_topo.c, wire_fattree and route_fattree): a k-ary
+/* The fat tree (host/net/net_topo.c, wire_fattree and route_fattree): a k-ary
  * n-tree of k^n nodes, routed up to the lowest common ancestor and down,
  * the up port chosen by the destination's digits (destination-mod-k). */
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "net_fixture.h"
 
 static struct net *tree(const char *nodes, const char *dims) { return small_net("fattree", nodes, dims); }

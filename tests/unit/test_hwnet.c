@@ -1,4 +1,4 @@
-/* The hardware beside the data network (host/hwnet.h), through the
+/* The hardware beside the data network (host/net/hwnet.h), through the
  * router, driven by fake nodes (router_fixture.h): the barrier circuits'
  * firing time and misuse, the control network's results and times, and
  * fetch-and-increment packets on the data network. */

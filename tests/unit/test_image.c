@@ -1,4 +1,4 @@
-/* image_read, image_write and image_intact (host/image.c): the node image
+/* image_read, image_write and image_intact (host/launch/image.c): the node image
  * the run tool writes into a node's RAM and a pool compares after a run.
  * Every file here is built in memory and written to a temporary file; a
  * bad one is refused with its reason, and nothing of it is trusted. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
-#include "image.h"
+#include "launch/image.h"
 
 #define BASE 0x40000000ull
 #define RAM  (1u << 20)

@@ -1,5 +1,5 @@
 /* The engine's jump over periodic stretches, group by group
- * (host/net_jump.c). The same messages through a network that jumps and
+ * (host/net/net_jump.c). The same messages through a network that jumps and
  * through one that steps every cycle must give the same events in the
  * same order, the same times and the same counters, on every topology,
  * switching mode, port model and buffer shape; and the jump must really
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "net_fixture.h"
 
 static struct net_params base(void)

@@ -1,4 +1,4 @@
-/* Multidestination worms in the flit engine (host/net_mc.c, net_model.h;
+/* Multidestination worms in the flit engine (host/net/net_mc.c, net_model.h;
  * seed 002 section 8): path worms with intermediate reception, the
  * Hamiltonian-path routing of Lin et al., tree worms that replicate at
  * branch routers, and the two deadlocks the survey warns of, detected and
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "net_fixture.h"
 
 /* A worm from src to the n destinations dst[] of kind k. */

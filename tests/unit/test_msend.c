@@ -1,4 +1,4 @@
-/* Multidestination worms through the router (NIC_OP_MSEND; host/net_mc.c
+/* Multidestination worms through the router (NIC_OP_MSEND; host/net/net_mc.c
  * for the worms themselves, tests/unit/test_mdw.c): driven by fake nodes
  * (router_fixture.h). Each listed node receives its copy as a message of
  * the sender's; a list or a descriptor a buggy node writes fails that

@@ -1,10 +1,10 @@
-/* The flit-level network (host/net.c), each check against a figure worked
+/* The flit-level network (host/net/net.c), each check against a figure worked
  * out by hand from the model in net_model.h. Cycle = flit_bytes x byte_ps: with
  * 8-byte flits at 1000 ps per byte, one cycle is 8 ns. */
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
-#include "net_model.h"
+#include "net/net_model.h"
 #include "net_fixture.h"
 
 static struct net_params params(uint32_t vcs, uint32_t hop, enum switching sw)

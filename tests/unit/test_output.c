@@ -1,7 +1,7 @@
-/* The nodes' output on the console (results_print_output, host/results.h):
+/* The nodes' output on the console (results_print_output, host/out/results.h):
  * which nodes, how many lines, and a node's bytes shown harmless. */
 #include "check.h"
-#include "results.h"
+#include "out/results.h"
 
 static char dir[64];
 

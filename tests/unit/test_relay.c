@@ -1,4 +1,4 @@
-/* The link's message bodies (host/relay.c): what a node host copies out of
+/* The link's message bodies (host/relay/relay.c): what a node host copies out of
  * a node's NIC memory must read the same in the router's mirror, and
  * what the router answers must reach the node's memory whole, with the
  * node's hello and the router's link_up each kept on its own side. A
@@ -7,7 +7,7 @@
  */
 #include <sys/mman.h>
 #include "check.h"
-#include "relay.h"
+#include "relay/relay.h"
 
 #define SIZE (256u << 10)
 #define TX_OFF 0x4000u

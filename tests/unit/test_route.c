@@ -1,4 +1,4 @@
-/* Routing functions (host/net_route.c): deadlock freedom checked on the
+/* Routing functions (host/net/net_route.c): deadlock freedom checked on the
  * channel dependency graph of small networks, candidate sets worked out by
  * hand from the papers' rules, the refusals, and adaptive runs that
  * deliver every worm, step for step as the checking reference does, or
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "net_fixture.h"
-#include "net_route.h"
+#include "net/net_route.h"
 
 static struct net *net_with(const char *topo, const char *nodes, const char *dims, const char *routing,
                             uint32_t vcs)

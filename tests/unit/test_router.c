@@ -1,7 +1,7 @@
 /* The router engine, driven by fake nodes (router_fixture.h). */
 #include <pthread.h>
 #include "router_fixture.h"
-#include "trace.h"
+#include "out/trace.h"
 
 /* ------------------------------------------------------------------ */
 

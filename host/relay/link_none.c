@@ -1,5 +1,5 @@
 /* wormsim without MPI: one host serves every node and nothing crosses a
- * link (host/link.h). */
+ * link (host/relay/link.h). */
 #include <stdlib.h>
 #include <unistd.h>
 #include "link.h"

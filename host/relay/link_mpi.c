@@ -1,4 +1,4 @@
-/* The link over Open MPI (host/link.h). One tag, one communicator: the
+/* The link over Open MPI (host/relay/link.h). One tag, one communicator: the
  * messages from one rank to another arrive in the order sent. Sends are
  * non-blocking (MPI_Isend of a private copy), so two ranks that send each
  * other large payloads at once cannot deadlock; link_progress completes

@@ -16,7 +16,7 @@
 #include "pool.h"
 #include "arch.h"
 #include "host_clock.h"
-#include "../netdev/nic_shm.h"
+#include "../../netdev/nic_shm.h"
 
 /* Console bytes kept for a node between runs; more are dropped (a node
  * prints nothing between its EXIT and its next run). */

@@ -1,4 +1,4 @@
-/* Routing functions by name (host/routings.def), as BookSim2 keeps them:
+/* Routing functions by name (host/net/routings.def), as BookSim2 keeps them:
  * a routing function receives the router a head is at, the input port
  * and VC it came in on, and the worm, and returns the outputs it may take,
  * each a link port with a range of VCs; a selection function (the

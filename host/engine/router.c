@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "router.h"
-#include "trace.h"
+#include "out/trace.h"
 
 /* Why the router may hold no more messages (router.held_limit), in its
  * messages. */

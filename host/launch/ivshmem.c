@@ -8,7 +8,7 @@
 #include <sys/un.h>
 #include <sys/eventfd.h>
 #include "ivshmem.h"
-#include "../netdev/nic_shm.h"
+#include "../../netdev/nic_shm.h"
 
 int nic_mem_create(struct nic_mem *nm, int rank, size_t size)
 {

@@ -4,7 +4,7 @@
 #define REPORT_H
 
 #include <jansson.h>
-#include "router.h"
+#include "engine/router.h"
 
 /* A run's summaries, computed once: "links" (max, mean, most contended),
  * "steps" (per step mark: messages, max link sharing) and "message_time"

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "trace.h"
 #include "files.h"
-#include "router.h"
+#include "engine/router.h"
 
 struct ev {
     int pid, tid;                  /* pid 1: nodes, 2: links */

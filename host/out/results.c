@@ -6,7 +6,7 @@
 #include "results.h"
 #include "params.h"
 #include "report.h"
-#include "arch.h"
+#include "launch/arch.h"
 #include "show.h"
 
 static const char *state_name(enum node_state s)

@@ -33,7 +33,7 @@ int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_
 extern const unsigned long long arch_ram_base[ARCH_COUNT];
 
 struct node_image;
-/* Read node image path for ISA a (host/image.h): an executable ELF of the
+/* Read node image path for ISA a (host/launch/image.h): an executable ELF of the
  * ISA (ARM: 32-bit, EM_ARM; RISC-V: 64-bit, EM_RISCV) that fits the node's
  * RAM. Returns 0, or -1 with the reason in err (missing, empty, not ELF,
  * another machine, out of RAM), so a bad image is refused before any QEMU

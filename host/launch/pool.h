@@ -3,11 +3,11 @@
  *
  * A node's RAM is a memfd the pool creates and QEMU maps as its guest RAM
  * (the templates' @RAM@); the pool writes the node image into it before
- * QEMU starts (host/image.h). A node of a run-once pool is started with
+ * QEMU starts (host/launch/image.h). A node of a run-once pool is started with
  * -no-reboot: when its program ends it resets its board (board_reset) and
  * QEMU ends with it. A node of a kept pool (wormsim --serve) waits after
  * its EXIT, and the pool resets it from outside, through QEMU's own
- * monitor (QMP, host/qmp.h, the templates' @QMP@): stop the processor;
+ * monitor (QMP, host/launch/qmp.h, the templates' @QMP@): stop the processor;
  * compare the image in its RAM with the pool's copy, and kill the node if
  * they differ; reset the machine (processor and devices: QEMU's reset does
  * not touch this RAM, so the code it translated stays); clear the NIC

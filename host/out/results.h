@@ -1,7 +1,7 @@
 #ifndef RESULTS_H
 #define RESULTS_H
 
-#include "router.h"
+#include "engine/router.h"
 #include "report.h"
 
 struct node_fault {
@@ -25,12 +25,12 @@ struct outcome {
     const char *run_dir;
     int gdb_node;
     const unsigned char *arch;  /* per node: enum node_arch */
-    /* wormsim-mpi over several ranks (host/link.h): per node the rank
+    /* wormsim-mpi over several ranks (host/relay/link.h): per node the rank
      * that hosted it, per rank its host's name; NULL on one host */
     const int *node_rank;
     const char *const *rank_host;
     int ranks;
-    json_t *invocation;         /* what made the run (host/replay.h), or NULL */
+    json_t *invocation;         /* what made the run (host/out/replay.h), or NULL */
     int trace_written;          /* trace.json is in run_dir */
 };
 

@@ -1,4 +1,4 @@
-/* A node host: an MPI rank other than 0 of wormsim-mpi (host/link.h). It
+/* A node host: an MPI rank other than 0 of wormsim-mpi (host/relay/link.h). It
  * starts the QEMUs of its block of the nodes as the router's CONFIG
  * messages arrive, relays what they post (BELL, DIED) and what the router
  * answers (NOTIFY), and stops them all at END. Each node's console goes to
@@ -8,7 +8,7 @@
 #define NODE_HOST_H
 
 #include <stdint.h>
-#include "pool.h"
+#include "launch/pool.h"
 
 struct node_host_job {
     struct pool *pool;               /* a run-once pool (keep = 0) */

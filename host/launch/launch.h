@@ -27,7 +27,7 @@ struct launch_vars {
 };
 
 /* In the node's QEMU: the kept node's control socket, a QMP monitor
- * (host/qmp.h), and the node's RAM. */
+ * (host/launch/qmp.h), and the node's RAM. */
 #define LAUNCH_POOL_FD 3
 #define LAUNCH_RAM_FD  4
 

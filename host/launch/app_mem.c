@@ -4,7 +4,7 @@
  * coll_mem_need for it. */
 #include <string.h>
 #include "app_mem.h"
-#include "../apps/coll/coll.h"
+#include "../../apps/coll/coll.h"
 
 static const char *given_word(const char *key, void *u)
 {

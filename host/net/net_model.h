@@ -264,7 +264,7 @@ uint64_t net_uncontended_cycles(const struct net *n, int hops, uint32_t flits);
  * head and its tail crossed it (for traces). */
 typedef void (*net_link_trace_fn)(void *ctx, int link, const struct net_msg *m, uint64_t c_head, uint64_t c_tail);
 /* The routing functions (routing=), the machines each routes and what it
- * does, one a line (--help, --list-params; host/net_route.c). */
+ * does, one a line (--help, --list-params; host/net/net_route.c). */
 void net_route_list(FILE *f);
 
 /* The links (router x link ports + port) the worm m crossed, or will:

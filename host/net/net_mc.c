@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "net_route.h"
-#include "../netdev/nic_mdw.h"
+#include "../../netdev/nic_mdw.h"
 
 /* Lin et al.'s Hamiltonian path on a W x H mesh (nic_shm.h). */
 static int hp_label(const struct net *n, int node)

@@ -3,7 +3,7 @@
 /* What an app's buffers take of node memory, for the run tool's memory
  * check (wormsim.c). Host only: the node's own check (apps/app_check.c)
  * is part of a collective's timed work, so its code stays as it is. */
-#include "../apps/restrict.h"
+#include "../../apps/restrict.h"
 
 /* The node memory a collective app's buffers, slots and schedule take
  * with these ARGS (apps/coll/registry.c, coll_mem_need): what its QEMU

@@ -1,4 +1,4 @@
-/* The bodies of the link's BELL, NOTIFY and CONFIG messages (host/link.h):
+/* The bodies of the link's BELL, NOTIFY and CONFIG messages (host/relay/link.h):
  * what a node host copies out of a node's NIC memory and what the router
  * copies into its mirror of it, and back. Pure functions of two buffers,
  * so the host unit tests check that a mirror reads as the node's memory.
@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../netdev/nic_shm.h"
+#include "../../netdev/nic_shm.h"
 
 struct relay_layout { uint32_t size, ring_off, ring_slots, tx_off, tx_size, rx_off, rx_size; };
 

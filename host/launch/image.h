@@ -3,7 +3,7 @@
  * places them), and the entry point.
  *
  * The tool writes them into a node's RAM (a memfd its QEMU maps as guest
- * RAM, host/pool.c) before QEMU starts, and a pool compares them with the
+ * RAM, host/launch/pool.c) before QEMU starts, and a pool compares them with the
  * RAM after each run, while the node's processor is stopped: a node whose
  * loaded bytes changed is not reused. QEMU's reset leaves this RAM alone,
  * so a reused node keeps the code QEMU translated for it; QEMU's own
