@@ -13,17 +13,18 @@
 #include "untimed.h"
 #include "coll/coll.h"
 
-static const char *const topo_word[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
+static const char *const topo_word[] = { TOPO_NAMES };
+_Static_assert(sizeof topo_word / sizeof topo_word[0] == TOPO_COUNT, "a name for each topology");
 
 void app_shape_str(const struct app_shape *sh, char *buf, size_t len)
 {
-    size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo <= 4 ? topo_word[sh->topo] : "?");
+    size_t o = (size_t)snprintf(buf, len, "%s ", sh->topo >= 0 && sh->topo < TOPO_COUNT ? topo_word[sh->topo] : "?");
     /* A banyan prints as its one dimension ("banyan 16") and a fat tree
      * as its digits ("fattree 4x4x4"), through the loop below: the test
      * here stays the single one it was, so the node's instruction count
      * before a collective, and with it every simulated time, is the same
      * on the other machines. */
-    if (sh->topo == SHAPE_HYPERCUBE) {
+    if (sh->topo == TOPO_HYPERCUBE) {
         snprintf(buf + o, o < len ? len - o : 0, "of %d nodes", sh->nodes);
         return;
     }
@@ -51,65 +52,65 @@ static int shape_ok(int restr, const struct app_shape *sh, const char **need)
         return n >= 2 ? 0 : -1;
     case APP_HYPERCUBE:
         *need = "a hypercube (TOPO=hypercube NODES=2^n)";
-        return sh->topo == SHAPE_HYPERCUBE ? 0 : -1;
+        return sh->topo == TOPO_HYPERCUBE ? 0 : -1;
     case APP_HYPERCUBE_OR_MESH2D_POW2:
         *need = "a hypercube, or a 2D mesh of 2^k nodes (TOPO=mesh DIMS=4x4, 8x4 ...)";
-        return sh->topo == SHAPE_HYPERCUBE || (sh->topo == SHAPE_MESH && sh->ndims == 2 && is_pow2(n))
+        return sh->topo == TOPO_HYPERCUBE || (sh->topo == TOPO_MESH && sh->ndims == 2 && is_pow2(n))
                ? 0 : -1;
     case APP_MESH2D_SQUARE_POW2:
         *need = "a 2D mesh of 2^d x 2^d nodes (TOPO=mesh DIMS=2x2, 4x4, 8x8 ...)";
-        return sh->topo == SHAPE_MESH && is2d_square(sh) && is_pow2(N) && N >= 2 ? 0 : -1;
+        return sh->topo == TOPO_MESH && is2d_square(sh) && is_pow2(N) && N >= 2 ? 0 : -1;
     case APP_TORUS2D_SQUARE_POW2_MIN4:
         *need = "a 2D N x N torus with N = 2^n >= 4 (TOPO=torus DIMS=4x4, 8x8 ...)";
-        return sh->topo == SHAPE_TORUS && is2d_square(sh) && is_pow2(N) && N >= 4 ? 0 : -1;
+        return sh->topo == TOPO_TORUS && is2d_square(sh) && is_pow2(N) && N >= 4 ? 0 : -1;
     case APP_TORUS2D_SQUARE_POW2_MIN8:
         *need = "a 2D N x N torus with N = 2^n >= 8 (TOPO=torus DIMS=8x8, 16x16 ...)";
-        return sh->topo == SHAPE_TORUS && is2d_square(sh) && is_pow2(N) && N >= 8 ? 0 : -1;
+        return sh->topo == TOPO_TORUS && is2d_square(sh) && is_pow2(N) && N >= 8 ? 0 : -1;
     case APP_ALLPORT_SQUARE2D_FLOOD:
         *need = "the all-port model (PORT_MODEL=all-port) on an n x n mesh, or on an n x n torus "
                 "with n odd (DIMS=3x3, 5x5, 7x7 ...)";
         return sh->all_port && is2d_square(sh) && N >= 2 &&
-               (sh->topo == SHAPE_MESH || (sh->topo == SHAPE_TORUS && N % 2 == 1)) ? 0 : -1;
+               (sh->topo == TOPO_MESH || (sh->topo == TOPO_TORUS && N % 2 == 1)) ? 0 : -1;
     case APP_TORUS2D:
         *need = "a 2D torus (TOPO=torus DIMS=AxB)";
-        return sh->topo == SHAPE_TORUS && sh->ndims == 2 ? 0 : -1;
+        return sh->topo == TOPO_TORUS && sh->ndims == 2 ? 0 : -1;
     case APP_MESH_OR_TORUS:
         *need = "a mesh or a torus (TOPO=mesh or torus)";
-        return sh->topo == SHAPE_MESH || sh->topo == SHAPE_TORUS ? 0 : -1;
+        return sh->topo == TOPO_MESH || sh->topo == TOPO_TORUS ? 0 : -1;
     case APP_MESH:
         *need = "a mesh (TOPO=mesh)";
-        return sh->topo == SHAPE_MESH ? 0 : -1;
+        return sh->topo == TOPO_MESH ? 0 : -1;
     case APP_TORUS:
         *need = "a torus (TOPO=torus)";
-        return sh->topo == SHAPE_TORUS ? 0 : -1;
+        return sh->topo == TOPO_TORUS ? 0 : -1;
     case APP_MESH2D:
         *need = "a 2D mesh (TOPO=mesh DIMS=AxB)";
-        return sh->topo == SHAPE_MESH && sh->ndims == 2 ? 0 : -1;
+        return sh->topo == TOPO_MESH && sh->ndims == 2 ? 0 : -1;
     case APP_ALLPORT_HYPERCUBE:
         *need = "the all-port model (PORT_MODEL=all-port) on a hypercube (TOPO=hypercube NODES=2^n)";
-        return sh->all_port && sh->topo == SHAPE_HYPERCUBE ? 0 : -1;
+        return sh->all_port && sh->topo == TOPO_HYPERCUBE ? 0 : -1;
     case APP_ALLPORT_MESH2D_SQUARE_POW2:
         *need = "the all-port model (PORT_MODEL=all-port) on a 2D mesh of 2^k x 2^k nodes "
                 "(TOPO=mesh DIMS=2x2, 4x4, 8x8 ...)";
-        return sh->all_port && sh->topo == SHAPE_MESH && is2d_square(sh) && is_pow2(N) && N >= 2 ? 0 : -1;
+        return sh->all_port && sh->topo == TOPO_MESH && is2d_square(sh) && is_pow2(N) && N >= 2 ? 0 : -1;
     case APP_ALLPORT_TORUS2D_SQUARE:
         *need = "the all-port model (PORT_MODEL=all-port) on a 2D n x n torus (TOPO=torus DIMS=5x5, 7x7 ...)";
-        return sh->all_port && sh->topo == SHAPE_TORUS && is2d_square(sh) && N >= 2 ? 0 : -1;
+        return sh->all_port && sh->topo == TOPO_TORUS && is2d_square(sh) && N >= 2 ? 0 : -1;
     case APP_ALLPORT_TORUS3D_CUBE:
         *need = "the all-port model (PORT_MODEL=all-port) on a 3D n x n x n torus (TOPO=torus DIMS=3x3x3 ...)";
-        return sh->all_port && sh->topo == SHAPE_TORUS && sh->ndims == 3 && N >= 2 &&
+        return sh->all_port && sh->topo == TOPO_TORUS && sh->ndims == 3 && N >= 2 &&
                sh->dims[1] == N && sh->dims[2] == N ? 0 : -1;
     case APP_ALLPORT_TORUS_CUBE: {
         *need = "the all-port model (PORT_MODEL=all-port) on a torus with every side equal (TOPO=torus "
                 "DIMS=5x5, 3x3x3, 3x3x3x3 ...)";
-        int eq = sh->topo == SHAPE_TORUS && N >= 2;
+        int eq = sh->topo == TOPO_TORUS && N >= 2;
         for (int i = 1; i < sh->ndims; i++)
             eq = eq && sh->dims[i] == N;
         return sh->all_port && eq ? 0 : -1;
     }
     case APP_BANYAN:
         *need = "a banyan (TOPO=banyan NODES=2^m)";
-        return sh->topo == SHAPE_BANYAN ? 0 : -1;
+        return sh->topo == TOPO_BANYAN ? 0 : -1;
     }
     *need = "a known restriction (apps/restrict.h)";
     return -1;

@@ -7,6 +7,7 @@
 #define APPS_RESTRICT_H
 
 #include <stddef.h>
+#include "../netdev/topo.h"
 
 enum app_restriction {
     APP_ANY = 0,
@@ -31,10 +32,9 @@ enum app_restriction {
     APP_BANYAN,                      /* a banyan (any size it comes in: 2^m) */
 };
 
-/* The machine, as both the host and the node see it. topo takes the
- * values of enum nic_topo / enum net_topo_kind. */
-enum { SHAPE_MESH = 0, SHAPE_TORUS = 1, SHAPE_HYPERCUBE = 2, SHAPE_BANYAN = 3, SHAPE_FATTREE = 4 };
-#define SHAPE_MAX_DIMS 12
+/* The machine, as both the host and the node see it. topo is an enum
+ * topo (netdev/topo.h). */
+#define SHAPE_MAX_DIMS TOPO_MAX_DIMS
 
 struct coll_ctx;                     /* apps/coll/coll.h */
 

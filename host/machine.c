@@ -9,7 +9,8 @@
 #include <errno.h>
 #include "machine.h"
 
-const char *const topo_names[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
+const char *const topo_names[] = { TOPO_NAMES };
+_Static_assert(sizeof topo_names / sizeof topo_names[0] == TOPO_COUNT, "a name for each topology");
 const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
 const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
 const char *const tie_names[] = { "plus", "source-parity", NULL };
@@ -44,20 +45,53 @@ static void default_2d(int n, int dims[2])
     dims[1] = r;
 }
 
+/* A dragonfly's DIMS (parsed into dims[0..2]): p nodes a router, a routers
+ * a group, and g = a h + 1 groups for h global links a router (every two
+ * groups joined by one link); the product is the node count, as for every
+ * machine. */
+static int dragonfly_dims(const struct machine *m, const char *dims_s, char *err, size_t errlen)
+{
+    long p = m->dims[0], a = m->dims[1], g = m->dims[2], h = a ? (g - 1) / a : 0;
+    if (m->ndims != 3 || h < 1 || a * h + 1 != g || p + a - 1 + h > 2 * NIC_MAX_DIMS) {
+        snprintf(err, errlen, "a dragonfly's DIMS are PxAxG: P nodes a router, A routers a group and "
+                 "G = A H + 1 groups for H global links a router (P + A - 1 + H at most %d ports), such as "
+                 "2x4x9 (72 nodes, H = 2) or 1x2x3; not %s", 2 * NIC_MAX_DIMS, dims_s);
+        return -1;
+    }
+    return 0;
+}
+
+/* The balanced dragonfly of `nodes` nodes (Kim et al.: a = 2p = 2h). */
+static int dragonfly_balanced(struct machine *m, long nodes, char *err, size_t errlen)
+{
+    for (int p = 1; 2L * p * p * (2L * p * p + 1) <= 4096; p++)
+        if (2L * p * p * (2L * p * p + 1) == nodes) {
+            m->ndims = 3;
+            m->dims[0] = p;
+            m->dims[1] = 2 * p;
+            m->dims[2] = 2 * p * p + 1;
+            return 0;
+        }
+    snprintf(err, errlen, "a balanced dragonfly (a = 2p = 2h) has NODES = 6, 72, 342, 1056 or 2550, not %ld; "
+             "or give DIMS=PxAxG (such as 2x4x9)", nodes);
+    return -1;
+}
+
 int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
                   const char *dims_s, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     int t = -1;
-    for (int i = 0; i < NIC_TOPO_COUNT; i++)
+    for (int i = 0; i < TOPO_COUNT; i++)
         if (topo_s && !strcmp(topo_s, topo_names[i]))
             t = i;
     if (t < 0) {
-        snprintf(err, errlen, "unknown topology '%s'; accepted: mesh, torus, hypercube, banyan, fattree",
-                 topo_s ? topo_s : "");
+        size_t o = (size_t)snprintf(err, errlen, "unknown topology '%s'; accepted:", topo_s ? topo_s : "");
+        for (int i = 0; i < TOPO_COUNT && o < errlen; i++)
+            o += (size_t)snprintf(err + o, errlen - o, "%s %s", i ? "," : "", topo_names[i]);
         return -1;
     }
-    m->topo = (enum nic_topo)t;
+    m->topo = (enum topo)t;
     long nodes = 0;
     if (nodes_s && parse_pos(nodes_s, 4096, &nodes)) {
         snprintf(err, errlen, "NODES='%s' is not a whole number from 1 to 4096", nodes_s);
@@ -85,18 +119,18 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
                 break;
             p++;
         }
-        if (m->topo == NIC_TOPO_BANYAN) {
+        if (m->topo == TOPO_BANYAN) {
             snprintf(err, errlen, "DIMS does not apply to a %s; give NODES (a power of two)", topo_names[m->topo]);
             return -1;
         }
-        if (m->topo == NIC_TOPO_HYPERCUBE)        /* its shape as runs name it: 2x2x2 is 8 nodes */
+        if (m->topo == TOPO_HYPERCUBE)        /* its shape as runs name it: 2x2x2 is 8 nodes */
             for (int i = 0; i < m->ndims; i++)
                 if (m->dims[i] != 2) {
                     snprintf(err, errlen, "a hypercube's DIMS are 2x2x...x2, one 2 per dimension (up to %d), "
                              "or give NODES (a power of two); not %s", NIC_MAX_DIMS, dims_s);
                     return -1;
                 }
-        if (m->topo == NIC_TOPO_FATTREE)
+        if (m->topo == TOPO_FATTREE)
             for (int i = 0; i < m->ndims; i++)
                 if (m->dims[i] != m->dims[0] || m->dims[0] < 2 || m->dims[0] > NIC_MAX_DIMS) {
                     /* a switch has 2k ports, and a router at most 2 NIC_MAX_DIMS */
@@ -104,6 +138,8 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
                              "4x4x4, 2x2x2x2 ...), not %s", NIC_MAX_DIMS, dims_s);
                     return -1;
                 }
+        if (m->topo == TOPO_DRAGONFLY && dragonfly_dims(m, dims_s, err, errlen))
+            return -1;
         if (nodes && nodes != prod) {
             snprintf(err, errlen, "NODES=%ld does not match DIMS=%s (%ld nodes)", nodes, dims_s, prod);
             return -1;
@@ -111,8 +147,11 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
         nodes = prod;
     } else {
         if (!nodes)
-            nodes = 64;
-        if (m->topo == NIC_TOPO_HYPERCUBE) {
+            nodes = m->topo == TOPO_DRAGONFLY ? 72 : 64;
+        if (m->topo == TOPO_DRAGONFLY) {
+            if (dragonfly_balanced(m, nodes, err, errlen))
+                return -1;
+        } else if (m->topo == TOPO_HYPERCUBE) {
             /* one dimension per address bit, and there are NIC_MAX_DIMS */
             if (nodes < 2 || (nodes & (nodes - 1)) || nodes > 1L << NIC_MAX_DIMS) {
                 snprintf(err, errlen, "a hypercube needs NODES a power of two from 2 to %ld, not %ld",
@@ -121,7 +160,7 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
             }
             while ((1L << m->ndims) < nodes)
                 m->dims[m->ndims++] = 2;
-        } else if (m->topo == NIC_TOPO_FATTREE) {
+        } else if (m->topo == TOPO_FATTREE) {
             /* a k-ary n-tree of k^n nodes: 4-ary (the CM-5's) when nodes is
              * a power of 4, else binary */
             int k = 0;
@@ -139,7 +178,7 @@ int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
             }
             for (long x = 1; x < nodes; x *= k)
                 m->dims[m->ndims++] = k;
-        } else if (m->topo == NIC_TOPO_BANYAN) {
+        } else if (m->topo == TOPO_BANYAN) {
             /* log2(nodes) stages of 2x2 switches */
             if (nodes < 2 || (nodes & (nodes - 1))) {
                 snprintf(err, errlen, "a banyan needs NODES a power of two from 2 to 4096 "
@@ -189,14 +228,25 @@ int machine_log2(int n)
 
 int machine_indirect(const struct machine *m)
 {
-    return m->topo == NIC_TOPO_BANYAN || m->topo == NIC_TOPO_FATTREE;
+    return m->topo == TOPO_BANYAN || m->topo == TOPO_FATTREE || m->topo == TOPO_DRAGONFLY;
 }
 
 int machine_hops(const struct machine *m, int a, int b)
 {
-    if (m->topo == NIC_TOPO_BANYAN)      /* processor, the stages, processor */
+    if (m->topo == TOPO_BANYAN)      /* processor, the stages, processor */
         return a == b ? 0 : machine_log2(m->nodes) + 1;
-    if (m->topo == NIC_TOPO_FATTREE) {   /* up to the lowest common ancestor and down */
+    if (m->topo == TOPO_DRAGONFLY) { /* node, router hops (local, global, local), node */
+        int p = m->dims[0], A = m->dims[1], h = df_h(m), ra = a / p, rb = b / p;
+        if (a == b)
+            return 0;
+        if (ra == rb)
+            return 2;
+        if (ra / A == rb / A)
+            return 3;
+        int k = df_link_to(m, ra / A, rb / A);
+        return 3 + (k / h != ra % A) + (df_link_back(m, k) / h != rb % A);
+    }
+    if (m->topo == TOPO_FATTREE) {   /* up to the lowest common ancestor and down */
         int h = -1, k = m->dims[0];
         for (int i = 0; a != b; i++, a /= k, b /= k)
             if (a % k != b % k)
@@ -208,7 +258,7 @@ int machine_hops(const struct machine *m, int a, int b)
     machine_coords(m, b, cb);
     for (int i = 0; i < m->ndims; i++) {
         int d = abs(ca[i] - cb[i]);
-        if (m->topo == NIC_TOPO_TORUS && m->dims[i] - d < d)
+        if (m->topo == TOPO_TORUS && m->dims[i] - d < d)
             d = m->dims[i] - d;
         h += d;
     }

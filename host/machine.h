@@ -7,7 +7,7 @@
 #include "../netdev/nic_shm.h"
 
 struct machine {
-    enum nic_topo topo;
+    enum topo topo;
     int ndims;
     int dims[NIC_MAX_DIMS];          /* dims[0] varies fastest in the rank */
     int nodes;
@@ -82,7 +82,7 @@ struct params {
     uint32_t barrier_stage_ns, ctrl_stage_ns, fi_ns;
 };
 
-extern const char *const topo_names[];   /* indexed by enum nic_topo */
+extern const char *const topo_names[];   /* indexed by enum topo */
 
 /* Fill m from the user's words. Any of nodes_s / dims_s may be NULL.
  * Returns 0, or -1 with a message naming the problem and the accepted
@@ -101,5 +101,19 @@ int machine_hops(const struct machine *m, int a, int b);
 int machine_log2(int n);              /* ceil(log2 n) */
 /* A banyan or a fat tree: switches between the nodes (host/net/net_topo.c). */
 int machine_indirect(const struct machine *m);
+
+/* A dragonfly (netdev/topo.h; Kim, Dally, Scott and Abts 2008): dims p, a,
+ * g with g = a h + 1. Its routers are numbered across groups, router r of
+ * group G as G a + r, and node x hangs from router x / p. The global link
+ * k (0 .. a h - 1) of group G leaves router k / h of it by global port
+ * k % h and enters group (G + k + 1) mod g by that group's link a h - 1 - k
+ * (the consecutive arrangement: every two groups joined by one link). */
+static inline int df_h(const struct machine *m) { return (m->dims[2] - 1) / m->dims[1]; }
+static inline int df_link_to(const struct machine *m, int G, int G2)
+{
+    int g = m->dims[2];
+    return ((G2 - G - 1) % g + g) % g;
+}
+static inline int df_link_back(const struct machine *m, int k) { return m->dims[1] * df_h(m) - 1 - k; }
 
 #endif

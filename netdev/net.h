@@ -21,13 +21,12 @@
 #include "nic_shm.h"
 
 #define NET_ANY      (-1)       /* wildcard source or tag for net_recv/net_probe */
-#define NET_MAX_DIMS 12          /* equals NIC_MAX_DIMS */
+#define NET_MAX_DIMS TOPO_MAX_DIMS
 
-enum net_topo_kind { NET_MESH = 0, NET_TORUS = 1, NET_HYPERCUBE = 2, NET_BANYAN = 3, NET_FATTREE = 4 };
 enum net_port_model { NET_ONE_PORT = 0, NET_ALL_PORT = 1 };
 
 struct net_topology {
-    enum net_topo_kind kind;
+    enum topo kind;
     int ndims;
     int dims[NET_MAX_DIMS];
     enum net_port_model port_model;

@@ -163,7 +163,7 @@ const struct nic_config *nic_init(void)
     ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
     prod = *prod_p;
     status->state = NIC_STATE_RUNNING;
-    topo.kind = (enum net_topo_kind)cfg->topo;
+    topo.kind = (enum topo)cfg->topo;
     topo.ndims = (int)cfg->ndims;
     for (int i = 0; i < NET_MAX_DIMS; i++)
         topo.dims[i] = i < topo.ndims ? (int)cfg->dims[i] : 1;

@@ -20,7 +20,7 @@ static inline int nic_mdw_label(int rank, int width) { return nic_hp_label(rank 
 static inline int nic_mdw_check(int kind, int topo, int ndims, const int *dims, int nodes, int src,
                                 const int *dst, int n, char *err, size_t errlen)
 {
-    if (topo != NIC_TOPO_MESH && topo != NIC_TOPO_HYPERCUBE) {
+    if (topo != TOPO_MESH && topo != TOPO_HYPERCUBE) {
         snprintf(err, errlen, "multidestination worms need a mesh or a hypercube");
         return -1;
     }
@@ -28,7 +28,7 @@ static inline int nic_mdw_check(int kind, int topo, int ndims, const int *dims, 
         snprintf(err, errlen, "multidestination kind %d unknown (1 path, 2 Hamiltonian path, 3 tree)", kind);
         return -1;
     }
-    if (kind == NIC_MDW_HPATH && (topo != NIC_TOPO_MESH || ndims != 2)) {
+    if (kind == NIC_MDW_HPATH && (topo != TOPO_MESH || ndims != 2)) {
         snprintf(err, errlen, "a Hamiltonian-path worm needs a 2D mesh");
         return -1;
     }

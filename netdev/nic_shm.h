@@ -52,11 +52,12 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "topo.h"
 
 #define NIC_MAGIC        0x43494e57u   /* "WNIC" */
 #define NIC_VERSION      1u
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
-#define NIC_MAX_DIMS     12            /* a 4096-node hypercube has 12 */
+#define NIC_MAX_DIMS     TOPO_MAX_DIMS
 #define NIC_ANY          0xffffffffu   /* wildcard source or tag in RECV/PROBE */
 #define NIC_BARRIERS     16            /* barrier circuits: the T3D's two 8-bit registers */
 #define NIC_FI_REGS      2             /* fetch-and-increment registers per NIC, as the T3D's */
@@ -68,12 +69,9 @@
 #define NIC_CONS_OFF     0x0540u
 #define NIC_RING_OFF     0x1000u
 
-/* Indirect networks: a banyan (seed 004) has ndims 1 and dims[0] =
- * nodes, the processors on log2(nodes) stages of 2x2 switches; a fat tree
- * (a k-ary n-tree, seed 002 section 8) has ndims n and every dims[i] = k,
- * a node's coordinates being its base-k digits. */
-enum nic_topo { NIC_TOPO_MESH = 0, NIC_TOPO_TORUS = 1, NIC_TOPO_HYPERCUBE = 2, NIC_TOPO_BANYAN = 3,
-                NIC_TOPO_FATTREE = 4, NIC_TOPO_COUNT };
+/* The topology (netdev/topo.h: the values of the config's topo field). */
+_Static_assert(TOPO_MESH == 0 && TOPO_TORUS == 1 && TOPO_HYPERCUBE == 2 && TOPO_BANYAN == 3 &&
+               TOPO_FATTREE == 4 && TOPO_DRAGONFLY == 5, "the NIC config's topo values are a wire format");
 enum nic_port { NIC_PORT_ONE = 0, NIC_PORT_ALL = 1 };
 
 struct nic_config {

@@ -50,13 +50,13 @@
 static int nsteps(const struct app_shape *sh)
 {
     int n = sh->dims[0];
-    return sh->topo == SHAPE_TORUS ? 2 * (n / 2) : 2 * (n - 1);
+    return sh->topo == TOPO_TORUS ? 2 * (n / 2) : 2 * (n - 1);
 }
 
 /* The four neighbours of v (on a torus, wrapped; on a mesh, -1 if absent). */
 static void neighbours(const struct app_shape *sh, int v, int nb[4])
 {
-    int n = sh->dims[0], x = v % n, y = v / n, t = sh->topo == SHAPE_TORUS;
+    int n = sh->dims[0], x = v % n, y = v / n, t = sh->topo == TOPO_TORUS;
     nb[0] = t || y + 1 < n ? x + n * ((y + 1) % n) : -1;
     nb[1] = t || y > 0 ? x + n * ((y - 1 + n) % n) : -1;
     nb[2] = t || x + 1 < n ? (x + 1) % n + n * y : -1;
@@ -98,7 +98,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 static long msg(const struct app_shape *sh)
 {
     int n = sh->dims[0];
-    return sh->topo == SHAPE_TORUS ? (n - 1) / 2 : n - 1;
+    return sh->topo == TOPO_TORUS ? (n - 1) / 2 : n - 1;
 }
 static long all(const struct app_shape *sh) { return sh->nodes; }
 

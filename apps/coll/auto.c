@@ -135,21 +135,21 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
     if (op != COLL_ALLTOALL && op != COLL_ALLGATHER)
         return auto_rooted(op, sh, len, msg_max, why, whylen);
     if (op == COLL_ALLGATHER) {
-        if (sh->topo == SHAPE_HYPERCUBE)
+        if (sh->topo == TOPO_HYPERCUBE)
             a = pick(op, "std_exchange", "hypercube", sh, len, msg_max, why, whylen);
-        else if (sh->all_port && square2d(sh) && (sh->topo == SHAPE_MESH || N % 2 == 1))
+        else if (sh->all_port && square2d(sh) && (sh->topo == TOPO_MESH || N % 2 == 1))
             a = pick(op, "flood", "all-port square 2D mesh or odd torus", sh, len, msg_max, why, whylen);
-        else if (sh->topo == SHAPE_TORUS && sh->ndims == 2)
+        else if (sh->topo == TOPO_TORUS && sh->ndims == 2)
             a = pick(op, "rowcol", "2D torus", sh, len, msg_max, why, whylen);
         return a ? a : pick(op, "ring", "mesh or torus (or the others do not fit)", sh, len, msg_max,
                             why, whylen);
     }
-    if (sh->topo == SHAPE_HYPERCUBE)
+    if (sh->topo == TOPO_HYPERCUBE)
         a = len <= 128 ? pick(op, "std_exchange", "hypercube, len <= 128", sh, len, msg_max, why, whylen)
                        : pick(op, "direct", "hypercube, len > 128", sh, len, msg_max, why, whylen);
-    else if (sh->topo == SHAPE_TORUS && square2d(sh) && is_pow2(N) && N >= 8 && len <= 32)
+    else if (sh->topo == TOPO_TORUS && square2d(sh) && is_pow2(N) && N >= 8 && len <= 32)
         a = pick(op, "a1", "N x N torus, N = 2^n >= 8, len <= 32", sh, len, msg_max, why, whylen);
-    else if (sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && N >= 2 && len <= 128)
+    else if (sh->topo == TOPO_MESH && square2d(sh) && is_pow2(N) && N >= 2 && len <= 128)
         a = pick(op, "quadrant_exchange", "2^d x 2^d mesh, len <= 128", sh, len, msg_max, why, whylen);
     else if (is_pow2(p))
         a = p < 64 && len < 1024 ? pick(op, "gen", "p = 2^k < 64, len < 1024", sh, len, msg_max, why, whylen)
@@ -162,7 +162,7 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
 }
 
 /* The other operations (see the table at the top). */
-static int mesh_or_torus(const struct app_shape *sh) { return sh->topo == SHAPE_MESH || sh->topo == SHAPE_TORUS; }
+static int mesh_or_torus(const struct app_shape *sh) { return sh->topo == TOPO_MESH || sh->topo == TOPO_TORUS; }
 
 static const struct coll_algo *auto_rooted(enum coll_op op, const struct app_shape *sh, long len,
                                            unsigned long msg_max, char *why, size_t whylen)
@@ -188,10 +188,10 @@ static const struct coll_algo *auto_rooted(enum coll_op op, const struct app_sha
     case COLL_BARRIER:
         return PICK("dissemination", "ceil(lg p) rounds, half the tree's");
     case COLL_BCAST: {
-        int N = sh->dims[0], cube = sh->topo == SHAPE_TORUS && N >= 2;
+        int N = sh->dims[0], cube = sh->topo == TOPO_TORUS && N >= 2;
         for (int i = 1; i < sh->ndims; i++)
             cube = cube && sh->dims[i] == N;
-        if (sh->topo == SHAPE_HYPERCUBE)
+        if (sh->topo == TOPO_HYPERCUBE)
             a = sh->all_port && len >= 8192 ? PICK("edst", "all-port hypercube, len >= 8192: n trees in parallel")
                                             : PICK("sbt", "hypercube: the binomial tree");
         else if (sh->all_port && cube && sh->ndims <= 2 && len >= 1024)
@@ -200,17 +200,17 @@ static const struct coll_algo *auto_rooted(enum coll_op op, const struct app_sha
         else if (sh->all_port && cube && len >= 8192)
             a = sh->ndims == 3 ? PICK("tseng3d", "all-port n x n x n torus, len >= 8192")
                                : PICK("tsengkd", "all-port torus with equal sides, len >= 8192");
-        else if (sh->all_port && sh->topo == SHAPE_MESH && square2d(sh) && is_pow2(N) && len >= 4096)
+        else if (sh->all_port && sh->topo == TOPO_MESH && square2d(sh) && is_pow2(N) && len >= 4096)
             a = PICK("edn", "all-port 2^k x 2^k mesh, len >= 4096");
-        else if (sh->topo == SHAPE_MESH && sh->ndims == 2 && N % 2 == 0 && sh->dims[1] % 2 == 0 && len >= 16384)
+        else if (sh->topo == TOPO_MESH && sh->ndims == 2 && N % 2 == 0 && sh->dims[1] % 2 == 0 && len >= 16384)
             a = PICK("edsf", "2D mesh with even sides, len >= 16384: two fences, pipelined");
         else if (mesh_or_torus(sh) && len >= 65536)
             a = PICK("scatter_collect", "mesh or torus, len >= 65536: scatter, then collect");
         return a ? a : PICK("rd", "mesh or torus: recursive doubling a dimension at a time");
     }
     case COLL_MCAST:
-        return sh->topo == SHAPE_HYPERCUBE ? PICK("ucube", "hypercube")
-             : sh->topo == SHAPE_MESH ? PICK("umesh", "mesh") : PICK("utorus", "torus");
+        return sh->topo == TOPO_HYPERCUBE ? PICK("ucube", "hypercube")
+             : sh->topo == TOPO_MESH ? PICK("umesh", "mesh") : PICK("utorus", "torus");
     default:
         return NULL;
     }

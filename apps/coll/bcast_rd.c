@@ -105,12 +105,12 @@ static int line_step(int w, int src, int me, int t, int *peer)
 /* Node's line position in dimension i, the source's, and back. */
 static int pos_of(const struct app_shape *sh, int c, int s, int w)
 {
-    return sh->topo == SHAPE_TORUS ? ((c - s) % w + w) % w : c;
+    return sh->topo == TOPO_TORUS ? ((c - s) % w + w) % w : c;
 }
 
 static int coord_of(const struct app_shape *sh, int pos, int s, int w)
 {
-    return sh->topo == SHAPE_TORUS ? (pos + s) % w : pos;
+    return sh->topo == TOPO_TORUS ? (pos + s) % w : pos;
 }
 
 /* +1: node sends to *peer at step; -1: receives from *peer; 0: neither. */

@@ -89,11 +89,11 @@ static int scatter_dim(const struct app_shape *sh, int step, int *r)
 /* Position of coordinate c on a line of dimension i (root coordinate rc). */
 static int pos_of(const struct app_shape *sh, int i, int c, int rc)
 {
-    return sh->topo == SHAPE_TORUS ? (c - rc + sh->dims[i]) % sh->dims[i] : c;
+    return sh->topo == TOPO_TORUS ? (c - rc + sh->dims[i]) % sh->dims[i] : c;
 }
 static int coord_of(const struct app_shape *sh, int i, int pos, int rc)
 {
-    return sh->topo == SHAPE_TORUS ? (pos + rc) % sh->dims[i] : pos;
+    return sh->topo == TOPO_TORUS ? (pos + rc) % sh->dims[i] : pos;
 }
 
 /* The halving of one line in dimension i at round r: the interval of the

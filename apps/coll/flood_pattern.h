@@ -50,7 +50,7 @@ static int pattern(int dx, int dy, int ox[4], int oy[4])
 static int offset(const struct app_shape *sh, int a, int b, int n)
 {
     int d = b - a;
-    if (sh->topo == SHAPE_TORUS) {
+    if (sh->topo == TOPO_TORUS) {
         d = ((d % n) + n) % n;
         if (2 * d > n)
             d -= n;
@@ -72,7 +72,7 @@ static int children(const struct app_shape *sh, int o, int v, int out[4])
     int cnt = pattern(offset(sh, o % n, x, n), offset(sh, o / n, y, n), ox, oy);
     for (int i = 0; i < cnt; i++) {
         int cx = x + ox[i], cy = y + oy[i];
-        if (sh->topo == SHAPE_TORUS) {
+        if (sh->topo == TOPO_TORUS) {
             cx = (cx + n) % n;
             cy = (cy + n) % n;
             if (dist(sh, o, v) >= dist(sh, o, cx + n * cy))

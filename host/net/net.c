@@ -163,13 +163,18 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
                  "virtual channels and buffer depth must all be at least 1");
         return NULL;
     }
-    if (p->unidirectional && m->topo != NIC_TOPO_TORUS) {
+    if (p->unidirectional && m->topo != TOPO_TORUS) {
         snprintf(err, errlen, "unidirectional = 1 applies to a torus only, not a %s (accepted here: 0)",
                  topo_names[m->topo]);
         return NULL;
     }
-    if (m->topo == NIC_TOPO_TORUS && p->vcs < 2) {
+    if (m->topo == TOPO_TORUS && p->vcs < 2) {
         snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
+        return NULL;
+    }
+    if (m->topo == TOPO_DRAGONFLY && p->vcs < 2) {
+        snprintf(err, errlen, "a dragonfly needs at least 2 virtual channels (a class before the global link "
+                 "and one after), not %u", p->vcs);
         return NULL;
     }
     if (net_route_check(m, p, err, errlen))
@@ -214,6 +219,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req && n->ava_req &&
              n->ready_vc && n->in_pick && n->active && n->dormant && n->hwait;
     uint32_t room = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
+    n->vc_room = room;
     for (int i = 0; ok && i < n->nr; i++) {
         struct net_router *r = &n->r[i];
         if (i < m->nodes)
@@ -661,10 +667,9 @@ static int vc_allocate_adaptive(struct net *n, int node, int nava, uint8_t *bloc
         op->owner[vc] = m;
         v->out_port = cd[q].port;
         v->out_vc = vc;
-        if (m->via == node)
-            m->via_done = 1;
-        if (m->route_len < (uint32_t)m->hops)
-            n->taken[m->route_at + m->route_len++] = node * n->nlinkp + cd[q].port;
+        net_route_commit(n, node, m, &cd[q]);
+        if (m->route_len < (uint32_t)net_route_room(n, m))
+            n->taken[m->route_at - 1 + m->route_len++] = node * n->nlinkp + cd[q].port;
         r->ava_rr = ((uint32_t)i + 1) % NV;
         granted++;
     }
@@ -759,6 +764,8 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
         f.m->f_out++;
         if (f.idx == 0) {
             f.m->c_head = c + 1;
+            if (f.m->route_at)
+                f.m->hops = (int)f.m->route_len;     /* an adaptive route: the links it took */
             if (f.m->notify_head) {
                 struct net_msg **pp = &n->hd_head;     /* (src, seq) order */
                 while (*pp && ((*pp)->src < f.m->src || ((*pp)->src == f.m->src && (*pp)->seq < f.m->seq)))
@@ -1234,11 +1241,11 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     n->undelivered += m->mc ? (uint64_t)m->mc->ncopy : 1;
 }
 
-/* Room in n->taken for the links of m's route (its hops: every adaptive
- * routing's routes have a known length). */
+/* Room in n->taken for the links of m's route (net_route_room: every
+ * adaptive routing's routes have a known bound). */
 static int take_room(struct net *n, struct net_msg *m)
 {
-    size_t need = n->ntaken + (size_t)m->hops;
+    size_t need = n->ntaken + (size_t)net_route_room(n, m);
     if (need > n->taken_cap) {
         size_t cap = n->taken_cap ? n->taken_cap : 4096;
         while (cap < need)
@@ -1249,7 +1256,7 @@ static int take_room(struct net *n, struct net_msg *m)
         n->taken = t;
         n->taken_cap = cap;
     }
-    m->route_at = (uint32_t)n->ntaken;
+    m->route_at = (uint32_t)n->ntaken + 1;
     n->ntaken = need;
     return 0;
 }
@@ -1258,7 +1265,7 @@ void net_inject(struct net *n, struct net_msg *m)
 {
     net_route_prepare(n, m);
     int cls, p;
-    m->route_at = UINT32_MAX;
+    m->route_at = 0;
     m->route_len = 0;
     if (n->adaptive) {                /* the channel of its first choice's direction */
         struct net_cand cd[NET_MAX_CANDS];
@@ -1288,10 +1295,10 @@ void net_inject(struct net *n, struct net_msg *m)
 
 int net_taken(const struct net *n, const struct net_msg *m, int *links, int max)
 {
-    if (m->route_at == UINT32_MAX)
+    if (!m->route_at)
         return net_path(n, m->src, m->dst, links, max);
     int k = (int)m->route_len < max ? (int)m->route_len : max;
-    memcpy(links, n->taken + m->route_at, (size_t)k * sizeof *links);
+    memcpy(links, n->taken + m->route_at - 1, (size_t)k * sizeof *links);
     return k;
 }
 

@@ -84,7 +84,7 @@ static int check_list(struct net *n, const struct net_msg *m, char *err, size_t 
         dst[i] = mc->copy[i]->dst;
     int rc = nic_mdw_check(mc->kind, n->m.topo, n->m.ndims, dims, n->m.nodes, m->src, dst, mc->ncopy, err, errlen);
     free(dst);
-    if (rc && n->m.topo != NIC_TOPO_MESH && n->m.topo != NIC_TOPO_HYPERCUBE) {
+    if (rc && n->m.topo != TOPO_MESH && n->m.topo != TOPO_HYPERCUBE) {
         size_t k = strlen(err);
         snprintf(err + k, errlen > k ? errlen - k : 0, " (this machine is %s)", topo_names[n->m.topo]);
     }

@@ -106,10 +106,11 @@ struct net_msg {
     /* filled by the model, read only under an adaptive routing (kept
      * after the fields every cycle reads) */
     int via;                        /* routing=valiant: its intermediate node, else -1 */
-    int via_done;                   /* its head has reached via (net.c marks it at the grant) */
-    uint32_t route_at, route_len;   /* where the links its head took start in the model's
-                                       record, and how many (net_taken); route_at UINT32_MAX
-                                       under an oblivious routing */
+    int via_done;                   /* its head has reached via (its group on a dragonfly) */
+    int decided;                    /* routing=ugal: minimal or not was chosen (via -1: minimal) */
+    uint32_t route_at, route_len;   /* 1 + where the links its head took start in the model's
+                                       record, and how many (net_taken); route_at 0 (as a
+                                       zeroed message has it): none, an oblivious route */
 };
 
 struct link_stats {

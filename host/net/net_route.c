@@ -25,7 +25,7 @@ int net_route_oblivious(enum routing r) { return defs[r].oblivious; }
 
 static int port_of(int d, int dir) { return 2 * d + (dir < 0); }
 
-static struct net_cand cand(int port, int lo, int hi) { return (struct net_cand){ port, lo, hi }; }
+static struct net_cand cand(int port, int lo, int hi) { return (struct net_cand){ port, lo, hi, 0 }; }
 
 /* The worm's current target: Valiant's intermediate node until its head
  * has reached it, then its destination. */
@@ -58,7 +58,7 @@ static int dor(const struct net *n, int at, int to, int base, int span, struct n
         int dir = net_topo_dir(n, a, b, d);
         if (!dir)
             continue;
-        if (n->m.topo != NIC_TOPO_TORUS) {
+        if (n->m.topo != TOPO_TORUS) {
             c[0] = cand(port_of(d, dir), base, base + span);
         } else {
             int half = span / 2, cls = dateline(n->m.dims[d], a[d], b[d], dir);
@@ -159,7 +159,7 @@ static int route_ODD_EVEN(const struct net *n, int at, const struct net_msg *m, 
 
 /* Escape VCs of Duato's routing: 1 (0 .. 1 on a torus, its two dateline
  * classes). */
-static int escape_vcs(const struct net *n) { return n->m.topo == NIC_TOPO_TORUS ? 2 : 1; }
+static int escape_vcs(const struct net *n) { return n->m.topo == TOPO_TORUS ? 2 : 1; }
 
 /* Duato (1993): every productive hop on the adaptive VCs, then the
  * dimension-order hop on the escape VCs. The escape sub-network is
@@ -171,13 +171,103 @@ static int route_DUATO(const struct net *n, int at, const struct net_msg *m, str
     return k ? k + dor(n, at, m->dst, 0, e, c + k) : 0;
 }
 
+/* The dragonfly (machine.h, net_topo.c): a worm's group, and the VC
+ * class of its next hop under Valiant or UGAL, the global links it has
+ * taken (Kim et al. section 4.2): 0 in the source's group, 1 after one
+ * global link, 2 after two. A route's classes only rise, and within one
+ * class it takes at most a local hop and a global link, so no cycle. */
+static int df_group(const struct net *n, int x) { return x / (n->m.dims[0] * n->m.dims[1]); }
+static int df_phase0(const struct net *n, int at, const struct net_msg *m)
+{
+    return m->via >= 0 && !m->via_done && (at - n->m.nodes) / n->m.dims[1] != df_group(n, m->via);
+}
+static int df_class(const struct net *n, int at, const struct net_msg *m)
+{
+    if (at < n->m.nodes || df_phase0(n, at, m))
+        return 0;
+    int srcg = df_group(n, m->src), curg = (at - n->m.nodes) / n->m.dims[1];
+    if (m->via < 0)
+        return curg != srcg;
+    int viag = df_group(n, m->via);
+    return (srcg != viag) + (curg != viag);
+}
+static struct net_cand df_cand(const struct net *n, int port, int cls)
+{
+    return cand(port, cls * n->V / 3, (cls + 1) * n->V / 3);
+}
+/* The next port of the Valiant (or, via < 0, minimal) route at `at`. */
+static int df_next(const struct net *n, int at, const struct net_msg *m)
+{
+    if (at < n->m.nodes)
+        return 0;
+    return df_phase0(n, at, m) ? net_df_port(n, at, -1, df_group(n, m->via)) : net_df_port(n, at, m->dst, -1);
+}
+
 /* Valiant (1982): dimension order to the intermediate node, then to the
  * destination; phase 0 on VCs [0, V/2), phase 1 on [V/2, V), so the two
- * phases' dependencies never join. */
+ * phases' dependencies never join. On a dragonfly (Kim et al.'s VAL):
+ * minimally to a router of the intermediate node's group, then to the
+ * destination, the classes by global links taken (df_class). */
 static int route_VALIANT(const struct net *n, int at, const struct net_msg *m, struct net_cand *c)
 {
+    if (n->m.topo == TOPO_DRAGONFLY) {
+        c[0] = df_cand(n, df_next(n, at, m), df_class(n, at, m));
+        return 1;
+    }
     int to = target(m, at), half = n->V / 2, phase = to == m->dst;
     return dor(n, at, to, phase * half, half, c);
+}
+
+/* The links from dragonfly router `at` to the end of m's route as it
+ * stands (Valiant's or, via < 0, the minimal one). */
+static int df_links_left(const struct net *n, int at, struct net_msg m)
+{
+    int k = 0;
+    while (at != m.dst && k < 16) {
+        if (at >= n->m.nodes && !df_phase0(n, at, &m) && m.via >= 0)
+            m.via_done = 1;
+        at = n->r[at].out[df_next(n, at, &m)].to_router;
+        k++;
+    }
+    return k;
+}
+
+/* Flits waiting on output o (downstream buffers less their credits). */
+static uint32_t occupancy(const struct net *n, int at, int o)
+{
+    uint32_t q = 0;
+    for (int k = 0; k < n->V; k++)
+        q += n->vc_room - n->r[at].out[o].credits[k];
+    return q;
+}
+
+/* UGAL-L (Kim et al. 2008, section 4.2): at the source's router, the
+ * minimal route or Valiant's through the intermediate node's group, the
+ * one with the smaller queue length times hops first (minimal on a tie);
+ * both are offered, and the one the head takes decides its route
+ * (net_route_commit). Then as Valiant, or as minimal with via -1. */
+static int route_UGAL(const struct net *n, int at, const struct net_msg *m, struct net_cand *c)
+{
+    if (m->decided || at < n->m.nodes) {
+        c[0] = df_cand(n, df_next(n, at, m), df_class(n, at, m));
+        return 1;
+    }
+    struct net_msg min = *m;
+    min.via = -1;
+    int pm = df_next(n, at, &min), pn = df_next(n, at, m);
+    c[0] = df_cand(n, pm, 0);
+    if (pn == pm || m->via < 0)
+        return 1;                                   /* the intermediate group is on the way */
+    c[1] = df_cand(n, pn, 0);
+    c[1].nonmin = 1;
+    uint64_t qm = (uint64_t)occupancy(n, at, pm) * (uint64_t)df_links_left(n, at, min),
+             qn = (uint64_t)occupancy(n, at, pn) * (uint64_t)df_links_left(n, at, *m);
+    if (qn < qm) {
+        struct net_cand t = c[0];
+        c[0] = c[1];
+        c[1] = t;
+    }
+    return 2;
 }
 
 /* Fat tree: climbing, any up port (each leads to a switch whose subtree
@@ -241,11 +331,13 @@ int net_route_check(const struct machine *m, const struct net_params *p, char *e
                  "duato route any)", defs[r].name, m->ndims);
         return -1;
     }
-    int torus = m->topo == NIC_TOPO_TORUS;
-    uint32_t need = r == ROUTING_DUATO ? (torus ? 3 : 2) : r == ROUTING_VALIANT ? (torus ? 4 : 2) : 1;
+    int torus = m->topo == TOPO_TORUS, df = m->topo == TOPO_DRAGONFLY;
+    uint32_t need = r == ROUTING_DUATO ? (torus ? 3 : 2) : r == ROUTING_VALIANT ? (torus ? 4 : df ? 3 : 2) :
+                    r == ROUTING_UGAL ? 3 : 1;
     if (p->vcs < need) {
         snprintf(err, errlen, "routing=%s on a %s needs vcs >= %u (%s), not %u", defs[r].name, topo_names[m->topo],
                  need, r == ROUTING_DUATO ? "escape channels, and one adaptive" :
+                 df ? "a class for each count of global links taken: 0, 1, 2" :
                  torus ? "two phases of two dateline classes" : "one per phase", p->vcs);
         return -1;
     }
@@ -264,14 +356,35 @@ static uint64_t mix(uint64_t x)
 void net_route_prepare(const struct net *n, struct net_msg *m)
 {
     m->via = -1;
-    m->via_done = 0;
-    if (n->p.routing != ROUTING_VALIANT) {
-        m->hops = net_topo_hops(n, m->src, m->dst);
+    m->via_done = m->decided = 0;
+    m->hops = net_topo_hops(n, m->src, m->dst);
+    if (n->p.routing != ROUTING_VALIANT && n->p.routing != ROUTING_UGAL)
         return;
-    }
     uint64_t h = mix(mix((uint64_t)n->p.route_seed << 32 | (uint32_t)m->src) ^ m->seq);
     m->via = (int)(h % (uint64_t)n->m.nodes);
-    m->hops = net_topo_hops(n, m->src, m->via) + net_topo_hops(n, m->via, m->dst);
+    if (n->m.topo != TOPO_DRAGONFLY)
+        m->hops = net_topo_hops(n, m->src, m->via) + net_topo_hops(n, m->via, m->dst);
+}
+
+int net_route_room(const struct net *n, const struct net_msg *m)
+{
+    /* a dragonfly's Valiant route: up, local, global, local, global, local, down */
+    return n->m.topo == TOPO_DRAGONFLY && m->via >= 0 ? 7 : m->hops;
+}
+
+void net_route_commit(const struct net *n, int at, struct net_msg *m, const struct net_cand *c)
+{
+    if (m->via < 0)
+        return;
+    if (n->p.routing == ROUTING_UGAL && at >= n->m.nodes && !m->decided) {
+        m->decided = 1;
+        if (!c->nonmin) {
+            m->via = -1;                              /* minimal from here on */
+            return;
+        }
+    }
+    if (n->m.topo == TOPO_DRAGONFLY ? at >= n->m.nodes && !df_phase0(n, at, m) : at == m->via)
+        m->via_done = 1;
 }
 
 /* The VC of candidate q the head would get: the lowest free one, or with
@@ -318,7 +431,7 @@ void net_route_list(FILE *f)
     fprintf(f, "\nrouting functions (routing=NAME, the first the default), the machines each routes:\n");
     for (int i = 0; i < ROUTING_COUNT; i++) {
         fprintf(f, "  %-15s", defs[i].name);
-        for (int t = 0; t < NIC_TOPO_COUNT; t++)
+        for (int t = 0; t < TOPO_COUNT; t++)
             if (defs[i].topos >> t & 1)
                 fprintf(f, " %s", topo_names[t]);
         fprintf(f, "\n  %-15s %s\n", "", defs[i].doc);

@@ -5,9 +5,10 @@
  * `selection` parameter) picks one among those with a free VC.
  *
  * The contract every routing function keeps:
- *   - it is a pure function of its arguments and the worm's fields src,
- *     dst, seq, via and via_done (the engine calls it again each cycle
- *     the head waits, and the answer must not change);
+ *   - it reads its arguments, the worm's fields src, dst, seq, via,
+ *     via_done and decided (which net_route_commit alone changes), and
+ *     for UGAL the router's credit counts; the engine calls it again each
+ *     cycle the head waits;
  *   - it returns 0 candidates exactly at the worm's destination, whose
  *     ejection channel the engine picks;
  *   - every candidate's VC range is non-empty and within [0, vcs);
@@ -15,6 +16,7 @@
  *     acyclic dependencies, or an acyclic escape sub-network (Duato),
  *     which tests/unit/test_route.c checks on small networks; free_adapt
  *     alone is not, and says so.
+ * A route is at most net_route_room links long.
  * The oblivious one (deterministic) runs on the engine's fast path
  * (net_topo_route); the engine's accelerators assume it and step aside
  * for the others (net_state.h, net_parks; net.c, router_step). */
@@ -26,6 +28,7 @@
 struct net_cand {
     int port;                       /* link output port */
     int lo, hi;                     /* VCs [lo, hi) */
+    int nonmin;                     /* ugal: the non-minimal (Valiant) choice */
 };
 #define NET_MAX_CANDS NET_MAX_LINK_PORTS
 
@@ -46,6 +49,13 @@ int net_route_check(const struct machine *m, const struct net_params *p, char *e
  * route_seed, src and seq, so the same whatever the order messages reach
  * the model) and the hops its route will take. */
 void net_route_prepare(const struct net *n, struct net_msg *m);
+
+/* The most links m's route may take (its hops if minimal). */
+int net_route_room(const struct net *n, const struct net_msg *m);
+
+/* After the head of m at router `at` took candidate c: what the worm's
+ * route keeps of it (Valiant's phase, UGAL's choice). */
+void net_route_commit(const struct net *n, int at, struct net_msg *m, const struct net_cand *c);
 
 /* Selection (enum selection) among candidates c[0 .. nc) for the head of
  * m at router `at` in cycle `cycle`: the candidate's index, and in *vc the

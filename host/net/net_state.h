@@ -189,6 +189,7 @@ struct net {
     void *trace_ctx;
     int jump_on;                    /* jump over periodic stretches (net_set_jump): never under an
                                        adaptive routing, whose routes the jump cannot foresee */
+    uint32_t vc_room;               /* a VC buffer's room, flits (its credits when empty) */
     int adaptive;                   /* the routing is not oblivious (net_route.h): no jump, no
                                        parked heads, no sleep; stalls are checked for deadlock */
     uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
@@ -368,6 +369,12 @@ int net_topo_hops(const struct net *n, int a, int b);
  * or a one-way ring), 0 if a and b agree there; every direct routing
  * function moves by it. */
 int net_topo_dir(const struct net *n, const int *a, const int *b, int d);
+/* The dragonfly's ports (net_topo.c): router r's local port to router j of
+ * its group, the global port of link k, and the minimal next port of
+ * switch `at` towards node dst (or, dst < 0, towards group tg: -1 there). */
+int net_df_local_port(const struct net *n, int r, int j);
+int net_df_global_port(const struct net *n, int k);
+int net_df_port(const struct net *n, int at, int dst, int tg);
 
 /* The ejection port a worm that came in on input port ip leaves by: all-port
  * nodes take the channel of the link it came in on; injection-to-self uses

@@ -14,7 +14,7 @@ static int neighbor(const struct net *n, int node, int dim, int dir)
     if (k < 2)
         return -1;
     if (x < 0 || x >= k) {
-        if (n->m.topo != NIC_TOPO_TORUS)
+        if (n->m.topo != TOPO_TORUS)
             return -1;
         x = (x + k) % k;
     }
@@ -27,14 +27,14 @@ static int neighbor(const struct net *n, int node, int dim, int dir)
 
 int net_link_exists(const struct net *n, int node, int dim, int dir)
 {
-    int torus = n->m.topo == NIC_TOPO_TORUS;
+    int torus = n->m.topo == TOPO_TORUS;
     return !machine_indirect(&n->m) && dim < n->nd && neighbor(n, node, dim, dir) >= 0 &&
            !(torus && dir < 0 && (n->m.dims[dim] == 2 || n->p.unidirectional));
 }
 
 int net_topo_hops(const struct net *n, int a, int b)
 {
-    if (!(n->m.topo == NIC_TOPO_TORUS && n->p.unidirectional))     /* banyan included */
+    if (!(n->m.topo == TOPO_TORUS && n->p.unidirectional))     /* banyan included */
         return machine_hops(&n->m, a, b);
     int h = 0;
     for (int d = 0; d < n->nd; d++) {
@@ -48,7 +48,7 @@ int net_topo_hops(const struct net *n, int a, int b)
 static int per_level(const struct net *n)
 {
     int N = n->m.nodes;
-    return n->m.topo == NIC_TOPO_FATTREE ? N / n->m.dims[0] : N / 2;
+    return n->m.topo == TOPO_FATTREE ? N / n->m.dims[0] : N / 2;
 }
 
 void net_router_name(const struct net *n, int router, char *buf, size_t len)
@@ -56,6 +56,8 @@ void net_router_name(const struct net *n, int router, char *buf, size_t len)
     int N = n->m.nodes;
     if (router < N)
         snprintf(buf, len, "%d", router);
+    else if (n->m.topo == TOPO_DRAGONFLY)
+        snprintf(buf, len, "g%d.r%d", (router - N) / n->m.dims[1], (router - N) % n->m.dims[1]);
     else
         snprintf(buf, len, "s%d.%d", (router - N) / per_level(n), (router - N) % per_level(n));
 }
@@ -148,11 +150,41 @@ static void wire_fattree(struct net *n)
         }
 }
 
+/* The dragonfly (machine.h: its groups and global links). Router G a + r
+ * of the switches (router N + G a + r of the network) has ports 0 .. p-1
+ * to its nodes, p .. p+a-2 to the other routers of its group (the port
+ * to router j: p + j, less one past its own index), and p+a-1 .. p+a-2+h
+ * for its global links; node x's port 0 joins terminal port x mod p of
+ * router x / p. */
+int net_df_local_port(const struct net *n, int r, int j) { return n->m.dims[0] + (j < r ? j : j - 1); }
+int net_df_global_port(const struct net *n, int k) { return n->m.dims[0] + n->m.dims[1] - 1 + k % df_h(&n->m); }
+
+static void wire_dragonfly(struct net *n)
+{
+    int N = n->m.nodes, p = n->m.dims[0], a = n->m.dims[1], g = n->m.dims[2], h = df_h(&n->m);
+    for (int x = 0; x < N; x++) {
+        wire(n, x, 0, N + x / p, x % p);
+        wire(n, N + x / p, x % p, x, 0);
+    }
+    for (int G = 0; G < g; G++)
+        for (int r = 0; r < a; r++) {
+            for (int j = 0; j < a; j++)
+                if (j != r)
+                    wire(n, N + G * a + r, net_df_local_port(n, r, j), N + G * a + j, net_df_local_port(n, j, r));
+            for (int k = r * h; k < (r + 1) * h; k++) {
+                int G2 = (G + k + 1) % g, k2 = df_link_back(&n->m, k);
+                wire(n, N + G * a + r, net_df_global_port(n, k), N + G2 * a + k2 / h, net_df_global_port(n, k2));
+            }
+        }
+}
+
 void net_topo_wire(struct net *n)
 {
-    if (n->m.topo == NIC_TOPO_BANYAN)
+    if (n->m.topo == TOPO_DRAGONFLY)
+        wire_dragonfly(n);
+    else if (n->m.topo == TOPO_BANYAN)
         wire_banyan(n);
-    else if (n->m.topo == NIC_TOPO_FATTREE)
+    else if (n->m.topo == TOPO_FATTREE)
         wire_fattree(n);
     else
         wire_direct(n);
@@ -160,7 +192,9 @@ void net_topo_wire(struct net *n)
 
 int net_topo_link_ports(const struct machine *m)
 {
-    return m->topo == NIC_TOPO_FATTREE ? 2 * m->dims[0] : 2 * m->ndims;
+    if (m->topo == TOPO_DRAGONFLY)
+        return m->dims[0] + m->dims[1] - 1 + df_h(m);
+    return m->topo == TOPO_FATTREE ? 2 * m->dims[0] : 2 * m->ndims;
 }
 
 int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
@@ -169,12 +203,14 @@ int net_topo_routers(const struct machine *m, const struct net_params *p, char *
         return m->nodes;
     if (m->port_model != NIC_PORT_ONE || p->ports > 1) {
         snprintf(err, errlen, "a %s gives each processor one input and one output port: "
-                 "PORT_MODEL=one-port and ports=1 (or 0), not %s", m->topo == NIC_TOPO_BANYAN ? "banyan" : "fat tree",
+                 "PORT_MODEL=one-port and ports=1 (or 0), not %s", m->topo == TOPO_BANYAN ? "banyan" : m->topo == TOPO_FATTREE ? "fat tree" : "dragonfly",
                  m->port_model == NIC_PORT_ONE ? "more ports" : "all-port");
         return -1;
     }
-    if (m->topo == NIC_TOPO_FATTREE)
+    if (m->topo == TOPO_FATTREE)
         return m->nodes + m->ndims * (m->nodes / m->dims[0]);
+    if (m->topo == TOPO_DRAGONFLY)
+        return m->nodes + m->dims[1] * m->dims[2];
     return m->nodes + machine_log2(m->nodes) * (m->nodes / 2);
 }
 
@@ -187,7 +223,7 @@ int net_topo_routers(const struct machine *m, const struct net_params *p, char *
  * classes (mesh, hypercube). */
 static int vc_class(const struct net *n, int at, const struct net_msg *m, int dim, int dir)
 {
-    if (n->m.topo != NIC_TOPO_TORUS)
+    if (n->m.topo != TOPO_TORUS)
         return -1;
     int k = n->m.dims[dim], s = n->r[m->src].coords[dim], here = n->r[at].coords[dim];
     if (dir > 0)
@@ -209,7 +245,7 @@ int net_topo_dir(const struct net *n, const int *a, const int *b, int d)
     if (!off)
         return 0;
     int dir = off > 0 ? +1 : -1;
-    if (n->m.topo == NIC_TOPO_TORUS) {
+    if (n->m.topo == TOPO_TORUS) {
         int k = n->m.dims[d], fwd = ((off % k) + k) % k;
         dir = fwd < k - fwd ? +1 : fwd > k - fwd ? -1 : tie_dir(n->p.tie, a[d]);
         if (k == 2 || n->p.unidirectional)
@@ -268,11 +304,47 @@ static int route_fattree(const struct net *n, int at, const struct net_msg *m, i
     return k + d / kl % k;                              /* up, by digit l too */
 }
 
+/* The port of dragonfly router `at` (a switch) towards node `dst`, or
+ * with dst < 0 towards any router of group `tg`: minimal, a local hop to
+ * the router holding the global link, the global link, a local hop to the
+ * destination's router (Kim et al.'s MIN). -1 if `at` is in group tg and
+ * dst < 0 (the group is reached). */
+int net_df_port(const struct net *n, int at, int dst, int tg)
+{
+    int N = n->m.nodes, p = n->m.dims[0], a = n->m.dims[1], h = df_h(&n->m);
+    int S = at - N, G = S / a, r = S % a;
+    if (dst >= 0) {
+        tg = dst / p / a;
+        if (tg == G)
+            return dst / p % a == r ? dst % p : net_df_local_port(n, r, dst / p % a);
+    } else if (tg == G) {
+        return -1;
+    }
+    int k = df_link_to(&n->m, G, tg);
+    return k / h == r ? net_df_global_port(n, k) : net_df_local_port(n, r, k / h);
+}
+
+/* Minimal routing on the dragonfly: up from the node, then net_df_port.
+ * Deadlock freedom by two VC classes (Kim et al. section 4.2): class 0
+ * in the source's group (its local hop and the global link), class 1 in
+ * the destination's; a minimal route never goes back to class 0. */
+static int route_dragonfly(const struct net *n, int at, const struct net_msg *m, int *cls)
+{
+    int N = n->m.nodes, pa = n->m.dims[0] * n->m.dims[1];
+    if (at < N) {
+        *cls = 0;
+        return at == m->dst ? -1 : 0;
+    }
+    *cls = (at - N) / n->m.dims[1] != m->src / pa;
+    return net_df_port(n, at, m->dst, -1);
+}
+
 int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls)
 {
     switch (n->m.topo) {
-    case NIC_TOPO_BANYAN: return route_banyan(n, at, m, cls);
-    case NIC_TOPO_FATTREE: return route_fattree(n, at, m, cls);
+    case TOPO_DRAGONFLY: return route_dragonfly(n, at, m, cls);
+    case TOPO_BANYAN: return route_banyan(n, at, m, cls);
+    case TOPO_FATTREE: return route_fattree(n, at, m, cls);
     default: return route_direct(n, at, m, cls);
     }
 }

@@ -95,7 +95,7 @@ static int pattern_dst(const struct cfg *c, int src, uint64_t *rng)
         return d;
     }
     case P_TRANSPOSE:
-        if (c->m.ndims == 2 && c->m.dims[0] == c->m.dims[1] && c->m.topo != NIC_TOPO_HYPERCUBE)
+        if (c->m.ndims == 2 && c->m.dims[0] == c->m.dims[1] && c->m.topo != TOPO_HYPERCUBE)
             return cs[1] + c->m.dims[0] * cs[0];
         return ((src << (b / 2)) | (src >> (b - b / 2))) & (N - 1);   /* swap the halves of the bits */
     case P_TORNADO:

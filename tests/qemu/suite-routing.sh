@@ -48,3 +48,21 @@ routing_bad_name()    { bad_input --set 'routing=xy' -- \
                         "routing .xy. is unknown; accepted: deterministic, west_first, north_last, negative_first, odd_even, duato, valiant, adaptive_up, free_adapt"; }
 routing_bad_3d()      { bad_input --topo mesh --dims 4x2x2 --set 'routing=odd_even' -- "routing=odd_even routes a 2D mesh; this mesh has 3 dimensions"; }
 for c in routing_bad_machine routing_bad_vcs routing_bad_name routing_bad_3d; do t $c $c; done
+
+# The dragonfly (host/machine.h, net_topo.c, net_route.c): the balanced
+# 72-node machine (p 2, a 4, h 2: 9 groups) and a small one, collectives
+# verified under minimal routing, Valiant's and UGAL-L, on ARM, RISC-V
+# and mixed nodes; its shapes and channel counts refused with the
+# accepted values before any node starts.
+dragonfly_min_gen()     { coll_ok --app alltoall_gen --topo dragonfly --nodes 72 --args len=512
+                          expect '[ "$(summary .dims)" = 2x4x9 ] && [ "$(summary .nodes)" = 72 ]' "$(summary .dims)"; }
+dragonfly_ugal_gen()    { coll_ok --app alltoall_gen --topo dragonfly --nodes 72 --args len=512 --set 'routing=ugal vcs=3'; }
+dragonfly_valiant_mix() { coll_ok --app bcast_auto --topo dragonfly --dims 1x2x3 --arch mixed --set 'routing=valiant vcs=3'; }
+dragonfly_reduce_rv()   { coll_ok --app reduce_binomial --topo dragonfly --dims 2x2x3 --arch riscv --set 'routing=ugal vcs=6 selection=least_used'; }
+dragonfly_bad_nodes()   { bad_input --topo dragonfly --nodes 64 -- "a balanced dragonfly \(a = 2p = 2h\) has NODES = 6, 72, 342, 1056 or 2550, not 64"; }
+dragonfly_bad_dims()    { bad_input --topo dragonfly --dims 2x4x2 -- "a dragonfly's DIMS are PxAxG: .* such as 2x4x9"; }
+dragonfly_bad_vcs()     { bad_input --topo dragonfly --nodes 72 --set 'routing=ugal' -- \
+                          "routing=ugal on a dragonfly needs vcs >= 3 \(a class for each count of global links taken: 0, 1, 2\), not 2"; }
+dragonfly_bad_port()    { bad_input --topo dragonfly --nodes 72 --port-model all-port -- "a dragonfly gives each processor one input and one output port"; }
+for c in dragonfly_min_gen dragonfly_ugal_gen dragonfly_valiant_mix dragonfly_reduce_rv dragonfly_bad_nodes dragonfly_bad_dims \
+         dragonfly_bad_vcs dragonfly_bad_port; do t $c $c; done

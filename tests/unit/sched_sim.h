@@ -87,7 +87,7 @@ static struct net *sim_net(const struct app_shape *sh)
 {
     static struct net *n;
     static struct machine cached;
-    struct machine m = { (enum nic_topo)sh->topo, sh->ndims, { 0 }, sh->nodes,
+    struct machine m = { (enum topo)sh->topo, sh->ndims, { 0 }, sh->nodes,
                          sh->all_port ? NIC_PORT_ALL : NIC_PORT_ONE };
     for (int i = 0; i < NIC_MAX_DIMS; i++)
         m.dims[i] = i < sh->ndims ? sh->dims[i] : 1;
@@ -538,8 +538,8 @@ static struct app_shape sim_shape(const char *topo, const char *dims, int all_po
 {
     struct app_shape sh;
     memset(&sh, 0, sizeof sh);
-    sh.topo = !strcmp(topo, "mesh") ? SHAPE_MESH : !strcmp(topo, "torus") ? SHAPE_TORUS
-            : !strcmp(topo, "banyan") ? SHAPE_BANYAN : !strcmp(topo, "hypercube") ? SHAPE_HYPERCUBE : -1;
+    sh.topo = !strcmp(topo, "mesh") ? TOPO_MESH : !strcmp(topo, "torus") ? TOPO_TORUS
+            : !strcmp(topo, "banyan") ? TOPO_BANYAN : !strcmp(topo, "hypercube") ? TOPO_HYPERCUBE : -1;
     if (sh.topo < 0) {
         fprintf(stderr, "sched_sim: sim_shape knows no topology '%s'\n", topo);
         abort();
@@ -547,7 +547,7 @@ static struct app_shape sim_shape(const char *topo, const char *dims, int all_po
     sh.all_port = all_port;
     for (int i = 0; i < SHAPE_MAX_DIMS; i++)
         sh.dims[i] = 1;
-    if (sh.topo == SHAPE_HYPERCUBE) {
+    if (sh.topo == TOPO_HYPERCUBE) {
         int n = atoi(dims);
         sh.nodes = n;
         while ((1 << sh.ndims) < n)

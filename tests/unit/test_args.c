@@ -45,8 +45,8 @@ static const char *check(const char *app, struct app_shape sh, const char *args)
     return err;
 }
 
-static struct app_shape mesh4x4(void) { return shape(SHAPE_MESH, 4, 4); }
-static struct app_shape line4(void) { return shape(SHAPE_MESH, 4, 1); }
+static struct app_shape mesh4x4(void) { return shape(TOPO_MESH, 4, 4); }
+static struct app_shape line4(void) { return shape(TOPO_MESH, 4, 1); }
 
 /* --- the registry ------------------------------------------------------- */
 
@@ -225,7 +225,7 @@ TEST(pingpong)
     CHECK_STR(check("pingpong", line4(), "c=1"), "app pingpong: unknown key 'c'; accepted keys: a, b, len, iters");
     CHECK_STR(check("pingpong", line4(), "a=1 b=2 len=1000 iters=3"), "");
     CHECK_STR(check("pingpong", line4(), "len=262144"), "");
-    CHECK_STR(check("pingpong", shape(SHAPE_MESH, 1, 1), ""), "app pingpong needs at least two nodes");
+    CHECK_STR(check("pingpong", shape(TOPO_MESH, 1, 1), ""), "app pingpong needs at least two nodes");
 }
 
 TEST(words_that_are_not_key_value_or_given_twice)
@@ -324,7 +324,7 @@ TEST(fault_injection_apps)
 
 TEST(collective_apps)
 {
-    struct app_shape t5 = shape(SHAPE_TORUS, 5, 5), m44 = mesh4x4();
+    struct app_shape t5 = shape(TOPO_TORUS, 5, 5), m44 = mesh4x4();
     /* the ARGS of the QEMU suites */
     CHECK_STR(check("alltoall_gen", m44, "len=100 sync=0"), "");
     CHECK_STR(check("alltoall_quadrant_exchange", m44, "len=64 runs=3 corrupt=3 oneshot=1"), "");
@@ -357,7 +357,7 @@ TEST(collective_apps)
     CHECK_STR(check("mcast_umesh", m44, "set=3,3"), "app mcast_umesh: set=3,3: rank 3 is named twice");
     CHECK_CONTAINS(check("alltoall_gen", m44, "len=0"), "len=0 is not a block length from 1 to 262144 bytes");
     /* the machine first: an app that cannot run here is told so */
-    CHECK_STR(check("alltoall_pex", shape(SHAPE_MESH, 4, 3), "lenn=1"),
+    CHECK_STR(check("alltoall_pex", shape(TOPO_MESH, 4, 3), "lenn=1"),
               "app alltoall_pex needs a power-of-two node count, not 12");
 }
 

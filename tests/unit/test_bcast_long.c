@@ -162,7 +162,7 @@ TEST(scatter_collect_refuses_another_segment_count)
     CHECK(sim_run(&s, a, &sh, 0) != 0);
     CHECK(strstr(s.err, "segs=5") != NULL);
     CHECK(strstr(s.err, "segs=16") != NULL);
-    CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_HYPERCUBE, .ndims = 3, .dims = { 2, 2, 2 },
+    CHECK(!supports(a, &(struct app_shape){ .topo = TOPO_HYPERCUBE, .ndims = 3, .dims = { 2, 2, 2 },
                                             .nodes = 8 }));
 }
 
@@ -259,8 +259,8 @@ TEST(edsf_refuses_odd_sides_and_bad_segment_counts)
     CHECK(sim_run(&s, a, &sh, 0) != 0);
     cx.segs = 100000;
     CHECK(sim_run(&s, a, &sh, 0) != 0);
-    CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_TORUS, .ndims = 2, .dims = { 4, 4 }, .nodes = 16 }));
-    CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_MESH, .ndims = 3, .dims = { 2, 2, 2 }, .nodes = 8 }));
+    CHECK(!supports(a, &(struct app_shape){ .topo = TOPO_TORUS, .ndims = 2, .dims = { 4, 4 }, .nodes = 16 }));
+    CHECK(!supports(a, &(struct app_shape){ .topo = TOPO_MESH, .ndims = 3, .dims = { 2, 2, 2 }, .nodes = 8 }));
 }
 
 /* --- EDN -------------------------------------------------------------------- */
@@ -312,7 +312,7 @@ TEST(edn_on_all_port_meshes_2x2_to_32x32)
 TEST(edn_refuses_one_port_and_other_shapes)
 {
     const struct coll_algo *a = coll_find(COLL_BCAST, "edn");
-    CHECK(!supports(a, &(struct app_shape){ .topo = SHAPE_MESH, .ndims = 2, .dims = { 4, 4 }, .nodes = 16 }));
+    CHECK(!supports(a, &(struct app_shape){ .topo = TOPO_MESH, .ndims = 2, .dims = { 4, 4 }, .nodes = 16 }));
     struct app_shape sh = sim_shape("mesh", "4x8", 1);
     CHECK(!supports(a, &sh));
     sh = sim_shape("mesh", "6x6", 1);

@@ -374,7 +374,7 @@ static void mcast_on(const char *name, struct app_shape sh, int per_size)
                     set[n++] = v;
             }
             struct sim s;
-            if (run(&s, a, sh, root, set, n, clog2(m + 1), sh.topo == SHAPE_TORUS ? 2 : 1, 1) == 0) {
+            if (run(&s, a, sh, root, set, n, clog2(m + 1), sh.topo == TOPO_TORUS ? 2 : 1, 1) == 0) {
                 /* Only the root and the set take part. */
                 CHECK_EQ_INT(s.relay_blocks, 0);
                 int j = 0, others = 0;
@@ -434,7 +434,7 @@ TEST(multicast_to_everyone_takes_ceil_log2_n_steps)
             if (v != root)
                 set[n++] = v;
         struct sim s;
-        run(&s, a, sh, root, set, n, clog2(p), sh.topo == SHAPE_TORUS ? 2 : 1, 1);
+        run(&s, a, sh, root, set, n, clog2(p), sh.topo == TOPO_TORUS ? 2 : 1, 1);
         sim_free(&s);
         free(set);
     }

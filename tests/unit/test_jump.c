@@ -195,7 +195,7 @@ static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
             }
             if (wormhole_only && (v == 4 || v == 5))
                 continue;
-            if (v == 8 && m.topo != NIC_TOPO_TORUS)
+            if (v == 8 && m.topo != TOPO_TORUS)
                 continue;                               /* a torus's option (net_new refuses it elsewhere) */
             if (machine_indirect(&m) && (v == 6 || v == 9))
                 continue;                               /* one port per processor */

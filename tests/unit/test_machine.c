@@ -23,7 +23,7 @@ TEST(default_is_64_nodes_8x8)
 {
     struct machine m;
     REQUIRE(parse(&m, "torus", NULL, NULL) == 0);
-    CHECK_EQ_INT(m.topo, NIC_TOPO_TORUS);
+    CHECK_EQ_INT(m.topo, TOPO_TORUS);
     CHECK_EQ_INT(m.nodes, 64);
     CHECK_EQ_INT(m.ndims, 2);
     CHECK_EQ_INT(m.dims[0], 8);
@@ -33,7 +33,7 @@ TEST(default_is_64_nodes_8x8)
     check_dims(&m, "8x8");
 
     REQUIRE(parse(&m, "mesh", NULL, "") == 0);   /* empty DIMS = not given */
-    CHECK_EQ_INT(m.topo, NIC_TOPO_MESH);
+    CHECK_EQ_INT(m.topo, TOPO_MESH);
     CHECK_EQ_INT(m.nodes, 64);
     check_dims(&m, "8x8");
 }
@@ -148,7 +148,7 @@ TEST(hypercube_of_8_is_2x2x2)
 {
     struct machine m;
     REQUIRE(parse(&m, "hypercube", "8", NULL) == 0);
-    CHECK_EQ_INT(m.topo, NIC_TOPO_HYPERCUBE);
+    CHECK_EQ_INT(m.topo, TOPO_HYPERCUBE);
     CHECK_EQ_INT(m.nodes, 8);
     CHECK_EQ_INT(m.ndims, 3);
     CHECK_EQ_INT(m.dims[0], 2);
@@ -276,7 +276,7 @@ TEST(banyan_is_a_power_of_two_processors_in_one_dimension)
 {
     struct machine m;
     REQUIRE(parse(&m, "banyan", "16", NULL) == 0);
-    CHECK_EQ_INT(m.topo, NIC_TOPO_BANYAN);
+    CHECK_EQ_INT(m.topo, TOPO_BANYAN);
     CHECK_EQ_INT(m.nodes, 16);
     CHECK_EQ_INT(m.ndims, 1);
     CHECK_EQ_INT(m.dims[0], 16);

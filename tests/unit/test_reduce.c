@@ -169,7 +169,7 @@ static int run_one(const struct expect *x, const struct coll_algo *a, struct app
         check_fail(__FILE__, __LINE__, "%s on %s: a node sends %d / receives %d messages in one step", a->app,
                    shape_name(sh), s->max_step_sends, s->max_step_recvs);
     int want_free = x->contention_free == ANYWHERE ||
-                    (x->contention_free == ON_HYPERCUBE && sh->topo == SHAPE_HYPERCUBE);
+                    (x->contention_free == ON_HYPERCUBE && sh->topo == TOPO_HYPERCUBE);
     for (int t = 1; want_free && t <= s->steps; t++)
         if (s->step_load[t] > 1) {
             check_fail(__FILE__, __LINE__, "%s on %s, root %d: step %d puts %d messages on one channel", a->app,

@@ -42,33 +42,34 @@ static int chan(const struct net *n, int r, int port, int vc) { return (r * n->n
 
 /* Every route the routing function permits from router `at` (entered by
  * in_port, VC in_vc, over channel `from`, or -1 at the source) for worm m,
- * each hop's dependency recorded. The phase bit is Valiant's via_done. */
-static void explore(struct cdg *g, int at, int in_port, int in_vc, int from, struct net_msg *m)
+ * each hop's dependency recorded, the worm's route state kept as the
+ * engine keeps it (net_route_commit) on a copy per choice. A state is
+ * visited once: the place, and the route state (Valiant's phase, UGAL's
+ * choice). */
+static void explore(struct cdg *g, int at, int in_port, int in_vc, int from, const struct net_msg *m)
 {
     const struct net *n = g->n;
-    size_t key = (((size_t)at * (size_t)(n->nin) + (size_t)in_port) * (size_t)n->V + (size_t)in_vc) * 2 +
-                 (size_t)m->via_done;
+    size_t key = ((((size_t)at * (size_t)(n->nin) + (size_t)in_port) * (size_t)n->V + (size_t)in_vc) * 2 +
+                  (size_t)m->via_done) * 3 + (size_t)(m->decided + (m->via < 0));
     if (g->seen[key])
         return;
     g->seen[key] = 1;
     struct net_cand c[NET_MAX_CANDS];
     int nc = net_route_cands(n, at, in_port, in_vc, m, c);
     CHECK(nc >= 0 && nc <= NET_MAX_CANDS);
-    int done = m->via_done;
-    if (m->via == at)
-        m->via_done = 1;                         /* as the engine marks it at the grant */
     for (int q = 0; q < nc; q++) {
         CHECK(c[q].lo >= 0 && c[q].lo < c[q].hi && c[q].hi <= n->V);
         const struct oport *op = &n->r[at].out[c[q].port];
         REQUIRE(c[q].port < n->nlinkp && op->to_router >= 0);
+        struct net_msg next = *m;
+        net_route_commit(n, at, &next, &c[q]);
         for (int vc = c[q].lo; vc < c[q].hi; vc++) {
             int b = chan(n, at, c[q].port, vc);
             if (from >= 0)
                 g->dir[(size_t)from * (size_t)g->C + (size_t)b] = 1;
-            explore(g, op->to_router, op->to_port, vc, b, m);
+            explore(g, op->to_router, op->to_port, vc, b, &next);
         }
     }
-    m->via_done = done;
 }
 
 /* Duato's extended dependencies of this destination's graph: escape
@@ -120,17 +121,19 @@ static int cyclic_from(const struct cdg *g, int a, uint8_t *state)
 static int has_cycle(struct net *n, int escape)
 {
     struct cdg g = { .n = n, .C = n->nr * n->nlinkp * n->V, .escape = escape };
-    size_t CC = (size_t)g.C * (size_t)g.C, nseen = (size_t)n->nr * (size_t)n->nin * (size_t)n->V * 2;
+    size_t CC = (size_t)g.C * (size_t)g.C, nseen = (size_t)n->nr * (size_t)n->nin * (size_t)n->V * 6;
     g.dir = calloc(CC, 1);
     g.all = calloc(CC, 1);
     g.seen = calloc(nseen, 1);
-    int N = n->m.nodes, vias = n->p.routing == ROUTING_VALIANT ? N : 1;
+    int N = n->m.nodes, vias = n->p.routing == ROUTING_VALIANT || n->p.routing == ROUTING_UGAL ? N : 1;
     for (int d = 0; d < N; d++)
         for (int via = 0; via < vias; via++) {
             memset(g.dir, 0, CC);
             for (int s = 0; s < N; s++) {
                 memset(g.seen, 0, nseen);
                 struct net_msg m = { .src = s, .dst = d, .via = vias > 1 ? via : -1 };
+                if (s == d)
+                    continue;
                 explore(&g, s, n->nlinkp, 0, -1, &m);
             }
             extend(&g);
@@ -167,6 +170,11 @@ TEST(routing_functions_have_acyclic_escape_channels)
         { "torus", NULL, "4x4", "valiant", 4, 4 },
         { "fattree", "16", NULL, "adaptive_up", 1, 1 },
         { "fattree", "16", NULL, "deterministic", 1, 1 },
+        { "dragonfly", NULL, "1x2x3", "deterministic", 2, 2 },
+        { "dragonfly", NULL, "2x4x9", "deterministic", 2, 2 },
+        { "dragonfly", NULL, "1x3x7", "valiant", 3, 3 },
+        { "dragonfly", NULL, "1x3x7", "ugal", 3, 3 },
+        { "dragonfly", NULL, "2x2x5", "ugal", 6, 6 },
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         struct net *n = net_with(ok[i].topo, ok[i].nodes, ok[i].dims, ok[i].routing, ok[i].vcs);
@@ -300,6 +308,8 @@ TEST(adaptive_runs_deliver_and_match_the_reference)
         { "torus", NULL, "4x4", "duato", 3 }, { "hypercube", "16", NULL, "duato", 2 },
         { "mesh", NULL, "4x4", "valiant", 2 }, { "torus", NULL, "4x4", "valiant", 4 },
         { "fattree", "16", NULL, "adaptive_up", 2 },
+        { "dragonfly", NULL, "2x2x3", "deterministic", 2 }, { "dragonfly", NULL, "2x2x3", "valiant", 3 },
+        { "dragonfly", NULL, "2x2x3", "ugal", 3 },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
         for (int sel = 0; sel < 3; sel++) {
@@ -314,10 +324,10 @@ TEST(adaptive_runs_deliver_and_match_the_reference)
             struct net *n = net_new(&m, &p, err, sizeof err);
             REQUIRE(n != NULL);
             REQUIRE(net_set_jump(n, NET_JUMP_CHECK) == 0);
-            int rc, got = burst(n, 8, 7, &rc);
-            if (got != 16 * 8 || rc < 0)
+            int rc, got = burst(n, 8, 7, &rc), N = n->m.nodes;
+            if (got != N * 8 || rc < 0)
                 check_fail(__FILE__, __LINE__, "%s on %s, selection %s: %d of %d delivered, rc %d: %s",
-                           runs[i].routing, runs[i].topo, selection_names[sel], got, 16 * 8, rc,
+                           runs[i].routing, runs[i].topo, selection_names[sel], got, N * 8, rc,
                            rc < 0 ? net_run_error(n) : "");
             net_free(n);
         }
@@ -371,4 +381,74 @@ TEST(valiant_via_is_a_function_of_seed_and_worm)
     CHECK(distinct > 24);                      /* 64 draws of 64 nodes: about 40 distinct */
     net_free(a);
     net_free(b);
+}
+
+/* The dragonfly's wiring (machine.h): every router's global ports lead to
+ * other groups, each pair of groups joined by exactly one link, both ways;
+ * local ports join every two routers of a group; and the deterministic
+ * (minimal) route of every pair takes machine_hops links, at most 5. */
+TEST(dragonfly_joins_every_two_groups_once)
+{
+    struct net *n = net_with("dragonfly", NULL, "2x4x9", "deterministic", 2);
+    int N = 72, a = 4, g = 9, p = 2;
+    CHECK_EQ_INT(net_routers(n), N + a * g);
+    CHECK_EQ_INT(n->nlinkp, p + a - 1 + 2);
+    int joined[9][9] = { { 0 } };
+    for (int G = 0; G < g; G++)
+        for (int r = 0; r < a; r++) {
+            const struct net_router *R = &n->r[N + G * a + r];
+            for (int o = p + a - 1; o < n->nlinkp; o++) {
+                int to = R->out[o].to_router, G2 = (to - N) / a;
+                REQUIRE(to >= N);
+                CHECK(G2 != G);
+                joined[G][G2]++;
+                const struct oport *back = &n->r[to].out[R->out[o].to_port];
+                CHECK_EQ_INT(back->to_router, N + G * a + r);   /* the link back: same ports */
+                CHECK_EQ_INT(back->to_port, o);
+            }
+            for (int o = p; o < p + a - 1; o++)
+                CHECK_EQ_INT((R->out[o].to_router - N) / a, G);
+        }
+    for (int G = 0; G < g; G++)
+        for (int G2 = 0; G2 < g; G2++)
+            CHECK_EQ_INT(joined[G][G2], G != G2);
+    int path[16], most = 0;
+    for (int s = 0; s < N; s++)
+        for (int d = 0; d < N; d++) {
+            int k = net_path(n, s, d, path, 16);
+            CHECK_EQ_INT(k, machine_hops(&n->m, s, d));
+            if (k > most)
+                most = k;
+        }
+    CHECK_EQ_INT(most, 5);
+    char name[16];
+    net_router_name(n, N + 2 * a + 3, name, sizeof name);
+    CHECK_STR(name, "g2.r3");
+    net_free(n);
+}
+
+/* UGAL-L decides at the source's router: with nothing queued it takes the
+ * minimal route (equal queues, fewer hops); with the minimal output's
+ * buffers full it takes Valiant's, and the worm's route records which. */
+TEST(ugal_takes_valiant_when_the_minimal_output_is_full)
+{
+    struct net *n = net_with("dragonfly", NULL, "1x2x3", "ugal", 3);
+    struct net_msg m = { .src = 0, .dst = 4, .seq = 0 };
+    net_route_prepare(n, &m);
+    m.via = 2;                                   /* group 1: another way to group 2 */
+    struct net_cand c[NET_MAX_CANDS];
+    int at = 6;                                  /* node 0's router: g0.r0 */
+    REQUIRE(net_route_cands(n, at, 0, 0, &m, c) == 2);
+    CHECK(!c[0].nonmin && c[1].nonmin);
+    int pm = c[0].port;
+    for (int k = 0; k < n->V; k++)
+        n->r[at].out[pm].credits[k] = 0;        /* the minimal output's buffers full */
+    REQUIRE(net_route_cands(n, at, 0, 0, &m, c) == 2);
+    CHECK(c[0].nonmin && c[1].port == pm);
+    net_route_commit(n, at, &m, &c[0]);
+    CHECK(m.decided && m.via == 2);
+    struct net_msg m2 = { .src = 0, .dst = 4, .seq = 0, .via = 2 };
+    net_route_commit(n, at, &m2, &c[1]);
+    CHECK(m2.decided && m2.via == -1);
+    net_free(n);
 }

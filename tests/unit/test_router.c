@@ -13,7 +13,7 @@ TEST(attach_writes_the_config)
     CHECK_EQ_U64(c->version, NIC_VERSION);
     CHECK_EQ_U64(c->rank, 5);
     CHECK_EQ_U64(c->nodes, 16);
-    CHECK_EQ_U64(c->topo, NIC_TOPO_MESH);
+    CHECK_EQ_U64(c->topo, TOPO_MESH);
     CHECK_EQ_U64(c->ndims, 2);
     CHECK_EQ_U64(c->dims[0], 4);
     CHECK_EQ_U64(c->dims[1], 4);

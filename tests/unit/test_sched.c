@@ -27,7 +27,7 @@ static void add_default_2d(int topo, int p)
             r = d;
     char dims[32];
     snprintf(dims, sizeof dims, "%dx%d", p / r, r);
-    shapes[nshapes++] = sim_shape(topo == SHAPE_MESH ? "mesh" : "torus", dims, 0);
+    shapes[nshapes++] = sim_shape(topo == TOPO_MESH ? "mesh" : "torus", dims, 0);
 }
 
 static void add(const char *topo, const char *dims, int all_port)
@@ -40,8 +40,8 @@ static void make_shapes(void)
     if (nshapes)
         return;
     for (int p = 2; p <= 64; p++) {
-        add_default_2d(SHAPE_MESH, p);
-        add_default_2d(SHAPE_TORUS, p);
+        add_default_2d(TOPO_MESH, p);
+        add_default_2d(TOPO_TORUS, p);
     }
     for (int p = 2; p <= 64; p *= 2) {
         char n[8];
@@ -114,7 +114,7 @@ static int an1_steps(const struct app_shape *sh) { return 3 * lg(side(sh)) - 1; 
 static int an1_sends(const struct app_shape *sh) { return 2 * lg(side(sh)); }
 static int flood_steps(const struct app_shape *sh)
 {
-    return sh->topo == SHAPE_TORUS ? 2 * (side(sh) / 2) : 2 * (side(sh) - 1);
+    return sh->topo == TOPO_TORUS ? 2 * (side(sh) / 2) : 2 * (side(sh) - 1);
 }
 static int atape_steps(const struct app_shape *sh) { return sh->nodes == 2 ? 1 : sh->nodes; }   /* n rounds */
 static int rowcol_steps(const struct app_shape *sh) { return sh->dims[0] / 2 + sh->dims[1] / 2; }

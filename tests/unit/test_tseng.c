@@ -258,7 +258,7 @@ TEST(tseng_top_layout_exists_for_every_n)
         for (int n = 2; n <= (k <= 3 ? 3000 : 600); n++) {
             struct app_shape sh;
             memset(&sh, 0, sizeof sh);
-            sh.topo = SHAPE_TORUS;
+            sh.topo = TOPO_TORUS;
             sh.all_port = 1;
             sh.ndims = k;
             for (int i = 0; i < SHAPE_MAX_DIMS; i++)
