@@ -256,6 +256,7 @@ struct net *net_new(const struct machine *m, const struct net_params *p, char *e
     }
     net_topo_wire(n);
     n->adaptive = !net_route_oblivious(p->routing);
+    n->atomic_vc = net_route_atomic(p->routing);
     n->jump_on = !n->adaptive;
     n->slog_node = -1;
     n->next_thaw = UINT64_MAX;

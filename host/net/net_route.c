@@ -23,6 +23,8 @@ _Static_assert(sizeof defs / sizeof defs[0] == ROUTING_COUNT, "one entry an enum
 
 int net_route_oblivious(enum routing r) { return defs[r].oblivious; }
 
+int net_route_atomic(enum routing r) { return r == ROUTING_DUATO; }
+
 static int port_of(int d, int dir) { return 2 * d + (dir < 0); }
 
 static struct net_cand cand(int port, int lo, int hi) { return (struct net_cand){ port, lo, hi, 0 }; }

@@ -41,6 +41,12 @@ int net_route_cands(const struct net *n, int at, int in_port, int in_vc, const s
 /* Whether routing r's routes depend only on source and destination. */
 int net_route_oblivious(enum routing r);
 
+/* Whether routing r needs atomic VC allocation: a head takes an output VC
+ * only once the buffer it feeds holds nothing (net_state.h, net_vc_free).
+ * Duato's escape channels need it; a routing whose channel dependency
+ * graph is acyclic as it stands does not. */
+int net_route_atomic(enum routing r);
+
 /* 0 if the routing function of p routes machine m with p's channels,
  * else -1 with what is wrong and what would do in err. */
 int net_route_check(const struct machine *m, const struct net_params *p, char *err, size_t errlen);

@@ -190,6 +190,8 @@ struct net {
     int jump_on;                    /* jump over periodic stretches (net_set_jump): never under an
                                        adaptive routing, whose routes the jump cannot foresee */
     uint32_t vc_room;               /* a VC buffer's room, flits (its credits when empty) */
+    int atomic_vc;                  /* a VC is taken only with its buffer downstream empty
+                                       (net_vc_free; the routing's atomic flag, net_route.h) */
     int adaptive;                   /* the routing is not oblivious (net_route.h): no jump, no
                                        parked heads, no sleep; stalls are checked for deadlock */
     uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
@@ -291,14 +293,20 @@ static inline void net_class_vcs(const struct net *n, const struct oport *op, in
     }
 }
 
-/* Whether output VC k of op is free for a new worm: no owner, and on a
- * network that is not wormhole room downstream for the whole worm (an
- * empty buffer). */
+/* Whether output VC k of op is free for a new worm: no owner, and where
+ * a worm must find the VC's buffer downstream empty, it is: on a network
+ * that is not wormhole (room for the whole worm), and under a routing
+ * with escape channels (n->atomic_vc: Duato's theorem holds only if a
+ * head never takes a VC still holding another worm's tail; behind it,
+ * the head is committed to that VC and cannot turn to the escape
+ * channels, and a cycle of such waits on adaptive VCs deadlocked an 8x8
+ * mesh at offered load 1.0). */
 static inline int net_vc_free(const struct net *n, const struct oport *op, int k)
 {
     if (op->owner[k])
         return 0;
-    return n->p.switching == SW_WORMHOLE || op->is_eject || !n->r[op->to_router].in[op->to_port * n->V + k].count;
+    return (n->p.switching == SW_WORMHOLE && !n->atomic_vc) || op->is_eject ||
+           !n->r[op->to_router].in[op->to_port * n->V + k].count;
 }
 
 /* Parked heads. A unicast head at the front of an input VC that was
