@@ -313,7 +313,7 @@ clean:
 SWEEP       ?=
 JOBS        ?=
 METRIC      ?=           # make heatmap: flits unless given; make report: coll_ns unless given
-REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan004 families hwcoll002 pathmc002
+REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan004 families hwcoll002 pathmc002 adaptive
 export SWEEP JOBS METRIC OUT
 sweep: all
 	@tests/check-deps.sh run

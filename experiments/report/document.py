@@ -2,7 +2,7 @@
 its module (the same code the per-sweep reports include), between the
 page's fixed prose."""
 
-from . import (banyan004, families, flood004, hwcoll002, pathmc002, prose, speed, survey002,
+from . import (adaptive, banyan004, families, flood004, hwcoll002, pathmc002, prose, speed, survey002,
                thakur, torus000, tseng001)
 from .doc import Doc
 
@@ -18,10 +18,11 @@ SECTIONS = {
     "families": families.section,
     "hwcoll002": hwcoll002.section,
     "pathmc002": pathmc002.section,
+    "adaptive": adaptive.section,
 }
 # The order of the Speed table.
 SPEED_ORDER = ("thakur", "thakur-alloc", "torus000", "tseng001", "flood004", "survey002",
-               "banyan004", "families", "hwcoll002", "pathmc002")
+               "banyan004", "families", "hwcoll002", "pathmc002", "adaptive")
 
 
 def section_of(name, tseng_test):

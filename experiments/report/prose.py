@@ -24,7 +24,7 @@ in the run's `wormsim.out`).
 RUNNING = """## Running the experiments
 
     make sweep SWEEP=thakur [JOBS=2] [SWEEP_ARGS='--max-nodes 144']
-    make sweep SWEEP=torus000          # or survey002, flood004, tseng001, thakur-alloc, banyan004, families, hwcoll002, pathmc002
+    make sweep SWEEP=torus000          # or survey002, flood004, tseng001, thakur-alloc, banyan004, families, hwcoll002, pathmc002, adaptive
     make reproduce                     # all of them, then make results
     make results                       # docs/results.md and docs/img/*.png from results/*/results.csv
     make report SWEEP=NAME [METRIC=coll_ns]   # results/NAME/report.md and its plots, for any sweep

@@ -60,7 +60,8 @@ class Options(ScratchTest):
         self.assertEqual(rc, 0, err)
         with open(self.path("r.md")) as f:
             text = f.read()
-        for sweep in ("thakur", "torus000", "flood004", "survey002", "banyan004", "families", "hwcoll002", "pathmc002"):
+        for sweep in ("thakur", "torus000", "flood004", "survey002", "banyan004", "families", "hwcoll002", "pathmc002",
+                      "adaptive"):
             self.assertIn("Not run yet: `make sweep SWEEP=%s`." % sweep, text)
         self.assertIn("Emulated times: not run yet, `make sweep SWEEP=tseng001`.", text)
         self.assertFalse(os.path.exists(self.path("r.md.tmp")))
