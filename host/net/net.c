@@ -1,4 +1,6 @@
-/* The flit-level interconnect; see net_model.h for the model. */
+/* The flit-level interconnect's cycle model; see net_model.h for the
+ * model. Its accelerators attach through the hooks of net_state.h
+ * (struct net_hooks): this file calls none of them by name. */
 #include <stdlib.h>
 #include <string.h>
 #include "net_route.h"
@@ -9,26 +11,9 @@ uint64_t net_now(const struct net *n) { return n->now; }
 int net_busy(const struct net *n) { return n->undelivered > 0; }
 uint64_t net_cycles_simulated(const struct net *n) { return n->stepped + n->jumped; }
 
-int net_set_jump(struct net *n, enum net_jump mode)
-{
-    net_jump_settle(n);
-    if (mode == NET_JUMP_OFF)
-        net_unpark_all(n, n->now);               /* counted every cycle again */
-    n->jump_on = mode != NET_JUMP_OFF && !n->adaptive;    /* the jump assumes oblivious routes */
-    if (mode != NET_JUMP_CHECK || n->ref)
-        return 0;
-    char err[256];
-    n->ref = net_new(&n->m, &n->p, err, sizeof err);
-    if (!n->ref)
-        return -1;
-    n->ref->jump_on = 0;
-    n->ref->plain = 1;
-    return 0;
-}
-
 void net_engine_moves(const struct net *n, uint64_t *moves, uint64_t *jumped)
 {
-    net_jump_settle((struct net *)n);
+    net_hk_settle((struct net *)n);
     *moves = n->moves;
     *jumped = n->moves_jumped;
 }
@@ -43,15 +28,12 @@ void net_engine_stats(const struct net *n, uint64_t *stepped, uint64_t *jumped, 
  * first (net_jump.c; the simulated state is the same, only written out). */
 uint64_t net_flit_hops(const struct net *n)
 {
-    net_jump_settle((struct net *)n);
+    net_hk_settle((struct net *)n);
     return n->flit_hops;
 }
 uint64_t net_cycle_to_ns(const struct net *n, uint64_t c) { return c * n->cycle_ps / 1000; }
 
-uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns)
-{
-    return (ns * 1000 + n->cycle_ps - 1) / n->cycle_ps;
-}
+uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns) { return net_ceil_cycle(n, ns); }
 
 int net_routers(const struct net *n) { return n->nr; }
 int net_link_ports(const struct net *n) { return n->nlinkp; }
@@ -68,7 +50,7 @@ int net_link_ends(const struct net *n, int link, int *from, int *port, int *to)
 
 const struct link_stats *net_link_stats(const struct net *n, int *nlinks)
 {
-    net_jump_settle((struct net *)n);
+    net_hk_settle((struct net *)n);
     *nlinks = n->nr * n->nlinkp;
     return n->ls;
 }
@@ -85,23 +67,6 @@ static int ivc_init(struct ivc *v, uint32_t room)
     v->head = v->count = 0;
     v->routed = 0;
     return v->q ? 0 : -1;
-}
-
-/* Router i back in `active` if it was dormant (struct net's dormant). */
-static void undormant(const struct net *n, int i)
-{
-    if (n->dormant[i / 64] >> (i % 64) & 1) {
-        n->dormant[i / 64] &= ~(1ull << (i % 64));
-        n->active[i / 64] |= 1ull << (i % 64);
-    }
-}
-
-/* Router r, asleep, is woken by a flit or a credit: stepped from the next
- * cycle it is in `active`. */
-static void rouse(const struct net *n, struct net_router *r)
-{
-    r->sleep = 2;
-    undormant(n, (int)(r - n->r));
 }
 
 /* Push onto input VC i of router r, and pop its front. Both keep the
@@ -128,7 +93,7 @@ static void ivc_push(const struct net *n, struct net_router *r, int i, struct fl
     if (!v->count)
         v->front_ready = f.ready;
     if (r->sleep == 1)
-        rouse(n, r);                          /* woken: a flit came */
+        net_rouse(n, r);                          /* woken: a flit came */
     *ivc_at(v, v->count++) = f;
     if (!n->wide)
         r->busy |= 1ull << i;
@@ -156,7 +121,7 @@ static inline int next_busy(const struct net *n, const struct net_router *r, int
     return b ? __builtin_ctzll(b) : n->nin * n->V;
 }
 
-struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+struct net *net_core_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
 {
     if (!p->flit_bytes || !p->byte_ps || !p->hop_cycles || !p->vcs || !p->buf_flits || !p->nic_cycles) {
         snprintf(err, errlen, "flit size, link time per byte, hop cycles, NIC cycles per flit, "
@@ -307,7 +272,7 @@ void net_free(struct net *n)
     free(n->active);
     free(n->dormant);
     free(n->hwait);
-    net_jump_free(n);
+    net_hk_free(n);
     for (size_t i = 0; i < n->nshadow; i++)
         free(n->shadow[i]);
     free(n->shadow);
@@ -331,20 +296,6 @@ static void count_blocked(struct net *n, int node, int port, struct net_msg *m, 
     }
 }
 
-/* Input VC i of router `node` parks in cycle c (it was refused an output
- * VC and counted blocked): its link saturates from c + 1 (net_state.h). */
-static void park(struct net *n, int node, int i, uint64_t c)
-{
-    struct net_router *r = &n->r[node];
-    r->parked |= 1ull << i;
-    int o = r->in[i].out_port;
-    if (o < n->nlinkp) {
-        size_t l = (size_t)node * n->nlinkp + o;
-        if (n->sat_n[l]++ == 0)
-            n->sat_since[l] = c + 1;
-    }
-}
-
 /* Input VC i of router `node`, a head refused an output VC in cycle c:
  * blocked this cycle, and parked if it may park and is not yet (1: a
  * change, so the router does not sleep after this cycle). */
@@ -354,98 +305,8 @@ static int refused(struct net *n, int node, int i, int parks, uint8_t *seen, uin
     count_blocked(n, node, r->in[i].out_port, r->in[i].q[r->in[i].head].m, seen);
     if (!parks || (r->parked >> i & 1))
         return 0;
-    park(n, node, i, c);
+    net_park(n, node, i, c);
     return 1;
-}
-
-/* Input VC i of router `node`, parked, takes a VC (or parking stops) in
- * cycle c: its link's saturated cycles before c are counted. */
-static void unpark(struct net *n, int node, int i, uint64_t c)
-{
-    struct net_router *r = &n->r[node];
-    r->waking &= ~(1ull << i);
-    r->parked &= ~(1ull << i);
-    int o = r->in[i].out_port;
-    if (o < n->nlinkp) {
-        size_t l = (size_t)node * n->nlinkp + o;
-        if (--n->sat_n[l] == 0 && c > n->sat_since[l])
-            n->ls[l].blocked += c - n->sat_since[l];
-    }
-}
-
-/* The start of cycle c: the heads whose output released a VC in the
- * cycle before stop being parked (a group thawing at c has stepped its
- * last cycles with them parked, as they were). */
-void net_wake(struct net *n, uint64_t c)
-{
-    for (int k = 0; k < n->nwk; k++) {
-        struct net_router *r = &n->r[n->wk[k]];
-        while (r->waking)
-            unpark(n, n->wk[k], __builtin_ctzll(r->waking), c);
-    }
-    n->nwk = 0;
-}
-
-void net_unpark_all(struct net *n, uint64_t c)
-{
-    net_wake(n, c);
-    for (int r = 0; r < n->nr; r++)
-        while (n->r[r].parked)
-            unpark(n, r, __builtin_ctzll(n->r[r].parked), c);
-}
-
-/* Every saturated link's cycles up to the present, counted (readers). */
-int net_sat_settle(struct net *n)
-{
-    size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
-    int added = 0;
-    for (size_t l = 0; l < nl; l++)
-        if (n->sat_n[l] && n->now > n->sat_since[l]) {
-            n->ls[l].blocked += n->now - n->sat_since[l];
-            n->sat_since[l] = n->now;
-            added = 1;
-        }
-    return added;
-}
-
-/* Router `node`'s owed blocked cycles, up to cycle t. */
-static void settle(struct net *n, int node, uint64_t t)
-{
-    struct net_router *r = &n->r[node];
-    if (t <= r->sleep_c)
-        return;
-    uint64_t k = t - r->sleep_c;
-    for (int i = 0; i < r->nslog_m; i++)
-        r->slog_m[i]->blocked_cycles += k;
-    for (int i = 0; i < r->nslog_l; i++)
-        n->ls[r->slog_l[i]].blocked += k;
-    r->sleep_c = t;
-}
-
-void net_sleep_settle(struct net *n)
-{
-    NET_FOR_ACTIVE(n, i) {
-        if (n->r[i].sleep)
-            settle(n, i, n->now);
-    }
-    NET_FOR_DORMANT(n, i) {
-        settle(n, i, n->now);
-    }
-}
-
-void net_sleep_settle_one(struct net *n, int r)
-{
-    if (n->r[r].sleep)
-        settle(n, r, n->now);
-}
-
-void net_sleep_end(struct net *n, int r)
-{
-    if (n->r[r].sleep) {
-        settle(n, r, n->now);
-        n->r[r].sleep = 0;
-    }
-    undormant(n, r);
 }
 
 static void add_event(struct net_msg **head, struct net_msg *m, int left)
@@ -523,7 +384,7 @@ static int vc_grant(struct net *n, int node, int i, uint64_t c)
         op->owner[k] = ivc_front(v)->m;
         v->out_vc = k;
         if (!n->wide && (r->parked >> i & 1)) {
-            unpark(n, node, i, c);
+            net_unpark(n, node, i, c);
             r->head_c = c;                       /* its input port joins its output (net_jump.c) */
         }
         return 1;
@@ -686,7 +547,7 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
         op->credits[ovc]--;
     struct net_router *dr = &n->r[op->to_router];
     if (f.idx == 0 && n->nfz && !n->stepping)    /* a head: the group it will be routed into thaws */
-        net_jump_head(n, op->to_router, op->to_port, f.m, c + 1);
+        net_hk_head(n, op->to_router, op->to_port, f.m, c + 1);
     f.ready = c + n->p.hop_cycles;
     ivc_push(n, dr, op->to_port * V + ovc, f);
     dr->nflits++;
@@ -755,7 +616,7 @@ static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
             r->waking |= 1ull << i;
             struct jgroup *g = n->nfz ? n->pg[net_in_id(n, node, i / V)] : NULL;
             if (g)
-                net_jump_touch(n, g, c + 1);
+                net_hk_touch(n, g, c + 1);
         }
     }
     credit_back(n, node, ip, vc);
@@ -1158,142 +1019,6 @@ static void router_step(struct net *n, int node, uint64_t c)
     }
 }
 
-/* The order of an injection channel's worms: by readiness; at the same
- * time a worm the NIC made before its node's message (one was known to
- * the router first depending on the host, so the rule must not). */
-static int goes_before(const struct net_msg *a, const struct net_msg *b)
-{
-    return a->t_ready_ns < b->t_ready_ns || (a->t_ready_ns == b->t_ready_ns && a->nic_made && !b->nic_made);
-}
-
-uint32_t net_payload_flits(const struct net *n, uint32_t len)
-{
-    uint32_t f = (len + n->p.flit_bytes - 1) / n->p.flit_bytes;
-    return (f ? f : 1) + n->p.header_flits;
-}
-
-int net_shadow_add(struct net *n, struct net_msg *c)
-{
-    if (n->nshadow == n->shadow_cap) {
-        size_t cap = n->shadow_cap ? 2 * n->shadow_cap : 1024;
-        struct net_msg **s = realloc(n->shadow, cap * sizeof *s);
-        if (!s)
-            return -1;
-        n->shadow = s;
-        n->shadow_cap = cap;
-    }
-    c->jix = (uint32_t)n->nshadow;
-    n->shadow[n->nshadow++] = c;
-    return 0;
-}
-
-void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
-{
-    m->flits = flits;
-    m->c_ready = net_ns_to_cycle_ceil(n, m->t_ready_ns);
-    m->c_inject = m->c_head = m->c_leave = m->c_arrive = 0;
-    m->blocked_cycles = 0;
-    m->f_out = 0;
-    m->jmark = 0;
-    m->jid = ++n->jids;
-    net_jump_reset(n);
-    net_jump_queued(n, m->src, ch, m->mc != NULL);
-    m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
-    struct nic_queue *q = &n->r[m->src].inj[ch];
-    if (!q->first) {
-        n->heads_waiting++;                      /* (an empty channel's next_flit is 0) */
-        n->hwait[m->src / 64] |= 1ull << (m->src % 64);
-    }
-    if (!q->last || !goes_before(m, q->last)) {
-        if (q->last)
-            q->last->next_queue = m;
-        else
-            q->first = m;
-        q->last = m;
-    } else {
-        /* A worm the NIC makes itself (a fetch-and-increment reply, a
-         * flood relay) may be ready before messages its node queued
-         * earlier. It goes ahead of those not yet started: a channel
-         * serves its worms by readiness (then in the order given), never
-         * in the order the host happened to learn of them. A node's own
-         * messages are ready in the order it posts them, so they always
-         * take the branch above. */
-        struct net_msg **pp = &q->first;
-        if (q->next_flit)
-            pp = &(*pp)->next_queue;          /* the front one has begun */
-        while (*pp && !goes_before(m, *pp))
-            pp = &(*pp)->next_queue;
-        m->next_queue = *pp;
-        *pp = m;
-        if (!m->next_queue)
-            q->last = m;
-    }
-    if (m->mc) {
-        NET_FOR_ACTIVE(n, i) {                   /* none sleeps with multidestination worms about */
-            net_sleep_end(n, i);
-        }
-        NET_FOR_DORMANT(n, i) {
-            net_sleep_end(n, i);
-        }
-    }
-    n->r[m->src].queued++;
-    net_activate(n, m->src);
-    n->queued_msgs++;
-    n->undelivered += m->mc ? (uint64_t)m->mc->ncopy : 1;
-}
-
-/* Room in n->taken for the links of m's route (net_route_room: every
- * adaptive routing's routes have a known bound). */
-static int take_room(struct net *n, struct net_msg *m)
-{
-    size_t need = n->ntaken + (size_t)net_route_room(n, m);
-    if (need > n->taken_cap) {
-        size_t cap = n->taken_cap ? n->taken_cap : 4096;
-        while (cap < need)
-            cap *= 2;
-        int *t = realloc(n->taken, cap * sizeof *t);
-        if (!t)
-            return -1;
-        n->taken = t;
-        n->taken_cap = cap;
-    }
-    m->route_at = (uint32_t)n->ntaken + 1;
-    n->ntaken = need;
-    return 0;
-}
-
-void net_inject(struct net *n, struct net_msg *m)
-{
-    net_route_prepare(n, m);
-    int cls, p;
-    m->route_at = 0;
-    m->route_len = 0;
-    if (n->adaptive) {                /* the channel of its first choice's direction */
-        struct net_cand cd[NET_MAX_CANDS];
-        p = net_route_cands(n, m->src, n->nlinkp, 0, m, cd) ? cd[0].port : -1;
-        if (take_room(n, m) < 0) {
-            fprintf(stderr, "net: no memory for the routes of %zu hops\n", n->ntaken);
-            abort();
-        }
-    } else {
-        p = net_topo_route(n, m->src, m, &cls);
-    }
-    net_queue(n, m, net_payload_flits(n, m->len), p < 0 ? 0 : p % n->ninj);
-    if (n->ref) {                     /* NET_JUMP_CHECK: the same message in the reference */
-        struct net_msg *c = calloc(1, sizeof *c);
-        if (!c || net_shadow_add(n, c)) {
-            fprintf(stderr, "net: no memory for the checking model\n");
-            abort();
-        }
-        uint32_t jix = c->jix;
-        *c = (struct net_msg){ .src = m->src, .dst = m->dst, .len = m->len, .seq = m->seq,
-                               .t_ready_ns = m->t_ready_ns, .nic_made = m->nic_made,
-                               .notify_head = m->notify_head, .owner = m };
-        net_inject(n->ref, c);
-        c->jix = jix;
-    }
-}
-
 int net_taken(const struct net *n, const struct net_msg *m, int *links, int max)
 {
     if (!m->route_at)
@@ -1351,7 +1076,7 @@ static void apply_credits(struct net *n)
         struct net_router *r = &n->r[n->cr[k].router];
         r->out[n->cr[k].port].credits[n->cr[k].vc]++;
         if (r->sleep == 1)
-            rouse(n, r);                         /* woken: a credit came */
+            net_rouse(n, r);                         /* woken: a credit came */
     }
     n->ncr = 0;
 }
@@ -1427,7 +1152,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
     while (n->now < end) {
         if (n->nfz && n->inflight_flits == n->frozen_flits) {
             /* every flit is in a frozen group: on to the next thaw or injection */
-            uint64_t t = net_jump_idle_until(n);
+            uint64_t t = net_hk_idle_until(n);
             if (t > end)
                 t = end;
             if (t > n->now) {
@@ -1445,13 +1170,13 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
             uint64_t c = next_ready(n);
             if (c > n->now) {
                 n->now = c < end ? c : end;
-                net_jump_reset(n);
+                net_hk_reset(n);
             }
             if (n->now >= end)
                 break;
         }
         uint64_t c = n->now;
-        net_jump_cycle(n, c);
+        net_hk_cycle(n, c);
         if (n->nwk)
             net_wake(n, c);
         n->arr_head = n->left_head = n->hd_head = NULL;
@@ -1469,7 +1194,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
             struct net_router *R = &n->r[i];
             if (R->nflits > R->nfrozen && !(R->sleep == 1 && c < R->wake_at)) {   /* (asleep: owed) */
                 if (R->sleep) {
-                    settle(n, i, c);
+                    net_sleep_owe(n, i, c);
                     R->sleep = 0;
                 }
                 router_step(n, i, c);
@@ -1499,11 +1224,11 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
         if (n->arr_head || n->left_head || n->hd_head) {
             *arrived = n->arr_head;
             *left = n->left_head;
-            net_jump_reset(n);
+            net_hk_reset(n);
             return 1;
         }
         if (n->jump_on)
-            net_jump_probe(n);
+            net_hk_stepped(n);
     }
     return 0;
 }
@@ -1521,7 +1246,7 @@ static int check(struct net *n, int rc, uint64_t end, struct net_msg *arr, struc
 {
     struct net *ref = n->ref;
     struct net_msg *ra, *rl;
-    net_jump_settle(n);
+    net_hk_settle(n);
     int rrc = run(ref, end, &ra, &rl), same = rrc == rc && ref->now == n->now;
     for (struct net_msg *a = arr, *b = ra; same && (a || b); a = a->next_done, b = b->next_done)
         same = a && b && same_msg(a, b);

@@ -1206,3 +1206,9 @@ void net_jump_free(struct net *n)
     }
     free(n->pg);
 }
+
+const struct net_hooks net_jump_hooks = {
+    .settle = net_jump_settle, .cycle = net_jump_cycle, .stepped = net_jump_probe, .head = net_jump_head,
+    .touch = net_jump_touch, .queued = net_jump_queued, .reset = net_jump_reset, .idle_until = net_jump_idle_until,
+    .free = net_jump_free,
+};

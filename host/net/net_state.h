@@ -157,7 +157,35 @@ struct jprobe {
                                                record() gathers */
 };
 
+/* The hooks an accelerator attaches to the cycle model (net.c calls them
+ * where it says, net_build.c attaches the jump's, net_jump.c): the cycle
+ * model's state is the same with or without them, and each hook may only
+ * skip work whose outcome it can give exactly (net_model.h, net_jump.c).
+ *   settle      before a reader: every count and every worm's state exact
+ *   cycle       the start of cycle c (frozen groups due to thaw)
+ *   stepped     after a cycle stepped with no event (look for a period)
+ *   head        a head pushed into input port ip of router r, to be
+ *               routed from cycle t
+ *   touch       a credit returned into frozen group g, acting from t
+ *   queued      a message about to be queued on channel ch of node src
+ *   reset       something changed that the accelerator had not foreseen
+ *   idle_until  every flit frozen: the cycle the clock may go to
+ *   free        the network is being freed */
+struct jgroup;
+struct net_hooks {
+    void (*settle)(struct net *n);
+    void (*cycle)(struct net *n, uint64_t c);
+    void (*stepped)(struct net *n);
+    void (*head)(struct net *n, int r, int ip, const struct net_msg *m, uint64_t t);
+    void (*touch)(struct net *n, struct jgroup *g, uint64_t t);
+    void (*queued)(struct net *n, int src, int ch, int mc);
+    void (*reset)(struct net *n);
+    uint64_t (*idle_until)(const struct net *n);
+    void (*free)(struct net *n);
+};
+
 struct net {
+    const struct net_hooks *hk;     /* the accelerator's hooks, or NULL: the bare cycle model */
     struct machine m;
     struct net_params p;
     int nr;                         /* routers: the nodes', then the switches */
@@ -237,6 +265,27 @@ struct net {
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
 static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
+
+/* The first cycle at or after ns (net_ns_to_cycle_ceil). */
+static inline uint64_t net_ceil_cycle(const struct net *n, uint64_t ns) { return (ns * 1000 + n->cycle_ps - 1) / n->cycle_ps; }
+
+/* Router i back in `active` if it was dormant (struct net's dormant). */
+static inline void net_undormant(const struct net *n, int i)
+{
+    if (n->dormant[i / 64] >> (i % 64) & 1) {
+        n->dormant[i / 64] &= ~(1ull << (i % 64));
+        n->active[i / 64] |= 1ull << (i % 64);
+    }
+}
+
+/* Router r, asleep, is woken by a flit or a credit: stepped from the next
+ * cycle it is in `active`. */
+static inline void net_rouse(const struct net *n, struct net_router *r)
+{
+    r->sleep = 2;
+    net_undormant(n, (int)(r - n->r));
+}
+
 
 /* Each dormant router i (struct net's dormant), in rank order; the body
  * may clear bits of `dormant`. */
@@ -437,5 +486,30 @@ int net_shadow_add(struct net *n, struct net_msg *c);
  * can again (then n->deadlock says who waits on whom). */
 void net_mc_route(struct net *n, int node, int i);
 int net_mc_stalled(struct net *n, uint64_t c);
+
+/* The hooks as the cycle model calls them (struct net_hooks). */
+static inline void net_hk_settle(struct net *n) { if (n->hk) n->hk->settle(n); }
+static inline void net_hk_cycle(struct net *n, uint64_t c) { if (n->hk) n->hk->cycle(n, c); }
+static inline void net_hk_stepped(struct net *n) { if (n->hk) n->hk->stepped(n); }
+static inline void net_hk_head(struct net *n, int r, int ip, const struct net_msg *m, uint64_t t)
+{
+    if (n->hk)
+        n->hk->head(n, r, ip, m, t);
+}
+static inline void net_hk_touch(struct net *n, struct jgroup *g, uint64_t t) { if (n->hk) n->hk->touch(n, g, t); }
+static inline void net_hk_queued(struct net *n, int src, int ch, int mc) { if (n->hk) n->hk->queued(n, src, ch, mc); }
+static inline void net_hk_reset(struct net *n) { if (n->hk) n->hk->reset(n); }
+static inline uint64_t net_hk_idle_until(const struct net *n) { return n->hk ? n->hk->idle_until(n) : n->now; }
+static inline void net_hk_free(struct net *n) { if (n->hk) n->hk->free(n); }
+
+/* net.c: the cycle model alone, no hook attached (net_new, net_build.c,
+ * attaches the jump's). net_park.c: a head parks, and stops being parked,
+ * in cycle c. net_sleep.c: router `node`'s owed blocked cycles, added up
+ * to cycle t. net_jump.c: the jump's hooks. */
+struct net *net_core_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+void net_park(struct net *n, int node, int i, uint64_t c);
+void net_unpark(struct net *n, int node, int i, uint64_t c);
+void net_sleep_owe(struct net *n, int node, uint64_t t);
+extern const struct net_hooks net_jump_hooks;
 
 #endif
