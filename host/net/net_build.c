@@ -1,7 +1,8 @@
 /* The network as its users get it (net_model.h): the cycle model
  * (net.c) with the jump over periodic stretches attached through its
- * hooks (net_jump.c), and the checking reference of NET_JUMP_CHECK, the
- * same model stepped every cycle with every shortcut off. */
+ * hooks (net_jump.c), and the checking reference of NET_JUMP_CHECK: the
+ * bare cycle model, no hook attached, stepped every cycle in every router
+ * with every shortcut off. */
 #include "net_state.h"
 
 struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
@@ -21,7 +22,7 @@ int net_set_jump(struct net *n, enum net_jump mode)
     if (mode != NET_JUMP_CHECK || n->ref)
         return 0;
     char err[256];
-    n->ref = net_new(&n->m, &n->p, err, sizeof err);
+    n->ref = net_core_new(&n->m, &n->p, err, sizeof err);   /* the bare cycle model: no hooks */
     if (!n->ref)
         return -1;
     n->ref->jump_on = 0;
