@@ -1,5 +1,15 @@
 /* Exact jumps over periodic stretches of the flit engine, group by group
- * (net_model.h).
+ * (net_model.h), attached to the cycle model through its hooks
+ * (net_state.h, struct net_hooks; net_build.c).
+ *
+ * When it is exact. The groups below join each input port to the output
+ * port every head in it *will* be routed to (net_head_route), so the
+ * jump assumes oblivious routing: a head's output depends only on where
+ * it is and where it goes. Under an adaptive routing function
+ * (net_route.h) it is never on (net_new, net_set_jump), and neither are
+ * parked heads nor sleeping routers, which assume one output a head; the
+ * run is then stepped, exactly, only slower. It also assumes wormhole
+ * switching and input VCs that fit the busy masks (net_parks).
  *
  * Groups. Two worms interact only through a port they share: an input
  * port (its VCs share the switch input, the input round-robin pointer and
