@@ -154,6 +154,23 @@ for d in 8x8 16x16; do
 done
 echo "(medians of $REPEAT; BookSim2 runs at roughly 0.3-1e6 router-cycles/s on such machines)"
 
+# Adaptive routing steps every cycle (the jump, parked heads and sleep
+# assume oblivious routes; docs/network.md "Adaptive routing"): uniform
+# traffic at 0.2 on an 8x8 and a 16x16 mesh under Duato's routing and the
+# west-first turn model, on 2 VCs. BookSim2's min_adapt on the 8x8 mesh
+# ran 0.69e6 router-cycles/s on this host (docs/network.md).
+echo
+printf "%-7s %-12s %9s %12s %18s\n" mesh routing accepted mean_lat "router-cycles/s"
+for d in 8x8 16x16; do
+  for rt in duato west_first; do
+    rows=$(for k in $(seq "$REPEAT"); do "$NETSIM" --json -t mesh --dims $d --rate 0.2 --cycles 10000 --set "routing=$rt"; done)
+    one=$(echo "$rows" | head -1)
+    printf "%-7s %-12s %9.3f %12.1f %18.3g\n" $d $rt "$(echo "$one" | jq .accepted)" "$(echo "$one" | jq .mean_latency)" \
+      "$(echo "$rows" | jq .router_cycles_per_s | median)"
+  done
+done
+echo "(medians of $REPEAT)"
+
 # Past saturation, per arbitration policy (docs/network.md "Arbitration"):
 # netsim --sweep 0.1:1.0:0.1 --cycles 5000, one-port, 8-flit packets; the
 # peak accepted throughput of the sweep and the accepted throughput at
