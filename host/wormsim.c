@@ -29,7 +29,7 @@
 #include "machine.h"
 #include "show.h"
 #include "host_clock.h"
-#include "engine/router.h"
+#include "engine/engine.h"
 #include "launch/ivshmem.h"
 #include "launch/launch.h"
 #include "out/results.h"
@@ -68,7 +68,7 @@ struct run {
     struct host *h;
     struct machine m;
     struct params p;
-    struct router r;
+    struct engine r;
     const char *app, *args, *runs_dir, *arch_spec;
     const char *kernel[ARCH_COUNT], *template_path[ARCH_COUNT];
     unsigned char *arch;          /* per node: enum node_arch */
@@ -310,7 +310,7 @@ static unsigned long long memory_limit(const struct run *rn, unsigned long long 
 
 /* A machine that would not fit in host memory is refused before any node
  * starts: memory_need() against memory_limit(). One that fits sets what
- * the router may hold of messages (held_room): 32 x held_max (router.h),
+ * the router may hold of messages (held_room): 32 x held_max (engine.h),
  * or what the limit leaves beside the nodes, if less. */
 static int check_memory(struct run *rn)
 {
@@ -455,7 +455,7 @@ static int check_fault(struct run *rn, int rank)
 #undef KIND_NAME
     uint32_t k = st->fault_kind;
     rn->out.fault = (struct node_fault){ rank, k < NIC_FAULT_COUNT ? kinds[k] : "fault", st->fault_pc, st->fault_addr };
-    router_node_failed(&rn->r, rank);
+    engine_node_failed(&rn->r, rank);
     fail(rn, "node %d: %s at pc 0x%08x (address 0x%08x); see node-%03d.log",
          rank, rn->out.fault.kind, st->fault_pc, st->fault_addr, rank);
     return 1;
@@ -480,12 +480,12 @@ static void on_bell(struct run *rn, int rank)
 {
     if (check_fault(rn, rank))
         return;
-    if (router_node_hello(&rn->r, rank)) {
+    if (engine_node_hello(&rn->r, rank)) {
         rn->last_progress = now_s();
         notify(rn, rank);
     }
     uint32_t cons = rn->r.nodes[rank].cons;
-    if (router_node_poll(&rn->r, rank) < 0)
+    if (engine_node_poll(&rn->r, rank) < 0)
         fail(rn, "%s", rn->r.error);
     else
         check_back(rn, rank);
@@ -512,13 +512,13 @@ static void node_ended(struct run *rn, int rank, int status, const char *where)
     rn->last_progress = now_s();
     if (check_fault(rn, rank))
         return;
-    if (router_node_poll(&rn->r, rank) < 0) {   /* its last descriptors, EXIT among them */
+    if (engine_node_poll(&rn->r, rank) < 0) {   /* its last descriptors, EXIT among them */
         fail(rn, "%s", rn->r.error);
         return;
     }
     if (rn->r.nodes[rank].state == NODE_EXITED)
         return;
-    router_node_failed(&rn->r, rank);
+    engine_node_failed(&rn->r, rank);
     char on[300] = "";
     if (where)
         snprintf(on, sizeof on, " on host %s", where);
@@ -603,9 +603,9 @@ static void on_timer(struct run *rn)
      * read every ring in case a doorbell was lost. */
     for (int i = 0; i < rn->m.nodes && !rn->done; i++) {
         if (rn->r.nodes[i].state == NODE_BOOT) {
-            if (router_node_hello(&rn->r, i))
+            if (engine_node_hello(&rn->r, i))
                 notify(rn, i);
-        } else if (router_node_poll(&rn->r, i) < 0) {
+        } else if (engine_node_poll(&rn->r, i) < 0) {
             fail(rn, "%s", rn->r.error);
         } else {
             check_back(rn, i);
@@ -813,12 +813,12 @@ static int setup(struct run *rn)
     if (link_size() > 1)
         rn->rem = calloc((size_t)n, sizeof *rn->rem);
     if (!rn->nd || !rn->back || !rn->empty_bells || (link_size() > 1 && !rn->rem) ||
-        router_init(&rn->r, &rn->m, &rn->p)) {
+        engine_init(&rn->r, &rn->m, &rn->p)) {
         fprintf(stderr, "wormsim: %s\n", rn->nd && rn->back && rn->empty_bells ? rn->r.error : "out of memory");
         return -1;
     }
     rn->r.notify = notify;
-    router_set_held_limit(&rn->r, rn->held_room);
+    engine_set_held_limit(&rn->r, rn->held_room);
     if (net_set_jump(rn->r.net, rn->jump)) {
         fprintf(stderr, "wormsim: no memory for --check-jump's second network model\n");
         return -1;
@@ -872,7 +872,7 @@ static int setup(struct run *rn)
                 fprintf(stderr, "wormsim: no memory for the mirror of node %d\n", i);
                 goto out;
             }
-            router_attach(&rn->r, i, x->mirror, rn->p.nic_mem, rn->app, rn->args);
+            engine_attach(&rn->r, i, x->mirror, rn->p.nic_mem, rn->app, rn->args);
             if (relay_layout_of(x->mirror, rn->p.nic_mem, &x->l) ||
                 link_send(x->host, LINK_CONFIG, (uint32_t)i, 0, x->mirror, NIC_RING_OFF)) {
                 fprintf(stderr, "wormsim: cannot configure node %d on host rank %d\n", i, x->host);
@@ -899,12 +899,12 @@ static int setup(struct run *rn)
         nd->rank = i;
         rn->nd[i] = nd;
         (void)rings(nd);             /* a warm node's rings before this run */
-        router_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
+        engine_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
         if (nd->reusable)
-            router_node_waits_after_exit(&rn->r, i);
+            engine_node_waits_after_exit(&rn->r, i);
         if (h->pool.reused != reused) {
             rn->warm++;
-            if (router_node_hello(&rn->r, i))
+            if (engine_node_hello(&rn->r, i))
                 notify(rn, i);
         }
     }
@@ -1001,18 +1001,18 @@ static void loop(struct run *rn)
         take_progress(rn, now_s());
         if (rn->done)
             break;
-        if (router_all_exited(&rn->r)) {
+        if (engine_all_exited(&rn->r)) {
             if (all_back(rn))
                 break;
             if (!rn->all_exited_at)
                 rn->all_exited_at = now_s();
-        } else if (router_deadlocked(&rn->r)) {
+        } else if (engine_deadlocked(&rn->r)) {
             char why[400];
             /* the others wait for a node that ended in failure: that is the news */
             for (int i = 0; i < rn->m.nodes && !rn->done; i++)
                 if (rn->r.nodes[i].state == NODE_EXITED && rn->r.nodes[i].exit_code != 0)
                     fail_exit(rn, i);
-            router_wait_detail(&rn->r, why, sizeof why);
+            engine_wait_detail(&rn->r, why, sizeof why);
             if (why[0])
                 fail(rn, "deadlock: every unfinished node waits and nothing is in flight: %s", why);
             else
@@ -1406,7 +1406,7 @@ static int run_main(struct host *h, int argc, char **argv)
     free(rn.nd);
     free(rn.back);
     free(rn.empty_bells);
-    router_free(&rn.r);
+    engine_free(&rn.r);
     run_free_inputs(&rn);
     if (rn.out.interrupted)
         return 128 + rn.out.interrupted;

@@ -9,7 +9,7 @@ static const char *const dir_name[2] = { "+", "-" };
  * network at the source, blocked inside it, and the uncontended transfer. */
 struct split { uint64_t startup, queue, blocked, transfer; };
 
-static struct split split_of(const struct router *r, const struct msg_record *m)
+static struct split split_of(const struct engine *r, const struct msg_record *m)
 {
     struct split s;
     uint64_t ready = m->t_post + r->p.t_send_ns;
@@ -42,7 +42,7 @@ static int by_step_cmp(const void *a, const void *b)
 
 /* Returns the steps that have messages, in increasing order, or NULL
  * (with *nsteps 0) if there are none or memory ran out. */
-static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
+static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
 {
     *nsteps = 0;
     int nl;
@@ -90,7 +90,7 @@ static struct step_stat *step_stats(const struct router *r, size_t *nsteps)
 /* A link's ends as JSON: node, dim and dir on a direct network (the link
  * leaves node in that dimension and direction), from, port and to on an
  * indirect one (router names, net_router_name). */
-static json_t *link_json(const struct router *r, int link)
+static json_t *link_json(const struct engine *r, int link)
 {
     int from, port, to;
     net_link_ends(r->net, link, &from, &port, &to);
@@ -102,7 +102,7 @@ static json_t *link_json(const struct router *r, int link)
     return json_pack("{s:s, s:i, s:s}", "from", a, "port", port, "to", b);
 }
 
-int report_write_csv(const struct router *r, const struct report *rep, const char *dir)
+int report_write_csv(const struct engine *r, const struct report *rep, const char *dir)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/messages.csv", dir);
@@ -174,11 +174,11 @@ int report_write_csv(const struct router *r, const struct report *rep, const cha
     for (int i = 0; i < r->n; i++)
         for (unsigned k = 0; k < NIC_REC_COUNT; k++)
             if (r->nodes[i].rec_set >> k & 1)
-                fprintf(f, "%d,%s,%llu\n", i, router_record_name(k), (unsigned long long)r->nodes[i].rec[k]);
+                fprintf(f, "%d,%s,%llu\n", i, engine_record_name(k), (unsigned long long)r->nodes[i].rec[k]);
     return file_close_written(f);
 }
 
-json_t *report_records_json(const struct router *r)
+json_t *report_records_json(const struct engine *r)
 {
     json_t *o = json_object();
     for (unsigned k = 0; k < NIC_REC_COUNT; k++) {
@@ -199,12 +199,12 @@ json_t *report_records_json(const struct router *r)
         const struct node *n0 = &r->nodes[0];
         json_t *e = json_pack("{s:i, s:I, s:I}", "nodes", count, "max", (json_int_t)mx, "min", (json_int_t)mn);
         json_object_set_new(e, "node0", n0->rec_set >> k & 1 ? json_integer((json_int_t)n0->rec[k]) : json_null());
-        json_object_set_new(o, router_record_name(k), e);
+        json_object_set_new(o, engine_record_name(k), e);
     }
     return o;
 }
 
-static json_t *links_json(const struct router *r)
+static json_t *links_json(const struct engine *r)
 {
     int nl, count = 0, carrying = 0, hot = -1, busiest = -1;
     const struct link_stats *ls = net_link_stats(r->net, &nl);
@@ -244,7 +244,7 @@ static json_t *links_json(const struct router *r)
     return o;
 }
 
-static json_t *steps_json(const struct router *r)
+static json_t *steps_json(const struct engine *r)
 {
     size_t ns;
     struct step_stat *st = step_stats(r, &ns);
@@ -257,7 +257,7 @@ static json_t *steps_json(const struct router *r)
     return a;
 }
 
-static json_t *time_split_json(const struct router *r)
+static json_t *time_split_json(const struct engine *r)
 {
     uint64_t t[4] = { 0, 0, 0, 0 };
     for (size_t i = 0; i < r->nlog; i++) {
@@ -271,7 +271,7 @@ static json_t *time_split_json(const struct router *r)
                      "blocked_ns", (json_int_t)t[2], "transfer_ns", (json_int_t)t[3]);
 }
 
-void report_build(struct report *rep, const struct router *r)
+void report_build(struct report *rep, const struct engine *r)
 {
     rep->links = links_json(r);
     rep->steps = steps_json(r);

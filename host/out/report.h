@@ -4,7 +4,7 @@
 #define REPORT_H
 
 #include <jansson.h>
-#include "engine/router.h"
+#include "engine/engine.h"
 
 /* A run's summaries, computed once: "links" (max, mean, most contended),
  * "steps" (per step mark: messages, max link sharing) and "message_time"
@@ -12,16 +12,16 @@
 struct report {
     json_t *links, *steps, *message_time;
 };
-void report_build(struct report *rep, const struct router *r);
+void report_build(struct report *rep, const struct engine *r);
 void report_free(struct report *rep);
 
 /* messages.csv, links.csv, steps.csv and records.csv (node, key, value:
  * the figures the nodes reported) into dir. Returns 0 or -1. */
-int report_write_csv(const struct router *r, const struct report *rep, const char *dir);
+int report_write_csv(const struct engine *r, const struct report *rep, const char *dir);
 
 /* summary.json's "records": for each key some node reported, how many
  * nodes did, the largest and smallest value and node 0's (null if none). */
-json_t *report_records_json(const struct router *r);
+json_t *report_records_json(const struct engine *r);
 
 /* Console lines (link contention, time split, steps). */
 void report_print(const struct report *rep, int has_messages, FILE *f);

@@ -15,14 +15,14 @@ static const char *state_name(enum node_state s)
     return n[s];
 }
 
-static json_t *waiting_json(const struct router *r)
+static json_t *waiting_json(const struct engine *r)
 {
     json_t *a = json_array();
     for (int i = 0; i < r->n; i++) {
         const struct node *n = &r->nodes[i];
         if (n->state != NODE_BLOCKED)
             continue;
-        json_t *w = json_pack("{s:i, s:s, s:I}", "node", i, "op", router_op_name(n->blk.op),
+        json_t *w = json_pack("{s:i, s:s, s:I}", "node", i, "op", engine_op_name(n->blk.op),
                               "since_ns", (json_int_t)n->blk.time_ns);
         json_object_set_new(w, "src", n->blk.peer == NIC_ANY ? json_string("any") : json_integer(n->blk.peer));
         json_object_set_new(w, "tag", n->blk.tag == NIC_ANY ? json_string("any") : json_integer(n->blk.tag));
@@ -31,7 +31,7 @@ static json_t *waiting_json(const struct router *r)
     return a;
 }
 
-int results_write(const struct router *r, const struct report *rep, const struct outcome *o)
+int results_write(const struct engine *r, const struct report *rep, const struct outcome *o)
 {
     int csv_bad = report_write_csv(r, rep, o->run_dir);
     if (csv_bad)
@@ -107,7 +107,7 @@ int results_write(const struct router *r, const struct report *rep, const struct
     return rc || csv_bad ? -1 : 0;
 }
 
-void results_print_waiting(const struct router *r, FILE *f, int max_lines)
+void results_print_waiting(const struct engine *r, FILE *f, int max_lines)
 {
     int shown = 0, total = 0;
     for (int i = 0; i < r->n; i++) {
@@ -123,7 +123,7 @@ void results_print_waiting(const struct router *r, FILE *f, int max_lines)
             snprintf(src, sizeof src, n->blk.peer == NIC_ANY ? "any" : "%u", n->blk.peer);
             snprintf(tag, sizeof tag, n->blk.tag == NIC_ANY ? "any" : "%u", n->blk.tag);
             fprintf(f, "  node %d waits in %s(src=%s, tag=%s) since %llu ns\n", i,
-                    router_op_name(n->blk.op), src, tag, (unsigned long long)n->blk.time_ns);
+                    engine_op_name(n->blk.op), src, tag, (unsigned long long)n->blk.time_ns);
         } else if (n->state == NODE_RUNNING) {
             fprintf(f, "  node %d is running; last heard of at %llu ns\n", i, (unsigned long long)n->lb);
         } else {
@@ -134,7 +134,7 @@ void results_print_waiting(const struct router *r, FILE *f, int max_lines)
         fprintf(f, "  ... and %d more (summary.json lists them all)\n", total - shown);
 }
 
-void results_print(const struct router *r, const struct report *rep, const struct outcome *o)
+void results_print(const struct engine *r, const struct report *rep, const struct outcome *o)
 {
     char dims[64];
     machine_dims_str(&r->m, dims, sizeof dims);

@@ -1,7 +1,7 @@
 #ifndef RESULTS_H
 #define RESULTS_H
 
-#include "engine/router.h"
+#include "engine/engine.h"
 #include "report.h"
 
 struct node_fault {
@@ -35,10 +35,10 @@ struct outcome {
 };
 
 /* Write run_dir/summary.json. Returns 0 or -1. */
-int results_write(const struct router *r, const struct report *rep, const struct outcome *o);
+int results_write(const struct engine *r, const struct report *rep, const struct outcome *o);
 
 /* The console summary. */
-void results_print(const struct router *r, const struct report *rep, const struct outcome *o);
+void results_print(const struct engine *r, const struct report *rep, const struct outcome *o);
 
 /* The nodes' output (their logs' lines) shown after the summary: node 0's,
  * every node's (each line after its node's number), or none. */
@@ -52,6 +52,6 @@ enum output_shown { OUTPUT_NODE0, OUTPUT_ALL, OUTPUT_NONE };
 void results_print_output(const char *run_dir, int nodes, enum output_shown which, FILE *f);
 
 /* "node 3 waits in RECV(src=4, tag=7) since 1200 ns" for each waiting node. */
-void results_print_waiting(const struct router *r, FILE *f, int max_lines);
+void results_print_waiting(const struct engine *r, FILE *f, int max_lines);
 
 #endif

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "trace.h"
 #include "files.h"
-#include "engine/router.h"
+#include "engine/engine.h"
 
 struct ev {
     int pid, tid;                  /* pid 1: nodes, 2: links */
@@ -15,7 +15,7 @@ struct tracebuf {
     struct ev *ev;
     size_t n, cap;
     size_t lost;                   /* events dropped for want of memory */
-    const struct router *r;
+    const struct engine *r;
 };
 
 struct tracebuf *trace_new(void) { return calloc(1, sizeof(struct tracebuf)); }
@@ -69,13 +69,13 @@ static void on_link(void *ctx, int link, const struct net_msg *m, uint64_t c_hea
     snprintf(e->detail, sizeof e->detail, "%u bytes, %u flits", m->len, m->flits);
 }
 
-void trace_links(struct tracebuf *t, struct router *r)
+void trace_links(struct tracebuf *t, struct engine *r)
 {
     t->r = r;
     net_set_link_trace(r->net, on_link, t);
 }
 
-int trace_write(const struct tracebuf *t, const struct router *r, const char *path)
+int trace_write(const struct tracebuf *t, const struct engine *r, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)

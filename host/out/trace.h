@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct router;
+struct engine;
 struct tracebuf;
 
 struct tracebuf *trace_new(void);
@@ -18,13 +18,13 @@ void trace_node(struct tracebuf *t, int node, const char *name, uint64_t t0, uin
                 const char *detail);
 
 /* Start recording link occupancy from the router's network. */
-void trace_links(struct tracebuf *t, struct router *r);
+void trace_links(struct tracebuf *t, struct engine *r);
 
 /* Events kept, and events dropped because memory ran out (the run goes on;
  * the writer of trace.json says how many are missing). */
 size_t trace_events(const struct tracebuf *t);
 size_t trace_lost(const struct tracebuf *t);
 
-int trace_write(const struct tracebuf *t, const struct router *r, const char *path);
+int trace_write(const struct tracebuf *t, const struct engine *r, const char *path);
 
 #endif

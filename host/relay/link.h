@@ -7,7 +7,7 @@
  * they post and what the router answers. One run is one MPI job.
  *
  * The router keeps a mirror of each remote node's NIC memory, so its
- * logic is the same for every node (host/engine/router.c reads and writes NIC
+ * logic is the same for every node (host/engine/engine.c reads and writes NIC
  * memory). What crosses the link, per node (netdev/nic_shm.h):
  *   router -> host  CONFIG  the first page (configuration), before the node starts
  *                   NOTIFY  link_up, cons, the reply and its payload, then the interrupt

@@ -47,7 +47,7 @@ static int in_tx(const struct relay_layout *l, uint64_t off, uint64_t len)
  * this side holds it: the node's memory when sending, the mirror when
  * applying, where region 0 has been copied before region 1 is asked. The
  * length (0: none); regions outside the area carry nothing, the router
- * refusing those descriptors itself (router.c). */
+ * refusing those descriptors itself (engine.c). */
 static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, const volatile uint8_t *tx, int k,
                        uint32_t *off)
 {
@@ -80,7 +80,7 @@ static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, c
 
 uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *sent, size_t *len)
 {
-    /* The status (hello) before prod, as router_node_poll reads them: a
+    /* The status (hello) before prod, as engine_node_poll reads them: a
      * node posts EXIT before any reset that makes it say hello again, so
      * a hello sent on comes with every descriptor posted before it. */
     struct nic_status st;

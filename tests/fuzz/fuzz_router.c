@@ -15,13 +15,13 @@
  *   byte 0   machine: shape (low 2 bits), switching, all-port, trace,
  *            arbitration (top 2 bits)
  *   then records, one opcode byte each (op = byte % 8, node = byte / 8 % nodes):
- *     HELLO    node says hello (hello = 1), router_node_hello
+ *     HELLO    node says hello (hello = 1), engine_node_hello
  *     DESC     a descriptor: op, flags, time step, peer, tag, len, off
  *              (flags choose raw 32/64-bit values and a wrong seq)
  *     WRITE    raw bytes: 16-bit offset, length (<= 64), bytes
- *     POLL     the doorbell: router_node_poll
+ *     POLL     the doorbell: engine_node_poll
  *     FAULT    status block says FAULT; the run tool marks it failed
- *     ADVANCE  router_advance
+ *     ADVANCE  engine_advance
  *     SPACE    want_space = 1, then a doorbell
  *     BURST    n doorbells with nothing new
  */
@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "engine/router.h"
+#include "engine/engine.h"
 #include "params.h"
 #include "out/report.h"
 #include "out/results.h"
@@ -108,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m.port_model = mb & 0x10 ? NIC_PORT_ALL : NIC_PORT_ONE;
     if (params_check(&p, err, sizeof err))
         abort();
-    struct router r;
-    if (router_init(&r, &m, &p))
+    struct engine r;
+    if (engine_init(&r, &m, &p))
         abort();
     r.notify = on_notify;
     if (mb & 0x20) {
@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < n; i++) {
         shm[i] = mem[i];
         memset(shm[i], 0, NIC_BYTES);
-        router_attach(&r, i, shm[i], NIC_BYTES, "fuzz", "len=16");
+        engine_attach(&r, i, shm[i], NIC_BYTES, "fuzz", "len=16");
     }
     while (in.n) {
         uint8_t code = u8(&in);
@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (code % 8) {
         case 0:
             st->hello = 1;
-            router_node_hello(&r, node);
+            engine_node_hello(&r, node);
             break;
         case 1: {
             uint8_t op = u8(&in), fl = u8(&in);
@@ -166,31 +166,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case 3:
-            router_node_poll(&r, node);
+            engine_node_poll(&r, node);
             break;
         case 4:
             st->state = NIC_STATE_FAULT;
             st->fault_kind = u32(&in);
-            router_node_failed(&r, node);
+            engine_node_failed(&r, node);
             break;
         case 5:
-            router_advance(&r);
+            engine_advance(&r);
             break;
         case 6:
             st->want_space = 1;
-            router_node_poll(&r, node);
+            engine_node_poll(&r, node);
             break;
         case 7:
             for (int k = u8(&in) % 16; k >= 0; k--)
-                router_node_poll(&r, node);
+                engine_node_poll(&r, node);
             break;
         }
-        if (!router_bounds_consistent(&r))
+        if (!engine_bounds_consistent(&r))
             abort();                       /* a state change the bounds' trees missed */
     }
     /* The end of a run: what the run tool reads and writes. */
-    router_deadlocked(&r);
-    router_all_exited(&r);
+    engine_deadlocked(&r);
+    engine_all_exited(&r);
     struct report rep;
     report_build(&rep, &r);
     unsigned char arch[MAXN] = { 0 };
@@ -211,6 +211,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         trace_free(r.timeline);
         r.timeline = NULL;
     }
-    router_free(&r);
+    engine_free(&r);
     return 0;
 }

@@ -2,7 +2,7 @@
  * each node's NIC memory is a host buffer, and a test plays the node's
  * driver (netdev/nic.c) by hand:
  * it writes descriptors and payload, bumps the producer index and calls
- * router_node_poll(), then reads the answer from struct nic_reply.
+ * engine_node_poll(), then reads the answer from struct nic_reply.
  *
  * Every buffer is exactly nic_mem bytes with an inaccessible page on each
  * side, so a router access outside a node's memory crashes the test (and
@@ -13,7 +13,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"   /* each test file uses some of the helpers */
 #include <sys/mman.h>
 #include "check.h"
-#include "engine/router.h"
+#include "engine/engine.h"
 #include "out/report.h"
 
 #define MAXN 64
@@ -37,7 +37,7 @@ struct lay {
 
 static struct fx {
     struct machine m;
-    struct router r;
+    struct engine r;
     int n;
     uint8_t *base[MAXN];          /* mapping, guard pages included */
     uint8_t *buf[MAXN];           /* the node's NIC memory */
@@ -65,7 +65,7 @@ static int fx_setup(const char *topo, const char *nodes, const char *dims, int h
         printf("    machine_parse: %s\n", err);
         return -1;
     }
-    if (F.m.nodes > MAXN || router_init(&F.r, &F.m, &P))
+    if (F.m.nodes > MAXN || engine_init(&F.r, &F.m, &P))
         return -1;
     F.n = F.m.nodes;
     F.r.notify = on_notify;
@@ -76,12 +76,12 @@ static int fx_setup(const char *topo, const char *nodes, const char *dims, int h
             return -1;
         F.base[i] = b;
         F.buf[i] = b + page;
-        router_attach(&F.r, i, F.buf[i], P.nic_mem, "app", "");
+        engine_attach(&F.r, i, F.buf[i], P.nic_mem, "app", "");
         const struct nic_config *c = (const struct nic_config *)(F.buf[i] + NIC_CONFIG_OFF);
         F.lay[i] = (struct lay){ c->ring_off, c->ring_slots, c->tx_off, c->tx_size, c->rx_off, c->rx_size };
         if (hello) {
             ((volatile struct nic_status *)(F.buf[i] + NIC_STATUS_OFF))->hello = 1;
-            if (router_node_hello(&F.r, i) != 1)
+            if (engine_node_hello(&F.r, i) != 1)
                 return -1;
         }
     }
@@ -90,7 +90,7 @@ static int fx_setup(const char *topo, const char *nodes, const char *dims, int h
 
 static void fx_done(void)
 {
-    router_free(&F.r);
+    engine_free(&F.r);
     for (int i = 0; i < F.n; i++)
         munmap(F.base[i], P.nic_mem + 2 * page);
 }
@@ -159,8 +159,8 @@ static uint32_t probe(int rank, uint64_t t, uint32_t src, uint32_t tag)
  * scan of the nodes. */
 static int poll_node(int rank)
 {
-    int rc = router_node_poll(&F.r, rank);
-    if (!router_bounds_consistent(&F.r))
+    int rc = engine_node_poll(&F.r, rank);
+    if (!engine_bounds_consistent(&F.r))
         check_fail(__FILE__, __LINE__, "the bounds' trees disagree with a scan after polling node %d", rank);
     return rc;
 }

@@ -278,11 +278,11 @@ TEST(a_barrier_nobody_completes_is_a_named_deadlock)
     REQUIRE(poll_node(0) == 0);
     recv(1, 0, 2, NIC_ANY, 64);
     REQUIRE(poll_node(1) == 0);
-    CHECK(!router_deadlocked(&F.r));
+    CHECK(!engine_deadlocked(&F.r));
     exit_node(2, 10, 0);
-    CHECK(router_deadlocked(&F.r));
+    CHECK(engine_deadlocked(&F.r));
     char why[200];
-    router_wait_detail(&F.r, why, sizeof why);
+    engine_wait_detail(&F.r, why, sizeof why);
     CHECK_STR(why, "node 0 waits on barrier circuit 5, which 1 of 3 nodes set");
     fx_done();
 
@@ -291,8 +291,8 @@ TEST(a_barrier_nobody_completes_is_a_named_deadlock)
     REQUIRE(poll_node(0) == 0);
     ctrl(1, 0, OP(NIC_CTRL_REDUCE, NIC_CTRL_SUM), 0, 1);
     REQUIRE(poll_node(1) == 0);
-    CHECK(router_deadlocked(&F.r));
-    router_wait_detail(&F.r, why, sizeof why);
+    CHECK(engine_deadlocked(&F.r));
+    engine_wait_detail(&F.r, why, sizeof why);
     CHECK_STR(why, "node 1 waits in a control-network operation that 1 of 2 nodes posted");
     fx_done();
 }
@@ -388,10 +388,10 @@ TEST(flood_wait_after_the_arrivals_and_for_too_many)
     REQUIRE(poll_node(0) == 0);
     post(1, NIC_OP_FLOOD_WAIT, 0, 1, 4, 0, 0);        /* tag 4: nobody floods it */
     REQUIRE(poll_node(1) == 0);
-    router_advance(&F.r);
-    CHECK(router_deadlocked(&F.r));
+    engine_advance(&F.r);
+    CHECK(engine_deadlocked(&F.r));
     char why[200];
-    router_wait_detail(&F.r, why, sizeof why);
+    engine_wait_detail(&F.r, why, sizeof why);
     CHECK_STR(why, "node 1 waits for 1 flood messages of tag 4, 0 of which came");
     fx_done();
 }
@@ -557,7 +557,7 @@ TEST(a_reply_tying_with_a_request_in_either_order)
             fetch_inc(0, 14, 1, 0);
             REQUIRE(poll_node(0) == 0);
         }
-        router_advance(&F.r);
+        engine_advance(&F.r);
         REQUIRE(answered(1, s1));
         t[order] = reply(1)->time_ns;
         fx_done();
@@ -620,7 +620,7 @@ TEST(a_partial_flood_wait_in_either_order)
         REQUIRE(poll_node(2) == 0);
         uint32_t w = post(1, NIC_OP_FLOOD_WAIT, 500, 1, 1, 0, 0);
         REQUIRE(poll_node(1) == 0);
-        router_advance(&F.r);
+        engine_advance(&F.r);
         REQUIRE(answered(1, w));
         uint32_t r0, r2;
         memcpy(&r0, rx(1), 4);

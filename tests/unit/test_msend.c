@@ -96,7 +96,7 @@ TEST(figure_31_stops_the_run_named)
         exit_node(i, 0, 0);
     exit_node(0, 1000, 0);
     post(7, NIC_OP_EXIT, 1000, 0, 0, 0, 0);        /* the last node out: the network runs on */
-    CHECK_EQ_INT(router_node_poll(&F.r, 7), -1);
+    CHECK_EQ_INT(engine_node_poll(&F.r, 7), -1);
     CHECK(F.r.stopped);
     CHECK_CONTAINS(F.r.error, "network deadlock at ");
     CHECK_CONTAINS(F.r.error, "the path worm 0 -> 1,6 waits for node 6's ejection channel 0, held by the path worm 7 -> 6,1");

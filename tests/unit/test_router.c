@@ -55,13 +55,13 @@ TEST(a_restart_is_a_new_hello)
     status(0)->hello = 7;
     status(0)->link_up = 6;
     reply(0)->seq = 3;
-    router_attach(&F.r, 0, F.buf[0], P.nic_mem, "app", "");
+    engine_attach(&F.r, 0, F.buf[0], P.nic_mem, "app", "");
     CHECK_EQ_U64(status(0)->hello, 7);
     CHECK_EQ_U64(status(0)->link_up, 0);
     CHECK_EQ_U64(reply(0)->seq, 0xffffffffu);
-    CHECK_EQ_INT(router_node_hello(&F.r, 0), 1);
+    CHECK_EQ_INT(engine_node_hello(&F.r, 0), 1);
     CHECK_EQ_U64(status(0)->link_up, 7);
-    CHECK_EQ_INT(router_node_hello(&F.r, 0), 0);
+    CHECK_EQ_INT(engine_node_hello(&F.r, 0), 0);
     fx_done();
 }
 
@@ -89,7 +89,7 @@ TEST(a_hello_right_after_exit_is_never_mid_run)
         REQUIRE(pthread_create(&th, NULL, exit_and_restart, &rank) == 0);
         int rc = 0;
         while (rc == 0 && F.r.nodes[rank].state != NODE_EXITED)
-            rc = router_node_poll(&F.r, rank);
+            rc = engine_node_poll(&F.r, rank);
         pthread_join(th, NULL);
         if (rc) {
             printf("    round %d: %s\n", round, F.r.error);
@@ -103,30 +103,30 @@ TEST(a_hello_right_after_exit_is_never_mid_run)
 TEST(hello_brings_the_link_up_once)
 {
     REQUIRE(fx_setup("mesh", "2", NULL, 0) == 0);
-    CHECK_EQ_INT(router_node_hello(&F.r, 0), 0);   /* has not said hello */
+    CHECK_EQ_INT(engine_node_hello(&F.r, 0), 0);   /* has not said hello */
     CHECK_EQ_U64(status(0)->link_up, 0);
     status(0)->hello = 1;
-    CHECK_EQ_INT(router_node_hello(&F.r, 0), 1);
+    CHECK_EQ_INT(engine_node_hello(&F.r, 0), 1);
     CHECK_EQ_U64(status(0)->link_up, 1);
     CHECK_EQ_INT(F.r.nodes[0].state, NODE_RUNNING);
-    CHECK_EQ_INT(router_node_hello(&F.r, 0), 0);   /* only once */
+    CHECK_EQ_INT(engine_node_hello(&F.r, 0), 0);   /* only once */
     /* a booting node holds simulated time at 0: node 0's RECV waits */
     uint32_t s = recv(0, 0, NIC_ANY, NIC_ANY, 64);
     CHECK_EQ_INT(poll_node(0), 0);
     CHECK(!answered(0, s));
-    CHECK(!router_deadlocked(&F.r));
+    CHECK(!engine_deadlocked(&F.r));
     CHECK_EQ_INT(poll_node(1), 0);                 /* polling a booting node does nothing */
     fx_done();
     /* nor may a PROBE be answered "nothing arrived by 500" while node 1
      * has not even booted */
     REQUIRE(fx_setup("mesh", "2", NULL, 0) == 0);
     status(0)->hello = 1;
-    REQUIRE(router_node_hello(&F.r, 0) == 1);
+    REQUIRE(engine_node_hello(&F.r, 0) == 1);
     s = probe(0, 500, NIC_ANY, NIC_ANY);
     REQUIRE(poll_node(0) == 0);
     CHECK(!answered(0, s));
     status(1)->hello = 1;
-    REQUIRE(router_node_hello(&F.r, 1) == 1);
+    REQUIRE(engine_node_hello(&F.r, 1) == 1);
     send(1, 0, 0, 2, "hi", 2);                        /* arrives 100+10+2 = 112 */
     exit_node(1, 100, 0);
     REQUIRE(answered(0, s));
@@ -365,7 +365,7 @@ TEST(tag_matching_and_non_overtaking)
     s = recv(1, 314, 0, NIC_ANY, 64);                 /* nothing left */
     REQUIRE(poll_node(1) == 0);
     CHECK(!answered(1, s));
-    CHECK(router_deadlocked(&F.r));
+    CHECK(engine_deadlocked(&F.r));
     fx_done();
 }
 
@@ -573,7 +573,7 @@ static void run_scenario(int n, int order, int lazy, struct outcome *out)
     out->sim_end = F.r.sim_end;
     out->unreceived = F.r.unreceived;
     out->messages = F.r.messages;
-    out->all_exited = router_all_exited(&F.r);
+    out->all_exited = engine_all_exited(&F.r);
     fx_done();
 }
 
@@ -669,7 +669,7 @@ TEST(cycle_of_a_fractional_ns_does_not_stall)
             }
     for (int i = 0; i < 4; i++)
         CHECK(done[i]);
-    CHECK(router_all_exited(&F.r));
+    CHECK(engine_all_exited(&F.r));
     /* 10 bytes: 2 flits of 8. From the left neighbour, 1 hop of 10 cycles,
      * entering at ceil(100 / 26.664) = 4: tail out at 4 + 10 + 2 = 16,
      * floor(16 x 26.664) = 426 ns. Node 0's: 400 bytes (50 flits) over 3
@@ -908,7 +908,7 @@ TEST(records_kept_by_key)
     CHECK_EQ_U64(F.r.nodes[2].rec[NIC_REC_STEPS], 9);
     CHECK_EQ_U64(F.r.nodes[2].rec_set, 1u << NIC_REC_COLL_NS | 1u << NIC_REC_STEPS);
     CHECK_EQ_U64(F.r.nodes[1].rec_set, 0);
-    CHECK(!strcmp(router_record_name(NIC_REC_WRONG), "wrong"));
+    CHECK(!strcmp(engine_record_name(NIC_REC_WRONG), "wrong"));
     fx_done();
 
     BAD_SETUP();
@@ -1081,7 +1081,7 @@ TEST(corrupted_config_does_not_move_the_router_outside_the_buffer)
     CHECK_EQ_INT(rc0, 0);
     CHECK_EQ_INT(rc0b, -1);
     CHECK_CONTAINS(F.r.error, "exceeds the largest message");
-    router_advance(&F.r);                             /* node 0 failed: time moves on */
+    engine_advance(&F.r);                             /* node 0 failed: time moves on */
     REQUIRE(answered(1, s));
     CHECK_REPLY(1, s, NIC_REPLY_OK, 100 + 10 + 100, 0, 1, 100);
     CHECK_MEM(rx(1), d, sizeof d);
@@ -1122,14 +1122,14 @@ TEST(deadlock_detection)
 {
     /* each waits for the other */
     REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
-    CHECK(!router_deadlocked(&F.r));                  /* both running */
+    CHECK(!engine_deadlocked(&F.r));                  /* both running */
     recv(0, 0, 1, NIC_ANY, 64);
     REQUIRE(poll_node(0) == 0);
-    CHECK(!router_deadlocked(&F.r));                  /* node 1 is running */
+    CHECK(!engine_deadlocked(&F.r));                  /* node 1 is running */
     recv(1, 0, 0, NIC_ANY, 64);
     REQUIRE(poll_node(1) == 0);
-    CHECK(router_deadlocked(&F.r));
-    CHECK(!router_all_exited(&F.r));
+    CHECK(engine_deadlocked(&F.r));
+    CHECK(!engine_all_exited(&F.r));
     fx_done();
 
     /* a message in flight may still wake one of them */
@@ -1140,14 +1140,14 @@ TEST(deadlock_detection)
     REQUIRE(poll_node(1) == 0);
     send(2, 0, 0, 9, "z", 1);                         /* arrives 100+20+1 = 121 */
     REQUIRE(poll_node(2) == 0);
-    CHECK(!router_deadlocked(&F.r));                  /* node 2 is running */
-    router_node_failed(&F.r, 2);                      /* it dies; its message flies on */
+    CHECK(!engine_deadlocked(&F.r));                  /* node 2 is running */
+    engine_node_failed(&F.r, 2);                      /* it dies; its message flies on */
     CHECK(net_busy(F.r.net));
-    CHECK(!router_deadlocked(&F.r));
-    router_advance(&F.r);                             /* it lands, matching nothing */
+    CHECK(!engine_deadlocked(&F.r));
+    engine_advance(&F.r);                             /* it lands, matching nothing */
     CHECK(!net_busy(F.r.net));
     CHECK_EQ_U64(F.r.heap_len, 0);
-    CHECK(router_deadlocked(&F.r));
+    CHECK(engine_deadlocked(&F.r));
     CHECK_EQ_INT(F.notified[0], 0);
     fx_done();
 
@@ -1159,30 +1159,30 @@ TEST(deadlock_detection)
     REQUIRE(poll_node(1) == 0);
     send(2, 0, 0, 9, "z", 1);
     REQUIRE(poll_node(2) == 0);
-    router_node_failed(&F.r, 2);
-    CHECK(!router_deadlocked(&F.r));
-    router_advance(&F.r);
+    engine_node_failed(&F.r, 2);
+    CHECK(!engine_deadlocked(&F.r));
+    engine_advance(&F.r);
     REQUIRE(answered(0, s));
     CHECK_REPLY(0, s, NIC_REPLY_OK, 121, 2, 9, 1);
-    CHECK(!router_deadlocked(&F.r));                  /* node 0 runs again */
+    CHECK(!engine_deadlocked(&F.r));                  /* node 0 runs again */
     fx_done();
 
     /* a booting node may still send */
     REQUIRE(fx_setup("mesh", "3", NULL, 0) == 0);
     for (int i = 0; i < 2; i++) {
         status(i)->hello = 1;
-        REQUIRE(router_node_hello(&F.r, i) == 1);
+        REQUIRE(engine_node_hello(&F.r, i) == 1);
         recv(i, 0, (uint32_t)(1 - i), NIC_ANY, 64);
         REQUIRE(poll_node(i) == 0);
     }
-    CHECK(!router_deadlocked(&F.r));
+    CHECK(!engine_deadlocked(&F.r));
     fx_done();
 
     /* nobody left waiting: finished, not deadlocked */
     REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
     exit_node(0, 0, 0);
     exit_node(1, 0, 0);
-    CHECK(!router_deadlocked(&F.r));
+    CHECK(!engine_deadlocked(&F.r));
     fx_done();
 }
 
@@ -1195,12 +1195,12 @@ TEST(failed_node_no_longer_holds_time)
     REQUIRE(poll_node(0) == 0);
     exit_node(0, 100, 0);
     CHECK(!answered(1, s));                           /* node 2 is at 0 */
-    router_node_failed(&F.r, 2);
-    router_advance(&F.r);
+    engine_node_failed(&F.r, 2);
+    engine_advance(&F.r);
     REQUIRE(answered(1, s));
     CHECK_REPLY(1, s, NIC_REPLY_OK, 111, 0, 1, 1);
     CHECK_EQ_INT(poll_node(2), -1);
-    CHECK(!router_all_exited(&F.r));
+    CHECK(!engine_all_exited(&F.r));
     fx_done();
 }
 
@@ -1208,15 +1208,15 @@ TEST(exit_and_unreceived_messages)
 {
     REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
     exit_node(1, 300, 3);
-    CHECK(!router_all_exited(&F.r));
+    CHECK(!engine_all_exited(&F.r));
     CHECK_EQ_INT(F.r.nodes[1].state, NODE_EXITED);
     CHECK_EQ_INT(F.r.nodes[1].exit_code, 3);
     CHECK_EQ_U64(F.r.nodes[1].finish_ns, 300);
     send(0, 400, 1, 0, "late", 4);                    /* to a node that has gone */
     REQUIRE(poll_node(0) == 0);
     exit_node(0, 1000, 0);
-    CHECK(router_all_exited(&F.r));
-    CHECK(!router_deadlocked(&F.r));
+    CHECK(engine_all_exited(&F.r));
+    CHECK(!engine_deadlocked(&F.r));
     CHECK_EQ_U64(F.r.sim_end, 1000);
     CHECK_EQ_U64(F.r.unreceived, 1);
     CHECK_EQ_U64(F.r.nodes[0].finish_ns, 1000);
@@ -1234,7 +1234,7 @@ TEST(exit_and_unreceived_messages)
     REQUIRE(answered(1, s));
     CHECK_EQ_U64(reply(1)->status, NIC_REPLY_OK);     /* it is in the mailbox */
     exit_node(1, 5000, 0);
-    CHECK(router_all_exited(&F.r));
+    CHECK(engine_all_exited(&F.r));
     CHECK_EQ_U64(F.r.sim_end, 5000);
     CHECK_EQ_U64(F.r.unreceived, 1);
     fx_done();
@@ -1316,8 +1316,8 @@ TEST(times_past_the_limit_are_refused)
     REQUIRE(poll_node(1) == 0);
     send(0, SIM_TIME_MAX_NS, 1, 0, "a", 1);
     REQUIRE(poll_node(0) == 0);
-    router_node_failed(&F.r, 0);                  /* it holds time back no longer */
-    router_advance(&F.r);
+    engine_node_failed(&F.r, 0);                  /* it holds time back no longer */
+    engine_advance(&F.r);
     REQUIRE(answered(1, s));
     CHECK(reply(1)->time_ns > SIM_TIME_MAX_NS);
     fx_done();

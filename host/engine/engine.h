@@ -2,7 +2,7 @@
  * the network model in simulated-time order, answers blocking requests.
  *
  * It knows nothing of QEMU or sockets: the caller attaches each node's
- * memory, calls router_node_poll() when a node rang its doorbell (or died),
+ * memory, calls engine_node_poll() when a node rang its doorbell (or died),
  * and is called back through notify() to interrupt a node. That keeps it
  * testable on the host (tests/unit/).
  *
@@ -19,8 +19,8 @@
  * node sees, and when, is a function of the programs and the parameters
  * only, never of host scheduling.
  */
-#ifndef ROUTER_H
-#define ROUTER_H
+#ifndef ENGINE_H
+#define ENGINE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -38,8 +38,8 @@
  * and this much for its record, so empty messages are not free. */
 #define MSG_HELD_BYTES 256u
 /* All nodes together: the router holds at most this many times held_max
- * of messages (router.held_limit), and less if the run tool's memory
- * check leaves less host memory (router_set_held_limit). A limit of the
+ * of messages (struct engine's held_limit), and less if the run tool's memory
+ * check leaves less host memory (engine_set_held_limit). A limit of the
  * host's memory, like --timeout of its time: where it ends a run depends
  * on how far the nodes got, not only on the simulated machine. */
 #define HELD_TOTAL_FACTOR 32u
@@ -131,12 +131,12 @@ struct node {
     uint32_t rec_set;             /* bit k: it reported key k */
 };
 
-struct router {
+struct engine {
     struct machine m;
     struct params p;
     int n;
     struct node *nodes;
-    /* Two tournament trees over the nodes (router.c, "The bounds"): win[0]
+    /* Two tournament trees over the nodes (engine.c, "The bounds"): win[0]
      * finds the safe time, win[1] the earliest unchecked request. Slot 1
      * is the root, leaves start at tree_size. */
     int *win[2];
@@ -166,53 +166,53 @@ struct router {
 };
 
 /* Returns -1 with r->error set if the network parameters do not fit. */
-int  router_init(struct router *r, const struct machine *m, const struct params *p);
-void router_free(struct router *r);
+int  engine_init(struct engine *r, const struct machine *m, const struct params *p);
+void engine_free(struct engine *r);
 
 /* Write the node's configuration into its NIC memory (before it boots). */
-void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
+void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
                    const char *app, const char *args);
 
 /* Read what node `rank` posted, then run the network as far as is safe.
  * Returns -1 (with r->error set) if the node broke the NIC protocol, or
  * if the run must stop for another reason (r->error says which). */
-int router_node_poll(struct router *r, int rank);
+int engine_node_poll(struct engine *r, int rank);
 
 /* Node rank, a node its pool keeps, waits after its EXIT for the pool to
- * reset it (nic_config.after_exit); set after router_attach. */
-void router_node_waits_after_exit(struct router *r, int rank);
+ * reset it (nic_config.after_exit); set after engine_attach. */
+void engine_node_waits_after_exit(struct engine *r, int rank);
 
 /* Hold at most `bytes` of messages in all, if that is less than
  * HELD_TOTAL_FACTOR x held_max: the host memory a run's nodes leave. */
-void router_set_held_limit(struct router *r, uint64_t bytes);
+void engine_set_held_limit(struct engine *r, uint64_t bytes);
 
 /* The node's link-up handshake: 1 if it just came up. */
-int router_node_hello(struct router *r, int rank);
+int engine_node_hello(struct engine *r, int rank);
 
-/* Run the network as far as is safe (also called by router_node_poll).
+/* Run the network as far as is safe (also called by engine_node_poll).
  * Returns -1 once r->error is set: the run must stop. */
-int router_advance(struct router *r);
+int engine_advance(struct engine *r);
 
 /* 1 if every unfinished node waits in RECV and nothing is in flight. */
-int router_deadlocked(const struct router *r);
+int engine_deadlocked(const struct engine *r);
 /* What the waiting nodes wait for, when some wait on the hardware beside
  * the data network ("node 3 waits on barrier circuit 0, which 7 of 8
  * nodes set"); "" if they all wait for messages. */
-void router_wait_detail(const struct router *r, char *buf, size_t len);
+void engine_wait_detail(const struct engine *r, char *buf, size_t len);
 
 /* 1 if every node has posted EXIT. */
-int router_all_exited(const struct router *r);
+int engine_all_exited(const struct engine *r);
 
 /* Mark a node failed (fault, death) so it no longer holds time back. */
-void router_node_failed(struct router *r, int rank);
+void engine_node_failed(struct engine *r, int rank);
 
 /* 1 if the trees that give the safe time agree with a scan of every node
  * (for the tests: a state change the trees missed shows here). */
-int router_bounds_consistent(const struct router *r);
+int engine_bounds_consistent(const struct engine *r);
 
-const char *router_op_name(uint32_t op);
+const char *engine_op_name(uint32_t op);
 /* The name of a RECORD key (enum nic_record), "?" if none. */
-const char *router_record_name(unsigned key);
+const char *engine_record_name(unsigned key);
 _Static_assert(NIC_REC_COUNT <= 32, "struct node's rec_set has a bit per record key");
 
 #endif

@@ -1,12 +1,14 @@
-/* The router engine; see router.h for the synchronisation argument. */
+/* The router engine: the NIC protocol and the clock server of a run (the
+ * network model's routers are its switches, host/net/); see engine.h for
+ * the synchronisation argument. */
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "router.h"
+#include "engine.h"
 #include "out/trace.h"
 
-/* Why the router may hold no more messages (router.held_limit), in its
+/* Why the router may hold no more messages (struct engine's held_limit), in its
  * messages. */
 #define HELD_LIMIT_WHY "32 x held_max, or less as the host's memory allows: --mem-limit"
 
@@ -22,7 +24,7 @@ static volatile struct nic_reply *reply_of(struct node *n) { return (volatile st
  * ring_off, tx_off, rx_off or size must not send the router outside it. */
 struct layout { uint32_t ring_off, ring_slots, tx_off, tx_size, rx_off, rx_size; };
 
-static struct layout layout_of(const struct router *r, const struct node *n)
+static struct layout layout_of(const struct engine *r, const struct node *n)
 {
     struct layout l;
     l.ring_off = NIC_RING_OFF;
@@ -34,7 +36,7 @@ static struct layout layout_of(const struct router *r, const struct node *n)
     return l;
 }
 
-const char *router_op_name(uint32_t op)
+const char *engine_op_name(uint32_t op)
 {
     static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT",
                                          "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC",
@@ -46,7 +48,7 @@ const char *router_op_name(uint32_t op)
 static const char *const record_names[NIC_REC_COUNT] = { NIC_RECORDS(REC_NAME_) };
 #undef REC_NAME_
 
-const char *router_record_name(unsigned key)
+const char *engine_record_name(unsigned key)
 {
     return key < NIC_REC_COUNT ? record_names[key] : "?";
 }
@@ -62,9 +64,9 @@ static int msg_before(const struct msg *a, const struct msg *b)
     return a->seq < b->seq;
 }
 
-static int stop(struct router *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int stop(struct engine *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int heap_push(struct router *r, struct msg *m)
+static int heap_push(struct engine *r, struct msg *m)
 {
     if (r->heap_len == r->heap_cap) {
         size_t cap = r->heap_cap ? 2 * r->heap_cap : 256;
@@ -83,7 +85,7 @@ static int heap_push(struct router *r, struct msg *m)
     return 0;
 }
 
-static struct msg *heap_pop(struct router *r)
+static struct msg *heap_pop(struct engine *r)
 {
     struct msg *top = r->heap[0], *last = r->heap[--r->heap_len];
     size_t i = 0;
@@ -112,7 +114,7 @@ static struct msg *heap_pop(struct router *r)
  * hold, at each inner slot, the leaf that wins below it, and every change
  * of a node's state, bound or request goes through touch(), which replays
  * its path to the root. Ties go to the lowest rank, as the scan did. */
-static uint64_t key_of(const struct router *r, int k, int i)
+static uint64_t key_of(const struct engine *r, int k, int i)
 {
     if (i < 0)
         return SIM_INF;
@@ -122,7 +124,7 @@ static uint64_t key_of(const struct router *r, int k, int i)
     return n->state == NODE_BLOCKED && !n->blk_checked ? n->blk.time_ns : SIM_INF;
 }
 
-static int winner(const struct router *r, int k, int a, int b)
+static int winner(const struct engine *r, int k, int a, int b)
 {
     if (a < 0 || b < 0)
         return a < 0 ? b : a;
@@ -130,7 +132,7 @@ static int winner(const struct router *r, int k, int a, int b)
     return kb < ka || (kb == ka && b < a) ? b : a;
 }
 
-static void touch(struct router *r, const struct node *n)
+static void touch(struct engine *r, const struct node *n)
 {
     for (int k = 0; k < 2; k++) {
         int *w = r->win[k];
@@ -140,14 +142,14 @@ static void touch(struct router *r, const struct node *n)
 }
 
 /* The winner of tree k, with its key in *key (SIM_INF: none). */
-static int top(const struct router *r, int k, uint64_t *key)
+static int top(const struct engine *r, int k, uint64_t *key)
 {
     int i = r->win[k][1];
     *key = key_of(r, k, i);
     return *key == SIM_INF ? -1 : i;
 }
 
-static int trees_init(struct router *r)
+static int trees_init(struct engine *r)
 {
     int size = 1;
     while (size < r->n)
@@ -165,7 +167,7 @@ static int trees_init(struct router *r)
     return 0;
 }
 
-int router_bounds_consistent(const struct router *r)
+int engine_bounds_consistent(const struct engine *r)
 {
     for (int k = 0; k < 2; k++) {
         uint64_t best = SIM_INF, key;
@@ -183,7 +185,7 @@ int router_bounds_consistent(const struct router *r)
     return 1;
 }
 
-int router_init(struct router *r, const struct machine *m, const struct params *p)
+int engine_init(struct engine *r, const struct machine *m, const struct params *p)
 {
     memset(r, 0, sizeof *r);
     r->m = *m;
@@ -209,7 +211,7 @@ int router_init(struct router *r, const struct machine *m, const struct params *
     return 0;
 }
 
-void router_free(struct router *r)
+void engine_free(struct engine *r)
 {
     for (int i = 0; i < r->n; i++)
         for (struct msg *m = r->nodes[i].mbox, *nx; m; m = nx) {
@@ -244,7 +246,7 @@ void router_free(struct router *r)
     free(r->win[1]);
 }
 
-void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
+void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
                    const char *app, const char *args)
 {
     struct node *n = &r->nodes[rank];
@@ -285,18 +287,18 @@ void router_attach(struct router *r, int rank, uint8_t *shm, size_t size,
     touch(r, n);
 }
 
-void router_set_held_limit(struct router *r, uint64_t bytes)
+void engine_set_held_limit(struct engine *r, uint64_t bytes)
 {
     if (bytes < r->held_limit)
         r->held_limit = bytes;
 }
 
-void router_node_waits_after_exit(struct router *r, int rank)
+void engine_node_waits_after_exit(struct engine *r, int rank)
 {
     cfg_of(&r->nodes[rank])->after_exit = NIC_AFTER_EXIT_WAIT;
 }
 
-int router_node_hello(struct router *r, int rank)
+int engine_node_hello(struct engine *r, int rank)
 {
     struct node *n = &r->nodes[rank];
     volatile struct nic_status *st = status_of(n);
@@ -311,9 +313,9 @@ int router_node_hello(struct router *r, int rank)
     return 1;
 }
 
-static int fail(struct router *r, struct node *n, const char *fmt, ...)
+static int fail(struct engine *r, struct node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int fail(struct router *r, struct node *n, const char *fmt, ...)
+static int fail(struct engine *r, struct node *n, const char *fmt, ...)
 {
     if (r->failed_node < 0) {
         va_list ap;
@@ -329,7 +331,7 @@ static int fail(struct router *r, struct node *n, const char *fmt, ...)
 }
 
 /* An error that is no node's: the run stops. */
-static int stop(struct router *r, const char *fmt, ...)
+static int stop(struct engine *r, const char *fmt, ...)
 {
     r->stopped = 1;
     if (!r->error[0]) {
@@ -341,14 +343,14 @@ static int stop(struct router *r, const char *fmt, ...)
     return -1;
 }
 
-void router_node_failed(struct router *r, int rank)
+void engine_node_failed(struct engine *r, int rank)
 {
     r->nodes[rank].state = NODE_FAILED;
     touch(r, &r->nodes[rank]);
 }
 
 /* Put m on (take it off) the list of messages in the network. */
-static void net_link(struct router *r, struct msg *m)
+static void net_link(struct engine *r, struct msg *m)
 {
     m->net_prev = NULL;
     m->net_next = r->in_net;
@@ -357,7 +359,7 @@ static void net_link(struct router *r, struct msg *m)
     r->in_net = m;
 }
 
-static void net_unlink(struct router *r, struct msg *m)
+static void net_unlink(struct engine *r, struct msg *m)
 {
     if (m->net_prev)
         m->net_prev->net_next = m->net_next;
@@ -381,7 +383,7 @@ static void worm_of(struct msg *m, uint64_t t_ready, int nic_made)
 }
 
 /* Hand a worm to the network, to enter at t_ready or later. */
-static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready, int nic_made)
+static void inject_worm(struct engine *r, struct msg *m, uint64_t t_ready, int nic_made)
 {
     worm_of(m, t_ready, nic_made);
     net_link(r, m);
@@ -389,7 +391,7 @@ static void inject_worm(struct router *r, struct msg *m, uint64_t t_ready, int n
 }
 
 /* Hand a message to the network: it may enter after the send start-up. */
-static void inject(struct router *r, struct msg *m)
+static void inject(struct engine *r, struct msg *m)
 {
     inject_worm(r, m, m->t_post + r->p.t_send_ns, 0);
     r->nodes[m->src].unleft++;
@@ -399,7 +401,7 @@ static void inject(struct router *r, struct msg *m)
  * tag, length, post time and the source's next number (nic_made: in the
  * NIC's own sequence, NIC_SEQ_BASE); every other field zero. NULL once
  * the run stopped for want of memory. */
-static struct msg *msg_new(struct router *r, int kind, int src, int dst, uint32_t tag, uint32_t len, uint64_t t,
+static struct msg *msg_new(struct engine *r, int kind, int src, int dst, uint32_t tag, uint32_t len, uint64_t t,
                            int nic_made)
 {
     struct msg *m = malloc(sizeof *m + len);
@@ -423,7 +425,7 @@ static struct msg *msg_new(struct router *r, int kind, int src, int dst, uint32_
  * worm of the data network, ready at t. A reply carries the register's
  * value (8 bytes) and is the NIC's; a request is its header alone and the
  * node's, posted in its order. */
-static int inject_fi(struct router *r, int kind, int src, int dst, uint64_t value, uint64_t t)
+static int inject_fi(struct engine *r, int kind, int src, int dst, uint64_t value, uint64_t t)
 {
     int nic_made = kind == MSG_FI_REPLY;
     struct msg *m = msg_new(r, kind, src, dst, 0, nic_made ? 8 : 0, t, nic_made);
@@ -434,12 +436,12 @@ static int inject_fi(struct router *r, int kind, int src, int dst, uint64_t valu
     return 0;
 }
 
-static void answer(struct router *r, struct node *n, uint32_t status, const struct msg *m,
+static void answer(struct engine *r, struct node *n, uint32_t status, const struct msg *m,
                    uint64_t t)
 {
     if (r->desc_log)
         fprintf(r->desc_log, "%12llu node %d: answer %s #%u status %u%s%d\n", (unsigned long long)t,
-                n->rank, router_op_name(n->blk.op), n->blk.seq, status, m ? " from " : "", m ? m->src : -1);
+                n->rank, engine_op_name(n->blk.op), n->blk.seq, status, m ? " from " : "", m ? m->src : -1);
     volatile struct nic_reply *rep = reply_of(n);
     rep->status = status;
     rep->src = m ? (uint32_t)m->src : 0;
@@ -457,7 +459,7 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
             snprintf(d, sizeof d, "got %u bytes from %d, tag %u", m->len, m->src, m->tag);
         else
             snprintf(d, sizeof d, "%s", status == NIC_REPLY_NONE ? "nothing" : "");
-        trace_node(r->timeline, n->rank, router_op_name(n->blk.op), n->blk.time_ns, t, d);
+        trace_node(r->timeline, n->rank, engine_op_name(n->blk.op), n->blk.time_ns, t, d);
     }
     n->state = NODE_RUNNING;
     /* Lookahead: the driver puts a node that received a message at t
@@ -472,14 +474,14 @@ static void answer(struct router *r, struct node *n, uint32_t status, const stru
 }
 
 /* Answer a request of the hardware beside the data network with a value. */
-static void answer_value(struct router *r, struct node *n, uint64_t value, uint64_t t)
+static void answer_value(struct engine *r, struct node *n, uint64_t value, uint64_t t)
 {
     reply_of(n)->value = value;
     answer(r, n, NIC_REPLY_OK, NULL, t);
 }
 
 /* Block node n on descriptor d until the hardware answers it. */
-static void block_on_hw(struct router *r, struct node *n, const struct nic_desc *d)
+static void block_on_hw(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     n->blk = *d;
     n->blk_checked = 1;           /* no time to check: the hardware answers */
@@ -490,14 +492,14 @@ static void block_on_hw(struct router *r, struct node *n, const struct nic_desc 
 static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
 
 /* A message's end: its bytes are no longer held. */
-static void release(struct router *r, struct msg *m)
+static void release(struct engine *r, struct msg *m)
 {
     r->held_total -= held_of(m);
     free(m);
 }
 
 /* Hand message m (already unlinked) to node n's pending RECV at time t. */
-static void receive(struct router *r, struct node *n, struct msg *m, uint64_t t)
+static void receive(struct engine *r, struct node *n, struct msg *m, uint64_t t)
 {
     struct layout l = layout_of(r, n);
     uint32_t status = NIC_REPLY_OK;
@@ -545,7 +547,7 @@ static struct msg *mbox_find(struct node *n, int take)
 }
 
 /* Free a node's mailbox: what it never received. */
-static void drop_mbox(struct router *r, struct node *n)
+static void drop_mbox(struct engine *r, struct node *n)
 {
     for (struct msg *m = n->mbox, *nx; m; m = nx) {
         nx = m->next;
@@ -587,10 +589,10 @@ static int flood_over(const struct node *n, uint32_t tag)
     return 0;
 }
 
-static uint64_t flood_bytes(const struct router *r, uint32_t len) { return (uint64_t)r->n * (len + 2u); }
+static uint64_t flood_bytes(const struct engine *r, uint32_t len) { return (uint64_t)r->n * (len + 2u); }
 
 /* Node n's flood of tag, begun now if new; NULL once the run must stop. */
-static struct flood_rx *flood_get(struct router *r, struct node *n, uint32_t tag, uint32_t len)
+static struct flood_rx *flood_get(struct engine *r, struct node *n, uint32_t tag, uint32_t len)
 {
     struct flood_rx *f = flood_find(n, tag);
     if (f) {
@@ -632,7 +634,7 @@ static struct flood_rx *flood_get(struct router *r, struct node *n, uint32_t tag
 
 /* A flood worm of origin's content from node src to its neighbour through
  * port p, ready at t; a relay (nic_made) or the node's own. */
-static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_t tag, const uint8_t *data,
+static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_t tag, const uint8_t *data,
                       uint32_t len, uint64_t t, uint32_t step, int nic_made)
 {
     int from, port, to;
@@ -656,7 +658,7 @@ static int flood_send(struct router *r, int src, int p, uint32_t origin, uint32_
 
 /* Send node src's copies of origin's message along its rule, if the rule
  * was installed by t. */
-static int flood_relay(struct router *r, int src, uint32_t origin, uint32_t tag, const uint8_t *data, uint32_t len,
+static int flood_relay(struct engine *r, int src, uint32_t origin, uint32_t tag, const uint8_t *data, uint32_t len,
                        uint64_t t, uint32_t step, int nic_made)
 {
     if (!r->flood_rules || t < r->nodes[src].flood_rules_ns)
@@ -669,7 +671,7 @@ static int flood_relay(struct router *r, int src, uint32_t origin, uint32_t tag,
 }
 
 /* Flood worms whose head reached node m->dst's NIC at cycle c_head. */
-static int flood_heads(struct router *r, struct net_msg *heads)
+static int flood_heads(struct engine *r, struct net_msg *heads)
 {
     for (struct net_msg *x = heads; x; x = x->next_head) {
         struct msg *m = x->owner;
@@ -694,7 +696,7 @@ static int flood_heads(struct router *r, struct net_msg *heads)
 
 /* A flood worm's tail reached node m->dst: the first from its origin
  * leaves its content in the NIC and goes to the heap; a copy is dropped. */
-static int flood_arrived(struct router *r, struct msg *m)
+static int flood_arrived(struct engine *r, struct msg *m)
 {
     struct flood_rx *f = m->first ? flood_find(&r->nodes[m->dst], m->tag) : NULL;
     if (!f) {
@@ -711,7 +713,7 @@ static int flood_arrived(struct router *r, struct msg *m)
 
 /* Answer node n's FLOOD_WAIT at t with the origins delivered by then
  * (the others' slots zero); the flood is over at this NIC. */
-static void flood_answer(struct router *r, struct node *n, struct flood_rx *f, uint64_t t)
+static void flood_answer(struct engine *r, struct node *n, struct flood_rx *f, uint64_t t)
 {
     struct layout l = layout_of(r, n);
     size_t bytes = (size_t)r->n * f->len;
@@ -738,7 +740,7 @@ static void flood_answer(struct router *r, struct node *n, struct flood_rx *f, u
 }
 
 /* A flood message delivered (simulated-time order): it counts. */
-static void flood_delivered(struct router *r, struct node *n, struct msg *m)
+static void flood_delivered(struct engine *r, struct node *n, struct msg *m)
 {
     struct flood_rx *f = flood_find(n, m->tag);
     if (f) {
@@ -752,7 +754,7 @@ static void flood_delivered(struct router *r, struct node *n, struct msg *m)
     release(r, m);
 }
 
-static void deliver(struct router *r, struct msg *m)
+static void deliver(struct engine *r, struct msg *m)
 {
     struct node *n = &r->nodes[m->dst];
     if (m->kind == MSG_FLOOD) {
@@ -795,7 +797,7 @@ static void deliver(struct router *r, struct msg *m)
 
 /* The blocked node's request time has been reached: everything that
  * arrives by then is in its mailbox (or counted for its flood). */
-static void check(struct router *r, struct node *n)
+static void check(struct engine *r, struct node *n)
 {
     uint64_t t = n->blk.time_ns;
     if (n->blk.op == NIC_OP_FLOOD_WAIT) {
@@ -822,7 +824,7 @@ static void check(struct router *r, struct node *n)
     }
 }
 
-static int record(struct router *r, const struct msg *m)
+static int record(struct engine *r, const struct msg *m)
 {
     if (r->nlog == r->log_cap) {
         size_t cap = r->log_cap ? 2 * r->log_cap : 1024;
@@ -843,7 +845,7 @@ static int record(struct router *r, const struct msg *m)
 /* Take what the network reported after a cycle: flood heads that reached
  * a NIC (relayed), tails that left their source (answering WAIT_SENT), and
  * arrivals (into the heap). */
-static void net_events(struct router *r, struct net_msg *arrived, struct net_msg *left)
+static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg *left)
 {
     if (flood_heads(r, net_heads(r->net)))
         return;
@@ -900,7 +902,7 @@ static void net_events(struct router *r, struct net_msg *arrived, struct net_msg
 
 /* A failed node no longer holds time back, so the rest of the machine
  * moves on after it; only a stop (no node's error) ends the engine. */
-int router_advance(struct router *r)
+int engine_advance(struct engine *r)
 {
     for (;;) {
         if (r->stopped)
@@ -963,7 +965,7 @@ int router_advance(struct router *r)
  * start-up, a channel, the network), and the model reads only the node's
  * own descriptors, so the check is exact in simulated time: the same
  * program fails at the same SEND whatever the host does. */
-static int nic_queue_check(struct router *r, struct node *n, const struct nic_desc *d)
+static int nic_queue_check(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     const struct net_params *np = &r->p.net;
     unsigned channels = (unsigned)net_nic_channels(r->net);
@@ -984,10 +986,10 @@ static int nic_queue_check(struct router *r, struct node *n, const struct nic_de
 }
 
 /* The flooding descriptors (nic_shm.h; "Flooding in the NIC" above). */
-static int handle_flood(struct router *r, struct node *n, const struct nic_desc *d)
+static int handle_flood(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     struct layout l = layout_of(r, n);
-    const char *op = router_op_name(d->op);
+    const char *op = engine_op_name(d->op);
     if (d->op != NIC_OP_FLOOD_WAIT && (d->off > l.tx_size || d->len > l.tx_size - d->off))
         return fail(r, n, "%s descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", op, d->seq,
                     d->off, d->len, l.tx_size);
@@ -1065,10 +1067,10 @@ static int handle_flood(struct router *r, struct node *n, const struct nic_desc 
 }
 
 /* The descriptors of the hardware beside the data network (hwnet.h). */
-static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
+static int handle_hw(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     char err[300];
-    const char *op = router_op_name(d->op);
+    const char *op = engine_op_name(d->op);
     uint64_t t;
     int rc;
     switch (d->op) {
@@ -1128,19 +1130,19 @@ static int handle_hw(struct router *r, struct node *n, const struct nic_desc *d)
 
 /* A SEND or MSEND of d->len bytes whose messages the router would hold
  * (`bytes` in all): 0 if that fits the host's limit, else the node fails. */
-static int held_room(struct router *r, struct node *n, const struct nic_desc *d, uint64_t bytes)
+static int held_room(struct engine *r, struct node *n, const struct nic_desc *d, uint64_t bytes)
 {
     if (r->held_total + bytes <= r->held_limit)
         return 0;
     return fail(r, n, "%s descriptor %u: the router would hold %llu bytes of messages for all nodes, more than "
                 "it may (%llu: " HELD_LIMIT_WHY "): the nodes send faster than the network and their receivers "
-                "take them", router_op_name(d->op), d->seq, (unsigned long long)(r->held_total + bytes),
+                "take them", engine_op_name(d->op), d->seq, (unsigned long long)(r->held_total + bytes),
                 (unsigned long long)r->held_limit);
 }
 
 /* A send the node posted, of `copies` messages: counted, and the node's
  * time bound moves past its start-up. */
-static void sent(struct router *r, struct node *n, const struct nic_desc *d, uint32_t copies)
+static void sent(struct engine *r, struct node *n, const struct nic_desc *d, uint32_t copies)
 {
     n->sends++;
     n->bytes_sent += d->len;
@@ -1154,7 +1156,7 @@ static void sent(struct router *r, struct node *n, const struct nic_desc *d, uin
  * are the messages each destination receives. The router reads the node's
  * list once, into the copies; the network checks it (netdev/nic_mdw.h)
  * before anything is counted, and a bad one fails the node. */
-static int msend(struct router *r, struct node *n, const struct nic_desc *d)
+static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     struct layout l = layout_of(r, n);
     uint32_t m = d->peer;
@@ -1220,15 +1222,15 @@ static int msend(struct router *r, struct node *n, const struct nic_desc *d)
     return 0;
 }
 
-static int handle(struct router *r, struct node *n, const struct nic_desc *d)
+static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     if (r->desc_log)
         fprintf(r->desc_log, "%12llu node %d: %s #%u peer %d tag %d len %u\n", (unsigned long long)d->time_ns,
-                n->rank, router_op_name(d->op), d->seq, (int)d->peer, (int)d->tag, d->len);
+                n->rank, engine_op_name(d->op), d->seq, (int)d->peer, (int)d->tag, d->len);
     struct layout l = layout_of(r, n);
     if (n->state == NODE_BLOCKED)
         return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered",
-                    router_op_name(d->op), d->seq, router_op_name(n->blk.op));
+                    engine_op_name(d->op), d->seq, engine_op_name(n->blk.op));
     if (d->time_ns > SIM_TIME_MAX_NS)
         return fail(r, n, "descriptor %u has time %llu ns, past the simulated-time limit of %llu ns "
                     "(about 13 days)", d->seq, (unsigned long long)d->time_ns, SIM_TIME_MAX_NS);
@@ -1269,7 +1271,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_PROBE:
         if (d->peer != NIC_ANY && d->peer >= (uint32_t)r->n)
             return fail(r, n, "%s descriptor %u: source %u out of range 0..%d",
-                        router_op_name(d->op), d->seq, d->peer, r->n - 1);
+                        engine_op_name(d->op), d->seq, d->peer, r->n - 1);
         n->blk = *d;
         n->blk_checked = 0;
         n->state = NODE_BLOCKED;
@@ -1331,7 +1333,7 @@ static int handle(struct router *r, struct node *n, const struct nic_desc *d)
     }
 }
 
-int router_node_poll(struct router *r, int rank)
+int engine_node_poll(struct engine *r, int rank)
 {
     struct node *n = &r->nodes[rank];
     if (n->state == NODE_FAILED || n->state == NODE_BOOT)
@@ -1353,7 +1355,7 @@ int router_node_poll(struct router *r, int rank)
         memcpy(&d, n->shm + l.ring_off + (n->cons % l.ring_slots) * sizeof d, sizeof d);
         if (n->state == NODE_EXITED)
             return fail(r, n, "posted %s (descriptor %u) after EXIT, which must be its last",
-                        router_op_name(d.op), n->cons);
+                        engine_op_name(d.op), n->cons);
         if (d.seq != n->cons)
             return fail(r, n, "descriptor in slot %u has index %u, expected %u",
                         n->cons % l.ring_slots, d.seq, n->cons);
@@ -1371,10 +1373,10 @@ int router_node_poll(struct router *r, int rank)
         return fail(r, n, "restarted during the run (its NIC said hello again)");
     if (status_of(n)->want_space)
         r->notify(r->ctx, n->rank);
-    return router_advance(r);
+    return engine_advance(r);
 }
 
-int router_deadlocked(const struct router *r)
+int engine_deadlocked(const struct engine *r)
 {
     int blocked = 0;
     if (r->heap_len || net_busy(r->net))
@@ -1392,7 +1394,7 @@ int router_deadlocked(const struct router *r)
     return blocked > 0;
 }
 
-void router_wait_detail(const struct router *r, char *buf, size_t len)
+void engine_wait_detail(const struct engine *r, char *buf, size_t len)
 {
     size_t o = 0;
     buf[0] = 0;
@@ -1411,7 +1413,7 @@ void router_wait_detail(const struct router *r, char *buf, size_t len)
             snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
                      r->hw.ctrl_posted, r->n);
         else
-            snprintf(what, sizeof what, "waits in %s", router_op_name(n->blk.op));
+            snprintf(what, sizeof what, "waits in %s", engine_op_name(n->blk.op));
         int w = snprintf(buf + o, len - o, "%snode %d %s", o ? "; " : "", i, what);
         if (w < 0 || (size_t)w >= len - o)
             break;
@@ -1419,7 +1421,7 @@ void router_wait_detail(const struct router *r, char *buf, size_t len)
     }
 }
 
-int router_all_exited(const struct router *r)
+int engine_all_exited(const struct engine *r)
 {
     for (int i = 0; i < r->n; i++)
         if (r->nodes[i].state != NODE_EXITED)
