@@ -12,6 +12,14 @@
  * matched in the order they were posted holds because completing a
  * receive first completes every earlier pending receive that could take
  * the same messages.
+ *
+ * Probing a message longer than msg_max: only the whole gives the count
+ * MPI_Probe reports, so the probe takes it out of the NIC into the library
+ * (`held`, below), with every message of the same sender and
+ * communicator that arrived before it, each whole and in order: what is
+ * held of a sender and context is always the front of its queue, so
+ * receives and probes, which look there before the NIC, keep MPI's
+ * non-overtaking rule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +82,102 @@ int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, in
     return MPI_SUCCESS;
 }
 
+/* Messages a probe took whole out of the NIC, in arrival order. */
+struct held {
+    int node;
+    uint32_t wire;
+    size_t len;
+    unsigned char *data;
+    struct held *next;
+};
+static struct held *held_head;
+
+/* The first held message matching (node or NET_ANY, wire under mask), and
+ * in *pp the link pointing to it; NULL if none. */
+static struct held *held_find(int node, uint32_t wire, uint32_t mask, struct held ***pp)
+{
+    for (struct held **p = &held_head; *p; p = &(*p)->next)
+        if ((node == NET_ANY || (*p)->node == node) && (((*p)->wire ^ wire) & mask) == 0) {
+            if (pp)
+                *pp = p;
+            return *p;
+        }
+    return NULL;
+}
+
+/* The status of a received message (node and wire tag its first
+ * piece's, total bytes, got of them kept, trunc if they did not fit cap),
+ * its Ssend acknowledged; the error class. */
+static int message_status(struct mpii_comm *c, int node, uint32_t wire, size_t got, size_t total, int trunc,
+                          size_t cap, MPI_Status *st)
+{
+    if (wire & MPII_BIT_SYNC)
+        net_send(node, (int)((wire & ~MPII_BIT_SYNC) | MPII_BIT_ACK), NULL, 0);
+    if (st) {
+        st->MPI_SOURCE = comm_rank_of_node(c, node);
+        st->MPI_TAG = (int)(wire & MPII_TAG_MASK);
+        st->MPI_ERROR = trunc ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+        st->count_bytes_ = (int)(trunc ? got : total);
+        st->cancelled_ = 0;
+    }
+    if (trunc)
+        return mpii_err(c - mpii_comms, MPI_ERR_TRUNCATE, "a message of %lu bytes from rank %d tag %d for a "
+                        "%lu-byte buffer", (unsigned long)total, comm_rank_of_node(c, node),
+                        (int)(wire & MPII_TAG_MASK), (unsigned long)cap);
+    return MPI_SUCCESS;
+}
+
+/* The first message of node matching (wire, mask), every piece, taken out
+ * of the NIC onto the end of the held list; the error class (out of
+ * memory: the message is lost). */
+static int hold_one(MPI_Comm comm, int node, uint32_t wire, uint32_t mask, struct held **out)
+{
+    size_t max = net_msg_max(), cap = 0;
+    struct held *h = calloc(1, sizeof *h);
+    if (!h)
+        return mpii_err(comm, MPI_ERR_NO_MEM, "no memory to hold a probed message");
+    struct net_status ns;
+    do {
+        if (cap < h->len + max) {
+            cap = 2 * (h->len + max);
+            unsigned char *d = realloc(h->data, cap);
+            if (!d)
+                return mpii_err(comm, MPI_ERR_NO_MEM, "no memory to hold a probed message of %lu bytes",
+                                (unsigned long)cap);
+            h->data = d;
+        }
+        net_recv_masked(node, (int)wire, mask, h->data + h->len, max, &ns);
+        h->len += ns.len;
+        node = h->node = ns.src;
+        wire = h->wire = (uint32_t)ns.tag;
+        mask = MPII_MASK_TAG;        /* its other pieces */
+    } while (ns.len == max);
+    struct held **p = &held_head;
+    while (*p)
+        p = &(*p)->next;
+    *p = *out = h;
+    return MPI_SUCCESS;
+}
+
+/* A probe found `first`, the first piece of a message of context ctx:
+ * when it is as long as msg_max, more pieces follow, and the message is
+ * held whole, with every message of its sender in ctx before it. *len:
+ * its length. Returns the error class. */
+static int hold_if_long(MPI_Comm comm, uint32_t ctx, const struct net_status *first, size_t *len)
+{
+    *len = first->len;
+    if (first->len < net_msg_max())
+        return MPI_SUCCESS;
+    struct held *h = NULL;
+    do {                             /* the sender's messages in ctx, in order, until this one */
+        int e = hold_one(comm, first->src, mpii_wire(ctx, 0), MPII_MASK_ANYTAG, &h);
+        if (e)
+            return e;
+    } while (((h->wire ^ (uint32_t)first->tag) & MPII_MASK_TAG) != 0);
+    *len = h->len;
+    return MPI_SUCCESS;
+}
+
 /* Receive one MPI message: its pieces from the node and wire tag of the
  * first. */
 static int recv_message(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag,
@@ -82,6 +186,16 @@ static int recv_message(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap
     int node = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
     uint32_t wire = mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag);
     uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
+    struct held **hp, *h = held_find(node, wire, mask, &hp);
+    if (h) {                         /* a probed long message */
+        size_t got = h->len < cap ? h->len : cap;
+        memcpy(buf, h->data, got);
+        *hp = h->next;
+        int e = message_status(c, h->node, h->wire, got, h->len, h->len > cap, cap, st);
+        free(h->data);
+        free(h);
+        return e;
+    }
     size_t max = net_msg_max(), got = 0, total = 0;
     int trunc = 0;
     unsigned char *p = buf;
@@ -101,20 +215,7 @@ static int recv_message(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap
         if (ns.len < max)
             break;
     }
-    if (wire & MPII_BIT_SYNC)
-        net_send(ns.src, (int)((wire & ~MPII_BIT_SYNC) | MPII_BIT_ACK), NULL, 0);
-    if (st) {
-        st->MPI_SOURCE = comm_rank_of_node(c, ns.src);
-        st->MPI_TAG = (int)(wire & MPII_TAG_MASK);
-        st->MPI_ERROR = trunc ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-        st->count_bytes_ = (int)(trunc ? got : total);
-        st->cancelled_ = 0;
-    }
-    if (trunc)
-        return mpii_err(c - mpii_comms, MPI_ERR_TRUNCATE, "a message of %lu bytes from rank %d tag %d for a "
-                        "%lu-byte buffer", (unsigned long)total, comm_rank_of_node(c, ns.src),
-                        (int)(wire & MPII_TAG_MASK), (unsigned long)cap);
-    return MPI_SUCCESS;
+    return message_status(c, ns.src, wire, got, total, trunc, cap, st);
 }
 
 /* --- matching and progress ------------------------------------------------
@@ -562,8 +663,9 @@ int mpii_arrived(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
 {
     struct net_status ns;
     int node = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
-    return net_probe_masked(node, (int)mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
-                            tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, &ns);
+    uint32_t wire = mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag);
+    uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
+    return held_find(node, wire, mask, NULL) || net_probe_masked(node, (int)wire, mask, &ns);
 }
 
 static int ready(struct req *q);
@@ -888,12 +990,25 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st, 
     uint32_t wire = mpii_wire(c->ctx, tag == MPI_ANY_TAG ? 0 : tag);
     uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
     struct net_status ns;
-    while (!(*flag = net_probe_masked(node, (int)wire, mask, &ns)) && block)
+    struct held *h;
+    for (;;) {
+        if ((h = held_find(node, wire, mask, NULL)) != NULL)
+            break;                   /* taken out of the NIC by an earlier probe */
+        if ((*flag = net_probe_masked(node, (int)wire, mask, &ns)) || !block)
+            break;
         progress();
-    if (!*flag)
+    }
+    if (h) {
+        *flag = 1;
+        ns = (struct net_status){ .src = h->node, .tag = (int)h->wire, .len = h->len };
+    } else if (*flag) {
+        size_t len;                  /* longer than msg_max: its length is its pieces' sum */
+        if ((e = hold_if_long(comm, c->ctx, &ns, &len)) != MPI_SUCCESS)
+            return e;
+        ns.len = len;
+    } else {
         return MPI_SUCCESS;
-    /* a message longer than msg_max: its length is the sum of its pieces,
-     * and the probe sees the first; count what is known to have arrived */
+    }
     if (st)
         *st = (MPI_Status){ .MPI_SOURCE = comm_rank_of_node(c, ns.src), .MPI_TAG = ns.tag & (int)MPII_TAG_MASK,
                             .count_bytes_ = (int)ns.len };

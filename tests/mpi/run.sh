@@ -27,7 +27,7 @@ t() {
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 
 # Each program once per ISA, and natively.
-for p in basics vcoll types icoll progress errors alltoall_latency libc_calls; do
+for p in basics vcoll types icoll progress errors alltoall_latency libc_calls probe_long; do
   for a in arm riscv; do
     "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
   done
@@ -64,6 +64,11 @@ basics_mixed_16() { same_as_open_mpi basics mixed 16 "-n 100"; }
 # 70,000 ints (280,000 bytes) a message: more than the NIC's largest
 # message (262,144 bytes), so each goes as two.
 basics_long_messages() { same_as_open_mpi basics arm 4 "-n 70000"; }
+# MPI_Probe and MPI_Iprobe of messages longer than the NIC's largest
+# report the whole message's count (two pieces; four, on mixed nodes),
+# and the sender's earlier message still comes first.
+probe_long_arm_2() { same_as_open_mpi probe_long arm 2 "-n 70000"; }
+probe_long_mixed_3() { same_as_open_mpi probe_long mixed 3 "-n 200000"; }
 # Every collective by the library's own algorithms over point to point,
 # and the alltoall and broadcast by named algorithms of the project.
 # (Two runs: the settings of all nine take more than ARGS' 255 characters.)
@@ -217,7 +222,7 @@ worked_example_as_written() {
   expect '[ $rc = 0 ]' "$(tail -15 "$TMP/we")"
 }
 
-for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages basics_p2p_algorithms \
+for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory error_before_init error_main_returns \
