@@ -875,6 +875,9 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
     return waitany(count, requests, index, st);
 }
 
+/* At least one request, then every other that is complete at the call
+ * (MPI-3.1 3.7.5), in index order after the first, each with its
+ * status; the first error found is returned. */
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
     MPII_ENTER("MPI_Waitsome");
@@ -883,9 +886,19 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
         *outcount = e ? 0 : MPI_UNDEFINED;
         return e;
     }
-    *outcount = 1;
-    indices[0] = index;
-    return MPI_SUCCESS;
+    int k = 0;
+    indices[k++] = index;
+    for (int i = 0; i < incount; i++) {
+        struct req *q = req_of(requests[i]);
+        if (i == index || !q || (q->state == REQ_PERSIST && q->inner == MPI_REQUEST_NULL) || !ready(q))
+            continue;
+        int ei = wait_one(&requests[i], statuses ? &statuses[k] : NULL);
+        indices[k++] = i;
+        if (ei && !e)
+            e = ei;
+    }
+    *outcount = k;
+    return e;
 }
 
 /* --- persistent requests (MPI-3.1 3.9): MPI_Start makes the call each time --- */

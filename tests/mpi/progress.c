@@ -177,6 +177,31 @@ static int freed_while_pending(void)
     return ok;
 }
 
+/* MPI_Waitsome returns every request complete at the call, not one: four
+ * small sends from rank 0 to rank 1, complete once sent (eager), and
+ * their receives, complete once a barrier after the sends has passed. */
+static int waitsome_takes_all(void)
+{
+    int v[4] = { 1, 2, 3, 4 }, w[4] = { 0 }, outcount = 0, idx[4];
+    MPI_Request rq[4];
+    MPI_Status st[4];
+    if (rank == 0)
+        for (int i = 0; i < 4; i++)
+            MPI_Isend(&v[i], 1, MPI_INT, 1, 40 + i, MPI_COMM_WORLD, &rq[i]);
+    if (rank == 1)
+        for (int i = 0; i < 4; i++)
+            MPI_Irecv(&w[i], 1, MPI_INT, 0, 40 + i, MPI_COMM_WORLD, &rq[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank > 1)
+        return 1;
+    MPI_Waitsome(4, rq, &outcount, idx, st);
+    int ok = outcount == 4;
+    for (int k = 0; ok && k < outcount; k++)
+        ok = idx[k] == k && (rank == 0 || (w[k] == k + 1 && st[k].MPI_TAG == 40 + k));
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -195,6 +220,7 @@ int main(int argc, char **argv)
     check("MPI_SOURCE, permuted ranks", permuted_source());
     check("an error stays with its receive", error_stays());
     check("freed while pending", freed_while_pending());
+    check("MPI_Waitsome takes all complete", waitsome_takes_all());
     if (rank == 0)
         printf("progress: %s\n", fails ? "FAILED" : "all ok");
     MPI_Finalize();
