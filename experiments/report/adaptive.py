@@ -15,7 +15,9 @@ Tsai and Robinson leave open how collectives could use adaptive routing
 dimension-order routing and under adaptive routing functions
 (docs/network.md "Adaptive routing"). Thakur's four complete exchanges on
 the Delta-like mesh (preset `delta`, 2 VCs) under the west-first turn
-model and Duato's routing (VC 0 the escape channel, VC 1 adaptive); the
+model and Duato's routing (VC 0 the escape channel, VC 1 adaptive), each
+taking the first free output its routing permits or, after a slash, the
+emptiest (`selection=least_used`); the
 all-to-all broadcast by controlled flooding and Tseng's torus broadcast
 (all-port) under Duato's and Valiant's routing, every torus with 4 VCs (a
 turn model routes no torus). Each cell: the collective's time (us), then
@@ -26,21 +28,30 @@ links the worms took (1: every step free of contention). Wall time: %s.
 
 
 def routing_of(net):
-    """The routing a net column names: its routing= word, else the default."""
+    """The routing a net column names: its routing= word (the default
+    when none), and its selection= word's value after a slash when it
+    is not the default first ("duato/least_used")."""
+    name, sel = "deterministic", ""
     for word in (net or "").split():
         if word.startswith("routing="):
-            return word[len("routing="):]
-    return "deterministic"
+            name = word[len("routing="):]
+        elif word.startswith("selection=") and word != "selection=first":
+            sel = "/" + word[len("selection="):]
+    return name + sel
 
 
 def routings(rows):
-    """The routings of the rows, deterministic first, then as they come."""
+    """The routings of the rows: deterministic first, then each routing
+    as it first comes, its other selections right after it."""
     seen = ["deterministic"]
     for r in rows:
         name = routing_of(r["net"])
         if name not in seen:
             seen.append(name)
-    return [x for x in seen if any(routing_of(r["net"]) == x for r in rows)]
+    base = [x for x in seen if "/" not in x]
+    order = [x for b in base for x in seen if x == b or x.startswith(b + "/")]
+    order += [x for x in seen if x not in order]
+    return [x for x in order if any(routing_of(r["net"]) == x for r in rows)]
 
 
 def cells(rows):

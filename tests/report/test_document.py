@@ -38,11 +38,17 @@ class Sections(ScratchTest):
                 row(app="alltoall_gen", topo="mesh", dims="4x4", nodes=16, len=1024, net="routing=deterministic",
                     group="delta", coll_ns=50000, max_link_sharing=3, wall_s=1),
                 row(app="alltoall_gen", topo="mesh", dims="4x4", nodes=16, len=1024, net="routing=west_first",
-                    group="delta", coll_ns=40000, max_link_sharing=2, wall_s=1)]
+                    group="delta", coll_ns=40000, max_link_sharing=2, wall_s=1),
+                row(app="alltoall_gen", topo="mesh", dims="4x4", nodes=16, len=1024,
+                    net="routing=west_first selection=least_used", group="delta", coll_ns=60000,
+                    max_link_sharing=4, wall_s=1)]
         text = self.section(adaptive, "adaptive", rows)
         self.assertIn("| app | machine | len | deterministic | duato |\n|---|---|---|---|---|\n"
                       "| bcast_tseng2d | 5x5 | 1024 | 10.0 (1) | 12.0 (2) |\n", text)
-        self.assertIn("| alltoall_gen | 4x4 | 1024 | 50.0 (3) | 40.0 (2) |\n", text)
+        self.assertIn("| app | machine | len | deterministic | west_first | west_first/least_used |\n", text)
+        self.assertIn("| alltoall_gen | 4x4 | 1024 | 50.0 (3) | 40.0 (2) | 60.0 (4) |\n", text)
+        self.assertIn("Under west_first/least_used, against dimension order: 0 of 1 cells faster, 1 slower"
+                      " (worst alltoall_gen 4x4 1024, 20 % slower)", text.replace("\n", " "))
         self.assertIn("Under west_first, against dimension order: 1 of 1 cells faster (best alltoall_gen 4x4 1024,"
                       " 20 % faster), 0 slower, 0 within 0.5 %.", text.replace("\n", " "))
         self.assertIn("Contention-free under dimension order, shared under duato: bcast_tseng2d 5x5 1024.",
