@@ -141,9 +141,12 @@ static int hold_one(MPI_Comm comm, int node, uint32_t wire, uint32_t mask, struc
         if (cap < h->len + max) {
             cap = 2 * (h->len + max);
             unsigned char *d = realloc(h->data, cap);
-            if (!d)
+            if (!d) {
+                free(h->data);
+                free(h);
                 return mpii_err(comm, MPI_ERR_NO_MEM, "no memory to hold a probed message of %lu bytes",
                                 (unsigned long)cap);
+            }
             h->data = d;
         }
         net_recv_masked(node, (int)wire, mask, h->data + h->len, max, &ns);

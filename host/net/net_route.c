@@ -316,19 +316,25 @@ int net_route_cands(const struct net *n, int at, int in_port, int in_vc, const s
     return fns[n->p.routing](n, at, m, c);
 }
 
+/* Whether routing r routes 2D meshes only (the turns it names are a
+ * plane's). */
+static int only_2d(enum routing r)
+{
+    return r == ROUTING_WEST_FIRST || r == ROUTING_NORTH_LAST || r == ROUTING_ODD_EVEN;
+}
+
 int net_route_check(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
 {
     enum routing r = p->routing;
     if (!(defs[r].topos >> m->topo & 1)) {
         size_t o = (size_t)snprintf(err, errlen, "routing=%s does not route a %s%s; for a %s:", defs[r].name,
-                                    topo_names[m->topo], r == ROUTING_WEST_FIRST || r == ROUTING_NORTH_LAST ||
-                                    r == ROUTING_ODD_EVEN ? " (a 2D mesh only)" : "", topo_names[m->topo]);
+                                    topo_names[m->topo], only_2d(r) ? " (a 2D mesh only)" : "", topo_names[m->topo]);
         for (int i = 0; i < ROUTING_COUNT && o < errlen; i++)
             if (defs[i].topos >> m->topo & 1)
                 o += (size_t)snprintf(err + o, errlen - o, " %s", defs[i].name);
         return -1;
     }
-    if ((r == ROUTING_WEST_FIRST || r == ROUTING_NORTH_LAST || r == ROUTING_ODD_EVEN) && m->ndims != 2) {
+    if (only_2d(r) && m->ndims != 2) {
         snprintf(err, errlen, "routing=%s routes a 2D mesh; this mesh has %d dimensions (negative_first or "
                  "duato route any)", defs[r].name, m->ndims);
         return -1;

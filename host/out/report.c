@@ -40,6 +40,14 @@ static int by_step_cmp(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* The links message m crossed (net_taken: those its head took under an
+ * adaptive routing, else its route). */
+static int record_links(const struct engine *r, const struct msg_record *m, int *path, int max)
+{
+    struct net_msg x = { .src = m->src, .dst = m->dst, .route_at = m->route_at, .route_len = m->route_len };
+    return net_taken(r->net, &x, path, max);
+}
+
 /* Returns the steps that have messages, in increasing order, or NULL
  * (with *nsteps 0) if there are none or memory ran out. */
 static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
@@ -68,16 +76,14 @@ static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
         *cur = (struct step_stat){ s, end - first, 0 };
         for (size_t k = first; k < end; k++) {
             const struct msg_record *m = &r->log[order[k].i];
-            int n = net_taken(r->net, &(struct net_msg){ .src = m->src, .dst = m->dst, .route_at = m->route_at,
-                                                         .route_len = m->route_len }, path, 4096);
+            int n = record_links(r, m, path, 4096);
             for (int j = 0; j < n; j++)
                 if (++use[path[j]] > cur->max_share)
                     cur->max_share = use[path[j]];
         }
         for (size_t k = first; k < end; k++) {     /* clear what this step used */
             const struct msg_record *m = &r->log[order[k].i];
-            int n = net_taken(r->net, &(struct net_msg){ .src = m->src, .dst = m->dst, .route_at = m->route_at,
-                                                         .route_len = m->route_len }, path, 4096);
+            int n = record_links(r, m, path, 4096);
             for (int j = 0; j < n; j++)
                 use[path[j]] = 0;
         }

@@ -9,17 +9,23 @@
 #include "net_fixture.h"
 #include "net/net_route.h"
 
+/* The routing called `name`, failing the test if there is none. */
+static enum routing routing_named(const char *name)
+{
+    for (int r = 0; routing_names[r]; r++)
+        if (!strcmp(routing_names[r], name))
+            return (enum routing)r;
+    check_fail(__FILE__, __LINE__, "no routing %s", name);
+    return ROUTING_DETERMINISTIC;
+}
+
 static struct net *net_with(const char *topo, const char *nodes, const char *dims, const char *routing,
                             uint32_t vcs)
 {
     struct machine m = mach(topo, nodes, dims, NIC_PORT_ONE);
     struct net_params p = small_params();
     p.vcs = vcs;
-    for (int r = 0; routing_names[r]; r++)
-        if (!strcmp(routing_names[r], routing))
-            p.routing = (enum routing)r;
-    if (strcmp(routing_names[p.routing], routing))
-        check_fail(__FILE__, __LINE__, "no routing %s", routing);
+    p.routing = routing_named(routing);
     char err[256];
     struct net *n = net_new(&m, &p, err, sizeof err);
     if (!n)
@@ -317,9 +323,7 @@ TEST(adaptive_runs_deliver_and_match_the_reference)
             struct net_params p = small_params();
             p.vcs = runs[i].vcs;
             p.selection = (enum selection)sel;
-            for (int r = 0; routing_names[r]; r++)
-                if (!strcmp(routing_names[r], runs[i].routing))
-                    p.routing = (enum routing)r;
+            p.routing = routing_named(runs[i].routing);
             char err[256];
             struct net *n = net_new(&m, &p, err, sizeof err);
             REQUIRE(n != NULL);
