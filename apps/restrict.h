@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include "../netdev/topo.h"
+#include "../netdev/nic_shm.h"
 
 enum app_restriction {
     APP_ANY = 0,
@@ -123,7 +124,7 @@ const struct app_key *app_keys(const char *app);
 
 /* ARGS parsed against an app's keys. */
 #define APP_MAX_KEYS 16
-#define APP_ARGS_MAX 255                 /* characters of ARGS (struct nic_config) */
+#define APP_ARGS_MAX (NIC_ARGS_BYTES - 1) /* characters of ARGS (struct nic_config) */
 struct app_args {
     const struct app_key *keys;
     int nkeys;

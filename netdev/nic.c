@@ -33,7 +33,7 @@ static uint32_t prod;                 /* descriptors posted */
 static uint32_t tx_head;              /* payload bytes allocated, monotonic */
 static uint32_t pay_end[256];         /* tx_head after each slot's payload; ring_slots <= 256 */
 static struct net_topology topo;
-static char args_copy[256];
+static char args_copy[NIC_ARGS_BYTES];
 static struct app_args args_parsed;
 
 static void doorbell(void)

@@ -55,9 +55,10 @@
 #include "topo.h"
 
 #define NIC_MAGIC        0x43494e57u   /* "WNIC" */
-#define NIC_VERSION      1u
+#define NIC_VERSION      2u            /* 2: ARGS of NIC_ARGS_BYTES - 1 characters */
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
 #define NIC_MAX_DIMS     TOPO_MAX_DIMS
+#define NIC_ARGS_BYTES   800           /* ARGS with its NUL: what fits before nic_status */
 #define NIC_ANY          0xffffffffu   /* wildcard source or tag in RECV/PROBE */
 #define NIC_BARRIERS     16            /* barrier circuits: the T3D's two 8-bit registers */
 #define NIC_FI_REGS      2             /* fetch-and-increment registers per NIC, as the T3D's */
@@ -90,7 +91,7 @@ struct nic_config {
     uint32_t after_exit;               /* enum nic_after_exit */
     uint32_t reserved[7];
     char     app[64];                  /* NUL-terminated app name */
-    char     args[256];                /* NUL-terminated, space-separated key=value */
+    char     args[NIC_ARGS_BYTES];     /* NUL-terminated, space-separated key=value */
 };
 
 /* What a node does after its EXIT: reset its board (a node of one run:
@@ -240,7 +241,7 @@ struct nic_reply {
 /* The wire rules, checked by every compiler that builds this file (the
  * ARM and RISC-V nodes and the x86-64 router): each block has the same
  * size and field offsets everywhere and fits before the next one. */
-_Static_assert(sizeof(struct nic_config) == 472, "nic_config layout");
+_Static_assert(sizeof(struct nic_config) == 1016, "nic_config layout");
 _Static_assert(offsetof(struct nic_config, dims) == 24 && offsetof(struct nic_config, app) == 152,
                "nic_config field offsets");
 _Static_assert(NIC_CONFIG_OFF + sizeof(struct nic_config) <= NIC_STATUS_OFF, "nic_config overlaps nic_status");
