@@ -30,6 +30,8 @@ static const struct key {
     { "cpu_ps", K_U32, P(ps_per_instr), 1, 1000000000, "node CPU time per instruction executed, ps", NULL },
     { "msg_max", K_U32, P(msg_max), 1, 64u << 20, "largest message, bytes", NULL },
     { "nic_mem", K_U32, P(nic_mem), 65536, 256u << 20, "NIC memory per node, bytes (a power of two)", NULL },
+    { "ram_mib", K_U32, P(ram_mib), NODE_RAM_MIN_MIB, NODE_RAM_MAX_MIB, "node RAM, MiB: an MPI program's heap is "
+      "what its image leaves of it; the project's apps keep their 30 MiB heap (docs/mpi.md)", NULL },
     { "held_max", K_U32, P(held_max), 65536, 1u << 30, "bytes the router holds for one node (payload + 256 "
       "a message): its unreceived arrivals, and apart from them its NIC queue; past it the run ends", NULL },
     { "flit_bytes", K_U32, P(net.flit_bytes), 1, 4096, "bytes per flit", NULL },
@@ -71,6 +73,7 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->msg_max = 262144;
     p->nic_mem = 1u << 20;
     p->held_max = 64u << 20;
+    p->ram_mib = NODE_RAM_MIN_MIB;
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
                                   .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN, .tie = TIE_PLUS,

@@ -755,7 +755,7 @@ static int gdb_announce(struct run *rn, int port, const char *host)
  * pool_spec_key, once the ISA is known to be wanted). */
 static struct pool_spec spec_of(const struct run *rn, int a)
 {
-    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, 0, NULL, rn->image[a] };
+    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, rn->p.ram_mib, 0, NULL, rn->image[a] };
 }
 
 /* What run_main loaded for the nodes: the QEMU templates, the node images
@@ -1267,7 +1267,7 @@ static int run_main(struct host *h, int argc, char **argv)
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
             continue;                /* no node runs this ISA */
-        if (!(rn.image[a] = pool_image_read(a, rn.kernel[a], err, sizeof err))) {
+        if (!(rn.image[a] = pool_image_read(a, rn.kernel[a], (size_t)rn.p.ram_mib << 20, err, sizeof err))) {
             fprintf(stderr, "wormsim: %s\n", err);
             return 2;
         }

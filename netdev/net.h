@@ -40,6 +40,8 @@ struct net_status {
 
 int net_rank(void);
 int net_nodes(void);
+/* The node's RAM in MiB (the run's ram_mib, netdev/nic_shm.h). */
+unsigned net_ram_mib(void);
 const struct net_topology *net_topology(void);
 void net_coords(int rank, int coords[NET_MAX_DIMS]);
 int net_rank_of(const int coords[NET_MAX_DIMS]);

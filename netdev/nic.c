@@ -157,7 +157,8 @@ const struct nic_config *nic_init(void)
     /* The router wrote the configuration before link_up. */
     if (cfg->magic != NIC_MAGIC || cfg->version != NIC_VERSION)
         panic("NIC memory has no router configuration (magic 0x%lx)", (unsigned long)cfg->magic);
-    if (cfg->ring_slots > sizeof pay_end / sizeof pay_end[0] || cfg->rx_off + cfg->rx_size > dev.bar_size[2])
+    if (cfg->ring_slots > sizeof pay_end / sizeof pay_end[0] || cfg->rx_off + cfg->rx_size > dev.bar_size[2] ||
+        cfg->ram_mib < NODE_RAM_MIN_MIB || cfg->ram_mib > NODE_RAM_MAX_MIB)
         panic("NIC configuration out of range");
     kernel_rank = (int)cfg->rank;
     ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
@@ -215,6 +216,7 @@ void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)
 
 int net_rank(void) { return (int)cfg->rank; }
 int net_nodes(void) { return (int)cfg->nodes; }
+unsigned net_ram_mib(void) { return cfg->ram_mib; }
 size_t net_msg_max(void) { return cfg->msg_max; }
 const struct net_topology *net_topology(void) { return &topo; }
 uint64_t net_time_ns(void) { return clock_now_ns(); }

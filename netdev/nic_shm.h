@@ -59,6 +59,10 @@
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
 #define NIC_MAX_DIMS     TOPO_MAX_DIMS
 #define NIC_ARGS_BYTES   800           /* ARGS with its NUL: what fits before nic_status */
+/* A node's RAM (the run's ram_mib): the node images are linked into its
+ * first NODE_RAM_MIN_MIB (linker/); an MPI program's heap runs to its end. */
+#define NODE_RAM_MIN_MIB 32
+#define NODE_RAM_MAX_MIB 1024
 #define NIC_ANY          0xffffffffu   /* wildcard source or tag in RECV/PROBE */
 #define NIC_BARRIERS     16            /* barrier circuits: the T3D's two 8-bit registers */
 #define NIC_FI_REGS      2             /* fetch-and-increment registers per NIC, as the T3D's */
@@ -89,7 +93,8 @@ struct nic_config {
     uint32_t ps_per_instr;             /* node CPU speed: picoseconds per instruction */
     uint32_t t_send_ns, t_recv_ns;     /* software start-up of a send and of a receive */
     uint32_t after_exit;               /* enum nic_after_exit */
-    uint32_t reserved[7];
+    uint32_t ram_mib;                  /* the node's RAM, NODE_RAM_MIN_MIB..NODE_RAM_MAX_MIB MiB */
+    uint32_t reserved[6];
     char     app[64];                  /* NUL-terminated app name */
     char     args[NIC_ARGS_BYTES];     /* NUL-terminated, space-separated key=value */
 };

@@ -71,18 +71,20 @@ int kill(pid_t pid, int sig)
     _exit(128 + sig);
 }
 
-/* The heap, as picolibc's own sbrk keeps it (between the linker's
- * __heap_start and __heap_end), and a request it cannot meet said on the
- * node's console, naming the rank and the request, before malloc returns
- * NULL (a program that then uses the NULL faults, and the run names it). */
-extern char __heap_start[], __heap_end[];
+/* The heap, from the linker's __heap_start to the end of the node's RAM
+ * (the run's ram_mib, from __ram_base), and a request it cannot meet said
+ * on the node's console, naming the rank and the request, before malloc
+ * returns NULL (a program that then uses the NULL faults, and the run
+ * names it). */
+extern char __heap_start[], __ram_base[];
 
 void *sbrk(ptrdiff_t incr)
 {
     static char *brk = __heap_start;
-    if (incr > __heap_end - brk || incr < __heap_start - brk) {
-        printf("MPI: rank %d: out of node memory: a request of %ld bytes; %ld of the heap's %ld bytes are free\n",
-               net_rank(), (long)incr, (long)(__heap_end - brk), (long)(__heap_end - __heap_start));
+    char *end = __ram_base + ((size_t)net_ram_mib() << 20);
+    if (incr > end - brk || incr < __heap_start - brk) {
+        printf("MPI: rank %d: out of node memory: a request of %ld bytes; %ld of the heap's %ld bytes are free "
+               "(ram_mib=%u)\n", net_rank(), (long)incr, (long)(end - brk), (long)(end - __heap_start), net_ram_mib());
         errno = ENOMEM;
         return (void *)-1;
     }

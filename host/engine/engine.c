@@ -280,6 +280,7 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->ps_per_instr = r->p.ps_per_instr;
     c->t_send_ns = r->p.t_send_ns;
     c->t_recv_ns = r->p.t_recv_ns;
+    c->ram_mib = r->p.ram_mib;
     snprintf(c->app, sizeof c->app, "%s", app);
     snprintf(c->args, sizeof c->args, "%s", args ? args : "");
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */

@@ -12,12 +12,13 @@ static const struct { unsigned char cls; unsigned short machine; const char *nam
     [ARCH_RISCV] = { ELFCLASS64, EM_RISCV, "a 64-bit RISC-V" },
 };
 
-int arch_read_image(enum node_arch a, const char *path, struct node_image *im, char *err, size_t errlen)
+int arch_read_image(enum node_arch a, const char *path, size_t ram_bytes, struct node_image *im, char *err,
+                    size_t errlen)
 {
     char what[40];
     snprintf(what, sizeof what, "%s node image", arch_names[a]);
     return image_read(im, path, what, arch_elf[a].cls, arch_elf[a].machine, arch_elf[a].name, arch_ram_base[a],
-                      (size_t)NODE_RAM_MIB << 20, err, errlen);
+                      ram_bytes, err, errlen);
 }
 
 const unsigned arch_node_mib[ARCH_COUNT] = { 18, 14 };

@@ -42,7 +42,7 @@ int pool_init(struct pool *p, int keep, int epfd, char *err, size_t errlen)
     return 0;
 }
 
-/* The key of a node: ISA, image path and file identity, NIC memory, the
+/* The key of a node: ISA, image path and file identity, NIC memory, RAM, the
  * PATH its QEMU was found on, template. A rebuilt image has another inode
  * or time, so another key. */
 int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
@@ -62,9 +62,9 @@ int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
         cap += strlen(s->tpl->argv[i]) + 1;
     char *k = malloc(cap);
     if (k) {
-        size_t o = (size_t)snprintf(k, cap, "%d|%s|%lu:%lu:%lld:%lld.%09ld|%zu|%s|", s->arch, path,
+        size_t o = (size_t)snprintf(k, cap, "%d|%s|%lu:%lu:%lld:%lld.%09ld|%zu|%u|%s|", s->arch, path,
                                     (unsigned long)st.st_dev, (unsigned long)st.st_ino, (long long)st.st_size,
-                                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, s->nic_mem, qemu);
+                                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, s->nic_mem, s->ram_mib, qemu);
         for (int i = 0; i < s->tpl->argc; i++)
             o += (size_t)snprintf(k + o, cap - o, "%s\x1f", s->tpl->argv[i]);
     }
@@ -81,14 +81,14 @@ void pool_spec_free(struct pool_spec *s)
     s->key = NULL;
 }
 
-struct pool_image *pool_image_read(int arch, const char *path, char *err, size_t errlen)
+struct pool_image *pool_image_read(int arch, const char *path, size_t ram_bytes, char *err, size_t errlen)
 {
     struct pool_image *im = calloc(1, sizeof *im);
     if (!im) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (arch_read_image((enum node_arch)arch, path, &im->im, err, errlen)) {
+    if (arch_read_image((enum node_arch)arch, path, ram_bytes, &im->im, err, errlen)) {
         free(im);
         return NULL;
     }
@@ -104,12 +104,11 @@ void pool_image_unref(struct pool_image *im)
     }
 }
 
-#define RAM_BYTES ((size_t)NODE_RAM_MIB << 20)
-
-/* The node's RAM, a memfd holding its image (nothing else written), mapped
- * read-only here from then on. Returns the memfd, or -1. */
-static int ram_create(struct pool_node *nd, const struct pool_image *im)
+/* The node's RAM, ram_mib MiB: a memfd holding its image (nothing else
+ * written), mapped read-only here from then on. Returns the memfd, or -1. */
+static int ram_create(struct pool_node *nd, const struct pool_image *im, unsigned ram_mib)
 {
+    const size_t RAM_BYTES = (size_t)ram_mib << 20;
     char name[32];
     snprintf(name, sizeof name, "wormsim-ram-%d", nd->id);
     int fd = memfd_create(name, MFD_CLOEXEC);
@@ -123,6 +122,7 @@ static int ram_create(struct pool_node *nd, const struct pool_image *im)
     image_write(&im->im, m);
     mprotect(m, RAM_BYTES, PROT_READ);
     nd->ram = m;
+    nd->ram_bytes = RAM_BYTES;
     return fd;
 }
 
@@ -180,7 +180,7 @@ static void node_free(struct pool *p, struct pool_node *nd)
     }
     nic_mem_destroy(&nd->mem);
     if (nd->ram)
-        munmap(nd->ram, RAM_BYTES);
+        munmap(nd->ram, nd->ram_bytes);
     pool_image_unref(nd->image);
     if (nd->qmp.fd >= 0) close(nd->qmp.fd);
     if (nd->conn >= 0) close(nd->conn);
@@ -216,7 +216,7 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     nd->log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (nd->log < 0 || nic_mem_create(&nd->mem, id, s->nic_mem) || pipe2(out, O_CLOEXEC) ||
         (nd->reusable && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl)) ||
-        (has_ram && (ram = ram_create(nd, s->image)) < 0)) {
+        (has_ram && (ram = ram_create(nd, s->image, s->ram_mib)) < 0)) {
         snprintf(err, errlen, "cannot set up a node (%s): %s", nd->log < 0 ? log_path : "NIC memory or console",
                  strerror(errno));
         goto fail;
@@ -225,7 +225,7 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     fcntl(nd->console, F_SETFL, O_NONBLOCK);
     qmp_init(&nd->qmp, ctl[0]);
     char mem[16];
-    snprintf(mem, sizeof mem, "%dM", NODE_RAM_MIB);
+    snprintf(mem, sizeof mem, "%uM", s->ram_mib);
     struct launch_vars v = { s->kernel, p->sock, mem, s->gdb_port, ctl[1], ram, s->image->im.entry };
     nd->pid = launch_node(s->tpl, &v, out[1]);
     close(out[1]);
@@ -546,7 +546,7 @@ unsigned long long pool_idle_bytes(const struct pool *p)
                 bytes += kb << 10;
         if (f)
             fclose(f);
-        bytes += resident(nd->mem.map, nd->mem.size) + resident(nd->ram, RAM_BYTES);
+        bytes += resident(nd->mem.map, nd->mem.size) + resident(nd->ram, nd->ram_bytes);
     }
     return bytes;
 }

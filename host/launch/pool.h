@@ -49,9 +49,9 @@ struct pool_image {
     struct node_image im;
 };
 
-/* Read node image path for ISA arch (arch_read_image): a new shared image
+/* Read node image path for ISA arch, to fit ram_bytes of RAM (arch_read_image): a new shared image
  * with one reference, or NULL with err set. */
-struct pool_image *pool_image_read(int arch, const char *path, char *err, size_t errlen);
+struct pool_image *pool_image_read(int arch, const char *path, size_t ram_bytes, char *err, size_t errlen);
 void pool_image_unref(struct pool_image *im);
 
 enum pool_node_state {
@@ -66,6 +66,7 @@ struct pool_spec {
     const char *kernel;
     int arch;                /* enum node_arch */
     size_t nic_mem;
+    unsigned ram_mib;        /* the node's RAM (params ram_mib) */
     int gdb_port;            /* 0: none; a node with a gdbstub is never reused */
     char *key;               /* pool_spec_key(), once per spec */
     struct pool_image *image;   /* the image, read once for the run (the run's reference) */
@@ -89,6 +90,7 @@ struct pool_node {
     char *key;
     int reusable;            /* kept for the next run (kept pool, no gdbstub, @QMP@ and @RAM@) */
     uint8_t *ram;            /* its RAM, mapped read-only (@RAM@), or NULL */
+    size_t ram_bytes;        /* its size */
     struct pool_image *image;   /* what the pool wrote into it */
     struct qmp qmp;          /* its QEMU's monitor, if reusable */
     int qmp_ready;           /* qmp_capabilities sent: commands may follow */

@@ -106,7 +106,8 @@ pool_hostile_nodes_do_not_reach_the_next_run() {
 }
 
 # A pool grows for a bigger run, serves a smaller one from its idle nodes,
-# and a rebuilt node image (another file) gets fresh nodes.
+# and a rebuilt node image (another file), or another RAM size, gets fresh
+# nodes.
 pool_grows_and_takes_a_new_image() {
   local P=gr-$$
   pool_up "$P"; local pp=$pool_pid
@@ -115,6 +116,10 @@ pool_grows_and_takes_a_new_image() {
   wp --app hello --nodes 8 > "$TMP/g2" 2>&1; rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g2")" = 4 ]' "$(cat "$TMP/g2")"
   wp --app hello --nodes 2 > "$TMP/g3" 2>&1; rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g3")" = 2 ]' "$(cat "$TMP/g3")"
   expect '[ "$(qemu_of $pp | wc -l)" = 8 ]' "$(qemu_of $pp | wc -l) QEMUs, 8 expected"
+  wp --app hello --nodes 2 --set ram_mib=64 > "$TMP/g5" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g5")" = 0 ]' "a node of 32 MiB served a run of 64: $(cat "$TMP/g5")"
+  wp --app hello --nodes 2 --set ram_mib=64 > "$TMP/g6" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g6")" = 2 ]' "$(cat "$TMP/g6")"
   cp "$KERNEL" "$TMP/other.elf"
   "$WORMSIM" --pool "$P" --kernel "$TMP/other.elf" --runs-dir "$RUNS" --app hello --nodes 2 > "$TMP/g4" 2>&1
   rc=$?; expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/g4")" = 0 ]' "$(cat "$TMP/g4")"
