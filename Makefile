@@ -82,6 +82,11 @@ NODE_HDRS    = $(wildcard board/*.h kernel/*.h netdev/*.h apps/*.h apps/*.def ap
 # The node MPI library (apps/mpi/, docs/mpi.md): linked only into the
 # images of MPI programs, which wormsim-mpicc builds.
 MPI_LIB_SRCS = $(wildcard apps/mpi/*.c)
+# The node calls of the collective library (apps/coll/req.c, run.c) that an
+# MPI image routes through apps/mpi/view.c, so that the library runs on a
+# sub-communicator as on a machine of its own; the project's own images
+# are linked without them.
+MPI_WRAP     = net_rank net_nodes net_topology net_send_multi net_recv
 # The node offers POSIX clocks (apps/mpi/libc.c), which picolibc declares
 # only where these say so.
 MPI_USER_CFLAGS = $(PICOLIBC) -O2 -g -ffunction-sections -fdata-sections -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L
@@ -116,7 +121,7 @@ FORCE:
 MPICC        = $(BUILD)/bin/wormsim-mpicc
 mpicc_vars   = export WMPICC_$(1)_CC='$($(1)_CROSS)gcc' \
                WMPICC_$(1)_CFLAGS='$(MPI_USER_CFLAGS) $($(1)_FLAGS)' \
-               WMPICC_$(1)_LDFLAGS='$(NODE_LDFLAGS) $($(1)_FLAGS) $($(1)_LDFLAGS) -T $(abspath $($(1)_LDS))' \
+               WMPICC_$(1)_LDFLAGS='$(NODE_LDFLAGS) $($(1)_FLAGS) $($(1)_LDFLAGS) $(MPI_WRAP:%=-Wl,--wrap=%) -T $(abspath $($(1)_LDS))' \
                WMPICC_$(1)_OBJS='$(abspath $($(1)_OBJS) $($(1)_MPI_OBJS))'
 $(MPICC): apps/mpi/wormsim-mpicc.sh Makefile $(foreach a,$(ARCHES),$($(a)_OBJS) $($(a)_MPI_OBJS))
 	@mkdir -p $(dir $@)

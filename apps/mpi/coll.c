@@ -31,20 +31,22 @@
 
 #define TAG_COLL 1                   /* every p2p collective's tag, on the collective context */
 
-/* The algorithm of op to try from the project's library, or NULL for p2p. */
+/* The algorithm of op to try from the project's library, or NULL for p2p:
+ * on every node in node order (an identity communicator), or on a
+ * sub-communicator of two ranks or more, seen as a line of its ranks
+ * (apps/mpi/view.c). */
 static const char *project_algo(const struct mpii_comm *c, const char *op)
 {
     const char *a = mpii_cvar_algorithm(op);
-    return c->identity && strcmp(a, "p2p") ? a : NULL;   /* every node in node order */
+    return strcmp(a, "p2p") && (c->identity || c->size >= 2) ? a : NULL;
 }
 
-static void refused(const char *op, const char *algo, const char *why)
+static void refused(const struct mpii_comm *c, const char *algo, const char *why)
 {
     static int said;
     if (strcmp(algo, "auto") && !said++)
-        printf("MPI: rank %d: %s: algorithm '%s' cannot run this call (%s); the library's p2p algorithm runs\n",
-               net_rank(), mpii_call, algo, why);
-    (void)op;
+        printf("MPI: rank %d: %s: algorithm '%s' cannot run this call (%s%s); the library's p2p algorithm runs\n",
+               net_rank(), mpii_call, algo, why, c->identity ? "" : "; a sub-communicator is a line of its ranks");
 }
 
 
@@ -58,14 +60,20 @@ static void refused(const char *op, const char *algo, const char *why)
  * whole-machine communicator shares it. */
 static struct kept {
     int used;
+    uint32_t comm;                   /* KEPT_WHOLE, or a sub-communicator's context */
+    int size, rank;
     struct coll_call call;
     char algo[MPI_SETTING_MAX];
     struct coll_req *req;
 } kept[COLL_NOPS];
 
-static int same_call(const struct kept *k, const struct coll_call *c)
+#define KEPT_WHOLE UINT32_MAX
+static uint32_t kept_comm(const struct mpii_comm *c) { return c->identity ? KEPT_WHOLE : c->ctx; }
+
+static int same_call(const struct kept *k, const struct mpii_comm *comm, const struct coll_call *c)
 {
-    return k->used && k->call.len == c->len && k->call.cx.root == c->cx.root && k->call.cx.rop == c->cx.rop &&
+    return k->used && k->comm == kept_comm(comm) && k->size == comm->size && k->rank == comm->rank &&
+           k->call.len == c->len && k->call.cx.root == c->cx.root && k->call.cx.rop == c->cx.rop &&
            k->call.cx.dtype == c->cx.dtype && !strcmp(k->algo, c->algo);
 }
 
@@ -74,6 +82,26 @@ static void forget(struct kept *k)
     if (k->used)
         coll_free(k->req);
     k->used = 0;
+}
+
+/* Plan call (coll_init_call) for communicator c: 0, 1 (a failure) or 2
+ * (the algorithm cannot run it), with the reason in err. A
+ * sub-communicator's plan is made in its view (apps/mpi/view.c), and an
+ * algorithm of multidestination worms, whose worms follow the machine's
+ * own paths, never runs on one. */
+static int plan(const struct mpii_comm *c, const struct coll_call *call, struct coll_req **req, char *err,
+                size_t errlen)
+{
+    mpii_view(c->identity ? NULL : c);
+    int rc = coll_init_call(call, req, err, errlen);
+    mpii_view(NULL);
+    if (!rc && !c->identity && coll_req_algo(*req)->worms) {
+        snprintf(err, errlen, "it sends multidestination worms, which follow the machine's paths");
+        coll_free(*req);
+        *req = NULL;
+        rc = 2;
+    }
+    return rc;
 }
 
 /* Run call on the project's algorithm that the operation's setting names
@@ -88,30 +116,35 @@ static int project(const struct mpii_comm *c, MPI_Comm comm, const char *opname,
         return P2P;
     call->algo = algo;
     struct kept *k = &kept[call->op];
-    if (!same_call(k, call)) {
+    if (!same_call(k, c, call)) {
         forget(k);
-        int rc = coll_init_call(call, &k->req, err, sizeof err);
+        int rc = plan(c, call, &k->req, err, sizeof err);
         for (int op = 0; rc == 2 && op < COLL_NOPS; op++)      /* room: the other kept plans go */
             if (kept[op].used) {
                 forget(&kept[op]);
-                rc = coll_init_call(call, &k->req, err, sizeof err);
+                rc = plan(c, call, &k->req, err, sizeof err);
             }
         if (rc == 1)
             return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
         if (rc) {
-            refused(opname, algo, err);
+            refused(c, algo, err);
             return P2P;
         }
         k->used = 1;
+        k->comm = kept_comm(c);
+        k->size = c->size;
+        k->rank = c->rank;
         k->call = *call;
         snprintf(k->algo, sizeof k->algo, "%s", algo);
     }
+    mpii_view(c->identity ? NULL : c);
     int rc = coll_start(k->req, send, recv, err, sizeof err);
+    mpii_view(NULL);
     if (!rc)
         return MPI_SUCCESS;
     if (rc == 1)
         return mpii_err(comm, MPI_ERR_INTERN, "algorithm '%s' failed: %s", algo, err);
-    refused(opname, algo, err);
+    refused(c, algo, err);
     return P2P;
 }
 

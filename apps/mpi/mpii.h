@@ -87,6 +87,10 @@ int mpii_type_usable(MPI_Datatype t);
 void mpii_pack(const void *in, int count, MPI_Datatype t, void *out);
 void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out);
 
+/* Show the project's collective library communicator c instead of the
+ * whole machine until mpii_view(NULL) (apps/mpi/view.c). */
+void mpii_view(const struct mpii_comm *c);
+
 /* Point to point on a context (apps/mpi/p2p.c), in bytes. Ranks are the
  * communicator's. Return an MPI error class. */
 int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync);

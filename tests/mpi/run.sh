@@ -27,7 +27,7 @@ t() {
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 
 # Each program once per ISA, and natively.
-for p in basics vcoll types icoll progress errors alltoall_latency libc_calls probe_long; do
+for p in basics vcoll types icoll progress errors alltoall_latency libc_calls probe_long subcomm; do
   for a in arm riscv; do
     "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
   done
@@ -155,6 +155,31 @@ more_ram_meets_the_request() {
     expect '[ $rc = 0 ]' "$arch: exit status $rc; $(head -3 "$TMP/emu.out")"
   done
 }
+# Collectives on sub-communicators (halves, a shuffled one, two at once)
+# run the project's algorithms over their ranks: messages tagged with a
+# communicator's collective context (apps/mpi/view.c: 2^16 <= tag <
+# 2^30) are on the wire; with every setting p2p there are none.
+subcomm_arm_8() { same_as_open_mpi subcomm arm 8 "-n 8"; }
+subcomm_mixed_7() { same_as_open_mpi subcomm mixed 7 "-n 5"; }
+group_tagged() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tag") t = i; next }
+                          $t >= 65536 && $t < 1073741824 { n++ } END { print n + 0 }' "$(latest)/messages.csv"; }
+subcomm_runs_project_algorithms() {
+  local s="" op n
+  emu subcomm arm 8 "-n 8"; n=$(group_tagged)
+  expect '[ "$n" -gt 0 ]' "no message of a sub-communicator's project collective: $(head -3 "$TMP/emu.out")"
+  for op in ALLTOALL ALLGATHER BCAST SCATTER GATHER REDUCE ALLREDUCE SCAN BARRIER; do
+    s="$s MPIR_CVAR_${op}_INTRA_ALGORITHM=p2p"
+  done
+  emu subcomm arm 8 "-n 8$s"; n=$(group_tagged)
+  expect '[ "$n" = 0 ]' "$n messages tagged for a project collective under p2p settings"
+}
+# Named algorithms on sub-communicators: those that take a line of ranks
+# run (pex_gen on 3 ranks), those that need a power of two or a machine
+# shape say so once and the library's own runs; results as Open MPI's.
+subcomm_named_algorithms() {
+  same_as_open_mpi subcomm arm 6 "-n 4 MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pex_gen MPIR_CVAR_BCAST_INTRA_ALGORITHM=tseng2d MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=std_exchange" "-n 4"
+  expect 'tr -d "\r" < "$(latest)/node-000.log" | grep -q "algorithm .tseng2d. cannot run this call (.*a sub-communicator is a line of its ranks)"' "$(tr -d '\r' < "$(latest)/node-000.log" | grep MPI:)"
+}
 libc_calls_mixed() { same_as_open_mpi libc_calls mixed 4 "--size 5"; }
 vcoll_arm_6() { same_as_open_mpi vcoll arm 6 ""; }
 vcoll_mixed_8() { same_as_open_mpi vcoll mixed 8 ""; }
@@ -234,7 +259,7 @@ worked_example_as_written() {
 for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
-         libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
