@@ -276,26 +276,39 @@ static unsigned long long mem_available(void)
     return kb * 1024;
 }
 
-/* What one node of ISA a holds of host memory: its QEMU (arch_node_mib)
- * and its NIC memory. */
+/* What one node of ISA a holds of host memory: its QEMU's own pages
+ * (arch_node_kib), the app's buffers and its NIC memory. */
 static unsigned long long node_bytes(const struct run *rn, int a)
 {
-    return ((unsigned long long)arch_node_mib[a] << 20) + rn->app_heap + rn->p.nic_mem;
+    return ((unsigned long long)arch_node_kib[a] << 10) + rn->app_heap + rn->p.nic_mem;
 }
 
+/* The run tool's own memory: RUN_TOOL_MIB, and on the router's host
+ * ROUTER_NODE_KIB a node of the machine (its descriptors, mailboxes, the
+ * network model's routers). Measured PSS of the router (a pool's, after
+ * bcast_rd len=1024): 12 MiB at 64 nodes, 26 at 256, 131 at 1,024. */
+#define RUN_TOOL_MIB 8
+#define ROUTER_NODE_KIB 128
+
 /* What a run needs of host memory: every node of this host (*own of
- * them), and 64 MiB for the run tool and the shared libraries. */
+ * them), and the run tool's own. */
 static unsigned long long memory_need(const struct run *rn, int *own)
 {
-    unsigned long long need = 64ull << 20;
+    unsigned long long need = (unsigned long long)RUN_TOOL_MIB << 20;
+    int isa[ARCH_COUNT] = { 0 };
     *own = 0;
-    for (int i = 0; i < rn->m.nodes; i++)
+    for (int i = 0; i < rn->m.nodes; i++) {
         if (link_owner(i, rn->m.nodes) == link_rank()) {
             need += node_bytes(rn, rn->arch[i]);
+            if (!isa[rn->arch[i]]++)
+                need += (unsigned long long)arch_shared_mib[rn->arch[i]] << 20;   /* once per ISA */
             ++*own;
         } else if (link_rank() == 0) {
             need += rn->p.nic_mem;   /* the router's mirror of a node on another host */
         }
+        if (link_rank() == 0)
+            need += ROUTER_NODE_KIB << 10;
+    }
     return need;
 }
 
@@ -323,11 +336,12 @@ static int check_memory(struct run *rn)
     char whose[64] = "";
     if (own != rn->m.nodes)     /* wormsim-mpi: this host's block, and rank 0's mirrors */
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
-    fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u MiB per ARM node, %u MiB per "
-            "RISC-V node, %lu KiB each for the app's buffers, %u KiB of NIC memory each, 64 MiB for the run "
-            "tool), more than the %llu MiB %s%s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
-            own, whose, need >> 20, arch_node_mib[ARCH_ARM], arch_node_mib[ARCH_RISCV], rn->app_heap >> 10,
-            (unsigned)(rn->p.nic_mem >> 10), limit >> 20,
+    fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u KiB per ARM node and %u MiB "
+            "for all, %u KiB per RISC-V node and %u MiB for all, %lu KiB each for the app's buffers, %u KiB of NIC "
+            "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
+            own, whose, need >> 20, arch_node_kib[ARCH_ARM], arch_shared_mib[ARCH_ARM], arch_node_kib[ARCH_RISCV],
+            arch_shared_mib[ARCH_RISCV], rn->app_heap >> 10,
+            (unsigned)(rn->p.nic_mem >> 10), RUN_TOOL_MIB, ROUTER_NODE_KIB, limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo",
             rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")");
     return -1;

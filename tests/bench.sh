@@ -227,6 +227,37 @@ for c in "torus-bitcomp|-t torus --dims 16x16 --pattern bitcomp --burst 8" \
 done
 echo "(medians of $REPEAT)"
 
+# The memory check's estimate against the peak it estimates: ARM nodes on
+# a fresh pool (all alive together) running bcast_rd len=1024; the peak of
+# the proportional set sizes of the pool's process and its QEMUs, sampled
+# every 0.2 s until 2 s after the run (docs/scale.md, Memory per host).
+# Target: the estimate within 10 % of the peak, and not below it.
+echo
+MEM_SIZES=${MEM_SIZES:-64 256 1024}
+printf "%-6s %14s %14s %16s %8s\n" nodes "estimate_MiB" "peak_pss_MiB" "estimate/peak" target
+for n in $MEM_SIZES; do
+  est=$("$WORMSIM" --check --kernel "$KERNEL" --app bcast_rd --nodes "$n" --args len=1024 2>&1 |
+        sed -n 's/.*about \([0-9]*\) MiB of host memory.*/\1/p')
+  [ -n "$est" ] || { echo "$n: the check refused the machine: $("$WORMSIM" --check --kernel "$KERNEL" --app bcast_rd --nodes "$n" 2>&1)"; continue; }
+  P=benchmem-$$-$n
+  "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
+  for i in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done
+  "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app bcast_rd --nodes "$n" --args len=1024 \
+    > "$TMP/out" 2>&1 & run=$!
+  peak=0; after=0
+  while [ $after -lt 10 ]; do
+    kill -0 $run 2>/dev/null || after=$((after + 1))
+    s=$(for c in $pp $(pgrep -P $pp); do awk '/^Pss:/ { print $2 }' /proc/$c/smaps_rollup 2>/dev/null; done |
+        awk '{ t += $1 } END { print int(t / 1024) }')
+    [ "$s" -gt "$peak" ] && peak=$s
+    sleep 0.2
+  done
+  wait $run || echo "bcast_rd on $n nodes failed: $(head -3 "$TMP/out")"
+  kill -TERM $pp; wait $pp; rm -rf "$TMP/runs"
+  printf "%-6s %14s %14s %16.3f %8s\n" "$n" "$est" "$peak" "$(awk -v a="$est" -v b="$peak" 'BEGIN { print a / b }')" "1.00-1.10"
+done
+echo "(one run each, ARM)"
+
 # 1024 nodes: a 32x32 torus running hello, bcast_rd and allreduce_ring
 # (len=4096), one run each (BIG_APPS; BIG=0 skips it), with the lowest MemAvailable seen
 # during the run. wormsim refuses the machine up front when its memory

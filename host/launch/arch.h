@@ -12,15 +12,21 @@ extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
 #define ARCH_ACCEPTED "arm, riscv, mixed (even ranks arm, odd ranks riscv), " \
                       "or a comma-separated list of arm and riscv that node i reads at i mod its length"
 
-/* What one node's QEMU keeps in host memory, in MiB, beyond the app's
- * buffers (which the memory check adds): its proportional set size (PSS:
- * heap, relocated data, its share of the libraries, the guest RAM pages
- * its node touched), with the templates in qemu-scripts/ (QEMU 7.2).
- * Measured on warm pool nodes after a run of hello: ARM 16.7 MiB each at
- * 256 and at 1,024 nodes, 17.6 at 64; RISC-V 12.6 at 256, 13.5 at 64.
- * The figures below are 2 % (ARM) and 4 % (RISC-V) over the largest.
- * The run tool's memory check uses them. */
-extern const unsigned arch_node_mib[ARCH_COUNT];
+/* What the QEMUs of one ISA keep in host memory beyond the app's buffers
+ * and their NIC memory (which the memory check adds), with the templates
+ * in qemu-scripts/ (QEMU 7.2): each node's own pages (heap, relocated
+ * data, the guest RAM pages its node touched), arch_node_kib, and the
+ * pages all of them share (the QEMU binary's and the libraries' text),
+ * arch_shared_mib once. Fitted to the proportional set sizes (PSS: own
+ * pages, and shared ones over the processes sharing them) of a pool's
+ * nodes, all alive, during and after a run of bcast_rd len=1024: ARM 17.30
+ * MiB a node at 64 nodes, 17.08 at 256, 16.98 at 1,024; RISC-V 13.57 at
+ * 64, 13.00 at 256 (per node PSS = own + shared / nodes). With the NIC
+ * memory and the router's share (memory_need, host/wormsim.c) the check's
+ * estimate is 5-8 % over those peaks (docs/scale.md; make bench;
+ * tests/qemu/suite-pool.sh memory_estimate_is_close). */
+extern const unsigned arch_node_kib[ARCH_COUNT];
+extern const unsigned arch_shared_mib[ARCH_COUNT];
 
 /* Fill map[0..nodes-1] from --arch. Returns 0, or -1 with a message naming
  * the accepted values in err. */
