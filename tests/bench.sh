@@ -229,12 +229,12 @@ echo "(medians of $REPEAT)"
 
 # The memory check's estimate against the peak it estimates: ARM nodes on
 # a fresh pool (all alive together) running bcast_rd len=1024; the peak of
-# the proportional set sizes of the pool's process and its QEMUs, sampled
-# every 0.2 s until 2 s after the run (docs/scale.md, Memory per host).
+# what the pool's process and its QEMUs hold (tests/pool-memory.sh),
+# sampled every 0.2 s until 2 s after the run (docs/scale.md, Memory per host).
 # Target: the estimate within 10 % of the peak, and not below it.
 echo
 MEM_SIZES=${MEM_SIZES:-64 256 1024}
-printf "%-6s %14s %14s %16s %8s\n" nodes "estimate_MiB" "peak_pss_MiB" "estimate/peak" target
+printf "%-6s %14s %14s %16s %8s\n" nodes "estimate_MiB" "peak_MiB" "estimate/peak" target
 for n in $MEM_SIZES; do
   est=$("$WORMSIM" --check --kernel "$KERNEL" --app bcast_rd --nodes "$n" --args len=1024 2>&1 |
         sed -n 's/.*about \([0-9]*\) MiB of host memory.*/\1/p')
@@ -247,9 +247,7 @@ for n in $MEM_SIZES; do
   peak=0; after=0
   while [ $after -lt 10 ]; do
     kill -0 $run 2>/dev/null || after=$((after + 1))
-    s=$(for c in $pp $(pgrep -P $pp); do awk '/^Pss:/ { print $2 }' /proc/$c/smaps_rollup 2>/dev/null; done |
-        awk '{ t += $1 } END { print int(t / 1024) }')
-    [ "$s" -gt "$peak" ] && peak=$s
+    s=$(tests/pool-memory.sh $pp); [ "$s" -gt "$peak" ] && peak=$s
     sleep 0.2
   done
   wait $run || echo "bcast_rd on $n nodes failed: $(head -3 "$TMP/out")"

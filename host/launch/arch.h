@@ -17,14 +17,14 @@ extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
  * in qemu-scripts/ (QEMU 7.2): each node's own pages (heap, relocated
  * data, the guest RAM pages its node touched), arch_node_kib, and the
  * pages all of them share (the QEMU binary's and the libraries' text),
- * arch_shared_mib once. Fitted to the proportional set sizes (PSS: own
- * pages, and shared ones over the processes sharing them) of a pool's
- * nodes, all alive, during and after a run of bcast_rd len=1024: ARM 17.30
- * MiB a node at 64 nodes, 17.08 at 256, 16.98 at 1,024; RISC-V 13.57 at
- * 64, 13.00 at 256 (per node PSS = own + shared / nodes). With the NIC
- * memory and the router's share (memory_need, host/wormsim.c) the check's
- * estimate is 5-8 % over those peaks (docs/scale.md; make bench;
- * tests/qemu/suite-pool.sh memory_estimate_is_close). */
+ * arch_shared_mib once. Fitted on what a pool and its nodes hold
+ * (tests/pool-memory.sh), all alive, during and after a run of bcast_rd
+ * len=1024: ARM 1,128 MiB at 64 nodes, 4,394 at 256 (17.0 MiB more a node,
+ * 39 MiB beside), 17,513 at 1,024; RISC-V 878 at 64, 3,349 at 256 (12.9 a
+ * node, 54 beside); the two figures are set so that with the NIC memory
+ * and the run tool's (memory_need, host/wormsim.c) the estimate is 5 %
+ * over those peaks (docs/scale.md; make bench; tests/qemu/suite-pool.sh
+ * memory_estimate_is_close checks 1.00 to 1.10). */
 extern const unsigned arch_node_kib[ARCH_COUNT];
 extern const unsigned arch_shared_mib[ARCH_COUNT];
 

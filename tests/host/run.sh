@@ -192,7 +192,7 @@ check_only() {
   expect 'grep -q "^wormsim: alltoall_atape on banyan 16 (16 nodes): accepted; about [0-9]* MiB of host memory ([0-9]* MiB available), and the router holds at most [0-9]* MiB of messages; limits [0-9]* s in all (--timeout), [0-9]* s with no NIC use (--hang-timeout)$" "$TMP/c"' "$(cat "$TMP/c")"
   expect '[ "$(ndirs)" = 0 ]' "--check created a run directory"
   refused --check --topo mesh --nodes 16 --dims 4x4 --app alltoall_atape -- "app alltoall_atape needs a banyan"
-  refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1187 MiB of host memory"
+  refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1185 MiB of host memory"
   refused --check -- "node image $TMP/none.elf is missing"
   # an image that is empty (a link that failed), not ELF, or of the other
   # ISA is refused as well, not left to time out with no NIC up
@@ -237,21 +237,21 @@ numbers_are_not_octal() {
   refused --preset "$TMP/oct.conf" -- "oct.conf:1: t_recv_ns '0100' is not a whole number"
 }
 # A machine that would not fit in memory is refused before anything starts,
-# with the estimate and the limit: 64 ARM nodes at 17 MiB, 1 MiB of NIC
-# memory and 128 KiB of the router's each, plus 19 MiB their QEMUs share and 8 MiB, are 1187 MiB.
+# with the estimate and the limit: 64 ARM nodes at 16.75 MiB, 1 MiB of NIC
+# memory and 128 KiB of the router's each, plus 33 MiB their QEMUs share and 8 MiB, are 1185 MiB.
 too_big_for_memory() {
-  refused --nodes 64 --mem-limit 1000 -- "64 nodes need about 1187 MiB of host memory \(17408 KiB per ARM node and 19 MiB for all.*more than the 1000 MiB of --mem-limit"
-  # without --mem-limit the limit is the host's available memory (4096 nodes need 74267 MiB)
-  if [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -lt 74267 ]; then
-    refused --nodes 4096 --dims 64x64 -- "4096 nodes need about 74267 MiB of host memory .*this host has available \(MemAvailable"
+  refused --nodes 64 --mem-limit 1000 -- "64 nodes need about 1185 MiB of host memory \(17152 KiB per ARM node and 33 MiB for all.*more than the 1000 MiB of --mem-limit"
+  # without --mem-limit the limit is the host's available memory (4096 nodes need 73257 MiB)
+  if [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -lt 73257 ]; then
+    refused --nodes 4096 --dims 64x64 -- "4096 nodes need about 73257 MiB of host memory .*this host has available \(MemAvailable"
   fi
   # a collective's buffers count too: alltoall_pex on 16x16 at len=16384
   # holds 3 x 256 + 1 blocks of 16 KiB (the caller's send and receive
   # buffers, the library's slots and a message), its label map and
-  # schedule: 12716 KiB per node, 7846 MiB in all, where hello needs 4667
-  refused --app alltoall_pex --nodes 256 --dims 16x16 --args len=16384 --mem-limit 7800 -- \
-    "256 nodes need about 7846 MiB of host memory .*12716 KiB each for the app's buffers.*more than the 7800 MiB"
-  refused --app hello --nodes 256 --dims 16x16 --mem-limit 4500 -- "256 nodes need about 4667 MiB of host memory .* 0 KiB each for the app's buffers"
+  # schedule: 12716 KiB per node, 7796 MiB in all, where hello needs 4617
+  refused --app alltoall_pex --nodes 256 --dims 16x16 --args len=16384 --mem-limit 7700 -- \
+    "256 nodes need about 7796 MiB of host memory .*12716 KiB each for the app's buffers.*more than the 7700 MiB"
+  refused --app hello --nodes 256 --dims 16x16 --mem-limit 4500 -- "256 nodes need about 4617 MiB of host memory .* 0 KiB each for the app's buffers"
   refused --mem-limit 0 -- "--mem-limit '0' is not a whole number from 1 to"
 }
 # Options the reviewer found misread: a preset named with its .conf, a

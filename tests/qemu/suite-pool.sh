@@ -199,12 +199,10 @@ pool_memory_check_counts_idle_nodes() {
 # The memory check's estimate (--check) is within 10 % of what a run's
 # processes hold at their peak, and not below it: 64 nodes of each ISA on
 # a pool of their own (so all are alive together), running bcast_rd;
-# the proportional set sizes of the pool and its QEMUs are sampled every
+# what the pool and its QEMUs hold (tests/pool-memory.sh) is sampled every
 # 0.2 s until 2 s after the run (docs/scale.md, Memory per host).
 memory_estimate_is_close() {
   local a P est peak rc
-  pss_of() { local c; for c in "$@"; do awk '/^Pss:/ { print $2 }' "/proc/$c/smaps_rollup" 2>/dev/null; done |
-             awk '{ s += $1 } END { print int(s / 1024) }'; }
   for a in arm riscv; do
     P=me-$$-$a
     est=$("$WORMSIM" --check --arch $a --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --app bcast_rd --nodes 64 \
@@ -215,7 +213,7 @@ memory_estimate_is_close() {
     peak=0; local after=0 s
     while [ $after -lt 10 ]; do
       kill -0 $run 2>/dev/null || after=$((after + 1))
-      s=$(pss_of $pp $(qemu_of $pp)); [ "$s" -gt "$peak" ] && peak=$s
+      s=$(tests/pool-memory.sh $pp); [ "$s" -gt "$peak" ] && peak=$s
       sleep 0.2
     done
     wait $run; rc=$?
