@@ -8,6 +8,7 @@
 #   POOL_SIZES="64" (cold against warm)
 #   BENCH_ARCHES="arm riscv"  (any --arch values: arm, riscv, mixed, lists)
 #   SOAK_RUNS=1000 (0 skips the soak)  SOAK_POOL_RUNS=1000 (0 skips the pool soak)
+#   TARGETS=1 (0 skips the speed targets' runs: about 10 minutes)
 set -u
 cd "$(dirname "$0")/.."
 WORMSIM=${WORMSIM:-build/host/wormsim}; KERNEL=${KERNEL:-build/arm/node.elf}
@@ -279,6 +280,54 @@ for app in $BIG_APPS; do
   rm -rf "$TMP/runs"
 done
 echo "(one run each; peak_host_MiB: the largest drop in MemAvailable during the run)"
+
+# The speed targets (docs/scale.md), each figure beside its goal:
+#   - the router's CPU per message of a warm 16x16 alltoall_pex len=1024
+#     (a pool of 256 nodes, one run to fill it, then REPEAT; median);
+#   - Thakur's 512-node PEX at 16 KB (a 32x16 mesh, --preset delta), as the
+#     sweep runs it, warm (one run fills the pool, the second is timed): its wall
+#     time and the router's CPU per message;
+#   - the Thakur sweep and make reproduce as stored: the sessions of each
+#     sweep's timing.csv (results/NAME), summed;
+#   - the start floor: a cold 64-node alltoall_pex len=1024 over a cold
+#     64-node hello, REPEAT pairs run in turn (median of the ratios).
+echo
+if [ "${TARGETS:-1}" != 0 ]; then
+  printf "%-46s %14s %12s\n" figure measured target
+  pool_cell() {   # name nodes args...: a pool, one run to fill it, then $REPEAT_CELL timed runs; prints "wall_s router_us_per_msg" of each
+    local P=benchtg-$$-$1 n=$2 pp k; shift 2
+    "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
+    for k in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done
+    for k in $(seq 0 "$REPEAT_CELL"); do
+      "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$TMP/runs" --nodes "$n" --timeout 3000 "$@" > "$TMP/out" 2>&1 ||
+        { echo "run failed: $* ($(head -3 "$TMP/out"))" >&2; break; }
+      [ "$k" = 0 ] || jq -r '"\(.wall_s) \(.engine.router_cpu_s / .messages * 1e6)"' "$TMP/runs/latest/summary.json"
+      rm -rf "$TMP/runs"
+    done
+    kill -TERM $pp; wait $pp
+  }
+  REPEAT_CELL=$REPEAT
+  us=$(pool_cell a2a 256 --app alltoall_pex --args len=1024 | awk '{ print $2 }' | median)
+  printf "%-46s %11.1f us %12s\n" "router CPU a message, 16x16 pex 1 KB, warm" "$us" "<= 10 us"
+  REPEAT_CELL=1
+  read -r w us < <(pool_cell thakur 512 --app alltoall_pex --topo mesh --dims 32x16 --preset delta --args len=16384)
+  printf "%-46s %12.1f s %12s\n" "Thakur 32x16 PEX 16 KB, warm, wall" "${w:-0}" "<= 15 s"
+  printf "%-46s %11.1f us %12s\n" "  its router CPU a message" "${us:-0}" "<= 20 us"
+  stored_min() { local s t=0; for s in "$@"; do [ -s "results/$s/timing.csv" ] &&
+    t=$((t + $(awk -F, 'NR > 1 { e += $5 } END { print e + 0 }' "results/$s/timing.csv"))); done; echo "$t"; }
+  printf "%-46s %10.1f min %12s\n" "make sweep SWEEP=thakur, as stored" "$(awk -v s="$(stored_min thakur)" 'BEGIN { print s / 60 }')" "<= 15 min"
+  printf "%-46s %10.1f min %12s\n" "make reproduce, as stored" \
+    "$(awk -v s="$(stored_min $(sed -n 's/^REPRODUCE *?= *//p' Makefile))" 'BEGIN { print s / 60 }')" "<= 30 min"
+  ratios=""
+  for k in $(seq "$REPEAT"); do
+    t0=$(date +%s.%N); "$WORMSIM" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app alltoall_pex --nodes 64 --args len=1024 > /dev/null 2>&1
+    t1=$(date +%s.%N); "$WORMSIM" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app hello --nodes 64 > /dev/null 2>&1
+    t2=$(date +%s.%N); rm -rf "$TMP/runs"
+    ratios+="$(awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.3f", (b - a) / (c - b) }')"$'\n'
+  done
+  printf "%-46s %14.2f %12s\n" "start floor: cold 64-node pex 1 KB / hello" "$(printf '%s' "$ratios" | median)" "<= 1.10"
+  echo "(medians of $REPEAT where repeated; the Thakur cell one warm run)"
+fi
 
 # The soak: SOAK_RUNS (default 1000) runs of faults, hangs, deadlocks, bad
 # descriptors and signals; what each ended with and what was left behind.
