@@ -291,7 +291,7 @@ static unsigned long long node_bytes(const struct run *rn, int a)
 #define ROUTER_NODE_KIB 128
 
 /* What a run needs of host memory: every node of this host (*own of
- * them), and the run tool's own. */
+ * them), and the run tool's own; whole MiB, rounded up, as it is said. */
 static unsigned long long memory_need(const struct run *rn, int *own)
 {
     unsigned long long need = (unsigned long long)RUN_TOOL_MIB << 20;
@@ -309,7 +309,7 @@ static unsigned long long memory_need(const struct run *rn, int *own)
         if (link_rank() == 0)
             need += ROUTER_NODE_KIB << 10;
     }
-    return need;
+    return (need + (1ull << 20) - 1) & ~((1ull << 20) - 1);
 }
 
 /* What a run may use of host memory: --mem-limit, or the host's available

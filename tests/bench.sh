@@ -237,9 +237,9 @@ echo
 MEM_SIZES=${MEM_SIZES:-64 256 1024}
 printf "%-6s %14s %14s %16s %8s\n" nodes "estimate_MiB" "peak_MiB" "estimate/peak" target
 for n in $MEM_SIZES; do
-  est=$("$WORMSIM" --check --kernel "$KERNEL" --app bcast_rd --nodes "$n" --args len=1024 2>&1 |
-        sed -n 's/.*about \([0-9]*\) MiB of host memory.*/\1/p')
-  [ -n "$est" ] || { echo "$n: the check refused the machine: $("$WORMSIM" --check --kernel "$KERNEL" --app bcast_rd --nodes "$n" 2>&1)"; continue; }
+  est=$("$WORMSIM" --check --kernel "$KERNEL" --app bcast_rd --nodes "$n" --args len=1024 2>&1) ||
+    { echo "$n: the check refused the machine: $est"; continue; }
+  est=$(echo "$est" | sed -n 's/.*about \([0-9]*\) MiB of host memory.*/\1/p')
   P=benchmem-$$-$n
   "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
   for i in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done

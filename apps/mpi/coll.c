@@ -1,14 +1,15 @@
 /* MPI collectives (MPI-3.1 chapter 5) on the project's algorithms.
  *
- * On MPI_COMM_WORLD, and any communicator of every node in node order, a
- * collective runs the algorithm of apps/coll/algos.def that the setting
- * MPIR_CVAR_<OP>_INTRA_ALGORITHM names (apps/mpi/cvar.c), or that `auto`
- * picks for the machine and length (apps/coll/auto.c), when the call's
- * buffers are what that library takes: contiguous blocks of bytes, and
- * for the reductions int32, int64 or double with SUM, MAX, MIN, BAND,
- * BOR or BXOR. Anywhere else (a sub-communicator, another type or
- * operator, a machine or length the algorithm refuses) the library's own
- * algorithm over point to point runs ("p2p"):
+ * On MPI_COMM_WORLD, any communicator of every node in node order, and
+ * any other of two ranks or more (seen as a line of its ranks,
+ * apps/mpi/view.c), a collective runs the algorithm of
+ * apps/coll/algos.def that the setting MPIR_CVAR_<OP>_INTRA_ALGORITHM
+ * names (apps/mpi/cvar.c), or that `auto` picks for the shape and length
+ * (apps/coll/auto.c), when the call's buffers are what that library
+ * takes: contiguous blocks of bytes, and for the reductions int32, int64
+ * or double with SUM, MAX, MIN, BAND, BOR or BXOR. Anywhere else (another
+ * type or operator, a shape or length the algorithm refuses) the
+ * library's own algorithm over point to point runs ("p2p"):
  *   barrier    dissemination, ceil(lg p) rounds (Hensgen, Finkel, Manber)
  *   bcast      binomial tree from the root, ceil(lg p) rounds
  *   reduce     linear: the root combines every rank's vector in rank order
@@ -34,7 +35,8 @@
 /* The algorithm of op to try from the project's library, or NULL for p2p:
  * on every node in node order (an identity communicator), or on a
  * sub-communicator of two ranks or more, seen as a line of its ranks
- * (apps/mpi/view.c). */
+ * (apps/mpi/view.c). The choice is the same on every rank: it depends on
+ * the setting and the communicator only. */
 static const char *project_algo(const struct mpii_comm *c, const char *op)
 {
     const char *a = mpii_cvar_algorithm(op);

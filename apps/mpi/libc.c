@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../../netdev/net.h"
+#include "mpii.h"
 
 int gettimeofday(struct timeval *tv, void *tz)
 {
@@ -84,7 +85,7 @@ void *sbrk(ptrdiff_t incr)
     char *end = __ram_base + ((size_t)net_ram_mib() << 20);
     if (incr > end - brk || incr < __heap_start - brk) {
         printf("MPI: rank %d: out of node memory: a request of %ld bytes; %ld of the heap's %ld bytes are free "
-               "(ram_mib=%u)\n", net_rank(), (long)incr, (long)(end - brk), (long)(end - __heap_start), net_ram_mib());
+               "(ram_mib=%u)\n", mpii_node(), (long)incr, (long)(end - brk), (long)(end - __heap_start), net_ram_mib());
         errno = ENOMEM;
         return (void *)-1;
     }

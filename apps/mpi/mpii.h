@@ -2,8 +2,9 @@
  * types, the wire tags and the error path. include/mpi.h is the outside.
  *
  * Wire tags (the NIC's 32-bit tag, netdev/net.h). The project's own
- * collectives tag a message with its step (< 2^16), so MPI traffic sets
- * bit 30 and never meets theirs:
+ * collectives tag a message with its step (< 2^16); on a sub-communicator
+ * (apps/mpi/view.c) with its collective context too, (ctx + 1) << 16 |
+ * step, bits 16..28; MPI traffic sets bit 30 and never meets theirs:
  *   bit 30        MPI traffic
  *   bit 29        an Ssend's acknowledgement (never matched by a receive)
  *   bit 28        an Ssend's data: the receiver acknowledges it (receives
@@ -90,6 +91,8 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out);
 /* Show the project's collective library communicator c instead of the
  * whole machine until mpii_view(NULL) (apps/mpi/view.c). */
 void mpii_view(const struct mpii_comm *c);
+/* This node's number in the machine, in view or not. */
+int mpii_node(void);
 
 /* Point to point on a context (apps/mpi/p2p.c), in bytes. Ranks are the
  * communicator's. Return an MPI error class. */

@@ -2,9 +2,10 @@
  * "Collectives"). The collective library (apps/coll/req.c, run.c) plans
  * and runs a schedule for the whole machine: node net_rank() of
  * net_nodes(), on net_topology()'s shape, messages tagged with their step.
- * An MPI image is linked with -Wl,--wrap for exactly the node calls that
- * library makes (the Makefile's MPI_WRAP), so that while a communicator
- * is in view (mpii_view) the library sees the communicator instead:
+ * An MPI image is linked with -Wl,--wrap for the node calls of that
+ * library that depend on the machine (the Makefile's MPI_WRAP), so that
+ * while a communicator is in view (mpii_view) the library sees the
+ * communicator instead:
  *   - net_rank and net_nodes: the rank and the size;
  *   - net_topology: a line of the ranks (a one-dimensional mesh of size
  *     nodes), the one shape every communicator has; an algorithm that
@@ -12,10 +13,15 @@
  *     picks among those that take a line;
  *   - net_send_multi and net_recv: ranks become the nodes that hold them
  *     (mpii_comm.world), and a step's tag takes the communicator's
- *     collective context in bits 16..29 (mpii.h): no other communicator's
+ *     collective context in bits 16..28 (mpii.h): no other communicator's
  *     collective, none of the whole machine's (steps < 2^16) and no MPI
  *     message (bit 30) can match it.
- * Out of view every call goes through unchanged. The images of the
+ * The library's other node calls go through unchanged: net_msg_max (the
+ * machine's), and net_step, which marks the node's steps in steps.csv
+ * whichever communicator runs them. In view or not, a receive waits as
+ * a blocking MPI receive does (apps/mpi/p2p.c): while a nonblocking
+ * collective runs, it progresses it until its own message has come,
+ * since a peer may wait for this rank's part of it before sending. The images of the
  * project's own apps are linked without the wrapping: their code, and so
  * their figures, are those of the whole machine. */
 #include <stdint.h>
@@ -49,6 +55,7 @@ static int view_tag(int step)
 }
 
 int __wrap_net_rank(void) { return view ? view->rank : __real_net_rank(); }
+int mpii_node(void) { return __real_net_rank(); }
 int __wrap_net_nodes(void) { return view ? view->size : __real_net_nodes(); }
 const struct net_topology *__wrap_net_topology(void) { return view ? &line : __real_net_topology(); }
 
@@ -60,16 +67,29 @@ void __wrap_net_send_multi(const int *dst, int n, int tag, const void *buf, size
     }
     int node[n > 0 ? n : 1];
     for (int i = 0; i < n; i++)
-        node[i] = dst[i] >= 0 && dst[i] < view->size ? view->world[dst[i]] : -1;   /* -1: net_send refuses it */
+        node[i] = dst[i] >= 0 && dst[i] < view->size ? view->world[dst[i]] : -2;   /* net_send refuses it */
     __real_net_send_multi(node, n, view_tag(tag), buf, len);
+}
+
+/* Progress the running nonblocking collectives, out of view, until a
+ * message from node with tag has come. */
+static void progress_until(int node, int tag)
+{
+    const struct mpii_comm *v = view;
+    struct net_status s;
+    view = NULL;
+    while (mpii_sched_busy() && !net_probe(node, tag, &s))
+        mpii_sched_poke();
+    view = v;
 }
 
 void __wrap_net_recv(int src, int tag, void *buf, size_t cap, struct net_status *st)
 {
-    if (!view) {
-        __real_net_recv(src, tag, buf, cap, st);
-        return;
+    int node = src, wire = tag;
+    if (view) {
+        node = src >= 0 && src < view->size ? view->world[src] : -2;   /* not NET_ANY: net_recv refuses it */
+        wire = view_tag(tag);
     }
-    int node = src >= 0 && src < view->size ? view->world[src] : -1;
-    __real_net_recv(node, view_tag(tag), buf, cap, st);
+    progress_until(node, wire);
+    __real_net_recv(node, wire, buf, cap, st);
 }

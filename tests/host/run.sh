@@ -248,9 +248,9 @@ too_big_for_memory() {
   # a collective's buffers count too: alltoall_pex on 16x16 at len=16384
   # holds 3 x 256 + 1 blocks of 16 KiB (the caller's send and receive
   # buffers, the library's slots and a message), its label map and
-  # schedule: 12716 KiB per node, 7796 MiB in all, where hello needs 4617
+  # schedule: 12716 KiB per node, 7797 MiB in all, where hello needs 4617
   refused --app alltoall_pex --nodes 256 --dims 16x16 --args len=16384 --mem-limit 7700 -- \
-    "256 nodes need about 7796 MiB of host memory .*12716 KiB each for the app's buffers.*more than the 7700 MiB"
+    "256 nodes need about 7797 MiB of host memory .*12716 KiB each for the app's buffers.*more than the 7700 MiB"
   refused --app hello --nodes 256 --dims 16x16 --mem-limit 4500 -- "256 nodes need about 4617 MiB of host memory .* 0 KiB each for the app's buffers"
   refused --mem-limit 0 -- "--mem-limit '0' is not a whole number from 1 to"
 }

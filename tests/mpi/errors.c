@@ -4,8 +4,9 @@
  *   root     every rank broadcasts from root -4 (fatal)
  *   abort    rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
  *   cabort   rank 3 calls the C library's abort()
- *   oom      rank 1 asks malloc for 100 MiB, more than the node has, and
- *            returns 1 when it gets NULL
+ *   oom      rank 1 asks malloc for 100 MiB, more than a node of the
+ *            default RAM has, and returns 1 when it gets NULL; given the
+ *            memory (ram_mib=128), it writes all of it and checks it
  *   return   rank 2 returns 3 from main
  *   noinit   rank 0 sends before MPI_Init
  *   trunc    under MPI_ERRORS_RETURN, rank 1 receives 8 ints into room for 4:
@@ -32,8 +33,16 @@ int main(int argc, char **argv)
         MPI_Bcast(buf, 1, MPI_INT, -4, MPI_COMM_WORLD);
     if (!strcmp(mode, "abort") && rank == 1)
         MPI_Abort(MPI_COMM_WORLD, 7);
-    if (!strcmp(mode, "oom") && rank == 1 && !malloc(100u << 20))
-        return 1;
+    if (!strcmp(mode, "oom") && rank == 1) {
+        unsigned char *big = malloc(100u << 20);
+        if (!big)
+            return 1;
+        memset(big, 0x5a, 100u << 20);
+        for (size_t i = 0; i < 100u << 20; i += 4093)
+            if (big[i] != 0x5a)
+                return 2;
+        free(big);
+    }
     if (!strcmp(mode, "cabort") && rank == 3)
         abort();
     if (!strcmp(mode, "return") && rank == 2)

@@ -202,6 +202,34 @@ static int waitsome_takes_all(void)
     return ok;
 }
 
+/* A blocking collective on a sub-communicator while a nonblocking one of
+ * world runs: rank 3 waits for world's Ibcast, which rank 2 forwards only
+ * from inside its next call, the barrier of its half; rank 0 waits for 3's
+ * message meanwhile. The barrier must progress the Ibcast (a collective
+ * that blocks in the NIC without it deadlocks). */
+static int blocking_beside_nonblocking(void)
+{
+    int v = rank == 0 ? 77 : 0, tok = 0, ok = 1;
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Request rq;
+    MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    if (rank == 0)
+        MPI_Recv(&tok, 1, MPI_INT, 3, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 3) {
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    }
+    if (rank == 1)
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    MPI_Barrier(half);
+    if (rank == 0 || rank == 2 || rank > 3)
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    ok &= v == 77 && (rank != 0 || tok == 77);
+    MPI_Comm_free(&half);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -221,6 +249,7 @@ int main(int argc, char **argv)
     check("an error stays with its receive", error_stays());
     check("freed while pending", freed_while_pending());
     check("MPI_Waitsome takes all complete", waitsome_takes_all());
+    check("sub-communicator beside Ibcast", blocking_beside_nonblocking());
     if (rank == 0)
         printf("progress: %s\n", fails ? "FAILED" : "all ok");
     MPI_Finalize();

@@ -4,8 +4,9 @@
  * the emulated machine they run the project's algorithms over the
  * communicator's ranks (apps/mpi/view.c). Communicators: the halves of
  * world by parity, ranked backwards (key -rank); all but rank 0, ranked
- * by a shuffle; and the two halves at once, their collectives of
- * different sizes in flight together. Arguments: -n ELEMENTS (a block). */
+ * by a shuffle (key 37 rank mod 101: distinct keys, in no rank order);
+ * and the two halves at once, their collectives of different sizes in
+ * flight together. Arguments: -n ELEMENTS (a block). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,8 +109,8 @@ int main(int argc, char **argv)
     int *w = world_of(half);
     check("halves, backwards", collectives(half, w));
     free(w);
-    /* all but rank 0, in the order of (7 rank) mod size */
-    MPI_Comm_split(MPI_COMM_WORLD, rank ? 0 : MPI_UNDEFINED, (7 * rank) % size, &rest);
+    /* all but rank 0, in the order of 37 rank mod 101 (size <= 101) */
+    MPI_Comm_split(MPI_COMM_WORLD, rank ? 0 : MPI_UNDEFINED, (37 * rank) % 101, &rest);
     int ok = 1;
     if (rest != MPI_COMM_NULL) {
         w = world_of(rest);
