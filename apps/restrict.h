@@ -51,8 +51,8 @@ struct app_shape {
     const struct coll_ctx *cx;
 };
 
-/* Node memory an app may use for its buffers (the node has 32 MiB of RAM;
- * the kernel image, stacks and page table take well under 2 MiB). */
+/* Node memory an app may use for its buffers (the first 32 MiB of RAM,
+ * whatever ram_mib; the image, stacks and page table take under 2 MiB). */
 #define APP_NODE_HEAP_BYTES (30ul << 20)
 
 /* 0 if app (with restriction restr) may run on sh with block length len
