@@ -338,7 +338,8 @@ static int check_memory(struct run *rn)
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
     fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u KiB per ARM node and %u MiB "
             "for all, %u KiB per RISC-V node and %u MiB for all, %lu KiB each for the app's buffers, %u KiB of NIC "
-            "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer nodes or a shorter len, free memory, or set --mem-limit\n",
+            "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer "
+            "nodes or a shorter len, free memory, or set --mem-limit\n",
             own, whose, need >> 20, arch_node_kib[ARCH_ARM], arch_shared_mib[ARCH_ARM], arch_node_kib[ARCH_RISCV],
             arch_shared_mib[ARCH_RISCV], rn->app_heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), RUN_TOOL_MIB, ROUTER_NODE_KIB, limit >> 20,

@@ -15,6 +15,11 @@ WORMSIM=${WORMSIM:-build/host/wormsim}; KERNEL=${KERNEL:-build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-build/riscv/node.elf}; BENCH_ARCHES=${BENCH_ARCHES:-arm riscv}
 REPEAT=${REPEAT:-5}; SIZES=${SIZES:-16 64 256}; APP=${APP:-alltoall_pex}; ARGS=${ARGS:-len=1024}
 TMP=$(mktemp -d /tmp/wormsim-bench.XXXXXX); trap 'rm -rf "$TMP"' EXIT
+# pool_start NAME: a node pool (wormsim --serve), its socket up; its pid in pp.
+pool_start() {
+  "$WORMSIM" --serve "$1" > "$TMP/pool.out" 2>&1 & pp=$!
+  local i; for i in $(seq 100); do grep -q "@wormsim-pool-$1\$" /proc/net/unix && break; sleep 0.05; done
+}
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2 }'; }
 
 # Peak proportional set size (PSS: shared pages split between the processes
@@ -80,8 +85,7 @@ sleeps() {
 printf "%-6s %-14s %12s %12s %12s %16s %16s %18s %18s\n" nodes app "cold_wall_s" "warm_wall_s" "warm/cold" "router_us/msg" "qemu_us/msg" "router_sleeps/msg" "qemu_sleeps/msg"
 for n in $POOL_SIZES; do
   P=bench-$$-$n
-  "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
-  for i in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done
+  pool_start "$P"
   run() { "$WORMSIM" "$@" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app "$APP" --nodes "$n" --args "$ARGS" > "$TMP/out" 2>&1 ||
           { echo "run failed: $*"; cat "$TMP/out"; kill $pp; exit 1; }; }
   timed() { local t0; t0=$(date +%s.%N); run "$@"; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f\n", b - a}'; }
@@ -241,16 +245,10 @@ for n in $MEM_SIZES; do
     { echo "$n: the check refused the machine: $est"; continue; }
   est=$(echo "$est" | sed -n 's/.*about \([0-9]*\) MiB of host memory.*/\1/p')
   P=benchmem-$$-$n
-  "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
-  for i in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done
+  pool_start "$P"
   "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$TMP/runs" --app bcast_rd --nodes "$n" --args len=1024 \
     > "$TMP/out" 2>&1 & run=$!
-  peak=0; after=0
-  while [ $after -lt 10 ]; do
-    kill -0 $run 2>/dev/null || after=$((after + 1))
-    s=$(tests/pool-memory.sh $pp); [ "$s" -gt "$peak" ] && peak=$s
-    sleep 0.2
-  done
+  peak=$(tests/pool-memory.sh $pp $run)
   wait $run || echo "bcast_rd on $n nodes failed: $(head -3 "$TMP/out")"
   kill -TERM $pp; wait $pp; rm -rf "$TMP/runs"
   printf "%-6s %14s %14s %16.3f %8s\n" "$n" "$est" "$peak" "$(awk -v a="$est" -v b="$peak" 'BEGIN { print a / b }')" "1.00-1.10"
@@ -296,8 +294,7 @@ if [ "${TARGETS:-1}" != 0 ]; then
   printf "%-46s %14s %12s\n" figure measured target
   pool_cell() {   # name nodes args...: a pool, one run to fill it, then $REPEAT_CELL timed runs; prints "wall_s router_us_per_msg" of each
     local P=benchtg-$$-$1 n=$2 pp k; shift 2
-    "$WORMSIM" --serve "$P" > "$TMP/pool.out" 2>&1 & pp=$!
-    for k in $(seq 100); do grep -q "@wormsim-pool-$P\$" /proc/net/unix && break; sleep 0.05; done
+    pool_start "$P"
     for k in $(seq 0 "$REPEAT_CELL"); do
       "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$TMP/runs" --nodes "$n" --timeout 3000 "$@" > "$TMP/out" 2>&1 ||
         { echo "run failed: $* ($(head -3 "$TMP/out"))" >&2; break; }

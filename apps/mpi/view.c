@@ -21,9 +21,9 @@
  * whichever communicator runs them. In view or not, a receive waits as
  * a blocking MPI receive does (apps/mpi/p2p.c): while a nonblocking
  * collective runs, it progresses it until its own message has come,
- * since a peer may wait for this rank's part of it before sending. The images of the
- * project's own apps are linked without the wrapping: their code, and so
- * their figures, are those of the whole machine. */
+ * since a peer may wait for this rank's part of it before sending. The
+ * images of the project's own apps are linked without the wrapping:
+ * their code, and so their figures, are those of the whole machine. */
 #include <stdint.h>
 #include "mpii.h"
 #include "../../netdev/net.h"

@@ -210,12 +210,7 @@ memory_estimate_is_close() {
     pool_up "$P"; local pp=$pool_pid
     "$WORMSIM" --pool "$P" --arch $a --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" \
                --app bcast_rd --nodes 64 --args len=1024 > "$TMP/me" 2>&1 & local run=$!
-    peak=0; local after=0 s
-    while [ $after -lt 10 ]; do
-      kill -0 $run 2>/dev/null || after=$((after + 1))
-      s=$(tests/pool-memory.sh $pp); [ "$s" -gt "$peak" ] && peak=$s
-      sleep 0.2
-    done
+    peak=$(tests/pool-memory.sh $pp $run)
     wait $run; rc=$?
     expect '[ $rc = 0 ]' "$a: $(cat "$TMP/me")"
     expect '[ -n "$est" ] && [ "$est" -ge "$peak" ] && [ $((est * 100)) -le $((peak * 110)) ]' \
