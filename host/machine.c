@@ -12,7 +12,12 @@
 const char *const topo_names[] = { TOPO_NAMES };
 _Static_assert(sizeof topo_names / sizeof topo_names[0] == TOPO_COUNT, "a name for each topology");
 const char *const switching_names[] = { "wormhole", "cut-through", "store-and-forward", NULL };
-const char *const alloc_names[] = { "round-robin", "age", "fixed", NULL };
+const char *const alloc_names[] = {
+#define ALLOC(id, name, vc, sw, key, doc) name,
+#include "net/allocs.def"
+#undef ALLOC
+    NULL
+};
 const char *const tie_names[] = { "plus", "source-parity", NULL };
 const char *const routing_names[] = {
 #define ROUTING(id, name, topos, oblivious, doc) name,

@@ -17,11 +17,15 @@ struct machine {
 enum switching { SW_WORMHOLE = 0, SW_CUT_THROUGH = 1, SW_STORE_FORWARD = 2 };
 extern const char *const switching_names[];   /* indexed by enum switching */
 
-/* How a router shares its outputs among the worms that want them
- * (docs/network.md "Arbitration"): round robin; the oldest worm first,
- * round robin among equals; or the fixed input order, kept to compare with
- * results made with it. */
-enum alloc { ALLOC_ROUND_ROBIN = 0, ALLOC_AGE = 1, ALLOC_FIXED = 2 };
+/* How a router shares its outputs among the worms that want them: its VC
+ * and switch allocators (host/net/allocs.def lists them, host/net/net_alloc.c
+ * has them; docs/network.md "Arbitration"). */
+enum alloc {
+#define ALLOC(id, name, vc, sw, key, doc) ALLOC_##id,
+#include "net/allocs.def"
+#undef ALLOC
+    ALLOC_COUNT
+};
 extern const char *const alloc_names[];       /* indexed by enum alloc */
 
 /* Which way a torus worm goes when both are equally short (an offset of

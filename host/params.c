@@ -44,7 +44,8 @@ static const struct key {
     { "ports", K_U32, P(net.ports), 0, 64, "NIC channels (k-port); 0 = as the port model says", NULL },
     { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only", NULL },
     { "switching", K_NAMED, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward", switching_names },
-    { "alloc", K_NAMED, P(net.alloc), 0, 0, "router arbitration: round-robin, age (oldest worm first, then round robin) or fixed (input order)", alloc_names },
+    { "alloc", K_NAMED, P(net.alloc), 0, 0, "router arbitration: the VC and switch allocators (docs/network.md \"Arbitration\"; "
+      "--list-params lists each)", alloc_names },
     { "tie", K_NAMED, P(net.tie), 0, 0, "torus: the direction of a worm whose offset is exactly half its ring: plus "
       "(always +) or source-parity (+ from an even coordinate, - from an odd one)", tie_names },
     { "routing", K_NAMED, P(net.routing), 0, 0, "unicast routing function (docs/network.md \"Routing\"; "
@@ -339,6 +340,7 @@ void params_list(FILE *f)
     }
     fprintf(f, "(across keys: nic_mem a power of two, 2 msg_max + 16 KiB <= nic_mem, msg_max <= held_max; "
                "a torus needs vcs >= 2; unidirectional on a torus only)\n");
+    net_alloc_list(f);
     net_route_list(f);
 }
 

@@ -169,6 +169,7 @@ static void usage(FILE *f)
 "                         2 refused with the reason; no node starts\n"
 "      --list-apps        print the node programs and exit\n"
 "      --list-params      print every --set/preset key, its accepted values and default, and exit\n");
+    net_alloc_list(f);
     net_route_list(f);
 }
 

@@ -185,7 +185,7 @@ printf "%-7s %-26s %-10s %-12s %8s %11s %8s\n" torus network pattern alloc peak 
 for cfg in "8x8|defaults|uniform" "8x8|defaults|transpose" "16x16|defaults|uniform" "16x16|defaults|transpose" \
            "8x8|hop_cycles=3 buf_flits=8|transpose" "16x16|hop_cycles=3 buf_flits=8|uniform"; do
   IFS='|' read -r d net pat <<< "$cfg"
-  for al in round-robin age fixed; do
+  for al in round-robin age fixed output-first; do
     set=$([ "$net" = defaults ] && echo "alloc=$al" || echo "alloc=$al $net")
     "$NETSIM" --json --dims $d --pattern $pat --sweep 0.1:1.0:0.1 --cycles 5000 --set "$set" |
       jq -rs --arg d $d --arg n "$net" --arg p $pat --arg a $al \

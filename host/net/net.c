@@ -121,7 +121,8 @@ static inline int next_busy(const struct net *n, const struct net_router *r, int
     return b ? __builtin_ctzll(b) : n->nin * n->V;
 }
 
-struct net *net_core_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+struct net *net_core_new(const struct machine *m, const struct net_params *p, const struct net_allocator *al,
+                         char *err, size_t errlen)
 {
     if (!p->flit_bytes || !p->byte_ps || !p->hop_cycles || !p->vcs || !p->buf_flits || !p->nic_cycles) {
         snprintf(err, errlen, "flit size, link time per byte, hop cycles, NIC cycles per flit, "
@@ -175,6 +176,7 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, ch
     n->ava_req = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->ready_vc = calloc((size_t)n->nin * (size_t)n->V, sizeof(int));
     n->in_pick = calloc((size_t)n->nin, sizeof(int));
+    n->out_pick = calloc((size_t)n->nout, sizeof(int));
     n->active = calloc(((size_t)n->nr + 63) / 64, sizeof *n->active);
     n->dormant = calloc(((size_t)n->nr + 63) / 64, sizeof *n->dormant);
     n->hwait = calloc(((size_t)n->nr + 63) / 64, sizeof *n->hwait);
@@ -182,7 +184,7 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, ch
     n->sat_since = calloc((size_t)n->nr * (size_t)(n->nlinkp ? n->nlinkp : 1), sizeof *n->sat_since);
     n->wk = calloc((size_t)n->nr, sizeof *n->wk);
     int ok = n->r && n->ls && n->sat_n && n->sat_since && n->wk && n->req_ip && n->req_vc && n->in_used && n->out_used && n->mc_vc && n->va_req && n->ava_req &&
-             n->ready_vc && n->in_pick && n->active && n->dormant && n->hwait;
+             n->ready_vc && n->in_pick && n->out_pick && n->active && n->dormant && n->hwait;
     uint32_t room = p->switching == SW_WORMHOLE ? p->buf_flits : (p->buf_flits > 16 ? p->buf_flits : 16);
     n->vc_room = room;
     for (int i = 0; ok && i < n->nr; i++) {
@@ -222,6 +224,7 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, ch
     net_topo_wire(n);
     n->adaptive = !net_route_oblivious(p->routing);
     n->atomic_vc = net_route_atomic(p->routing);
+    n->al = al;
     n->jump_on = !n->adaptive;
     n->slog_node = -1;
     n->next_thaw = UINT64_MAX;
@@ -269,6 +272,7 @@ void net_free(struct net *n)
     free(n->taken);
     free(n->ready_vc);
     free(n->in_pick);
+    free(n->out_pick);
     free(n->active);
     free(n->dormant);
     free(n->hwait);
@@ -280,7 +284,7 @@ void net_free(struct net *n)
     free(n);
 }
 
-static void count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
+void net_count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
 {
     struct net_router *r = &n->r[node];
     m->blocked_cycles++;
@@ -299,11 +303,11 @@ static void count_blocked(struct net *n, int node, int port, struct net_msg *m, 
 /* Input VC i of router `node`, a head refused an output VC in cycle c:
  * blocked this cycle, and parked if it may park and is not yet (1: a
  * change, so the router does not sleep after this cycle). */
-static int refused(struct net *n, int node, int i, int parks, uint8_t *seen, uint64_t c)
+int net_refused(struct net *n, int node, int i, uint8_t *seen, uint64_t c)
 {
     struct net_router *r = &n->r[node];
-    count_blocked(n, node, r->in[i].out_port, r->in[i].q[r->in[i].head].m, seen);
-    if (!parks || (r->parked >> i & 1))
+    net_count_blocked(n, node, r->in[i].out_port, r->in[i].q[r->in[i].head].m, seen);
+    if (!(net_parks(n) && !n->mc_live) || (r->parked >> i & 1))
         return 0;
     net_park(n, node, i, c);
     return 1;
@@ -369,7 +373,7 @@ static int head_class(const struct ivc *v) { return v->out_vc <= -2 ? -2 - v->ou
 /* Output VC allocation for input VC i (ip V + vc), whose front flit is a
  * routed head without one: the lowest free VC of its class on its output.
  * 0 if none is free (the worm is blocked this cycle). */
-static int vc_grant(struct net *n, int node, int i, uint64_t c)
+int net_vc_grant(struct net *n, int node, int i, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     struct ivc *v = &r->in[i];
@@ -392,151 +396,20 @@ static int vc_grant(struct net *n, int node, int i, uint64_t c)
     return 0;
 }
 
-/* The dateline class an unallocated input VC asks for (0 when none). */
-static int va_class(const struct ivc *v) { return v->out_vc == -3; }
-
-/* The lowest set bit of w at or above `from`, or `end` if none (w has
- * no bits at or above end, end <= 64). */
-static inline int next_bit(uint64_t w, int from, int end)
-{
-    uint64_t rest = from < 64 ? w >> from : 0;
-    return rest ? from + __builtin_ctzll(rest) : end;
-}
-
-/* Arbitration priority of the worm at the front of input VC i (ip V + vc)
- * against an arbiter whose round-robin pointer is ptr over `span` places
- * at place `at`: lower goes first. age: the time the worm was ready to
- * enter the network, then the distance from the pointer; round-robin: the
- * distance alone. */
-typedef unsigned __int128 prio_t;
-static prio_t priority(const struct net *n, const struct ivc *v, uint32_t at, uint32_t ptr, uint32_t span)
-{
-    uint32_t d = at + span - ptr;                /* at, ptr < span: (at - ptr) mod span, no divide */
-    prio_t rot = d >= span ? d - span : d;
-    if (n->p.alloc == ALLOC_AGE)
-        return (prio_t)v->q[v->head].m->t_ready_ns << 32 | rot;
-    return rot;
-}
-
-/* VC allocation for the nva input VCs in n->va_req (ascending). fixed:
- * in that order, so input port 0 always goes first. age and round-robin:
- * each output port, per class, is an arbiter over the input VCs
- * (Dally and Towles, ch. 18) with a round-robin pointer that moves past
- * each one granted; requesters are granted free VCs in priority order.
- * Round robin grants a waiting requester before any other of its class
- * twice; age first grants the worms that were ready before it, and among
- * equals does the same. */
-static int vc_allocate(struct net *n, int node, int nva, uint8_t *blocked_seen, uint64_t c)
+void net_vc_take(struct net *n, int node, int i, const struct net_cand *cd, int vc)
 {
     struct net_router *r = &n->r[node];
-    const uint32_t NV = (uint32_t)(n->nin * n->V);
-    const int parks = net_parks(n) && !n->mc_live;
-    int granted = 0;
-    if (n->p.alloc == ALLOC_FIXED) {
-        for (int q = 0; q < nva; q++) {
-            if (vc_grant(n, node, n->va_req[q], c))
-                granted++;
-            else
-                granted += refused(n, node, n->va_req[q], parks, blocked_seen, c);
-        }
-        return granted;
-    }
-    /* each (output, class) in turn; in it, requesters by priority. Every
-     * requester of one (output, class) wants the same VCs, so once one is
-     * refused the rest are too. Only the pairs asked for are visited (bit
-     * 2 o + cls of `want`; every pair when they do not fit in 64 bits). */
-    const int sparse = 2 * n->nout <= 64;
-    uint64_t want = 0;
-    for (int q = 0; sparse && q < nva; q++) {
-        const struct ivc *v = &r->in[n->va_req[q]];
-        want |= 1ull << (2 * v->out_port + va_class(v));
-    }
-    const int npair = 2 * n->nout;
-    for (int pair = sparse ? next_bit(want, 0, npair) : 0; pair < npair;
-         pair = sparse ? next_bit(want, pair + 1, npair) : pair + 1) {
-        int o = pair / 2, cls = pair % 2;
-        uint32_t *ptr = &r->out[o].va_rr[cls];
-        for (;;) {
-            int qi = -1;
-            prio_t best = 0;
-            for (int q = 0; q < nva; q++) {
-                const struct ivc *v = &r->in[n->va_req[q]];
-                if (v->out_port != o || v->out_vc >= 0 || va_class(v) != cls)
-                    continue;
-                prio_t pr = priority(n, v, (uint32_t)n->va_req[q], *ptr, NV);
-                if (qi < 0 || pr < best) {
-                    best = pr;
-                    qi = q;
-                }
-            }
-            if (qi < 0)
-                break;
-            if (vc_grant(n, node, n->va_req[qi], c)) {
-                *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
-                granted++;
-                continue;
-            }
-            for (int q = 0; q < nva; q++) {
-                const struct ivc *v = &r->in[n->va_req[q]];
-                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
-                    granted += refused(n, node, n->va_req[q], parks, blocked_seen, c);
-            }
-            break;
-        }
-    }
-    return granted;
+    struct ivc *v = &r->in[i];
+    struct net_msg *m = ivc_front(v)->m;
+    r->out[cd->port].owner[vc] = m;
+    v->out_port = cd->port;
+    v->out_vc = vc;
+    net_route_commit(n, node, m, cd);          /* the head that takes a VC at its Valiant
+                                                  intermediate node starts its second phase */
+    if (m->route_len < (uint32_t)net_route_room(n, m))
+        n->taken[m->route_at - 1 + m->route_len++] = node * n->nlinkp + cd->port;
 }
 
-/* VC allocation for the nava input VCs in n->ava_req (ascending), heads
- * under an adaptive routing: one arbiter for the router, since a head may
- * ask for several outputs. By priority (as vc_allocate's arbiters, with
- * one round-robin pointer over the router's input VCs), each head takes
- * what the selection function picks among its routing function's
- * candidates with a free VC (net_route.c); a head given none is blocked
- * this cycle, counted against its first candidate's link. The head that
- * takes a VC at its Valiant intermediate node starts its second phase. */
-static int vc_allocate_adaptive(struct net *n, int node, int nava, uint8_t *blocked_seen, uint64_t c)
-{
-    struct net_router *r = &n->r[node];
-    const uint32_t NV = (uint32_t)(n->nin * n->V);
-    int granted = 0;
-    for (int left = nava; left > 0; left--) {
-        int qi = -1;
-        prio_t best = 0;
-        for (int q = 0; q < nava; q++) {
-            const struct ivc *v = &r->in[n->ava_req[q]];
-            if (v->out_vc >= 0 || n->ava_req[q] < 0)
-                continue;
-            prio_t pr = n->p.alloc == ALLOC_FIXED ? (prio_t)q
-                                                  : priority(n, v, (uint32_t)n->ava_req[q], r->ava_rr, NV);
-            if (qi < 0 || pr < best) {
-                best = pr;
-                qi = q;
-            }
-        }
-        int i = n->ava_req[qi];
-        n->ava_req[qi] = -1;                     /* served */
-        struct ivc *v = &r->in[i];
-        struct net_msg *m = ivc_front(v)->m;
-        struct net_cand cd[NET_MAX_CANDS];
-        int nc = net_route_cands(n, node, i / n->V, i % n->V, m, cd), vc;
-        int q = net_route_select(n, node, m, cd, nc, c, &vc);
-        if (q < 0) {
-            count_blocked(n, node, v->out_port, m, blocked_seen);
-            continue;
-        }
-        struct oport *op = &r->out[cd[q].port];
-        op->owner[vc] = m;
-        v->out_port = cd[q].port;
-        v->out_vc = vc;
-        net_route_commit(n, node, m, &cd[q]);
-        if (m->route_len < (uint32_t)net_route_room(n, m))
-            n->taken[m->route_at - 1 + m->route_len++] = node * n->nlinkp + cd[q].port;
-        r->ava_rr = ((uint32_t)i + 1) % NV;
-        granted++;
-    }
-    return granted;
-}
 
 /* Flit f crosses output link o of `node` on VC ovc into the next router. */
 static inline __attribute__((always_inline)) void push_link(struct net *n, int node, int o, int ovc, struct flit f, uint64_t c)
@@ -586,7 +459,7 @@ static inline __attribute__((always_inline)) void credit_back(struct net *n, int
 
 /* Input VC ip V + vc sends its front flit through its output (the switch
  * granted it). */
-static void send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
+void net_send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const int V = n->V;
@@ -764,102 +637,7 @@ static __attribute__((noinline)) void mc_switch(struct net *n, int node, int nmc
         if (ok)
             send_multi(n, node, i, c);
         else if (bp >= 0)
-            count_blocked(n, node, bp, f->m, blocked_seen);
-    }
-}
-
-/* Switch allocation, fixed: output by output in port order, each output
- * granting round robin among the requests whose input port has not sent
- * yet this cycle. A request that loses to another input on its output is
- * blocked; one whose input sent elsewhere first is not counted. */
-static void switch_fixed(struct net *n, int node, int nreq, uint64_t c, uint8_t *blocked_seen)
-{
-    struct net_router *r = &n->r[node];
-    const int V = n->V;
-    for (int o = 0; o < n->nout; o++) {
-        struct oport *op = &r->out[o];
-        int best = -1;
-        uint32_t best_key = UINT32_MAX;
-        for (int q = 0; q < nreq; q++) {
-            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
-            if (v->out_port != o || n->in_used[n->req_ip[q]])
-                continue;
-            uint32_t idx = (uint32_t)(n->req_ip[q] * V + n->req_vc[q]);
-            uint32_t key = (idx + (uint32_t)(n->nin * V) - op->rr) % (uint32_t)(n->nin * V);
-            if (key < best_key) {
-                best_key = key;
-                best = q;
-            }
-        }
-        if (best < 0)
-            continue;
-        for (int q = 0; q < nreq; q++) {                 /* the losers were blocked */
-            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
-            if (q != best && v->out_port == o && !n->in_used[n->req_ip[q]])
-                count_blocked(n, node, o, ivc_front(v)->m, blocked_seen);
-        }
-        op->rr = (uint32_t)(n->req_ip[best] * V + n->req_vc[best] + 1) % (uint32_t)(n->nin * V);
-        send_flit(n, node, n->req_ip[best], n->req_vc[best], c);
-    }
-}
-
-/* Switch allocation, age and round-robin: a separable input-first
- * allocator (Dally and Towles, ch. 19). Each input port picks one of its
- * requesting VCs by priority against its pointer; each output grants one
- * of the picks aimed at it by priority against its pointer. Pointers move
- * only on a grant (as in iSLIP), past the one granted, so under round
- * robin a requester waits at most V - 1 grants of its input and nin V - 1
- * of its output. Every request that does not move is blocked. */
-static void switch_separable(struct net *n, int node, int nreq, uint64_t c, uint8_t *blocked_seen)
-{
-    struct net_router *r = &n->r[node];
-    const int V = n->V;
-    const uint32_t NV = (uint32_t)(n->nin * V);
-    for (int ip = 0; ip < n->nin; ip++)
-        n->in_pick[ip] = -1;
-    for (int q = 0; q < nreq; q++) {
-        int ip = n->req_ip[q], p = n->in_pick[ip];
-        prio_t pr = priority(n, &r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V);
-        if (p < 0 || pr < priority(n, &r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V))
-            n->in_pick[ip] = q;
-    }
-    /* the outputs some pick is aimed at (all of them past 64 ports) */
-    const int sparse = n->nout <= 64;
-    uint64_t want = 0;
-    for (int ip = 0; sparse && ip < n->nin; ip++)
-        if (n->in_pick[ip] >= 0)
-            want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
-    for (int o = sparse ? next_bit(want, 0, n->nout) : 0; o < n->nout;
-         o = sparse ? next_bit(want, o + 1, n->nout) : o + 1) {
-        struct oport *op = &r->out[o];
-        int best = -1;
-        prio_t best_pr = 0;
-        for (int ip = 0; ip < n->nin; ip++) {
-            int q = n->in_pick[ip];
-            if (q < 0)
-                continue;
-            const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-            if (v->out_port != o)
-                continue;
-            prio_t pr = priority(n, v, (uint32_t)(ip * V + n->req_vc[q]), op->rr, NV);
-            if (best < 0 || pr < best_pr) {
-                best_pr = pr;
-                best = q;
-            }
-        }
-        if (best < 0)
-            continue;
-        int ip = n->req_ip[best], vc = n->req_vc[best];
-        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
-        op->rr = (uint32_t)(ip * V + vc + 1) % NV;
-        send_flit(n, node, ip, vc, c);            /* sets in_used[ip] */
-    }
-    for (int q = 0; q < nreq; q++) {
-        int ip = n->req_ip[q];
-        if (!(n->in_used[ip] && n->in_pick[ip] == q)) {
-            struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-            count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
-        }
+            net_count_blocked(n, node, bp, f->m, blocked_seen);
     }
 }
 
@@ -942,9 +720,9 @@ static void router_step(struct net *n, int node, uint64_t c)
     /* Phase 2: VC allocation, multidestination worms first. */
     if (nmc)
         mc_vc_allocate(n, node, nmc);
-    if (nva && vc_allocate(n, node, nva, blocked_seen, c))
+    if (nva && n->al->vc(n, node, nva, blocked_seen, c))
         changed = 1;
-    if (nava && vc_allocate_adaptive(n, node, nava, blocked_seen, c))
+    if (nava && n->al->vc_adaptive(n, node, nava, blocked_seen, c))
         changed = 1;
     if (nmc) {                                   /* and they cross the switch first */
         memset(n->in_used, 0, (size_t)n->nin);
@@ -974,11 +752,11 @@ static void router_step(struct net *n, int node, uint64_t c)
             continue;                                /* the NIC is still taking the last flit */
         }
         if (nmc && (n->in_used[i / V] || n->out_used[v->out_port])) {
-            count_blocked(n, node, v->out_port, m, blocked_seen);
+            net_count_blocked(n, node, v->out_port, m, blocked_seen);
             continue;                                /* a multidestination worm went there */
         }
         if (n->p.switching == SW_WORMHOLE && !op->is_eject && op->credits[v->out_vc] == 0) {
-            count_blocked(n, node, v->out_port, m, blocked_seen);
+            net_count_blocked(n, node, v->out_port, m, blocked_seen);
             continue;
         }
         n->req_ip[nreq] = i / V;
@@ -999,24 +777,7 @@ static void router_step(struct net *n, int node, uint64_t c)
     }
     /* Phase 4: switch allocation; each output port sends at most one flit
      * and so does each input port. */
-    if (n->p.alloc == ALLOC_FIXED) {
-        if (!nmc)
-            memset(n->in_used, 0, (size_t)n->nin);
-        switch_fixed(n, node, nreq, c, blocked_seen);
-    } else if (nreq == 1 && !n->plain) {
-        /* one request: switch_separable's picks and grant, without its
-         * scans (its input's pick, its output's grant, both pointers
-         * past it, nothing blocked); NET_JUMP_CHECK's reference model
-         * takes the full allocator, so checked runs compare the two */
-        int ip = n->req_ip[0], vc = n->req_vc[0];
-        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
-        r->out[r->in[ip * V + vc].out_port].rr = (uint32_t)(ip * V + vc + 1) % (uint32_t)(n->nin * V);
-        send_flit(n, node, ip, vc, c);
-    } else {
-        if (!nmc)
-            memset(n->in_used, 0, (size_t)n->nin);
-        switch_separable(n, node, nreq, c, blocked_seen);
-    }
+    n->al->sw(n, node, nreq, nmc, c, blocked_seen);
 }
 
 int net_taken(const struct net *n, const struct net_msg *m, int *links, int max)

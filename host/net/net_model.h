@@ -267,6 +267,9 @@ typedef void (*net_link_trace_fn)(void *ctx, int link, const struct net_msg *m, 
 /* The routing functions (routing=), the machines each routes and what it
  * does, one a line (--help, --list-params; host/net/net_route.c). */
 void net_route_list(FILE *f);
+/* The router allocators (alloc=) and what each does, one a line
+ * (host/net/net_alloc.c). */
+void net_alloc_list(FILE *f);
 
 /* The links (router x link ports + port) the worm m crossed, or will:
  * under an adaptive routing those its head took, as recorded; else its

@@ -184,8 +184,10 @@ struct net_hooks {
     void (*free)(struct net *n);
 };
 
+struct net_allocator;               /* below */
 struct net {
     const struct net_hooks *hk;     /* the accelerator's hooks, or NULL: the bare cycle model */
+    const struct net_allocator *al; /* the router allocator (net_alloc.h, alloc=) */
     struct machine m;
     struct net_params p;
     int nr;                         /* routers: the nodes', then the switches */
@@ -251,7 +253,8 @@ struct net {
     int *taken;                     /* adaptive: the links worms' heads took, each worm's from its
                                        route_at (net_taken) */
     size_t ntaken, taken_cap;
-    int *in_pick;                   /* round-robin switch: each input port's chosen request, or -1 */
+    int *in_pick;                   /* separable switch: each input port's chosen request, or -1 */
+    int *out_pick;                  /* output-first switch: each output port's granted request, or -1 */
     uint8_t *in_used, *out_used;    /* ports that moved a flit this cycle */
     int *mc_vc;                     /* ready input VCs holding a routed multidestination worm */
 };
@@ -487,6 +490,60 @@ int net_shadow_add(struct net *n, struct net_msg *c);
 void net_mc_route(struct net *n, int node, int i);
 int net_mc_stalled(struct net *n, uint64_t c);
 
+/* Router allocators by name (host/net/allocs.def), as BookSim2 keeps
+ * them: each cycle router_step (net.c) collects the heads waiting for an
+ * output VC and the flits asking to cross the switch, and the run's
+ * allocator decides who is served. The allocator only chooses; the cycle
+ * model acts on its choices through the four calls below, so every
+ * allocator keeps the model's counts the same way.
+ *
+ * The contract every allocator keeps:
+ *   - it is deterministic: its state is the pointers of struct oport and
+ *     struct net_router (rr, va_rr, in_rr, ava_rr), read and moved by it
+ *     alone;
+ *   - VC allocation grants a head only a VC net_vc_grant finds free, and
+ *     calls net_refused for every head of n->va_req it does not grant;
+ *   - switch allocation sends at most one flit per input port and per
+ *     output port (n->in_used, n->out_used), by net_send_flit, and calls
+ *     net_count_blocked for the requests it leaves waiting, as its
+ *     description says;
+ *   - n->plain (the checking reference, NET_JUMP_CHECK) takes the full
+ *     allocator: a shortcut must give the same grants and pointers. */
+struct net_allocator {
+    const char *name, *doc;
+    /* VC allocation for the nva unicast heads of n->va_req (ascending
+     * input VCs, ip V + vc) on an oblivious route: grants and parks made
+     * (a change: the router does not sleep after this cycle). */
+    int (*vc)(struct net *n, int node, int nva, uint8_t *seen, uint64_t c);
+    /* VC allocation for the nava heads of n->ava_req under an adaptive
+     * routing, each asking for its routing function's candidates: grants
+     * made. */
+    int (*vc_adaptive)(struct net *n, int node, int nava, uint8_t *seen, uint64_t c);
+    /* Switch allocation for the nreq requests (n->req_ip, n->req_vc), after
+     * nmc multidestination worms crossed (n->in_used and n->out_used
+     * already set then; cleared here otherwise). */
+    void (*sw)(struct net *n, int node, int nreq, int nmc, uint64_t c, uint8_t *seen);
+};
+
+/* net.c, the cycle model's side:
+ * net_vc_grant: input VC i's head takes the lowest free VC of its class on
+ *   its output; 0 if none is free;
+ * net_vc_take: input VC i's adaptive head takes VC vc of candidate cd;
+ * net_refused: input VC i's head was refused this cycle: blocked, and
+ *   parked where the accelerators park (1: a change);
+ * net_count_blocked: the worm m, at router node and bound for output
+ *   port, did not move this cycle (seen: the links counted this cycle);
+ * net_send_flit: input VC ip V + vc sends its front flit. */
+int net_vc_grant(struct net *n, int node, int i, uint64_t c);
+struct net_cand;
+void net_vc_take(struct net *n, int node, int i, const struct net_cand *cd, int vc);
+int net_refused(struct net *n, int node, int i, uint8_t *seen, uint64_t c);
+void net_count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen);
+void net_send_flit(struct net *n, int node, int ip, int vc, uint64_t c);
+/* net_alloc.c: the allocators of allocs.def, indexed by enum alloc
+ * (net_build.c gives the cycle model the run's). */
+extern const struct net_allocator net_allocators[ALLOC_COUNT];
+
 /* The hooks as the cycle model calls them (struct net_hooks). */
 static inline void net_hk_settle(struct net *n) { if (n->hk) n->hk->settle(n); }
 static inline void net_hk_cycle(struct net *n, uint64_t c) { if (n->hk) n->hk->cycle(n, c); }
@@ -502,11 +559,13 @@ static inline void net_hk_reset(struct net *n) { if (n->hk) n->hk->reset(n); }
 static inline uint64_t net_hk_idle_until(const struct net *n) { return n->hk ? n->hk->idle_until(n) : n->now; }
 static inline void net_hk_free(struct net *n) { if (n->hk) n->hk->free(n); }
 
-/* net.c: the cycle model alone, no hook attached (net_new, net_build.c,
- * attaches the jump's). net_park.c: a head parks, and stops being parked,
+/* net.c: the cycle model alone, with allocator al and no hook attached
+ * (net_new, net_build.c, gives it the run's allocator and attaches the
+ * jump's). net_park.c: a head parks, and stops being parked,
  * in cycle c. net_sleep.c: router `node`'s owed blocked cycles, added up
  * to cycle t. net_jump.c: the jump's hooks. */
-struct net *net_core_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+struct net *net_core_new(const struct machine *m, const struct net_params *p, const struct net_allocator *al,
+                         char *err, size_t errlen);
 void net_park(struct net *n, int node, int i, uint64_t c);
 void net_unpark(struct net *n, int node, int i, uint64_t c);
 void net_sleep_owe(struct net *n, int node, uint64_t t);

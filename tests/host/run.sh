@@ -152,7 +152,7 @@ bad_input() {
   "$NETSIM" --burst 2 --sweep 0.1:0.2:0.1 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "burst and --sweep do not go together" "$TMP/e"'
   "$NETSIM" --set alloc=lottery > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "alloc .lottery. is unknown; accepted: round-robin, age, fixed" "$TMP/e"' "$(cat "$TMP/e")"
+  expect 'grep -q "alloc .lottery. is unknown; accepted: round-robin, age, fixed, output-first" "$TMP/e"' "$(cat "$TMP/e")"
   "$NETSIM" --pattern zigzag > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "unknown pattern .zigzag.; accepted: uniform, transpose, bitcomp" "$TMP/e"'
   "$NETSIM" --rate 1.5 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'

@@ -1,0 +1,358 @@
+/* The router allocators (net_alloc.h states their contract; allocs.def
+ * lists them). An allocator is a VC allocator, a switch allocator and the
+ * priority its arbiters serve by, put together by name; each is written
+ * once here and specialised per allocator by the compiler (the key is a
+ * constant in each). Dally and Towles, "Principles and Practices of
+ * Interconnection Networks", ch. 18 (arbiters) and 19 (allocators). */
+#include <string.h>
+#include "net_route.h"
+
+/* Which requester an arbiter serves first (allocs.def's key):
+ * ROTATION the nearest at or after its round-robin pointer; AGE the worm
+ * ready to enter the network first (t_ready), then by rotation; ORDER the
+ * lowest place, whatever the pointer. */
+enum key { KEY_ROTATION, KEY_AGE, KEY_ORDER };
+
+/* The priority of the worm at the front of input VC v, at place `at` of
+ * an arbiter whose pointer is ptr over `span` places: lower goes first. */
+typedef unsigned __int128 prio_t;
+static inline __attribute__((always_inline)) prio_t priority(const struct ivc *v, uint32_t at, uint32_t ptr,
+                                                             uint32_t span, enum key k)
+{
+    if (k == KEY_ORDER)
+        return at;
+    uint32_t d = at + span - ptr;                /* at, ptr < span: (at - ptr) mod span, no divide */
+    prio_t rot = d >= span ? d - span : d;
+    if (k == KEY_AGE)
+        return (prio_t)v->q[v->head].m->t_ready_ns << 32 | rot;
+    return rot;
+}
+
+/* The lowest set bit of w at or above `from`, or `end` if none (w has
+ * no bits at or above end, end <= 64). */
+static inline int next_bit(uint64_t w, int from, int end)
+{
+    uint64_t rest = from < 64 ? w >> from : 0;
+    return rest ? from + __builtin_ctzll(rest) : end;
+}
+
+/* The dateline class an unallocated input VC asks for (0 when none). */
+static int va_class(const struct ivc *v) { return v->out_vc == -3; }
+
+/* VC allocation, in order: the heads of n->va_req in ascending input VC
+ * order, so input port 0 always goes first. */
+static inline __attribute__((always_inline)) int vc_in_order(struct net *n, int node, int nva, uint8_t *seen,
+                                                             uint64_t c, enum key k)
+{
+    (void)k;
+    int granted = 0;
+    for (int q = 0; q < nva; q++) {
+        if (net_vc_grant(n, node, n->va_req[q], c))
+            granted++;
+        else
+            granted += net_refused(n, node, n->va_req[q], seen, c);
+    }
+    return granted;
+}
+
+/* VC allocation by arbiters: each output port, per dateline class, is an
+ * arbiter over the input VCs with a round-robin pointer that moves past
+ * each one granted; requesters are granted free VCs in priority order.
+ * Under ROTATION a waiting requester is granted before any other of its
+ * class twice; under AGE the worms ready before it go first, and among
+ * equals the same. */
+static inline __attribute__((always_inline)) int vc_arbiters(struct net *n, int node, int nva, uint8_t *seen,
+                                                             uint64_t c, enum key k)
+{
+    struct net_router *r = &n->r[node];
+    const uint32_t NV = (uint32_t)(n->nin * n->V);
+    int granted = 0;
+    /* each (output, class) in turn; in it, requesters by priority. Every
+     * requester of one (output, class) wants the same VCs, so once one is
+     * refused the rest are too. Only the pairs asked for are visited (bit
+     * 2 o + cls of `want`; every pair when they do not fit in 64 bits). */
+    const int sparse = 2 * n->nout <= 64;
+    uint64_t want = 0;
+    for (int q = 0; sparse && q < nva; q++) {
+        const struct ivc *v = &r->in[n->va_req[q]];
+        want |= 1ull << (2 * v->out_port + va_class(v));
+    }
+    const int npair = 2 * n->nout;
+    for (int pair = sparse ? next_bit(want, 0, npair) : 0; pair < npair;
+         pair = sparse ? next_bit(want, pair + 1, npair) : pair + 1) {
+        int o = pair / 2, cls = pair % 2;
+        uint32_t *ptr = &r->out[o].va_rr[cls];
+        for (;;) {
+            int qi = -1;
+            prio_t best = 0;
+            for (int q = 0; q < nva; q++) {
+                const struct ivc *v = &r->in[n->va_req[q]];
+                if (v->out_port != o || v->out_vc >= 0 || va_class(v) != cls)
+                    continue;
+                prio_t pr = priority(v, (uint32_t)n->va_req[q], *ptr, NV, k);
+                if (qi < 0 || pr < best) {
+                    best = pr;
+                    qi = q;
+                }
+            }
+            if (qi < 0)
+                break;
+            if (net_vc_grant(n, node, n->va_req[qi], c)) {
+                *ptr = ((uint32_t)n->va_req[qi] + 1) % NV;
+                granted++;
+                continue;
+            }
+            for (int q = 0; q < nva; q++) {
+                const struct ivc *v = &r->in[n->va_req[q]];
+                if (v->out_port == o && v->out_vc < 0 && va_class(v) == cls)
+                    granted += net_refused(n, node, n->va_req[q], seen, c);
+            }
+            break;
+        }
+    }
+    return granted;
+}
+
+/* VC allocation for the heads of n->ava_req (ascending), under an
+ * adaptive routing: one arbiter for the router, since a head may ask for
+ * several outputs, with one round-robin pointer over the router's input
+ * VCs. By priority each head takes what the selection function picks
+ * among its routing function's candidates with a free VC (net_route.c); a
+ * head given none is blocked this cycle, counted against its first
+ * candidate's link. */
+static inline __attribute__((always_inline)) int vc_adaptive(struct net *n, int node, int nava, uint8_t *seen,
+                                                             uint64_t c, enum key k)
+{
+    struct net_router *r = &n->r[node];
+    const uint32_t NV = (uint32_t)(n->nin * n->V);
+    int granted = 0;
+    for (int left = nava; left > 0; left--) {
+        int qi = -1;
+        prio_t best = 0;
+        for (int q = 0; q < nava; q++) {
+            const struct ivc *v = &r->in[n->ava_req[q]];
+            if (v->out_vc >= 0 || n->ava_req[q] < 0)
+                continue;
+            prio_t pr = priority(v, (uint32_t)n->ava_req[q], r->ava_rr, NV, k);
+            if (qi < 0 || pr < best) {
+                best = pr;
+                qi = q;
+            }
+        }
+        int i = n->ava_req[qi];
+        n->ava_req[qi] = -1;                     /* served */
+        struct ivc *v = &r->in[i];
+        struct net_msg *m = v->q[v->head].m;
+        struct net_cand cd[NET_MAX_CANDS];
+        int nc = net_route_cands(n, node, i / n->V, i % n->V, m, cd), vc;
+        int q = net_route_select(n, node, m, cd, nc, c, &vc);
+        if (q < 0) {
+            net_count_blocked(n, node, v->out_port, m, seen);
+            continue;
+        }
+        net_vc_take(n, node, i, &cd[q], vc);
+        r->ava_rr = ((uint32_t)i + 1) % NV;
+        granted++;
+    }
+    return granted;
+}
+
+/* Switch allocation, fixed: output by output in port order, each output
+ * granting round robin among the requests whose input port has not sent
+ * yet this cycle. A request that loses to another input on its output is
+ * blocked; one whose input sent elsewhere first is not counted. */
+static inline __attribute__((always_inline)) void sw_fixed(struct net *n, int node, int nreq, int nmc, uint64_t c,
+                                                           uint8_t *seen, enum key k)
+{
+    (void)k;
+    struct net_router *r = &n->r[node];
+    const int V = n->V;
+    if (!nmc)
+        memset(n->in_used, 0, (size_t)n->nin);
+    for (int o = 0; o < n->nout; o++) {
+        struct oport *op = &r->out[o];
+        int best = -1;
+        uint32_t best_key = UINT32_MAX;
+        for (int q = 0; q < nreq; q++) {
+            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
+            if (v->out_port != o || n->in_used[n->req_ip[q]])
+                continue;
+            uint32_t idx = (uint32_t)(n->req_ip[q] * V + n->req_vc[q]);
+            uint32_t key = (idx + (uint32_t)(n->nin * V) - op->rr) % (uint32_t)(n->nin * V);
+            if (key < best_key) {
+                best_key = key;
+                best = q;
+            }
+        }
+        if (best < 0)
+            continue;
+        for (int q = 0; q < nreq; q++) {                 /* the losers were blocked */
+            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
+            if (q != best && v->out_port == o && !n->in_used[n->req_ip[q]])
+                net_count_blocked(n, node, o, v->q[v->head].m, seen);
+        }
+        op->rr = (uint32_t)(n->req_ip[best] * V + n->req_vc[best] + 1) % (uint32_t)(n->nin * V);
+        net_send_flit(n, node, n->req_ip[best], n->req_vc[best], c);
+    }
+}
+
+/* Switch allocation, separable input-first: each input port picks one of
+ * its requesting VCs by priority against its pointer; each output grants
+ * one of the picks aimed at it by priority against its pointer. Pointers
+ * move only on a grant (as in iSLIP), past the one granted, so under
+ * ROTATION a requester waits at most V - 1 grants of its input and nin V
+ * - 1 of its output. Every request that does not move is blocked. A lone
+ * request is granted without the scans (its input's pick, its output's
+ * grant, both pointers past it, nothing blocked), except in the checking
+ * reference, which compares the two. */
+static inline __attribute__((always_inline)) void sw_separable(struct net *n, int node, int nreq, int nmc,
+                                                               uint64_t c, uint8_t *seen, enum key k)
+{
+    struct net_router *r = &n->r[node];
+    const int V = n->V;
+    const uint32_t NV = (uint32_t)(n->nin * V);
+    if (nreq == 1 && !n->plain) {
+        int ip = n->req_ip[0], vc = n->req_vc[0];
+        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
+        r->out[r->in[ip * V + vc].out_port].rr = (uint32_t)(ip * V + vc + 1) % NV;
+        net_send_flit(n, node, ip, vc, c);
+        return;
+    }
+    if (!nmc)
+        memset(n->in_used, 0, (size_t)n->nin);
+    for (int ip = 0; ip < n->nin; ip++)
+        n->in_pick[ip] = -1;
+    for (int q = 0; q < nreq; q++) {
+        int ip = n->req_ip[q], p = n->in_pick[ip];
+        prio_t pr = priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k);
+        if (p < 0 || pr < priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
+            n->in_pick[ip] = q;
+    }
+    /* the outputs some pick is aimed at (all of them past 64 ports) */
+    const int sparse = n->nout <= 64;
+    uint64_t want = 0;
+    for (int ip = 0; sparse && ip < n->nin; ip++)
+        if (n->in_pick[ip] >= 0)
+            want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
+    for (int o = sparse ? next_bit(want, 0, n->nout) : 0; o < n->nout;
+         o = sparse ? next_bit(want, o + 1, n->nout) : o + 1) {
+        struct oport *op = &r->out[o];
+        int best = -1;
+        prio_t best_pr = 0;
+        for (int ip = 0; ip < n->nin; ip++) {
+            int q = n->in_pick[ip];
+            if (q < 0)
+                continue;
+            const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+            if (v->out_port != o)
+                continue;
+            prio_t pr = priority(v, (uint32_t)(ip * V + n->req_vc[q]), op->rr, NV, k);
+            if (best < 0 || pr < best_pr) {
+                best_pr = pr;
+                best = q;
+            }
+        }
+        if (best < 0)
+            continue;
+        int ip = n->req_ip[best], vc = n->req_vc[best];
+        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
+        op->rr = (uint32_t)(ip * V + vc + 1) % NV;
+        net_send_flit(n, node, ip, vc, c);            /* sets in_used[ip] */
+    }
+    for (int q = 0; q < nreq; q++) {
+        int ip = n->req_ip[q];
+        if (!(n->in_used[ip] && n->in_pick[ip] == q)) {
+            struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+            net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
+        }
+    }
+}
+
+/* Switch allocation, separable output-first: each output port grants one
+ * of the requests aimed at it by priority against its pointer; each input
+ * port accepts one of the grants it got (one per output at most, for
+ * different VCs) by priority against its pointer. Pointers move only on an
+ * acceptance, past the one accepted, as in sw_separable. Every request
+ * that does not move is blocked, a granted one its input did not accept
+ * too. Where inputs compete for one output the two orders agree; they
+ * part when one input's VCs want several outputs: input-first sends one
+ * flit from it and may leave those outputs idle, output-first lets every
+ * output grant and the input choose among them. */
+static inline __attribute__((always_inline)) void sw_output_first(struct net *n, int node, int nreq, int nmc,
+                                                                  uint64_t c, uint8_t *seen, enum key k)
+{
+    struct net_router *r = &n->r[node];
+    const int V = n->V;
+    const uint32_t NV = (uint32_t)(n->nin * V);
+    if (!nmc)
+        memset(n->in_used, 0, (size_t)n->nin);
+    for (int ip = 0; ip < n->nin; ip++)
+        n->in_pick[ip] = -1;
+    for (int o = 0; o < n->nout; o++)
+        n->out_pick[o] = -1;
+    for (int q = 0; q < nreq; q++) {              /* grants: each output's best request */
+        int ip = n->req_ip[q];
+        const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+        int o = v->out_port, p = n->out_pick[o];
+        const uint32_t rr = r->out[o].rr;
+        if (p < 0 || priority(v, (uint32_t)(ip * V + n->req_vc[q]), rr, NV, k) <
+                         priority(&r->in[n->req_ip[p] * V + n->req_vc[p]],
+                                  (uint32_t)(n->req_ip[p] * V + n->req_vc[p]), rr, NV, k))
+            n->out_pick[o] = q;
+    }
+    for (int o = 0; o < n->nout; o++) {           /* acceptances: each input's best grant */
+        int q = n->out_pick[o];
+        if (q < 0)
+            continue;
+        int ip = n->req_ip[q], p = n->in_pick[ip];
+        if (p < 0 || priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k) <
+                         priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
+            n->in_pick[ip] = q;
+    }
+    for (int o = 0; o < n->nout; o++) {           /* the accepted cross, in output order */
+        int q = n->out_pick[o];
+        if (q < 0 || n->in_pick[n->req_ip[q]] != q)
+            continue;
+        int ip = n->req_ip[q], vc = n->req_vc[q];
+        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
+        r->out[o].rr = (uint32_t)(ip * V + vc + 1) % NV;
+        net_send_flit(n, node, ip, vc, c);
+    }
+    for (int q = 0; q < nreq; q++) {
+        int ip = n->req_ip[q];
+        if (n->in_pick[ip] != q) {
+            struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+            net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
+        }
+    }
+}
+
+/* Each allocator's three functions, its key a constant in each. */
+#define ALLOC(id, name, vc, sw, key, doc)                                                          \
+    static int vc_##id(struct net *n, int node, int nva, uint8_t *seen, uint64_t c)             \
+    {                                                                                           \
+        return vc_##vc(n, node, nva, seen, c, KEY_##key);                                       \
+    }                                                                                           \
+    static int ava_##id(struct net *n, int node, int nava, uint8_t *seen, uint64_t c)           \
+    {                                                                                           \
+        return vc_adaptive(n, node, nava, seen, c, KEY_##key);                                  \
+    }                                                                                           \
+    static void sw_##id(struct net *n, int node, int nreq, int nmc, uint64_t c, uint8_t *seen)  \
+    {                                                                                           \
+        sw_##sw(n, node, nreq, nmc, c, seen, KEY_##key);                                        \
+    }
+#include "allocs.def"
+#undef ALLOC
+
+const struct net_allocator net_allocators[ALLOC_COUNT] = {
+#define ALLOC(id, name, vc, sw, key, doc) [ALLOC_##id] = { name, doc, vc_##id, ava_##id, sw_##id },
+#include "allocs.def"
+#undef ALLOC
+};
+
+void net_alloc_list(FILE *f)
+{
+    fprintf(f, "\nrouter allocators (alloc=NAME, the first the default):\n");
+    for (int i = 0; i < ALLOC_COUNT; i++)
+        fprintf(f, "  %-15s %s\n", net_allocators[i].name, net_allocators[i].doc);
+}
