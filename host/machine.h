@@ -63,6 +63,7 @@ struct net_params {
     uint32_t header_flits;    /* flits added to every worm */
     uint32_t ports;           /* injection/ejection channels; 0 = from the port model */
     uint32_t nic_cycles;      /* cycles per flit on an injection/ejection channel (>= 1) */
+    uint32_t nic_vcs;         /* VCs of each injection and ejection channel (1..vcs; 0 is 1) */
     uint32_t unidirectional;  /* torus: links only in the + direction */
     enum switching switching;
     enum alloc alloc;

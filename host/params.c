@@ -41,6 +41,8 @@ static const struct key {
     { "buf_flits", K_U32, P(net.buf_flits), 1, 1u << 20, "VC buffer depth, flits", NULL },
     { "header_flits", K_U32, P(net.header_flits), 0, 64, "flits added to every message", NULL },
     { "nic_cycles", K_U32, P(net.nic_cycles), 1, 1000, "cycles per flit on a NIC injection/ejection channel", NULL },
+    { "nic_vcs", K_U32, P(net.nic_vcs), 1, 16, "virtual channels of each NIC injection and ejection channel "
+      "(1: a node sends and takes one worm at a time a channel; up to vcs: worms interleave there as on a link)", NULL },
     { "ports", K_U32, P(net.ports), 0, 64, "NIC channels (k-port); 0 = as the port model says", NULL },
     { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only", NULL },
     { "switching", K_NAMED, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward", switching_names },
@@ -77,6 +79,7 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->ram_mib = NODE_RAM_MIN_MIB;
     p->net = (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2,
                                   .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
+                                  .nic_vcs = 1,
                                   .switching = SW_WORMHOLE, .alloc = ALLOC_ROUND_ROBIN, .tie = TIE_PLUS,
                                   .routing = ROUTING_DETERMINISTIC, .selection = SEL_FIRST, .route_seed = 1 };
     p->barrier_stage_ns = 8;

@@ -143,6 +143,11 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, co
                  "and one after), not %u", p->vcs);
         return NULL;
     }
+    if (p->nic_vcs > p->vcs) {
+        snprintf(err, errlen, "nic_vcs %u is more than vcs %u: a NIC channel has at most a link's VCs "
+                 "(accepted: 1 to %u)", p->nic_vcs, p->vcs, p->vcs);
+        return NULL;
+    }
     if (net_route_check(m, p, err, errlen))
         return NULL;
     int nr = net_topo_routers(m, p, err, errlen);
@@ -155,6 +160,8 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, co
     }
     n->m = *m;
     n->p = *p;
+    if (!n->p.nic_vcs)
+        n->p.nic_vcs = 1;
     n->nd = m->ndims;
     n->nlinkp = net_topo_link_ports(m);
     n->V = (int)p->vcs;
@@ -225,7 +232,8 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, co
     n->adaptive = !net_route_oblivious(p->routing);
     n->atomic_vc = net_route_atomic(p->routing);
     n->al = al;
-    n->jump_on = !n->adaptive;
+    n->no_accel = n->adaptive || n->p.nic_vcs > 1;
+    n->jump_on = !n->no_accel;
     n->slog_node = -1;
     n->next_thaw = UINT64_MAX;
     return n;
@@ -327,6 +335,21 @@ static void add_event(struct net_msg **head, struct net_msg *m, int left)
     *pp = m;
 }
 
+/* The VC of injection channel ch a new worm enters, nic_vcs > 1: round
+ * robin from the one after the last worm's, the first with room (one has,
+ * net_nic_can_push), as BookSim2's terminals pick a packet's VC. */
+static int inject_vc(const struct net *n, const struct net_router *r, int ch)
+{
+    const struct ivc *in = &r->in[(n->nlinkp + ch) * n->V];
+    int k = r->inj[ch].vc;
+    for (uint32_t j = 0; j < n->p.nic_vcs; j++) {
+        k = k + 1 == (int)n->p.nic_vcs ? 0 : k + 1;
+        if (in[k].count < n->p.buf_flits)
+            break;
+    }
+    return k;
+}
+
 /* NIC injection: each channel pushes the next flit of its front message
  * into its router's injection buffer, one flit per cycle. */
 static inline __attribute__((always_inline)) void inject_step(struct net *n, int node, uint64_t c)
@@ -345,7 +368,9 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
             r->head_c = c;
             n->heads_waiting--;
         }
-        ivc_push(n, r, (n->nlinkp + ch) * n->V, (struct flit){ m, q->next_flit, 0, c });
+        if (q->next_flit == 0 && n->p.nic_vcs > 1)
+            q->vc = inject_vc(n, r, ch);
+        ivc_push(n, r, (n->nlinkp + ch) * n->V + q->vc, (struct flit){ m, q->next_flit, 0, c });
         q->next_ok = c + n->p.nic_cycles;
         r->nflits++;
         n->inflight_flits++;
@@ -523,7 +548,7 @@ void net_send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
 
 /* Output VCs for the branches of the routed worms in n->mc_vc (ascending
  * input VC order), before any other worm's: each branch takes the lowest
- * free VC of its output (an ejection channel has one) and holds it to the
+ * free VC of its output (net_port_vcs) and holds it to the
  * tail, whether or not its siblings got theirs. */
 static __attribute__((noinline)) void mc_vc_allocate(struct net *n, int node, int nmc)
 {
@@ -535,7 +560,7 @@ static __attribute__((noinline)) void mc_vc_allocate(struct net *n, int node, in
             if (br->vc[b] >= 0)
                 continue;
             struct oport *op = &r->out[br->port[b]];
-            for (int k = 0; k < (op->is_eject ? 1 : n->V); k++) {
+            for (int k = 0; k < net_port_vcs(n, op); k++) {
                 if (op->owner[k])
                     continue;
                 if (n->p.switching != SW_WORMHOLE && !op->is_eject &&
@@ -652,9 +677,10 @@ static void router_step(struct net *n, int node, uint64_t c)
      * net_router's sleep): wormhole only (elsewhere a VC is granted on
      * room downstream, which no event here announces), never in a frozen
      * group's own cycles, in the checking reference, with
-     * multidestination worms about, or under an adaptive routing (whose
-     * blocked heads' counts it does not log). */
-    const int may_sleep = !n->stepping && !n->plain && !n->mc_live && !n->adaptive && n->p.switching == SW_WORMHOLE;
+     * multidestination worms about, or where the accelerators step aside
+     * (no_accel: an adaptive routing, whose blocked heads' counts it does
+     * not log, or NIC channels of several VCs). */
+    const int may_sleep = !n->stepping && !n->plain && !n->mc_live && !n->no_accel && n->p.switching == SW_WORMHOLE;
     if (may_sleep) {
         n->slog_node = node;
         r->nslog_m = r->nslog_l = 0;

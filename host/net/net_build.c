@@ -31,7 +31,7 @@ int net_set_jump(struct net *n, enum net_jump mode)
     net_hk_settle(n);
     if (mode == NET_JUMP_OFF)
         net_unpark_all(n, n->now);               /* counted every cycle again */
-    n->jump_on = mode != NET_JUMP_OFF && !n->adaptive;    /* the jump assumes oblivious routes */
+    n->jump_on = mode != NET_JUMP_OFF && !n->no_accel;   /* the jump's assumptions (net_state.h) */
     if (mode != NET_JUMP_CHECK || n->ref)
         return 0;
     char err[256];

@@ -330,7 +330,7 @@ static int waits(const struct net *n, int node, int i, uint64_t now, int *po, in
             return 1;
         }
         if (ovc < 0) {
-            int lo = 0, hi = op->is_eject ? 1 : n->V;
+            int lo = 0, hi = net_port_vcs(n, op);
             if (ovc <= -2) {
                 lo = ovc == -3 ? n->V / 2 : 0;
                 hi = ovc == -3 ? n->V : n->V / 2;

@@ -71,6 +71,8 @@ struct nic_queue {                  /* one injection channel */
     struct net_msg *first, *last;
     uint32_t next_flit;
     uint64_t next_ok;               /* first cycle it may push the next flit */
+    int vc;                         /* the VC its front worm's flits enter (nic_vcs > 1: the next
+                                       VC after the last worm's with room, taken at its head) */
 };
 
 /* A router of the network graph. Routers 0 .. nodes-1 each have their
@@ -217,13 +219,17 @@ struct net {
                                        (net.c, rouse); may overlap `active` */
     net_link_trace_fn trace_fn;
     void *trace_ctx;
-    int jump_on;                    /* jump over periodic stretches (net_set_jump): never under an
-                                       adaptive routing, whose routes the jump cannot foresee */
+    int jump_on;                    /* jump over periodic stretches (net_set_jump): never where its
+                                       assumptions fail (no_accel) */
     uint32_t vc_room;               /* a VC buffer's room, flits (its credits when empty) */
     int atomic_vc;                  /* a VC is taken only with its buffer downstream empty
                                        (net_vc_free; the routing's atomic flag, net_route.h) */
-    int adaptive;                   /* the routing is not oblivious (net_route.h): no jump, no
-                                       parked heads, no sleep; stalls are checked for deadlock */
+    int adaptive;                   /* the routing is not oblivious (net_route.h): stalls are
+                                       checked for deadlock */
+    int no_accel;                   /* the accelerators' assumptions fail, so no jump, no parked
+                                       heads, no sleep: routes not oblivious (adaptive; the jump
+                                       foresees routes), or NIC channels of several VCs (nic_vcs:
+                                       the jump and the parked heads take a NIC channel as one VC) */
     uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
     uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
     int *wk, nwk;                   /* [nr] routers with waking heads, each once (net_wake) */
@@ -301,7 +307,22 @@ static inline void net_rouse(const struct net *n, struct net_router *r)
  * wormhole injection buffer holding buf_flits (the others grow). */
 static inline int net_inj_full(const struct net *n, const struct net_router *r, int ch)
 {
-    return n->p.switching == SW_WORMHOLE && r->in[(n->nlinkp + ch) * n->V].count >= n->p.buf_flits;
+    if (n->p.switching != SW_WORMHOLE)
+        return 0;
+    const struct ivc *in = &r->in[(n->nlinkp + ch) * n->V];
+    const struct nic_queue *q = &r->inj[ch];
+    if (n->p.nic_vcs == 1 || q->next_flit)
+        return in[q->vc].count >= n->p.buf_flits;
+    for (uint32_t k = 0; k < n->p.nic_vcs; k++)     /* a head: any VC of the channel with room */
+        if (in[k].count < n->p.buf_flits)
+            return 0;
+    return 1;
+}
+
+/* The VCs an output port has: a link's vcs, an ejection channel's nic_vcs. */
+static inline int net_port_vcs(const struct net *n, const struct oport *op)
+{
+    return op->is_eject ? (int)n->p.nic_vcs : n->V;
 }
 
 /* Whether injection channel ch of router r may push its front worm's next
@@ -331,14 +352,14 @@ void net_sleep_settle_one(struct net *n, int r);
 void net_sleep_end(struct net *n, int r);
 
 /* The VCs [lo, hi) of output op a unicast head of dateline class cls
- * (-1: any) may take: one class's half on a torus link, VC 0 of an
- * ejection channel. */
+ * (-1: any) may take: one class's half on a torus link, the nic_vcs
+ * VCs of an ejection channel (VC 0 alone by default). */
 static inline void net_class_vcs(const struct net *n, const struct oport *op, int cls, int *lo, int *hi)
 {
     *lo = 0;
     *hi = n->V;
     if (op->is_eject) {
-        *hi = 1;
+        *hi = (int)n->p.nic_vcs;
     } else if (cls >= 0) {
         *lo = cls ? n->V / 2 : 0;
         *hi = cls ? n->V : n->V / 2;

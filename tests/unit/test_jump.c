@@ -177,7 +177,7 @@ static const struct { const char *topo, *nodes, *dims; } shapes[] = {
 static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
 {
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        for (int v = 0; v < 13; v++) {
+        for (int v = 0; v < 14; v++) {
             struct machine m = mach(shapes[s].topo, shapes[s].nodes, shapes[s].dims,
                                     v == 6 ? NIC_PORT_ALL : NIC_PORT_ONE);
             struct net_params p = base();
@@ -193,6 +193,7 @@ static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
             case 10: p.alloc = ALLOC_FIXED; p.vcs = 4; break;   /* the other arbitrations */
             case 11: p.alloc = ALLOC_AGE; p.hop_cycles = 3; p.buf_flits = 8; break;
             case 12: p.alloc = ALLOC_OUTPUT_FIRST; p.vcs = 4; break;
+            case 13: p.nic_vcs = 2; break;                    /* the accelerators step aside */
             }
             if (wormhole_only && (v == 4 || v == 5))
                 continue;
