@@ -47,7 +47,11 @@ NO_SHORT_LINES := $(findstring s,$(firstword -$(MAKEFLAGS)))$(findstring n,$(fir
 Q        = $(if $(filter 1,$(V)),,@)
 say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '$@' $(if $(BUILD_LOG),>> '$(BUILD_LOG)');)
 
-HOST_CFLAGS  = -std=gnu11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -Ihost
+# -fms-extensions: a struct may hold another by its tag as an unnamed
+# member, its fields then the holder's (apps/restrict.h's struct app_shape
+# holds netdev/topo.h's struct topo_shape so).
+C_EXT        = -fms-extensions
+HOST_CFLAGS  = -std=gnu11 $(C_EXT) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -Ihost
 HOST_LIBS    = -ljansson
 HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/engine/engine.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/out/trace.c \
               host/relay/relay.c host/relay/node_host.c host/relay/link_none.c host/launch/app_mem.c host/files.c host/show.c
@@ -74,7 +78,7 @@ riscv_LDFLAGS = -Wl,--no-warn-rwx-segments   # one RWX segment: M-mode, no MMU
 # time (4 instructions a byte on ARM), which made every large collective
 # measure memcpy rather than the network (docs/boards.md).
 PICOLIBC     = --specs=picolibc.specs --picolibc-buildtype=release
-NODE_CFLAGS  = $(PICOLIBC) -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
+NODE_CFLAGS  = $(PICOLIBC) $(C_EXT) -O2 -g -Wall -Wextra -ffunction-sections -fdata-sections \
                -DWORMSIM_NODE -Iboard -Ikernel -Inetdev -Iapps
 NODE_LDFLAGS = $(PICOLIBC) -nostartfiles -Wl,--gc-sections
 COMMON_SRCS  = $(wildcard kernel/*.c) $(wildcard netdev/*.c) $(wildcard apps/*.c) $(wildcard apps/coll/*.c)
@@ -287,11 +291,11 @@ check-fuzz-deps:
 	@tests/check-deps.sh fuzz
 $(FUZZ): tests/fuzz/fuzz_router.c $(FUZZ_SRCS) $(HOST_HDRS) netdev/nic_shm.h apps/number.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CC)clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(Q)$(call say,CC)clang -std=gnu11 $(C_EXT) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< $(FUZZ_SRCS) -o $@ $(HOST_LIBS)
 $(FUZZ_RELAY): tests/fuzz/fuzz_relay.c host/relay/relay.c host/relay/relay.h netdev/nic_shm.h | check-fuzz-deps
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CC)clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(Q)$(call say,CC)clang -std=gnu11 $(C_EXT) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -Ihost $< host/relay/relay.c -o $@
 fuzz-test: $(FUZZ) $(FUZZ_RELAY)
 	@FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD) tests/fuzz/run.sh

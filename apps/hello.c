@@ -5,11 +5,11 @@
 
 int app_hello(void)
 {
-    static const char *const kind[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
-    const struct net_topology *t = net_topology();
+    static const char *const kind[] = { TOPO_NAMES };
+    const struct topo_shape *t = net_topology();
     int c[NET_MAX_DIMS];
     net_coords(net_rank(), c);
-    printf("hello from node %d of %d, %s, coordinates (", net_rank(), net_nodes(), kind[t->kind]);
+    printf("hello from node %d of %d, %s, coordinates (", net_rank(), net_nodes(), kind[t->topo]);
     for (int i = 0; i < t->ndims; i++)
         printf(i ? ",%d" : "%d", c[i]);
     printf(")\n");

@@ -51,11 +51,7 @@ static int port_to(const struct app_shape *sh, int v, int c)
 int app_allgather_flood_nic(void)
 {
     int me = net_rank(), p = net_nodes();
-    const struct net_topology *t = net_topology();
-    struct app_shape sh = { .topo = (int)t->kind, .ndims = t->ndims, .nodes = p,
-                            .all_port = t->port_model == NET_ALL_PORT };
-    for (int i = 0; i < SHAPE_MAX_DIMS; i++)
-        sh.dims[i] = i < t->ndims ? t->dims[i] : 1;
+    struct app_shape sh = { *net_topology(), NULL };
     long len = net_arg_num("len"), runs = net_arg_num("runs"), bad = 0;
     uint32_t *masks = calloc((size_t)p, sizeof *masks);
     unsigned char *send = malloc((size_t)len), *recv = malloc((size_t)p * (size_t)len);

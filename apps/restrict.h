@@ -33,18 +33,16 @@ enum app_restriction {
     APP_BANYAN,                      /* a banyan (any size it comes in: 2^m) */
 };
 
-/* The machine, as both the host and the node see it. topo is an enum
- * topo (netdev/topo.h). */
+/* The machine, as both the host and the node see it: netdev/topo.h's
+ * shape (its fields topo, ndims, dims, nodes and all_port are this
+ * struct's: an unnamed member, -fms-extensions), and the call a schedule
+ * is planned for. */
 #define SHAPE_MAX_DIMS TOPO_MAX_DIMS
 
 struct coll_ctx;                     /* apps/coll/coll.h */
 
 struct app_shape {
-    int topo;
-    int ndims;
-    int dims[SHAPE_MAX_DIMS];        /* dims[0] varies fastest in the rank; unused = 1 */
-    int nodes;
-    int all_port;                    /* 1 under the all-port model */
+    struct topo_shape;
     /* The collective call a schedule is planned for: root, multicast set,
      * segments (apps/coll/coll.h). NULL outside the rooted collectives;
      * the complete exchanges and all-to-all broadcasts never read it. */

@@ -54,7 +54,7 @@ static void default_2d(int n, int dims[2])
  * a group, and g = a h + 1 groups for h global links a router (every two
  * groups joined by one link); the product is the node count, as for every
  * machine. */
-static int dragonfly_dims(const struct machine *m, const char *dims_s, char *err, size_t errlen)
+static int dragonfly_dims(const struct topo_shape *m, const char *dims_s, char *err, size_t errlen)
 {
     long p = m->dims[0], a = m->dims[1], g = m->dims[2], h = a ? (g - 1) / a : 0;
     if (m->ndims != 3 || h < 1 || a * h + 1 != g || p + a - 1 + h > 2 * NIC_MAX_DIMS) {
@@ -67,7 +67,7 @@ static int dragonfly_dims(const struct machine *m, const char *dims_s, char *err
 }
 
 /* The balanced dragonfly of `nodes` nodes (Kim et al.: a = 2p = 2h). */
-static int dragonfly_balanced(struct machine *m, long nodes, char *err, size_t errlen)
+static int dragonfly_balanced(struct topo_shape *m, long nodes, char *err, size_t errlen)
 {
     for (int p = 1; 2L * p * p * (2L * p * p + 1) <= 4096; p++)
         if (2L * p * p * (2L * p * p + 1) == nodes) {
@@ -82,7 +82,7 @@ static int dragonfly_balanced(struct machine *m, long nodes, char *err, size_t e
     return -1;
 }
 
-int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
+int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
                   const char *dims_s, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -207,20 +207,12 @@ bad_dims:
     return -1;
 }
 
-void machine_dims_str(const struct machine *m, char *buf, size_t len)
+void machine_dims_str(const struct topo_shape *m, char *buf, size_t len)
 {
     size_t o = 0;
     buf[0] = 0;
     for (int i = 0; i < m->ndims && o < len; i++)
         o += (size_t)snprintf(buf + o, len - o, i ? "x%d" : "%d", m->dims[i]);
-}
-
-void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS])
-{
-    for (int i = 0; i < NIC_MAX_DIMS; i++) {
-        c[i] = rank % m->dims[i];
-        rank /= m->dims[i];
-    }
 }
 
 int machine_log2(int n)
@@ -231,12 +223,12 @@ int machine_log2(int n)
     return k;
 }
 
-int machine_indirect(const struct machine *m)
+int machine_indirect(const struct topo_shape *m)
 {
     return m->topo == TOPO_BANYAN || m->topo == TOPO_FATTREE || m->topo == TOPO_DRAGONFLY;
 }
 
-int machine_hops(const struct machine *m, int a, int b)
+int machine_hops(const struct topo_shape *m, int a, int b)
 {
     if (m->topo == TOPO_BANYAN)      /* processor, the stages, processor */
         return a == b ? 0 : machine_log2(m->nodes) + 1;
@@ -259,8 +251,8 @@ int machine_hops(const struct machine *m, int a, int b)
         return h < 0 ? 0 : 2 * h + 2;
     }
     int ca[NIC_MAX_DIMS], cb[NIC_MAX_DIMS], h = 0;
-    machine_coords(m, a, ca);
-    machine_coords(m, b, cb);
+    topo_coords(m, a, ca);
+    topo_coords(m, b, cb);
     for (int i = 0; i < m->ndims; i++) {
         int d = abs(ca[i] - cb[i]);
         if (m->topo == TOPO_TORUS && m->dims[i] - d < d)

@@ -1,4 +1,5 @@
-/* The simulated machine's shape and the run's parameters. */
+/* The simulated machine's shape (netdev/topo.h's struct topo_shape, the
+ * one description of it) and the run's parameters. */
 #ifndef MACHINE_H
 #define MACHINE_H
 
@@ -6,13 +7,6 @@
 #include <stddef.h>
 #include "../netdev/nic_shm.h"
 
-struct machine {
-    enum topo topo;
-    int ndims;
-    int dims[NIC_MAX_DIMS];          /* dims[0] varies fastest in the rank */
-    int nodes;
-    enum nic_port port_model;
-};
 
 enum switching { SW_WORMHOLE = 0, SW_CUT_THROUGH = 1, SW_STORE_FORWARD = 2 };
 extern const char *const switching_names[];   /* indexed by enum switching */
@@ -93,20 +87,19 @@ extern const char *const topo_names[];   /* indexed by enum topo */
 /* Fill m from the user's words. Any of nodes_s / dims_s may be NULL.
  * Returns 0, or -1 with a message naming the problem and the accepted
  * values in err. */
-int machine_parse(struct machine *m, const char *topo_s, const char *nodes_s,
+int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
                   const char *dims_s, char *err, size_t errlen);
 
 /* "8x8", "2x2x2x2" ... */
-void machine_dims_str(const struct machine *m, char *buf, size_t len);
+void machine_dims_str(const struct topo_shape *m, char *buf, size_t len);
 
-/* Coordinates of a rank and the hop count of the route (dimension-ordered
- * on a direct network; on a banyan, processor to processor through every
- * stage; on a fat tree, up to the lowest common ancestor and down). */
-void machine_coords(const struct machine *m, int rank, int c[NIC_MAX_DIMS]);
-int machine_hops(const struct machine *m, int a, int b);
+/* The hop count of the route (dimension-ordered on a direct network; on
+ * a banyan, processor to processor through every stage; on a fat tree, up
+ * to the lowest common ancestor and down). Coordinates: topo_coords. */
+int machine_hops(const struct topo_shape *m, int a, int b);
 int machine_log2(int n);              /* ceil(log2 n) */
 /* A banyan or a fat tree: switches between the nodes (host/net/net_topo.c). */
-int machine_indirect(const struct machine *m);
+int machine_indirect(const struct topo_shape *m);
 
 /* A dragonfly (netdev/topo.h; Kim, Dally, Scott and Abts 2008): dims p, a,
  * g with g = a h + 1. Its routers are numbered across groups, router r of
@@ -114,12 +107,12 @@ int machine_indirect(const struct machine *m);
  * k (0 .. a h - 1) of group G leaves router k / h of it by global port
  * k % h and enters group (G + k + 1) mod g by that group's link a h - 1 - k
  * (the consecutive arrangement: every two groups joined by one link). */
-static inline int df_h(const struct machine *m) { return (m->dims[2] - 1) / m->dims[1]; }
-static inline int df_link_to(const struct machine *m, int G, int G2)
+static inline int df_h(const struct topo_shape *m) { return (m->dims[2] - 1) / m->dims[1]; }
+static inline int df_link_to(const struct topo_shape *m, int G, int G2)
 {
     int g = m->dims[2];
     return ((G2 - G - 1) % g + g) % g;
 }
-static inline int df_link_back(const struct machine *m, int k) { return m->dims[1] * df_h(m) - 1 - k; }
+static inline int df_link_back(const struct topo_shape *m, int k) { return m->dims[1] * df_h(m) - 1 - k; }
 
 #endif

@@ -67,7 +67,7 @@ static const struct key {
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-void params_defaults(struct params *p, enum nic_port *pm)
+void params_defaults(struct params *p, enum topo_port *pm)
 {
     memset(p, 0, sizeof *p);
     p->t_send_ns = 500;
@@ -85,7 +85,7 @@ void params_defaults(struct params *p, enum nic_port *pm)
     p->barrier_stage_ns = 8;
     p->ctrl_stage_ns = 8;
     p->fi_ns = 8;
-    *pm = NIC_PORT_ONE;
+    *pm = TOPO_ONE_PORT;
 }
 
 
@@ -106,7 +106,7 @@ int params_number(const char *s, uint64_t *out)
     return 0;
 }
 
-int params_set(struct params *p, enum nic_port *pm, const char *key, const char *value,
+int params_set(struct params *p, enum topo_port *pm, const char *key, const char *value,
                char *err, size_t errlen)
 {
     char q[SHOW_LEN];
@@ -127,9 +127,9 @@ int params_set(struct params *p, enum nic_port *pm, const char *key, const char 
         }
         if (k->kind == K_PORT_MODEL) {
             if (!strcmp(value, "one-port"))
-                *pm = NIC_PORT_ONE;
+                *pm = TOPO_ONE_PORT;
             else if (!strcmp(value, "all-port"))
-                *pm = NIC_PORT_ALL;
+                *pm = TOPO_ALL_PORT;
             else {
                 snprintf(err, errlen, "port_model %s is unknown; accepted: one-port, all-port "
                          "(a k-port node: ports = k)", show(q, value, 1));
@@ -200,7 +200,7 @@ static FILE *open_params(const char *path, char *err, size_t errlen)
     return NULL;
 }
 
-int params_load(struct params *p, enum nic_port *pm, const char *name, char *err, size_t errlen)
+int params_load(struct params *p, enum topo_port *pm, const char *name, char *err, size_t errlen)
 {
     char *path = malloc(strlen(name) + sizeof "presets/.conf");
     if (!path) {
@@ -272,7 +272,7 @@ int params_load(struct params *p, enum nic_port *pm, const char *name, char *err
     return rc;
 }
 
-int params_set_list(struct params *p, enum nic_port *pm, const char *list, char *err, size_t errlen)
+int params_set_list(struct params *p, enum topo_port *pm, const char *list, char *err, size_t errlen)
 {
     char q[SHOW_LEN], *buf = strdup(list);
     if (!buf) {
@@ -297,7 +297,7 @@ int params_set_list(struct params *p, enum nic_port *pm, const char *list, char 
 int params_count(void) { return (int)NKEYS; }
 const char *params_key(int i) { return keys[i].name; }
 
-void params_value(const struct params *p, enum nic_port pm, int i, char *buf, size_t len, int *numeric)
+void params_value(const struct params *p, enum topo_port pm, int i, char *buf, size_t len, int *numeric)
 {
     const struct key *k = &keys[i];
     *numeric = k->kind == K_U32;
@@ -306,12 +306,12 @@ void params_value(const struct params *p, enum nic_port pm, int i, char *buf, si
         memcpy(&v, (const char *)p + k->off, sizeof v);
         snprintf(buf, len, "%s", k->names[v]);
     } else if (k->kind == K_PORT_MODEL)
-        snprintf(buf, len, "%s", pm == NIC_PORT_ALL ? "all-port" : "one-port");
+        snprintf(buf, len, "%s", pm == TOPO_ALL_PORT ? "all-port" : "one-port");
     else
         snprintf(buf, len, "%u", *(const uint32_t *)((const char *)p + k->off));
 }
 
-void params_write(FILE *f, const struct params *p, enum nic_port pm)
+void params_write(FILE *f, const struct params *p, enum topo_port pm)
 {
     char v[64];
     int num;
@@ -324,7 +324,7 @@ void params_write(FILE *f, const struct params *p, enum nic_port pm)
 void params_list(FILE *f)
 {
     struct params d;
-    enum nic_port pm;
+    enum topo_port pm;
     params_defaults(&d, &pm);
     fprintf(f, "%-17s %-38s %-13s %s\n", "key", "accepted", "default", "meaning");
     for (int i = 0; i < (int)NKEYS; i++) {
@@ -365,7 +365,7 @@ int params_check(const struct params *p, char *err, size_t errlen)
     return 0;
 }
 
-int params_check_net(const struct params *p, const struct machine *m, const char *preset, int nsets,
+int params_check_net(const struct params *p, const struct topo_shape *m, const char *preset, int nsets,
                      char *err, size_t errlen)
 {
     char why[256];

@@ -9,7 +9,7 @@
 #include "machine.h"
 
 /* The built-in defaults (the same values as presets/default.conf). */
-void params_defaults(struct params *p, enum nic_port *port_model);
+void params_defaults(struct params *p, enum topo_port *port_model);
 
 /* A whole number as every option and parameter takes it: the syntax of
  * apps/number.h, without a sign. 0, or -1 if s is not one. */
@@ -17,7 +17,7 @@ int params_number(const char *s, uint64_t *out);
 
 /* Set one key from text. Returns -1 with a message naming the key and the
  * accepted values in err. */
-int params_set(struct params *p, enum nic_port *port_model, const char *key, const char *value,
+int params_set(struct params *p, enum topo_port *port_model, const char *key, const char *value,
                char *err, size_t errlen);
 
 /* Apply a config file: "key = value" lines of any length, '#' comments. A
@@ -25,20 +25,20 @@ int params_set(struct params *p, enum nic_port *port_model, const char *key, con
  * in .conf), else, if there is no such preset, the file of that name in
  * the current directory. The file must be a regular file of at most 1 MiB.
  * Errors name the file and line. */
-int params_load(struct params *p, enum nic_port *port_model, const char *name_or_path,
+int params_load(struct params *p, enum topo_port *port_model, const char *name_or_path,
                 char *err, size_t errlen);
 
 /* Apply "k=v k=v ..." (the --set option), of any length. */
-int params_set_list(struct params *p, enum nic_port *port_model, const char *list, char *err, size_t errlen);
+int params_set_list(struct params *p, enum topo_port *port_model, const char *list, char *err, size_t errlen);
 
 /* Write every key = value (a config file that reproduces the run). */
-void params_write(FILE *f, const struct params *p, enum nic_port port_model);
+void params_write(FILE *f, const struct params *p, enum topo_port port_model);
 
 /* Key i (0 <= i < params_count()) and its value as text; *numeric is set
  * when the value is a number. */
 int params_count(void);
 const char *params_key(int i);
-void params_value(const struct params *p, enum nic_port pm, int i, char *buf, size_t len, int *numeric);
+void params_value(const struct params *p, enum topo_port pm, int i, char *buf, size_t len, int *numeric);
 
 /* Every key with its accepted values, built-in default and meaning
  * (wormsim --list-params): the table the parser itself uses. */
@@ -51,7 +51,7 @@ int params_check(const struct params *p, char *err, size_t errlen);
  * built and freed); if not, -1 and its reason in err, followed by where the
  * parameters came from: "(a torus with the parameters of preset delta and
  * --set; ...)". A preset is made for one machine, so the preset is named. */
-int params_check_net(const struct params *p, const struct machine *m, const char *preset, int nsets,
+int params_check_net(const struct params *p, const struct topo_shape *m, const char *preset, int nsets,
                      char *err, size_t errlen);
 
 #endif

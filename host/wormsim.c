@@ -66,7 +66,7 @@ enum { EV_SIG = 16, EV_TIMER, EV_CLIENT, EV_SERVE };
 
 struct run {
     struct host *h;
-    struct machine m;
+    struct topo_shape m;
     struct params p;
     struct engine r;
     const char *app, *args, *runs_dir, *arch_spec;
@@ -226,10 +226,7 @@ static int check_app(struct run *rn)
         if (strcmp(apps[i].name, rn->app))
             continue;
         /* The restriction (and a collective's len=) by the apps' own check. */
-        struct app_shape sh = { (int)rn->m.topo, rn->m.ndims, { 0 }, rn->m.nodes,
-                                rn->m.port_model == NIC_PORT_ALL, NULL };
-        for (int d = 0; d < SHAPE_MAX_DIMS; d++)
-            sh.dims[d] = d < NIC_MAX_DIMS ? rn->m.dims[d] : 1;
+        struct app_shape sh = { rn->m, NULL };
         char err[512];
         if (app_check_args(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max, err, sizeof err)) {
             fprintf(stderr, "wormsim: %s\n", err);
@@ -1125,7 +1122,7 @@ static int run_main(struct host *h, int argc, char **argv)
                            [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" },
         .gdb_node = -1, .jump = NET_JUMP_ON,
     };
-    enum nic_port port_model;
+    enum topo_port port_model;
     params_defaults(&rn.p, &port_model);
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *gdb = NULL, *preset = NULL;
     /* parameter assignments, applied after the preset in command-line order;
@@ -1253,7 +1250,7 @@ static int run_main(struct host *h, int argc, char **argv)
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }
-    rn.m.port_model = port_model;
+    rn.m.all_port = port_model;
     if (params_check_net(&rn.p, &rn.m, preset, nset, err, sizeof err)) {   /* before any node starts */
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
@@ -1339,7 +1336,7 @@ static int run_main(struct host *h, int argc, char **argv)
         FILE *f = fopen(path, "w");
         if (f) {
             fprintf(f, "# The parameters of this run: wormsim --preset %s reproduces them.\n", path);
-            params_write(f, &rn.p, rn.m.port_model);
+            params_write(f, &rn.p, rn.m.all_port);
             fclose(f);
         }
     }

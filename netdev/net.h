@@ -23,15 +23,6 @@
 #define NET_ANY      (-1)       /* wildcard source or tag for net_recv/net_probe */
 #define NET_MAX_DIMS TOPO_MAX_DIMS
 
-enum net_port_model { NET_ONE_PORT = 0, NET_ALL_PORT = 1 };
-
-struct net_topology {
-    enum topo kind;
-    int ndims;
-    int dims[NET_MAX_DIMS];
-    enum net_port_model port_model;
-};
-
 struct net_status {
     int src, tag;
     size_t len;                 /* bytes of the message (may exceed what was copied) */
@@ -42,7 +33,8 @@ int net_rank(void);
 int net_nodes(void);
 /* The node's RAM in MiB (the run's ram_mib, netdev/nic_shm.h). */
 unsigned net_ram_mib(void);
-const struct net_topology *net_topology(void);
+/* The machine's shape (netdev/topo.h), as the router configured it. */
+const struct topo_shape *net_topology(void);
 void net_coords(int rank, int coords[NET_MAX_DIMS]);
 int net_rank_of(const int coords[NET_MAX_DIMS]);
 size_t net_msg_max(void);       /* largest payload of one message */

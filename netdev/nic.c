@@ -32,7 +32,7 @@ static volatile struct nic_desc *ring;
 static uint32_t prod;                 /* descriptors posted */
 static uint32_t tx_head;              /* payload bytes allocated, monotonic */
 static uint32_t pay_end[256];         /* tx_head after each slot's payload; ring_slots <= 256 */
-static struct net_topology topo;
+static struct topo_shape topo;
 static char args_copy[NIC_ARGS_BYTES];
 static struct app_args args_parsed;
 
@@ -164,11 +164,7 @@ const struct nic_config *nic_init(void)
     ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
     prod = *prod_p;
     status->state = NIC_STATE_RUNNING;
-    topo.kind = (enum topo)cfg->topo;
-    topo.ndims = (int)cfg->ndims;
-    for (int i = 0; i < NET_MAX_DIMS; i++)
-        topo.dims[i] = i < topo.ndims ? (int)cfg->dims[i] : 1;
-    topo.port_model = (enum net_port_model)cfg->port_model;
+    topo = cfg->shape;
     for (size_t i = 0; i + 1 < sizeof args_copy; i++)
         args_copy[i] = cfg->args[i];
     clock_init(cfg->ps_per_instr);
@@ -177,7 +173,7 @@ const struct nic_config *nic_init(void)
         app[i] = i + 1 < sizeof app ? cfg->app[i] : 0;
     /* The run tool has refused, by this same function, any ARGS refused
      * here; an unknown app is left to kernel_main. */
-    if (app_keys(app) && app_args_parse(app, args_copy, (int)cfg->nodes, cfg->msg_max, &args_parsed, err, sizeof err))
+    if (app_keys(app) && app_args_parse(app, args_copy, cfg->shape.nodes, cfg->msg_max, &args_parsed, err, sizeof err))
         panic("ARGS refused: app %s: %s", app, err);
     return (const struct nic_config *)cfg;
 }
@@ -215,27 +211,15 @@ void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)
 /* --- The node ABI (net.h) --- */
 
 int net_rank(void) { return (int)cfg->rank; }
-int net_nodes(void) { return (int)cfg->nodes; }
+int net_nodes(void) { return cfg->shape.nodes; }
 unsigned net_ram_mib(void) { return cfg->ram_mib; }
 size_t net_msg_max(void) { return cfg->msg_max; }
-const struct net_topology *net_topology(void) { return &topo; }
+const struct topo_shape *net_topology(void) { return &topo; }
 uint64_t net_time_ns(void) { return clock_now_ns(); }
 
-void net_coords(int rank, int c[NET_MAX_DIMS])
-{
-    for (int i = 0; i < NET_MAX_DIMS; i++) {
-        c[i] = rank % topo.dims[i];
-        rank /= topo.dims[i];
-    }
-}
+void net_coords(int rank, int c[NET_MAX_DIMS]) { topo_coords(&topo, rank, c); }
 
-int net_rank_of(const int c[NET_MAX_DIMS])
-{
-    int r = 0;
-    for (int i = topo.ndims - 1; i >= 0; i--)
-        r = r * topo.dims[i] + c[i];
-    return r;
-}
+int net_rank_of(const int c[NET_MAX_DIMS]) { return topo_rank(&topo, c); }
 
 static void check_send(int dst, int tag, size_t len)
 {

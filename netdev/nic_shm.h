@@ -55,7 +55,8 @@
 #include "topo.h"
 
 #define NIC_MAGIC        0x43494e57u   /* "WNIC" */
-#define NIC_VERSION      2u            /* 2: ARGS of NIC_ARGS_BYTES - 1 characters */
+#define NIC_VERSION      3u            /* 2: ARGS of NIC_ARGS_BYTES - 1 characters; 3: the shape is
+                                          netdev/topo.h's struct topo_shape */
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
 #define NIC_MAX_DIMS     TOPO_MAX_DIMS
 #define NIC_ARGS_BYTES   800           /* ARGS with its NUL: what fits before nic_status */
@@ -74,17 +75,18 @@
 #define NIC_CONS_OFF     0x0540u
 #define NIC_RING_OFF     0x1000u
 
-/* The topology (netdev/topo.h: the values of the config's topo field). */
+/* The shape (netdev/topo.h) is a wire format: its values and layout. */
 _Static_assert(TOPO_MESH == 0 && TOPO_TORUS == 1 && TOPO_HYPERCUBE == 2 && TOPO_BANYAN == 3 &&
                TOPO_FATTREE == 4 && TOPO_DRAGONFLY == 5, "the NIC config's topo values are a wire format");
-enum nic_port { NIC_PORT_ONE = 0, NIC_PORT_ALL = 1 };
+_Static_assert(TOPO_ONE_PORT == 0 && TOPO_ALL_PORT == 1, "the NIC config's all_port values are a wire format");
+_Static_assert(sizeof(int) == 4 && sizeof(struct topo_shape) == (4 + TOPO_MAX_DIMS) * 4 &&
+               offsetof(struct topo_shape, dims) == 8 && offsetof(struct topo_shape, all_port) == (3 + TOPO_MAX_DIMS) * 4,
+               "struct topo_shape is a wire format: 32-bit fields, in this order");
 
 struct nic_config {
     uint32_t magic, version;
-    uint32_t rank, nodes;
-    uint32_t topo, ndims;
-    uint32_t dims[NIC_MAX_DIMS];       /* dims[0] varies fastest in the rank */
-    uint32_t port_model;               /* enum nic_port */
+    uint32_t rank;
+    struct topo_shape shape;           /* the machine (unused dims are 1) */
     uint32_t shm_size;
     uint32_t ring_off, ring_slots;     /* ring_slots is a power of two */
     uint32_t tx_off, tx_size;
@@ -247,7 +249,8 @@ struct nic_reply {
  * ARM and RISC-V nodes and the x86-64 router): each block has the same
  * size and field offsets everywhere and fits before the next one. */
 _Static_assert(sizeof(struct nic_config) == 1016, "nic_config layout");
-_Static_assert(offsetof(struct nic_config, dims) == 24 && offsetof(struct nic_config, app) == 152,
+_Static_assert(offsetof(struct nic_config, shape) == 12 && offsetof(struct nic_config, shm_size) == 76 &&
+               offsetof(struct nic_config, app) == 152,
                "nic_config field offsets");
 _Static_assert(NIC_CONFIG_OFF + sizeof(struct nic_config) <= NIC_STATUS_OFF, "nic_config overlaps nic_status");
 _Static_assert(sizeof(struct nic_status) == 64, "nic_status layout");

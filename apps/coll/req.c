@@ -32,13 +32,13 @@ static int final_place(const struct coll_req *r, int l)
 
 static void shape_of_net(struct app_shape *sh)
 {
-    const struct net_topology *t = net_topology();
-    sh->topo = (int)t->kind;
+    const struct topo_shape *t = net_topology();
+    sh->topo = t->topo;
     sh->ndims = t->ndims;
     for (int i = 0; i < SHAPE_MAX_DIMS; i++)
         sh->dims[i] = i < t->ndims ? t->dims[i] : 1;
     sh->nodes = net_nodes();
-    sh->all_port = t->port_model == NET_ALL_PORT;
+    sh->all_port = t->all_port;
 }
 
 void coll_free(struct coll_req *r)

@@ -3,19 +3,12 @@
 
 void shape_coords(const struct app_shape *sh, int rank, int c[SHAPE_MAX_DIMS])
 {
-    for (int i = 0; i < SHAPE_MAX_DIMS; i++) {
-        int k = i < sh->ndims ? sh->dims[i] : 1;
-        c[i] = rank % k;
-        rank /= k;
-    }
+    topo_coords((const struct topo_shape *)sh, rank, c);       /* its first member */
 }
 
 int shape_rank(const struct app_shape *sh, const int c[SHAPE_MAX_DIMS])
 {
-    int r = 0;
-    for (int i = sh->ndims - 1; i >= 0; i--)
-        r = r * sh->dims[i] + c[i];
-    return r;
+    return topo_rank((const struct topo_shape *)sh, c);
 }
 
 int is_pow2(long x)

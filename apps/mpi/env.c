@@ -128,8 +128,8 @@ double MPI_Wtick(void) { return 1e-9; }
 /* "node 17 (1,2) of mesh 8x8": the node and its coordinates. */
 int MPI_Get_processor_name(char *name, int *resultlen)
 {
-    static const char *const kind[] = { "mesh", "torus", "hypercube", "banyan", "fattree" };
-    const struct net_topology *t = net_topology();
+    static const char *const kind[] = { TOPO_NAMES };
+    const struct topo_shape *t = net_topology();
     int c[NET_MAX_DIMS], o;
     net_coords(net_rank(), c);
     o = snprintf(name, MPI_MAX_PROCESSOR_NAME, "node %d (", net_rank());
@@ -137,7 +137,7 @@ int MPI_Get_processor_name(char *name, int *resultlen)
         o += snprintf(name + o, MPI_MAX_PROCESSOR_NAME - (size_t)o, i ? ",%d" : "%d", c[i]);
     if (o < MPI_MAX_PROCESSOR_NAME)
         o += snprintf(name + o, MPI_MAX_PROCESSOR_NAME - (size_t)o, ") of %s",
-                      (unsigned)t->kind < 5 ? kind[t->kind] : "machine");
+                      (unsigned)t->topo < TOPO_COUNT ? kind[t->topo] : "machine");
     for (int i = 0; i < t->ndims && o < MPI_MAX_PROCESSOR_NAME; i++)
         o += snprintf(name + o, MPI_MAX_PROCESSOR_NAME - (size_t)o, i ? "x%d" : " %d", t->dims[i]);
     *resultlen = (int)strlen(name);

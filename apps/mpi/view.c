@@ -30,12 +30,12 @@
 
 int __real_net_rank(void);
 int __real_net_nodes(void);
-const struct net_topology *__real_net_topology(void);
+const struct topo_shape *__real_net_topology(void);
 void __real_net_send_multi(const int *dst, int n, int tag, const void *buf, size_t len);
 void __real_net_recv(int src, int tag, void *buf, size_t cap, struct net_status *st);
 
 static const struct mpii_comm *view;
-static struct net_topology line;
+static struct topo_shape line;
 
 void mpii_view(const struct mpii_comm *c)
 {
@@ -43,8 +43,9 @@ void mpii_view(const struct mpii_comm *c)
     if (!c)
         return;
     line = *__real_net_topology();
-    line.kind = TOPO_MESH;
+    line.topo = TOPO_MESH;
     line.ndims = 1;
+    line.nodes = c->size;
     for (int i = 0; i < NET_MAX_DIMS; i++)
         line.dims[i] = i ? 1 : c->size;
 }
@@ -57,7 +58,7 @@ static int view_tag(int step)
 int __wrap_net_rank(void) { return view ? view->rank : __real_net_rank(); }
 int mpii_node(void) { return __real_net_rank(); }
 int __wrap_net_nodes(void) { return view ? view->size : __real_net_nodes(); }
-const struct net_topology *__wrap_net_topology(void) { return view ? &line : __real_net_topology(); }
+const struct topo_shape *__wrap_net_topology(void) { return view ? &line : __real_net_topology(); }
 
 void __wrap_net_send_multi(const int *dst, int n, int tag, const void *buf, size_t len)
 {

@@ -185,7 +185,7 @@ int engine_bounds_consistent(const struct engine *r)
     return 1;
 }
 
-int engine_init(struct engine *r, const struct machine *m, const struct params *p)
+int engine_init(struct engine *r, const struct topo_shape *m, const struct params *p)
 {
     memset(r, 0, sizeof *r);
     r->m = *m;
@@ -263,12 +263,7 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->magic = NIC_MAGIC;
     c->version = NIC_VERSION;
     c->rank = (uint32_t)rank;
-    c->nodes = (uint32_t)r->n;
-    c->topo = r->m.topo;
-    c->ndims = (uint32_t)r->m.ndims;
-    for (int i = 0; i < NIC_MAX_DIMS; i++)
-        c->dims[i] = (uint32_t)r->m.dims[i];
-    c->port_model = r->m.port_model;
+    c->shape = r->m;
     c->shm_size = (uint32_t)size;
     c->ring_off = l.ring_off;
     c->ring_slots = l.ring_slots;

@@ -132,7 +132,7 @@ struct node {
 };
 
 struct engine {
-    struct machine m;
+    struct topo_shape m;
     struct params p;
     int n;
     struct node *nodes;
@@ -166,7 +166,7 @@ struct engine {
 };
 
 /* Returns -1 with r->error set if the network parameters do not fit. */
-int  engine_init(struct engine *r, const struct machine *m, const struct params *p);
+int  engine_init(struct engine *r, const struct topo_shape *m, const struct params *p);
 void engine_free(struct engine *r);
 
 /* Write the node's configuration into its NIC memory (before it boots). */

@@ -121,7 +121,7 @@ static inline int next_busy(const struct net *n, const struct net_router *r, int
     return b ? __builtin_ctzll(b) : n->nin * n->V;
 }
 
-struct net *net_core_new(const struct machine *m, const struct net_params *p, const struct net_allocator *al,
+struct net *net_core_new(const struct topo_shape *m, const struct net_params *p, const struct net_allocator *al,
                          char *err, size_t errlen)
 {
     if (!p->flit_bytes || !p->byte_ps || !p->hop_cycles || !p->vcs || !p->buf_flits || !p->nic_cycles) {
@@ -165,7 +165,7 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, co
     n->nd = m->ndims;
     n->nlinkp = net_topo_link_ports(m);
     n->V = (int)p->vcs;
-    int all = m->port_model == NIC_PORT_ALL ? (n->nlinkp ? n->nlinkp : 1) : 1;
+    int all = m->all_port == TOPO_ALL_PORT ? (n->nlinkp ? n->nlinkp : 1) : 1;
     n->ninj = n->nej = p->ports ? (int)p->ports : all;
     n->nin = n->nlinkp + n->ninj;
     n->wide = n->nin * n->V > 64;
@@ -197,7 +197,7 @@ struct net *net_core_new(const struct machine *m, const struct net_params *p, co
     for (int i = 0; ok && i < n->nr; i++) {
         struct net_router *r = &n->r[i];
         if (i < m->nodes)
-            machine_coords(m, i, r->coords);
+            topo_coords(m, i, r->coords);
         r->in = calloc((size_t)n->nin * (size_t)n->V, sizeof *r->in);
         r->in_rr = calloc((size_t)n->nin, sizeof *r->in_rr);
         r->out = calloc((size_t)n->nout, sizeof *r->out);

@@ -17,7 +17,7 @@ static const struct net_allocator *allocator(const struct net_params *p, char *e
     return NULL;
 }
 
-struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+struct net *net_new(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen)
 {
     const struct net_allocator *al = allocator(p, err, errlen);
     struct net *n = al ? net_core_new(m, p, al, err, errlen) : NULL;

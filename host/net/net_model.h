@@ -120,7 +120,7 @@ struct link_stats {
 struct net;
 
 /* NULL with a message in err if the parameters do not fit the machine. */
-struct net *net_new(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+struct net *net_new(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen);
 void net_free(struct net *n);
 
 uint64_t net_cycle_ps(const struct net *n);

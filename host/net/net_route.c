@@ -323,7 +323,7 @@ static int only_2d(enum routing r)
     return r == ROUTING_WEST_FIRST || r == ROUTING_NORTH_LAST || r == ROUTING_ODD_EVEN;
 }
 
-int net_route_check(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+int net_route_check(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen)
 {
     enum routing r = p->routing;
     if (!(defs[r].topos >> m->topo & 1)) {

@@ -49,7 +49,7 @@ int net_route_atomic(enum routing r);
 
 /* 0 if the routing function of p routes machine m with p's channels,
  * else -1 with what is wrong and what would do in err. */
-int net_route_check(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
+int net_route_check(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen);
 
 /* Before a worm enters: its Valiant intermediate node (a hash of
  * route_seed, src and seq, so the same whatever the order messages reach

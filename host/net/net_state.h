@@ -190,7 +190,7 @@ struct net_allocator;               /* below */
 struct net {
     const struct net_hooks *hk;     /* the accelerator's hooks, or NULL: the bare cycle model */
     const struct net_allocator *al; /* the router allocator (net_alloc.h, alloc=) */
-    struct machine m;
+    struct topo_shape m;
     struct net_params p;
     int nr;                         /* routers: the nodes', then the switches */
     int nd;                         /* a direct network's dimensions */
@@ -440,8 +440,8 @@ static inline int net_port_index(const struct net *n, int id) { return n->jp.por
  * link port a worm at router `at` takes, or -1 at its destination, and in
  * *cls the dateline class the hop needs (-1: any VC); net_topo_hops: the
  * links a worm crosses from node a to node b. */
-int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen);
-int net_topo_link_ports(const struct machine *m);     /* per router */
+int net_topo_routers(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen);
+int net_topo_link_ports(const struct topo_shape *m);     /* per router */
 void net_topo_wire(struct net *n);
 int net_topo_route(const struct net *n, int at, const struct net_msg *m, int *cls);
 int net_topo_hops(const struct net *n, int a, int b);
@@ -585,7 +585,7 @@ static inline void net_hk_free(struct net *n) { if (n->hk) n->hk->free(n); }
  * jump's). net_park.c: a head parks, and stops being parked,
  * in cycle c. net_sleep.c: router `node`'s owed blocked cycles, added up
  * to cycle t. net_jump.c: the jump's hooks. */
-struct net *net_core_new(const struct machine *m, const struct net_params *p, const struct net_allocator *al,
+struct net *net_core_new(const struct topo_shape *m, const struct net_params *p, const struct net_allocator *al,
                          char *err, size_t errlen);
 void net_park(struct net *n, int node, int i, uint64_t c);
 void net_unpark(struct net *n, int node, int i, uint64_t c);

@@ -9,7 +9,7 @@
 static int neighbor(const struct net *n, int node, int dim, int dir)
 {
     int c[NIC_MAX_DIMS];
-    machine_coords(&n->m, node, c);
+    topo_coords(&n->m, node, c);
     int k = n->m.dims[dim], x = c[dim] + dir;
     if (k < 2)
         return -1;
@@ -190,21 +190,21 @@ void net_topo_wire(struct net *n)
         wire_direct(n);
 }
 
-int net_topo_link_ports(const struct machine *m)
+int net_topo_link_ports(const struct topo_shape *m)
 {
     if (m->topo == TOPO_DRAGONFLY)
         return m->dims[0] + m->dims[1] - 1 + df_h(m);
     return m->topo == TOPO_FATTREE ? 2 * m->dims[0] : 2 * m->ndims;
 }
 
-int net_topo_routers(const struct machine *m, const struct net_params *p, char *err, size_t errlen)
+int net_topo_routers(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen)
 {
     if (!machine_indirect(m))
         return m->nodes;
-    if (m->port_model != NIC_PORT_ONE || p->ports > 1) {
+    if (m->all_port != TOPO_ONE_PORT || p->ports > 1) {
         snprintf(err, errlen, "a %s gives each processor one input and one output port: "
                  "PORT_MODEL=one-port and ports=1 (or 0), not %s", m->topo == TOPO_BANYAN ? "banyan" : m->topo == TOPO_FATTREE ? "fat tree" : "dragonfly",
-                 m->port_model == NIC_PORT_ONE ? "more ports" : "all-port");
+                 m->all_port == TOPO_ONE_PORT ? "more ports" : "all-port");
         return -1;
     }
     if (m->topo == TOPO_FATTREE)

@@ -42,7 +42,7 @@ enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT
 static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };
 
 struct cfg {
-    struct machine m;
+    struct topo_shape m;
     struct params p;
     enum pattern pat;
     double rate, hot_frac;
@@ -79,7 +79,7 @@ static double unit(uint64_t *s) { return (double)(next_rand(s) >> 11) / 90071992
 static int pattern_dst(const struct cfg *c, int src, uint64_t *rng)
 {
     int N = c->m.nodes, b = machine_log2(N), cs[NIC_MAX_DIMS];
-    machine_coords(&c->m, src, cs);
+    topo_coords(&c->m, src, cs);
     switch (c->pat) {
     case P_UNIFORM:
         return (int)(next_rand(rng) % (uint64_t)N);
@@ -374,7 +374,7 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
 int main(int argc, char **argv)
 {
     struct cfg c = { .jump = NET_JUMP_ON, .rate = 0.1, .hot_frac = 0.1, .len = 64, .warmup = 2000, .measure = 10000, .seed = 1 };
-    enum nic_port pm;
+    enum topo_port pm;
     params_defaults(&c.p, &pm);
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *pat = "uniform", *preset = NULL, *sweep = NULL;
     const char *sets[64];
@@ -430,7 +430,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: %s\n", err);
         return 2;
     }
-    c.m.port_model = pm;
+    c.m.all_port = pm;
     int found = 0;
     for (int i = 0; i < 7; i++)
         if (!strcmp(pat, pattern_names[i])) {
@@ -480,7 +480,7 @@ int main(int argc, char **argv)
     if (!c.json)
         printf("# %s %s, %s traffic, %u-byte packets, %s, %s, %u VCs x %u flits; latency in cycles of %.3f ns\n"
                "%8s %9s %9s %9s %9s %9s %10s %12s\n", topo_names[c.m.topo], dimstr, pat, c.len,
-               switching_names[c.p.net.switching], pm == NIC_PORT_ALL ? "all-port" : "one-port",
+               switching_names[c.p.net.switching], pm == TOPO_ALL_PORT ? "all-port" : "one-port",
                c.p.net.vcs, c.p.net.buf_flits, (double)c.p.net.flit_bytes * c.p.net.byte_ps / 1000.0,
                "offered", "accepted", "mean", "p50", "p99", "max", "packets", "Mflit-hop/s");
     double peak = -1, peak_at = 0;

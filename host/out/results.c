@@ -56,7 +56,7 @@ int results_write(const struct engine *r, const struct report *rep, const struct
     for (int i = 0; i < params_count(); i++) {
         char v[64];
         int num;
-        params_value(&r->p, r->m.port_model, i, v, sizeof v, &num);
+        params_value(&r->p, r->m.all_port, i, v, sizeof v, &num);
         json_object_set_new(net, params_key(i), num ? json_integer(strtoll(v, NULL, 10)) : json_string(v));
     }
     json_object_set_new(net, "cycle_ps", json_integer((json_int_t)net_cycle_ps(r->net)));

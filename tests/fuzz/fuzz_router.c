@@ -93,19 +93,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         atexit(remove_outdir);
     }
     uint8_t mb = u8(&in);
-    struct machine m;
+    struct topo_shape m;
     char err[256];
     if (machine_parse(&m, shapes[mb & 3].topo, shapes[mb & 3].nodes, shapes[mb & 3].dims, err, sizeof err))
         abort();
     struct params p;
-    enum nic_port pm;
+    enum topo_port pm;
     params_defaults(&p, &pm);
     p.nic_mem = NIC_BYTES;
     p.msg_max = 4096;
     p.held_max = 65536;
     p.net.switching = (enum switching)(mb >> 2 & 3) % 3;
     p.net.alloc = (enum alloc)(mb >> 6 & 3) % 3;
-    m.port_model = mb & 0x10 ? NIC_PORT_ALL : NIC_PORT_ONE;
+    m.all_port = mb & 0x10 ? TOPO_ALL_PORT : TOPO_ONE_PORT;
     if (params_check(&p, err, sizeof err))
         abort();
     struct engine r;

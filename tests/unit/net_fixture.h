@@ -7,13 +7,13 @@
 #include "machine.h"
 #include "net/net_model.h"
 
-static inline struct machine mach(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
+static inline struct topo_shape mach(const char *topo, const char *nodes, const char *dims, enum topo_port pm)
 {
-    struct machine m;
+    struct topo_shape m;
     char err[256];
     if (machine_parse(&m, topo, nodes, dims, err, sizeof err))
         check_fail(__FILE__, __LINE__, "machine_parse: %s", err);
-    m.port_model = pm;
+    m.all_port = pm;
     return m;
 }
 
@@ -27,9 +27,9 @@ static inline struct net_params small_params(void)
 
 /* A network of small_params under port model pm from the user's words,
  * failing the test if it is refused; small_net: one-port. */
-static inline struct net *small_net_pm(const char *topo, const char *nodes, const char *dims, enum nic_port pm)
+static inline struct net *small_net_pm(const char *topo, const char *nodes, const char *dims, enum topo_port pm)
 {
-    struct machine m = mach(topo, nodes, dims, pm);
+    struct topo_shape m = mach(topo, nodes, dims, pm);
     struct net_params p = small_params();
     char err[256];
     struct net *n = net_new(&m, &p, err, sizeof err);
@@ -40,7 +40,7 @@ static inline struct net *small_net_pm(const char *topo, const char *nodes, cons
 
 static inline struct net *small_net(const char *topo, const char *nodes, const char *dims)
 {
-    return small_net_pm(topo, nodes, dims, NIC_PORT_ONE);
+    return small_net_pm(topo, nodes, dims, TOPO_ONE_PORT);
 }
 
 /* The most worms of the permutation src -> perm[src] (src = 0..N-1) on

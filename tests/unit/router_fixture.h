@@ -36,7 +36,7 @@ struct lay {
 };
 
 static struct fx {
-    struct machine m;
+    struct topo_shape m;
     struct engine r;
     int n;
     uint8_t *base[MAXN];          /* mapping, guard pages included */

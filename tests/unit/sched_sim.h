@@ -86,13 +86,13 @@ struct sim {
 static struct net *sim_net(const struct app_shape *sh)
 {
     static struct net *n;
-    static struct machine cached;
-    struct machine m = { (enum topo)sh->topo, sh->ndims, { 0 }, sh->nodes,
-                         sh->all_port ? NIC_PORT_ALL : NIC_PORT_ONE };
+    static struct topo_shape cached;
+    struct topo_shape m = { (enum topo)sh->topo, sh->ndims, { 0 }, sh->nodes,
+                         sh->all_port ? TOPO_ALL_PORT : TOPO_ONE_PORT };
     for (int i = 0; i < NIC_MAX_DIMS; i++)
         m.dims[i] = i < sh->ndims ? sh->dims[i] : 1;
     if (machine_indirect(&m))
-        m.port_model = NIC_PORT_ONE;                /* one port; routes do not depend on it */
+        m.all_port = TOPO_ONE_PORT;                /* one port; routes do not depend on it */
     if (n && !memcmp(&m, &cached, sizeof m))
         return n;
     net_free(n);

@@ -107,12 +107,12 @@ TEST(an_uncontended_worm_takes_stages_plus_one_hops)
 
 TEST(a_banyan_has_one_port_per_processor)
 {
-    struct machine m = mach("banyan", "8", NULL, NIC_PORT_ALL);
+    struct topo_shape m = mach("banyan", "8", NULL, TOPO_ALL_PORT);
     struct net_params p = small_params();
     char err[256];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK_CONTAINS(err, "one-port");
-    m.port_model = NIC_PORT_ONE;
+    m.all_port = TOPO_ONE_PORT;
     p.ports = 2;
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK_CONTAINS(err, "ports=1");

@@ -21,7 +21,7 @@ TEST(routes_climb_to_the_lowest_common_ancestor_and_descend)
 {
     for (size_t t = 0; t < sizeof trees / sizeof *trees; t++) {
         struct net *n = tree(trees[t].nodes, trees[t].dims);
-        struct machine m = mach("fattree", trees[t].nodes, trees[t].dims, NIC_PORT_ONE);
+        struct topo_shape m = mach("fattree", trees[t].nodes, trees[t].dims, TOPO_ONE_PORT);
         int N = m.nodes, k = trees[t].k, path[64];
         CHECK_EQ_INT(m.ndims, trees[t].levels);
         CHECK_EQ_INT(net_routers(n), N + trees[t].levels * N / k);
@@ -50,7 +50,7 @@ TEST(routes_climb_to_the_lowest_common_ancestor_and_descend)
 
 TEST(hops_count_the_highest_differing_digit)
 {
-    struct machine m = mach("fattree", "64", NULL, NIC_PORT_ONE);    /* 4-ary 3-tree */
+    struct topo_shape m = mach("fattree", "64", NULL, TOPO_ONE_PORT);    /* 4-ary 3-tree */
     CHECK_EQ_INT(machine_hops(&m, 5, 5), 0);
     CHECK_EQ_INT(machine_hops(&m, 4, 7), 2);        /* same leaf */
     CHECK_EQ_INT(machine_hops(&m, 4, 8), 4);        /* digit 1 differs */
@@ -64,7 +64,7 @@ TEST(every_shift_is_free_of_contention)
 {
     for (size_t t = 0; t < sizeof trees / sizeof *trees; t++) {
         struct net *n = tree(trees[t].nodes, trees[t].dims);
-        int N = mach("fattree", trees[t].nodes, trees[t].dims, NIC_PORT_ONE).nodes, nl, path[64];
+        int N = mach("fattree", trees[t].nodes, trees[t].dims, TOPO_ONE_PORT).nodes, nl, path[64];
         net_link_stats(n, &nl);
         int *use = calloc((size_t)nl, sizeof *use);
         for (int c = 1; c < N; c++) {
@@ -89,7 +89,7 @@ TEST(an_uncontended_worm_and_the_switch_names)
 
 TEST(a_fat_tree_has_one_port_per_node_and_k_equal_digits)
 {
-    struct machine m = mach("fattree", "16", NULL, NIC_PORT_ALL);
+    struct topo_shape m = mach("fattree", "16", NULL, TOPO_ALL_PORT);
     struct net_params p = small_params();
     char err[256];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);

@@ -36,7 +36,7 @@ static int by_ready(const void *a, const void *b)
 
 /* per_node messages per node, lengths up to maxlen, ready times spread
  * over [0, spread_ns]; sorted by ready time, the order they enter in. */
-static struct net_msg *traffic(const struct machine *m, int per_node, uint32_t maxlen, uint64_t spread_ns,
+static struct net_msg *traffic(const struct topo_shape *m, int per_node, uint32_t maxlen, uint64_t spread_ns,
                                uint64_t seed, size_t *count)
 {
     size_t n = (size_t)m->nodes * (size_t)per_node, k = 0;
@@ -76,7 +76,7 @@ static void log_event(struct outcome *o, uint64_t c, int kind, const struct net_
 /* Drive the network as the router does: each message enters when the
  * network has run up to its ready cycle, and the network runs in windows
  * of random length (the router's safe horizon). */
-static struct outcome drive(const struct machine *m, const struct net_params *p, enum net_jump mode,
+static struct outcome drive(const struct topo_shape *m, const struct net_params *p, enum net_jump mode,
                             struct net_msg *v, size_t count, uint64_t seed)
 {
     char err[256];
@@ -127,7 +127,7 @@ static struct outcome drive(const struct machine *m, const struct net_params *p,
 /* The same traffic three ways: jumping, stepping, and checked (jumping with
  * the stepping model beside it). Returns the flit moves jumped over, and
  * adds all of them to *total. */
-static uint64_t same_for(const char *what, const struct machine *m, const struct net_params *p,
+static uint64_t same_for(const char *what, const struct topo_shape *m, const struct net_params *p,
                          struct net_msg *a, size_t count, uint64_t seed, uint64_t *total)
 {
     struct net_msg *b = malloc(count * sizeof *b), *c = malloc(count * sizeof *c);
@@ -158,7 +158,7 @@ static uint64_t same_for(const char *what, const struct machine *m, const struct
     return j;
 }
 
-static uint64_t same_both_ways(const char *what, const struct machine *m, const struct net_params *p,
+static uint64_t same_both_ways(const char *what, const struct topo_shape *m, const struct net_params *p,
                                int per_node, uint32_t maxlen, uint64_t spread, uint64_t seed, uint64_t *total)
 {
     size_t count;
@@ -178,8 +178,8 @@ static void variants(int wormhole_only, uint64_t *jumped, uint64_t *total)
 {
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
         for (int v = 0; v < 14; v++) {
-            struct machine m = mach(shapes[s].topo, shapes[s].nodes, shapes[s].dims,
-                                    v == 6 ? NIC_PORT_ALL : NIC_PORT_ONE);
+            struct topo_shape m = mach(shapes[s].topo, shapes[s].nodes, shapes[s].dims,
+                                    v == 6 ? TOPO_ALL_PORT : TOPO_ONE_PORT);
             struct net_params p = base();
             switch (v) {
             case 1: p.hop_cycles = 3; p.buf_flits = 8; break;
@@ -220,7 +220,7 @@ TEST(a_burst_is_the_same_and_mostly_jumped)
 {
     /* all messages ready at once, as in a collective's step */
     uint64_t jumped = 0, total = 0;
-    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = base();
     jumped += same_both_ways("burst 8x8", &m, &p, 2, 16384, 0, 99, &total);
     CHECK(jumped > total * 7 / 10);
@@ -232,7 +232,7 @@ TEST(a_burst_is_the_same_and_mostly_jumped)
 TEST(short_worms_are_stepped_without_probing)
 {
     uint64_t total = 0;
-    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = base();
     CHECK(same_both_ways("short burst 8x8", &m, &p, 8, 8 * 40, 0, 7, &total) == 0);
     CHECK(total > 0);
@@ -243,7 +243,7 @@ TEST(short_worms_are_stepped_without_probing)
  * but the stream's group is, and is jumped over while the rest steps. */
 TEST(a_stream_is_jumped_while_others_step)
 {
-    struct machine m = mach("mesh", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = base();
     size_t count = 1 + 400;
     struct net_msg *v = calloc(count, sizeof *v);
@@ -264,7 +264,7 @@ TEST(a_stream_is_jumped_while_others_step)
  * the short messages thaw it alone and the streams stay jumped over. */
 TEST(a_parked_worm_does_not_tie_the_streams_it_waits_on)
 {
-    struct machine m = mach("mesh", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = base();
     size_t count = 3 + 300;
     struct net_msg *v = calloc(count, sizeof *v);
@@ -283,7 +283,7 @@ TEST(a_parked_worm_does_not_tie_the_streams_it_waits_on)
  * with period 1; the jump lands exactly where the tail must leave. */
 TEST(one_stream_jumps_to_its_tail)
 {
-    struct machine m = mach("mesh", NULL, "4x4", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x4", TOPO_ONE_PORT);
     struct net_params p = base();
     struct net_msg x = { .src = 0, .dst = 15, .len = 8 * 4096 };
     char err[256];
@@ -307,7 +307,7 @@ TEST(one_stream_jumps_to_its_tail)
  * flit by flit: the stream is periodic with period 2. */
 TEST(round_robin_sharing_of_a_link_is_jumped)
 {
-    struct machine m = mach("mesh", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = base();
     uint64_t total = 0, jumped;
     struct net_msg v[2] = { { .src = 0, .dst = 3, .len = 8 * 2000 }, { .src = 1, .dst = 4, .len = 8 * 2000 } };
@@ -344,7 +344,7 @@ TEST(round_robin_sharing_of_a_link_is_jumped)
  * exactly its ready cycle: the jump stops short of it. */
 TEST(a_message_becoming_ready_bounds_the_jump)
 {
-    struct machine m = mach("mesh", NULL, "8", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "8", TOPO_ONE_PORT);
     struct net_params p = base();
     struct net_msg x = { .src = 0, .dst = 7, .len = 8 * 5000 };
     struct net_msg y = { .src = 2, .dst = 5, .len = 64, .t_ready_ns = 8 * 3001 };
@@ -367,7 +367,7 @@ TEST(a_message_becoming_ready_bounds_the_jump)
  * jumping model's back makes the next run return -2. */
 TEST(the_check_catches_a_difference)
 {
-    struct machine m = mach("torus", NULL, "4x4", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "4x4", TOPO_ONE_PORT);
     struct net_params p = base();
     struct net_msg x = { .src = 0, .dst = 2, .len = 8 * 3000 }, y = { .src = 5, .dst = 6, .len = 8 * 3000 };
     char err[256];

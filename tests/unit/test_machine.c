@@ -6,13 +6,13 @@
 static char err[512];
 
 /* machine_parse into *m; err is cleared first so stale text never passes. */
-static int parse(struct machine *m, const char *topo, const char *nodes, const char *dims)
+static int parse(struct topo_shape *m, const char *topo, const char *nodes, const char *dims)
 {
     err[0] = 0;
     return machine_parse(m, topo, nodes, dims, err, sizeof err);
 }
 
-static void check_dims(const struct machine *m, const char *want)
+static void check_dims(const struct topo_shape *m, const char *want)
 {
     char buf[64];
     machine_dims_str(m, buf, sizeof buf);
@@ -21,7 +21,7 @@ static void check_dims(const struct machine *m, const char *want)
 
 TEST(default_is_64_nodes_8x8)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "torus", NULL, NULL) == 0);
     CHECK_EQ_INT(m.topo, TOPO_TORUS);
     CHECK_EQ_INT(m.nodes, 64);
@@ -40,7 +40,7 @@ TEST(default_is_64_nodes_8x8)
 
 TEST(nodes_16_is_4x4)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "mesh", "16", NULL) == 0);
     CHECK_EQ_INT(m.nodes, 16);
     CHECK_EQ_INT(m.ndims, 2);
@@ -50,7 +50,7 @@ TEST(nodes_16_is_4x4)
 
 TEST(nodes_32_is_8x4_and_other_near_squares)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "torus", "32", NULL) == 0);
     CHECK_EQ_INT(m.nodes, 32);
     CHECK_EQ_INT(m.dims[0], 8);       /* dims[0] is the larger, fastest-varying one */
@@ -68,7 +68,7 @@ TEST(nodes_32_is_8x4_and_other_near_squares)
 
 TEST(dims_give_the_node_count)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "mesh", NULL, "4x5") == 0);
     CHECK_EQ_INT(m.nodes, 20);
     CHECK_EQ_INT(m.ndims, 2);
@@ -95,7 +95,7 @@ TEST(dims_give_the_node_count)
 
 TEST(nodes_not_matching_dims_is_an_error)
 {
-    struct machine m;
+    struct topo_shape m;
     CHECK_EQ_INT(parse(&m, "mesh", "16", "4x5"), -1);
     CHECK_CONTAINS(err, "NODES=16");
     CHECK_CONTAINS(err, "DIMS=4x5");
@@ -108,7 +108,7 @@ TEST(malformed_dims_are_errors)
                                        "4x-4", "4 x4", "4x4 ", "8x8x8x8x8", "x", "-4",
                                        "4096x2", "99999999999999999999" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        struct machine m;
+        struct topo_shape m;
         int rc = parse(&m, "mesh", NULL, bad[i]);
         if (rc != -1)
             check_fail(__FILE__, __LINE__, "DIMS='%s' was accepted (%d nodes)", bad[i], m.nodes);
@@ -122,19 +122,19 @@ TEST(bad_nodes_are_errors)
 {
     static const char *const bad[] = { "0", "-1", "abc", "16x", "", "4097" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        struct machine m;
+        struct topo_shape m;
         if (parse(&m, "torus", bad[i], NULL) != -1)
             check_fail(__FILE__, __LINE__, "NODES='%s' was accepted", bad[i]);
         CHECK_CONTAINS(err, "NODES=");
     }
-    struct machine m;
+    struct topo_shape m;
     CHECK_EQ_INT(parse(&m, "torus", "4096", NULL), 0);
     CHECK_EQ_INT(m.nodes, 4096);
 }
 
 TEST(unknown_topology_lists_the_accepted_ones)
 {
-    struct machine m;
+    struct topo_shape m;
     CHECK_EQ_INT(parse(&m, "ring", NULL, NULL), -1);
     CHECK_CONTAINS(err, "ring");
     CHECK_CONTAINS(err, "mesh, torus, hypercube, banyan, fattree");
@@ -146,7 +146,7 @@ TEST(unknown_topology_lists_the_accepted_ones)
 
 TEST(hypercube_of_8_is_2x2x2)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "hypercube", "8", NULL) == 0);
     CHECK_EQ_INT(m.topo, TOPO_HYPERCUBE);
     CHECK_EQ_INT(m.nodes, 8);
@@ -176,7 +176,7 @@ TEST(hypercube_of_8_is_2x2x2)
 
 TEST(hypercube_needs_a_power_of_two)
 {
-    struct machine m;
+    struct topo_shape m;
     CHECK_EQ_INT(parse(&m, "hypercube", "12", NULL), -1);
     CHECK_CONTAINS(err, "power of two");
     CHECK_CONTAINS(err, "12");
@@ -191,7 +191,7 @@ TEST(hypercube_dimensions_fit_dims_array)
 {
     static const struct { const char *nodes; int ndims; } ok[] = { { "32", 5 }, { "64", 6 }, { "4096", 12 } };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        struct { struct machine m; int canary[16]; } s;
+        struct { struct topo_shape m; int canary[16]; } s;
         for (int k = 0; k < 16; k++)
             s.canary[k] = 0x5a5a5a5a;
         REQUIRE(parse(&s.m, "hypercube", ok[i].nodes, NULL) == 0);
@@ -201,7 +201,7 @@ TEST(hypercube_dimensions_fit_dims_array)
         for (int k = 0; k < 16; k++)
             CHECK_EQ_U64(s.canary[k], 0x5a5a5a5a);
     }
-    struct machine m;
+    struct topo_shape m;
     CHECK_EQ_INT(parse(&m, "hypercube", NULL, NULL), 0);     /* the default, 64 nodes */
     CHECK_EQ_INT(m.ndims, 6);
     CHECK_EQ_INT(parse(&m, "hypercube", "8192", NULL), -1);  /* above the node limit */
@@ -210,7 +210,7 @@ TEST(hypercube_dimensions_fit_dims_array)
 /* A hypercube's DIMS can only be what a run names it: 2 per dimension. */
 TEST(hypercube_dims_are_twos_only)
 {
-    struct machine m;
+    struct topo_shape m;
     CHECK_EQ_INT(parse(&m, "hypercube", NULL, "2x2x4"), -1);
     CHECK_CONTAINS(err, "a hypercube's DIMS are 2x2x...x2");
     CHECK_EQ_INT(parse(&m, "hypercube", "8", "8"), -1);
@@ -221,16 +221,16 @@ TEST(hypercube_dims_are_twos_only)
 
 TEST(coords_vary_dimension_0_fastest)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "mesh", NULL, "4x5") == 0);
     int c[NIC_MAX_DIMS];
-    machine_coords(&m, 13, c);        /* 13 = 1 + 4*3 */
+    topo_coords(&m, 13, c);        /* 13 = 1 + 4*3 */
     CHECK_EQ_INT(c[0], 1);
     CHECK_EQ_INT(c[1], 3);
     CHECK_EQ_INT(c[2], 0);
     CHECK_EQ_INT(c[3], 0);
     REQUIRE(parse(&m, "hypercube", "8", NULL) == 0);
-    machine_coords(&m, 5, c);         /* coordinate i is bit i */
+    topo_coords(&m, 5, c);         /* coordinate i is bit i */
     CHECK_EQ_INT(c[0], 1);
     CHECK_EQ_INT(c[1], 0);
     CHECK_EQ_INT(c[2], 1);
@@ -238,7 +238,7 @@ TEST(coords_vary_dimension_0_fastest)
 
 TEST(mesh_hops)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "mesh", "16", NULL) == 0);
     CHECK_EQ_INT(machine_hops(&m, 0, 15), 6);
     CHECK_EQ_INT(machine_hops(&m, 15, 0), 6);
@@ -250,7 +250,7 @@ TEST(mesh_hops)
 
 TEST(torus_hops_wrap_around)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "torus", NULL, NULL) == 0);    /* 8x8 */
     CHECK_EQ_INT(machine_hops(&m, 0, 7), 1);
     CHECK_EQ_INT(machine_hops(&m, 7, 0), 1);
@@ -263,7 +263,7 @@ TEST(torus_hops_wrap_around)
 
 TEST(hypercube_hops_count_differing_bits)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "hypercube", "16", NULL) == 0);
     CHECK_EQ_INT(machine_hops(&m, 0, 15), 4);
     CHECK_EQ_INT(machine_hops(&m, 5, 10), 4);
@@ -274,7 +274,7 @@ TEST(hypercube_hops_count_differing_bits)
 
 TEST(banyan_is_a_power_of_two_processors_in_one_dimension)
 {
-    struct machine m;
+    struct topo_shape m;
     REQUIRE(parse(&m, "banyan", "16", NULL) == 0);
     CHECK_EQ_INT(m.topo, TOPO_BANYAN);
     CHECK_EQ_INT(m.nodes, 16);

@@ -59,7 +59,7 @@ static uint64_t link_flits(struct net *n)
  * node stream at the link rate, with no start-up at intermediate nodes. */
 TEST(path_worm_delivers_at_each_node_as_it_passes)
 {
-    struct net *n = small_net_pm("mesh", "16", "4x4", NIC_PORT_ONE);
+    struct net *n = small_net_pm("mesh", "16", "4x4", TOPO_ONE_PORT);
     static struct worm w;
     int dst[] = { 3, 15, 12 };                      /* (3,0), (3,3), (0,3) */
     worm_init(&w, NET_MC_PATH, 0, dst, 3, 256, 0);
@@ -85,7 +85,7 @@ TEST(path_worm_delivers_at_each_node_as_it_passes)
  * along the path is refused, naming the culprit. */
 TEST(hamiltonian_path_worm_follows_the_labels)
 {
-    struct net *n = small_net_pm("mesh", "16", "4x4", NIC_PORT_ONE);
+    struct net *n = small_net_pm("mesh", "16", "4x4", TOPO_ONE_PORT);
     static struct worm w;
     int dst[] = { 4 + 3, 12 };                      /* (3,1) label 4, (0,3) label 15 */
     worm_init(&w, NET_MC_HPATH, 0, dst, 2, 64, 0);
@@ -108,7 +108,7 @@ TEST(hamiltonian_path_worm_follows_the_labels)
  * own XY hops in the uncontended time. */
 TEST(tree_worm_replicates_at_branch_routers)
 {
-    struct net *n = small_net_pm("mesh", "36", "6x6", NIC_PORT_ONE);
+    struct net *n = small_net_pm("mesh", "36", "6x6", TOPO_ONE_PORT);
     static struct worm w;
     /* source (1,2); destinations in columns 1, 3, 4, 5 above and below */
     int dst[] = { 1 + 6 * 0, 1 + 6 * 5, 3 + 6 * 4, 4 + 6 * 1, 5 + 6 * 2, 5 + 6 * 3 };
@@ -137,7 +137,7 @@ TEST(one_port_consumption_deadlock_of_figure_31)
 {
     int a[] = { 1, 3 }, b[] = { 3, 1 };
     for (int pm = 0; pm < 2; pm++) {
-        struct net *n = small_net_pm("mesh", "5", "5", pm ? NIC_PORT_ALL : NIC_PORT_ONE);
+        struct net *n = small_net_pm("mesh", "5", "5", pm ? TOPO_ALL_PORT : TOPO_ONE_PORT);
         static struct worm x, y;
         worm_init(&x, NET_MC_PATH, 0, a, 2, 512, 0);
         worm_init(&y, NET_MC_PATH, 4, b, 2, 512, 0);
@@ -168,7 +168,7 @@ TEST(one_port_consumption_deadlock_of_figure_31)
  * and 3's tree node 2's, and each waits for the other's forever. */
 TEST(replication_tree_deadlock_of_the_ncube2)
 {
-    struct net *n = small_net_pm("hypercube", "4", NULL, NIC_PORT_ONE);
+    struct net *n = small_net_pm("hypercube", "4", NULL, TOPO_ONE_PORT);
     static struct worm x, y;
     int a[] = { 1, 2, 3 }, b[] = { 0, 1, 2 };
     worm_init(&x, NET_MC_TREE, 0, a, 3, 256, 0);
@@ -182,7 +182,7 @@ TEST(replication_tree_deadlock_of_the_ncube2)
     CHECK_CONTAINS(e, "the tree worm 3 -> 0,1,2 waits for node 1's ejection channel 0, held by the tree worm 0 -> 1,2,3");
     net_free(n);
     /* one at a time, the same trees are delivered */
-    n = small_net_pm("hypercube", "4", NULL, NIC_PORT_ONE);
+    n = small_net_pm("hypercube", "4", NULL, TOPO_ONE_PORT);
     worm_init(&x, NET_MC_TREE, 0, a, 3, 256, 0);
     REQUIRE(inject(n, &x, err, sizeof err) == 0);
     CHECK_EQ_INT(drain(n), 0);
@@ -194,7 +194,7 @@ TEST(replication_tree_deadlock_of_the_ncube2)
  * out of range, a torus. */
 TEST(bad_destination_lists_are_refused)
 {
-    struct net *n = small_net_pm("mesh", "16", "4x4", NIC_PORT_ONE);
+    struct net *n = small_net_pm("mesh", "16", "4x4", TOPO_ONE_PORT);
     static struct worm w;
     char err[256];
     int self[] = { 2, 0 }, twice[] = { 2, 5, 2 }, far[] = { 16 };
@@ -209,7 +209,7 @@ TEST(bad_destination_lists_are_refused)
     CHECK_CONTAINS(err, "out of range 0..15");
     CHECK(!net_busy(n));
     net_free(n);
-    n = small_net_pm("torus", "16", "4x4", NIC_PORT_ONE);
+    n = small_net_pm("torus", "16", "4x4", TOPO_ONE_PORT);
     int one[] = { 1 };
     worm_init(&w, NET_MC_PATH, 0, one, 1, 8, 0);
     CHECK_EQ_INT(inject(n, &w, err, sizeof err), -1);
@@ -224,7 +224,7 @@ TEST(bad_destination_lists_are_refused)
  * every event, time and counter, before, during and after them. */
 TEST(mixed_traffic_is_delivered_and_checked)
 {
-    struct machine m = mach("mesh", "16", "4x4", NIC_PORT_ALL);
+    struct topo_shape m = mach("mesh", "16", "4x4", TOPO_ALL_PORT);
     struct net_params p = small_params();
     char err[256];
     struct net *n = net_new(&m, &p, err, sizeof err);

@@ -15,7 +15,7 @@ static struct net_params params(uint32_t vcs, uint32_t hop, enum switching sw)
                                 .switching = sw };
 }
 
-static struct net *mk(const struct machine *m, const struct net_params *p)
+static struct net *mk(const struct topo_shape *m, const struct net_params *p)
 {
     char err[256];
     struct net *n = net_new(m, p, err, sizeof err);
@@ -49,7 +49,7 @@ static int drain(struct net *n)
 
 TEST(uncontended_latency_is_D_hop_plus_F)
 {
-    struct machine m = mach("mesh", NULL, "4x4", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x4", TOPO_ONE_PORT);
     for (uint32_t hop = 1; hop <= 3; hop++) {
         struct net_params p = params(2, hop, SW_WORMHOLE);
         struct net *n = mk(&m, &p);
@@ -77,7 +77,7 @@ TEST(uncontended_latency_is_D_hop_plus_F)
  * to 6, powers of two or not. */
 TEST(a_buffer_short_of_the_credit_round_trip_throttles_the_worm)
 {
-    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x1", TOPO_ONE_PORT);
     for (uint32_t hop = 1; hop <= 4; hop++)
         for (uint32_t b = 1; b <= 6; b++) {
             struct net_params p = params(2, hop, SW_WORMHOLE);
@@ -98,7 +98,7 @@ TEST(a_buffer_short_of_the_credit_round_trip_throttles_the_worm)
  * NIC-limited) then cost no more than one: seed 003's gamma = 1. */
 TEST(slow_nic_sets_the_pace_and_links_have_room_for_two)
 {
-    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x1", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     p.nic_cycles = 2;
     struct net *n = mk(&m, &p);
@@ -122,7 +122,7 @@ TEST(slow_nic_sets_the_pace_and_links_have_room_for_two)
 
 TEST(injection_waits_for_its_ready_time_rounded_up_to_a_cycle)
 {
-    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x1", TOPO_ONE_PORT);
     struct net_params p = params(1, 1, SW_WORMHOLE);
     struct net *n = mk(&m, &p);
     struct net_msg *a = msg(0, 3, 1, 20, 0);              /* ready at 20 ns: cycle 3 (24 ns) */
@@ -136,7 +136,7 @@ TEST(injection_waits_for_its_ready_time_rounded_up_to_a_cycle)
 
 TEST(torus_takes_the_short_way_and_ties_go_plus)
 {
-    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     struct net *n = mk(&m, &p);
     struct net_msg *a = msg(0, 7, 8, 0, 0);               /* one hop over the wrap link, going - */
@@ -162,7 +162,7 @@ TEST(torus_takes_the_short_way_and_ties_go_plus)
  * as before. */
 TEST(torus_ties_split_by_source_parity)
 {
-    struct machine m = mach("torus", NULL, "8x8", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "8x8", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     p.tie = TIE_SOURCE_PARITY;
     struct net *n = mk(&m, &p);
@@ -198,7 +198,7 @@ TEST(torus_ties_split_by_source_parity)
  * drains (the dateline classes break the ring's cycle). */
 TEST(unidirectional_torus_goes_plus_only)
 {
-    struct machine m = mach("torus", NULL, "8x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "8x1", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     p.unidirectional = 1;
     struct net *n = mk(&m, &p);
@@ -236,7 +236,7 @@ TEST(unidirectional_torus_goes_plus_only)
  * out at 14 + 2 + 1 = 17 and A's at 15 + 1 + 1 = 17. */
 TEST(contending_worms_serialize_without_vcs_and_share_with_them)
 {
-    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x1", TOPO_ONE_PORT);
     struct net_params p1 = params(1, 1, SW_WORMHOLE);
     struct net *n = mk(&m, &p1);
     struct net_msg *a = msg(0, 2, 64, 0, 0), *b = msg(1, 3, 64, 0, 0);
@@ -275,7 +275,7 @@ TEST(contending_worms_serialize_without_vcs_and_share_with_them)
  * the latency grows with D x F (D x L / B). */
 TEST(store_and_forward_latency_grows_with_distance_times_length)
 {
-    struct machine m = mach("mesh", NULL, "8x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "8x1", TOPO_ONE_PORT);
     for (int sw = 0; sw < 3; sw++) {
         struct net_params p = params(2, 1, (enum switching)sw);
         for (int d = 1; d <= 7; d += 3) {
@@ -316,7 +316,7 @@ TEST(uncontended_time_is_a_lone_worms_in_every_switching)
             for (uint32_t hop = 1; hop <= 3; hop += 2)
                 for (uint32_t nic = 1; nic <= 2; nic++)
                     for (uint32_t len = 8; len <= 200; len += 96) {
-                        struct machine m = mach(nets[t].topo, nets[t].nodes, nets[t].dims, NIC_PORT_ONE);
+                        struct topo_shape m = mach(nets[t].topo, nets[t].nodes, nets[t].dims, TOPO_ONE_PORT);
                         struct net_params p = params(2, hop, (enum switching)sw);
                         p.nic_cycles = nic;
                         p.header_flits = len > 100;
@@ -345,7 +345,7 @@ TEST(uncontended_time_is_a_lone_worms_in_every_switching)
  * (flits 16-31), so its tail is in at 31 and it arrives at 48. */
 TEST(store_and_forward_with_queued_worms)
 {
-    struct machine m = mach("mesh", NULL, "8x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "8x1", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_STORE_FORWARD);
     struct net *n = mk(&m, &p);
     struct net_msg *a = msg(0, 1, 128, 0, 0), *b = msg(0, 1, 128, 0, 1);
@@ -368,7 +368,7 @@ TEST(all_port_beats_one_port_on_a_neighbour_broadcast)
     int dst[4] = { 1, 2, 3, 6 };
     uint64_t last[2] = { 0, 0 };
     for (int pm = 0; pm < 2; pm++) {
-        struct machine m = mach("torus", NULL, "3x3", pm ? NIC_PORT_ALL : NIC_PORT_ONE);
+        struct topo_shape m = mach("torus", NULL, "3x3", pm ? TOPO_ALL_PORT : TOPO_ONE_PORT);
         struct net_params p = params(2, 1, SW_WORMHOLE);
         struct net *n = mk(&m, &p);
         struct net_msg *ms[4];
@@ -393,7 +393,7 @@ TEST(all_port_beats_one_port_on_a_neighbour_broadcast)
 TEST(one_port_ejection_serializes_arrivals)
 {
     for (int pm = 0; pm < 2; pm++) {
-        struct machine m = mach("mesh", NULL, "3x1", pm ? NIC_PORT_ALL : NIC_PORT_ONE);
+        struct topo_shape m = mach("mesh", NULL, "3x1", pm ? TOPO_ALL_PORT : TOPO_ONE_PORT);
         struct net_params p = params(2, 1, SW_WORMHOLE);
         struct net *n = mk(&m, &p);
         struct net_msg *a = msg(0, 1, 64, 0, 0), *b = msg(2, 1, 64, 0, 0);
@@ -417,7 +417,7 @@ TEST(all_to_all_on_tori_always_drains)
     static const char *const shapes[] = { "4x4", "5x5", "8x8", "3x3x3", "2x4" };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (uint32_t buf = 1; buf <= 4; buf += 3) {
-            struct machine m = mach("torus", NULL, shapes[s], NIC_PORT_ONE);
+            struct topo_shape m = mach("torus", NULL, shapes[s], TOPO_ONE_PORT);
             struct net_params p = params(2, 1, SW_WORMHOLE);
             p.buf_flits = buf;
             struct net *n = mk(&m, &p);
@@ -447,7 +447,7 @@ TEST(all_to_all_on_tori_always_drains)
 
 TEST(a_torus_needs_two_vcs)
 {
-    struct machine m = mach("torus", NULL, "4x4", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "4x4", TOPO_ONE_PORT);
     struct net_params p = params(1, 1, SW_WORMHOLE);
     char err[256];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
@@ -460,7 +460,7 @@ TEST(a_torus_needs_two_vcs)
  * a child process. */
 static int short_network(void)
 {
-    struct machine m = mach("torus", NULL, "16x16", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "16x16", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     p.buf_flits = 1u << 20;
     char err[256] = "";
@@ -475,7 +475,7 @@ TEST(a_network_short_of_memory_is_refused)
 
 TEST(run_stops_at_end_and_after_events)
 {
-    struct machine m = mach("mesh", NULL, "4x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x1", TOPO_ONE_PORT);
     struct net_params p = params(1, 1, SW_WORMHOLE);
     struct net *n = mk(&m, &p);
     struct net_msg *a = msg(0, 3, 16, 0, 0);              /* 2 flits: leaves at 2, arrives at 5 */
@@ -504,7 +504,7 @@ TEST(run_stops_at_end_and_after_events)
  * serves a waiting one before any other twice: at most R - 1. */
 static int most_served_between(enum alloc alloc, int K)
 {
-    struct machine m = mach("mesh", NULL, "3x3", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "3x3", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     p.alloc = alloc;
     struct net *n = mk(&m, &p);
@@ -560,7 +560,7 @@ TEST(round_robin_serves_every_input_within_the_bound)
 TEST(age_serves_the_older_worm_first)
 {
     for (int al = 0; al < 3; al++) {
-        struct machine m = mach("mesh", NULL, "5x1", NIC_PORT_ONE);
+        struct topo_shape m = mach("mesh", NULL, "5x1", TOPO_ONE_PORT);
         struct net_params p = params(2, 1, SW_WORMHOLE);
         p.alloc = (enum alloc)al;
         struct net *n = mk(&m, &p);
@@ -586,10 +586,10 @@ TEST(every_allocator_by_name_delivers_and_differs)
 {
     uint64_t sum[ALLOC_COUNT] = { 0 };
     for (int al = 0; al < ALLOC_COUNT; al++) {
-        struct machine m = mach("mesh", NULL, "8x8", NIC_PORT_ONE);
+        struct topo_shape m = mach("mesh", NULL, "8x8", TOPO_ONE_PORT);
         struct net_params p = params(4, 1, SW_WORMHOLE);
         struct params pm;
-        enum nic_port pmod;
+        enum topo_port pmod;
         char err[200];
         params_defaults(&pm, &pmod);
         CHECK(params_set(&pm, &pmod, "alloc", alloc_names[al], err, sizeof err) == 0);
@@ -625,7 +625,7 @@ TEST(nic_vcs_let_worms_interleave_at_the_nic)
 {
     uint64_t first[3] = { 0 }, last[3] = { 0 };
     for (uint32_t nv = 1; nv <= 2; nv++) {
-        struct machine m = mach("mesh", NULL, "3x1", NIC_PORT_ONE);
+        struct topo_shape m = mach("mesh", NULL, "3x1", TOPO_ONE_PORT);
         struct net_params p = params(2, 1, SW_WORMHOLE);
         p.nic_vcs = nv;
         struct net *n = mk(&m, &p);
@@ -645,7 +645,7 @@ TEST(nic_vcs_let_worms_interleave_at_the_nic)
     CHECK_EQ_U64(last[1], 17);
     CHECK(first[2] >= 16 && last[2] == first[2] + 1);
     CHECK_EQ_U64(last[2], last[1]);
-    struct machine m = mach("mesh", NULL, "3x1", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "3x1", TOPO_ONE_PORT);
     struct net_params p = params(2, 1, SW_WORMHOLE);
     p.nic_vcs = 3;
     char err[200];

@@ -22,7 +22,7 @@ static enum routing routing_named(const char *name)
 static struct net *net_with(const char *topo, const char *nodes, const char *dims, const char *routing,
                             uint32_t vcs)
 {
-    struct machine m = mach(topo, nodes, dims, NIC_PORT_ONE);
+    struct topo_shape m = mach(topo, nodes, dims, TOPO_ONE_PORT);
     struct net_params p = small_params();
     p.vcs = vcs;
     p.routing = routing_named(routing);
@@ -257,7 +257,7 @@ TEST(turn_models_permit_the_papers_turns)
 
 TEST(routings_refuse_what_they_cannot_route)
 {
-    struct machine m = mach("torus", NULL, "4x4", NIC_PORT_ONE);
+    struct topo_shape m = mach("torus", NULL, "4x4", TOPO_ONE_PORT);
     struct net_params p = small_params();
     char err[256];
     p.routing = ROUTING_WEST_FIRST;
@@ -266,7 +266,7 @@ TEST(routings_refuse_what_they_cannot_route)
     p.routing = ROUTING_DUATO;
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK(strstr(err, "needs vcs >= 3") != NULL);
-    m = mach("mesh", NULL, "4x4x2", NIC_PORT_ONE);
+    m = mach("mesh", NULL, "4x4x2", TOPO_ONE_PORT);
     p.routing = ROUTING_ODD_EVEN;
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK(strstr(err, "routes a 2D mesh") != NULL);
@@ -319,7 +319,7 @@ TEST(adaptive_runs_deliver_and_match_the_reference)
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
         for (int sel = 0; sel < 3; sel++) {
-            struct machine m = mach(runs[i].topo, runs[i].nodes, runs[i].dims, NIC_PORT_ONE);
+            struct topo_shape m = mach(runs[i].topo, runs[i].nodes, runs[i].dims, TOPO_ONE_PORT);
             struct net_params p = small_params();
             p.vcs = runs[i].vcs;
             p.selection = (enum selection)sel;
@@ -342,7 +342,7 @@ TEST(adaptive_runs_deliver_and_match_the_reference)
  * the same mesh (with its escape VC) delivers it. */
 TEST(free_adapt_deadlocks_and_the_worms_are_named)
 {
-    struct machine m = mach("mesh", NULL, "4x4", NIC_PORT_ONE);
+    struct topo_shape m = mach("mesh", NULL, "4x4", TOPO_ONE_PORT);
     struct net_params p = small_params();
     p.vcs = 1;
     p.routing = ROUTING_FREE_ADAPT;

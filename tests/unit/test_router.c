@@ -12,11 +12,14 @@ TEST(attach_writes_the_config)
     CHECK_EQ_U64(c->magic, NIC_MAGIC);
     CHECK_EQ_U64(c->version, NIC_VERSION);
     CHECK_EQ_U64(c->rank, 5);
-    CHECK_EQ_U64(c->nodes, 16);
-    CHECK_EQ_U64(c->topo, TOPO_MESH);
-    CHECK_EQ_U64(c->ndims, 2);
-    CHECK_EQ_U64(c->dims[0], 4);
-    CHECK_EQ_U64(c->dims[1], 4);
+    CHECK_EQ_U64(c->shape.nodes, 16);
+    CHECK_EQ_U64(c->shape.topo, TOPO_MESH);
+    CHECK_EQ_U64(c->shape.ndims, 2);
+    CHECK_EQ_U64(c->shape.dims[0], 4);
+    CHECK_EQ_U64(c->shape.dims[1], 4);
+    for (int i = 2; i < TOPO_MAX_DIMS; i++)
+        CHECK_EQ_U64(c->shape.dims[i], 1);         /* the dimensions past ndims are 1 */
+    CHECK_EQ_U64(c->shape.all_port, TOPO_ONE_PORT);
     CHECK_EQ_U64(c->shm_size, P.nic_mem);
     CHECK_EQ_U64(c->msg_max, P.msg_max);
     CHECK_EQ_U64(c->t_send_ns, P.t_send_ns);
