@@ -9,7 +9,8 @@ int app_hello(void)
     const struct topo_shape *t = net_topology();
     int c[NET_MAX_DIMS];
     net_coords(net_rank(), c);
-    printf("hello from node %d of %d, %s, coordinates (", net_rank(), net_nodes(), kind[t->topo]);
+    printf("hello from node %d of %d, %s, coordinates (", net_rank(), net_nodes(),
+           (unsigned)t->topo < TOPO_COUNT ? kind[t->topo] : "machine");
     for (int i = 0; i < t->ndims; i++)
         printf(i ? ",%d" : "%d", c[i]);
     printf(")\n");

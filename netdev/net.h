@@ -6,7 +6,9 @@
  * is bit i of the rank.
  *
  * Messages are delivered in order between a given pair of nodes with a
- * given tag (non-overtaking). net_send() is buffered: it returns as soon as
+ * given tag (non-overtaking; a known defect: the network can break it
+ * under cut-through switching, and the NIC does not yet restore it,
+ * docs/network.md "The node interface"). net_send() is buffered: it returns as soon as
  * the NIC holds the data, after the send start-up time; the buffer may be
  * reused at once. Every call advances the node's simulated clock by the
  * instructions it executes; a blocking call jumps it to the simulated time

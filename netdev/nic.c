@@ -164,7 +164,7 @@ const struct nic_config *nic_init(void)
     ring = (volatile struct nic_desc *)(shm + cfg->ring_off);
     prod = *prod_p;
     status->state = NIC_STATE_RUNNING;
-    topo = cfg->shape;
+    topo = cfg->shape;          /* the block whole: the router wrote it before link-up, and no more */
     for (size_t i = 0; i + 1 < sizeof args_copy; i++)
         args_copy[i] = cfg->args[i];
     clock_init(cfg->ps_per_instr);

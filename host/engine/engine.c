@@ -7,6 +7,7 @@
 #include <string.h>
 #include "engine.h"
 #include "out/trace.h"
+#include "params.h"
 
 /* Why the router may hold no more messages (struct engine's held_limit), in its
  * messages. */
@@ -195,6 +196,8 @@ int engine_init(struct engine *r, const struct topo_shape *m, const struct param
     r->failed_node = -1;
     r->nodes = calloc((size_t)r->n, sizeof *r->nodes);
     if (!r->nodes)
+        return -1;
+    if (params_check_nodes(p, r->error, sizeof r->error))
         return -1;
     r->net = net_new(m, &p->net, r->error, sizeof r->error);
     if (!r->net)

@@ -337,14 +337,15 @@ static void add_event(struct net_msg **head, struct net_msg *m, int left)
 
 /* The VC of injection channel ch a new worm enters, nic_vcs > 1: round
  * robin from the one after the last worm's, the first with room (one has,
- * net_nic_can_push), as BookSim2's terminals pick a packet's VC. */
+ * net_nic_can_push; every VC has, off a wormhole network, whose buffers
+ * grow), as BookSim2's terminals pick a packet's VC. */
 static int inject_vc(const struct net *n, const struct net_router *r, int ch)
 {
     const struct ivc *in = &r->in[(n->nlinkp + ch) * n->V];
     int k = r->inj[ch].vc;
     for (uint32_t j = 0; j < n->p.nic_vcs; j++) {
         k = k + 1 == (int)n->p.nic_vcs ? 0 : k + 1;
-        if (in[k].count < n->p.buf_flits)
+        if (n->p.switching != SW_WORMHOLE || in[k].count < n->p.buf_flits)
             break;
     }
     return k;

@@ -1,5 +1,5 @@
-/* The router allocators (net_alloc.h states their contract; allocs.def
- * lists them). An allocator is a VC allocator, a switch allocator and the
+/* The router allocators (net_state.h, struct net_allocator, states their
+ * contract; allocs.def lists them). An allocator is a VC allocator, a switch allocator and the
  * priority its arbiters serve by, put together by name; each is written
  * once here and specialised per allocator by the compiler (the key is a
  * constant in each). Dally and Towles, "Principles and Practices of

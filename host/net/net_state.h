@@ -117,7 +117,7 @@ struct net_router {
     uint64_t waking;                /* of them, those whose output released a VC this cycle:
                                        they ask again from the next (net_wake) */
     uint32_t ava_rr;                /* adaptive VC allocation: round-robin pointer over its
-                                       input VCs (net.c, vc_allocate_adaptive) */
+                                       input VCs (net_alloc.c, vc_adaptive) */
 };
 
 struct credit_ret { int router, port, vc; };
@@ -189,7 +189,7 @@ struct net_hooks {
 struct net_allocator;               /* below */
 struct net {
     const struct net_hooks *hk;     /* the accelerator's hooks, or NULL: the bare cycle model */
-    const struct net_allocator *al; /* the router allocator (net_alloc.h, alloc=) */
+    const struct net_allocator *al; /* the router allocator (below; net_alloc.c, alloc=) */
     struct topo_shape m;
     struct net_params p;
     int nr;                         /* routers: the nodes', then the switches */
@@ -234,7 +234,7 @@ struct net {
     uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
     int *wk, nwk;                   /* [nr] routers with waking heads, each once (net_wake) */
     int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
-                                       by the full allocator, none by router_step's shortcut,
+                                       by the full allocator, none by sw_separable's shortcut,
                                        and no router ever asleep */
     int slog_node;                  /* router_step: the router whose blocked counts are logged, or -1 */
     uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
@@ -391,7 +391,7 @@ static inline int net_vc_free(const struct net *n, const struct oport *op, int k
  * masks (net_parks). Its link's count is then kept in closed form: the
  * link is saturated from the cycle after the head parked (sat_n, sat_since)
  * and no other count is added to it meanwhile (each cycle counts a link
- * once, net.c's count_blocked); net_sat_settle adds the saturated cycles
+ * once, net.c's net_count_blocked); net_sat_settle adds the saturated cycles
  * for readers. The jump's groups do not join a parked head's input port
  * to its output (net_jump.c). A tail releasing a VC of the output wakes
  * the heads parked on it (waking, net_wake): parked through that cycle,

@@ -87,10 +87,9 @@ static struct net *sim_net(const struct app_shape *sh)
 {
     static struct net *n;
     static struct topo_shape cached;
-    struct topo_shape m = { (enum topo)sh->topo, sh->ndims, { 0 }, sh->nodes,
-                         sh->all_port ? TOPO_ALL_PORT : TOPO_ONE_PORT };
-    for (int i = 0; i < NIC_MAX_DIMS; i++)
-        m.dims[i] = i < sh->ndims ? sh->dims[i] : 1;
+    struct topo_shape m = *(const struct topo_shape *)sh;     /* the app shape's first member */
+    for (int i = m.ndims; i < TOPO_MAX_DIMS; i++)
+        m.dims[i] = 1;
     if (machine_indirect(&m))
         m.all_port = TOPO_ONE_PORT;                /* one port; routes do not depend on it */
     if (n && !memcmp(&m, &cached, sizeof m))

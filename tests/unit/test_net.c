@@ -6,6 +6,7 @@
 #include "check.h"
 #include "net/net_model.h"
 #include "net_fixture.h"
+#include "net/net_state.h"
 #include "params.h"
 
 static struct net_params params(uint32_t vcs, uint32_t hop, enum switching sw)
@@ -651,4 +652,46 @@ TEST(nic_vcs_let_worms_interleave_at_the_nic)
     char err[200];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK(strstr(err, "nic_vcs 3 is more than vcs 2") != NULL);
+}
+
+/* nic_vcs at the source: node 0 of a 3x1 mesh sends three worms of 8
+ * flits to node 2, all ready at once, while node 1 sends node 2 a long
+ * one (so node 0's worms are slowed and their flits wait in its
+ * injection buffers). Each of node 0's worms enters the next VC of the
+ * injection channel after the last worm's with room: with two, VC 1,
+ * VC 0, VC 1 (the channel's pointer starts at 0); with one, VC 0 each
+ * time. Stepped a cycle at a time, reading the injection buffers. */
+TEST(nic_vcs_inject_round_robin)
+{
+    for (uint32_t nv = 1; nv <= 2; nv++) {
+        struct topo_shape m = mach("mesh", NULL, "3x1", TOPO_ONE_PORT);
+        struct net_params p = params(2, 1, SW_WORMHOLE);
+        p.nic_vcs = nv;
+        struct net *n = mk(&m, &p);
+        struct net_msg *w[3], *slow = msg(1, 2, 4096, 0, 9);
+        int vc_of[3] = { -1, -1, -1 };
+        net_inject(n, slow);
+        for (int k = 0; k < 3; k++) {
+            w[k] = msg(0, 2, 64, 0, (uint64_t)k);
+            net_inject(n, w[k]);
+        }
+        struct net_msg *a, *l;
+        for (uint64_t c = 1; net_busy(n) && c < 1000; c++) {
+            net_run(n, c, &a, &l);
+            for (int v = 0; v < n->V; v++) {
+                const struct ivc *q = &n->r[0].in[n->nlinkp * n->V + v];
+                for (uint32_t j = 0; j < q->count; j++)
+                    for (int k = 0; k < 3; k++)
+                        if (ivc_at(q, j)->m == w[k] && vc_of[k] < 0)
+                            vc_of[k] = v;
+            }
+        }
+        printf("    nic_vcs=%u: the heads entered VCs %d, %d, %d\n", nv, vc_of[0], vc_of[1], vc_of[2]);
+        for (int k = 0; k < 3; k++) {
+            CHECK_EQ_INT(vc_of[k], nv == 1 ? 0 : (k % 2 == 0 ? 1 : 0));
+            free(w[k]);
+        }
+        free(slow);
+        net_free(n);
+    }
 }
