@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include "../netdev/nic_shm.h"
 
-
 enum switching { SW_WORMHOLE = 0, SW_CUT_THROUGH = 1, SW_STORE_FORWARD = 2 };
 extern const char *const switching_names[];   /* indexed by enum switching */
 
@@ -57,7 +56,7 @@ struct net_params {
     uint32_t header_flits;    /* flits added to every worm */
     uint32_t ports;           /* injection/ejection channels; 0 = from the port model */
     uint32_t nic_cycles;      /* cycles per flit on an injection/ejection channel (>= 1) */
-    uint32_t nic_vcs;         /* VCs of each injection and ejection channel (1..vcs; 0 is 1) */
+    uint32_t nic_vcs;         /* VCs of each injection and ejection channel (1..vcs) */
     uint32_t unidirectional;  /* torus: links only in the + direction */
     enum switching switching;
     enum alloc alloc;

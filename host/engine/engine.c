@@ -194,10 +194,10 @@ int engine_init(struct engine *r, const struct topo_shape *m, const struct param
     r->held_limit = (uint64_t)HELD_TOTAL_FACTOR * p->held_max;
     r->n = m->nodes;
     r->failed_node = -1;
+    if (params_check_nodes(p, r->error, sizeof r->error))
+        return -1;
     r->nodes = calloc((size_t)r->n, sizeof *r->nodes);
     if (!r->nodes)
-        return -1;
-    if (params_check_nodes(p, r->error, sizeof r->error))
         return -1;
     r->net = net_new(m, &p->net, r->error, sizeof r->error);
     if (!r->net)

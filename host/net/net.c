@@ -124,9 +124,10 @@ static inline int next_busy(const struct net *n, const struct net_router *r, int
 struct net *net_core_new(const struct topo_shape *m, const struct net_params *p, const struct net_allocator *al,
                          char *err, size_t errlen)
 {
-    if (!p->flit_bytes || !p->byte_ps || !p->hop_cycles || !p->vcs || !p->buf_flits || !p->nic_cycles) {
+    if (!p->flit_bytes || !p->byte_ps || !p->hop_cycles || !p->vcs || !p->buf_flits || !p->nic_cycles ||
+        !p->nic_vcs) {
         snprintf(err, errlen, "flit size, link time per byte, hop cycles, NIC cycles per flit, "
-                 "virtual channels and buffer depth must all be at least 1");
+                 "virtual channels, NIC channels' VCs and buffer depth must all be at least 1");
         return NULL;
     }
     if (p->unidirectional && m->topo != TOPO_TORUS) {
@@ -160,8 +161,6 @@ struct net *net_core_new(const struct topo_shape *m, const struct net_params *p,
     }
     n->m = *m;
     n->p = *p;
-    if (!n->p.nic_vcs)
-        n->p.nic_vcs = 1;
     n->nd = m->ndims;
     n->nlinkp = net_topo_link_ports(m);
     n->V = (int)p->vcs;
@@ -335,22 +334,6 @@ static void add_event(struct net_msg **head, struct net_msg *m, int left)
     *pp = m;
 }
 
-/* The VC of injection channel ch a new worm enters, nic_vcs > 1: round
- * robin from the one after the last worm's, the first with room (one has,
- * net_nic_can_push; every VC has, off a wormhole network, whose buffers
- * grow), as BookSim2's terminals pick a packet's VC. */
-static int inject_vc(const struct net *n, const struct net_router *r, int ch)
-{
-    const struct ivc *in = &r->in[(n->nlinkp + ch) * n->V];
-    int k = r->inj[ch].vc;
-    for (uint32_t j = 0; j < n->p.nic_vcs; j++) {
-        k = k + 1 == (int)n->p.nic_vcs ? 0 : k + 1;
-        if (n->p.switching != SW_WORMHOLE || in[k].count < n->p.buf_flits)
-            break;
-    }
-    return k;
-}
-
 /* NIC injection: each channel pushes the next flit of its front message
  * into its router's injection buffer, one flit per cycle. */
 static inline __attribute__((always_inline)) void inject_step(struct net *n, int node, uint64_t c)
@@ -370,7 +353,7 @@ static inline __attribute__((always_inline)) void inject_step(struct net *n, int
             n->heads_waiting--;
         }
         if (q->next_flit == 0 && n->p.nic_vcs > 1)
-            q->vc = inject_vc(n, r, ch);
+            q->vc = net_inj_vc(n, r, ch);           /* (net_nic_can_push found it has room) */
         ivc_push(n, r, (n->nlinkp + ch) * n->V + q->vc, (struct flit){ m, q->next_flit, 0, c });
         q->next_ok = c + n->p.nic_cycles;
         r->nflits++;

@@ -305,18 +305,29 @@ static inline void net_rouse(const struct net *n, struct net_router *r)
 
 /* Whether injection channel ch of router r has no room for a flit: a
  * wormhole injection buffer holding buf_flits (the others grow). */
-static inline int net_inj_full(const struct net *n, const struct net_router *r, int ch)
+/* The VC of injection channel ch of router r its front worm's next flit
+ * would enter, or -1 if none has room (a wormhole buffer holds buf_flits;
+ * the others grow): the worm's own VC (q->vc), or for a head under
+ * nic_vcs > 1 the first VC with room round robin from the one after the
+ * last worm's, as BookSim2's terminals pick a packet's VC. */
+static inline int net_inj_vc(const struct net *n, const struct net_router *r, int ch)
 {
-    if (n->p.switching != SW_WORMHOLE)
-        return 0;
     const struct ivc *in = &r->in[(n->nlinkp + ch) * n->V];
     const struct nic_queue *q = &r->inj[ch];
+    const int bounded = n->p.switching == SW_WORMHOLE;
     if (n->p.nic_vcs == 1 || q->next_flit)
-        return in[q->vc].count >= n->p.buf_flits;
-    for (uint32_t k = 0; k < n->p.nic_vcs; k++)     /* a head: any VC of the channel with room */
-        if (in[k].count < n->p.buf_flits)
-            return 0;
-    return 1;
+        return bounded && in[q->vc].count >= n->p.buf_flits ? -1 : q->vc;
+    int k = q->vc;
+    for (uint32_t j = 0; j < n->p.nic_vcs; j++) {
+        k = k + 1 == (int)n->p.nic_vcs ? 0 : k + 1;
+        if (!bounded || in[k].count < n->p.buf_flits)
+            return k;
+    }
+    return -1;
+}
+static inline int net_inj_full(const struct net *n, const struct net_router *r, int ch)
+{
+    return net_inj_vc(n, r, ch) < 0;
 }
 
 /* The VCs an output port has: a link's vcs, an ejection channel's nic_vcs. */

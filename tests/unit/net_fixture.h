@@ -22,7 +22,7 @@ static inline struct topo_shape mach(const char *topo, const char *nodes, const 
 static inline struct net_params small_params(void)
 {
     return (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                                .nic_cycles = 1, .switching = SW_WORMHOLE };
+                                .nic_cycles = 1, .nic_vcs = 1, .switching = SW_WORMHOLE };
 }
 
 /* A network of small_params under port model pm from the user's words,

@@ -26,7 +26,7 @@ static struct params P = {
     .t_send_ns = 100, .t_recv_ns = 50,
     .ps_per_instr = 1000, .msg_max = 4096, .nic_mem = 1u << 20, .held_max = 1u << 20,
     .net = { .flit_bytes = 1, .byte_ps = 1000, .hop_cycles = 10, .vcs = 2, .buf_flits = 16,
-             .header_flits = 0, .ports = 0, .nic_cycles = 1, .switching = SW_WORMHOLE },
+             .header_flits = 0, .ports = 0, .nic_cycles = 1, .nic_vcs = 1, .switching = SW_WORMHOLE },
 };
 
 /* The layout the router wrote into a node's config at attach time; the

@@ -15,7 +15,7 @@
 static struct net_params base(void)
 {
     return (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = 1, .vcs = 2, .buf_flits = 4,
-                                .nic_cycles = 1, .switching = SW_WORMHOLE };
+                                .nic_cycles = 1, .nic_vcs = 1, .switching = SW_WORMHOLE };
 }
 
 static uint64_t rnd(uint64_t *s)                   /* xorshift64* */

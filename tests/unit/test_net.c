@@ -12,7 +12,7 @@
 static struct net_params params(uint32_t vcs, uint32_t hop, enum switching sw)
 {
     return (struct net_params){ .flit_bytes = 8, .byte_ps = 1000, .hop_cycles = hop, .vcs = vcs,
-                                .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1,
+                                .buf_flits = 4, .header_flits = 0, .ports = 0, .nic_cycles = 1, .nic_vcs = 1,
                                 .switching = sw };
 }
 
@@ -652,6 +652,9 @@ TEST(nic_vcs_let_worms_interleave_at_the_nic)
     char err[200];
     CHECK(net_new(&m, &p, err, sizeof err) == NULL);
     CHECK(strstr(err, "nic_vcs 3 is more than vcs 2") != NULL);
+    p.nic_vcs = 0;
+    CHECK(net_new(&m, &p, err, sizeof err) == NULL);
+    CHECK(strstr(err, "NIC channels' VCs and buffer depth must all be at least 1") != NULL);
 }
 
 /* nic_vcs at the source: node 0 of a 3x1 mesh sends three worms of 8
