@@ -365,17 +365,6 @@ int params_check(const struct params *p, char *err, size_t errlen)
     return 0;
 }
 
-int params_check_nodes(const struct params *p, char *err, size_t errlen)
-{
-    if (p->net.nic_vcs > 1) {
-        snprintf(err, errlen, "nic_vcs %u: node programs run with nic_vcs = 1 (accepted: 1); worms of one sender "
-                 "interleaving at a node's NIC could deliver a later message before an earlier one, which the node "
-                 "interface forbids (netdev/net.h); netsim takes nic_vcs up to vcs", p->net.nic_vcs);
-        return -1;
-    }
-    return 0;
-}
-
 int params_check_net(const struct params *p, const struct topo_shape *m, const char *preset, int nsets,
                      char *err, size_t errlen)
 {

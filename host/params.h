@@ -51,10 +51,6 @@ int params_check(const struct params *p, char *err, size_t errlen);
  * built and freed); if not, -1 and its reason in err, followed by where the
  * parameters came from: "(a torus with the parameters of preset delta and
  * --set; ...)". A preset is made for one machine, so the preset is named. */
-/* 0 if node programs may run on p's network; else -1 with the reason and
- * the accepted values in err (nic_vcs > 1 is netsim's alone). */
-int params_check_nodes(const struct params *p, char *err, size_t errlen);
-
 int params_check_net(const struct params *p, const struct topo_shape *m, const char *preset, int nsets,
                      char *err, size_t errlen);
 

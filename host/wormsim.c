@@ -1251,8 +1251,7 @@ static int run_main(struct host *h, int argc, char **argv)
         return 2;
     }
     rn.m.all_port = port_model;
-    if (params_check_net(&rn.p, &rn.m, preset, nset, err, sizeof err) ||   /* before any node starts */
-        params_check_nodes(&rn.p, err, sizeof err)) {
+    if (params_check_net(&rn.p, &rn.m, preset, nset, err, sizeof err)) {   /* before any node starts */
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }

@@ -6,10 +6,11 @@
  * is bit i of the rank.
  *
  * Messages are delivered in order between a given pair of nodes with a
- * given tag (non-overtaking; a known defect: the network can break it
- * under cut-through switching, and the NIC does not yet restore it,
- * docs/network.md "The node interface"). net_send() is buffered: it returns as soon as
- * the NIC holds the data, after the send start-up time; the buffer may be
+ * given tag (non-overtaking: where a later worm passes an earlier one in
+ * the network, the destination's NIC holds it until the earlier one has
+ * come, docs/network.md "The order of a pair's messages"). net_send() is
+ * buffered: it returns as soon as the NIC holds the data, after the send
+ * start-up time; the buffer may be
  * reused at once. Every call advances the node's simulated clock by the
  * instructions it executes; a blocking call jumps it to the simulated time
  * at which the awaited event happens. Messages carry the sender's simulated

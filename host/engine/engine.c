@@ -194,8 +194,6 @@ int engine_init(struct engine *r, const struct topo_shape *m, const struct param
     r->held_limit = (uint64_t)HELD_TOTAL_FACTOR * p->held_max;
     r->n = m->nodes;
     r->failed_node = -1;
-    if (params_check_nodes(p, r->error, sizeof r->error))
-        return -1;
     r->nodes = calloc((size_t)r->n, sizeof *r->nodes);
     if (!r->nodes)
         return -1;
@@ -216,6 +214,7 @@ int engine_init(struct engine *r, const struct topo_shape *m, const struct param
 
 void engine_free(struct engine *r)
 {
+    pair_free(&r->pairs);          /* before in_net: it reads the chains */
     for (int i = 0; i < r->n; i++)
         for (struct msg *m = r->nodes[i].mbox, *nx; m; m = nx) {
             nx = m->next;
@@ -348,9 +347,12 @@ void engine_node_failed(struct engine *r, int rank)
     touch(r, &r->nodes[rank]);
 }
 
-/* Put m on (take it off) the list of messages in the network. */
+/* Put m on (take it off) the list of messages in the network; a node's
+ * message also joins its pair's chain (pair_order.h). */
 static void net_link(struct engine *r, struct msg *m)
 {
+    if (m->kind == MSG_DATA && pair_sent(&r->pairs, m))
+        stop(r, "out of memory for the order of the messages in flight");
     m->net_prev = NULL;
     m->net_next = r->in_net;
     if (r->in_net)
@@ -889,12 +891,24 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
                 return;
             continue;
         }
-        if ((m->kind == MSG_DATA && record(r, m)) || heap_push(r, m)) {
-            if (m->kind == MSG_DATA)
-                release(r, m);   /* the run stops here */
-            else
-                free(m);
-            return;
+        if (m->kind != MSG_DATA) {
+            if (heap_push(r, m)) {
+                free(m);         /* the run stops here */
+                return;
+            }
+            continue;
+        }
+        struct msg *d = pair_arrived(&r->pairs, m), *dn;
+        r->reordered += !d;
+        for (; d; d = dn) {
+            dn = d->next;
+            if (record(r, d) || heap_push(r, d)) {
+                for (; d; d = dn) {   /* the run stops here */
+                    dn = d->next;
+                    release(r, d);
+                }
+                return;
+            }
         }
     }
 }

@@ -28,6 +28,7 @@
 #include "machine.h"
 #include "net/net_model.h"
 #include "net/hwnet.h"
+#include "engine/pair_order.h"
 
 #define SIM_INF UINT64_MAX
 /* The latest simulated time a node may stamp on a descriptor: 2^50 ns,
@@ -79,6 +80,8 @@ struct msg {
     uint32_t step;                /* the sender's step mark when it sent */
     struct msg *next;
     struct msg *net_prev, *net_next; /* on the router's list of messages in the network */
+    struct msg *pair_prev, *pair_next; /* earlier and later messages of its pair not yet handed over (pair_order.h) */
+    uint8_t chained, arrived;     /* in its pair's chain; its tail arrived (and it waits for an earlier one) */
     uint8_t data[];
 };
 
@@ -147,9 +150,11 @@ struct engine {
                                      (NULL until a node installs rules) */
 
     struct msg *in_net;           /* injected, not yet arrived: freed with the router */
+    struct pair_table pairs;      /* each pair's messages not yet handed over, in send order */
     struct msg **heap;            /* arrived messages not yet delivered, min-heap on (t_arrive, src, seq) */
     size_t heap_len, heap_cap;
     uint64_t messages, bytes, unreceived;
+    uint64_t reordered;           /* messages that overtook an earlier one of their pair and waited for it */
     uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */
     uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
     uint64_t held_limit;          /* at most this many (HELD_TOTAL_FACTOR above) */

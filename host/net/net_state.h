@@ -303,8 +303,6 @@ static inline void net_rouse(const struct net *n, struct net_router *r)
         for (uint64_t b_ = (n)->dormant[w_]; b_; b_ &= b_ - 1)                 \
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
-/* Whether injection channel ch of router r has no room for a flit: a
- * wormhole injection buffer holding buf_flits (the others grow). */
 /* The VC of injection channel ch of router r its front worm's next flit
  * would enter, or -1 if none has room (a wormhole buffer holds buf_flits;
  * the others grow): the worm's own VC (q->vc), or for a head under
@@ -325,6 +323,8 @@ static inline int net_inj_vc(const struct net *n, const struct net_router *r, in
     }
     return -1;
 }
+/* Whether injection channel ch of router r has no room for its front
+ * worm's next flit. */
 static inline int net_inj_full(const struct net *n, const struct net_router *r, int ch)
 {
     return net_inj_vc(n, r, ch) < 0;

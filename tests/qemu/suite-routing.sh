@@ -72,11 +72,13 @@ dragonfly_bad_port()    { bad_input --topo dragonfly --nodes 72 --port-model all
 for c in dragonfly_min_gen dragonfly_ugal_gen dragonfly_valiant_mix dragonfly_reduce_rv dragonfly_hello dragonfly_bad_nodes dragonfly_bad_dims \
          dragonfly_bad_vcs dragonfly_bad_port; do t $c $c; done
 
-# NIC channels with VCs (nic_vcs, docs/network.md "The node interface")
-# are netsim's: a node program is refused them before any node starts
-# (interleaving at a NIC could deliver a sender's later message first).
-nic_vcs_refused() {
-  bad_input --dims 4x4 --set 'nic_vcs=2' -- "nic_vcs 2: node programs run with nic_vcs = 1 \(accepted: 1\); worms of one sender"
+# NIC channels with VCs (nic_vcs, docs/network.md "The port model"):
+# node programs take them (their NICs keep each pair's messages in order,
+# "The order of a pair's messages"), verified byte for byte; more than a
+# link's VCs are refused before any node starts.
+nic_vcs_node_programs() {
+  coll_ok --app alltoall_pex --dims 4x4 --args len=512 --set 'nic_vcs=2'
+  expect '[ "$(summary .network.nic_vcs)" = 2 ]'
   bad_input --dims 4x4 --set 'nic_vcs=3' -- "nic_vcs 3 is more than vcs 2: a NIC channel has at most a link's VCs \(accepted: 1 to 2\)"
 }
-t nic_vcs_refused nic_vcs_refused
+t nic_vcs_node_programs nic_vcs_node_programs
