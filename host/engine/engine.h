@@ -8,7 +8,7 @@
  *
  * Synchronisation is conservative (Chandy-Misra style): an event at
  * simulated time T is processed only when every running node is known to
- * be at or past T, and the network (host/net/net.c) simulates a cycle only
+ * be at or past T, and the network (host/net/) simulates a cycle only
  * when no injection still unknown could enter during it. It stops after
  * each cycle that delivers a message, so a node woken by it can inject
  * before the network moves on. A

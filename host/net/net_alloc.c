@@ -6,6 +6,7 @@
  * Interconnection Networks", ch. 18 (arbiters) and 19 (allocators). */
 #include <string.h>
 #include "net_route.h"
+#include "net_accel.h"
 
 /* Which requester an arbiter serves first (allocs.def's key):
  * ROTATION the nearest at or after its round-robin pointer; AGE the worm
@@ -211,7 +212,7 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
     struct net_router *r = &n->r[node];
     const int V = n->V;
     const uint32_t NV = (uint32_t)(n->nin * V);
-    if (nreq == 1 && !n->plain) {
+    if (nreq == 1 && acc_shortcut(n)) {
         int ip = n->req_ip[0], vc = n->req_vc[0];
         r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
         r->out[r->in[ip * V + vc].out_port].rr = (uint32_t)(ip * V + vc + 1) % NV;

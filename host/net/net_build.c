@@ -31,14 +31,14 @@ int net_set_jump(struct net *n, enum net_jump mode)
     net_hk_settle(n);
     if (mode == NET_JUMP_OFF)
         net_unpark_all(n, n->now);               /* counted every cycle again */
-    n->jump_on = mode != NET_JUMP_OFF && !n->no_accel;   /* the jump's assumptions (net_state.h) */
+    n->ac.jump_on = mode != NET_JUMP_OFF && !n->ac.no_accel;   /* the jump's assumptions (net_state.h) */
     if (mode != NET_JUMP_CHECK || n->ref)
         return 0;
     char err[256];
     n->ref = net_core_new(&n->m, &n->p, n->al, err, sizeof err);   /* the bare cycle model: no hooks */
     if (!n->ref)
         return -1;
-    n->ref->jump_on = 0;
-    n->ref->plain = 1;
+    n->ref->ac.jump_on = 0;
+    n->ref->ac.plain = 1;
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "net_route.h"
+#include "net_accel.h"
 
 /* The order of an injection channel's worms: by readiness; at the same
  * time a worm the NIC made before its node's message (one was known to
@@ -43,15 +44,11 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     m->blocked_cycles = 0;
     m->f_out = 0;
     m->jmark = 0;
-    m->jid = ++n->jids;
-    net_hk_reset(n);
-    net_hk_queued(n, m->src, ch, m->mc != NULL);
+    acc_queueing(n, m, ch);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
     struct nic_queue *q = &n->r[m->src].inj[ch];
-    if (!q->first) {
-        n->heads_waiting++;                      /* (an empty channel's next_flit is 0) */
-        n->hwait[m->src / 64] |= 1ull << (m->src % 64);
-    }
+    if (!q->first)
+        acc_nic_next(n, m->src);                 /* (an empty channel's next_flit is 0) */
     if (!q->last || !goes_before(m, q->last)) {
         if (q->last)
             q->last->next_queue = m;
@@ -76,14 +73,8 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
         if (!m->next_queue)
             q->last = m;
     }
-    if (m->mc) {
-        NET_FOR_ACTIVE(n, i) {                   /* none sleeps with multidestination worms about */
-            net_sleep_end(n, i);
-        }
-        NET_FOR_DORMANT(n, i) {
-            net_sleep_end(n, i);
-        }
-    }
+    if (m->mc)
+        acc_multidest_queued(n);
     n->r[m->src].queued++;
     net_activate(n, m->src);
     n->queued_msgs++;

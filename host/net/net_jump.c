@@ -202,18 +202,18 @@ static inline __attribute__((always_inline)) int joins_next(struct joins *it, in
  * into a frozen group (which thaws before; the part is no candidate). */
 static void build(struct net *n)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     const int V = n->V, N = nports(n);
     memcpy(p->uf, p->uf0, (size_t)N * sizeof *p->uf);    /* the links, joined once (alloc_scratch) */
     memset(p->has, 0, (size_t)N);
     int nlive = 0;
     for (int r = 0; r < n->nr; r++) {
         const struct net_router *R = &n->r[r];
-        if (R->nflits == R->nfrozen && R->nrouted == R->nrfrozen)
+        if (R->nflits == R->acc.nfrozen && R->nrouted == R->acc.nrfrozen)
             continue;                            /* every port with content is frozen */
         for (int ip = 0; ip < n->nin; ip++) {
             int in = net_in_id(n, r, ip), content = 0;
-            if (n->pg[in])
+            if (n->ac.pg[in])
                 continue;
             for (int vc = 0; vc < V; vc++) {
                 const struct ivc *v = &R->in[ip * V + vc];
@@ -221,7 +221,7 @@ static void build(struct net *n)
                 struct joins it;
                 int o, head;
                 for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
-                    if (!head || !n->pg[net_out_id(n, r, o)])
+                    if (!head || !n->ac.pg[net_out_id(n, r, o)])
                         join(p->uf, in, net_out_id(n, r, o));
             }
             if (content)
@@ -237,7 +237,7 @@ static void build(struct net *n)
             struct joins it;
             int o, head;
             for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
-                if (head && n->pg[net_out_id(n, r, o)])
+                if (head && n->ac.pg[net_out_id(n, r, o)])
                     p->has[root] |= 2;
         }
     }
@@ -281,7 +281,7 @@ static uint64_t rel(uint64_t t, uint64_t c) { return t > c ? t - c : 0; }
 static int note(struct walk *w, struct net_msg *m)
 {
     struct jgroup *g = w->g;
-    if (!w->rec || m->jmark == w->n->jp.epoch)
+    if (!w->rec || m->jmark == w->n->ac.jp.epoch)
         return 1;
     if (g->nmsg == g->msg_cap) {
         size_t nc = g->msg_cap ? 2 * g->msg_cap : 16;
@@ -293,7 +293,7 @@ static int note(struct walk *w, struct net_msg *m)
         g->msg = nm;
         g->msg_cap = nc;
     }
-    m->jmark = w->n->jp.epoch;
+    m->jmark = w->n->ac.jp.epoch;
     m->jix = (uint32_t)g->nmsg;
     g->msg[g->nmsg++] = (struct jmsg){ m, m->blocked_cycles, m->f_out, 0, 0 };
     return 1;
@@ -332,7 +332,7 @@ static int walk_port(struct walk *w, int id)
         const struct oport *op = &n->r[r].out[o];
         PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
         PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32 |
-            (uint64_t)(link_of(n, id) >= 0 && n->sat_n[link_of(n, id)] > 0) << 63);   /* saturated */
+            (uint64_t)(link_of(n, id) >= 0 && n->ac.sat_n[link_of(n, id)] > 0) << 63);   /* saturated */
         for (int v = 0; v < V; v++) {
             PUT(op->credits[v]);
             PUT(op->owner[v] ? op->owner[v]->jid : 0);
@@ -455,7 +455,7 @@ static void drop_candidates(struct jprobe *p)
 
 static int alloc_scratch(struct net *n)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     if (p->uf0)
         return 0;
     int N = nports(n);
@@ -471,13 +471,13 @@ static int alloc_scratch(struct net *n)
         p->live = malloc((size_t)(n->nr * n->nin) * sizeof *p->live);
     if (!p->gmap)
         p->gmap = calloc(((size_t)N + 63) / 64, sizeof *p->gmap);
-    if (!n->pg)
-        n->pg = calloc((size_t)N, sizeof *n->pg);
+    if (!n->ac.pg)
+        n->ac.pg = calloc((size_t)N, sizeof *n->ac.pg);
     if (!p->port_r)
         p->port_r = malloc((size_t)N * sizeof *p->port_r);
     if (!p->port_i)
         p->port_i = malloc((size_t)N * sizeof *p->port_i);
-    if (!(p->uf && p->has && p->at && p->mark && p->live && p->gmap && n->pg && p->port_r && p->port_i))
+    if (!(p->uf && p->has && p->at && p->mark && p->live && p->gmap && n->ac.pg && p->port_r && p->port_i))
         return -1;
     if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
         return -1;
@@ -514,8 +514,8 @@ static void gather(struct jprobe *p, int id)
  * candidate at the part's first port. -1 without memory. */
 static int add_port(struct net *n, int id)
 {
-    struct jprobe *p = &n->jp;
-    if (n->pg[id])
+    struct jprobe *p = &n->ac.jp;
+    if (n->ac.pg[id])
         return 0;
     int root = find(p->uf, id);
     if (p->has[root] != 1)
@@ -554,7 +554,7 @@ static int add_port(struct net *n, int id)
 /* Record every group not frozen at the current cycle. */
 static void record(struct net *n)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     if (alloc_scratch(n))
         return;                          /* no memory: step on, one cycle at a time */
     net_sleep_settle(n);                 /* the counters at c0 */
@@ -577,7 +577,7 @@ static void record(struct net *n)
             struct joins it;
             int o, head;
             for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;) {
-                if (n->pg[net_out_id(n, r, o)])
+                if (n->ac.pg[net_out_id(n, r, o)])
                     continue;                    /* (a head's: its part is no candidate) */
                 gather(p, net_out_id(n, r, o));
                 if (o < n->nlinkp && R->out[o].to_router >= 0)
@@ -631,7 +631,7 @@ static void settle_ports(struct net *n, const struct jgroup *g)
 /* Candidate g, still a whole part, recorded again at the current cycle. */
 static int rerecord(struct net *n, struct jgroup *g)
 {
-    n->jp.epoch++;
+    n->ac.jp.epoch++;
     settle_ports(n, g);
     g->len = g->nmsg = 0;
     struct walk w = { n, g, 1, 0, n->now, 0 };
@@ -662,14 +662,14 @@ static int mark_ports(struct jprobe *p, const struct jgroup *g)
  * joined then. */
 static int closed_marked(struct net *n, const struct jgroup *g, int s)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     const int V = n->V;
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
         if (is_in(n, id))
             continue;
         int r = net_port_router(n, id), o = net_port_index(n, id);
-        if (n->r[r].head_c < g->c0)
+        if (n->r[r].acc.head_c < g->c0)
             continue;
         for (int ip = 0; ip < n->nin; ip++) {
             if (p->mark[net_in_id(n, r, ip)] == s)
@@ -688,7 +688,7 @@ static int closed_marked(struct net *n, const struct jgroup *g, int s)
 
 static int closed(struct net *n, const struct jgroup *g)
 {
-    return closed_marked(n, g, mark_ports(&n->jp, g));
+    return closed_marked(n, g, mark_ports(&n->ac.jp, g));
 }
 
 /* Whether no head entered or was routed in any router of g's ports since
@@ -697,7 +697,7 @@ static int closed(struct net *n, const struct jgroup *g)
 static int unchanged(const struct net *n, const struct jgroup *g, uint64_t c)
 {
     for (int i = 0; i < g->nport; i++)
-        if (n->r[net_port_router(n, g->port[i])].head_c >= c)
+        if (n->r[net_port_router(n, g->port[i])].acc.head_c >= c)
             return 0;
     return 1;
 }
@@ -709,7 +709,7 @@ static int whole(struct net *n, const struct jgroup *g)
 {
     if (unchanged(n, g, g->c0))
         return 1;
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     const int V = n->V;
     int s = mark_ports(p, g);
     if (!closed_marked(n, g, s))
@@ -719,7 +719,7 @@ static int whole(struct net *n, const struct jgroup *g)
         if (!is_in(n, id))
             continue;
         int r = net_port_router(n, id), ip = net_port_index(n, id);
-        if (n->r[r].head_c < g->c0)
+        if (n->r[r].acc.head_c < g->c0)
             continue;                            /* (closed_marked) */
         for (int vc = 0; vc < V; vc++) {
             struct joins it;
@@ -803,15 +803,15 @@ static void wake_routers(struct net *n, const struct jgroup *g)
 
 static void fz_set(struct net *n, int i, struct jgroup *g)
 {
-    n->fz[i] = g;
+    n->ac.fz[i] = g;
     g->hix = i;
 }
 
 static void fz_up(struct net *n, int i)
 {
-    struct jgroup *g = n->fz[i];
-    while (i > 0 && n->fz[(i - 1) / 2]->until > g->until) {
-        fz_set(n, i, n->fz[(i - 1) / 2]);
+    struct jgroup *g = n->ac.fz[i];
+    while (i > 0 && n->ac.fz[(i - 1) / 2]->until > g->until) {
+        fz_set(n, i, n->ac.fz[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
     fz_set(n, i, g);
@@ -819,16 +819,16 @@ static void fz_up(struct net *n, int i)
 
 static void fz_down(struct net *n, int i)
 {
-    struct jgroup *g = n->fz[i];
+    struct jgroup *g = n->ac.fz[i];
     for (;;) {
         int c = 2 * i + 1;
-        if (c >= n->nfz)
+        if (c >= n->ac.nfz)
             break;
-        if (c + 1 < n->nfz && n->fz[c + 1]->until < n->fz[c]->until)
+        if (c + 1 < n->ac.nfz && n->ac.fz[c + 1]->until < n->ac.fz[c]->until)
             c++;
-        if (n->fz[c]->until >= g->until)
+        if (n->ac.fz[c]->until >= g->until)
             break;
-        fz_set(n, i, n->fz[c]);
+        fz_set(n, i, n->ac.fz[c]);
         i = c;
     }
     fz_set(n, i, g);
@@ -837,9 +837,9 @@ static void fz_down(struct net *n, int i)
 /* The soonest group, out of the heap. */
 static struct jgroup *fz_pop(struct net *n)
 {
-    struct jgroup *g = n->fz[0];
-    if (--n->nfz) {
-        fz_set(n, 0, n->fz[n->nfz]);
+    struct jgroup *g = n->ac.fz[0];
+    if (--n->ac.nfz) {
+        fz_set(n, 0, n->ac.fz[n->ac.nfz]);
         fz_down(n, 0);
     }
     return g;
@@ -860,17 +860,17 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
     g->dmoves = g->dhops;
     for (size_t i = 0; i < g->nmsg; i++)
         g->dmoves += g->msg[i].d;
-    if (n->nfz == n->fz_cap) {
-        int nc = n->fz_cap ? 2 * n->fz_cap : 64;
-        struct jgroup **f = realloc(n->fz, (size_t)nc * sizeof *f);
+    if (n->ac.nfz == n->ac.fz_cap) {
+        int nc = n->ac.fz_cap ? 2 * n->ac.fz_cap : 64;
+        struct jgroup **f = realloc(n->ac.fz, (size_t)nc * sizeof *f);
         if (!f) {
-            group_put(&n->jp, g);
+            group_put(&n->ac.jp, g);
             return;
         }
-        n->fz = f;
-        n->fz_cap = nc;
+        n->ac.fz = f;
+        n->ac.fz_cap = nc;
     }
-    fz_set(n, n->nfz++, g);                      /* (its place in the heap once `until` is known) */
+    fz_set(n, n->ac.nfz++, g);                      /* (its place in the heap once `until` is known) */
     wake_routers(n, g);                          /* they count afresh without it */
     g->c1 = n->now;
     g->P = P;
@@ -878,24 +878,24 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
     g->nflits = 0;
     for (int i = 0; i < g->nport; i++) {
         int id = g->port[i];
-        n->pg[id] = g;
+        n->ac.pg[id] = g;
         if (!is_in(n, id))
             continue;
         struct net_router *R = &n->r[net_port_router(n, id)];
         int ip = net_port_index(n, id);
         if (!n->wide)
-            R->fmask |= ((1ull << n->V) - 1) << (ip * n->V);
+            R->acc.fmask |= ((1ull << n->V) - 1) << (ip * n->V);
         for (int vc = 0; vc < n->V; vc++) {
             const struct ivc *v = &R->in[ip * n->V + vc];
             g->nflits += v->count;
-            R->nfrozen += v->count;
-            R->nrfrozen += v->routed != 0;
+            R->acc.nfrozen += v->count;
+            R->acc.nrfrozen += v->routed != 0;
         }
     }
-    n->frozen_flits += g->nflits;
+    n->ac.frozen_flits += g->nflits;
     fz_up(n, g->hix);
-    n->next_thaw = n->fz[0]->until;
-    n->jumps++;
+    n->ac.next_thaw = n->ac.fz[0]->until;
+    n->ac.jumps++;
 }
 
 /* Whether some NIC channel has more than JUMP_MIN_PUSH flits still to
@@ -913,7 +913,7 @@ static int long_push(const struct net *n)
  * those found periodic. */
 void net_jump_probe(struct net *n)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     if (n->mc_live)
         return;              /* multidestination worms: stepped (net_model.h) */
     if (!p->on) {
@@ -962,6 +962,40 @@ void net_jump_probe(struct net *n)
     }
 }
 
+/* Cycle c of frozen group g's ports alone (thaw): its
+ * routers in rank order, injection first, then its credits. No event
+ * falls in it (the group's bounds). */
+static void step_group(struct net *n, struct jgroup *g, uint64_t c)
+{
+    struct net_msg *arr = n->arr_head, *left = n->left_head, *hd = n->hd_head;
+    uint64_t moved = n->moved;
+    n->arr_head = n->left_head = n->hd_head = NULL;
+    n->moved = 0;
+    for (int k = 0, last = -1; k < g->nport && g->port[k] < n->nr * n->nin; k++) {
+        int r = net_port_router(n, g->port[k]);
+        if (r != last && n->r[r].queued)
+            net_inject_step(n, r, c);
+        last = r;
+    }
+    for (int k = 0, last = -1; k < g->nport && g->port[k] < n->nr * n->nin; k++) {
+        int r = net_port_router(n, g->port[k]);
+        if (r != last && n->r[r].nflits)
+            net_router_step(n, r, c);
+        last = r;
+    }
+    net_apply_credits(n);
+    if (n->arr_head || n->left_head || n->hd_head) {
+        fprintf(stderr, "net: an event in a frozen group's period (net_jump.c): a model error\n");
+        abort();
+    }
+    n->moves += n->moved;
+    n->moved = moved;
+    n->arr_head = arr;
+    n->left_head = left;
+    n->hd_head = hd;
+}
+
+
 /* --- Thawing --------------------------------------------------------------- */
 
 /* Group g, frozen at c1, to its state at cycle t (before t is stepped). */
@@ -981,15 +1015,15 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
         if (is_in(n, id)) {
             struct net_router *R = &n->r[net_port_router(n, id)];
             int ip = net_port_index(n, id);
-            if (R->head_c < t)
-                R->head_c = t;                   /* its VCs join outputs of parts recorded without them
+            if (R->acc.head_c < t)
+                R->acc.head_c = t;                   /* its VCs join outputs of parts recorded without them
                                                     (a head woken while frozen: closed_marked) */
             if (!n->wide)
-                R->fmask &= ~(((1ull << V) - 1) << (ip * V));
+                R->acc.fmask &= ~(((1ull << V) - 1) << (ip * V));
             for (int vc = 0; vc < V; vc++) {
                 struct ivc *v = &R->in[ip * V + vc];
-                R->nfrozen -= v->count;
-                R->nrfrozen -= v->routed != 0;
+                R->acc.nfrozen -= v->count;
+                R->acc.nrfrozen -= v->routed != 0;
                 for (uint32_t x = 0; x < v->count; x++) {
                     struct flit *f = ivc_at(v, x);
                     f->idx += (uint32_t)(k * g->msg[f->m->jix].d);
@@ -1017,12 +1051,12 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
                 ls->flits += k * g->ls[li].flits;
                 ls->worms += k * g->ls[li].worms;
                 ls->blocked += k * g->ls[li].blocked;
-                if (n->sat_n[l] && n->sat_since[l] > c1 && g->ls[li].blocked == g->P) {
+                if (n->ac.sat_n[l] && n->ac.sat_since[l] > c1 && g->ls[li].blocked == g->P) {
                     /* A head parked on the link in cycle p while g was frozen,
                      * and counted it; the closed form counts from p + 1
                      * (park_counts). g counts every cycle: the jump counted
                      * those from p on, the catch-up none before p. */
-                    uint64_t p = n->sat_since[l] - 1;
+                    uint64_t p = n->ac.sat_since[l] - 1;
                     ls->blocked += p - (c1 + dt);        /* (mod 2^64: minus when p < c1 + dt) */
                 }
                 li++;
@@ -1031,15 +1065,15 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
     }
     n->flit_hops += k * g->dhops;
     n->moves += k * g->dmoves;
-    n->moves_jumped += k * g->dmoves;
-    n->frozen_flits -= g->nflits;
+    n->ac.moves_jumped += k * g->dmoves;
+    n->ac.frozen_flits -= g->nflits;
     /* the j cycles left, this group's ports alone */
-    n->stepping = g;
+    n->ac.stepping = g;
     for (uint64_t c = c1 + dt; c < t; c++)
-        net_step_group(n, g, c);
-    n->stepping = NULL;
+        step_group(n, g, c);
+    n->ac.stepping = NULL;
     for (int i = 0; i < g->nport; i++) {
-        n->pg[g->port[i]] = NULL;
+        n->ac.pg[g->port[i]] = NULL;
         if (is_in(n, g->port[i]))
             net_activate(n, net_port_router(n, g->port[i]));      /* stepped again (struct net's active) */
     }
@@ -1049,21 +1083,21 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
 static void thaw_due(struct net *n, uint64_t t, int all)
 {
     if (all) {
-        for (int i = 0; i < n->nfz; i++) {
-            thaw(n, n->fz[i], t);
-            group_put(&n->jp, n->fz[i]);
+        for (int i = 0; i < n->ac.nfz; i++) {
+            thaw(n, n->ac.fz[i], t);
+            group_put(&n->ac.jp, n->ac.fz[i]);
         }
-        n->nfz = 0;
+        n->ac.nfz = 0;
     }
-    while (n->nfz && n->fz[0]->until <= t) {
-        struct jgroup *g = n->fz[0];
+    while (n->ac.nfz && n->ac.fz[0]->until <= t) {
+        struct jgroup *g = n->ac.fz[0];
         thaw(n, g, t);                           /* (counted in nfz while it thaws: net.c reads
-                                                    n->pg only while some group is frozen) */
-        group_put(&n->jp, fz_pop(n));
+                                                    n->ac.pg only while some group is frozen) */
+        group_put(&n->ac.jp, fz_pop(n));
     }
-    n->next_thaw = n->nfz ? n->fz[0]->until : UINT64_MAX;
-    if (n->jp.next_try > t)
-        n->jp.next_try = t;
+    n->ac.next_thaw = n->ac.nfz ? n->ac.fz[0]->until : UINT64_MAX;
+    if (n->ac.jp.next_try > t)
+        n->ac.jp.next_try = t;
 }
 
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
@@ -1072,8 +1106,8 @@ void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
         g->until = t < g->c1 ? g->c1 : t;
         fz_up(n, g->hix);
     }
-    if (g->until < n->next_thaw)
-        n->next_thaw = g->until;
+    if (g->until < n->ac.next_thaw)
+        n->ac.next_thaw = g->until;
 }
 
 /* Whether a head parking at frozen group g's port id would change what g
@@ -1088,7 +1122,7 @@ void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t)
 static int park_counts(const struct net *n, const struct jgroup *g, int id)
 {
     int l = link_of(n, id);
-    if (l < 0 || n->sat_n[l] > 0)
+    if (l < 0 || n->ac.sat_n[l] > 0)
         return 0;
     for (int i = 0, k = 0; i < g->nport; i++) {
         if (link_of(n, g->port[i]) < 0)
@@ -1106,7 +1140,7 @@ static int park_counts(const struct net *n, const struct jgroup *g, int id)
 void net_jump_head(struct net *n, int r, int ip, const struct net_msg *m, uint64_t t)
 {
     int cls, o = net_head_route(n, r, ip, m, &cls), id = net_out_id(n, r, o);
-    struct jgroup *g = n->pg[id];
+    struct jgroup *g = n->ac.pg[id];
     if (g && !(net_parks(n) && !m->mc && net_would_park(n, r, o, cls) && !park_counts(n, g, id)))
         net_jump_touch(n, g, t);
 }
@@ -1115,15 +1149,15 @@ void net_jump_head(struct net *n, int r, int ip, const struct net_msg *m, uint64
  * enter the network is aimed at. */
 void net_jump_cycle(struct net *n, uint64_t c)
 {
-    if (!n->nfz)
+    if (!n->ac.nfz)
         return;
-    if (n->next_thaw <= c)
+    if (n->ac.next_thaw <= c)
         thaw_due(n, c, 0);
     /* the nodes with a channel whose front worm has not begun, while any
      * has: a head the NIC pushes in cycle c (inject_step's conditions) may
      * be routed in c */
-    for (size_t w = 0; n->heads_waiting && w < ((size_t)n->nr + 63) / 64; w++)
-        for (uint64_t b = n->hwait[w]; b; b &= b - 1) {
+    for (size_t w = 0; n->ac.heads_waiting && w < ((size_t)n->nr + 63) / 64; w++)
+        for (uint64_t b = n->ac.hwait[w]; b; b &= b - 1) {
             int i = (int)(w * 64) + __builtin_ctzll(b), waiting = 0;
             const struct net_router *R = &n->r[i];
             for (int ch = 0; ch < n->ninj; ch++) {
@@ -1132,14 +1166,14 @@ void net_jump_cycle(struct net *n, uint64_t c)
                 if (!q->first || q->next_flit)
                     continue;
                 waiting = 1;
-                if (n->pg[net_in_id(n, i, ip)] || !net_nic_can_push(n, R, ch, c))
+                if (n->ac.pg[net_in_id(n, i, ip)] || !net_nic_can_push(n, R, ch, c))
                     continue;
                 net_jump_head(n, i, ip, q->first, c);
             }
             if (!waiting)
-                n->hwait[w] &= ~(1ull << (i % 64));
+                n->ac.hwait[w] &= ~(1ull << (i % 64));
         }
-    if (n->next_thaw <= c)
+    if (n->ac.next_thaw <= c)
         thaw_due(n, c, 0);
 }
 
@@ -1147,9 +1181,9 @@ void net_jump_cycle(struct net *n, uint64_t c)
  * the next thaw, or the first an unfrozen channel may inject in. */
 uint64_t net_jump_idle_until(const struct net *n)
 {
-    uint64_t t = n->next_thaw;
+    uint64_t t = n->ac.next_thaw;
     NET_FOR_QUEUED(n, i, ch, q) {
-        if (n->pg[net_in_id(n, i, n->nlinkp + ch)])
+        if (n->ac.pg[net_in_id(n, i, n->nlinkp + ch)])
             continue;
         uint64_t c = q->next_flit ? n->now : q->first->c_ready;
         if (c < t)
@@ -1161,41 +1195,41 @@ uint64_t net_jump_idle_until(const struct net *n)
 /* A message queued on channel ch of node src. */
 void net_jump_queued(struct net *n, int src, int ch, int mc)
 {
-    if (!n->nfz)
+    if (!n->ac.nfz)
         return;
     if (mc) {
         thaw_due(n, n->now, 1);
         return;
     }
-    struct jgroup *g = n->pg[net_in_id(n, src, n->nlinkp + ch)];
+    struct jgroup *g = n->ac.pg[net_in_id(n, src, n->nlinkp + ch)];
     if (g)
         net_jump_touch(n, g, n->now);
-    if (n->next_thaw <= n->now)
+    if (n->ac.next_thaw <= n->now)
         thaw_due(n, n->now, 0);
 }
 
 void net_jump_settle(struct net *n)
 {
-    if (n->nfz)
+    if (n->ac.nfz)
         thaw_due(n, n->now, 1);
     net_sleep_settle(n);
     net_wake(n, n->now);
-    if (net_sat_settle(n) && n->jp.on) {
-        drop_candidates(&n->jp);                 /* their link counts at c0 are off now */
+    if (net_sat_settle(n) && n->ac.jp.on) {
+        drop_candidates(&n->ac.jp);                 /* their link counts at c0 are off now */
         net_jump_reset(n);
     }
 }
 
 void net_jump_reset(struct net *n)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     if (p->next_try > n->now)
         p->next_try = n->now;
 }
 
 void net_jump_free(struct net *n)
 {
-    struct jprobe *p = &n->jp;
+    struct jprobe *p = &n->ac.jp;
     drop_candidates(p);
     free(p->cand);
     free(p->uf);
@@ -1207,14 +1241,14 @@ void net_jump_free(struct net *n)
     free(p->has);
     free(p->at);
     free(p->mark);
-    for (int i = 0; i < n->nfz; i++)
-        group_free(n->fz[i]);
-    free(n->fz);
+    for (int i = 0; i < n->ac.nfz; i++)
+        group_free(n->ac.fz[i]);
+    free(n->ac.fz);
     for (struct jgroup *g = p->spare, *nx; g; g = nx) {
         nx = g->next_spare;
         group_free(g);
     }
-    free(n->pg);
+    free(n->ac.pg);
 }
 
 const struct net_hooks net_jump_hooks = {

@@ -9,12 +9,12 @@
 void net_park(struct net *n, int node, int i, uint64_t c)
 {
     struct net_router *r = &n->r[node];
-    r->parked |= 1ull << i;
+    r->acc.parked |= 1ull << i;
     int o = r->in[i].out_port;
     if (o < n->nlinkp) {
         size_t l = (size_t)node * n->nlinkp + o;
-        if (n->sat_n[l]++ == 0)
-            n->sat_since[l] = c + 1;
+        if (n->ac.sat_n[l]++ == 0)
+            n->ac.sat_since[l] = c + 1;
     }
 }
 
@@ -23,13 +23,13 @@ void net_park(struct net *n, int node, int i, uint64_t c)
 void net_unpark(struct net *n, int node, int i, uint64_t c)
 {
     struct net_router *r = &n->r[node];
-    r->waking &= ~(1ull << i);
-    r->parked &= ~(1ull << i);
+    r->acc.waking &= ~(1ull << i);
+    r->acc.parked &= ~(1ull << i);
     int o = r->in[i].out_port;
     if (o < n->nlinkp) {
         size_t l = (size_t)node * n->nlinkp + o;
-        if (--n->sat_n[l] == 0 && c > n->sat_since[l])
-            n->ls[l].blocked += c - n->sat_since[l];
+        if (--n->ac.sat_n[l] == 0 && c > n->ac.sat_since[l])
+            n->ls[l].blocked += c - n->ac.sat_since[l];
     }
 }
 
@@ -38,20 +38,20 @@ void net_unpark(struct net *n, int node, int i, uint64_t c)
  * last cycles with them parked, as they were). */
 void net_wake(struct net *n, uint64_t c)
 {
-    for (int k = 0; k < n->nwk; k++) {
-        struct net_router *r = &n->r[n->wk[k]];
-        while (r->waking)
-            net_unpark(n, n->wk[k], __builtin_ctzll(r->waking), c);
+    for (int k = 0; k < n->ac.nwk; k++) {
+        struct net_router *r = &n->r[n->ac.wk[k]];
+        while (r->acc.waking)
+            net_unpark(n, n->ac.wk[k], __builtin_ctzll(r->acc.waking), c);
     }
-    n->nwk = 0;
+    n->ac.nwk = 0;
 }
 
 void net_unpark_all(struct net *n, uint64_t c)
 {
     net_wake(n, c);
     for (int r = 0; r < n->nr; r++)
-        while (n->r[r].parked)
-            net_unpark(n, r, __builtin_ctzll(n->r[r].parked), c);
+        while (n->r[r].acc.parked)
+            net_unpark(n, r, __builtin_ctzll(n->r[r].acc.parked), c);
 }
 
 /* Every saturated link's cycles up to the present, counted (readers). */
@@ -60,9 +60,9 @@ int net_sat_settle(struct net *n)
     size_t nl = (size_t)n->nr * (size_t)n->nlinkp;
     int added = 0;
     for (size_t l = 0; l < nl; l++)
-        if (n->sat_n[l] && n->now > n->sat_since[l]) {
-            n->ls[l].blocked += n->now - n->sat_since[l];
-            n->sat_since[l] = n->now;
+        if (n->ac.sat_n[l] && n->now > n->ac.sat_since[l]) {
+            n->ls[l].blocked += n->now - n->ac.sat_since[l];
+            n->ac.sat_since[l] = n->now;
             added = 1;
         }
     return added;

@@ -19,7 +19,7 @@
  * A route is at most net_route_room links long.
  * The oblivious one (deterministic) runs on the engine's fast path
  * (net_topo_route); the engine's accelerators assume it and step aside
- * for the others (net_state.h, net_parks; net.c, router_step). */
+ * for the others (net_state.h, net_parks; net_core.c, net_router_step). */
 #ifndef NET_ROUTE_H
 #define NET_ROUTE_H
 

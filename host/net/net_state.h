@@ -1,4 +1,4 @@
-/* The network model's state, shared by the cycle engine (net.c) and its
+/* The network model's state, shared by the cycle model (net_core.c, run by net.c) and its
  * exact jump over periodic stretches (net_jump.c). Not for other users:
  * net_model.h is the interface. */
 #ifndef NET_STATE_H
@@ -19,7 +19,7 @@ struct flit {
  * its front. Wormhole buffers hold buf_flits; the others grow. */
 struct ivc {
     struct flit *q;
-    uint64_t front_ready;           /* q[head].ready while count > 0 (router_step reads it
+    uint64_t front_ready;           /* q[head].ready while count > 0 (net_router_step reads it
                                        without touching the flit) */
     uint32_t cap, head, count;      /* cap: a power of two, at least the buffer's room
                                        (buf_flits on a wormhole network; ivc_init) */
@@ -75,6 +75,33 @@ struct nic_queue {                  /* one injection channel */
                                        VC after the last worm's with room, taken at its head) */
 };
 
+/* What the accelerators keep of a router (net_accel.h's hooks, net_jump.c,
+ * net_park.c, net_sleep.c); the cycle model (net_core.c) reads none of it. */
+struct router_accel {
+    uint32_t nfrozen;               /* of its flits, those in frozen groups (net_jump.c) */
+    uint32_t nrfrozen;              /* of its routed input VCs, those in frozen groups (the probe
+                                       skips a router whose flits and routed VCs are all frozen) */
+    uint64_t fmask;                 /* bit i: input VC i is in a frozen group (unused if n->wide) */
+    uint64_t head_c;                /* the last cycle a head entered one of its input VCs, was
+                                       routed or woken here, or a group of its input ports thawed
+                                       (net_jump.c: what its input VCs join is as before it) */
+    /* Asleep (net_accel.h, acc_router_quiet): a cycle in which nothing moved or was
+     * granted here, only blocked worms counted, repeats until a flit or a
+     * credit arrives, a front flit becomes ready (wake_at) or a group of
+     * its ports freezes or thaws. The loop skips it meanwhile; the blocked
+     * cycles it owes (1 per skipped cycle to each worm in slog_m and each
+     * link in slog_l) are added when it wakes or a reader needs them
+     * (net_sleep_settle). sleep: 0 awake, 1 asleep, 2 woken, owing. */
+    int sleep;
+    uint64_t sleep_c, wake_at;      /* first cycle not yet owed; first cycle it must step */
+    struct net_msg **slog_m;        /* [nin V] */
+    int *slog_l;                    /* [nlinkp] link indices (ls) */
+    int nslog_m, nslog_l;
+    uint64_t parked;                /* bit i: input VC i's front is a parked head (net_parks) */
+    uint64_t waking;                /* of them, those whose output released a VC this cycle:
+                                       they ask again from the next (net_wake) */
+};
+
 /* A router of the network graph. Routers 0 .. nodes-1 each have their
  * node's NIC attached (injection and ejection channels); the routers
  * after them are switches (an indirect network's), whose NIC channels
@@ -91,31 +118,10 @@ struct net_router {
                                        at the first such worm here */
     int coords[NIC_MAX_DIMS];
     uint64_t busy;                  /* bit i: input VC i holds a flit (unused if n->wide) */
-    uint64_t fmask;                 /* bit i: input VC i is in a frozen group (unused if n->wide) */
     uint32_t nflits;                /* flits buffered here */
-    uint32_t nfrozen;               /* of them, in frozen groups (net_jump.c) */
-    uint32_t nrouted, nrfrozen;     /* input VCs routed (ivc's routed != 0); of them, in frozen
-                                       groups (the probe skips a router whose flits and routed
-                                       VCs are all frozen; beside nflits: one cache line) */
+    uint32_t nrouted;               /* input VCs routed (ivc's routed != 0) */
+    struct router_accel acc;        /* the accelerators' (net_accel.h): the cycle model never reads it */
     uint32_t queued;                /* messages waiting in its injection channels */
-    uint64_t head_c;                /* the last cycle a head entered one of its input VCs, was
-                                       routed or woken here, or a group of its input ports thawed
-                                       (net_jump.c: what its input VCs join is as before it) */
-    /* Asleep (net.c, router_step): a cycle in which nothing moved or was
-     * granted here, only blocked worms counted, repeats until a flit or a
-     * credit arrives, a front flit becomes ready (wake_at) or a group of
-     * its ports freezes or thaws. The loop skips it meanwhile; the blocked
-     * cycles it owes (1 per skipped cycle to each worm in slog_m and each
-     * link in slog_l) are added when it wakes or a reader needs them
-     * (net_sleep_settle). sleep: 0 awake, 1 asleep, 2 woken, owing. */
-    int sleep;
-    uint64_t sleep_c, wake_at;      /* first cycle not yet owed; first cycle it must step */
-    struct net_msg **slog_m;        /* [nin V] */
-    int *slog_l;                    /* [nlinkp] link indices (ls) */
-    int nslog_m, nslog_l;
-    uint64_t parked;                /* bit i: input VC i's front is a parked head (net_parks) */
-    uint64_t waking;                /* of them, those whose output released a VC this cycle:
-                                       they ask again from the next (net_wake) */
     uint32_t ava_rr;                /* adaptive VC allocation: round-robin pointer over its
                                        input VCs (net_alloc.c, vc_adaptive) */
 };
@@ -159,7 +165,7 @@ struct jprobe {
                                                record() gathers */
 };
 
-/* The hooks an accelerator attaches to the cycle model (net.c calls them
+/* The hooks an accelerator attaches to the cycle model (net.c and net_accel.h call them
  * where it says, net_build.c attaches the jump's, net_jump.c): the cycle
  * model's state is the same with or without them, and each hook may only
  * skip work whose outcome it can give exactly (net_model.h, net_jump.c).
@@ -187,56 +193,30 @@ struct net_hooks {
 };
 
 struct net_allocator;               /* below */
-struct net {
-    const struct net_hooks *hk;     /* the accelerator's hooks, or NULL: the bare cycle model */
-    const struct net_allocator *al; /* the router allocator (below; net_alloc.c, alloc=) */
-    struct topo_shape m;
-    struct net_params p;
-    int nr;                         /* routers: the nodes', then the switches */
-    int nd;                         /* a direct network's dimensions */
-    int nlinkp, ninj, nej, nin, nout, V;
-    int wide;                       /* nin V > 64: no busy masks, router_step scans every VC */
-    uint64_t cycle_ps, now, stepped, flit_hops;
-    struct net_router *r;
-    struct link_stats *ls;
-    struct credit_ret *cr;
-    size_t ncr, cr_cap;
-    uint64_t inflight_flits, queued_msgs, undelivered;
-    uint64_t heads_waiting;         /* injection channels whose front worm has not begun (net_jump_cycle) */
-    uint64_t *hwait;                /* bitmap: nodes with such a channel (a superset: net_jump_cycle
-                                       clears a node it finds none in) */
-    uint64_t moved;                 /* flit moves in the current cycle */
-    uint64_t moves;                 /* flit moves in all cycles stepped */
-    uint64_t still;                 /* cycles in a row with flits in and none moved */
-    struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
-    struct net_msg *hd_head;                /* heads of notify_head worms that reached their NIC */
-    uint64_t *active;               /* bitmap: routers with flits or queued messages outside frozen
-                                       groups (a superset: cleared at the end of a cycle stepped),
-                                       less the dormant ones */
-    uint64_t *dormant;              /* bitmap: routers asleep with no cycle to wake at and no NIC
-                                       channel able to push, taken out of `active` until a flit or
-                                       a credit comes or a group of their ports freezes or thaws
-                                       (net.c, rouse); may overlap `active` */
-    net_link_trace_fn trace_fn;
-    void *trace_ctx;
+/* What the accelerators keep of the network (net_accel.h's hooks,
+ * net_jump.c, net_park.c, net_sleep.c); the cycle model (net_core.c)
+ * reads none of it. */
+struct net_accel {
+    int no_accel;                   /* their assumptions fail, so no jump, no parked heads, no
+                                       sleep: routes not oblivious (adaptive; the jump foresees
+                                       routes), or NIC channels of several VCs (nic_vcs: the jump
+                                       and the parked heads take a NIC channel as one VC) */
     int jump_on;                    /* jump over periodic stretches (net_set_jump): never where its
                                        assumptions fail (no_accel) */
-    uint32_t vc_room;               /* a VC buffer's room, flits (its credits when empty) */
-    int atomic_vc;                  /* a VC is taken only with its buffer downstream empty
-                                       (net_vc_free; the routing's atomic flag, net_route.h) */
-    int adaptive;                   /* the routing is not oblivious (net_route.h): stalls are
-                                       checked for deadlock */
-    int no_accel;                   /* the accelerators' assumptions fail, so no jump, no parked
-                                       heads, no sleep: routes not oblivious (adaptive; the jump
-                                       foresees routes), or NIC channels of several VCs (nic_vcs:
-                                       the jump and the parked heads take a NIC channel as one VC) */
-    uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
-    uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
-    int *wk, nwk;                   /* [nr] routers with waking heads, each once (net_wake) */
     int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
                                        by the full allocator, none by sw_separable's shortcut,
                                        and no router ever asleep */
-    int slog_node;                  /* router_step: the router whose blocked counts are logged, or -1 */
+    uint64_t heads_waiting;         /* injection channels whose front worm has not begun (net_jump_cycle) */
+    uint64_t *hwait;                /* bitmap: nodes with such a channel (a superset: net_jump_cycle
+                                       clears a node it finds none in) */
+    uint64_t *dormant;              /* bitmap: routers asleep with no cycle to wake at and no NIC
+                                       channel able to push, taken out of `active` until a flit or
+                                       a credit comes or a group of their ports freezes or thaws
+                                       (net_rouse); may overlap `active` */
+    uint32_t *sat_n;                /* per link (ls): parked heads waiting on it (net_parks) */
+    uint64_t *sat_since;            /* per link: first cycle of its blocked count not yet added */
+    int *wk, nwk;                   /* [nr] routers with waking heads, each once (net_wake) */
+    int slog_node;                  /* net_router_step: the router whose blocked counts are logged, or -1 */
     uint64_t jumped, jumps;         /* cycles jumped over, and in how many jumps */
     struct jprobe jp;
     struct jgroup **pg;             /* per port id: its frozen group, or NULL (net_jump.c) */
@@ -245,6 +225,39 @@ struct net {
     uint64_t frozen_flits, next_thaw;
     uint64_t moves_jumped;          /* flit moves jumped over by thaws */
     uint64_t jids;                  /* net_msg.jid given so far */
+};
+
+struct net {
+    const struct net_hooks *hk;     /* the accelerator's hooks, or NULL: the bare cycle model */
+    const struct net_allocator *al; /* the router allocator (below; net_alloc.c, alloc=) */
+    struct topo_shape m;
+    struct net_params p;
+    int nr;                         /* routers: the nodes', then the switches */
+    int nd;                         /* a direct network's dimensions */
+    int nlinkp, ninj, nej, nin, nout, V;
+    int wide;                       /* nin V > 64: no busy masks, net_router_step scans every VC */
+    uint64_t cycle_ps, now, stepped, flit_hops;
+    struct net_router *r;
+    struct link_stats *ls;
+    struct credit_ret *cr;
+    size_t ncr, cr_cap;
+    uint64_t inflight_flits, queued_msgs, undelivered;
+    uint64_t moved;                 /* flit moves in the current cycle */
+    uint64_t moves;                 /* flit moves in all cycles stepped */
+    uint64_t still;                 /* cycles in a row with flits in and none moved */
+    struct net_msg *arr_head, *left_head;   /* events of the cycle being simulated */
+    struct net_msg *hd_head;                /* heads of notify_head worms that reached their NIC */
+    uint64_t *active;               /* bitmap: routers with flits or queued messages outside frozen
+                                       groups (a superset: cleared at the end of a cycle stepped),
+                                       less the dormant ones */
+    net_link_trace_fn trace_fn;
+    void *trace_ctx;
+    uint32_t vc_room;               /* a VC buffer's room, flits (its credits when empty) */
+    int atomic_vc;                  /* a VC is taken only with its buffer downstream empty
+                                       (net_vc_free; the routing's atomic flag, net_route.h) */
+    int adaptive;                   /* the routing is not oblivious (net_route.h): stalls are
+                                       checked for deadlock */
+    struct net_accel ac;            /* the accelerators' (net_accel.h) */
     struct net *ref;                /* NET_JUMP_CHECK: the same network, stepped every cycle */
     struct net_msg **shadow;        /* its copies of the messages not yet delivered */
     size_t nshadow, shadow_cap;
@@ -281,8 +294,8 @@ static inline uint64_t net_ceil_cycle(const struct net *n, uint64_t ns) { return
 /* Router i back in `active` if it was dormant (struct net's dormant). */
 static inline void net_undormant(const struct net *n, int i)
 {
-    if (n->dormant[i / 64] >> (i % 64) & 1) {
-        n->dormant[i / 64] &= ~(1ull << (i % 64));
+    if (n->ac.dormant[i / 64] >> (i % 64) & 1) {
+        n->ac.dormant[i / 64] &= ~(1ull << (i % 64));
         n->active[i / 64] |= 1ull << (i % 64);
     }
 }
@@ -291,7 +304,7 @@ static inline void net_undormant(const struct net *n, int i)
  * cycle it is in `active`. */
 static inline void net_rouse(const struct net *n, struct net_router *r)
 {
-    r->sleep = 2;
+    r->acc.sleep = 2;
     net_undormant(n, (int)(r - n->r));
 }
 
@@ -300,7 +313,7 @@ static inline void net_rouse(const struct net *n, struct net_router *r)
  * may clear bits of `dormant`. */
 #define NET_FOR_DORMANT(n, i)                                                  \
     for (size_t w_ = 0; w_ < ((size_t)(n)->nr + 63) / 64; w_++)                \
-        for (uint64_t b_ = (n)->dormant[w_]; b_; b_ &= b_ - 1)                 \
+        for (uint64_t b_ = (n)->ac.dormant[w_]; b_; b_ &= b_ - 1)                 \
             for (int i = (int)(w_ * 64) + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
 /* The VC of injection channel ch of router r its front worm's next flit
@@ -402,14 +415,14 @@ static inline int net_vc_free(const struct net *n, const struct oport *op, int k
  * masks (net_parks). Its link's count is then kept in closed form: the
  * link is saturated from the cycle after the head parked (sat_n, sat_since)
  * and no other count is added to it meanwhile (each cycle counts a link
- * once, net.c's net_count_blocked); net_sat_settle adds the saturated cycles
+ * once, net_core.c's net_count_blocked); net_sat_settle adds the saturated cycles
  * for readers. The jump's groups do not join a parked head's input port
  * to its output (net_jump.c). A tail releasing a VC of the output wakes
  * the heads parked on it (waking, net_wake): parked through that cycle,
  * asking again from the next, their frozen groups thawing then. */
 static inline int net_parks(const struct net *n)
 {
-    return n->jump_on && !n->plain && !n->wide && n->p.switching == SW_WORMHOLE;
+    return n->ac.jump_on && !n->ac.plain && !n->wide && n->p.switching == SW_WORMHOLE;
 }
 /* Whether a unicast head routed to output o of router r with dateline
  * class cls (-1: any VC) would be refused there now, and park: every VC
@@ -426,10 +439,14 @@ static inline int net_would_park(const struct net *n, int r, int o, int cls)
     return 1;
 }
 
+/* The dateline class whose VCs an unallocated input VC's routed head may
+ * take (net_class_vcs): 0 or 1 on a torus (out_vc -2, -3), else -1, any. */
+static inline int net_head_class(const struct ivc *v) { return v->out_vc <= -2 ? -2 - v->out_vc : -1; }
+
 /* For the jump's groups: parked, and not waking. */
 static inline int net_parked(const struct net_router *R, int i)
 {
-    return i < 64 && ((R->parked & ~R->waking) >> i & 1);     /* (none parks on a wide network) */
+    return i < 64 && ((R->acc.parked & ~R->acc.waking) >> i & 1);     /* (none parks on a wide network) */
 }
 void net_unpark_all(struct net *n, uint64_t c);
 void net_wake(struct net *n, uint64_t c);
@@ -440,8 +457,8 @@ static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->
 static inline int net_out_id(const struct net *n, int r, int o) { return n->nr * n->nin + r * n->nout + o; }
 /* The router of port id `id`, input or output, and its index there: the
  * input port ip or the output port o (the jump's tables, net_jump.c). */
-static inline int net_port_router(const struct net *n, int id) { return n->jp.port_r[id]; }
-static inline int net_port_index(const struct net *n, int id) { return n->jp.port_i[id]; }
+static inline int net_port_router(const struct net *n, int id) { return n->ac.jp.port_r[id]; }
+static inline int net_port_index(const struct net *n, int id) { return n->ac.jp.port_i[id]; }
 
 /* net_topo.c: the graph of a topology. net_topo_routers: how many routers
  * the machine's network has (its nodes', then its switches), or -1 with
@@ -496,7 +513,7 @@ static inline int net_head_out(const struct net *n, int r, int ip, const struct 
  * flit is frozen, the cycle the clock may go to; net_jump_queued: before a
  * message is queued on channel ch of node src; net_jump_settle thaws every
  * group (the counters are then exact); net_jump_reset: a probe may start
- * now. net.c's net_step_group steps cycle c of group g's ports alone. */
+ * now. */
 void net_jump_probe(struct net *n);
 void net_jump_cycle(struct net *n, uint64_t c);
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t);
@@ -506,9 +523,8 @@ void net_jump_queued(struct net *n, int src, int ch, int mc);
 void net_jump_settle(struct net *n);
 void net_jump_reset(struct net *n);
 void net_jump_free(struct net *n);
-void net_step_group(struct net *n, struct jgroup *g, uint64_t c);
 
-/* net.c, for net_mc.c: a worm's flits for len bytes (without the
+/* net_inject.c, for net_mc.c: a worm's flits for len bytes (without the
  * multidestination header); queue a routed worm on its source's NIC
  * channel ch; keep a message of the checking model (NET_JUMP_CHECK). */
 uint32_t net_payload_flits(const struct net *n, uint32_t len);
@@ -523,7 +539,7 @@ void net_mc_route(struct net *n, int node, int i);
 int net_mc_stalled(struct net *n, uint64_t c);
 
 /* Router allocators by name (host/net/allocs.def), as BookSim2 keeps
- * them: each cycle router_step (net.c) collects the heads waiting for an
+ * them: each cycle net_router_step (net_core.c) collects the heads waiting for an
  * output VC and the flits asking to cross the switch, and the run's
  * allocator decides who is served. The allocator only chooses; the cycle
  * model acts on its choices through the four calls below, so every
@@ -539,7 +555,7 @@ int net_mc_stalled(struct net *n, uint64_t c);
  *     output port (n->in_used, n->out_used), by net_send_flit, and calls
  *     net_count_blocked for the requests it leaves waiting, as its
  *     description says;
- *   - n->plain (the checking reference, NET_JUMP_CHECK) takes the full
+ *   - n->ac.plain (the checking reference, NET_JUMP_CHECK) takes the full
  *     allocator: a shortcut must give the same grants and pointers. */
 struct net_allocator {
     const char *name, *doc;
@@ -557,7 +573,7 @@ struct net_allocator {
     void (*sw)(struct net *n, int node, int nreq, int nmc, uint64_t c, uint8_t *seen);
 };
 
-/* net.c, the cycle model's side:
+/* net_core.c, the cycle model's side:
  * net_vc_grant: input VC i's head takes the lowest free VC of its class on
  *   its output; 0 if none is free;
  * net_vc_take: input VC i's adaptive head takes VC vc of candidate cd;
@@ -566,6 +582,13 @@ struct net_allocator {
  * net_count_blocked: the worm m, at router node and bound for output
  *   port, did not move this cycle (seen: the links counted this cycle);
  * net_send_flit: input VC ip V + vc sends its front flit. */
+/* net_core.c, the cycle model (net.c's run loop and net_jump.c's thaw step
+ * it): cycle c's injection at router `node`'s NIC channels, then the
+ * router's step; net_apply_credits: the credits returned in the cycle,
+ * usable from the next. */
+void net_inject_step(struct net *n, int node, uint64_t c);
+void net_router_step(struct net *n, int node, uint64_t c);
+void net_apply_credits(struct net *n);
 int net_vc_grant(struct net *n, int node, int i, uint64_t c);
 struct net_cand;
 void net_vc_take(struct net *n, int node, int i, const struct net_cand *cd, int vc);

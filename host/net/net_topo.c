@@ -1,6 +1,6 @@
 /* The network's topologies as graphs (net_state.h): which router each
  * link port joins to which, and the routing function that picks a worm's
- * output port at a router. The cycle engine (net.c) knows nothing else of
+ * output port at a router. The cycle model (net_core.c) knows nothing else of
  * the shape: a new topology is a wiring and a route here. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -452,10 +452,24 @@ C
   done
 }
 
+# The network's cycle model (net_core.c, and the queueing, allocation,
+# multidestination and routing code it steps with) reads no accelerator
+# state: it reaches sleep, parked heads and the jump only through
+# net_accel.h's hooks (struct net_accel, struct router_accel).
+cycle_model_reads_no_accelerator_state() {
+  local f hits
+  for f in host/net/net_core.c host/net/net_inject.c host/net/net_alloc.c host/net/net_mc.c host/net/net_route.c \
+           host/net/net_topo.c; do
+    hits=$(grep -nE '(->|\.)acc?\.' "$f")
+    expect '[ -z "$hits" ]' "$f reads accelerator state: $hits"
+  done
+  expect 'grep -q "acc_router_begin(n, node)" host/net/net_core.c' "the router's step no longer calls its hooks"
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
-         a_hanging_unit_test_fails_alone; do t $x $x; done
+         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
