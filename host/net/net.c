@@ -314,7 +314,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 net_inject_step(n, i, c);
         }
         /* A router's step only takes flits out of it, and a flit sent to
-         * another activates that one (send_flit): so whether router i stays
+         * another activates that one (net_send_flit): so whether router i stays
          * active is known once it has stepped. */
         NET_FOR_ACTIVE(n, i) {
             if (acc_router_due(n, i, c))

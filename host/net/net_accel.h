@@ -65,6 +65,7 @@ static inline void acc_head_pushed(struct net *n, int to, int to_port, const str
  * jump numbers it, and its probe and groups take note. */
 static inline void acc_queueing(struct net *n, struct net_msg *m, int ch)
 {
+    m->jmark = 0;
     m->jid = ++n->ac.jids;
     net_hk_reset(n);
     net_hk_queued(n, m->src, ch, m->mc != NULL);

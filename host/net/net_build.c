@@ -1,5 +1,5 @@
 /* The network as its users get it (net_model.h): the cycle model
- * (net.c) with the run's router allocator (net_alloc.c, alloc=) and the
+ * (net_core.c, run by net.c) with the run's router allocator (net_alloc.c, alloc=) and the
  * jump over periodic stretches attached through its hooks (net_jump.c),
  * and the checking reference of NET_JUMP_CHECK: the
  * bare cycle model, no hook attached, stepped every cycle in every router

@@ -43,7 +43,6 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     m->c_inject = m->c_head = m->c_leave = m->c_arrive = 0;
     m->blocked_cycles = 0;
     m->f_out = 0;
-    m->jmark = 0;
     acc_queueing(n, m, ch);
     m->next_queue = m->next_done = m->next_left = m->next_head = NULL;
     struct nic_queue *q = &n->r[m->src].inj[ch];

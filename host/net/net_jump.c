@@ -1091,7 +1091,7 @@ static void thaw_due(struct net *n, uint64_t t, int all)
     }
     while (n->ac.nfz && n->ac.fz[0]->until <= t) {
         struct jgroup *g = n->ac.fz[0];
-        thaw(n, g, t);                           /* (counted in nfz while it thaws: net.c reads
+        thaw(n, g, t);                           /* (counted in nfz while it thaws: the hooks read
                                                     n->ac.pg only while some group is frozen) */
         group_put(&n->ac.jp, fz_pop(n));
     }
@@ -1154,7 +1154,7 @@ void net_jump_cycle(struct net *n, uint64_t c)
     if (n->ac.next_thaw <= c)
         thaw_due(n, c, 0);
     /* the nodes with a channel whose front worm has not begun, while any
-     * has: a head the NIC pushes in cycle c (inject_step's conditions) may
+     * has: a head the NIC pushes in cycle c (net_inject_step's conditions) may
      * be routed in c */
     for (size_t w = 0; n->ac.heads_waiting && w < ((size_t)n->nr + 63) / 64; w++)
         for (uint64_t b = n->ac.hwait[w]; b; b &= b - 1) {

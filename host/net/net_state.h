@@ -351,7 +351,7 @@ static inline int net_port_vcs(const struct net *n, const struct oport *op)
 
 /* Whether injection channel ch of router r may push its front worm's next
  * flit in cycle c: a worm ready, the NIC's pace, and room in its injection
- * buffer (inject_step; net_jump_cycle thaws a head's target in the cycle
+ * buffer (net_inject_step; net_jump_cycle thaws a head's target in the cycle
  * it enters by the same test). */
 static inline int net_nic_can_push(const struct net *n, const struct net_router *r, int ch, uint64_t c)
 {
@@ -573,7 +573,15 @@ struct net_allocator {
     void (*sw)(struct net *n, int node, int nreq, int nmc, uint64_t c, uint8_t *seen);
 };
 
-/* net_core.c, the cycle model's side:
+/* net_core.c, the cycle model. What net.c's run loop and net_jump.c's
+ * catch-up of a thawing group call: net_inject_step, cycle c's injection
+ * at router `node`'s NIC channels; net_router_step, the router's step in
+ * cycle c; net_apply_credits, the credits returned in the cycle, usable
+ * from the next. */
+void net_inject_step(struct net *n, int node, uint64_t c);
+void net_router_step(struct net *n, int node, uint64_t c);
+void net_apply_credits(struct net *n);
+/* Its side of the allocators' contract:
  * net_vc_grant: input VC i's head takes the lowest free VC of its class on
  *   its output; 0 if none is free;
  * net_vc_take: input VC i's adaptive head takes VC vc of candidate cd;
@@ -582,13 +590,6 @@ struct net_allocator {
  * net_count_blocked: the worm m, at router node and bound for output
  *   port, did not move this cycle (seen: the links counted this cycle);
  * net_send_flit: input VC ip V + vc sends its front flit. */
-/* net_core.c, the cycle model (net.c's run loop and net_jump.c's thaw step
- * it): cycle c's injection at router `node`'s NIC channels, then the
- * router's step; net_apply_credits: the credits returned in the cycle,
- * usable from the next. */
-void net_inject_step(struct net *n, int node, uint64_t c);
-void net_router_step(struct net *n, int node, uint64_t c);
-void net_apply_credits(struct net *n);
 int net_vc_grant(struct net *n, int node, int i, uint64_t c);
 struct net_cand;
 void net_vc_take(struct net *n, int node, int i, const struct net_cand *cd, int vc);

@@ -455,12 +455,16 @@ C
 # The network's cycle model (net_core.c, and the queueing, allocation,
 # multidestination and routing code it steps with) reads no accelerator
 # state: it reaches sleep, parked heads and the jump only through
-# net_accel.h's hooks (struct net_accel, struct router_accel).
+# net_accel.h's hooks (struct net_accel, struct router_accel), neither
+# their fields, nor net_state.h's helpers over them, nor the jump's marks
+# on a worm.
 cycle_model_reads_no_accelerator_state() {
   local f hits
+  local state='(->|\.)acc?\.|net_parks|net_parked|net_would_park|net_park\b|net_unpark|net_wake|net_rouse|net_undormant'
+  state+='|NET_FOR_DORMANT|net_port_router|net_port_index|net_hk_|net_sleep_|net_sat_settle|->jmark|->jid\b'
   for f in host/net/net_core.c host/net/net_inject.c host/net/net_alloc.c host/net/net_mc.c host/net/net_route.c \
            host/net/net_topo.c; do
-    hits=$(grep -nE '(->|\.)acc?\.' "$f")
+    hits=$(grep -nE "$state" "$f")
     expect '[ -z "$hits" ]' "$f reads accelerator state: $hits"
   done
   expect 'grep -q "acc_router_begin(n, node)" host/net/net_core.c' "the router's step no longer calls its hooks"

@@ -1,4 +1,4 @@
-/* The flit-level network (host/net/net.c), each check against a figure worked
+/* The flit-level network (host/net/: net_core.c run by net.c), each check against a figure worked
  * out by hand from the model in net_model.h. Cycle = flit_bytes x byte_ps: with
  * 8-byte flits at 1000 ps per byte, one cycle is 8 ns. */
 #include <string.h>

@@ -76,17 +76,3 @@ TEST(a_later_message_waits_for_the_earlier)
     CHECK_EQ_INT((int)t.used, 0);
     pair_free(&t);
 }
-
-/* Messages still waiting when the run ends are freed with the table. */
-TEST(waiting_messages_are_freed)
-{
-    struct pair_table t = { 0 };
-    struct msg *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
-    REQUIRE(a && b);
-    b->src = a->src = 4;
-    REQUIRE(pair_sent(&t, a) == 0 && pair_sent(&t, b) == 0);
-    CHECK(pair_arrived(&t, b) == NULL);
-    pair_free(&t);                                 /* frees b; a is the network's */
-    CHECK(t.slot == NULL);
-    free(a);
-}
