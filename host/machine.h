@@ -57,6 +57,7 @@ struct net_params {
     uint32_t ports;           /* injection/ejection channels; 0 = from the port model */
     uint32_t nic_cycles;      /* cycles per flit on an injection/ejection channel (>= 1) */
     uint32_t nic_vcs;         /* VCs of each injection and ejection channel (1..vcs) */
+    uint32_t credit_delay;    /* cycles a credit takes beyond the next one to be usable upstream */
     uint32_t unidirectional;  /* torus: links only in the + direction */
     enum switching switching;
     enum alloc alloc;

@@ -43,6 +43,9 @@ static const struct key {
     { "nic_cycles", K_U32, P(net.nic_cycles), 1, 1000, "cycles per flit on a NIC injection/ejection channel", NULL },
     { "nic_vcs", K_U32, P(net.nic_vcs), 1, 16, "virtual channels of each NIC injection and ejection channel "
       "(1: a node sends and takes one worm at a time a channel; up to vcs: worms interleave there as on a link)", NULL },
+    { "credit_delay", K_U32, P(net.credit_delay), 0, 1000, "cycles a credit takes to return upstream beyond the "
+      "next one (0: a freed slot can be used the cycle after its flit left; a router's credit loop is then "
+      "hop_cycles + 1 + credit_delay cycles)", NULL },
     { "ports", K_U32, P(net.ports), 0, 64, "NIC channels (k-port); 0 = as the port model says", NULL },
     { "unidirectional", K_U32, P(net.unidirectional), 0, 1, "1: a torus has links in the + direction only", NULL },
     { "switching", K_NAMED, P(net.switching), 0, 0, "wormhole, cut-through or store-and-forward", switching_names },

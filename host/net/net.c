@@ -304,6 +304,8 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 break;
         }
         uint64_t c = n->now;
+        if (n->ncr)
+            net_apply_credits(n, c);     /* credit_delay: those due by now, past an idle stretch */
         acc_cycle_start(n, c);
         n->arr_head = n->left_head = n->hd_head = NULL;
         n->moved = 0;
@@ -321,7 +323,7 @@ static int run(struct net *n, uint64_t end, struct net_msg **arrived, struct net
                 net_router_step(n, i, c);
             acc_router_stepped(n, i);
         }
-        net_apply_credits(n);
+        net_apply_credits(n, c + 1);
         n->now = c + 1;
         n->stepped++;
         n->moves += n->moved;

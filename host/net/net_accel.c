@@ -21,8 +21,9 @@ int net_accel_init(struct net *n)
         if (!r->slog_m || !r->slog_l)
             return -1;
     }
-    /* Their assumptions (net_accel.h): oblivious routes, NIC channels of one VC. */
-    a->no_accel = n->adaptive || n->p.nic_vcs > 1;
+    /* Their assumptions (net_accel.h): oblivious routes, NIC channels of
+     * one VC, credits usable the cycle after their flit left. */
+    a->no_accel = n->adaptive || n->p.nic_vcs > 1 || n->p.credit_delay > 0;
     a->jump_on = !a->no_accel;
     a->slog_node = -1;
     a->next_thaw = UINT64_MAX;

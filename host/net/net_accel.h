@@ -13,9 +13,11 @@
  *     and thawed in closed form.
  * Their assumptions (net_state.h, net_accel's no_accel): oblivious
  * routes (the jump foresees where heads go; parked heads and sleeping
- * routers log one output each) and NIC channels of one VC. Where a run
- * breaks them (an adaptive routing, nic_vcs > 1) they switch themselves
- * off, and the run is exact, only slower; NET_JUMP_CHECK runs the bare
+ * routers log one output each), NIC channels of one VC, and a credit
+ * usable the cycle after its flit left (the jump's periods and a
+ * sleeper's wake-up know no credit in flight). Where a run breaks them
+ * (an adaptive routing, nic_vcs > 1, credit_delay > 0) they switch
+ * themselves off, and the run is exact, only slower; NET_JUMP_CHECK runs the bare
  * model beside (plain: no shortcut, no sleep) and compares.
  *
  * The cycle model calls them only through the functions below, each at

@@ -203,9 +203,9 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     }
 }
 
-/* The freed slot of input port ip's VC vc returns a credit upstream
- * (usable next cycle). */
-static inline __attribute__((always_inline)) void credit_back(struct net *n, int node, int ip, int vc)
+/* The freed slot of input port ip's VC vc, freed in cycle c, returns a
+ * credit upstream, usable from cycle c + 1 + credit_delay. */
+static inline __attribute__((always_inline)) void credit_back(struct net *n, int node, int ip, int vc, uint64_t c)
 {
     if (ip >= n->nlinkp)
         return;
@@ -217,7 +217,8 @@ static inline __attribute__((always_inline)) void credit_back(struct net *n, int
             abort();
         }
     }
-    n->cr[n->ncr++] = (struct credit_ret){ n->r[node].up[ip], n->r[node].up_port[ip], vc };
+    n->cr[n->ncr++] = (struct credit_ret){ n->r[node].up[ip], n->r[node].up_port[ip], vc,
+                                           c + 1 + n->p.credit_delay };
 }
 
 /* Input VC ip V + vc sends its front flit through its output (the switch
@@ -241,7 +242,7 @@ void net_send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
         r->nrouted--;
         acc_tail_left(n, node, o, ovc, c);
     }
-    credit_back(n, node, ip, vc);
+    credit_back(n, node, ip, vc, c);
     if (op->is_eject) {
         op->next_ok = c + n->p.nic_cycles;
         n->inflight_flits--;
@@ -314,7 +315,7 @@ static void send_multi(struct net *n, int node, int i, uint64_t c)
     r->nflits--;
     n->moved++;
     n->in_used[ip] = 1;
-    credit_back(n, node, ip, i % n->V);
+    credit_back(n, node, ip, i % n->V, c);
     n->inflight_flits += (uint64_t)nb - 1;
     if (tail) {
         v->routed = 0;
@@ -516,13 +517,21 @@ void net_router_step(struct net *n, int node, uint64_t c)
     n->al->sw(n, node, nreq, nmc, c, blocked_seen);
 }
 
-/* The credits returned during a cycle, usable from the next. */
-void net_apply_credits(struct net *n)
+/* The credits returned by cycle `upto - 1` that are usable from cycle
+ * `upto` (their due; all of them when credit_delay is 0). Credits are
+ * returned in the order of their due, so those are the list's first. */
+void net_apply_credits(struct net *n, uint64_t upto)
 {
-    for (size_t k = 0; k < n->ncr; k++) {
+    size_t k = 0;
+    for (; k < n->ncr && n->cr[k].due <= upto; k++) {
         struct net_router *r = &n->r[n->cr[k].router];
         r->out[n->cr[k].port].credits[n->cr[k].vc]++;
         acc_credit_in(n, r);
     }
-    n->ncr = 0;
+    if (k == n->ncr)
+        n->ncr = 0;
+    else if (k) {
+        memmove(n->cr, n->cr + k, (n->ncr - k) * sizeof *n->cr);
+        n->ncr -= k;
+    }
 }

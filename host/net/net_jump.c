@@ -983,7 +983,7 @@ static void step_group(struct net *n, struct jgroup *g, uint64_t c)
             net_router_step(n, r, c);
         last = r;
     }
-    net_apply_credits(n);
+    net_apply_credits(n, c + 1);
     if (n->arr_head || n->left_head || n->hd_head) {
         fprintf(stderr, "net: an event in a frozen group's period (net_jump.c): a model error\n");
         abort();

@@ -126,7 +126,7 @@ struct net_router {
                                        input VCs (net_alloc.c, vc_adaptive) */
 };
 
-struct credit_ret { int router, port, vc; };
+struct credit_ret { int router, port, vc; uint64_t due; };   /* usable from cycle due */
 
 /* The jump (net_jump.c): a worm of a group, with its counters at the
  * probe's c0 and their increments per period. */
@@ -199,8 +199,9 @@ struct net_allocator;               /* below */
 struct net_accel {
     int no_accel;                   /* their assumptions fail, so no jump, no parked heads, no
                                        sleep: routes not oblivious (adaptive; the jump foresees
-                                       routes), or NIC channels of several VCs (nic_vcs: the jump
-                                       and the parked heads take a NIC channel as one VC) */
+                                       routes), NIC channels of several VCs (nic_vcs: the jump
+                                       and the parked heads take a NIC channel as one VC), or
+                                       credits in flight (credit_delay) */
     int jump_on;                    /* jump over periodic stretches (net_set_jump): never where its
                                        assumptions fail (no_accel) */
     int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
@@ -580,7 +581,7 @@ struct net_allocator {
  * from the next. */
 void net_inject_step(struct net *n, int node, uint64_t c);
 void net_router_step(struct net *n, int node, uint64_t c);
-void net_apply_credits(struct net *n);
+void net_apply_credits(struct net *n, uint64_t upto);
 /* Its side of the allocators' contract:
  * net_vc_grant: input VC i's head takes the lowest free VC of its class on
  *   its output; 0 if none is free;

@@ -82,3 +82,14 @@ nic_vcs_node_programs() {
   bad_input --dims 4x4 --set 'nic_vcs=3' -- "nic_vcs 3 is more than vcs 2: a NIC channel has at most a link's VCs \(accepted: 1 to 2\)"
 }
 t nic_vcs_node_programs nic_vcs_node_programs
+# credit_delay (docs/network.md "Flow control"): a credit loop longer than
+# the 4-flit buffers throttles every worm, so the same exchange, verified,
+# takes longer, and the accelerators step aside (nothing jumped).
+credit_delay_node_programs() {
+  coll_ok --app alltoall_pex --dims 4x4 --args len=1024
+  local fast; fast=$(summary .records.coll_ns.max)
+  coll_ok --app alltoall_pex --dims 4x4 --args len=1024 --set 'credit_delay=4'
+  expect '[ "$(summary .records.coll_ns.max)" -gt "$fast" ]' "coll_ns $(summary .records.coll_ns.max), $fast without the delay"
+  expect '[ "$(summary .engine.cycles_jumped)" = 0 ]'
+}
+t credit_delay_node_programs credit_delay_node_programs

@@ -94,6 +94,31 @@ TEST(a_buffer_short_of_the_credit_round_trip_throttles_the_worm)
         }
 }
 
+/* credit_delay d: a credit comes back hop + 1 + d cycles after its flit
+ * was sent, so the same closed form holds with that loop: flit i leaves
+ * at max(i, (i / b) (hop + 1 + d) + i % b). A buffer as deep as the loop
+ * streams; d = 0 is the test above. */
+TEST(credit_delay_stretches_the_credit_loop)
+{
+    struct topo_shape m = mach("mesh", NULL, "4x1", TOPO_ONE_PORT);
+    for (uint32_t hop = 1; hop <= 3; hop++)
+        for (uint32_t d = 1; d <= 3; d++)
+            for (uint32_t b = 1; b <= 8; b++) {
+                struct net_params p = params(2, hop, SW_WORMHOLE);
+                p.buf_flits = b;
+                p.credit_delay = d;
+                struct net *n = mk(&m, &p);
+                struct net_msg *a = msg(0, 3, 8 * 64, 0, 0);      /* 64 flits, D = 3 */
+                net_inject(n, a);
+                CHECK_EQ_INT(drain(n), 1);
+                uint64_t i = 63, loop = hop + 1 + d, burst = i / b * loop + i % b, sent = burst > i ? burst : i;
+                CHECK_EQ_U64(a->c_arrive, sent + 3 * hop + 1);
+                CHECK_EQ_U64(a->blocked_cycles, sent - i);  /* each cycle a flit waits for a credit */
+                free(a);
+                net_free(n);
+            }
+}
+
 /* A NIC at half the link rate: the body follows every other cycle, so
  * arrival = D x hop + (F - 1) x 2 + 1; two worms sharing a link (both
  * NIC-limited) then cost no more than one: seed 003's gamma = 1. */
