@@ -210,6 +210,7 @@ void net_free(struct net *n)
     free(n->r);
     free(n->ls);
     free(n->cr);
+    free(n->cr_due);
     free(n->req_ip);
     free(n->req_vc);
     free(n->in_used);

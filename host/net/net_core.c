@@ -212,13 +212,16 @@ static inline __attribute__((always_inline)) void credit_back(struct net *n, int
     if (n->ncr == n->cr_cap) {
         n->cr_cap = n->cr_cap ? 2 * n->cr_cap : 256;
         n->cr = realloc(n->cr, n->cr_cap * sizeof *n->cr);
-        if (!n->cr) {                         /* no error path mid-cycle: stop, said */
+        if (n->p.credit_delay)
+            n->cr_due = realloc(n->cr_due, n->cr_cap * sizeof *n->cr_due);
+        if (!n->cr || (n->p.credit_delay && !n->cr_due)) {   /* no error path mid-cycle: stop, said */
             fprintf(stderr, "net: out of memory for %zu credit returns\n", n->cr_cap);
             abort();
         }
     }
-    n->cr[n->ncr++] = (struct credit_ret){ n->r[node].up[ip], n->r[node].up_port[ip], vc,
-                                           c + 1 + n->p.credit_delay };
+    if (n->p.credit_delay)
+        n->cr_due[n->ncr] = c + 1 + n->p.credit_delay;
+    n->cr[n->ncr++] = (struct credit_ret){ n->r[node].up[ip], n->r[node].up_port[ip], vc };
 }
 
 /* Input VC ip V + vc sends its front flit through its output (the switch
@@ -523,7 +526,16 @@ void net_router_step(struct net *n, int node, uint64_t c)
 void net_apply_credits(struct net *n, uint64_t upto)
 {
     size_t k = 0;
-    for (; k < n->ncr && n->cr[k].due <= upto; k++) {
+    if (!n->p.credit_delay) {                    /* all of them: the common case, kept short */
+        for (; k < n->ncr; k++) {
+            struct net_router *r = &n->r[n->cr[k].router];
+            r->out[n->cr[k].port].credits[n->cr[k].vc]++;
+            acc_credit_in(n, r);
+        }
+        n->ncr = 0;
+        return;
+    }
+    for (; k < n->ncr && n->cr_due[k] <= upto; k++) {
         struct net_router *r = &n->r[n->cr[k].router];
         r->out[n->cr[k].port].credits[n->cr[k].vc]++;
         acc_credit_in(n, r);
@@ -532,6 +544,7 @@ void net_apply_credits(struct net *n, uint64_t upto)
         n->ncr = 0;
     else if (k) {
         memmove(n->cr, n->cr + k, (n->ncr - k) * sizeof *n->cr);
+        memmove(n->cr_due, n->cr_due + k, (n->ncr - k) * sizeof *n->cr_due);
         n->ncr -= k;
     }
 }

@@ -126,7 +126,7 @@ struct net_router {
                                        input VCs (net_alloc.c, vc_adaptive) */
 };
 
-struct credit_ret { int router, port, vc; uint64_t due; };   /* usable from cycle due */
+struct credit_ret { int router, port, vc; };
 
 /* The jump (net_jump.c): a worm of a group, with its counters at the
  * probe's c0 and their increments per period. */
@@ -240,7 +240,8 @@ struct net {
     uint64_t cycle_ps, now, stepped, flit_hops;
     struct net_router *r;
     struct link_stats *ls;
-    struct credit_ret *cr;
+    struct credit_ret *cr;          /* credits returned, not yet usable, in the order of their due */
+    uint64_t *cr_due;               /* credit_delay > 0: the cycle each is usable from (else NULL) */
     size_t ncr, cr_cap;
     uint64_t inflight_flits, queued_msgs, undelivered;
     uint64_t moved;                 /* flit moves in the current cycle */
