@@ -288,6 +288,12 @@ static inline int acc_router_due(struct net *n, int i, uint64_t c)
     return 1;
 }
 
+/* Whether NIC channel ch of router i is in a frozen group. */
+static inline int acc_nic_frozen(const struct net *n, int i, int ch)
+{
+    return n->ac.nfz && n->ac.pg[net_in_id(n, i, n->nlinkp + ch)];
+}
+
 /* Whether router i has flits or queued messages outside frozen groups:
  * the cycle loop steps it (struct net's active). */
 static inline int acc_live(const struct net *n, int i)
@@ -300,7 +306,7 @@ static inline int acc_live(const struct net *n, int i)
     if (!n->ac.nfz)
         return 1;
     for (int ch = 0; ch < n->ninj; ch++)
-        if (r->inj[ch].first && !n->ac.pg[net_in_id(n, i, n->nlinkp + ch)])
+        if (r->inj[ch].first && !acc_nic_frozen(n, i, ch))
             return 1;
     return 0;
 }
@@ -314,7 +320,7 @@ static inline int acc_nic_may_push(const struct net *n, int i)
 {
     const struct net_router *r = &n->r[i];
     for (int ch = 0; r->queued && ch < n->ninj; ch++)
-        if (r->inj[ch].first && !net_inj_full(n, r, ch) && !(n->ac.nfz && n->ac.pg[net_in_id(n, i, n->nlinkp + ch)]))
+        if (r->inj[ch].first && !net_inj_full(n, r, ch) && !acc_nic_frozen(n, i, ch))
             return 1;
     return 0;
 }

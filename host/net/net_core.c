@@ -525,19 +525,13 @@ void net_router_step(struct net *n, int node, uint64_t c)
  * returned in the order of their due, so those are the list's first. */
 void net_apply_credits(struct net *n, uint64_t upto)
 {
-    size_t k = 0;
-    if (!n->p.credit_delay) {                    /* all of them: the common case, kept short */
-        for (; k < n->ncr; k++) {
-            struct net_router *r = &n->r[n->cr[k].router];
-            r->out[n->cr[k].port].credits[n->cr[k].vc]++;
-            acc_credit_in(n, r);
-        }
-        n->ncr = 0;
-        return;
-    }
-    for (; k < n->ncr && n->cr_due[k] <= upto; k++) {
-        struct net_router *r = &n->r[n->cr[k].router];
-        r->out[n->cr[k].port].credits[n->cr[k].vc]++;
+    size_t k = n->ncr;
+    if (n->p.credit_delay)
+        for (k = 0; k < n->ncr && n->cr_due[k] <= upto; k++)
+            ;
+    for (size_t j = 0; j < k; j++) {
+        struct net_router *r = &n->r[n->cr[j].router];
+        r->out[n->cr[j].port].credits[n->cr[j].vc]++;
         acc_credit_in(n, r);
     }
     if (k == n->ncr)
