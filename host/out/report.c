@@ -27,8 +27,36 @@ static struct split split_of(const struct engine *r, const struct msg_record *m)
  * is its sender's last step mark, 0 before any.) A step mark is a label a
  * node wrote, any 32-bit value: the messages are sorted by it, so nothing
  * is sized or looped over by a mark's value, only by the message count.
- * Only the links a step used are cleared after it. */
-struct step_stat { uint32_t step; uint64_t messages; uint32_t max_share; };
+ * Only the links a step used are cleared after it.
+ *
+ * And when the step's messages ran, from messages.csv's own figures: the
+ * first post and the last arrival of its messages (steps overlap: nodes
+ * pass no barrier between them), the longest any of them spent in the
+ * network (t_arrive - t_inject), and the largest and total blocked time
+ * (the time-split's `blocked`, split_of). */
+struct step_stat {
+    uint32_t step;
+    uint64_t messages;
+    uint32_t max_share;
+    uint64_t first_post, last_arrive, max_network, max_blocked, blocked;
+};
+
+/* Adds message m's times to step st (its first message if st->messages
+ * counts it alone). */
+static void step_add_times(const struct engine *r, struct step_stat *st, const struct msg_record *m, int first)
+{
+    struct split s = split_of(r, m);
+    uint64_t in_net = m->t_arrive - m->t_inject;
+    if (first || m->t_post < st->first_post)
+        st->first_post = m->t_post;
+    if (first || m->t_arrive > st->last_arrive)
+        st->last_arrive = m->t_arrive;
+    if (first || in_net > st->max_network)
+        st->max_network = in_net;
+    if (first || s.blocked > st->max_blocked)
+        st->max_blocked = s.blocked;
+    st->blocked += s.blocked;
+}
 
 /* A message's place in step order: by mark, then by its place in the log. */
 struct by_step { uint32_t step; size_t i; };
@@ -73,9 +101,10 @@ static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
         for (end = first; end < r->nlog && order[end].step == s; end++)
             ;
         struct step_stat *cur = &st[(*nsteps)++];
-        *cur = (struct step_stat){ s, end - first, 0 };
+        *cur = (struct step_stat){ .step = s, .messages = end - first };
         for (size_t k = first; k < end; k++) {
             const struct msg_record *m = &r->log[order[k].i];
+            step_add_times(r, cur, m, k == first);
             int n = record_links(r, m, path, 4096);
             for (int j = 0; j < n; j++)
                 if (++use[path[j]] > cur->max_share)
@@ -161,13 +190,21 @@ int report_write_csv(const struct engine *r, const struct report *rep, const cha
     snprintf(path, sizeof path, "%s/steps.csv", dir);
     if (!(f = fopen(path, "w")))
         return -1;
-    fprintf(f, "step,messages,max_link_sharing,contention_free\n");
+    static const char *const step_times[] = { "first_post_ns", "last_arrive_ns", "max_network_ns",
+                                              "max_blocked_ns", "blocked_ns" };
+    fprintf(f, "step,messages,max_link_sharing,contention_free");
+    for (size_t k = 0; k < sizeof step_times / sizeof *step_times; k++)
+        fprintf(f, ",%s", step_times[k]);
+    fprintf(f, "\n");
     for (size_t i = 0; i < json_array_size(rep->steps); i++) {
         const json_t *e = json_array_get(rep->steps, i);
-        fprintf(f, "%lld,%lld,%lld,%s\n", (long long)json_integer_value(json_object_get(e, "step")),
+        fprintf(f, "%lld,%lld,%lld,%s", (long long)json_integer_value(json_object_get(e, "step")),
                 (long long)json_integer_value(json_object_get(e, "messages")),
                 (long long)json_integer_value(json_object_get(e, "max_link_sharing")),
                 json_is_true(json_object_get(e, "contention_free")) ? "yes" : "no");
+        for (size_t k = 0; k < sizeof step_times / sizeof *step_times; k++)
+            fprintf(f, ",%lld", (long long)json_integer_value(json_object_get(e, step_times[k])));
+        fprintf(f, "\n");
     }
     if (file_close_written(f))
         return -1;
@@ -256,9 +293,12 @@ static json_t *steps_json(const struct engine *r)
     struct step_stat *st = step_stats(r, &ns);
     json_t *a = json_array();
     for (size_t i = 0; i < ns; i++)
-        json_array_append_new(a, json_pack("{s:I, s:I, s:i, s:b}", "step", (json_int_t)st[i].step,
-            "messages", (json_int_t)st[i].messages, "max_link_sharing", (int)st[i].max_share,
-            "contention_free", st[i].max_share <= 1));
+        json_array_append_new(a, json_pack("{s:I, s:I, s:i, s:b, s:I, s:I, s:I, s:I, s:I}",
+            "step", (json_int_t)st[i].step, "messages", (json_int_t)st[i].messages,
+            "max_link_sharing", (int)st[i].max_share, "contention_free", st[i].max_share <= 1,
+            "first_post_ns", (json_int_t)st[i].first_post, "last_arrive_ns", (json_int_t)st[i].last_arrive,
+            "max_network_ns", (json_int_t)st[i].max_network, "max_blocked_ns", (json_int_t)st[i].max_blocked,
+            "blocked_ns", (json_int_t)st[i].blocked));
     free(st);
     return a;
 }
@@ -325,14 +365,23 @@ void report_print(const struct report *rep, int has_messages, FILE *f)
                 (long long)json_integer_value(json_object_get(ts, "transfer_ns")));
     /* step 0 holds the messages sent before the app's first mark */
     size_t n = json_array_size(rep->steps), marked = 0, free_ = 0;
+    const json_t *slow = NULL;        /* the marked step whose message stayed longest in the network */
     for (size_t i = 0; i < n; i++) {
         const json_t *st = json_array_get(rep->steps, i);
         if (json_integer_value(json_object_get(st, "step")) == 0)
             continue;
         marked++;
         free_ += json_is_true(json_object_get(st, "contention_free"));
+        if (!slow || json_integer_value(json_object_get(st, "max_network_ns")) >
+                         json_integer_value(json_object_get(slow, "max_network_ns")))
+            slow = st;
     }
     if (marked)
         fprintf(f, "  steps           %zu marked, %zu contention-free (steps.csv; step 0, before the first "
-                "mark, left out)\n", marked, free_);
+                "mark, left out)\n  slowest step    %lld: its messages at most %lld ns in the network and %lld ns "
+                "blocked, %lld of them on one link at most\n", marked, free_,
+                (long long)json_integer_value(json_object_get(slow, "step")),
+                (long long)json_integer_value(json_object_get(slow, "max_network_ns")),
+                (long long)json_integer_value(json_object_get(slow, "max_blocked_ns")),
+                (long long)json_integer_value(json_object_get(slow, "max_link_sharing")));
 }

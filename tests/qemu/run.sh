@@ -165,11 +165,36 @@ reports_match_the_model() {
   expect '[ "$(summary .links.max_flits)" = 64 ] && [ "$(summary .links.max_blocked_cycles)" = 0 ]'
   # PEX on a 4x4 mesh: step 0 is the library's start barrier (16 x 4 empty
   # messages), then 15 steps; step 1 (exchange with rank ^ 1) shares no link
-  ws --app alltoall_pex --topo mesh --dims 4x4 --args len=64 >/dev/null 2>&1; expect '[ $? = 0 ]'
+  ws --app alltoall_pex --topo mesh --dims 4x4 --args len=64 > "$TMP/pex_out" 2>&1; expect '[ $? = 0 ]'
   expect '[ "$(summary ".steps[0] | [.step, .messages] | tostring")" = "[0,64]" ]'
   expect '[ "$(summary ".steps[1] | [.step, .messages, .max_link_sharing, .contention_free] | tostring")" = "[1,16,1,true]" ]'
   expect '[ "$(summary ".steps | length")" = 16 ]'
   expect '[ "$(summary "[.per_node[].startups] | add")" = $((2 * (240 + 64))) ]'
+  # each step's times in steps.csv are those of its messages in messages.csv
+  expect '[ "$(step_times_from_messages "$(latest)/messages.csv")" = "$(step_times_of "$(latest)/steps.csv")" ]' \
+    "$(step_times_from_messages "$(latest)/messages.csv" | head -3) against $(step_times_of "$(latest)/steps.csv" | head -3)"
+  expect '[ "$(step_times_of "$(latest)/steps.csv" | wc -l)" = 16 ]'
+  expect '[ "$(summary ".steps[1].max_blocked_ns")" = 0 ]'    # contention-free: nothing waits
+  expect '[ "$(step_times_of "$(latest)/steps.csv" | awk "\$5 > 0" | wc -l)" -gt 0 ]'   # and some step does
+  expect 'grep -q "^  slowest step    " "$TMP/pex_out"'
+}
+
+# step,first_post_ns,last_arrive_ns,max_network_ns,max_blocked_ns,blocked_ns of
+# steps.csv, by header name; and the same computed from messages.csv.
+step_times_of() {
+  paste -d' ' <(csv_col "$1" step) <(csv_col "$1" first_post_ns) <(csv_col "$1" last_arrive_ns) \
+    <(csv_col "$1" max_network_ns) <(csv_col "$1" max_blocked_ns) <(csv_col "$1" blocked_ns) | sort -n
+}
+step_times_from_messages() {
+  paste -d' ' <(csv_col "$1" step) <(csv_col "$1" t_post_ns) <(csv_col "$1" t_inject_ns) \
+    <(csv_col "$1" t_arrive_ns) <(csv_col "$1" blocked_ns) |
+  awk '{ s = $1; n = $4 - $3
+         if (!(s in fp) || $2 < fp[s]) fp[s] = $2
+         if (!(s in la) || $4 > la[s]) la[s] = $4
+         if (!(s in mn) || n > mn[s]) mn[s] = n
+         if (!(s in mb) || $5 > mb[s]) mb[s] = $5
+         b[s] += $5 }
+       END { for (s in fp) print s, fp[s], la[s], mn[s], mb[s], b[s] }' | sort -n
 }
 
 # --- the same apps on RISC-V nodes and on mixed machines -----------------
