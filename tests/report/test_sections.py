@@ -6,7 +6,7 @@ import math
 import unittest
 
 from helpers import row
-from report import (banyan004, families, flood004, hwcoll002, pathmc002, preset, survey002,
+from report import (banyan004, families, flood004, hwcoll002, pathmc002, preset, survey002, thakur,
                     thakur_findings, thakur_reading, torus000, tseng001)
 from report.doc import Doc
 from report.paper import Cell
@@ -54,6 +54,22 @@ class Thakur(unittest.TestCase):
         # 1/1.5 = 0.6667 < 0.668: within
         cells = [self.cell("2", "4x4", "256", "1", 0.668)]
         self.assertIn("to within a factor 1.5 in all cells (1 of 1)", thakur_reading.reading(cells, [], [], []))
+
+    def test_error_by_table_splits_short_and_long_blocks(self):
+        def paper_row(table, app, shape, length, s):
+            return {"table": table, "app": app, "paper_shape": shape, "dims": shape, "len": length, "paper_s": s}
+        paper_rows = [paper_row("2", "alltoall_pex", "4x4", "1024", "0.010"),
+                      paper_row("2", "alltoall_pex", "4x4", "4096", "0.020"),
+                      paper_row("3", "alltoall_pex_gen", "4x5", "4096", "0.020")]
+        cells = [self.cell("2", "4x4", "1024", "0.010", 0.011), self.cell("2", "4x4", "4096", "0.020", 0.030),
+                 self.cell("3", "4x5", "4096", "0.020", 0.020), self.cell("3", "4x5", "256", "0.020", None)]
+        # the model on 4x4 PEX with alpha 0, beta_sat 1 us: L x 30 us (sum of max(2, f(i)) = 30)
+        rows = thakur.error_by_table_rows(cells, paper_rows, 0.0, 1e-6)
+        self.assertEqual(rows[0], "| Table 2 | 256-1024 B | 1 | 0.100 | 1.100 | 1 of 1 | 3.072 |")
+        self.assertEqual(rows[1], "| Table 2 | 4-16 KB | 1 | 0.500 | 1.500 | 0 of 1 | 6.144 |")
+        self.assertEqual(rows[2], "| Table 3 | 256-1024 B | 0 | - | - | 0 of 0 | - |")   # not run
+        self.assertEqual(rows[3], "| Table 3 | 4-16 KB | 1 | 0.000 | 1.000 | 1 of 1 | - |")  # no model of PEX-GEN
+        self.assertEqual(len(rows), 10)
 
     def test_link_sharing_by_node_count(self):
         rows = [row(app="alltoall_pex", dims="8x16", max_link_sharing=8), row(app="alltoall_gen", dims="8x16", max_link_sharing=8),
