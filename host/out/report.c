@@ -30,8 +30,8 @@ static struct split split_of(const struct engine *r, const struct msg_record *m)
  * Only the links a step used are cleared after it.
  *
  * And when the step's messages ran, from messages.csv's own figures: the
- * first post and the last arrival of its messages (steps overlap: nodes
- * pass no barrier between them), the longest any of them spent in the
+ * first post and the last arrival of its messages (steps can overlap:
+ * nodes pass no barrier between them), the longest any of them spent in the
  * network (t_arrive - t_inject), and the largest and total blocked time
  * (the time-split's `blocked`, split_of). */
 struct step_stat {
@@ -84,17 +84,23 @@ static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
     int nl;
     net_link_stats(r->net, &nl);
     struct by_step *order = malloc((r->nlog + 1) * sizeof *order);
-    struct step_stat *st = malloc((r->nlog + 1) * sizeof *st);
     uint32_t *use = calloc(nl > 0 ? (size_t)nl : 1, sizeof *use);
+    struct step_stat *st = NULL;
+    if (order && use) {
+        for (size_t i = 0; i < r->nlog; i++)
+            order[i] = (struct by_step){ r->log[i].step, i };
+        qsort(order, r->nlog, sizeof *order, by_step_cmp);
+        size_t marks = 0;                  /* one entry per step, not per message */
+        for (size_t i = 0; i < r->nlog; i++)
+            marks += !i || order[i].step != order[i - 1].step;
+        st = malloc((marks + 1) * sizeof *st);
+    }
     if (!order || !st || !use) {
         free(order);
         free(st);
         free(use);
         return NULL;
     }
-    for (size_t i = 0; i < r->nlog; i++)
-        order[i] = (struct by_step){ r->log[i].step, i };
-    qsort(order, r->nlog, sizeof *order, by_step_cmp);
     int path[4096];
     for (size_t first = 0, end; first < r->nlog; first = end) {
         uint32_t s = order[first].step;
@@ -365,7 +371,8 @@ void report_print(const struct report *rep, int has_messages, FILE *f)
                 (long long)json_integer_value(json_object_get(ts, "transfer_ns")));
     /* step 0 holds the messages sent before the app's first mark */
     size_t n = json_array_size(rep->steps), marked = 0, free_ = 0;
-    const json_t *slow = NULL;        /* the marked step whose message stayed longest in the network */
+    const json_t *slow = NULL;        /* the marked step whose message stayed longest in the network
+                                         (not the step that lasted longest: steps can overlap) */
     for (size_t i = 0; i < n; i++) {
         const json_t *st = json_array_get(rep->steps, i);
         if (json_integer_value(json_object_get(st, "step")) == 0)
@@ -378,8 +385,8 @@ void report_print(const struct report *rep, int has_messages, FILE *f)
     }
     if (marked)
         fprintf(f, "  steps           %zu marked, %zu contention-free (steps.csv; step 0, before the first "
-                "mark, left out)\n  slowest step    %lld: its messages at most %lld ns in the network and %lld ns "
-                "blocked, %lld of them on one link at most\n", marked, free_,
+                "mark, left out)\n  longest message step %lld: %lld ns in the network (its step's messages: at most "
+                "%lld ns blocked, %lld on one link)\n", marked, free_,
                 (long long)json_integer_value(json_object_get(slow, "step")),
                 (long long)json_integer_value(json_object_get(slow, "max_network_ns")),
                 (long long)json_integer_value(json_object_get(slow, "max_blocked_ns")),

@@ -14,9 +14,10 @@ routing_west_first_gen() {
 }
 routing_shares_are_taken_links() {
   coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=512
-  cp "$(latest)/steps.csv" "$TMP/det.csv"
+  csv_col "$(latest)/steps.csv" max_link_sharing > "$TMP/det"    # the sharing alone: times differ anyway
   coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=512 --set 'routing=duato selection=least_used'
-  expect '! cmp -s "$TMP/det.csv" "$(latest)/steps.csv"' "the same link sharing as dimension order: $(cat "$TMP/det.csv")"
+  csv_col "$(latest)/steps.csv" max_link_sharing > "$TMP/ad"
+  expect '[ -s "$TMP/det" ] && ! cmp -s "$TMP/det" "$TMP/ad"' "the same link sharing as dimension order: $(cat "$TMP/det")"
 }
 routing_odd_even_mixed() { coll_ok --app alltoall_pex --topo mesh --dims 4x4 --arch mixed --set 'routing=odd_even selection=random'; }
 routing_negative_first_riscv() { coll_ok --app allgather_ring --topo mesh --dims 4x2 --arch riscv --set 'routing=negative_first'; }

@@ -1293,6 +1293,59 @@ TEST(huge_step_marks_are_labels)
     CHECK_EQ_U64(json_integer_value(json_object_get(a, "messages")), 1);
     CHECK_EQ_U64(json_integer_value(json_object_get(b, "step")), 0xffffffffu);
     CHECK_EQ_U64(json_integer_value(json_object_get(b, "messages")), 2);
+    /* each step's times are its own messages' (log order is send order
+     * here: one pair, no overtaking): a at 100, b and c at 300 and 400,
+     * alone on the link, so nothing blocked */
+    const struct msg_record *l = F.r.log;
+    CHECK_EQ_U64(json_integer_value(json_object_get(a, "first_post_ns")), 100);
+    CHECK_EQ_U64(json_integer_value(json_object_get(a, "last_arrive_ns")), l[0].t_arrive);
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "first_post_ns")), 300);
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "last_arrive_ns")), l[2].t_arrive);
+    CHECK(l[2].t_arrive > l[1].t_arrive);
+    uint64_t n1 = l[1].t_arrive - l[1].t_inject, n2 = l[2].t_arrive - l[2].t_inject;
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "max_network_ns")), n1 > n2 ? n1 : n2);
+    CHECK_EQ_U64(json_integer_value(json_object_get(a, "max_network_ns")), l[0].t_arrive - l[0].t_inject);
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "max_blocked_ns")), 0);
+    CHECK_EQ_U64(json_integer_value(json_object_get(b, "blocked_ns")), 0);
+    report_free(&rep);
+    fx_done();
+}
+
+/* A step's blocked time is its messages' (messages.csv's blocked_ns):
+ * the four neighbours of the centre of a 3x3 mesh send 64 bytes to it at
+ * once, so three wait, each for those before it on the ejection channel. */
+TEST(a_steps_blocked_time_is_its_messages)
+{
+    REQUIRE(fx_setup("mesh", "9", "3x3", 1) == 0);
+    static const char buf[64];
+    static const int from[] = { 1, 3, 5, 7 };
+    for (int i = 0; i < 4; i++) {
+        post(from[i], NIC_OP_STEP, 0, 0, 7, 0, 0);
+        send(from[i], 10, 4, 0, buf, sizeof buf);
+    }
+    for (int i = 0; i < 4; i++)
+        REQUIRE(poll_node(from[i]) == 0);
+    for (int i = 0; i < 9; i++)
+        exit_node(i, 100000, 0);
+    REQUIRE(F.r.nlog == 4);
+    struct report rep;
+    report_build(&rep, &F.r);
+    REQUIRE(json_array_size(rep.steps) == 1);
+    const json_t *s = json_array_get(rep.steps, 0);
+    uint64_t unc = net_cycle_to_ns(F.r.net, net_uncontended_cycles(F.r.net, 1, F.r.log[0].flits));
+    uint64_t sum = 0, most = 0;
+    int waited = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t b = F.r.log[i].t_arrive - F.r.log[i].t_inject - unc;
+        sum += b;
+        most = b > most ? b : most;
+        waited += b > 0;
+    }
+    CHECK_EQ_INT(waited, 3);
+    CHECK_EQ_U64(json_integer_value(json_object_get(s, "blocked_ns")), sum);
+    CHECK_EQ_U64(json_integer_value(json_object_get(s, "max_blocked_ns")), most);
+    CHECK_EQ_U64(json_integer_value(json_object_get(s, "max_network_ns")), unc + most);
+    CHECK_EQ_U64(json_integer_value(json_object_get(s, "first_post_ns")), 10);
     report_free(&rep);
     fx_done();
 }
