@@ -91,6 +91,7 @@ struct msg_record {
     uint32_t tag, len, step, flits;
     uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
     uint32_t route_at, route_len;   /* the links it took (net_taken) */
+    uint64_t c_inject;              /* the cycle its head entered (t_inject is it in ns, rounded down) */
 };
 
 /* What a node's NIC holds of one flood (NIC_OP_FLOOD*), by tag. */

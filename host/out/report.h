@@ -7,7 +7,7 @@
 #include "engine/engine.h"
 
 /* A run's summaries, computed once: "links" (max, mean, most contended),
- * "steps" (per step mark: messages, max link sharing) and "message_time"
+ * "steps" (per step mark: messages, max link sharing, its times) and "message_time"
  * (the time split summed over messages). */
 struct report {
     json_t *links, *steps, *message_time;

@@ -1311,6 +1311,35 @@ TEST(huge_step_marks_are_labels)
     fx_done();
 }
 
+/* A cycle of no whole number of ns (1.331 ns here, as the Delta preset's
+ * 531.28): messages that meet nothing show no blocked time, though each
+ * arrival and injection is rounded to ns on its own. */
+TEST(no_blocked_time_from_rounding)
+{
+    struct params keep = P;
+    P.net.byte_ps = 1331;
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    P = keep;
+    static const char buf[700];
+    uint64_t t = 0;
+    for (int i = 1; i <= 40; i++) {                /* one at a time, lengths and times varied */
+        send(0, t, 1, 0, buf, (uint32_t)(17 * i % 700));
+        t += 1500 + 37 * (uint64_t)i;
+    }
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, t + 100000, 0);
+    exit_node(1, t + 100000, 0);
+    REQUIRE(F.r.nlog == 40);
+    for (size_t i = 0; i < F.r.nlog; i++)
+        REQUIRE(F.r.log[i].blocked_cycles == 0);      /* the network saw no contention */
+    struct report rep;
+    report_build(&rep, &F.r);
+    CHECK_EQ_U64(json_integer_value(json_object_get(rep.message_time, "blocked_ns")), 0);
+    CHECK_EQ_U64(json_integer_value(json_object_get(json_array_get(rep.steps, 0), "max_blocked_ns")), 0);
+    report_free(&rep);
+    fx_done();
+}
+
 /* A step's blocked time is its messages' (messages.csv's blocked_ns):
  * the four neighbours of the centre of a 3x3 mesh send 64 bytes to it at
  * once, so three wait, each for those before it on the ejection channel. */
