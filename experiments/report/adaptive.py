@@ -56,11 +56,8 @@ def routings(rows):
 
 def cells(rows):
     """{(group, app, dims, len): {routing: row}} of the ok rows."""
-    out = {}
-    for r in csvio.ok_rows(rows):
-        key = (r.get("group", ""), r["app"], r["dims"], int(csvio.number(r["len"])))
-        out.setdefault(key, {})[routing_of(r["net"])] = r
-    return out
+    return csvio.cells_of(rows, lambda r: (r.get("group", ""), r["app"], r["dims"], int(csvio.number(r["len"]))),
+                          lambda r: routing_of(r["net"]))
 
 
 def cell_text(row):

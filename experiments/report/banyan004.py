@@ -37,10 +37,7 @@ READING_SLOWER = (
 
 def cells(rows):
     """{(nodes, len): {app: row}} of the ok rows."""
-    out = {}
-    for r in csvio.ok_rows(rows):
-        out.setdefault((int(r["nodes"]), int(r["len"])), {})[r["app"]] = r
-    return out
+    return csvio.cells_of(rows, lambda r: (int(r["nodes"]), int(r["len"])))
 
 
 def best_other(apps):
@@ -50,12 +47,7 @@ def best_other(apps):
 
 
 def table(doc, by_cell):
-    def us(apps, a):
-        return "%.1f" % (csvio.number(apps[a]["coll_ns"]) / 1e3) if a in apps else "-"
-
-    def share(apps, a):
-        return (apps[a]["max_link_sharing"] or "-") if a in apps else "-"
-
+    us, share = md.us_text, md.share_text
     for (n, length), apps in sorted(by_cell.items()):
         best = best_other(apps)
         ratio = "-" if ATAPE not in apps or best is None else "%.2f" % (csvio.number(apps[ATAPE]["coll_ns"]) / best)

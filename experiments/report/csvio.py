@@ -147,6 +147,16 @@ def ok_rows(rows):
     return [r for r in rows if r.get("status") == "ok"]
 
 
+def cells_of(rows, cell, name=lambda r: r["app"]):
+    """The ok rows by cell: {cell(row): {name(row): row}} (by default
+    each cell's rows by app), cells in first-seen order; a later row of
+    the same cell and name replaces an earlier one."""
+    out = {}
+    for r in ok_rows(rows):
+        out.setdefault(cell(r), {})[name(r)] = r
+    return out
+
+
 def paper_mesh(shape):
     """(processors, columns) of a mesh written as rows x columns."""
     if not re.match(r"^\d+x\d+$", shape or ""):

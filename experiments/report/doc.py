@@ -1,5 +1,6 @@
 """Markdown being written: lines, paragraphs and tables."""
 
+from . import csvio
 from .context import wall_time
 from .textfill import fill
 
@@ -28,6 +29,17 @@ class Doc:
     def filled(self, text):
         """Running text filled to 76 columns (textfill)."""
         self.parts.append(fill(text))
+
+
+def us_text(apps, app):
+    """apps[app]'s coll_ns in us to 0.1, or - when the app did not run
+    (apps: {app: row})."""
+    return "%.1f" % (csvio.number(apps[app]["coll_ns"]) / 1e3) if app in apps else "-"
+
+
+def share_text(apps, app):
+    """apps[app]'s max_link_sharing, or - when it did not run or has none."""
+    return (apps[app]["max_link_sharing"] or "-") if app in apps else "-"
 
 
 def row(cells):

@@ -38,18 +38,10 @@ VC_INTRO = [
 def machines(rows, name):
     """{(nodes, machine name): {app: row}} of the ok rows; name(row)
     names the machine."""
-    out = {}
-    for r in csvio.ok_rows(rows):
-        out.setdefault((int(r["nodes"]), name(r)), {})[r["app"]] = r
-    return out
+    return csvio.cells_of(rows, lambda r: (int(r["nodes"]), name(r)))
 
 
-def us(apps, app):
-    return "%.1f" % (csvio.number(apps[app]["coll_ns"]) / 1e3) if app in apps else "-"
-
-
-def share(apps, app):
-    return (apps[app]["max_link_sharing"] or "-") if app in apps else "-"
+us, share = md.us_text, md.share_text
 
 
 def family_table(doc, rows):

@@ -97,9 +97,7 @@ class Cells:
     def __init__(self, rows):
         ok = csvio.ok_rows(rows)
         extra = varying_keys(rows)
-        self.cells = {}
-        for r in ok:
-            self.cells.setdefault((machine_of(r, extra), r["len"]), {})[r["app"]] = r
+        self.cells = csvio.cells_of(rows, lambda r: (machine_of(r, extra), r["len"]))
         self.machines = csvio.first_seen(m for m, _ in self.cells)
         self.apps = csvio.first_seen(r["app"] for r in ok)
 

@@ -68,10 +68,7 @@ def algorithm(app):
 
 def by_cell(rows):
     """{(dims, len): {algorithm: row}} of the ok rows."""
-    cells = {}
-    for r in csvio.ok_rows(rows):
-        cells.setdefault((r["dims"], r["len"]), {})[algorithm(r["app"])] = r
-    return cells
+    return csvio.cells_of(rows, lambda r: (r["dims"], r["len"]), lambda r: algorithm(r["app"]))
 
 
 def time_table(doc, cells):

@@ -52,3 +52,17 @@ class Numbers(unittest.TestCase):
         self.assertEqual(csvio.net_setting("buf_flits=33", "hop_cycles"), 0)
         self.assertEqual(csvio.first_seen(["b", "a", "b", "c"]), ["b", "a", "c"])
         self.assertEqual([r["k"] for r in csvio.ok_rows([{"status": "ok", "k": 1}, {"status": "refused", "k": 2}])], [1])
+
+
+class CellsOf(unittest.TestCase):
+    def test_ok_rows_by_cell_and_name(self):
+        from helpers import row
+        rows = [row(app="b", dims="4x4", len=64, coll_ns=1), row(app="a", dims="2x2", len=64, coll_ns=2),
+                row(app="a", dims="4x4", len=64, coll_ns=3), row(app="c", dims="4x4", len=64, status="failed"),
+                row(app="a", dims="4x4", len=64, coll_ns=4)]
+        cells = csvio.cells_of(rows, lambda r: (r["dims"], r["len"]))
+        self.assertEqual(list(cells), [("4x4", "64"), ("2x2", "64")])          # first seen first
+        self.assertEqual(sorted(cells[("4x4", "64")]), ["a", "b"])               # the failed run left out
+        self.assertEqual(cells[("4x4", "64")]["a"]["coll_ns"], "4")              # a later row replaces
+        by_len = csvio.cells_of(rows, lambda r: r["len"], lambda r: r["dims"])
+        self.assertEqual(sorted(by_len["64"]), ["2x2", "4x4"])
