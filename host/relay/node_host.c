@@ -20,7 +20,13 @@ struct hosted {
     struct relay_layout l;
     uint32_t sent;                   /* its prod as last relayed */
     struct nic_status shown;         /* its status as last relayed */
+    uint32_t empty;                  /* its doorbells since the last BELL relayed that brought nothing */
 };
+
+/* Doorbells that bring nothing are relayed by the thousand, as one BELL
+ * carrying their count, so that rank 0 names a doorbell storm as on one
+ * host (wormsim.c, doorbell_storm) at one message a thousand rings. */
+#define RELAY_EMPTY_BELLS 1000
 
 void node_host_error(const char *fmt, ...)
 {
@@ -33,21 +39,28 @@ void node_host_error(const char *fmt, ...)
     link_send(0, LINK_ERROR, 0, 0, m, strlen(m));
 }
 
-/* What the node posted since the last BELL, if anything changed. */
-static void bell(struct hosted *h, int node, int always)
+/* What the node posted since the last BELL, if anything changed (or
+ * always). `rung`: the node rang its doorbell, which is counted when it
+ * brought nothing; the BELL carries that count when it brings nothing
+ * either (link.h). */
+static void bell(struct hosted *h, int node, int always, int rung)
 {
     if (!h->nd)
         return;
     const uint8_t *shm = h->nd->mem.map;
     uint32_t prod = *(volatile uint32_t *)(shm + NIC_PROD_OFF);
-    if (!always && prod == h->sent && !memcmp(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown))
+    int nothing = prod == h->sent && !memcmp(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);
+    if (nothing && rung)
+        h->empty++;
+    if (nothing && !always && h->empty < RELAY_EMPTY_BELLS)
         return;
     memcpy(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);
     size_t len;
     uint8_t *b = relay_bell(shm, &h->l, &h->sent, &len);
-    if (!b || link_send(0, LINK_BELL, (uint32_t)node, 0, b, len))
+    if (!b || link_send(0, LINK_BELL, (uint32_t)node, nothing ? (int32_t)h->empty : 0, b, len))
         node_host_error("out of memory relaying node %d", node);
     free(b);
+    h->empty = 0;
 }
 
 static void start(const struct node_host_job *j, struct hosted *hs, int node, const uint8_t *page, size_t len)
@@ -76,6 +89,7 @@ static void start(const struct node_host_job *j, struct hosted *hs, int node, co
     relay_apply_config(nd->mem.map, page);
     h->nd = nd;
     h->sent = 0;
+    h->empty = 0;
     memset(&h->shown, 0, sizeof h->shown);
 }
 
@@ -88,7 +102,7 @@ static void reap(struct pool *p, struct hosted *hs)
         struct pool_node *nd = pool_on_child(p, pid);
         if (!nd || nd->run != hs)
             continue;
-        bell(&hs[nd->rank], nd->rank, 1);
+        bell(&hs[nd->rank], nd->rank, 1, 0);
         link_send(0, LINK_DIED, (uint32_t)nd->rank, status, NULL, 0);
     }
 }
@@ -128,7 +142,7 @@ int node_host_run(const struct node_host_job *j)
             struct pool_node *nd = (int)id < j->pool->n ? j->pool->node[id] : NULL;
             quiet = 0;
             if (kind == POOL_EV_BELL && nd && nd->run == hs) {
-                bell(&hs[nd->rank], nd->rank, 0);
+                bell(&hs[nd->rank], nd->rank, 0, 1);
             } else if (kind == POOL_EV_CONSOLE && nd) {
                 pool_on_console(j->pool, nd);
             } else if (kind == POOL_EV_LISTEN) {
@@ -137,7 +151,7 @@ int node_host_run(const struct node_host_job *j)
                 uint64_t v;
                 if (read(j->timerfd, &v, sizeof v) > 0)   /* in case a doorbell was lost */
                     for (int n = 0; n < j->nodes; n++)
-                        bell(&hs[n], n, 0);
+                        bell(&hs[n], n, 0, 0);
             } else if (kind == j->ev_sig) {
                 struct signalfd_siginfo si;
                 while (read(j->sigfd, &si, sizeof si) == sizeof si) {
