@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "apps.h"
 #include "../netdev/net.h"
 #include "../netdev/nic.h"
@@ -129,6 +130,23 @@ static int taint(void)
     return 0;
 }
 
+/* kind=peek, on every node: reads, without writing it, the MiB of RAM
+ * past its heap's break, where taint's block lay (the same break in every
+ * run: the same program and arguments of one length), and fails if any
+ * byte is not zero. RAM a program never wrote must be a fresh node's,
+ * whatever a pool's node ran before. (Memory malloc hands out may come
+ * cleared, so the break, not an allocation, is read.) */
+extern char __heap_end[];
+static int peek(void)
+{
+    const volatile char *h = sbrk(0);
+    unsigned nonzero = 0;
+    for (long i = 0; h != (void *)-1 && i < 1 << 20 && h + i < __heap_end; i++)
+        nonzero += h[i] != 0;
+    printf("peek: %u bytes of the heap not zero\n", nonzero);
+    return nonzero != 0;
+}
+
 static int forge(void)
 {
     volatile uint16_t *code = (volatile uint16_t *)(uintptr_t)pattern_check;
@@ -163,6 +181,8 @@ int app_crash(void)
         return forge();
     if (kind && !strcmp(kind, "taint"))
         return taint();
+    if (kind && !strcmp(kind, "peek"))
+        return peek();
     if (!chosen())
         return others_wait();
     /* Every board keeps the first MiB inaccessible, so these fault on
@@ -185,7 +205,8 @@ int app_crash(void)
         panic("crash test asked for a panic");
     if (!strcmp(kind, "semihost"))
         return semihost_escape();
-    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble, mark, forge or taint\n");
+    printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble, mark, forge, taint or "
+           "peek\n");
     return 2;
 }
 

@@ -8,7 +8,8 @@
  * loaded bytes changed is not reused. QEMU's reset leaves this RAM alone,
  * so a reused node keeps the code QEMU translated for it; QEMU's own
  * checks of self-modifying code keep that translation true to the RAM's
- * bytes, and the host writes the RAM only before QEMU starts.
+ * bytes, and the host writes the loaded bytes only before QEMU starts (a
+ * pool zeros the rest of the RAM at each reset, the processor stopped).
  *
  * Invariant: every segment lies inside the node's RAM; nothing of the file
  * is trusted before it is checked (bounds, counts, sizes). */

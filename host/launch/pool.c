@@ -389,11 +389,59 @@ static void reset_wait(struct pool *p, int want_reset, double deadline)
     free(who);
 }
 
+/* Zeros in [a, b) of the node's RAM (mapped writable): whole pages go
+ * back to the kernel (zeros on both sides, as the NIC memory's), the
+ * rest of a page is written. */
+static void ram_zero(uint8_t *ram, size_t a, size_t b, size_t page)
+{
+    size_t pa = (a + page - 1) / page * page, pb = b / page * page;
+    if (pa >= pb) {
+        memset(ram + a, 0, b - a);
+        return;
+    }
+    memset(ram + a, 0, pa - a);
+    if (madvise(ram + pa, pb - pa, MADV_REMOVE))
+        memset(ram + pa, 0, pb - pa);
+    memset(ram + pb, 0, b - pb);
+}
+
+/* The stopped node's RAM as a fresh node's: zeros everywhere but its
+ * image's loaded bytes (image.h), so what the last run left in .bss, the
+ * stacks and the heap reaches no later run (a program reading memory it
+ * never wrote sees what a cold node would). The image's bytes are left
+ * as they are, so QEMU's translated code stays true to them. */
+static void ram_clear(struct pool_node *nd)
+{
+    const struct node_image *im = &nd->image->im;
+    size_t at[IMAGE_SEGS_MAX][2], n = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+    for (int s = 0; s < im->nseg; s++) {            /* the loaded bytes, in address order */
+        size_t k = n++;
+        for (; k > 0 && at[k - 1][0] > im->seg[s].off; k--) {
+            at[k][0] = at[k - 1][0];
+            at[k][1] = at[k - 1][1];
+        }
+        at[k][0] = im->seg[s].off;
+        at[k][1] = im->seg[s].off + im->seg[s].len;
+    }
+    if (mprotect(nd->ram, nd->ram_bytes, PROT_READ | PROT_WRITE))
+        return;
+    size_t from = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (at[k][0] > from)
+            ram_zero(nd->ram, from, at[k][0], page);
+        if (at[k][1] > from)
+            from = at[k][1];
+    }
+    if (nd->ram_bytes > from)
+        ram_zero(nd->ram, from, nd->ram_bytes, page);
+    mprotect(nd->ram, nd->ram_bytes, PROT_READ);
+}
+
 /* The reset of every node given back from a run that went well (see the
  * top of pool.h). The processor is stopped before the image is compared
- * and resumed after QEMU has reset the machine and the NIC memory is
- * cleared, so no instruction of the last run's program runs after the
- * comparison. */
+ * and resumed after QEMU has reset the machine and the NIC memory and the
+ * RAM outside the image are cleared, so no instruction of the last run's
+ * program runs after the comparison. */
 static void reset_nodes(struct pool *p)
 {
     static const char *const stop[] = { "stop", NULL };
@@ -419,6 +467,8 @@ static void reset_nodes(struct pool *p)
         struct nic_mem *m = p->node[i] && p->node[i]->state == PN_RESET ? &p->node[i]->mem : NULL;
         if (m && madvise(m->map, m->size, MADV_REMOVE))     /* the pages go: zeros on both sides */
             memset(m->map, 0, m->size);
+        if (m)
+            ram_clear(p->node[i]);
     }
     reset_send(p, resume);
     reset_wait(p, 0, deadline);

@@ -11,7 +11,7 @@
  * compare the image in its RAM with the pool's copy, and kill the node if
  * they differ; reset the machine (processor and devices: QEMU's reset does
  * not touch this RAM, so the code it translated stays); clear the NIC
- * memory; resume. The node then boots from its entry and waits in link-up
+ * memory, and the RAM but the image's loaded bytes; resume. The node then boots from its entry and waits in link-up
  * for its next run (netdev/nic_shm.h). So a warm node runs exactly the
  * code a fresh one runs, from the same bytes; only the QEMU start and the
  * translation are saved.
@@ -22,10 +22,11 @@
  * compared by the pool while the processor is stopped, and only after
  * the reset above, which QEMU performs and reports (its RESET event); a
  * node of a failed run, one whose image changed, or one whose QEMU does
- * not answer, is killed. The pool writes a node's RAM only before its QEMU
- * starts. RAM outside the image (heap) keeps what the last run left, as on
- * any reset; start.S copies .data from its load image and clears .bss and
- * the stacks.
+ * not answer, is killed. The pool writes a node's RAM before its QEMU
+ * starts (the image), and zeros all of it but the image's loaded bytes
+ * while the processor is stopped at each reset: the heap, .bss and the
+ * stacks hold nothing of the last run, as on a fresh node (start.S also
+ * copies .data from its load image and clears .bss and the stacks).
  * Nodes are matched by key: ISA, node image (path and the file's identity,
  * so a rebuilt image is never served stale), QEMU template, the PATH QEMU
  * is found on, and NIC memory size. Every QEMU dies with the process

@@ -101,6 +101,15 @@ pool_hostile_nodes_do_not_reach_the_next_run() {
     }
     attack forge 0
     attack taint 16
+    # RAM the next program never wrote is a fresh node's: after taint, every
+    # node reads its heap block and finds zeros (the pool clears all but
+    # the image at the reset)
+    wp --arch $a --app crash --dims 4x4 --args kind=taint > "$TMP/f" 2>&1; rc=$?
+    expect '[ $rc = 0 ]' "$a taint: $(cat "$TMP/f")"
+    wp --arch $a --app crash --dims 4x4 --args kind=peek > "$TMP/p" 2>&1; rc=$?
+    expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/p")" = 16 ]' "$a peek after taint: $(cat "$TMP/p")"
+    expect '[ "$(grep -l "^peek: 0 bytes of the heap not zero" "$(latest)"/node-*.log | wc -l)" = 16 ]' \
+      "$a: $(grep -h "^peek" "$(latest)"/node-*.log | sort | uniq -c)"
   done
   kill -TERM $pp; wait $pp
 }
