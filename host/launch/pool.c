@@ -439,9 +439,9 @@ static void ram_clear(struct pool_node *nd)
 
 /* The reset of every node given back from a run that went well (see the
  * top of pool.h). The processor is stopped before the image is compared
- * and resumed after QEMU has reset the machine and the NIC memory and the
- * RAM outside the image are cleared, so no instruction of the last run's
- * program runs after the comparison. */
+ * and resumed after the RAM outside the image is cleared, QEMU has reset
+ * the machine and the NIC memory is cleared, so no instruction of the last
+ * run's program runs after the comparison. */
 static void reset_nodes(struct pool *p)
 {
     static const char *const stop[] = { "stop", NULL };
@@ -458,8 +458,11 @@ static void reset_nodes(struct pool *p)
         struct pool_node *nd = p->node[i];
         if (nd && nd->state == PN_RESET && !image_intact(&nd->image->im, nd->ram))
             node_free(p, nd);
-        else if (nd && nd->state == PN_RESET)
+        else if (nd && nd->state == PN_RESET) {
             nd->qmp_reset = 0;                   /* a reset the node asked for itself counts for nothing */
+            ram_clear(nd);                       /* before the reset, which writes QEMU's own blobs (a
+                                                    RISC-V board's device tree) as at its start */
+        }
     }
     reset_send(p, reset);
     reset_wait(p, 1, deadline);
@@ -467,8 +470,6 @@ static void reset_nodes(struct pool *p)
         struct nic_mem *m = p->node[i] && p->node[i]->state == PN_RESET ? &p->node[i]->mem : NULL;
         if (m && madvise(m->map, m->size, MADV_REMOVE))     /* the pages go: zeros on both sides */
             memset(m->map, 0, m->size);
-        if (m)
-            ram_clear(p->node[i]);
     }
     reset_send(p, resume);
     reset_wait(p, 0, deadline);

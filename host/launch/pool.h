@@ -9,9 +9,11 @@
  * its EXIT, and the pool resets it from outside, through QEMU's own
  * monitor (QMP, host/launch/qmp.h, the templates' @QMP@): stop the processor;
  * compare the image in its RAM with the pool's copy, and kill the node if
- * they differ; reset the machine (processor and devices: QEMU's reset does
- * not touch this RAM, so the code it translated stays); clear the NIC
- * memory, and the RAM but the image's loaded bytes; resume. The node then boots from its entry and waits in link-up
+ * they differ; clear the RAM but the image's loaded bytes; reset the
+ * machine (processor and devices: QEMU's reset does not touch the image's
+ * bytes, so the code it translated stays, and writes its own blobs, a
+ * RISC-V board's device tree, as at its start); clear the NIC memory;
+ * resume. The node then boots from its entry and waits in link-up
  * for its next run (netdev/nic_shm.h). So a warm node runs exactly the
  * code a fresh one runs, from the same bytes; only the QEMU start and the
  * translation are saved.
