@@ -281,7 +281,7 @@ TEST(numbers)
 TEST(fault_injection_apps)
 {
     static const char *const kinds[] = { "dabort", "store", "undef", "pabort", "panic", "semihost", "scribble",
-                                         "mark", "forge", "taint" };
+                                         "mark", "forge", "taint", "peek" };
     static const char *const hows[] = { "spin", "doorbell", "exit" };
     static const char *const whats[] = { "dst", "len", "op", "off", "ring", "step", "steps", "time", "backwards",
                                          "flood" };
