@@ -5,8 +5,9 @@
 # taint changes all but the image and runs on after EXIT saying hello,
 # scribble writes over read-only data; and a node that faults). Every
 # normal run must give its cold twin's results bit for bit, whatever ran
-# on its nodes before; then nothing may be left behind (QEMUs, sockets,
-# memfds, /dev/shm files).
+# on its nodes before (among them crash kind=peek, which reads RAM it never
+# wrote, past its heap's break, and must find zeros after a taint); then
+# nothing may be left behind (QEMUs, sockets, memfds, /dev/shm files).
 #   SOAK_POOL_RUNS=1000  SOAK_SEED=1
 set -u
 cd "$(dirname "$0")/.."
@@ -26,7 +27,8 @@ latest() { echo "$TMP/runs/$(readlink "$TMP/runs/latest")"; }
 normals=("--arch arm --app alltoall_pex --dims 4x4 --args len=1024"
          "--arch riscv --app alltoall_pex --dims 4x4 --args len=1024"
          "--arch mixed --app bcast_rd --dims 4x4 --args len=256"
-         "--arch arm --app alltoall_gen --topo mesh --dims 4x4 --args len=512")
+         "--arch arm --app alltoall_gen --topo mesh --dims 4x4 --args len=512"
+         "--arch riscv --app crash --dims 4x4 --args kind=peek")
 for i in "${!normals[@]}"; do
   # shellcheck disable=SC2086
   ws ${normals[$i]} > /dev/null 2>&1 || { echo "soak-pool: cold run failed: ${normals[$i]}"; exit 1; }
