@@ -78,3 +78,23 @@ int file_close_written(FILE *f)
     int bad = ferror(f);
     return fclose(f) || bad ? -1 : 0;
 }
+
+unsigned long long file_proc_kb(const char *path, const char *const *keys)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    unsigned long long bytes = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        char key[64];
+        unsigned long long kb;
+        int end = 0;                             /* set only if " kB" matched too */
+        if (sscanf(line, "%63[^:]: %llu kB%n", key, &kb, &end) != 2 || !end)
+            continue;
+        for (const char *const *k = keys; *k; k++)
+            if (!strcmp(key, *k))
+                bytes += kb << 10;
+    }
+    if (f)
+        fclose(f);
+    return bytes;
+}

@@ -30,4 +30,9 @@ FILE *file_fopen_regular(const char *path, const char *what, long long max, char
  * last buffer's included (a full disk shows only there). */
 int file_close_written(FILE *f);
 
+/* The sum, in bytes, of the "Key: N kB" lines of a /proc file (meminfo,
+ * a process's status) whose key is one of keys (NULL-ended); 0 for a file
+ * that cannot be read or has none of them. */
+unsigned long long file_proc_kb(const char *path, const char *const *keys);
+
 #endif

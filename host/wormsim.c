@@ -263,15 +263,8 @@ static int check_app(struct run *rn)
 /* MemAvailable of /proc/meminfo in bytes, or 0 if it cannot be read. */
 static unsigned long long mem_available(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
+    static const char *const keys[] = { "MemAvailable", NULL };
+    return file_proc_kb("/proc/meminfo", keys);
 }
 
 /* What one node of ISA a holds of host memory: its QEMU's own pages

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "pool.h"
+#include "files.h"
 #include "arch.h"
 #include "host_clock.h"
 #include "../../netdev/nic_shm.h"
@@ -588,15 +589,10 @@ unsigned long long pool_idle_bytes(const struct pool *p)
         const struct pool_node *nd = p->node[i];
         if (!nd || nd->state != PN_IDLE || nd->pid <= 0)
             continue;
-        char path[64], line[128];
-        unsigned long long kb;
+        static const char *const keys[] = { "RssAnon", "VmPTE", NULL };
+        char path[64];
         snprintf(path, sizeof path, "/proc/%d/status", (int)nd->pid);
-        FILE *f = fopen(path, "r");
-        while (f && fgets(line, sizeof line, f))
-            if (sscanf(line, "RssAnon: %llu kB", &kb) == 1 || sscanf(line, "VmPTE: %llu kB", &kb) == 1)
-                bytes += kb << 10;
-        if (f)
-            fclose(f);
+        bytes += file_proc_kb(path, keys);
         bytes += resident(nd->mem.map, nd->mem.size) + resident(nd->ram, nd->ram_bytes);
     }
     return bytes;

@@ -2,6 +2,7 @@
  * which nodes, how many lines, and a node's bytes shown harmless. */
 #include "check.h"
 #include "out/results.h"
+#include "files.h"
 
 static char dir[64];
 
@@ -136,4 +137,25 @@ TEST(c1_controls_in_utf8_show_as_question_marks)
     shown(1, OUTPUT_NODE0, out, sizeof out);
     CHECK_STR(out, "  output of node 0:\n    a?2Jb \xc3\xa9\n");
     gone();
+}
+
+/* file_proc_kb: the named "Key: N kB" lines of a /proc-style file, summed
+ * in bytes; other keys, a key that only begins like one, lines without kB
+ * and a missing file count nothing. */
+TEST(proc_kb_lines_by_key)
+{
+    char path[80];
+    snprintf(path, sizeof path, "/tmp/wormsim-proc-kb.%d", (int)getpid());
+    FILE *f = fopen(path, "w");
+    REQUIRE(f != NULL);
+    fputs("Name:\tqemu\nRssAnon:\t  1000 kB\nRssAnonX:\t 7 kB\nVmPTE:\t      24 kB\nThreads:\t3\n"
+          "MemAvailable:   2048 kB\n", f);
+    fclose(f);
+    static const char *const two[] = { "RssAnon", "VmPTE", NULL }, *const one[] = { "MemAvailable", NULL },
+                             *const none[] = { "Threads", NULL };
+    CHECK_EQ_U64(file_proc_kb(path, two), (1000 + 24) * 1024ull);
+    CHECK_EQ_U64(file_proc_kb(path, one), 2048 * 1024ull);
+    CHECK_EQ_U64(file_proc_kb(path, none), 0);
+    unlink(path);
+    CHECK_EQ_U64(file_proc_kb(path, one), 0);
 }
