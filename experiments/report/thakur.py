@@ -177,9 +177,7 @@ def error_by_table_rows(cells, paper_rows, alpha, beta):
             model = errors.ErrorSummary([(csvio.number(r[TIME_COLUMN]), model_seconds(r, alpha, beta))
                                          for r in paper_rows
                                          if r["app"] in MODEL_APPS and here(r["table"], r["len"])])
-            n, med, geo, within = emu.fields()
-            out.append("| %s | %s | %s | %s | %s | %s of %s | %s |" % (
-                title.split(":")[0], span, n, med, geo, within, n, model.fields()[2]))
+            out.append(emu.row("%s | %s" % (title.split(":")[0], span)) + " %s |" % model.fields()[2])
     return out
 
 
