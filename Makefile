@@ -2,7 +2,7 @@
 #   make            build the router/run tool and both node images (ARM, RISC-V)
 #   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
 #                   MPI='prog.c ..': an MPI program instead of APP, ARGS its argv;
-#                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 RUNS_DIR=
+#                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 MERGE_PAGES=1 RUNS_DIR=
 #                   OUTPUT=node0|all|none; README)
 #   make replay RUN=dir     run a run directory's command again and compare its figures
 #   make test       host unit tests and QEMU boot-and-collect tests
@@ -23,7 +23,7 @@
 # A user's value is text, never make code: make would expand a $(...) in
 # it (running $(shell ...)) when it exports or reads the variable. Each
 # variable given on the command line or in the environment keeps its text.
-USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE OUTPUT RUN NODE SWEEP JOBS METRIC OUT \
+USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE MERGE_PAGES OUTPUT RUN NODE SWEEP JOBS METRIC OUT \
             FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
 $(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
@@ -53,7 +53,7 @@ say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '
 C_EXT        = -fms-extensions
 HOST_CFLAGS  = -std=gnu11 $(C_EXT) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -Ihost
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/out/trace.c \
+HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/launch/merge.c host/out/trace.c \
               host/relay/relay.c host/relay/node_host.c host/relay/link_none.c host/launch/app_mem.c host/files.c host/show.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 HOST_HDRS    = $(wildcard host/*.h host/*/*.h host/*/*.def)
@@ -167,7 +167,8 @@ RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
-               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter-out 0,$(TRACE)),--trace) --arch "$$ARCH" \
+               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter-out 0,$(TRACE)),--trace) \
+               $(if $(filter-out 0,$(MERGE_PAGES)),--merge-pages) --arch "$$ARCH" \
                --kernel $(if $(MPI),$(call mpi_elf,arm),$(NODE_ELF)) \
                --kernel-riscv $(if $(MPI),$(call mpi_elf,riscv),$(NODE_ELF_RISCV)) --runs-dir "$$RUNS_DIR"
 # The router's node-facing surface and the relay's message bodies under

@@ -32,6 +32,7 @@
 #include "engine/engine.h"
 #include "launch/ivshmem.h"
 #include "launch/launch.h"
+#include "launch/merge.h"
 #include "out/results.h"
 #include "params.h"
 #include "launch/arch.h"
@@ -78,6 +79,7 @@ struct run {
     enum net_jump jump;              /* the network engine's mode (net_model.h) */
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
     int check_only;                     /* --check: every check, then exit before any node starts */
+    int merge_pages;                    /* --merge-pages: nodes share their identical pages (launch/merge.h) */
     unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
     unsigned long long held_room;       /* bytes of messages the router may hold (check_memory) */
     double timeout_s, hang_s;
@@ -144,6 +146,10 @@ static void usage(FILE *f)
 "                         nodes x the app's buffer bytes at 8 MiB/s a host core)\n"
 "      --mem-limit MIB    host memory the run may use (default: what the host has\n"
 "                         available); a machine estimated to need more is refused\n"
+"      --merge-pages      nodes share their identical pages through the kernel's samepage\n"
+"                         merging (KSM, which must run: /sys/kernel/mm/ksm/run = 1), and\n"
+"                         start without address randomisation; about 4 MiB a node instead\n"
+"                         of 17 (docs/scale.md)\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
 "                         (routing=NAME and selection=NAME: unicast routing, below)\n"
@@ -267,11 +273,17 @@ static unsigned long long mem_available(void)
     return file_proc_kb("/proc/meminfo", keys);
 }
 
+/* A QEMU's own pages: arch_node_kib, or arch_merged_kib once merged. */
+static unsigned node_kib(const struct run *rn, int a)
+{
+    return rn->merge_pages ? arch_merged_kib[a] : arch_node_kib[a];
+}
+
 /* What one node of ISA a holds of host memory: its QEMU's own pages
- * (arch_node_kib), the app's buffers and its NIC memory. */
+ * (node_kib), the app's buffers and its NIC memory. */
 static unsigned long long node_bytes(const struct run *rn, int a)
 {
-    return ((unsigned long long)arch_node_kib[a] << 10) + rn->app_heap + rn->p.nic_mem;
+    return ((unsigned long long)node_kib(rn, a) << 10) + rn->app_heap + rn->p.nic_mem;
 }
 
 /* The run tool's own memory: RUN_TOOL_MIB, and on the router's host
@@ -319,23 +331,36 @@ static unsigned long long memory_limit(const struct run *rn, unsigned long long 
 static int check_memory(struct run *rn)
 {
     int own;
+    char err[512];
+    if (rn->merge_pages && merge_check(err, sizeof err)) {
+        fprintf(stderr, "wormsim: %s\n", err);
+        return -1;
+    }
     unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
     unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
     rn->held_room = limit && limit - need < most ? limit - need : most;
     if (!limit || need <= limit)
         return 0;
-    char whose[64] = "";
+    char whose[64] = "", merged[160] = "";
+    if (!rn->merge_pages) {
+        rn->merge_pages = 1;
+        unsigned long long m = memory_need(rn, &own);
+        rn->merge_pages = 0;
+        if (m <= limit)
+            snprintf(merged, sizeof merged, "; with the kernel's samepage merging running, --merge-pages would "
+                     "need about %llu MiB (docs/scale.md)", m >> 20);
+    }
     if (own != rn->m.nodes)     /* wormsim-mpi: this host's block, and rank 0's mirrors */
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
     fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u KiB per ARM node and %u MiB "
             "for all, %u KiB per RISC-V node and %u MiB for all, %lu KiB each for the app's buffers, %u KiB of NIC "
             "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer "
-            "nodes or a shorter len, free memory, or set --mem-limit\n",
-            own, whose, need >> 20, arch_node_kib[ARCH_ARM], arch_shared_mib[ARCH_ARM], arch_node_kib[ARCH_RISCV],
+            "nodes or a shorter len, free memory, or set --mem-limit%s\n",
+            own, whose, need >> 20, node_kib(rn, ARCH_ARM), arch_shared_mib[ARCH_ARM], node_kib(rn, ARCH_RISCV),
             arch_shared_mib[ARCH_RISCV], rn->app_heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), RUN_TOOL_MIB, ROUTER_NODE_KIB, limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo",
-            rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")");
+            rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")", merged);
     return -1;
 }
 
@@ -765,7 +790,8 @@ static int gdb_announce(struct run *rn, int port, const char *host)
  * pool_spec_key, once the ISA is known to be wanted). */
 static struct pool_spec spec_of(const struct run *rn, int a)
 {
-    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, rn->p.ram_mib, 0, NULL, rn->image[a] };
+    return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, rn->p.ram_mib, 0, NULL, rn->image[a],
+                               rn->merge_pages };
 }
 
 /* What run_main loaded for the nodes: the QEMU templates, the node images
@@ -809,6 +835,61 @@ static int stopped_while_starting(struct run *rn)
     if (sig)
         end_by_signal(rn, sig, by_client, " while its nodes were starting");
     return sig != 0;
+}
+
+/* With --merge-pages nodes start at full speed while the host could hold
+ * every node still to start and every one booting whole (unmerged:
+ * arch_node_kib), and what the started ones will take in the run (below). Past that, a
+ * node starts only while fewer than MERGE_BOOTING nodes are still booting
+ * and the host has available: what the nodes still to start need once
+ * merged (arch_merged_kib), each node booting and this one whole, what
+ * each node started will still take when the run runs (the app's
+ * buffers, the merged pages it writes again and the kernel's own record
+ * of each merged page: MERGE_GROWTH_KIB, about 0.45 and 0.25 MiB
+ * measured), and MERGE_SLACK_MIB. ksmd merges a QEMU's pages some
+ * seconds after they were written: nodes started faster than it merges
+ * would hold their pages whole and exhaust the host. Returns 1 if a
+ * signal ended the run while it waited, -1 (said) if the available memory
+ * did not grow for MERGE_WAIT_S seconds, else 0. */
+#define MERGE_BOOTING 16
+#define MERGE_GROWTH_KIB 1024
+#define MERGE_SLACK_MIB 1024
+#define MERGE_WAIT_S 30
+#define MERGE_POLL_MS 20
+static int wait_for_merging(struct run *rn, int i)
+{
+    int a = rn->arch[i], left = 0, started = 0;
+    for (int j = 0; j < rn->m.nodes; j++)
+        if (link_owner(j, rn->m.nodes) == link_rank())
+            ++*(j < i ? &started : &left);
+    unsigned long long whole = ((unsigned long long)arch_node_kib[a] << 10) + rn->app_heap + rn->p.nic_mem;
+    unsigned long long slack = (unsigned long long)MERGE_SLACK_MIB << 20, best = 0, want = 0;
+    unsigned long long later = (unsigned long long)started * (rn->app_heap + (MERGE_GROWTH_KIB << 10));
+    for (int still = 0;;) {
+        unsigned long long now = mem_available();
+        int booting = 0;
+        for (int j = 0; j < i; j++)
+            booting += rn->nd[j] && rn->nd[j]->pid > 0 && !pool_node_booted(rn->nd[j]);
+        if (!now || now >= (left + (unsigned long long)booting) * whole + later + slack)
+            return 0;                                   /* room for all of them whole */
+        want = (left - 1) * node_bytes(rn, a) + (booting + 1ull) * whole + later + slack;
+        if (booting < MERGE_BOOTING && now >= want)
+            return 0;
+        if (now > best) {
+            best = now;
+            still = 0;
+        } else if (++still * MERGE_POLL_MS >= MERGE_WAIT_S * 1000) {
+            fprintf(stderr, "wormsim: node %d: the host kept %llu MiB available for %d s, less than the %llu MiB "
+                    "the %d nodes still to start and the %d started need; the kernel's samepage merging frees "
+                    "too little or too slowly (/sys/kernel/mm/ksm/pages_to_scan; docs/scale.md, Memory per "
+                    "host)\n", i, now >> 20, MERGE_WAIT_S, want >> 20, left, started);
+            return -1;
+        }
+        poll(NULL, 0, MERGE_POLL_MS);
+        pool_on_accept(&rn->h->pool);
+        if (stopped_while_starting(rn))
+            return 1;
+    }
 }
 
 /* The router, then a node from the pool for every rank: an idle one is
@@ -898,6 +979,11 @@ static int setup(struct run *rn)
         char log[1100];
         snprintf(log, sizeof log, "%s/node-%03d.log", rn->dir, i);
         struct pool_spec spec = specs[rn->arch[i]];
+        int paced = rn->merge_pages && !pool_idle_like(&h->pool, &spec) ? wait_for_merging(rn, i) : 0;
+        if (paced) {
+            rc = paced < 0 ? -1 : 0;
+            goto out;
+        }
         spec.gdb_port = i == rn->gdb_node ? port : 0;
         unsigned long long reused = h->pool.reused;
         struct pool_node *nd = pool_take(&h->pool, &spec, log, err, sizeof err);
@@ -1133,7 +1219,7 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
            O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_LISTP, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
-           O_CHECK, O_OUTPUT };
+           O_CHECK, O_OUTPUT, O_MERGE };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -1145,7 +1231,7 @@ static int run_main(struct host *h, int argc, char **argv)
         { "cpu-ps", 1, 0, O_CPU }, { "msg-max", 1, 0, O_MSGMAX },
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "list-params", 0, 0, O_LISTP }, { "help", 0, 0, 'h' },
         { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
-        { "check", 0, 0, O_CHECK }, { "output", 1, 0, O_OUTPUT },
+        { "check", 0, 0, O_CHECK }, { "output", 1, 0, O_OUTPUT }, { "merge-pages", 0, 0, O_MERGE },
         { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
@@ -1196,6 +1282,7 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_LIST: list_apps(stdout); return 0;
         case O_LISTP: params_list(stdout); return 0;
         case O_CHECK: rn.check_only = 1; break;
+        case O_MERGE: rn.merge_pages = 1; break;
         case O_OUTPUT: {
             static const char *const shown[] = { [OUTPUT_NODE0] = "node0", [OUTPUT_ALL] = "all", [OUTPUT_NONE] = "none" };
             int w = 0;
@@ -1302,10 +1389,11 @@ static int run_main(struct host *h, int argc, char **argv)
                      limit >> 20, nidle, idle >> 20);
         else
             snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
-        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory (%s), and the router "
+        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory%s (%s), and the router "
                "holds at most %llu MiB of messages; limits %.0f s in all (--timeout), %.0f s with no NIC use "
                "(--hang-timeout)\n", rn.app, topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20,
-               lim, rn.held_room >> 20, rn.timeout_s, rn.hang_s);
+               rn.merge_pages ? " once the nodes' pages are merged" : "", lim, rn.held_room >> 20, rn.timeout_s,
+               rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }

@@ -23,6 +23,7 @@ int arch_read_image(enum node_arch a, const char *path, size_t ram_bytes, struct
 
 const unsigned arch_node_kib[ARCH_COUNT] = { 17152, 12685 };   /* 16.75 and 12.39 MiB */
 const unsigned arch_shared_mib[ARCH_COUNT] = { 33, 49 };
+const unsigned arch_merged_kib[ARCH_COUNT] = { 3072, 2160 };     /* 3 and 2.1 MiB */
 
 static int word_arch(const char *w, size_t n)
 {

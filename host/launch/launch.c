@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include "launch.h"
+#include "merge.h"
 #include "files.h"
 
 #define TEMPLATE_MAX (64 << 10)   /* a QEMU template: a few hundred bytes of options */
@@ -165,6 +166,10 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
          * has work it should get a core at once. */
         setpriority(PRIO_PROCESS, 0, 5);
         setpgid(0, 0);
+        if (v->merge_pages && merge_child()) {
+            dprintf(out_fd, "cannot make the node's pages mergeable: %m\n");
+            _exit(127);
+        }
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);

@@ -24,6 +24,7 @@ struct launch_vars {
     int ram_fd;      /* the node's RAM, a memfd holding its image: QEMU's fd
                         LAUNCH_RAM_FD, its guest RAM (@RAM@); -1: none */
     unsigned long long entry;   /* the image's entry point (@ENTRY@) */
+    int merge_pages; /* 1: its pages may be merged with other nodes' (merge.h) */
 };
 
 /* In the node's QEMU: the kept node's control socket, a QMP monitor

@@ -227,7 +227,7 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     qmp_init(&nd->qmp, ctl[0]);
     char mem[16];
     snprintf(mem, sizeof mem, "%uM", s->ram_mib);
-    struct launch_vars v = { s->kernel, p->sock, mem, s->gdb_port, ctl[1], ram, s->image->im.entry };
+    struct launch_vars v = { s->kernel, p->sock, mem, s->gdb_port, ctl[1], ram, s->image->im.entry, s->merge_pages };
     nd->pid = launch_node(s->tpl, &v, out[1]);
     close(out[1]);
     out[1] = -1;
@@ -507,6 +507,11 @@ void pool_give_back(struct pool *p, struct pool_node *nd, int ok)
         return;
     }
     node_free(p, nd);
+}
+
+int pool_node_booted(const struct pool_node *nd)
+{
+    return nd->conn >= 0 && ((const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF))->hello != 0;
 }
 
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd)

@@ -73,6 +73,7 @@ struct pool_spec {
     int gdb_port;            /* 0: none; a node with a gdbstub is never reused */
     char *key;               /* pool_spec_key(), once per spec */
     struct pool_image *image;   /* the image, read once for the run (the run's reference) */
+    int merge_pages;         /* a node it starts may share pages (wormsim --merge-pages) */
 };
 
 /* Fill spec->key (see the key above). Returns -1 with err set if the node
@@ -161,6 +162,9 @@ struct pool_node *pool_on_child(struct pool *p, pid_t pid);
 /* A node no run has rang: one that faulted while it waited for a run is
  * killed. */
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
+/* 1 once the node's QEMU has its NIC and the node has booted (its status's
+ * hello is set): what it holds then stays until its run. */
+int pool_node_booted(const struct pool_node *nd);
 /* Idle nodes, all keys; and the memory they hold that ending them would
  * free: each QEMU's private resident pages (its own heap, RssAnon of
  * /proc/PID/status) and page tables (VmPTE), and the pages of its RAM

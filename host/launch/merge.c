@@ -1,0 +1,47 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include "merge.h"
+
+#ifndef PR_SET_MEMORY_MERGE          /* Linux 6.4, include/uapi/linux/prctl.h */
+#define PR_SET_MEMORY_MERGE 67
+#define PR_GET_MEMORY_MERGE 68
+#endif
+
+#define KSM_RUN "/sys/kernel/mm/ksm/run"
+
+int merge_check(char *err, size_t errlen)
+{
+    FILE *f = fopen(KSM_RUN, "r");
+    int run = -1;
+    if (!f) {
+        snprintf(err, errlen, "--merge-pages: this kernel has no samepage merging (%s: %s)", KSM_RUN,
+                 strerror(errno));
+        return -1;
+    }
+    if (fscanf(f, "%d", &run) != 1)
+        run = -1;
+    fclose(f);
+    if (run != 1) {
+        snprintf(err, errlen,
+                 "--merge-pages: the kernel's samepage merging is not running (%s is %d, it must be 1); "
+                 "as root: echo 1 > %s", KSM_RUN, run, KSM_RUN);
+        return -1;
+    }
+    if (prctl(PR_GET_MEMORY_MERGE, 0, 0, 0, 0) < 0) {
+        snprintf(err, errlen, "--merge-pages: this kernel cannot merge a whole process's pages "
+                 "(prctl PR_GET_MEMORY_MERGE: %s; Linux 6.7 or later)", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int merge_child(void)
+{
+    int p = personality(0xffffffff);
+    if (p < 0 || personality((unsigned long)p | ADDR_NO_RANDOMIZE) < 0)
+        return -1;
+    return prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) < 0 ? -1 : 0;
+}
