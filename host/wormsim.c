@@ -147,9 +147,11 @@ static void usage(FILE *f)
 "      --mem-limit MIB    host memory the run may use (default: what the host has\n"
 "                         available); a machine estimated to need more is refused\n"
 "      --merge-pages      nodes share their identical pages through the kernel's samepage\n"
-"                         merging (KSM, which must run: /sys/kernel/mm/ksm/run = 1), and\n"
-"                         start without address randomisation; about 4 MiB a node instead\n"
-"                         of 17 (docs/scale.md)\n"
+"                         merging (KSM, Linux 6.7 or later; it must run: /sys/kernel/mm/ksm/run\n"
+"                         = 1, and pages_to_scan 2000 keeps up with starts), and their QEMUs\n"
+"                         run without address randomisation; about 4 MiB a node instead of\n"
+"                         17; past what the host could hold unmerged, starts are paced\n"
+"                         while ksmd merges (one host only; docs/scale.md)\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
 "                         (routing=NAME and selection=NAME: unicast routing, below)\n"
@@ -273,6 +275,10 @@ static unsigned long long mem_available(void)
     return file_proc_kb("/proc/meminfo", keys);
 }
 
+/* What a start of merged nodes keeps available beyond what they need
+ * (wait_for_merging, check_memory). */
+#define MERGE_SLACK_MIB 1024
+
 /* A QEMU's own pages: arch_node_kib, or arch_merged_kib once merged. */
 static unsigned node_kib(const struct run *rn, int a)
 {
@@ -332,23 +338,33 @@ static int check_memory(struct run *rn)
 {
     int own;
     char err[512];
+    if (rn->merge_pages && link_size() > 1) {
+        fprintf(stderr, "wormsim: --merge-pages runs on one host: a node host of wormsim-mpi starts its nodes "
+                "without the pacing merged nodes need (docs/scale.md, Memory per host)\n");
+        return -1;
+    }
     if (rn->merge_pages && merge_check(err, sizeof err)) {
         fprintf(stderr, "wormsim: %s\n", err);
         return -1;
     }
+    unsigned long long slack = (unsigned long long)MERGE_SLACK_MIB << 20;
     unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
     unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
-    rn->held_room = limit && limit - need < most ? limit - need : most;
-    if (!limit || need <= limit)
+    unsigned long long kept = need + (rn->merge_pages ? slack : 0);   /* what must fit */
+    rn->held_room = limit && limit - kept < most ? limit - kept : most;
+    if (!limit || kept <= limit)
         return 0;
     char whose[64] = "", merged[160] = "";
     if (!rn->merge_pages) {
         rn->merge_pages = 1;
         unsigned long long m = memory_need(rn, &own);
         rn->merge_pages = 0;
-        if (m <= limit)
+        if (m + slack <= limit)
             snprintf(merged, sizeof merged, "; with the kernel's samepage merging running, --merge-pages would "
-                     "need about %llu MiB (docs/scale.md)", m >> 20);
+                     "need about %llu MiB and keep %d MiB free (docs/scale.md)", m >> 20, MERGE_SLACK_MIB);
+    } else {
+        snprintf(merged, sizeof merged, " (--merge-pages: the nodes once merged, and %d MiB kept free while "
+                 "they start)", MERGE_SLACK_MIB);
     }
     if (own != rn->m.nodes)     /* wormsim-mpi: this host's block, and rank 0's mirrors */
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
@@ -839,55 +855,79 @@ static int stopped_while_starting(struct run *rn)
 
 /* With --merge-pages nodes start at full speed while the host could hold
  * every node still to start and every one booting whole (unmerged:
- * arch_node_kib), and what the started ones will take in the run (below). Past that, a
- * node starts only while fewer than MERGE_BOOTING nodes are still booting
- * and the host has available: what the nodes still to start need once
- * merged (arch_merged_kib), each node booting and this one whole, what
- * each node started will still take when the run runs (the app's
- * buffers, the merged pages it writes again and the kernel's own record
- * of each merged page: MERGE_GROWTH_KIB, about 0.45 and 0.25 MiB
- * measured), and MERGE_SLACK_MIB. ksmd merges a QEMU's pages some
- * seconds after they were written: nodes started faster than it merges
- * would hold their pages whole and exhaust the host. Returns 1 if a
- * signal ended the run while it waited, -1 (said) if the available memory
- * did not grow for MERGE_WAIT_S seconds, else 0. */
+ * arch_node_kib) and MERGE_SLACK_MIB. Past that, a node starts only while
+ * fewer than MERGE_BOOTING nodes are booting and the host has available
+ * what the nodes still to start need once merged (node_bytes), what each
+ * node booting and this one hold beyond that until ksmd has merged them
+ * (arch_node_kib less arch_merged_kib), what each node started still
+ * takes when the run runs (its app's buffers, the merged pages it writes
+ * again and the kernel's record of its scanned pages: MERGE_GROWTH_KIB,
+ * about 0.45 and 0.25 MiB measured), and MERGE_SLACK_MIB, which the memory
+ * check also keeps (check_memory). ksmd merges a QEMU's pages seconds
+ * after they were written: nodes started faster than it merges would
+ * hold their pages whole and exhaust the host. Returns 1 if the run ended
+ * while it waited (a signal, a node that failed), -1 (the run failed,
+ * saying why) if for MERGE_WAIT_S seconds neither the available memory
+ * grew nor a node finished booting, else 0. */
 #define MERGE_BOOTING 16
 #define MERGE_GROWTH_KIB 1024
-#define MERGE_SLACK_MIB 1024
 #define MERGE_WAIT_S 30
 #define MERGE_POLL_MS 20
+static unsigned long long whole_bytes(const struct run *rn, int a)
+{
+    return ((unsigned long long)arch_node_kib[a] << 10) + rn->app_heap + rn->p.nic_mem;
+}
+
 static int wait_for_merging(struct run *rn, int i)
 {
-    int a = rn->arch[i], left = 0, started = 0;
-    for (int j = 0; j < rn->m.nodes; j++)
-        if (link_owner(j, rn->m.nodes) == link_rank())
-            ++*(j < i ? &started : &left);
-    unsigned long long whole = ((unsigned long long)arch_node_kib[a] << 10) + rn->app_heap + rn->p.nic_mem;
-    unsigned long long slack = (unsigned long long)MERGE_SLACK_MIB << 20, best = 0, want = 0;
-    unsigned long long later = (unsigned long long)started * (rn->app_heap + (MERGE_GROWTH_KIB << 10));
-    for (int still = 0;;) {
-        unsigned long long now = mem_available();
+    unsigned long long later = 0, rest_whole = 0, rest_merged = (unsigned long long)MERGE_SLACK_MIB << 20;
+    for (int j = 0; j < rn->m.nodes; j++) {
+        if (link_owner(j, rn->m.nodes) != link_rank())
+            continue;
+        if (j < i) {
+            later += rn->app_heap + (MERGE_GROWTH_KIB << 10);
+        } else {
+            rest_whole += whole_bytes(rn, rn->arch[j]);
+            rest_merged += node_bytes(rn, rn->arch[j]);
+        }
+    }
+    rest_merged += whole_bytes(rn, rn->arch[i]) - node_bytes(rn, rn->arch[i]);   /* this one, whole */
+    unsigned long long best = 0, want = 0, now = 0;
+    double since = now_s();
+    int fewest = rn->m.nodes;
+    for (;;) {
+        now = mem_available();
         int booting = 0;
+        unsigned long long extra = 0;
         for (int j = 0; j < i; j++)
-            booting += rn->nd[j] && rn->nd[j]->pid > 0 && !pool_node_booted(rn->nd[j]);
-        if (!now || now >= (left + (unsigned long long)booting) * whole + later + slack)
-            return 0;                                   /* room for all of them whole */
-        want = (left - 1) * node_bytes(rn, a) + (booting + 1ull) * whole + later + slack;
+            if (rn->nd[j] && rn->nd[j]->pid > 0 && !pool_node_booted(rn->nd[j])) {
+                booting++;
+                extra += whole_bytes(rn, rn->arch[j]) - node_bytes(rn, rn->arch[j]);
+            }
+        if (!now || now >= rest_whole + extra + later + ((unsigned long long)MERGE_SLACK_MIB << 20))
+            return 0;                                   /* room for them all whole */
+        want = rest_merged + extra + later;
         if (booting < MERGE_BOOTING && now >= want)
             return 0;
-        if (now > best) {
-            best = now;
-            still = 0;
-        } else if (++still * MERGE_POLL_MS >= MERGE_WAIT_S * 1000) {
-            fprintf(stderr, "wormsim: node %d: the host kept %llu MiB available for %d s, less than the %llu MiB "
-                    "the %d nodes still to start and the %d started need; the kernel's samepage merging frees "
-                    "too little or too slowly (/sys/kernel/mm/ksm/pages_to_scan; docs/scale.md, Memory per "
-                    "host)\n", i, now >> 20, MERGE_WAIT_S, want >> 20, left, started);
+        if (now > best + (16ull << 20) || booting < fewest) {
+            best = now > best ? now : best;
+            fewest = booting;
+            since = now_s();
+        } else if (now_s() - since >= MERGE_WAIT_S) {
+            if (now >= want)
+                fail(rn, "node %d: %d nodes started before it were still booting after %d s", i, booting,
+                     MERGE_WAIT_S);
+            else
+                fail(rn, "node %d: the host kept %llu MiB available for %d s, less than the %llu MiB the "
+                     "nodes still to start and those started need; the kernel's samepage merging frees too "
+                     "little or too slowly (/sys/kernel/mm/ksm/pages_to_scan; docs/scale.md, Memory per host)",
+                     i, now >> 20, MERGE_WAIT_S, want >> 20);
+            fprintf(stderr, "wormsim: %s\n", rn->out.error);
             return -1;
         }
         poll(NULL, 0, MERGE_POLL_MS);
         pool_on_accept(&rn->h->pool);
-        if (stopped_while_starting(rn))
+        if (stopped_while_starting(rn) || rn->done)
             return 1;
     }
 }
@@ -1392,7 +1432,7 @@ static int run_main(struct host *h, int argc, char **argv)
         printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory%s (%s), and the router "
                "holds at most %llu MiB of messages; limits %.0f s in all (--timeout), %.0f s with no NIC use "
                "(--hang-timeout)\n", rn.app, topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20,
-               rn.merge_pages ? " once the nodes' pages are merged" : "", lim, rn.held_room >> 20, rn.timeout_s,
+               rn.merge_pages ? " once the nodes' pages are merged, and 1024 MiB kept free while they start" : "", lim, rn.held_room >> 20, rn.timeout_s,
                rn.hang_s);
         run_free_inputs(&rn);
         return 0;

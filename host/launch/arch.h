@@ -32,8 +32,8 @@ extern const unsigned arch_shared_mib[ARCH_COUNT];
  * after bcast_rd len=1024, merging settled, holds ARM 260 to 267 MiB at 64
  * nodes and 890 at 256, RISC-V 228 to 236 and 751; a run on those nodes
  * writes some merged pages again, a peak of 296 (ARM, 64) and 248 (RISC-V):
- * 0.45 and 0.28 MiB a node more. The estimate is 305 and 264 at 64 nodes,
- * 1,097 and 873 at 256. */
+ * 0.45 and 0.28 MiB a node more. The estimate (wormsim --check
+ * --merge-pages) is 306 and 265 at 64 nodes, 1,101 and 889 at 256. */
 extern const unsigned arch_merged_kib[ARCH_COUNT];
 
 /* Fill map[0..nodes-1] from --arch. Returns 0, or -1 with a message naming

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include "merge.h"
 
 #ifndef PR_SET_MEMORY_MERGE          /* Linux 6.4, include/uapi/linux/prctl.h */
@@ -30,9 +31,14 @@ int merge_check(char *err, size_t errlen)
                  "as root: echo 1 > %s", KSM_RUN, run, KSM_RUN);
         return -1;
     }
-    if (prctl(PR_GET_MEMORY_MERGE, 0, 0, 0, 0) < 0) {
-        snprintf(err, errlen, "--merge-pages: this kernel cannot merge a whole process's pages "
-                 "(prctl PR_GET_MEMORY_MERGE: %s; Linux 6.7 or later)", strerror(errno));
+    /* PR_SET_MEMORY_MERGE came in Linux 6.4; it outlives exec from 6.7 on
+     * (before, a node's QEMU would lose it and never merge). */
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 || major < 6 || (major == 6 && minor < 7) ||
+        prctl(PR_GET_MEMORY_MERGE, 0, 0, 0, 0) < 0) {
+        snprintf(err, errlen, "--merge-pages: this kernel (%s) cannot merge a whole process's pages past "
+                 "exec; it needs Linux 6.7 or later", uname(&u) ? "unknown" : u.release);
         return -1;
     }
     return 0;

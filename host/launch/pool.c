@@ -43,8 +43,10 @@ int pool_init(struct pool *p, int keep, int epfd, char *err, size_t errlen)
     return 0;
 }
 
-/* The key of a node: ISA, image path and file identity, NIC memory, RAM, the
- * PATH its QEMU was found on, template. A rebuilt image has another inode
+/* The key of a node: ISA, image path and file identity, NIC memory, RAM,
+ * whether its pages merge (--merge-pages: a node without address
+ * randomisation serves only runs that asked for it), the PATH its QEMU was
+ * found on, template. A rebuilt image has another inode
  * or time, so another key. */
 int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
 {
@@ -63,9 +65,10 @@ int pool_spec_key(struct pool_spec *s, char *err, size_t errlen)
         cap += strlen(s->tpl->argv[i]) + 1;
     char *k = malloc(cap);
     if (k) {
-        size_t o = (size_t)snprintf(k, cap, "%d|%s|%lu:%lu:%lld:%lld.%09ld|%zu|%u|%s|", s->arch, path,
+        size_t o = (size_t)snprintf(k, cap, "%d|%s|%lu:%lu:%lld:%lld.%09ld|%zu|%u|%d|%s|", s->arch, path,
                                     (unsigned long)st.st_dev, (unsigned long)st.st_ino, (long long)st.st_size,
-                                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, s->nic_mem, s->ram_mib, qemu);
+                                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, s->nic_mem, s->ram_mib,
+                                    s->merge_pages, qemu);
         for (int i = 0; i < s->tpl->argc; i++)
             o += (size_t)snprintf(k + o, cap - o, "%s\x1f", s->tpl->argv[i]);
     }
