@@ -167,7 +167,9 @@ void pool_on_idle_bell(struct pool *p, struct pool_node *nd);
 int pool_node_booted(const struct pool_node *nd);
 /* Idle nodes, all keys; and the memory they hold that ending them would
  * free: each QEMU's private resident pages (its own heap, RssAnon of
- * /proc/PID/status) and page tables (VmPTE), and the pages of its RAM
+ * /proc/PID/status, less the pages the kernel's samepage merging shares
+ * with other processes: ksm_merging_pages) and page tables (VmPTE), and
+ * the pages of its RAM
  * and NIC memory in use (memfds the pool shares with the node, so not in
  * RssAnon). */
 int pool_idle(const struct pool *p);
