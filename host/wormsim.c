@@ -285,11 +285,17 @@ static unsigned node_kib(const struct run *rn, int a)
     return rn->merge_pages ? arch_merged_kib[a] : arch_node_kib[a];
 }
 
-/* What one node of ISA a holds of host memory: its QEMU's own pages
- * (node_kib), the app's buffers and its NIC memory. */
+/* What a node holds of host memory with a QEMU of qemu_kib: that, the
+ * app's buffers and its NIC memory. */
+static unsigned long long node_bytes_with(const struct run *rn, unsigned qemu_kib)
+{
+    return ((unsigned long long)qemu_kib << 10) + rn->app_heap + rn->p.nic_mem;
+}
+
+/* What one node of ISA a holds: its QEMU's own pages as counted (node_kib). */
 static unsigned long long node_bytes(const struct run *rn, int a)
 {
-    return ((unsigned long long)node_kib(rn, a) << 10) + rn->app_heap + rn->p.nic_mem;
+    return node_bytes_with(rn, node_kib(rn, a));
 }
 
 /* The run tool's own memory: RUN_TOOL_MIB, and on the router's host
@@ -873,9 +879,9 @@ static int stopped_while_starting(struct run *rn)
 #define MERGE_GROWTH_KIB 1024
 #define MERGE_WAIT_S 30
 #define MERGE_POLL_MS 20
-static unsigned long long whole_bytes(const struct run *rn, int a)
+static unsigned long long whole_bytes(const struct run *rn, int a)   /* unmerged */
 {
-    return ((unsigned long long)arch_node_kib[a] << 10) + rn->app_heap + rn->p.nic_mem;
+    return node_bytes_with(rn, arch_node_kib[a]);
 }
 
 static int wait_for_merging(struct run *rn, int i)
