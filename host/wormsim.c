@@ -886,48 +886,45 @@ static unsigned long long whole_bytes(const struct run *rn, int a)   /* unmerged
 
 static int wait_for_merging(struct run *rn, int i)
 {
-    unsigned long long later = 0, rest_whole = 0, rest_merged = (unsigned long long)MERGE_SLACK_MIB << 20;
+    struct merge_pace pc = { .slack = (unsigned long long)MERGE_SLACK_MIB << 20, .booting_max = MERGE_BOOTING };
     for (int j = 0; j < rn->m.nodes; j++) {
         if (link_owner(j, rn->m.nodes) != link_rank())
             continue;
         if (j < i) {
-            later += rn->app_heap + (MERGE_GROWTH_KIB << 10);
+            pc.later += rn->app_heap + (MERGE_GROWTH_KIB << 10);
         } else {
-            rest_whole += whole_bytes(rn, rn->arch[j]);
-            rest_merged += node_bytes(rn, rn->arch[j]);
+            pc.rest_whole += whole_bytes(rn, rn->arch[j]);
+            pc.rest_merged += node_bytes(rn, rn->arch[j]);
         }
     }
-    rest_merged += whole_bytes(rn, rn->arch[i]) - node_bytes(rn, rn->arch[i]);   /* this one, whole */
-    unsigned long long best = 0, want = 0, now = 0;
+    pc.rest_merged += whole_bytes(rn, rn->arch[i]) - node_bytes(rn, rn->arch[i]);   /* this one, whole */
+    unsigned long long best = 0, want = 0;
     double since = now_s();
     int fewest = rn->m.nodes;
     for (;;) {
-        now = mem_available();
-        int booting = 0;
-        unsigned long long extra = 0;
+        pc.available = mem_available();
+        pc.booting = 0;
+        pc.booting_extra = 0;
         for (int j = 0; j < i; j++)
             if (rn->nd[j] && rn->nd[j]->pid > 0 && !pool_node_booted(rn->nd[j])) {
-                booting++;
-                extra += whole_bytes(rn, rn->arch[j]) - node_bytes(rn, rn->arch[j]);
+                pc.booting++;
+                pc.booting_extra += whole_bytes(rn, rn->arch[j]) - node_bytes(rn, rn->arch[j]);
             }
-        if (!now || now >= rest_whole + extra + later + ((unsigned long long)MERGE_SLACK_MIB << 20))
-            return 0;                                   /* room for them all whole */
-        want = rest_merged + extra + later;
-        if (booting < MERGE_BOOTING && now >= want)
+        if (merge_may_start(&pc, &want))
             return 0;
-        if (now > best + (16ull << 20) || booting < fewest) {
-            best = now > best ? now : best;
-            fewest = booting;
+        if (pc.available > best + (16ull << 20) || pc.booting < fewest) {
+            best = pc.available > best ? pc.available : best;
+            fewest = pc.booting;
             since = now_s();
         } else if (now_s() - since >= MERGE_WAIT_S) {
-            if (now >= want)
-                fail(rn, "node %d: %d nodes started before it were still booting after %d s", i, booting,
+            if (pc.available >= want)
+                fail(rn, "node %d: %d nodes started before it were still booting after %d s", i, pc.booting,
                      MERGE_WAIT_S);
             else
                 fail(rn, "node %d: the host kept %llu MiB available for %d s, less than the %llu MiB the "
                      "nodes still to start and those started need; the kernel's samepage merging frees too "
                      "little or too slowly (/sys/kernel/mm/ksm/pages_to_scan; docs/scale.md, Memory per host)",
-                     i, now >> 20, MERGE_WAIT_S, want >> 20);
+                     i, pc.available >> 20, MERGE_WAIT_S, want >> 20);
             fprintf(stderr, "wormsim: %s\n", rn->out.error);
             return -1;
         }

@@ -44,6 +44,15 @@ int merge_check(char *err, size_t errlen)
     return 0;
 }
 
+int merge_may_start(const struct merge_pace *p, unsigned long long *want)
+{
+    unsigned long long terms = p->booting_extra + p->later + p->slack;
+    *want = p->rest_merged + terms;
+    if (!p->available || p->available >= p->rest_whole + terms)
+        return 1;
+    return p->booting < p->booting_max && p->available >= *want;
+}
+
 int merge_child(void)
 {
     int p = personality(0xffffffff);

@@ -24,4 +24,22 @@ int merge_check(char *err, size_t errlen);
  * randomisation. -1 with errno if the kernel refused. */
 int merge_child(void);
 
+/* A paced start of merged nodes (wormsim.c, wait_for_merging), in bytes. */
+struct merge_pace {
+    unsigned long long available;    /* the host's (MemAvailable); 0: unknown */
+    unsigned long long rest_whole;   /* the nodes still to start, this one included, unmerged */
+    unsigned long long rest_merged;  /* the same nodes merged, and this one's difference to whole */
+    unsigned long long booting_extra;   /* what the nodes booting hold beyond merged */
+    unsigned long long later;        /* what the nodes started take when the run runs */
+    unsigned long long slack;        /* kept free */
+    int booting, booting_max;        /* nodes booting now, and at most at once */
+};
+
+/* 1 if the next node may start: the host could hold the nodes still to
+ * start and those booting whole, what the started ones take later and
+ * the slack (or its memory is unknown); or fewer than booting_max boot
+ * and it holds them merged with the same terms. *want: the figure of the
+ * second rule. */
+int merge_may_start(const struct merge_pace *p, unsigned long long *want);
+
 #endif
