@@ -1432,11 +1432,14 @@ static int run_main(struct host *h, int argc, char **argv)
                      limit >> 20, nidle, idle >> 20);
         else
             snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
+        char merging[80] = "";
+        if (rn.merge_pages)
+            snprintf(merging, sizeof merging, " once the nodes' pages are merged, and %d MiB kept free while they "
+                     "start", MERGE_SLACK_MIB);
         printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory%s (%s), and the router "
                "holds at most %llu MiB of messages; limits %.0f s in all (--timeout), %.0f s with no NIC use "
                "(--hang-timeout)\n", rn.app, topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20,
-               rn.merge_pages ? " once the nodes' pages are merged, and 1024 MiB kept free while they start" : "", lim, rn.held_room >> 20, rn.timeout_s,
-               rn.hang_s);
+               merging, lim, rn.held_room >> 20, rn.timeout_s, rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }

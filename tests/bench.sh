@@ -291,11 +291,7 @@ if [ "${MERGE:-1}" != 0 ] && [ "$(cat /sys/kernel/mm/ksm/run 2>/dev/null)" = 1 ]
   pool_start "$P"
   echo "(ksmd scans $(cat /sys/kernel/mm/ksm/pages_to_scan) pages every $(cat /sys/kernel/mm/ksm/sleep_millisecs) ms)"
   if "$WORMSIM" --pool "$P" --merge-pages --kernel "$KERNEL" --runs-dir "$TMP/runs" --app hello --nodes 1024 > "$TMP/out" 2>&1; then
-    prev=0
-    for k in $(seq 60); do
-      sleep 3; held=$(tests/pool-memory.sh $pp)
-      [ $((held - prev)) -le 4 ] && [ $((prev - held)) -le 4 ] && break; prev=$held
-    done
+    held=$(tests/pool-memory.sh $pp --settled)
     printf "%-46s %14s %12s\n" "1024 idle merged ARM nodes, MiB a node" "$(awk -v h="$held" 'BEGIN { printf "%.2f", h / 1024 }')" "8"
   else
     echo "hello on 1024 merged nodes failed: $(grep -m1 wormsim: "$TMP/out")"

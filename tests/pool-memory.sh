@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pool-memory.sh POOL [RUN]: the host memory held by the node pool POOL (the
+# pool-memory.sh POOL [RUN | --settled]: the host memory held by the node pool POOL (the
 # pid of wormsim --serve) and its QEMUs, in MiB, as if nothing else ran:
 # each process's proportional set size (PSS), except that the shared pages
 # of mapped files (the QEMU binary, the shared libraries) count as shared
@@ -7,7 +7,10 @@
 # file's private pages, its relocated data, count whole), so that other
 # QEMUs on the host, which share those pages and lower the PSS, do not
 # move the figure. With RUN, the pid of a run on the pool: the largest
-# figure sampled every 0.2 s from now until 2 s after RUN has ended.
+# figure sampled every 0.2 s from now until 2 s after RUN has ended. With
+# --settled, the figure once it stayed within 2 MiB over 2 s (the kernel's
+# samepage merging has done with the pool's merged nodes), after 60 s at
+# most.
 # The memory check's estimate is compared with it (tests/qemu/suite-pool.sh
 # memory_estimate_is_close, make bench).
 set -u
@@ -30,6 +33,14 @@ held() {
 }
 
 [ -n "$run" ] || { held; exit 0; }
+if [ "$run" = --settled ]; then
+  prev=0
+  for i in $(seq 30); do
+    sleep 2; now=$(held)
+    [ $((now - prev)) -le 2 ] && [ $((prev - now)) -le 2 ] && break; prev=$now
+  done
+  echo "$now"; exit 0
+fi
 peak=0 after=0
 while [ $after -lt 10 ]; do
   kill -0 "$run" 2>/dev/null || after=$((after + 1))

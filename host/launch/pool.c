@@ -512,15 +512,20 @@ void pool_give_back(struct pool *p, struct pool_node *nd, int ok)
     node_free(p, nd);
 }
 
+/* The node's status page (netdev/nic_shm.h), which the node writes. */
+static const volatile struct nic_status *status_of(const struct pool_node *nd)
+{
+    return (const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF);
+}
+
 int pool_node_booted(const struct pool_node *nd)
 {
-    return nd->conn >= 0 && ((const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF))->hello != 0;
+    return nd->conn >= 0 && status_of(nd)->hello != 0;
 }
 
 void pool_on_idle_bell(struct pool *p, struct pool_node *nd)
 {
-    const volatile struct nic_status *st = (const volatile struct nic_status *)(nd->mem.map + NIC_STATUS_OFF);
-    if (st->state == NIC_STATE_FAULT)
+    if (status_of(nd)->state == NIC_STATE_FAULT)
         node_free(p, nd);
 }
 

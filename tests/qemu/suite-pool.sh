@@ -239,7 +239,7 @@ memory_estimate_is_close() {
 # (and to set it back as it was) and Linux 6.7; run.sh skips it otherwise,
 # and says so.
 merge_pages_share_and_keep_figures() {
-  local K=/sys/kernel/mm/ksm P=mp-$$ rc est held peak prev=0 plain i
+  local K=/sys/kernel/mm/ksm P=mp-$$ rc est held peak plain
   local run0 scan0; run0=$(cat $K/run) scan0=$(cat $K/pages_to_scan)
   local back="echo $run0 > $K/run; echo $scan0 > $K/pages_to_scan"
   trap "$back" EXIT
@@ -258,10 +258,7 @@ merge_pages_share_and_keep_figures() {
   "$WORMSIM" --pool "$P" --merge-pages --check-jump "${run[@]}" > "$TMP/m2" 2>&1; rc=$?
   expect '[ $rc = 0 ]' "$(cat "$TMP/m2")"
   same_results "$plain" "$(latest)"
-  for i in $(seq 30); do       # merged: what the pool holds stays within 2 MiB for 2 s
-    sleep 2; held=$(tests/pool-memory.sh $pp)
-    [ $((held - prev)) -le 2 ] && [ $((prev - held)) -le 2 ] && break; prev=$held
-  done
+  held=$(tests/pool-memory.sh $pp --settled)
   expect '[ $((held * 1024 / 64)) -le 8192 ]' "64 idle merged nodes hold $held MiB, over 8 MiB each"
   "$WORMSIM" --pool "$P" --merge-pages --check-jump "${run[@]}" > "$TMP/m3" 2>&1 & local wr=$!
   peak=$(tests/pool-memory.sh $pp $wr)
