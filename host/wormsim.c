@@ -65,6 +65,17 @@ struct host {
 /* epoll kinds beyond the pool's (POOL_EV_*) */
 enum { EV_SIG = 16, EV_TIMER, EV_CLIENT, EV_SERVE };
 
+/* A paced start (merge_pace_look): node + 1 it is about, the most memory
+ * seen available and the fewest nodes booting since `since`, when it last
+ * gained either, and ksmd's passes then. */
+struct pace_watch {
+    int node;
+    unsigned long long best;
+    double since;
+    long long scans;                 /* ksmd's passes at `since` (merge_full_scans) */
+    int fewest;
+};
+
 struct run {
     struct host *h;
     struct topo_shape m;
@@ -98,6 +109,7 @@ struct run {
     /* nodes on other hosts (host/relay/link.h), by rank: the router's mirror of
      * each one's NIC memory; NULL when every node is on this host */
     struct remote *rem;
+    struct pace_watch pace;          /* a paced start's progress (merge_pace_look) */
     int hosts_done;                  /* node hosts that answered END */
 };
 
@@ -151,7 +163,8 @@ static void usage(FILE *f)
 "                         = 1, and pages_to_scan 2000 keeps up with starts), and their QEMUs\n"
 "                         run without address randomisation; about 4 MiB a node instead of\n"
 "                         17; past what the host could hold unmerged, starts are paced\n"
-"                         while ksmd merges (one host only; docs/scale.md)\n"
+"                         while ksmd merges (each node host of wormsim-mpi its own;\n"
+"                         docs/scale.md)\n"
 "      --preset NAME      network and node parameters from presets/NAME.conf (or a file path)\n"
 "      --set 'k=v ...'    set parameters (applied after the preset, in order); keys in docs/network.md\n"
 "                         (routing=NAME and selection=NAME: unicast routing, below)\n"
@@ -344,17 +357,12 @@ static int check_memory(struct run *rn)
 {
     int own;
     char err[512];
-    if (rn->merge_pages && link_size() > 1) {
-        fprintf(stderr, "wormsim: --merge-pages runs on one host: a node host of wormsim-mpi starts its nodes "
-                "without the pacing merged nodes need (docs/scale.md, Memory per host)\n");
-        return -1;
-    }
-    if (rn->merge_pages && merge_check(err, sizeof err)) {
+    unsigned long long slack = (unsigned long long)MERGE_SLACK_MIB << 20;
+    unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
+    if (rn->merge_pages && own && merge_check(err, sizeof err)) {   /* a host of nodes (not wormsim-mpi's rank 0) */
         fprintf(stderr, "wormsim: %s\n", err);
         return -1;
     }
-    unsigned long long slack = (unsigned long long)MERGE_SLACK_MIB << 20;
-    unsigned long long idle, need = memory_need(rn, &own), limit = memory_limit(rn, &idle);
     unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
     unsigned long long kept = need + (rn->merge_pages ? slack : 0);   /* what must fit */
     rn->held_room = limit && limit - kept < most ? limit - kept : most;
@@ -871,22 +879,33 @@ static int stopped_while_starting(struct run *rn)
  * about 0.45 and 0.25 MiB measured), and MERGE_SLACK_MIB, which the memory
  * check also keeps (check_memory). ksmd merges a QEMU's pages seconds
  * after they were written: nodes started faster than it merges would
- * hold their pages whole and exhaust the host. Returns 1 if the run ended
- * while it waited (a signal, a node that failed), -1 (the run failed,
- * saying why) if for MERGE_WAIT_S seconds neither the available memory
- * grew nor a node finished booting, else 0. */
+ * hold their pages whole and exhaust the host; the wait ends in an
+ * error, saying which of the two it waited for, once neither the
+ * available memory grew nor a node finished booting for MERGE_WAIT_S
+ * seconds and MERGE_PASSES passes of ksmd (a pass over 4,096 nodes' pages
+ * takes longer than MERGE_WAIT_S). wait_for_merging returns 1 if the run
+ * ended while it waited (a signal, a node that failed), -1 if it failed
+ * so, else 0; a node host asks merge_pace_look between its events. */
 #define MERGE_BOOTING 16
 #define MERGE_GROWTH_KIB 1024
 #define MERGE_WAIT_S 30
+#define MERGE_PASSES 2
 #define MERGE_POLL_MS 20
 static unsigned long long whole_bytes(const struct run *rn, int a)   /* unmerged */
 {
     return node_bytes_with(rn, arch_node_kib[a]);
 }
 
-static int wait_for_merging(struct run *rn, int i)
+/* One look at the host for node i's paced start, nd the run's nodes by
+ * rank (NULL: not started here). 0: it may start; 1: not yet; -1: the
+ * start stalled, said in err. rn->pace keeps when it last gained. */
+static int merge_pace_look(struct run *rn, int i, struct pool_node *const *nd, char *err, size_t errlen)
 {
+    struct pace_watch *w = &rn->pace;
     struct merge_pace pc = { .slack = (unsigned long long)MERGE_SLACK_MIB << 20, .booting_max = MERGE_BOOTING };
+    if (w->node != i + 1)
+        *w = (struct pace_watch){ .node = i + 1, .since = now_s(), .scans = merge_full_scans(),
+                                  .fewest = rn->m.nodes };
     for (int j = 0; j < rn->m.nodes; j++) {
         if (link_owner(j, rn->m.nodes) != link_rank())
             continue;
@@ -898,33 +917,45 @@ static int wait_for_merging(struct run *rn, int i)
         }
     }
     pc.rest_merged += whole_bytes(rn, rn->arch[i]) - node_bytes(rn, rn->arch[i]);   /* this one, whole */
-    unsigned long long best = 0, want = 0;
-    double since = now_s();
-    int fewest = rn->m.nodes;
+    pc.available = mem_available();
+    for (int j = 0; j < i; j++)
+        if (nd[j] && nd[j]->pid > 0 && !pool_node_booted(nd[j])) {
+            pc.booting++;
+            pc.booting_extra += whole_bytes(rn, rn->arch[j]) - node_bytes(rn, rn->arch[j]);
+        }
+    unsigned long long want = 0;
+    if (merge_may_start(&pc, &want))
+        return 0;
+    if (pc.available > w->best + (16ull << 20) || pc.booting < w->fewest) {
+        w->best = pc.available > w->best ? pc.available : w->best;
+        w->fewest = pc.booting;
+        w->since = now_s();
+        w->scans = merge_full_scans();
+        return 1;
+    }
+    long long scans = merge_full_scans();
+    if (now_s() - w->since < MERGE_WAIT_S || (w->scans >= 0 && scans >= 0 && scans - w->scans < MERGE_PASSES))
+        return 1;
+    if (pc.available >= want)
+        snprintf(err, errlen, "node %d: %d nodes started before it were still booting after %.0f s", i, pc.booting,
+                 now_s() - w->since);
+    else
+        snprintf(err, errlen, "node %d: the host kept %llu MiB available for %.0f s and %lld passes of ksmd, less "
+                 "than the %llu MiB the nodes still to start and those started need; the kernel's samepage merging "
+                 "frees too little (docs/scale.md, Memory per host)", i, pc.available >> 20, now_s() - w->since,
+                 w->scans >= 0 && scans >= 0 ? scans - w->scans : 0, want >> 20);
+    return -1;
+}
+
+static int wait_for_merging(struct run *rn, int i)
+{
+    char err[600];
     for (;;) {
-        pc.available = mem_available();
-        pc.booting = 0;
-        pc.booting_extra = 0;
-        for (int j = 0; j < i; j++)
-            if (rn->nd[j] && rn->nd[j]->pid > 0 && !pool_node_booted(rn->nd[j])) {
-                pc.booting++;
-                pc.booting_extra += whole_bytes(rn, rn->arch[j]) - node_bytes(rn, rn->arch[j]);
-            }
-        if (merge_may_start(&pc, &want))
+        int r = merge_pace_look(rn, i, rn->nd, err, sizeof err);
+        if (r == 0)
             return 0;
-        if (pc.available > best + (16ull << 20) || pc.booting < fewest) {
-            best = pc.available > best ? pc.available : best;
-            fewest = pc.booting;
-            since = now_s();
-        } else if (now_s() - since >= MERGE_WAIT_S) {
-            if (pc.available >= want)
-                fail(rn, "node %d: %d nodes started before it were still booting after %d s", i, pc.booting,
-                     MERGE_WAIT_S);
-            else
-                fail(rn, "node %d: the host kept %llu MiB available for %d s, less than the %llu MiB the "
-                     "nodes still to start and those started need; the kernel's samepage merging frees too "
-                     "little or too slowly (/sys/kernel/mm/ksm/pages_to_scan; docs/scale.md, Memory per host)",
-                     i, pc.available >> 20, MERGE_WAIT_S, want >> 20);
+        if (r < 0) {
+            fail(rn, "%s", err);
             fprintf(stderr, "wormsim: %s\n", rn->out.error);
             return -1;
         }
@@ -933,6 +964,12 @@ static int wait_for_merging(struct run *rn, int i)
         if (stopped_while_starting(rn) || rn->done)
             return 1;
     }
+}
+
+/* A node host's pacing (node_host.h): the same look, its nodes by rank. */
+static int node_host_pace(void *ctx, int node, struct pool_node *const *nd, char *err, size_t errlen)
+{
+    return merge_pace_look(ctx, node, nd, err, errlen);
 }
 
 /* The router, then a node from the pool for every rank: an idle one is
@@ -1225,7 +1262,8 @@ static int node_host_main(struct run *rn)
         link_send(0, LINK_GDB, (uint32_t)rn->gdb_node, port, NULL, 0);
     }
     struct node_host_job j = { &h->pool, h->epfd, h->sigfd, h->timerfd, EV_SIG, EV_TIMER, specs, rn->arch,
-                               rn->m.nodes, rn->gdb_node, port, rn->dir };
+                               rn->m.nodes, rn->gdb_node, port, rn->dir,
+                               rn->merge_pages ? node_host_pace : NULL, rn };
     run_timer(h, 5000000);
     rc = node_host_run(&j);
     run_timer(h, 0);

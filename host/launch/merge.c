@@ -12,6 +12,7 @@
 #endif
 
 #define KSM_RUN "/sys/kernel/mm/ksm/run"
+#define KSM_FULL_SCANS "/sys/kernel/mm/ksm/full_scans"
 
 int merge_check(char *err, size_t errlen)
 {
@@ -51,6 +52,18 @@ int merge_may_start(const struct merge_pace *p, unsigned long long *want)
     if (!p->available || p->available >= p->rest_whole + terms)
         return 1;
     return p->booting < p->booting_max && p->available >= *want;
+}
+
+long long merge_full_scans(void)
+{
+    FILE *f = fopen(KSM_FULL_SCANS, "r");
+    long long n = -1;
+    if (f) {
+        if (fscanf(f, "%lld", &n) != 1)
+            n = -1;
+        fclose(f);
+    }
+    return n;
 }
 
 int merge_child(void)

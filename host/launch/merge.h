@@ -20,6 +20,12 @@
  * Else -1 and what to do, in err. */
 int merge_check(char *err, size_t errlen);
 
+/* The passes ksmd has made over the mergeable pages
+ * (/sys/kernel/mm/ksm/full_scans), or -1. A page is merged only once a
+ * pass found it unchanged since the one before (ksm.rst): a start that
+ * waits for merging waits two passes, whatever their length. */
+long long merge_full_scans(void);
+
 /* In a node's process before it execs its QEMU: mergeable, and no address
  * randomisation. -1 with errno if the kernel refused. */
 int merge_child(void);

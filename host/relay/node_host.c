@@ -14,6 +14,7 @@
 #include "node_host.h"
 #include "link.h"
 #include "relay.h"
+#include "host_clock.h"
 
 struct hosted {
     struct pool_node *nd;            /* NULL before its CONFIG, and once stopped */
@@ -63,7 +64,21 @@ static void bell(struct hosted *h, int node, int always, int rung)
     h->empty = 0;
 }
 
-static void start(const struct node_host_job *j, struct hosted *hs, int node, const uint8_t *page, size_t len)
+/* CONFIGs waiting for a paced start (node_host_job's pace), in the order
+ * they came: each node's, with its configuration page. */
+struct pending {
+    int *node;
+    uint8_t **page;
+    int first, n;
+    double looked;                   /* when pace was last asked and said not yet */
+    int stalled;                     /* pace said the start stalled: no more starts */
+};
+
+/* Ask pace at most this often while a node waits. */
+#define PACE_LOOK_MS 20
+
+static void start(const struct node_host_job *j, struct hosted *hs, struct pool_node **nds, int node,
+                  const uint8_t *page, size_t len)
 {
     struct hosted *h = &hs[node];
     char log[1200], err[512];
@@ -88,6 +103,7 @@ static void start(const struct node_host_job *j, struct hosted *hs, int node, co
     nd->rank = node;
     relay_apply_config(nd->mem.map, page);
     h->nd = nd;
+    nds[node] = nd;
     h->sent = 0;
     h->empty = 0;
     memset(&h->shown, 0, sizeof h->shown);
@@ -107,6 +123,31 @@ static void reap(struct pool *p, struct hosted *hs)
     }
 }
 
+/* Start the waiting nodes that pace lets start, in order. */
+static void start_paced(const struct node_host_job *j, struct hosted *hs, struct pool_node **nds, struct pending *q)
+{
+    char err[600];
+    while (q->n && !q->stalled) {
+        if (q->looked && now_s() - q->looked < PACE_LOOK_MS / 1000.0)
+            return;
+        int node = q->node[q->first], r = j->pace(j->pace_ctx, node, nds, err, sizeof err);
+        if (r > 0) {
+            q->looked = now_s();
+            return;
+        }
+        q->looked = 0;
+        if (r < 0) {
+            node_host_error("%s", err);
+            q->stalled = 1;
+            return;
+        }
+        start(j, hs, nds, node, q->page[q->first], NIC_RING_OFF);
+        free(q->page[q->first]);
+        q->first++;
+        q->n--;
+    }
+}
+
 static void stop_all(struct pool *p, struct hosted *hs, int nodes)
 {
     for (int i = 0; i < nodes; i++)
@@ -119,7 +160,14 @@ static void stop_all(struct pool *p, struct hosted *hs, int nodes)
 int node_host_run(const struct node_host_job *j)
 {
     struct hosted *hs = calloc((size_t)j->nodes, sizeof *hs);
-    if (!hs) {
+    struct pool_node **nds = calloc((size_t)j->nodes, sizeof *nds);
+    struct pending q = { calloc((size_t)j->nodes, sizeof(int)), calloc((size_t)j->nodes, sizeof(uint8_t *)), 0, 0,
+                         0, 0 };
+    if (!hs || !nds || !q.node || !q.page) {
+        free(hs);
+        free(nds);
+        free(q.node);
+        free(q.page);
         node_host_error("out of memory for %d nodes", j->nodes);
         return 1;
     }
@@ -169,8 +217,16 @@ int node_host_run(const struct node_host_job *j)
             quiet = 0;
             if (h.type != LINK_END && h.node >= (uint32_t)j->nodes) {
                 node_host_error("a message for node %u, of %d", h.node, j->nodes);
+            } else if (h.type == LINK_CONFIG && (!j->pace || h.len != NIC_RING_OFF)) {
+                start(j, hs, nds, (int)h.node, body, h.len);   /* (a bad one said there) */
             } else if (h.type == LINK_CONFIG) {
-                start(j, hs, (int)h.node, body, h.len);
+                if (q.first + q.n < j->nodes && !q.stalled) {   /* each node's once */
+                    q.node[q.first + q.n] = (int)h.node;
+                    q.page[q.first + q.n++] = body;
+                    body = NULL;
+                } else if (!q.stalled) {
+                    node_host_error("a CONFIG for node %u beyond this host's %d nodes", h.node, j->nodes);
+                }
             } else if (h.type == LINK_NOTIFY) {
                 struct hosted *n = &hs[h.node];
                 uint64_t one = 1;
@@ -185,10 +241,17 @@ int node_host_run(const struct node_host_job *j)
             }
             free(body);
         }
+        if (rc < 0 && j->pace)
+            start_paced(j, hs, nds, &q);
     }
     stop_all(j->pool, hs, j->nodes);
     if (rc == 0)
         link_send(0, LINK_DONE, 0, 0, NULL, 0);
+    for (int k = q.first; k < q.first + q.n; k++)
+        free(q.page[k]);
+    free(q.node);
+    free(q.page);
+    free(nds);
     free(hs);
     return rc;
 }

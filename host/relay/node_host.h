@@ -1,6 +1,6 @@
 /* A node host: an MPI rank other than 0 of wormsim-mpi (host/relay/link.h). It
  * starts the QEMUs of its block of the nodes as the router's CONFIG
- * messages arrive, relays what they post (BELL, DIED) and what the router
+ * messages arrive (merged nodes paced, as wormsim paces them on one host), relays what they post (BELL, DIED) and what the router
  * answers (NOTIFY), and stops them all at END. Each node's console goes to
  * run_dir/node-NNN.log on this host.
  */
@@ -20,6 +20,12 @@ struct node_host_job {
     int gdb_node;                    /* -1: none */
     int gdb_port;                    /* the port its gdbstub listens on, if this host has it */
     const char *dir;                 /* the run directory */
+    /* Merged nodes (--merge-pages): whether node `node` may start now, nd
+     * this host's nodes by rank (NULL: not started). 0: it may; 1: not
+     * yet (CONFIGs wait, in order, and it is asked again); -1: the start
+     * stalled, said in err. NULL: each node starts at its CONFIG. */
+    int (*pace)(void *ctx, int node, struct pool_node *const *nd, char *err, size_t errlen);
+    void *pace_ctx;
 };
 
 /* An error of this host, to the router, which ends the run with it

@@ -94,10 +94,11 @@ mpi_bad_option_is_said_once() {
   expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
 }
 
-# A run over 3 ranks that stays up (node 0 spins, the others wait); sets
-# mpid (mpirun) and rpids (rank 0, 1, 2), and waits for the 4 QEMUs.
+# A run over 3 ranks that stays up (node 0 spins, the others wait), with
+# options "$@" besides; sets mpid (mpirun) and rpids (rank 0, 1, 2), and
+# waits for the 4 QEMUs.
 start_hung_mpi() {
-  wm 3 --app hang --nodes 4 --hang-timeout 300 > "$TMP/s" 2>&1 &
+  wm 3 --app hang --nodes 4 --hang-timeout 300 "$@" > "$TMP/s" 2>&1 &
   mpid=$!
   trap "pkill -KILL -f -- '--runs-dir $RUNS'" EXIT      # a failing test's job ends with it
   local i
@@ -147,6 +148,40 @@ mpi_node_host_killed_ends_the_run() {
   expect '[ "$(ls /dev/shm | sort)" = "$shm0" ]' "left in /dev/shm: $(comm -13 <(echo "$shm0") <(ls /dev/shm | sort))"
 }
 
+# Merged nodes over ranks (--merge-pages, host/launch/merge.h): each node
+# host starts its nodes through its paced start (node_host.c: the CONFIGs
+# queued in order, each asked of the same rule as on one host) and
+# mergeable (ksm_merge_any in each QEMU's /proc/PID/ksm_stat), and every
+# result is as on one host unmerged. A node host without ksmd refuses the
+# run before any node starts, naming its host and rank.
+mpi_merged_nodes_keep_figures() {
+  local K=/sys/kernel/mm/ksm run0 scan0 one q rc
+  run0=$(cat $K/run) scan0=$(cat $K/pages_to_scan)
+  local back="echo $run0 > $K/run; echo $scan0 > $K/pages_to_scan"
+  trap "$back" EXIT
+  echo 0 > $K/run
+  wm 3 --app hello --nodes 4 --merge-pages > "$TMP/k0" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -A1 "^wormsim: on host .* (rank [12]):" "$TMP/k0" | grep -q "samepage merging is not running"' \
+         "exit $rc: $(cat "$TMP/k0")"
+  expect '! grep -q "output of node" "$TMP/k0"' "$(cat "$TMP/k0")"
+  echo 1 > $K/run; echo 2000 > $K/pages_to_scan
+  local run=(--arch mixed --app alltoall_pex --dims 4x4 --args len=300)
+  "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" "${run[@]}" > "$TMP/k1" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/k1")"; one=$(latest)
+  wm 3 "${run[@]}" --merge-pages > "$TMP/k3" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && grep -q "alltoall_pex on torus 4x4 (16 nodes): ok" "$TMP/k3"' "exit $rc: $(tail -20 "$TMP/k3")"
+  ok_run
+  same_results "$one" "$(latest)"
+  start_hung_mpi --merge-pages
+  trap "pkill -KILL -f -- '--runs-dir $RUNS'; $back" EXIT
+  for q in $(qemu_of ${rpids[1]}) $(qemu_of ${rpids[2]}); do
+    expect 'grep -q "^ksm_merge_any: yes" /proc/$q/ksm_stat' "QEMU $q of a node host: $(cat /proc/$q/ksm_stat)"
+  done
+  kill -KILL "$(qemu_of ${rpids[2]} | head -1)"
+  wait $mpid
+  nothing_left
+}
+
 # gdb on a node of another rank: the run says which host and port.
 mpi_gdb_names_the_host() {
   command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
@@ -164,3 +199,6 @@ mpi_gdb_names_the_host() {
 for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_hostile_nodes_are_named_as_on_one_host \
          mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
          mpi_gdb_names_the_host; do t $m $m; done
+if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/mm/ksm/run ] && printf '6.7\n%s\n' "$(uname -r)" | sort -V -C; then
+  t mpi_merged_nodes_keep_figures mpi_merged_nodes_keep_figures
+else echo "  skip  mpi_merged_nodes_keep_figures (needs root, /sys/kernel/mm/ksm and Linux 6.7 to run the kernel's samepage merging; not counted)"; fi
