@@ -37,6 +37,10 @@ static inline int next_bit(uint64_t w, int from, int end)
     return rest ? from + __builtin_ctzll(rest) : end;
 }
 
+/* The place after `at` of an arbiter over `span` places (at < span):
+ * (at + 1) mod span, no divide. */
+static inline uint32_t next_of(uint32_t at, uint32_t span) { return at + 1 == span ? 0 : at + 1; }
+
 /* The dateline class an unallocated input VC asks for (0 when none). */
 static int va_class(const struct ivc *v) { return v->out_vc == -3; }
 
@@ -214,8 +218,8 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
     const uint32_t NV = (uint32_t)(n->nin * V);
     if (nreq == 1 && acc_shortcut(n)) {
         int ip = n->req_ip[0], vc = n->req_vc[0];
-        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
-        r->out[r->in[ip * V + vc].out_port].rr = (uint32_t)(ip * V + vc + 1) % NV;
+        r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
+        r->out[r->in[ip * V + vc].out_port].rr = next_of((uint32_t)(ip * V + vc), NV);
         net_send_flit(n, node, ip, vc, c);
         return;
     }
@@ -229,35 +233,30 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
         if (p < 0 || pr < priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
             n->in_pick[ip] = q;
     }
-    /* the outputs some pick is aimed at (all of them past 64 ports) */
-    const int sparse = n->nout <= 64;
-    uint64_t want = 0;
-    for (int ip = 0; sparse && ip < n->nin; ip++)
-        if (n->in_pick[ip] >= 0)
-            want |= 1ull << r->in[ip * V + n->req_vc[n->in_pick[ip]]].out_port;
-    for (int o = sparse ? next_bit(want, 0, n->nout) : 0; o < n->nout;
-         o = sparse ? next_bit(want, o + 1, n->nout) : o + 1) {
-        struct oport *op = &r->out[o];
-        int best = -1;
-        prio_t best_pr = 0;
-        for (int ip = 0; ip < n->nin; ip++) {
-            int q = n->in_pick[ip];
-            if (q < 0)
-                continue;
-            const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-            if (v->out_port != o)
-                continue;
-            prio_t pr = priority(v, (uint32_t)(ip * V + n->req_vc[q]), op->rr, NV, k);
-            if (best < 0 || pr < best_pr) {
-                best_pr = pr;
-                best = q;
-            }
-        }
+    /* each output's best pick, in one pass over the inputs (priorities are
+     * distinct among one output's requesters, so the order of the pass
+     * does not matter); then the winners cross in output order. */
+    for (int o = 0; o < n->nout; o++)
+        n->out_pick[o] = -1;
+    for (int ip = 0; ip < n->nin; ip++) {
+        int q = n->in_pick[ip];
+        if (q < 0)
+            continue;
+        const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
+        int o = v->out_port, b = n->out_pick[o];
+        const uint32_t rr = r->out[o].rr;
+        if (b < 0 || priority(v, (uint32_t)(ip * V + n->req_vc[q]), rr, NV, k) <
+                         priority(&r->in[n->req_ip[b] * V + n->req_vc[b]],
+                                  (uint32_t)(n->req_ip[b] * V + n->req_vc[b]), rr, NV, k))
+            n->out_pick[o] = q;
+    }
+    for (int o = 0; o < n->nout; o++) {
+        int best = n->out_pick[o];
         if (best < 0)
             continue;
         int ip = n->req_ip[best], vc = n->req_vc[best];
-        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
-        op->rr = (uint32_t)(ip * V + vc + 1) % NV;
+        r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
+        r->out[o].rr = next_of((uint32_t)(ip * V + vc), NV);
         net_send_flit(n, node, ip, vc, c);            /* sets in_used[ip] */
     }
     for (int q = 0; q < nreq; q++) {
