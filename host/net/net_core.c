@@ -413,7 +413,7 @@ void net_router_step(struct net *n, int node, uint64_t c)
         struct ivc *v = &r->in[i];
         if (!v->count)
             continue;
-        if (acc_port_skipped(n, pg, i / V))
+        if (pg && acc_port_skipped(n, pg, i / V))
             continue;                                /* another group's (net_jump.c) */
         if (v->front_ready > c) {
             if (v->front_ready < wake)
@@ -502,8 +502,9 @@ void net_router_step(struct net *n, int node, uint64_t c)
             net_count_blocked(n, node, v->out_port, m, blocked_seen);
             continue;
         }
-        n->req_ip[nreq] = i / V;
-        n->req_vc[nreq] = i % V;
+        int ip = i / V;                              /* (one divide: the quotient's remainder is a subtraction) */
+        n->req_ip[nreq] = ip;
+        n->req_vc[nreq] = i - ip * V;
         nreq++;
     }
     acc_router_end(n);
