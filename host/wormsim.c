@@ -394,6 +394,49 @@ static int check_memory(struct run *rn)
     return -1;
 }
 
+/* The run tool's own open files beside its nodes': its event sources,
+ * the pool's socket, the run's result files, the standard streams. */
+#define RUN_TOOL_FILES 64
+
+/* 0 if this process may hold `nodes` nodes' files open (POOL_NODE_FILES
+ * each, and POOL_KEPT_FILES more on a pool that keeps them): the soft
+ * limit raised to what they need, and the hard one too where the process
+ * may (CAP_SYS_RESOURCE). Else -1 and why, in err. */
+static int files_fit(const struct pool *p, unsigned long long nodes, char *err, size_t errlen)
+{
+    const int each = POOL_NODE_FILES + (p->keep ? POOL_KEPT_FILES : 0);
+    unsigned long long need = nodes * (unsigned long long)each + POOL_START_FILES + RUN_TOOL_FILES;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl))
+        return 0;                            /* unknown: as before, an error at the node that fails */
+    if (rl.rlim_cur != RLIM_INFINITY && need > rl.rlim_cur) {
+        struct rlimit up = { need, rl.rlim_max == RLIM_INFINITY || need > rl.rlim_max ? need : rl.rlim_max };
+        if (setrlimit(RLIMIT_NOFILE, &up)) {
+            snprintf(err, errlen, "%llu nodes need about %llu open files in the run tool (%d a node, %d for the "
+                     "run tool), more than the %llu it may open (the hard limit, ulimit -Hn, which only a process "
+                     "with CAP_SYS_RESOURCE may raise); raise it, run fewer nodes, or spread them over hosts "
+                     "(wormsim-mpi)", nodes, need, each, POOL_START_FILES + RUN_TOOL_FILES,
+                     (unsigned long long)rl.rlim_max);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A machine whose nodes this host's run tool could not hold open is
+ * refused before any node starts (files_fit). */
+static int check_files(struct run *rn)
+{
+    char err[400];
+    unsigned long long own = 0;
+    for (int i = 0; i < rn->m.nodes; i++)
+        own += link_owner(i, rn->m.nodes) == link_rank();
+    if (!own || !files_fit(&rn->h->pool, own, err, sizeof err))
+        return 0;
+    fprintf(stderr, "wormsim: %s\n", err);
+    return -1;
+}
+
 /* runs/<date>-<time>-<app>-<topo><dims>, never reusing a name. */
 static int make_run_dir(struct run *rn)
 {
@@ -1031,8 +1074,16 @@ static int setup(struct run *rn)
         if (want > idle)
             fresh += (unsigned long long)(want - idle) * node_bytes(rn, a);
     }
-    if (!rn->mem_limit_mib && fresh > mem_available())
-        pool_trim_unlike(&h->pool, used, nused);
+    int like = 0, own = 0;
+    for (int a = 0; a < nused; a++)
+        like += pool_idle_like(&h->pool, &used[a]);
+    for (int i = 0; i < n; i++)
+        own += link_owner(i, n) == link_rank();
+    /* the idle nodes this run does not take keep their files open too */
+    int others = pool_idle(&h->pool) - (like < own ? like : own);
+    if ((!rn->mem_limit_mib && fresh > mem_available()) ||
+        (own && files_fit(&h->pool, (unsigned long long)own + (unsigned long long)others, err, sizeof err)))
+        pool_trim_unlike(&h->pool, used, nused);     /* (this run's own nodes fit: check_files) */
     for (int i = 0; i < n; i++) {
         if (link_owner(i, n) != link_rank()) {
             /* a node of another host: the router works on its mirror */
@@ -1425,7 +1476,7 @@ static int run_main(struct host *h, int argc, char **argv)
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }
-    if (check_app(&rn) || check_memory(&rn))
+    if (check_app(&rn) || check_memory(&rn) || check_files(&rn))
         return 2;
     if (gdb) {
         uint32_t g;

@@ -134,9 +134,27 @@ harden_signal_while_starting() {
   expect '[ "$(ls "$(latest)" | grep -c "^node-")" -lt 256 ]' "every node was started"
 }
 
+# A machine whose nodes the run tool could not hold open (five files a
+# node, host/launch/pool.h; its open-file limit, ulimit -n) is refused
+# before any node starts, naming the limit (check_files); one that fits
+# at exactly the files it needs runs. Root's capability to raise the hard
+# limit is dropped for the refusal (setpriv), as a user has none.
+harden_open_file_limit_is_checked_up_front() {
+  local before nocap=() run=(--kernel "$KERNEL" --runs-dir "$RUNS" --app alltoall_pex --nodes 64 --args len=64) rc
+  [ "$(id -u)" = 0 ] && nocap=(setpriv --bounding-set -sys_resource --inh-caps -sys_resource)
+  before=$(ndirs)
+  (ulimit -n 387 && exec "${nocap[@]}" "$WORMSIM" "${run[@]}") > "$TMP/f1" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "^wormsim: 64 nodes need about 388 open files in the run tool (5 a node, 68 for the run tool), more than the 387 it may open (the hard limit, ulimit -Hn" "$TMP/f1"' \
+         "exit $rc: $(cat "$TMP/f1")"
+  expect '[ "$(ndirs)" = "$before" ]' "a run directory was made: $(ls "$RUNS")"
+  (ulimit -n 388 && exec "${nocap[@]}" "$WORMSIM" "${run[@]}") > "$TMP/f2" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && grep -q "alltoall_pex on torus 8x8 (64 nodes): ok" "$TMP/f2"' "exit $rc: $(cat "$TMP/f2")"
+}
+
 for h in harden_no_semihosting_arm harden_no_semihosting_rv harden_semihost_probe_is_live \
          harden_templates_have_no_semihosting harden_huge_step_marks harden_step_mark_costs_no_memory \
          harden_time_past_limit harden_time_backwards harden_flood_is_bounded harden_exit_then_run \
-         harden_doorbell_spin_is_a_hang harden_signal_while_starting harden_held_messages_fit_the_memory_limit; do
+         harden_doorbell_spin_is_a_hang harden_signal_while_starting harden_held_messages_fit_the_memory_limit \
+         harden_open_file_limit_is_checked_up_front; do
   t $h $h
 done
