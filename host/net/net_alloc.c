@@ -162,6 +162,26 @@ static inline __attribute__((always_inline)) int vc_adaptive(struct net *n, int 
     return granted;
 }
 
+/* Switch request q bids for its output: it becomes the output's pick
+ * (n->out_pick) if it goes before the one there, by priority against
+ * the output's pointer. */
+static inline __attribute__((always_inline)) void bid_for_output(struct net *n, const struct net_router *r, int q,
+                                                                 enum key k)
+{
+    const int V = n->V;
+    const uint32_t NV = (uint32_t)(n->nin * V), at = (uint32_t)(n->req_ip[q] * V + n->req_vc[q]);
+    const struct ivc *v = &r->in[at];
+    const int o = v->out_port, b = n->out_pick[o];
+    const uint32_t rr = r->out[o].rr;
+    if (b < 0) {
+        n->out_pick[o] = q;
+        return;
+    }
+    const uint32_t bat = (uint32_t)(n->req_ip[b] * V + n->req_vc[b]);
+    if (priority(v, at, rr, NV, k) < priority(&r->in[bat], bat, rr, NV, k))
+        n->out_pick[o] = q;
+}
+
 /* Switch allocation, fixed: output by output in port order, each output
  * granting round robin among the requests whose input port has not sent
  * yet this cycle. A request that loses to another input on its output is
@@ -238,18 +258,9 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
      * does not matter); then the winners cross in output order. */
     for (int o = 0; o < n->nout; o++)
         n->out_pick[o] = -1;
-    for (int ip = 0; ip < n->nin; ip++) {
-        int q = n->in_pick[ip];
-        if (q < 0)
-            continue;
-        const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-        int o = v->out_port, b = n->out_pick[o];
-        const uint32_t rr = r->out[o].rr;
-        if (b < 0 || priority(v, (uint32_t)(ip * V + n->req_vc[q]), rr, NV, k) <
-                         priority(&r->in[n->req_ip[b] * V + n->req_vc[b]],
-                                  (uint32_t)(n->req_ip[b] * V + n->req_vc[b]), rr, NV, k))
-            n->out_pick[o] = q;
-    }
+    for (int ip = 0; ip < n->nin; ip++)
+        if (n->in_pick[ip] >= 0)
+            bid_for_output(n, r, n->in_pick[ip], k);
     for (int o = 0; o < n->nout; o++) {
         int best = n->out_pick[o];
         if (best < 0)
@@ -290,16 +301,8 @@ static inline __attribute__((always_inline)) void sw_output_first(struct net *n,
         n->in_pick[ip] = -1;
     for (int o = 0; o < n->nout; o++)
         n->out_pick[o] = -1;
-    for (int q = 0; q < nreq; q++) {              /* grants: each output's best request */
-        int ip = n->req_ip[q];
-        const struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-        int o = v->out_port, p = n->out_pick[o];
-        const uint32_t rr = r->out[o].rr;
-        if (p < 0 || priority(v, (uint32_t)(ip * V + n->req_vc[q]), rr, NV, k) <
-                         priority(&r->in[n->req_ip[p] * V + n->req_vc[p]],
-                                  (uint32_t)(n->req_ip[p] * V + n->req_vc[p]), rr, NV, k))
-            n->out_pick[o] = q;
-    }
+    for (int q = 0; q < nreq; q++)                /* grants: each output's best request */
+        bid_for_output(n, r, q, k);
     for (int o = 0; o < n->nout; o++) {           /* acceptances: each input's best grant */
         int q = n->out_pick[o];
         if (q < 0)
