@@ -364,7 +364,7 @@ static int check_memory(struct run *rn)
         return -1;
     }
     unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
-    unsigned long long kept = need + (rn->merge_pages ? slack : 0);   /* what must fit */
+    unsigned long long kept = need + (rn->merge_pages && own ? slack : 0);   /* what must fit */
     rn->held_room = limit && limit - kept < most ? limit - kept : most;
     if (!limit || kept <= limit)
         return 0;
@@ -410,13 +410,13 @@ static int files_fit(const struct pool *p, unsigned long long nodes, char *err, 
     if (getrlimit(RLIMIT_NOFILE, &rl))
         return 0;                            /* unknown: as before, an error at the node that fails */
     if (rl.rlim_cur != RLIM_INFINITY && need > rl.rlim_cur) {
-        struct rlimit up = { need, rl.rlim_max == RLIM_INFINITY || need > rl.rlim_max ? need : rl.rlim_max };
+        struct rlimit up = { need, rl.rlim_max != RLIM_INFINITY && need > rl.rlim_max ? need : rl.rlim_max };
         if (setrlimit(RLIMIT_NOFILE, &up)) {
             snprintf(err, errlen, "%llu nodes need about %llu open files in the run tool (%d a node, %d for the "
                      "run tool), more than the %llu it may open (the hard limit, ulimit -Hn, which only a process "
-                     "with CAP_SYS_RESOURCE may raise); raise it, run fewer nodes, or spread them over hosts "
-                     "(wormsim-mpi)", nodes, need, each, POOL_START_FILES + RUN_TOOL_FILES,
-                     (unsigned long long)rl.rlim_max);
+                     "with CAP_SYS_RESOURCE may raise, to at most /proc/sys/fs/nr_open: %s); raise it, run fewer "
+                     "nodes, or spread them over hosts (wormsim-mpi)", nodes, need, each,
+                     POOL_START_FILES + RUN_TOOL_FILES, (unsigned long long)rl.rlim_max, strerror(errno));
             return -1;
         }
     }
@@ -926,13 +926,15 @@ static int stopped_while_starting(struct run *rn)
  * error, saying which of the two it waited for, once neither the
  * available memory grew nor a node finished booting for MERGE_WAIT_S
  * seconds and MERGE_PASSES passes of ksmd (a pass over 4,096 nodes' pages
- * takes longer than MERGE_WAIT_S). wait_for_merging returns 1 if the run
+ * takes longer than MERGE_WAIT_S), or for MERGE_WAIT_MAX_S seconds
+ * whatever ksmd did (it may have stopped). wait_for_merging returns 1 if the run
  * ended while it waited (a signal, a node that failed), -1 if it failed
  * so, else 0; a node host asks merge_pace_look between its events. */
 #define MERGE_BOOTING 16
 #define MERGE_GROWTH_KIB 1024
 #define MERGE_WAIT_S 30
 #define MERGE_PASSES 2
+#define MERGE_WAIT_MAX_S 300
 #define MERGE_POLL_MS 20
 static unsigned long long whole_bytes(const struct run *rn, int a)   /* unmerged */
 {
@@ -977,7 +979,9 @@ static int merge_pace_look(struct run *rn, int i, struct pool_node *const *nd, c
         return 1;
     }
     long long scans = merge_full_scans();
-    if (now_s() - w->since < MERGE_WAIT_S || (w->scans >= 0 && scans >= 0 && scans - w->scans < MERGE_PASSES))
+    double waited = now_s() - w->since;
+    if (waited < MERGE_WAIT_S ||
+        (waited < MERGE_WAIT_MAX_S && w->scans >= 0 && scans >= 0 && scans - w->scans < MERGE_PASSES))
         return 1;
     if (pc.available >= want)
         snprintf(err, errlen, "node %d: %d nodes started before it were still booting after %.0f s", i, pc.booting,
@@ -1057,6 +1061,7 @@ static int setup(struct run *rn)
     struct pool_spec specs[ARCH_COUNT], used[ARCH_COUNT];
     int nused = 0, rc = -1;
     unsigned long long fresh = 0;
+    int reused = 0;                          /* idle nodes of the pool this run takes */
     char err[512];
     for (int a = 0; a < ARCH_COUNT; a++) {
         specs[a] = spec_of(rn, a);
@@ -1073,14 +1078,13 @@ static int setup(struct run *rn)
         int idle = pool_idle_like(&h->pool, &specs[a]);
         if (want > idle)
             fresh += (unsigned long long)(want - idle) * node_bytes(rn, a);
+        reused += want < idle ? want : idle;
     }
-    int like = 0, own = 0;
-    for (int a = 0; a < nused; a++)
-        like += pool_idle_like(&h->pool, &used[a]);
+    int own = 0;
     for (int i = 0; i < n; i++)
         own += link_owner(i, n) == link_rank();
     /* the idle nodes this run does not take keep their files open too */
-    int others = pool_idle(&h->pool) - (like < own ? like : own);
+    int others = pool_idle(&h->pool) - reused;
     if ((!rn->mem_limit_mib && fresh > mem_available()) ||
         (own && files_fit(&h->pool, (unsigned long long)own + (unsigned long long)others, err, sizeof err)))
         pool_trim_unlike(&h->pool, used, nused);     /* (this run's own nodes fit: check_files) */

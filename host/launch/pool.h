@@ -121,10 +121,11 @@ enum { POOL_EV_LISTEN = 1, POOL_EV_BELL, POOL_EV_CONSOLE };
 #define POOL_EV(kind, id) ((unsigned long long)(kind) << 32 | (unsigned)(id))
 
 /* What a node holds open in the pool's process while it runs: its log,
- * its NIC memory's two eventfds, its console and its ivshmem connection,
- * and a node kept for reuse its QMP socket too (pool_take; 64 nodes
- * counted in /proc/PID/fd). Starting one holds four more for a moment (its
- * NIC memory, its console's other end, its RAM, QMP's other end). */
+ * its NIC memory's two eventfds, its console and its ivshmem connection
+ * (until that is accepted, its NIC memory's memfd in its place), and a
+ * node kept for reuse its QMP socket too (pool_take; 64 nodes counted in
+ * /proc/PID/fd). Starting one holds a few more for a moment (its
+ * console's other end, its RAM, QMP's other end). */
 #define POOL_NODE_FILES 5
 #define POOL_KEPT_FILES 1
 #define POOL_START_FILES 4

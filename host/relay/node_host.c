@@ -220,12 +220,12 @@ int node_host_run(const struct node_host_job *j)
             } else if (h.type == LINK_CONFIG && (!j->pace || h.len != NIC_RING_OFF)) {
                 start(j, hs, nds, (int)h.node, body, h.len);   /* (a bad one said there) */
             } else if (h.type == LINK_CONFIG) {
-                if (q.first + q.n < j->nodes && !q.stalled) {   /* each node's once */
+                if (q.first + q.n < j->nodes && !q.stalled) {   /* (a node's second is a bad CONFIG at start) */
                     q.node[q.first + q.n] = (int)h.node;
                     q.page[q.first + q.n++] = body;
                     body = NULL;
                 } else if (!q.stalled) {
-                    node_host_error("a CONFIG for node %u beyond this host's %d nodes", h.node, j->nodes);
+                    node_host_error("more CONFIGs than the machine's %d nodes (node %u)", j->nodes, h.node);
                 }
             } else if (h.type == LINK_NOTIFY) {
                 struct hosted *n = &hs[h.node];
