@@ -15,6 +15,7 @@
 #include "link.h"
 #include "relay.h"
 #include "host_clock.h"
+#include "pace_queue.h"
 
 struct hosted {
     struct pool_node *nd;            /* NULL before its CONFIG, and once stopped */
@@ -64,17 +65,7 @@ static void bell(struct hosted *h, int node, int always, int rung)
     h->empty = 0;
 }
 
-/* CONFIGs waiting for a paced start (node_host_job's pace), in the order
- * they came: each node's, with its configuration page. */
-struct pending {
-    int *node;
-    uint8_t **page;
-    int first, n;
-    double looked;                   /* when pace was last asked and said not yet */
-    int stalled;                     /* pace said the start stalled: no more starts */
-};
-
-/* Ask pace at most this often while a node waits. */
+/* Ask the pacing rule at most this often while a node waits. */
 #define PACE_LOOK_MS 20
 
 static void start(const struct node_host_job *j, struct hosted *hs, struct pool_node **nds, int node,
@@ -123,29 +114,26 @@ static void reap(struct pool *p, struct hosted *hs)
     }
 }
 
-/* Start the waiting nodes that pace lets start, in order. */
-static void start_paced(const struct node_host_job *j, struct hosted *hs, struct pool_node **nds, struct pending *q)
+/* The held-back CONFIGs' calls (pace_queue.h), on this host's nodes. */
+struct paced {
+    const struct node_host_job *j;
+    struct hosted *hs;
+    struct pool_node **nds;
+};
+static int paced_rule(void *ctx, int node, char *err, size_t errlen)
 {
-    char err[600];
-    while (q->n && !q->stalled) {
-        if (q->looked && now_s() - q->looked < PACE_LOOK_MS / 1000.0)
-            return;
-        int node = q->node[q->first], r = j->pace(j->pace_ctx, node, nds, err, sizeof err);
-        if (r > 0) {
-            q->looked = now_s();
-            return;
-        }
-        q->looked = 0;
-        if (r < 0) {
-            node_host_error("%s", err);
-            q->stalled = 1;
-            return;
-        }
-        start(j, hs, nds, node, q->page[q->first], NIC_RING_OFF);
-        free(q->page[q->first]);
-        q->first++;
-        q->n--;
-    }
+    const struct paced *x = ctx;
+    return x->j->pace(x->j->pace_ctx, node, x->nds, err, errlen);
+}
+static void paced_start(void *ctx, int node, const uint8_t *page)
+{
+    const struct paced *x = ctx;
+    start(x->j, x->hs, x->nds, node, page, NIC_RING_OFF);
+}
+static void paced_stalled(void *ctx, const char *err)
+{
+    (void)ctx;
+    node_host_error("%s", err);
 }
 
 static void stop_all(struct pool *p, struct hosted *hs, int nodes)
@@ -161,13 +149,15 @@ int node_host_run(const struct node_host_job *j)
 {
     struct hosted *hs = calloc((size_t)j->nodes, sizeof *hs);
     struct pool_node **nds = calloc((size_t)j->nodes, sizeof *nds);
-    struct pending q = { calloc((size_t)j->nodes, sizeof(int)), calloc((size_t)j->nodes, sizeof(uint8_t *)), 0, 0,
-                         0, 0 };
-    if (!hs || !nds || !q.node || !q.page) {
+    struct pace_queue q;
+    int qok = pace_queue_init(&q, j->nodes) == 0;
+    struct paced x = { j, hs, nds };
+    const struct pace_calls calls = { paced_rule, paced_start, paced_stalled, &x };
+    if (!hs || !nds || !qok) {
         free(hs);
         free(nds);
-        free(q.node);
-        free(q.page);
+        if (qok)
+            pace_queue_free(&q);
         node_host_error("out of memory for %d nodes", j->nodes);
         return 1;
     }
@@ -220,13 +210,10 @@ int node_host_run(const struct node_host_job *j)
             } else if (h.type == LINK_CONFIG && (!j->pace || h.len != NIC_RING_OFF)) {
                 start(j, hs, nds, (int)h.node, body, h.len);   /* (a bad one said there) */
             } else if (h.type == LINK_CONFIG) {
-                if (q.first + q.n < j->nodes && !q.stalled) {   /* (a node's second is a bad CONFIG at start) */
-                    q.node[q.first + q.n] = (int)h.node;
-                    q.page[q.first + q.n++] = body;
+                if (!pace_queue_add(&q, (int)h.node, body))   /* (a node's second is a bad CONFIG at start) */
                     body = NULL;
-                } else if (!q.stalled) {
+                else if (!q.stalled)
                     node_host_error("more CONFIGs than the machine's %d nodes (node %u)", j->nodes, h.node);
-                }
             } else if (h.type == LINK_NOTIFY) {
                 struct hosted *n = &hs[h.node];
                 uint64_t one = 1;
@@ -242,15 +229,12 @@ int node_host_run(const struct node_host_job *j)
             free(body);
         }
         if (rc < 0 && j->pace)
-            start_paced(j, hs, nds, &q);
+            pace_queue_run(&q, now_s(), PACE_LOOK_MS / 1000.0, &calls);
     }
     stop_all(j->pool, hs, j->nodes);
     if (rc == 0)
         link_send(0, LINK_DONE, 0, 0, NULL, 0);
-    for (int k = q.first; k < q.first + q.n; k++)
-        free(q.page[k]);
-    free(q.node);
-    free(q.page);
+    pace_queue_free(&q);
     free(nds);
     free(hs);
     return rc;
