@@ -423,15 +423,22 @@ static int files_fit(const struct pool *p, unsigned long long nodes, char *err, 
     return 0;
 }
 
+/* The machine's nodes this host runs (all of them but under wormsim-mpi). */
+static int own_nodes(const struct run *rn)
+{
+    int own = 0;
+    for (int i = 0; i < rn->m.nodes; i++)
+        own += link_owner(i, rn->m.nodes) == link_rank();
+    return own;
+}
+
 /* A machine whose nodes this host's run tool could not hold open is
  * refused before any node starts (files_fit). */
 static int check_files(struct run *rn)
 {
     char err[400];
-    unsigned long long own = 0;
-    for (int i = 0; i < rn->m.nodes; i++)
-        own += link_owner(i, rn->m.nodes) == link_rank();
-    if (!own || !files_fit(&rn->h->pool, own, err, sizeof err))
+    int own = own_nodes(rn);
+    if (!own || !files_fit(&rn->h->pool, (unsigned long long)own, err, sizeof err))
         return 0;
     fprintf(stderr, "wormsim: %s\n", err);
     return -1;
@@ -941,10 +948,11 @@ static unsigned long long whole_bytes(const struct run *rn, int a)   /* unmerged
     return node_bytes_with(rn, arch_node_kib[a]);
 }
 
-/* One look at the host for node i's paced start, nd the run's nodes by
- * rank (NULL: not started here). 0: it may start; 1: not yet; -1: the
- * start stalled, said in err. rn->pace keeps when it last gained. */
-static int merge_pace_look(struct run *rn, int i, struct pool_node *const *nd, char *err, size_t errlen)
+/* One look at the host for node i's paced start, the run's nodes being
+ * the pool's nodes that `owner` holds (pool_node's run). 0: it may
+ * start; 1: not yet; -1: the start stalled, said in err. rn->pace keeps
+ * when it last gained. */
+static int merge_pace_look(struct run *rn, int i, const void *owner, char *err, size_t errlen)
 {
     struct pace_watch *w = &rn->pace;
     struct merge_pace pc = { .slack = (unsigned long long)MERGE_SLACK_MIB << 20, .booting_max = MERGE_BOOTING };
@@ -963,11 +971,13 @@ static int merge_pace_look(struct run *rn, int i, struct pool_node *const *nd, c
     }
     pc.rest_merged += whole_bytes(rn, rn->arch[i]) - node_bytes(rn, rn->arch[i]);   /* this one, whole */
     pc.available = mem_available();
-    for (int j = 0; j < i; j++)
-        if (nd[j] && nd[j]->pid > 0 && !pool_node_booted(nd[j])) {
+    for (int k = 0; k < rn->h->pool.n; k++) {
+        const struct pool_node *nd = rn->h->pool.node[k];
+        if (nd && nd->run == owner && nd->pid > 0 && !pool_node_booted(nd)) {
             pc.booting++;
-            pc.booting_extra += whole_bytes(rn, rn->arch[j]) - node_bytes(rn, rn->arch[j]);
+            pc.booting_extra += whole_bytes(rn, rn->arch[nd->rank]) - node_bytes(rn, rn->arch[nd->rank]);
         }
+    }
     unsigned long long want = 0;
     if (merge_may_start(&pc, &want))
         return 0;
@@ -978,19 +988,18 @@ static int merge_pace_look(struct run *rn, int i, struct pool_node *const *nd, c
         w->scans = merge_full_scans();
         return 1;
     }
-    long long scans = merge_full_scans();
+    long long scans = merge_full_scans(), passes = w->scans >= 0 && scans >= 0 ? scans - w->scans : -1;
     double waited = now_s() - w->since;
-    if (waited < MERGE_WAIT_S ||
-        (waited < MERGE_WAIT_MAX_S && w->scans >= 0 && scans >= 0 && scans - w->scans < MERGE_PASSES))
+    if (waited < MERGE_WAIT_S || (waited < MERGE_WAIT_MAX_S && passes >= 0 && passes < MERGE_PASSES))
         return 1;
     if (pc.available >= want)
         snprintf(err, errlen, "node %d: %d nodes started before it were still booting after %.0f s", i, pc.booting,
-                 now_s() - w->since);
+                 waited);
     else
         snprintf(err, errlen, "node %d: the host kept %llu MiB available for %.0f s and %lld passes of ksmd, less "
                  "than the %llu MiB the nodes still to start and those started need; the kernel's samepage merging "
-                 "frees too little (docs/scale.md, Memory per host)", i, pc.available >> 20, now_s() - w->since,
-                 w->scans >= 0 && scans >= 0 ? scans - w->scans : 0, want >> 20);
+                 "frees too little (docs/scale.md, Memory per host)", i, pc.available >> 20, waited,
+                 passes > 0 ? passes : 0, want >> 20);
     return -1;
 }
 
@@ -998,7 +1007,7 @@ static int wait_for_merging(struct run *rn, int i)
 {
     char err[600];
     for (;;) {
-        int r = merge_pace_look(rn, i, rn->nd, err, sizeof err);
+        int r = merge_pace_look(rn, i, rn, err, sizeof err);
         if (r == 0)
             return 0;
         if (r < 0) {
@@ -1013,10 +1022,11 @@ static int wait_for_merging(struct run *rn, int i)
     }
 }
 
-/* A node host's pacing (node_host.h): the same look, its nodes by rank. */
-static int node_host_pace(void *ctx, int node, struct pool_node *const *nd, char *err, size_t errlen)
+/* A node host's pacing (node_host.h): the same look, over the nodes its
+ * job holds. */
+static int node_host_pace(void *ctx, int node, const void *owner, char *err, size_t errlen)
 {
-    return merge_pace_look(ctx, node, nd, err, errlen);
+    return merge_pace_look(ctx, node, owner, err, errlen);
 }
 
 /* The router, then a node from the pool for every rank: an idle one is
@@ -1080,9 +1090,7 @@ static int setup(struct run *rn)
             fresh += (unsigned long long)(want - idle) * node_bytes(rn, a);
         reused += want < idle ? want : idle;
     }
-    int own = 0;
-    for (int i = 0; i < n; i++)
-        own += link_owner(i, n) == link_rank();
+    int own = own_nodes(rn);
     /* the idle nodes this run does not take keep their files open too */
     int others = pool_idle(&h->pool) - reused;
     if ((!rn->mem_limit_mib && fresh > mem_available()) ||

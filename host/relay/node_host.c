@@ -68,8 +68,7 @@ static void bell(struct hosted *h, int node, int always, int rung)
 /* Ask the pacing rule at most this often while a node waits. */
 #define PACE_LOOK_MS 20
 
-static void start(const struct node_host_job *j, struct hosted *hs, struct pool_node **nds, int node,
-                  const uint8_t *page, size_t len)
+static void start(const struct node_host_job *j, struct hosted *hs, int node, const uint8_t *page, size_t len)
 {
     struct hosted *h = &hs[node];
     char log[1200], err[512];
@@ -94,7 +93,6 @@ static void start(const struct node_host_job *j, struct hosted *hs, struct pool_
     nd->rank = node;
     relay_apply_config(nd->mem.map, page);
     h->nd = nd;
-    nds[node] = nd;
     h->sent = 0;
     h->empty = 0;
     memset(&h->shown, 0, sizeof h->shown);
@@ -118,17 +116,16 @@ static void reap(struct pool *p, struct hosted *hs)
 struct paced {
     const struct node_host_job *j;
     struct hosted *hs;
-    struct pool_node **nds;
 };
 static int paced_rule(void *ctx, int node, char *err, size_t errlen)
 {
     const struct paced *x = ctx;
-    return x->j->pace(x->j->pace_ctx, node, x->nds, err, errlen);
+    return x->j->pace(x->j->pace_ctx, node, x->hs, err, errlen);
 }
 static void paced_start(void *ctx, int node, const uint8_t *page)
 {
     const struct paced *x = ctx;
-    start(x->j, x->hs, x->nds, node, page, NIC_RING_OFF);
+    start(x->j, x->hs, node, page, NIC_RING_OFF);
 }
 static void paced_stalled(void *ctx, const char *err)
 {
@@ -148,14 +145,12 @@ static void stop_all(struct pool *p, struct hosted *hs, int nodes)
 int node_host_run(const struct node_host_job *j)
 {
     struct hosted *hs = calloc((size_t)j->nodes, sizeof *hs);
-    struct pool_node **nds = calloc((size_t)j->nodes, sizeof *nds);
     struct pace_queue q;
     int qok = pace_queue_init(&q, j->nodes) == 0;
-    struct paced x = { j, hs, nds };
+    struct paced x = { j, hs };
     const struct pace_calls calls = { paced_rule, paced_start, paced_stalled, &x };
-    if (!hs || !nds || !qok) {
+    if (!hs || !qok) {
         free(hs);
-        free(nds);
         if (qok)
             pace_queue_free(&q);
         node_host_error("out of memory for %d nodes", j->nodes);
@@ -208,7 +203,7 @@ int node_host_run(const struct node_host_job *j)
             if (h.type != LINK_END && h.node >= (uint32_t)j->nodes) {
                 node_host_error("a message for node %u, of %d", h.node, j->nodes);
             } else if (h.type == LINK_CONFIG && (!j->pace || h.len != NIC_RING_OFF)) {
-                start(j, hs, nds, (int)h.node, body, h.len);   /* (a bad one said there) */
+                start(j, hs, (int)h.node, body, h.len);   /* (a bad one said there) */
             } else if (h.type == LINK_CONFIG) {
                 if (!pace_queue_add(&q, (int)h.node, body))   /* (a node's second is a bad CONFIG at start) */
                     body = NULL;
@@ -235,7 +230,6 @@ int node_host_run(const struct node_host_job *j)
     if (rc == 0)
         link_send(0, LINK_DONE, 0, 0, NULL, 0);
     pace_queue_free(&q);
-    free(nds);
     free(hs);
     return rc;
 }

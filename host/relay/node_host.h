@@ -20,11 +20,12 @@ struct node_host_job {
     int gdb_node;                    /* -1: none */
     int gdb_port;                    /* the port its gdbstub listens on, if this host has it */
     const char *dir;                 /* the run directory */
-    /* Merged nodes (--merge-pages): whether node `node` may start now, nd
-     * this host's nodes by rank (NULL: not started). 0: it may; 1: not
-     * yet (CONFIGs wait, in order, and it is asked again); -1: the start
-     * stalled, said in err. NULL: each node starts at its CONFIG. */
-    int (*pace)(void *ctx, int node, struct pool_node *const *nd, char *err, size_t errlen);
+    /* Merged nodes (--merge-pages): whether node `node` may start now,
+     * the nodes started being the pool's that `owner` holds (pool_node's
+     * run). 0: it may; 1: not yet (CONFIGs wait, in order, and it is
+     * asked again); -1: the start stalled, said in err. NULL: each node
+     * starts at its CONFIG. */
+    int (*pace)(void *ctx, int node, const void *owner, char *err, size_t errlen);
     void *pace_ctx;
 };
 
