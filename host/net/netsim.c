@@ -24,6 +24,12 @@
  * delivered: the engine's cost for a fixed amount of work. Its digest
  * folds every packet's times and every link's counters into one number,
  * so two runs (say with and without --no-jump) compare in one field.
+ *
+ * --replay RUN_DIR instead hands the network the messages a wormsim run
+ * recorded (its messages.csv, on its machine and parameters: summary.json
+ * and params.conf), each when its node posted it, and says whether they
+ * crossed it at their recorded times (msg_replay.h): the run's network
+ * cost without its nodes, or with --set an open-loop what-if.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -37,6 +43,8 @@
 #include "host_clock.h"
 #include "params.h"
 #include "net_model.h"
+#include "msg_replay.h"
+#include "files.h"
 
 enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
 static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };
@@ -240,6 +248,45 @@ static uint64_t fold(uint64_t h, uint64_t v)      /* FNV-1a over the 8 bytes of 
     return h;
 }
 
+/* A run's digest: every message's times (fold_msg, in a fixed order),
+ * then every link's counters and the network's totals (fold_net). */
+#define DIGEST_START 0xcbf29ce484222325ull
+static uint64_t fold_msg(uint64_t h, const struct net_msg *m)
+{
+    h = fold(h, m->c_inject);
+    h = fold(h, m->c_head);
+    h = fold(h, m->c_leave);
+    h = fold(h, m->c_arrive);
+    return fold(h, m->blocked_cycles);
+}
+
+static uint64_t fold_net(uint64_t h, const struct net *n)
+{
+    int nl;
+    const struct link_stats *ls = net_link_stats(n, &nl);
+    for (int i = 0; i < nl; i++) {
+        h = fold(h, ls[i].flits);
+        h = fold(h, ls[i].worms);
+        h = fold(h, ls[i].blocked);
+    }
+    h = fold(h, net_flit_hops(n));
+    return fold(h, net_cycles_simulated(n));
+}
+
+static void digest_text(uint64_t h, char out[17]) { snprintf(out, 17, "%016llx", (unsigned long long)h); }
+
+/* Deliver everything handed to n; -1 with the model's reason in err. */
+static int run_dry(struct net *n, char *err, size_t errlen)
+{
+    struct net_msg *arr, *left;
+    while (net_busy(n))
+        if (net_run(n, UINT64_MAX, &arr, &left) < 0) {
+            snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)net_now(n));
+            return -1;
+        }
+    return 0;
+}
+
 /* --burst: M packets per node at cycle 0; one JSON object or table row. */
 static int run_burst(const struct cfg *c, char *err, size_t errlen)
 {
@@ -264,35 +311,17 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
             net_inject(n, m);
         }
     double w0 = now_s(), c0 = own_cpu_s();
-    struct net_msg *arr, *left;
-    while (net_busy(n))
-        if (net_run(n, UINT64_MAX, &arr, &left) < 0) {
-            snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)net_now(n));
-            return -1;
-        }
+    if (run_dry(n, err, errlen))
+        return -1;
     double wall = now_s() - w0, cpu = own_cpu_s() - c0;
-    uint64_t h = 0xcbf29ce484222325ull, stepped, jumped, jumps;
-    for (size_t i = 0; i < total; i++) {
-        h = fold(h, msg[i].c_inject);
-        h = fold(h, msg[i].c_head);
-        h = fold(h, msg[i].c_leave);
-        h = fold(h, msg[i].c_arrive);
-        h = fold(h, msg[i].blocked_cycles);
-    }
-    int nl;
-    const struct link_stats *ls = net_link_stats(n, &nl);
-    for (int i = 0; i < nl; i++) {
-        h = fold(h, ls[i].flits);
-        h = fold(h, ls[i].worms);
-        h = fold(h, ls[i].blocked);
-    }
-    h = fold(h, net_flit_hops(n));
-    h = fold(h, net_cycles_simulated(n));
+    uint64_t h = DIGEST_START, stepped, jumped, jumps;
+    for (size_t i = 0; i < total; i++)
+        h = fold_msg(h, &msg[i]);
+    char digest[17];
+    digest_text(fold_net(h, n), digest);
     net_engine_stats(n, &stepped, &jumped, &jumps);
     uint64_t moves, moves_jumped;
     net_engine_moves(n, &moves, &moves_jumped);
-    char digest[17];
-    snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
     if (c->json) {
         json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
             "packets", (json_int_t)total, "len", (json_int_t)c->len, "cycles", (json_int_t)net_now(n),
@@ -316,6 +345,97 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
     return 0;
 }
 
+/* The machine a run ran on (its summary.json's topology and dims). */
+static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t errlen)
+{
+    char path[4200], what[64];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    FILE *f = file_fopen_regular(path, "run summary", 1ll << 30, err, errlen);
+    if (!f)
+        return -1;
+    json_error_t je;
+    json_t *s = json_loadf(f, 0, &je);
+    fclose(f);
+    const char *topo = json_string_value(json_object_get(s, "topology"));
+    const char *dims = json_string_value(json_object_get(s, "dims"));
+    int bad = !topo || !dims;
+    if (bad)
+        snprintf(err, errlen, "%.700s: not a run's summary (it names no topology and dims%s%.160s)", path,
+                 s ? "" : ": ", s ? "" : je.text);
+    else {
+        snprintf(what, sizeof what, "%s", topo);
+        bad = machine_parse(m, what, NULL, dims, err, errlen) != 0;
+    }
+    json_decref(s);
+    return bad ? -1 : 0;
+}
+
+/* --replay: the run's messages, each when its node posted it; one JSON
+ * object or table row, and whether every message kept its recorded times.
+ * 0, 1 if they did not and nothing was set (the network is the run's), -1
+ * on an error (in err). */
+static int run_replay(const struct cfg *c, const char *dir, int what_if, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/messages.csv", dir);
+    FILE *f = file_fopen_regular(path, "run's messages", 1ll << 40, err, errlen);
+    if (!f)
+        return -1;
+    struct replay r;
+    int bad = replay_read(f, path, c->m.nodes, c->p.t_send_ns, &r, err, errlen);
+    fclose(f);
+    if (bad)
+        return -1;
+    struct net *n = new_net(c, err, errlen);
+    double w0 = now_s(), c0 = own_cpu_s();
+    if (!n || replay_run(n, &r, err, errlen)) {
+        replay_free(&r);
+        net_free(n);
+        return -1;
+    }
+    double wall = now_s() - w0, cpu = own_cpu_s() - c0;
+    uint64_t h = DIGEST_START, stepped, jumped, jumps, moves, moves_jumped;
+    for (size_t i = 0; i < r.n; i++)
+        h = fold_msg(h, &r.m[i].nm);
+    char digest[17];
+    digest_text(fold_net(h, n), digest);
+    net_engine_stats(n, &stepped, &jumped, &jumps);
+    net_engine_moves(n, &moves, &moves_jumped);
+    size_t first, same = replay_matched(n, &r, &first);
+    if (c->json) {
+        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+            "messages", (json_int_t)r.n, "as_recorded", (json_int_t)same, "cycles", (json_int_t)net_now(n),
+            "digest", digest, "cycles_stepped", (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped,
+            "jumps", (json_int_t)jumps, "moves", (json_int_t)moves, "moves_jumped", (json_int_t)moves_jumped,
+            "wall_s", wall, "engine_cpu_s", cpu);
+        char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(t);
+        free(t);
+        json_decref(o);
+    } else {
+        printf("%10s %11s %12s %18s %14s %14s %12s\n", "messages", "as_recorded", "cycles", "digest",
+               "cycles_stepped", "cycles_jumped", "engine_cpu_s");
+        printf("%10zu %11zu %12llu %18s %14llu %14llu %12.3f\n", r.n, same, (unsigned long long)net_now(n),
+               digest, (unsigned long long)stepped, (unsigned long long)jumped, cpu);
+    }
+    int differs = same < r.n && !what_if;
+    if (differs) {
+        const struct replay_msg *m = &r.m[first];
+        fprintf(stderr, "netsim: %zu of the %zu messages crossed the network at other times than in the run; "
+                "the first, line %zu (%d -> %d, %u bytes): in, head, arrived at %llu, %llu, %llu ns in the run, "
+                "%llu, %llu, %llu here. A run with worms its messages.csv does not hold (flood relays, "
+                "fetch-and-increment packets, multidestination worms) does not replay exactly\n",
+                r.n - same, r.n, m->line, m->nm.src, m->nm.dst, m->nm.len, (unsigned long long)m->t_inject_ns,
+                (unsigned long long)m->t_head_ns, (unsigned long long)m->t_arrive_ns,
+                (unsigned long long)net_cycle_to_ns(n, m->nm.c_inject),
+                (unsigned long long)net_cycle_to_ns(n, m->nm.c_head),
+                (unsigned long long)net_cycle_to_ns(n, m->nm.c_arrive));
+    }
+    replay_free(&r);
+    net_free(n);
+    return differs;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -336,6 +456,11 @@ static void usage(FILE *f)
 "      --hot-frac F      hotspot: a packet goes to node 0 with probability F, else to a\n"
 "                        uniform node (default 0.1)\n"
 "      --burst M         instead: M packets per node at cycle 0, run until all are delivered\n"
+"      --replay RUN_DIR  instead: the messages a wormsim run recorded (RUN_DIR/messages.csv),\n"
+"                        each entering when its node posted it, on the run's machine and\n"
+"                        parameters (summary.json, params.conf; --set changes them: an\n"
+"                        open-loop what-if); says how many kept their recorded times, and\n"
+"                        exits 1 if any did not without --set\n"
 "      --no-jump         step every cycle (the engine's jumps over periodic stretches off;\n"
 "                        results are the same)\n"
 "      --check-jump      also step a second model every cycle in every router (no shortcut);\n"
@@ -371,12 +496,45 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
     return 0;
 }
 
+/* netsim --replay RUN_DIR [--set ..]: the run's machine and parameters,
+ * then its messages (run_replay). */
+static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, const char *const *sets, int nsets)
+{
+    char err[1024], conf[4200];
+    enum topo_port pm;
+    if (traffic_opt) {
+        fprintf(stderr, "netsim: --replay takes the run's machine, parameters and messages; %s does not go with "
+                "it (--set, --no-jump, --check-jump and --json do)\n", traffic_opt);
+        return 2;
+    }
+    snprintf(conf, sizeof conf, "%s/params.conf", dir);
+    if (params_load(&c->p, &pm, conf, err, sizeof err) || run_machine(dir, &c->m, err, sizeof err)) {
+        fprintf(stderr, "netsim: --replay %s: %s\n", dir, err);
+        return 2;
+    }
+    for (int i = 0; i < nsets; i++)
+        if (params_set_list(&c->p, &pm, sets[i], err, sizeof err)) {
+            fprintf(stderr, "netsim: %s\n", err);
+            return 2;
+        }
+    c->m.all_port = pm;
+    if (params_check_net(&c->p, &c->m, conf, nsets, err, sizeof err)) {
+        fprintf(stderr, "netsim: %s\n", err);
+        return 2;
+    }
+    int r = run_replay(c, dir, nsets > 0, err, sizeof err);
+    if (r < 0)
+        fprintf(stderr, "netsim: --replay %s: %s\n", dir, err);
+    return r < 0 ? 2 : r;
+}
+
 int main(int argc, char **argv)
 {
     struct cfg c = { .jump = NET_JUMP_ON, .rate = 0.1, .hot_frac = 0.1, .len = 64, .warmup = 2000, .measure = 10000, .seed = 1 };
     enum topo_port pm;
     params_defaults(&c.p, &pm);
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *pat = "uniform", *preset = NULL, *sweep = NULL;
+    const char *replay = NULL, *traffic_opt = NULL;   /* the first option that shapes synthetic traffic */
     const char *sets[64];
     int nsets = 0, bad = 0, ch;
     uint64_t len = 64;
@@ -384,9 +542,18 @@ int main(int argc, char **argv)
         { "topo", 1, 0, 't' }, { "nodes", 1, 0, 'n' }, { "dims", 1, 0, 'd' }, { "pattern", 1, 0, 'p' },
         { "rate", 1, 0, 'r' }, { "len", 1, 0, 'l' }, { "sweep", 1, 0, 'S' }, { "warmup", 1, 0, 'W' },
         { "cycles", 1, 0, 'C' }, { "seed", 1, 0, 's' }, { "hot-frac", 1, 0, 'H' }, { "preset", 1, 0, 'P' },
-        { "set", 1, 0, 'X' }, { "json", 0, 0, 'j' }, { "burst", 1, 0, 'B' }, { "no-jump", 0, 0, 'J' }, { "check-jump", 0, 0, 'K' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+        { "set", 1, 0, 'X' }, { "json", 0, 0, 'j' }, { "burst", 1, 0, 'B' }, { "no-jump", 0, 0, 'J' }, { "check-jump", 0, 0, 'K' }, { "replay", 1, 0, 'R' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
     };
-    while ((ch = getopt_long(argc, argv, "t:n:d:p:r:l:h", opts, NULL)) != -1) {
+    int li;
+    while ((ch = getopt_long(argc, argv, "t:n:d:p:r:l:h", opts, &li)) != -1) {
+        if (!traffic_opt && ch != '?' && strchr("tndprlSWCsHPB", ch)) {
+            static char seen[32];
+            const struct option *o = opts;
+            while (o->name && o->val != ch)
+                o++;
+            snprintf(seen, sizeof seen, "--%s", o->name);
+            traffic_opt = seen;
+        }
         switch (ch) {
         case 't': topo = optarg; break;
         case 'n': nodes = optarg; break;
@@ -405,6 +572,7 @@ int main(int argc, char **argv)
         case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); break;
         case 'J': c.jump = NET_JUMP_OFF; break;
         case 'K': c.jump = NET_JUMP_CHECK; break;
+        case 'R': replay = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -417,6 +585,8 @@ int main(int argc, char **argv)
     }
     c.len = (uint32_t)len;
     char err[1024];
+    if (replay)
+        return replay_main(&c, replay, traffic_opt, sets, nsets);
     if ((preset && params_load(&c.p, &pm, preset, err, sizeof err))) {
         fprintf(stderr, "netsim: %s\n", err);
         return 2;
