@@ -314,7 +314,8 @@ fi
 
 # The speed targets (docs/scale.md), each figure beside its goal:
 #   - the router's CPU per message of a warm 16x16 alltoall_pex len=1024
-#     (a pool of 256 nodes, one run to fill it, then REPEAT; median);
+#     (a pool of 256 nodes, one run to fill it, then REPEAT; median), and
+#     the network model's part of it (netsim --replay of each run);
 #   - Thakur's 512-node PEX at 16 KB (a 32x16 mesh, --preset delta), as the
 #     sweep runs it, warm (one run fills the pool, the second is timed): its wall
 #     time and the router's CPU per message;
@@ -325,24 +326,31 @@ fi
 echo
 if [ "${TARGETS:-1}" != 0 ]; then
   printf "%-46s %14s %12s\n" figure measured target
-  pool_cell() {   # name nodes args...: a pool, one run to fill it, then $REPEAT_CELL timed runs; prints "wall_s router_us_per_msg" of each
+  # pool_cell name nodes args...: a pool, one run to fill it, then
+  # $REPEAT_CELL timed runs; prints "wall_s router_us_per_msg model_us_per_msg"
+  # of each, the last the network model's own CPU on the run's messages
+  # (netsim --replay: the router's CPU less descriptors, interrupts and copies)
+  pool_cell() {
     local P=benchtg-$$-$1 n=$2 pp k; shift 2
     pool_start "$P"
     for k in $(seq 0 "$REPEAT_CELL"); do
       "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$TMP/runs" --nodes "$n" --timeout 3000 "$@" > "$TMP/out" 2>&1 ||
         { echo "run failed: $* ($(head -3 "$TMP/out"))" >&2; break; }
-      [ "$k" = 0 ] || jq -r '"\(.wall_s) \(.engine.router_cpu_s / .messages * 1e6)"' "$TMP/runs/latest/summary.json"
+      [ "$k" = 0 ] || echo "$(jq -r '"\(.wall_s) \(.engine.router_cpu_s / .messages * 1e6)"' "$TMP/runs/latest/summary.json") $(
+        "$NETSIM" --replay "$TMP/runs/latest" --json | jq -r '.engine_cpu_s / .messages * 1e6')"
       rm -rf "$TMP/runs"
     done
     kill -TERM $pp; wait $pp
   }
   REPEAT_CELL=$REPEAT
-  us=$(pool_cell a2a 256 --app alltoall_pex --args len=1024 | awk '{ print $2 }' | median)
-  printf "%-46s %11.1f us %12s\n" "router CPU a message, 16x16 pex 1 KB, warm" "$us" "<= 10 us"
+  pool_cell a2a 256 --app alltoall_pex --args len=1024 > "$TMP/cell"
+  printf "%-46s %11.1f us %12s\n" "router CPU a message, 16x16 pex 1 KB, warm" "$(awk '{ print $2 }' "$TMP/cell" | median)" "<= 10 us"
+  printf "%-46s %11.1f us\n" "  of it the network model (netsim --replay)" "$(awk '{ print $3 }' "$TMP/cell" | median)"
   REPEAT_CELL=1
-  read -r w us < <(pool_cell thakur 512 --app alltoall_pex --topo mesh --dims 32x16 --preset delta --args len=16384)
+  read -r w us model < <(pool_cell thakur 512 --app alltoall_pex --topo mesh --dims 32x16 --preset delta --args len=16384)
   printf "%-46s %12.1f s %12s\n" "Thakur 32x16 PEX 16 KB, warm, wall" "${w:-0}" "<= 15 s"
   printf "%-46s %11.1f us %12s\n" "  its router CPU a message" "${us:-0}" "<= 20 us"
+  printf "%-46s %11.1f us\n" "  of it the network model (netsim --replay)" "${model:-0}"
   stored_min() { local s t=0; for s in "$@"; do [ -s "results/$s/timing.csv" ] &&
     t=$((t + $(awk -F, 'NR > 1 { e += $5 } END { print e + 0 }' "results/$s/timing.csv"))); done; echo "$t"; }
   printf "%-46s %10.1f min %12s\n" "make sweep SWEEP=thakur, as stored" "$(awk -v s="$(stored_min thakur)" 'BEGIN { print s / 60 }')" "<= 15 min"
