@@ -53,7 +53,7 @@ say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '
 C_EXT        = -fms-extensions
 HOST_CFLAGS  = -std=gnu11 $(C_EXT) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -Ihost
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/net/msg_replay.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/launch/merge.c host/out/trace.c \
+HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/out/msg_replay.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/launch/merge.c host/out/trace.c \
               host/relay/relay.c host/relay/node_host.c host/relay/pace_queue.c host/relay/link_none.c host/launch/app_mem.c host/files.c host/show.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 HOST_HDRS    = $(wildcard host/*.h host/*/*.h host/*/*.def)
@@ -176,7 +176,7 @@ RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "
 # corpora and runs a short campaign of each; make fuzz runs long ones.
 FUZZ         = $(BUILD)/fuzz/fuzz_router
 FUZZ_RELAY   = $(BUILD)/fuzz/fuzz_relay
-FUZZ_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/net/msg_replay.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/out/results.c \
+FUZZ_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/out/results.c \
                host/launch/arch.c host/launch/image.c host/out/trace.c host/files.c host/show.c
 FUZZ_SECONDS ?= 3600
 export FUZZ_SECONDS FUZZ_JOBS

@@ -326,6 +326,14 @@ fi
 echo
 if [ "${TARGETS:-1}" != 0 ]; then
   printf "%-46s %14s %12s\n" figure measured target
+  # The network model's CPU a message on run directory $1's messages
+  # (netsim --replay), or nan, said, if they did not replay at their times.
+  replay_us() {
+    local j; j=$("$NETSIM" --replay "$1" --json 2>&1)
+    if [ "$(jq -r '.as_recorded == .messages' <<< "$j" 2>/dev/null)" = true ]; then
+      jq -r '.engine_cpu_s / .messages * 1e6' <<< "$j"
+    else echo "netsim --replay of $1 failed: $j" >&2; echo nan; fi
+  }
   # pool_cell name nodes args...: a pool, one run to fill it, then
   # $REPEAT_CELL timed runs; prints "wall_s router_us_per_msg model_us_per_msg"
   # of each, the last the network model's own CPU on the run's messages
@@ -337,7 +345,7 @@ if [ "${TARGETS:-1}" != 0 ]; then
       "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$TMP/runs" --nodes "$n" --timeout 3000 "$@" > "$TMP/out" 2>&1 ||
         { echo "run failed: $* ($(head -3 "$TMP/out"))" >&2; break; }
       [ "$k" = 0 ] || echo "$(jq -r '"\(.wall_s) \(.engine.router_cpu_s / .messages * 1e6)"' "$TMP/runs/latest/summary.json") $(
-        "$NETSIM" --replay "$TMP/runs/latest" --json | jq -r '.engine_cpu_s / .messages * 1e6')"
+        replay_us "$TMP/runs/latest")"
       rm -rf "$TMP/runs"
     done
     kill -TERM $pp; wait $pp

@@ -839,7 +839,7 @@ static int record(struct engine *r, const struct msg *m)
     r->log[r->nlog++] = (struct msg_record){
         m->src, m->dst, x->hops, m->tag, m->len, m->step, x->flits, m->t_post,
         net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
-        m->t_arrive, x->blocked_cycles, x->route_at, x->route_len, x->c_inject };
+        m->t_arrive, x->blocked_cycles, m->seq, x->t_ready_ns, x->route_at, x->route_len, x->c_inject };
     return 0;
 }
 

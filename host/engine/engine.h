@@ -90,6 +90,7 @@ struct msg_record {
     int src, dst, hops;
     uint32_t tag, len, step, flits;
     uint64_t t_post, t_inject, t_head, t_arrive, blocked_cycles;
+    uint64_t seq, t_ready;          /* its source's number for it, and when it could enter (net_msg) */
     uint32_t route_at, route_len;   /* the links it took (net_taken) */
     uint64_t c_inject;              /* the cycle its head entered (t_inject is it in ns, rounded down) */
 };
@@ -160,7 +161,7 @@ struct engine {
     uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
     uint64_t held_limit;          /* at most this many (HELD_TOTAL_FACTOR above) */
     uint64_t sim_end;             /* latest finish time */
-    struct msg_record *log;       /* every message, in send order per source */
+    struct msg_record *log;       /* every message, as it arrived (each pair's in send order) */
     size_t nlog, log_cap;
     int failed_node;              /* first node that broke the protocol, or -1 */
     int stopped;                  /* an error that is no node's ended the engine */

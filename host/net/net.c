@@ -391,6 +391,17 @@ int net_run(struct net *n, uint64_t end, struct net_msg **arrived, struct net_ms
     return rc;
 }
 
+int net_run_until(struct net *n, uint64_t end, char *err, size_t errlen)
+{
+    struct net_msg *arr, *left;
+    while (net_busy(n) && n->now < end)
+        if (net_run(n, end, &arr, &left) < 0) {
+            snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)n->now);
+            return -1;
+        }
+    return 0;
+}
+
 struct net_msg *net_heads(const struct net *n) { return n->hd_head; }
 
 const char *net_run_error(const struct net *n)

@@ -154,6 +154,10 @@ int net_run(struct net *n, uint64_t end_cycle, struct net_msg **arrived, struct 
 struct net_msg *net_heads(const struct net *n);
 /* What a negative net_run means, in words. */
 const char *net_run_error(const struct net *n);
+/* For a caller that needs no event: net_run until every worm handed over
+ * is delivered or cycle end is reached (UINT64_MAX: until delivered). 0,
+ * or -1 with net_run_error and the cycle in err. */
+int net_run_until(struct net *n, uint64_t end, char *err, size_t errlen);
 
 /* Multidestination worms (seed 002 section 8, "Support Within the Data
  * Network"). One worm, injected once, is delivered to several nodes:

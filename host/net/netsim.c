@@ -43,7 +43,9 @@
 #include "host_clock.h"
 #include "params.h"
 #include "net_model.h"
-#include "msg_replay.h"
+#include "out/msg_replay.h"
+#include "out/results.h"
+#include "show.h"
 #include "files.h"
 
 enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
@@ -275,16 +277,33 @@ static uint64_t fold_net(uint64_t h, const struct net *n)
 
 static void digest_text(uint64_t h, char out[17]) { snprintf(out, 17, "%016llx", (unsigned long long)h); }
 
-/* Deliver everything handed to n; -1 with the model's reason in err. */
-static int run_dry(struct net *n, char *err, size_t errlen)
+/* One run of the engine on a fixed load (--burst, --replay): the two
+ * figures that name the load (first1, first2), then the cycles, the digest
+ * (h, the messages folded, with the network's counters folded here), the
+ * engine's steps and jumps and its time; one JSON object or a table row. */
+static void print_engine_run(const struct cfg *c, const struct net *n, uint64_t h, const char *k1, uint64_t v1,
+                             const char *k2, uint64_t v2, double wall, double cpu)
 {
-    struct net_msg *arr, *left;
-    while (net_busy(n))
-        if (net_run(n, UINT64_MAX, &arr, &left) < 0) {
-            snprintf(err, errlen, "%s at cycle %llu", net_run_error(n), (unsigned long long)net_now(n));
-            return -1;
-        }
-    return 0;
+    uint64_t stepped, jumped, jumps, moves, moves_jumped;
+    char digest[17];
+    digest_text(fold_net(h, n), digest);
+    net_engine_stats(n, &stepped, &jumped, &jumps);
+    net_engine_moves(n, &moves, &moves_jumped);
+    if (c->json) {
+        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", k1, (json_int_t)v1, k2,
+            (json_int_t)v2, "cycles", (json_int_t)net_now(n), "digest", digest, "cycles_stepped",
+            (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps, "moves",
+            (json_int_t)moves, "moves_jumped", (json_int_t)moves_jumped, "wall_s", wall, "engine_cpu_s", cpu);
+        char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(t);
+        free(t);
+        json_decref(o);
+    } else {
+        printf("%10s %11s %12s %18s %14s %14s %12s\n", k1, k2, "cycles", "digest", "cycles_stepped",
+               "cycles_jumped", "engine_cpu_s");
+        printf("%10llu %11llu %12llu %18s %14llu %14llu %12.3f\n", (unsigned long long)v1, (unsigned long long)v2,
+               (unsigned long long)net_now(n), digest, (unsigned long long)stepped, (unsigned long long)jumped, cpu);
+    }
 }
 
 /* --burst: M packets per node at cycle 0; one JSON object or table row. */
@@ -311,34 +330,13 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
             net_inject(n, m);
         }
     double w0 = now_s(), c0 = own_cpu_s();
-    if (run_dry(n, err, errlen))
+    if (net_run_until(n, UINT64_MAX, err, errlen))
         return -1;
     double wall = now_s() - w0, cpu = own_cpu_s() - c0;
-    uint64_t h = DIGEST_START, stepped, jumped, jumps;
+    uint64_t h = DIGEST_START;
     for (size_t i = 0; i < total; i++)
         h = fold_msg(h, &msg[i]);
-    char digest[17];
-    digest_text(fold_net(h, n), digest);
-    net_engine_stats(n, &stepped, &jumped, &jumps);
-    uint64_t moves, moves_jumped;
-    net_engine_moves(n, &moves, &moves_jumped);
-    if (c->json) {
-        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
-            "packets", (json_int_t)total, "len", (json_int_t)c->len, "cycles", (json_int_t)net_now(n),
-            "digest", digest, "cycles_stepped", (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped,
-            "jumps", (json_int_t)jumps, "moves", (json_int_t)moves, "moves_jumped", (json_int_t)moves_jumped,
-            "wall_s", wall, "engine_cpu_s", cpu);
-        char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(s);
-        free(s);
-        json_decref(o);
-    } else {
-        printf("%10s %8s %12s %18s %14s %14s %12s\n", "packets", "len", "cycles", "digest",
-               "cycles_stepped", "cycles_jumped", "engine_cpu_s");
-        printf("%10zu %8u %12llu %18s %14llu %14llu %12.3f\n", total, c->len,
-               (unsigned long long)net_now(n), digest, (unsigned long long)stepped,
-               (unsigned long long)jumped, cpu);
-    }
+    print_engine_run(c, n, h, "packets", total, "len", c->len, wall, cpu);
     free(msg);
     free(rng);
     net_free(n);
@@ -348,90 +346,65 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
 /* The machine a run ran on (its summary.json's topology and dims). */
 static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t errlen)
 {
-    char path[4200], what[64];
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    FILE *f = file_fopen_regular(path, "run summary", 1ll << 30, err, errlen);
-    if (!f)
+    json_t *s = results_load(dir, err, errlen);
+    if (!s)
         return -1;
-    json_error_t je;
-    json_t *s = json_loadf(f, 0, &je);
-    fclose(f);
     const char *topo = json_string_value(json_object_get(s, "topology"));
     const char *dims = json_string_value(json_object_get(s, "dims"));
+    char b[SHOW_LEN], why[600];
     int bad = !topo || !dims;
     if (bad)
-        snprintf(err, errlen, "%.700s: not a run's summary (it names no topology and dims%s%.160s)", path,
-                 s ? "" : ": ", s ? "" : je.text);
-    else {
-        snprintf(what, sizeof what, "%s", topo);
-        bad = machine_parse(m, what, NULL, dims, err, errlen) != 0;
-    }
+        snprintf(err, errlen, "%s/summary.json names no \"topology\" and \"dims\" (strings)", show(b, dir, 0));
+    else if ((bad = machine_parse(m, topo, NULL, dims, why, sizeof why) != 0))
+        snprintf(err, errlen, "%s/summary.json: %s", show(b, dir, 0), why);
     json_decref(s);
     return bad ? -1 : 0;
 }
 
-/* --replay: the run's messages, each when its node posted it; one JSON
- * object or table row, and whether every message kept its recorded times.
- * 0, 1 if they did not and nothing was set (the network is the run's), -1
- * on an error (in err). */
+/* --replay: the run's messages, each handed over at its post time; one
+ * JSON object or table row, and whether every message kept its recorded
+ * times. 0, 1 if they did not and nothing was set (the network is the
+ * run's), -1 on an error (in err). */
 static int run_replay(const struct cfg *c, const char *dir, int what_if, char *err, size_t errlen)
 {
-    char path[4200];
+    char path[4200], b[SHOW_LEN];
     snprintf(path, sizeof path, "%s/messages.csv", dir);
     FILE *f = file_fopen_regular(path, "run's messages", 1ll << 40, err, errlen);
     if (!f)
         return -1;
-    struct replay r;
-    int bad = replay_read(f, path, c->m.nodes, c->p.t_send_ns, &r, err, errlen);
+    struct msg_replay r;
+    int bad = msg_replay_read(f, path, c->m.nodes, &r, err, errlen);
     fclose(f);
     if (bad)
         return -1;
     struct net *n = new_net(c, err, errlen);
     double w0 = now_s(), c0 = own_cpu_s();
-    if (!n || replay_run(n, &r, err, errlen)) {
-        replay_free(&r);
+    if (!n || msg_replay_run(n, &r, err, errlen)) {
+        msg_replay_free(&r);
         net_free(n);
         return -1;
     }
     double wall = now_s() - w0, cpu = own_cpu_s() - c0;
-    uint64_t h = DIGEST_START, stepped, jumped, jumps, moves, moves_jumped;
+    uint64_t h = DIGEST_START;
     for (size_t i = 0; i < r.n; i++)
         h = fold_msg(h, &r.m[i].nm);
-    char digest[17];
-    digest_text(fold_net(h, n), digest);
-    net_engine_stats(n, &stepped, &jumped, &jumps);
-    net_engine_moves(n, &moves, &moves_jumped);
-    size_t first, same = replay_matched(n, &r, &first);
-    if (c->json) {
-        json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
-            "messages", (json_int_t)r.n, "as_recorded", (json_int_t)same, "cycles", (json_int_t)net_now(n),
-            "digest", digest, "cycles_stepped", (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped,
-            "jumps", (json_int_t)jumps, "moves", (json_int_t)moves, "moves_jumped", (json_int_t)moves_jumped,
-            "wall_s", wall, "engine_cpu_s", cpu);
-        char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(t);
-        free(t);
-        json_decref(o);
-    } else {
-        printf("%10s %11s %12s %18s %14s %14s %12s\n", "messages", "as_recorded", "cycles", "digest",
-               "cycles_stepped", "cycles_jumped", "engine_cpu_s");
-        printf("%10zu %11zu %12llu %18s %14llu %14llu %12.3f\n", r.n, same, (unsigned long long)net_now(n),
-               digest, (unsigned long long)stepped, (unsigned long long)jumped, cpu);
-    }
+    size_t first, same = msg_replay_matched(n, &r, &first);
+    print_engine_run(c, n, h, "messages", r.n, "as_recorded", same, wall, cpu);
     int differs = same < r.n && !what_if;
     if (differs) {
-        const struct replay_msg *m = &r.m[first];
-        fprintf(stderr, "netsim: %zu of the %zu messages crossed the network at other times than in the run; "
+        const struct msg_replay_msg *m = &r.m[first];
+        fflush(stdout);
+        fprintf(stderr, "netsim: %zu of the %zu messages of %s crossed the network at other times than in the run; "
                 "the first, line %zu (%d -> %d, %u bytes): in, head, arrived at %llu, %llu, %llu ns in the run, "
-                "%llu, %llu, %llu here. A run with worms its messages.csv does not hold (flood relays, "
-                "fetch-and-increment packets, multidestination worms) does not replay exactly\n",
-                r.n - same, r.n, m->line, m->nm.src, m->nm.dst, m->nm.len, (unsigned long long)m->t_inject_ns,
-                (unsigned long long)m->t_head_ns, (unsigned long long)m->t_arrive_ns,
-                (unsigned long long)net_cycle_to_ns(n, m->nm.c_inject),
+                "%llu, %llu, %llu here. A run with multidestination worms (messages.csv holds one a line a "
+                "destination) or fetch-and-increment packets (it holds none) does not replay\n",
+                r.n - same, r.n, show(b, path, 0), m->line, m->nm.src, m->nm.dst, m->nm.len,
+                (unsigned long long)m->t_inject_ns, (unsigned long long)m->t_head_ns,
+                (unsigned long long)m->t_arrive_ns, (unsigned long long)net_cycle_to_ns(n, m->nm.c_inject),
                 (unsigned long long)net_cycle_to_ns(n, m->nm.c_head),
                 (unsigned long long)net_cycle_to_ns(n, m->nm.c_arrive));
     }
-    replay_free(&r);
+    msg_replay_free(&r);
     net_free(n);
     return differs;
 }
@@ -500,16 +473,21 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
  * then its messages (run_replay). */
 static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, const char *const *sets, int nsets)
 {
-    char err[1024], conf[4200];
+    char err[1400], conf[4200], b[SHOW_LEN];
     enum topo_port pm;
+    params_defaults(&c->p, &pm);
     if (traffic_opt) {
         fprintf(stderr, "netsim: --replay takes the run's machine, parameters and messages; %s does not go with "
                 "it (--set, --no-jump, --check-jump and --json do)\n", traffic_opt);
         return 2;
     }
+    if (!*dir) {
+        fprintf(stderr, "netsim: --replay needs a run directory (wormsim's runs/latest, for one)\n");
+        return 2;
+    }
     snprintf(conf, sizeof conf, "%s/params.conf", dir);
     if (params_load(&c->p, &pm, conf, err, sizeof err) || run_machine(dir, &c->m, err, sizeof err)) {
-        fprintf(stderr, "netsim: --replay %s: %s\n", dir, err);
+        fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
         return 2;
     }
     for (int i = 0; i < nsets; i++)
@@ -518,23 +496,25 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
             return 2;
         }
     c->m.all_port = pm;
-    if (params_check_net(&c->p, &c->m, conf, nsets, err, sizeof err)) {
-        fprintf(stderr, "netsim: %s\n", err);
+    if (params_check_net(&c->p, &c->m, NULL, nsets, err, sizeof err)) {
+        fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
         return 2;
     }
     int r = run_replay(c, dir, nsets > 0, err, sizeof err);
     if (r < 0)
-        fprintf(stderr, "netsim: --replay %s: %s\n", dir, err);
+        fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
     return r < 0 ? 2 : r;
 }
 
 int main(int argc, char **argv)
 {
+    show_guard_stderr();
     struct cfg c = { .jump = NET_JUMP_ON, .rate = 0.1, .hot_frac = 0.1, .len = 64, .warmup = 2000, .measure = 10000, .seed = 1 };
     enum topo_port pm;
     params_defaults(&c.p, &pm);
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *pat = "uniform", *preset = NULL, *sweep = NULL;
     const char *replay = NULL, *traffic_opt = NULL;   /* the first option that shapes synthetic traffic */
+#define traffic(opt) (traffic_opt = traffic_opt ? traffic_opt : (opt))
     const char *sets[64];
     int nsets = 0, bad = 0, ch;
     uint64_t len = 64;
@@ -544,32 +524,23 @@ int main(int argc, char **argv)
         { "cycles", 1, 0, 'C' }, { "seed", 1, 0, 's' }, { "hot-frac", 1, 0, 'H' }, { "preset", 1, 0, 'P' },
         { "set", 1, 0, 'X' }, { "json", 0, 0, 'j' }, { "burst", 1, 0, 'B' }, { "no-jump", 0, 0, 'J' }, { "check-jump", 0, 0, 'K' }, { "replay", 1, 0, 'R' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
     };
-    int li;
-    while ((ch = getopt_long(argc, argv, "t:n:d:p:r:l:h", opts, &li)) != -1) {
-        if (!traffic_opt && ch != '?' && strchr("tndprlSWCsHPB", ch)) {
-            static char seen[32];
-            const struct option *o = opts;
-            while (o->name && o->val != ch)
-                o++;
-            snprintf(seen, sizeof seen, "--%s", o->name);
-            traffic_opt = seen;
-        }
+    while ((ch = getopt_long(argc, argv, "t:n:d:p:r:l:h", opts, NULL)) != -1) {
         switch (ch) {
-        case 't': topo = optarg; break;
-        case 'n': nodes = optarg; break;
-        case 'd': dims = optarg; break;
-        case 'p': pat = optarg; break;
-        case 'r': bad |= parse_double("--rate", optarg, 0, 1, &c.rate); break;
-        case 'l': bad |= parse_u64("--len", optarg, 0, 1 << 20, &len); break;
-        case 'S': sweep = optarg; break;
-        case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); break;
-        case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); break;
-        case 's': bad |= parse_u64("--seed", optarg, 0, UINT64_MAX, &c.seed); break;
-        case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); break;
-        case 'P': preset = optarg; break;
+        case 't': topo = optarg; traffic("--topo"); break;
+        case 'n': nodes = optarg; traffic("--nodes"); break;
+        case 'd': dims = optarg; traffic("--dims"); break;
+        case 'p': pat = optarg; traffic("--pattern"); break;
+        case 'r': bad |= parse_double("--rate", optarg, 0, 1, &c.rate); traffic("--rate"); break;
+        case 'l': bad |= parse_u64("--len", optarg, 0, 1 << 20, &len); traffic("--len"); break;
+        case 'S': sweep = optarg; traffic("--sweep"); break;
+        case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); traffic("--warmup"); break;
+        case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); traffic("--cycles"); break;
+        case 's': bad |= parse_u64("--seed", optarg, 0, UINT64_MAX, &c.seed); traffic("--seed"); break;
+        case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); break;
+        case 'P': preset = optarg; traffic("--preset"); break;
         case 'X': if (nsets < 64) sets[nsets++] = optarg; break;
         case 'j': c.json = 1; break;
-        case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); break;
+        case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); traffic("--burst"); break;
         case 'J': c.jump = NET_JUMP_OFF; break;
         case 'K': c.jump = NET_JUMP_CHECK; break;
         case 'R': replay = optarg; break;

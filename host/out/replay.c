@@ -6,13 +6,13 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 #include "replay.h"
+#include "results.h"
 #include "show.h"
 #include "files.h"
 
 #define ARGV_MAX 1024            /* options a stored invocation may hold */
 #define ARG_MAX_LEN 4096         /* bytes of one of them */
 #define IMAGE_MAX (64ll << 20)   /* a node image is at most its RAM's size, far less */
-#define SUMMARY_MAX (256ll << 20)  /* summary.json: per node a few hundred bytes, and the records */
 
 /* The SHA-256 of file path as 64 hex digits in hex, or "unreadable". */
 static void file_sha256(const char *path, char hex[65])
@@ -111,29 +111,10 @@ int replay_write_command(const char *dir, const json_t *inv)
     return file_close_written(f);
 }
 
-static json_t *load_summary(const char *dir, char *err, size_t errlen)
-{
-    char path[4200], b[SHOW_LEN];
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    json_error_t je;
-    FILE *f = file_fopen_regular(path, "summary.json", SUMMARY_MAX, je.text, sizeof je.text);
-    json_t *s = f ? json_loadf(f, 0, &je) : NULL;
-    if (f)
-        fclose(f);
-    if (!s)
-        snprintf(err, errlen, "%s is not a run directory: no readable summary.json (%s)", show(b, dir, 1), je.text);
-    else if (!json_is_object(s)) {
-        snprintf(err, errlen, "%s/summary.json is not a JSON object", show(b, dir, 0));
-        json_decref(s);
-        s = NULL;
-    }
-    return s;
-}
-
 int replay_load(const char *dir, int *argc, char ***argv, char *cwd, size_t cwdlen, char *err, size_t errlen)
 {
     char b[SHOW_LEN];
-    json_t *s = load_summary(dir, err, errlen);
+    json_t *s = results_load(dir, err, errlen);
     if (!s)
         return -1;
     json_t *inv = json_object_get(s, "invocation"), *args = json_object_get(inv, "argv");
@@ -191,7 +172,7 @@ void replay_free_argv(int argc, char **argv)
 int replay_note_build(const char *dir, FILE *f)
 {
     char err[512];
-    json_t *s = load_summary(dir, err, sizeof err);
+    json_t *s = results_load(dir, err, sizeof err);
     json_t *inv = json_object_get(s, "invocation"), *images = json_object_get(inv, "images"), *im;
     const char *commit = json_string_value(json_object_get(inv, "commit")), *isa;
     int lines = 0;
@@ -288,7 +269,7 @@ int replay_compare(const char *a, const char *b, FILE *f)
 {
     static const char *const csvs[] = { "messages.csv", "links.csv", "steps.csv", "records.csv" };
     char err[512];
-    json_t *x = load_summary(a, err, sizeof err), *y = x ? load_summary(b, err, sizeof err) : NULL;
+    json_t *x = results_load(a, err, sizeof err), *y = x ? results_load(b, err, sizeof err) : NULL;
     if (!x || !y) {
         fprintf(f, "replay: %s\n", err);
         json_decref(x);

@@ -8,6 +8,26 @@
 #include "report.h"
 #include "launch/arch.h"
 #include "show.h"
+#include "files.h"
+
+json_t *results_load(const char *dir, char *err, size_t errlen)
+{
+    char path[4200], b[SHOW_LEN];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    json_error_t je;
+    FILE *f = file_fopen_regular(path, "summary.json", RESULTS_SUMMARY_MAX, je.text, sizeof je.text);
+    json_t *s = f ? json_loadf(f, 0, &je) : NULL;
+    if (f)
+        fclose(f);
+    if (!s)
+        snprintf(err, errlen, "%s is not a run directory: no readable summary.json (%s)", show(b, dir, 1), je.text);
+    else if (!json_is_object(s)) {
+        snprintf(err, errlen, "%s/summary.json is not a JSON object", show(b, dir, 0));
+        json_decref(s);
+        s = NULL;
+    }
+    return s;
+}
 
 static const char *state_name(enum node_state s)
 {

@@ -37,6 +37,11 @@ struct outcome {
 /* Write run_dir/summary.json. Returns 0 or -1. */
 int results_write(const struct engine *r, const struct report *rep, const struct outcome *o);
 
+/* Read dir/summary.json back (a run directory's, at most RESULTS_SUMMARY_MAX
+ * bytes): its object, or NULL with the reason, naming dir, in err. */
+#define RESULTS_SUMMARY_MAX (256ll << 20)   /* per node a few hundred bytes, and the records */
+json_t *results_load(const char *dir, char *err, size_t errlen);
+
 /* The console summary. */
 void results_print(const struct engine *r, const struct report *rep, const struct outcome *o);
 

@@ -104,10 +104,11 @@ replay_refuses_what_is_not_a_run() {
 }
 
 # netsim --replay hands a run's recorded messages to the network alone
-# (host/net/msg_replay.h): on the run's machine and parameters every
-# message crosses it at its recorded times; with --set it is a what-if
-# and says how many kept them; a changed time is named with exit 1; what
-# is not a run directory, or options that shape other traffic, exit 2.
+# (host/out/msg_replay.h): on the run's machine and parameters every
+# message crosses it at its recorded times (jumping or stepping every
+# cycle alike); with --set it is a what-if and says how many kept them; a
+# changed time is named with exit 1; a directory that is not a run's, or
+# options that shape other traffic, exit 2 with the reason.
 netsim_replays_a_runs_messages() {
   local NETSIM=${NETSIM:-build/host/netsim}
   ws --app alltoall_pex --topo mesh --dims 4x4 --preset delta --args len=1024 > "$TMP/o" 2>&1; rc=$?
@@ -122,19 +123,27 @@ netsim_replays_a_runs_messages() {
   expect '[ "$(jq -r .digest "$TMP/r2")" = "$(jq -r .digest "$TMP/r")" ]'
   "$NETSIM" --replay "$d" --set vcs=1 --json > "$TMP/w" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/w")"
   expect '[ "$(jq .as_recorded "$TMP/w")" -lt "$n" ]' "$(cat "$TMP/w")"
-  cp -r "$d" "$TMP/chg"
+  local c="$TMP/chg"; cp -r "$d" "$c"
   awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "t_arrive_ns") k = i } NR == 5 { $k = $k + 1 } 1' \
-      "$d/messages.csv" > "$TMP/chg/messages.csv"
-  "$NETSIM" --replay "$TMP/chg" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/r")"
-  expect 'grep -q "^netsim: 1 of the $n messages crossed the network at other times than in the run; the first, line 5 " "$TMP/r"' "$(cat "$TMP/r")"
+      "$d/messages.csv" > "$c/messages.csv"
+  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q "^netsim: 1 of the $n messages of .* crossed the network at other times than in the run; the first, line 5 " "$TMP/r"' "$(cat "$TMP/r")"
   "$NETSIM" --replay "$d" -t torus > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "^netsim: --replay takes the run.s machine, parameters and messages; --topo does not go with it" "$TMP/r"' "$(cat "$TMP/r")"
-  rm "$TMP/chg/messages.csv"
-  "$NETSIM" --replay "$TMP/chg" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "messages.csv" "$TMP/r"' "$(cat "$TMP/r")"
-  sed -i 's/,1024,/,x,/' "$d/messages.csv"
-  "$NETSIM" --replay "$d" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  "$NETSIM" --replay "" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "^netsim: --replay needs a run directory" "$TMP/r"' "$(cat "$TMP/r")"
+  cp "$d/messages.csv" "$c/messages.csv"; sed -i 's/,1024,/,x,/' "$c/messages.csv"
+  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "messages.csv line [0-9]*: len .x. is not a whole number of 0 or more$" "$TMP/r"' "$(cat "$TMP/r")"
+  rm "$c/messages.csv"
+  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "messages.csv" "$TMP/r"' "$(cat "$TMP/r")"
+  echo '{"topology": "mesh"}' > "$c/summary.json"
+  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "summary.json names no \"topology\" and \"dims\"" "$TMP/r"' "$(cat "$TMP/r")"
+  echo 'vcs = many' > "$c/params.conf"
+  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "^netsim: --replay .*params.conf.*vcs" "$TMP/r"' "$(cat "$TMP/r")"
 }
 
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
