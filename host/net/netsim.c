@@ -28,7 +28,8 @@
  * --replay RUN_DIR instead hands the network the messages a wormsim run
  * recorded (its messages.csv, on its machine and parameters: summary.json
  * and params.conf), each when its node posted it, and says whether they
- * crossed it at their recorded times (msg_replay.h): the run's network
+ * crossed it at their recorded times and the links counted what links.csv
+ * holds (out/msg_replay.h): the run's network
  * cost without its nodes, or with --set an open-loop what-if.
  */
 #define _GNU_SOURCE
@@ -45,6 +46,7 @@
 #include "net_model.h"
 #include "out/msg_replay.h"
 #include "out/results.h"
+#include "out/report.h"
 #include "show.h"
 #include "files.h"
 
@@ -361,10 +363,46 @@ static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t 
     return bad ? -1 : 0;
 }
 
+/* The run's links.csv against the links network n counted (as
+ * report_links_csv writes them): 0 if the same, else the first line that
+ * differs; -1 with the reason in err if it cannot be read. */
+static long links_differ(const struct net *n, const struct topo_shape *m, const char *dir, char *err, size_t errlen)
+{
+    char path[4200], *mine = NULL, *run = NULL;
+    size_t nmine = 0, cap = 0;
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    FILE *f = file_fopen_regular(path, "run's links", 1ll << 30, err, errlen);
+    if (!f)
+        return -1;
+    FILE *g = open_memstream(&mine, &nmine);
+    if (g) {
+        report_links_csv(g, n, !machine_indirect(m));
+        fclose(g);
+    }
+    long line = 0, at = -1;
+    char *p = mine;
+    for (ssize_t k; at < 0 && mine && (k = getline(&run, &cap, f)) >= 0;) {
+        line++;
+        size_t len = strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+        if ((size_t)k != len || memcmp(run, p, len))
+            at = line;
+        p += len;
+    }
+    if (at < 0 && mine)
+        at = *p ? line + 1 : 0;          /* the replay's table goes on past the run's */
+    int bad = !mine || ferror(f);
+    if (bad)
+        snprintf(err, errlen, "%.700s: could not be read, or no memory to compare it", path);
+    fclose(f);
+    free(run);
+    free(mine);
+    return bad ? -1 : at;
+}
+
 /* --replay: the run's messages, each handed over at its post time; one
  * JSON object or table row, and whether every message kept its recorded
- * times. 0, 1 if they did not and nothing was set (the network is the
- * run's), -1 on an error (in err). */
+ * times and every link its counters (links.csv). 0, 1 if not and nothing
+ * was set (the network is the run's), -1 on an error (in err). */
 static int run_replay(const struct cfg *c, const char *dir, int what_if, char *err, size_t errlen)
 {
     char path[4200], b[SHOW_LEN];
@@ -390,8 +428,19 @@ static int run_replay(const struct cfg *c, const char *dir, int what_if, char *e
         h = fold_msg(h, &r.m[i].nm);
     size_t first, same = msg_replay_matched(n, &r, &first);
     print_engine_run(c, n, h, "messages", r.n, "as_recorded", same, wall, cpu);
-    int differs = same < r.n && !what_if;
-    if (differs) {
+    long link_line = links_differ(n, &c->m, dir, err, errlen);
+    if (link_line < 0) {
+        msg_replay_free(&r);
+        net_free(n);
+        return -1;
+    }
+    int differs = (same < r.n || link_line) && !what_if;
+    if (differs && link_line) {
+        fflush(stdout);
+        fprintf(stderr, "netsim: the links the replay's network counted differ from %s/links.csv from line %ld\n",
+                show(b, dir, 0), link_line);
+    }
+    if (differs && same < r.n) {
         const struct msg_replay_msg *m = &r.m[first];
         fflush(stdout);
         fprintf(stderr, "netsim: %zu of the %zu messages of %s crossed the network at other times than in the run; "
@@ -433,7 +482,8 @@ static void usage(FILE *f)
 "                        each entering when its node posted it, on the run's machine and\n"
 "                        parameters (summary.json, params.conf; --set changes them: an\n"
 "                        open-loop what-if); says how many kept their recorded times, and\n"
-"                        exits 1 if any did not without --set\n"
+"                        without --set exits 1 if any did not, or a link's counters differ\n"
+"                        from links.csv\n"
 "      --no-jump         step every cycle (the engine's jumps over periodic stretches off;\n"
 "                        results are the same)\n"
 "      --check-jump      also step a second model every cycle in every router (no shortcut);\n"

@@ -147,6 +147,32 @@ static json_t *link_json(const struct engine *r, int link)
     return json_pack("{s:s, s:i, s:s}", "from", a, "port", port, "to", b);
 }
 
+void report_links_csv(FILE *f, const struct net *n, int direct)
+{
+    /* by header name: a direct network's links leave `node` in dimension
+     * `dim`, direction `dir`; an indirect network's leave router `from`
+     * by `port` (net_router_name) */
+    fprintf(f, direct ? "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n"
+                      : "from,port,to,flits,worms,busy_cycles,blocked_cycles\n");
+    int nl;
+    const struct link_stats *ls = net_link_stats(n, &nl);
+    for (int i = 0; i < nl; i++) {
+        int from, port, to;
+        if (!net_link_ends(n, i, &from, &port, &to))
+            continue;
+        if (direct) {
+            fprintf(f, "%d,%d,%s,%d,", from, port / 2, dir_name[port % 2], to);
+        } else {
+            char a[32], b[32];
+            net_router_name(n, from, a, sizeof a);
+            net_router_name(n, to, b, sizeof b);
+            fprintf(f, "%s,%d,%s,", a, port, b);
+        }
+        fprintf(f, "%llu,%llu,%llu,%llu\n", (unsigned long long)ls[i].flits, (unsigned long long)ls[i].worms,
+                (unsigned long long)ls[i].flits, (unsigned long long)ls[i].blocked);
+    }
+}
+
 int report_write_csv(const struct engine *r, const struct report *rep, const char *dir)
 {
     char path[1200];
@@ -172,29 +198,7 @@ int report_write_csv(const struct engine *r, const struct report *rep, const cha
     snprintf(path, sizeof path, "%s/links.csv", dir);
     if (!(f = fopen(path, "w")))
         return -1;
-    /* by header name: a direct network's links leave `node` in dimension
-     * `dim`, direction `dir`; an indirect network's leave router `from`
-     * by `port` (net_router_name) */
-    int direct = !machine_indirect(&r->m);
-    fprintf(f, direct ? "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n"
-                      : "from,port,to,flits,worms,busy_cycles,blocked_cycles\n");
-    int nl;
-    const struct link_stats *ls = net_link_stats(r->net, &nl);
-    for (int i = 0; i < nl; i++) {
-        int from, port, to;
-        if (!net_link_ends(r->net, i, &from, &port, &to))
-            continue;
-        if (direct) {
-            fprintf(f, "%d,%d,%s,%d,", from, port / 2, dir_name[port % 2], to);
-        } else {
-            char a[32], b[32];
-            net_router_name(r->net, from, a, sizeof a);
-            net_router_name(r->net, to, b, sizeof b);
-            fprintf(f, "%s,%d,%s,", a, port, b);
-        }
-        fprintf(f, "%llu,%llu,%llu,%llu\n", (unsigned long long)ls[i].flits, (unsigned long long)ls[i].worms,
-                (unsigned long long)ls[i].flits, (unsigned long long)ls[i].blocked);
-    }
+    report_links_csv(f, r->net, !machine_indirect(&r->m));
     if (file_close_written(f))
         return -1;
 

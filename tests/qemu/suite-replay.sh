@@ -105,9 +105,10 @@ replay_refuses_what_is_not_a_run() {
 
 # netsim --replay hands a run's recorded messages to the network alone
 # (host/out/msg_replay.h): on the run's machine and parameters every
-# message crosses it at its recorded times (jumping or stepping every
-# cycle alike); with --set it is a what-if and says how many kept them; a
-# changed time is named with exit 1; a directory that is not a run's, or
+# message crosses it at its recorded times and every link counts what
+# links.csv holds (jumping or stepping every cycle alike); with --set it
+# is a what-if and says how many kept them; a changed time or link
+# counter is named with exit 1; a directory that is not a run's, or
 # options that shape other traffic, exit 2 with the reason.
 netsim_replays_a_runs_messages() {
   local NETSIM=${NETSIM:-build/host/netsim}
@@ -128,6 +129,9 @@ netsim_replays_a_runs_messages() {
       "$d/messages.csv" > "$c/messages.csv"
   "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/r")"
   expect 'grep -q "^netsim: 1 of the $n messages of .* crossed the network at other times than in the run; the first, line 5 " "$TMP/r"' "$(cat "$TMP/r")"
+  cp "$d/messages.csv" "$c/messages.csv"; sed -i '3s/,[0-9]*$/,999999/' "$c/links.csv"
+  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q "^netsim: the links the replay.s network counted differ from .*/links.csv from line 3$" "$TMP/r"' "$(cat "$TMP/r")"
   "$NETSIM" --replay "$d" -t torus > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "^netsim: --replay takes the run.s machine, parameters and messages; --topo does not go with it" "$TMP/r"' "$(cat "$TMP/r")"
   "$NETSIM" --replay "" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
