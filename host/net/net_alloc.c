@@ -243,24 +243,28 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
         net_send_flit(n, node, ip, vc, c);
         return;
     }
-    if (!nmc)
-        memset(n->in_used, 0, (size_t)n->nin);
-    for (int ip = 0; ip < n->nin; ip++)
-        n->in_pick[ip] = -1;
+    /* Only the requesting inputs' entries are read below: those of in_used
+     * (net_send_flit sets it) unless multidestination worms used the
+     * switch first (mc_switch cleared it, then marked theirs), and in_pick. */
+    for (int q = 0; q < nreq; q++) {
+        if (!nmc)
+            n->in_used[n->req_ip[q]] = 0;
+        n->in_pick[n->req_ip[q]] = -1;
+    }
     for (int q = 0; q < nreq; q++) {
         int ip = n->req_ip[q], p = n->in_pick[ip];
         prio_t pr = priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k);
         if (p < 0 || pr < priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
             n->in_pick[ip] = q;
     }
-    /* each output's best pick, in one pass over the inputs (priorities are
-     * distinct among one output's requesters, so the order of the pass
-     * does not matter); then the winners cross in output order. */
+    /* each output's best pick, in one pass over the inputs' picks
+     * (priorities are distinct among one output's requesters, so the order
+     * of the pass does not matter); then the winners cross in output order. */
     for (int o = 0; o < n->nout; o++)
         n->out_pick[o] = -1;
-    for (int ip = 0; ip < n->nin; ip++)
-        if (n->in_pick[ip] >= 0)
-            bid_for_output(n, r, n->in_pick[ip], k);
+    for (int q = 0; q < nreq; q++)
+        if (n->in_pick[n->req_ip[q]] == q)
+            bid_for_output(n, r, q, k);
     for (int o = 0; o < n->nout; o++) {
         int best = n->out_pick[o];
         if (best < 0)
