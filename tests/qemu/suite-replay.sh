@@ -81,25 +81,27 @@ heatmap_keeps_a_run_dirs_text_as_text() {
   expect '[ ! -e "$TMP/pwn1" ] && [ ! -e "$TMP/pwn2" ] && [ ! -e "$TMP/pwn3" ]' "$(ls "$TMP")"
 }
 
+# refused PATTERN COMMAND...: the command exits 2 and says PATTERN (grep).
+refused() {
+  local pat=$1 rc; shift
+  "$@" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 2 ]' "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q -- "$pat" "$TMP/r"' "$(cat "$TMP/r")"
+}
+
 # What --replay refuses, before any node starts.
 replay_refuses_what_is_not_a_run() {
   local n0; n0=$(ndirs)
-  "$WORMSIM" --replay "$TMP/nothing" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "^wormsim: --replay: no run directory" "$TMP/r"' "$(cat "$TMP/r")"
+  refused '^wormsim: --replay: no run directory' "$WORMSIM" --replay "$TMP/nothing"
   mkdir -p "$TMP/old"; echo '{"ok": true}' > "$TMP/old/summary.json"
-  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "has no \"invocation\": its run predates recorded commands" "$TMP/r"' "$(cat "$TMP/r")"
+  refused 'has no "invocation": its run predates recorded commands' "$WORMSIM" --replay "$TMP/old"
   echo '{"invocation": {"argv": ["--app"], "cwd": "relative"}}' > "$TMP/old/summary.json"
-  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "\"cwd\", an absolute path" "$TMP/r"' "$(cat "$TMP/r")"
+  refused '"cwd", an absolute path' "$WORMSIM" --replay "$TMP/old"
   echo '{"invocation": {"argv": null, "cwd": null, "not_replayable": "option 6 is not UTF-8 text"}}' > "$TMP/old/summary.json"
-  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "cannot be replayed: option 6 is not UTF-8 text" "$TMP/r"' "$(cat "$TMP/r")"
+  refused 'cannot be replayed: option 6 is not UTF-8 text' "$WORMSIM" --replay "$TMP/old"
   echo '{"invocation": {"argv": ["--app", 7], "cwd": "/"}}' > "$TMP/old/summary.json"
-  "$WORMSIM" --replay "$TMP/old" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "argv\[1\] is not a string" "$TMP/r"' "$(cat "$TMP/r")"
-  "$WORMSIM" --replay "$TMP/old" --app hello > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "^wormsim: --replay takes no other option" "$TMP/r"' "$(cat "$TMP/r")"
+  refused 'argv\[1\] is not a string' "$WORMSIM" --replay "$TMP/old"
+  refused '^wormsim: --replay takes no other option' "$WORMSIM" --replay "$TMP/old" --app hello
   expect '[ $(ndirs) = $n0 ]'
 }
 
@@ -132,22 +134,16 @@ netsim_replays_a_runs_messages() {
   cp "$d/messages.csv" "$c/messages.csv"; sed -i '3s/,[0-9]*$/,999999/' "$c/links.csv"
   "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/r")"
   expect 'grep -q "^netsim: the links the replay.s network counted differ from .*/links.csv from line 3$" "$TMP/r"' "$(cat "$TMP/r")"
-  "$NETSIM" --replay "$d" -t torus > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "^netsim: --replay takes the run.s machine, parameters and messages; --topo does not go with it" "$TMP/r"' "$(cat "$TMP/r")"
-  "$NETSIM" --replay "" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "^netsim: --replay needs a run directory" "$TMP/r"' "$(cat "$TMP/r")"
+  refused '^netsim: --replay takes the run.s machine, parameters and messages; --topo does not go with it' "$NETSIM" --replay "$d" -t torus
+  refused '^netsim: --replay needs a run directory' "$NETSIM" --replay ""
   cp "$d/messages.csv" "$c/messages.csv"; sed -i 's/,1024,/,x,/' "$c/messages.csv"
-  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "messages.csv line [0-9]*: len .x. is not a whole number of 0 or more$" "$TMP/r"' "$(cat "$TMP/r")"
+  refused 'messages.csv line [0-9]*: len .x. is not a whole number of 0 or more$' "$NETSIM" --replay "$c"
   rm "$c/messages.csv"
-  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "messages.csv" "$TMP/r"' "$(cat "$TMP/r")"
+  refused 'messages.csv' "$NETSIM" --replay "$c"
   echo '{"topology": "mesh"}' > "$c/summary.json"
-  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "summary.json names no \"topology\" and \"dims\"" "$TMP/r"' "$(cat "$TMP/r")"
+  refused 'summary.json names no "topology" and "dims"' "$NETSIM" --replay "$c"
   echo 'vcs = many' > "$c/params.conf"
-  "$NETSIM" --replay "$c" > "$TMP/r" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "^netsim: --replay .*params.conf.*vcs" "$TMP/r"' "$(cat "$TMP/r")"
+  refused '^netsim: --replay .*params.conf.*vcs' "$NETSIM" --replay "$c"
 }
 
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
