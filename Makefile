@@ -5,6 +5,7 @@
 #                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 MERGE_PAGES=1 RUNS_DIR=
 #                   OUTPUT=node0|all|none; README)
 #   make replay RUN=dir     run a run directory's command again and compare its figures
+#   make net-replay RUN=dir its messages on the network alone (NET= other parameters: a what-if)
 #   make test       host unit tests and QEMU boot-and-collect tests
 #   make bench      wall-time and memory figures, and the fault soak
 #   make fuzz       a long libFuzzer campaign on the router and the relay (FUZZ_SECONDS= FUZZ_JOBS=)
@@ -185,7 +186,7 @@ TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) MPICC=$(MPICC) KERN
                FUZZ=$(FUZZ) FUZZ_RELAY=$(FUZZ_RELAY) BUILD=$(BUILD)
 
 .DELETE_ON_ERROR:   # a failed link leaves no empty node image behind
-.PHONY: FORCE all host mpi mpicc replay check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots report reproduce recheck heatmap calibrate-delta
+.PHONY: FORCE all host mpi mpicc replay net-replay check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots report reproduce recheck heatmap calibrate-delta
 all: host nodes
 
 host: $(WORMSIM) $(NETSIM)
@@ -261,6 +262,10 @@ endif
 # RUN= a run directory (default: the latest run under RUNS_DIR)
 replay: host
 	@$(WORMSIM) --replay "$${RUN:-$$RUNS_DIR/latest}"
+# The same run's messages on the network alone (netsim --replay); NET=
+# other network parameters for an open-loop what-if
+net-replay: host
+	@$(NETSIM) --replay "$${RUN:-$$RUNS_DIR/latest}" $${NET:+--set "$$NET"}
 
 unit-test: host $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)

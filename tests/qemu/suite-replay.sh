@@ -126,6 +126,8 @@ netsim_replays_a_runs_messages() {
   expect '[ "$(jq -r .digest "$TMP/r2")" = "$(jq -r .digest "$TMP/r")" ]'
   "$NETSIM" --replay "$d" --set vcs=1 --json > "$TMP/w" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/w")"
   expect '[ "$(jq .as_recorded "$TMP/w")" -lt "$n" ]' "$(cat "$TMP/w")"
+  make -s net-replay RUNS_DIR="$RUNS" NET='vcs=1' > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/m")"
+  expect '[ "$(awk "NR == 2 { print \$2 }" "$TMP/m")" = "$(jq .as_recorded "$TMP/w")" ]' "$(cat "$TMP/m")"
   local c="$TMP/chg"; cp -r "$d" "$c"
   awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "t_arrive_ns") k = i } NR == 5 { $k = $k + 1 } 1' \
       "$d/messages.csv" > "$c/messages.csv"
