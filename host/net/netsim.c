@@ -376,7 +376,7 @@ static long links_differ(const struct net *n, const struct topo_shape *m, const 
         return -1;
     FILE *g = open_memstream(&mine, &nmine);
     if (g) {
-        report_links_csv(g, n, !machine_indirect(m));
+        report_links_csv(g, n, m);
         fclose(g);
     }
     long line = 0, at = -1;
@@ -417,30 +417,25 @@ static int run_replay(const struct cfg *c, const char *dir, int what_if, char *e
         return -1;
     struct net *n = new_net(c, err, errlen);
     double w0 = now_s(), c0 = own_cpu_s();
-    if (!n || msg_replay_run(n, &r, err, errlen)) {
-        msg_replay_free(&r);
-        net_free(n);
-        return -1;
-    }
+    int rc = !n || msg_replay_run(n, &r, err, errlen) ? -1 : 0;
     double wall = now_s() - w0, cpu = own_cpu_s() - c0;
-    uint64_t h = DIGEST_START;
-    for (size_t i = 0; i < r.n; i++)
-        h = fold_msg(h, &r.m[i].nm);
-    size_t first, same = msg_replay_matched(n, &r, &first);
-    print_engine_run(c, n, h, "messages", r.n, "as_recorded", same, wall, cpu);
-    long link_line = links_differ(n, &c->m, dir, err, errlen);
-    if (link_line < 0) {
-        msg_replay_free(&r);
-        net_free(n);
-        return -1;
+    size_t first = 0, same = 0;
+    long link_line = 0;
+    if (rc == 0) {
+        uint64_t h = DIGEST_START;
+        for (size_t i = 0; i < r.n; i++)
+            h = fold_msg(h, &r.m[i].nm);
+        same = msg_replay_matched(n, &r, &first);
+        print_engine_run(c, n, h, "messages", r.n, "as_recorded", same, wall, cpu);
+        link_line = links_differ(n, &c->m, dir, err, errlen);
+        rc = link_line < 0 ? -1 : (same < r.n || link_line) && !what_if;
     }
-    int differs = (same < r.n || link_line) && !what_if;
-    if (differs && link_line) {
+    if (rc == 1 && link_line) {
         fflush(stdout);
         fprintf(stderr, "netsim: the links the replay's network counted differ from %s/links.csv from line %ld\n",
                 show(b, dir, 0), link_line);
     }
-    if (differs && same < r.n) {
+    if (rc == 1 && same < r.n) {
         const struct msg_replay_msg *m = &r.m[first];
         fflush(stdout);
         fprintf(stderr, "netsim: %zu of the %zu messages of %s crossed the network at other times than in the run; "
@@ -455,7 +450,7 @@ static int run_replay(const struct cfg *c, const char *dir, int what_if, char *e
     }
     msg_replay_free(&r);
     net_free(n);
-    return differs;
+    return rc;
 }
 
 static void usage(FILE *f)

@@ -147,11 +147,12 @@ static json_t *link_json(const struct engine *r, int link)
     return json_pack("{s:s, s:i, s:s}", "from", a, "port", port, "to", b);
 }
 
-void report_links_csv(FILE *f, const struct net *n, int direct)
+void report_links_csv(FILE *f, const struct net *n, const struct topo_shape *m)
 {
     /* by header name: a direct network's links leave `node` in dimension
      * `dim`, direction `dir`; an indirect network's leave router `from`
      * by `port` (net_router_name) */
+    int direct = !machine_indirect(m);
     fprintf(f, direct ? "node,dim,dir,to_node,flits,worms,busy_cycles,blocked_cycles\n"
                       : "from,port,to,flits,worms,busy_cycles,blocked_cycles\n");
     int nl;
@@ -198,7 +199,7 @@ int report_write_csv(const struct engine *r, const struct report *rep, const cha
     snprintf(path, sizeof path, "%s/links.csv", dir);
     if (!(f = fopen(path, "w")))
         return -1;
-    report_links_csv(f, r->net, !machine_indirect(&r->m));
+    report_links_csv(f, r->net, &r->m);
     if (file_close_written(f))
         return -1;
 

@@ -19,10 +19,10 @@ void report_free(struct report *rep);
  * the figures the nodes reported) into dir. Returns 0 or -1. */
 int report_write_csv(const struct engine *r, const struct report *rep, const char *dir);
 
-/* links.csv of network n (direct: a mesh, torus or hypercube, whose links
- * are named by node, dimension and direction; else by router and port):
+/* links.csv of network n on machine m (a direct network's links named by
+ * node, dimension and direction; an indirect one's by router and port):
  * each link's flits, worms, busy and blocked cycles, one a line. */
-void report_links_csv(FILE *f, const struct net *n, int direct);
+void report_links_csv(FILE *f, const struct net *n, const struct topo_shape *m);
 
 /* summary.json's "records": for each key some node reported, how many
  * nodes did, the largest and smallest value and node 0's (null if none). */
