@@ -9,7 +9,7 @@ import math
 import os
 
 from . import csvio, formulas
-from .ordering import sorted_lines
+from .ordering import by_nodes, sorted_lines
 from .context import warn
 
 KEPT_COUNTS = "nic-blocked.csv"
@@ -99,7 +99,8 @@ def blocked_in_run(messages_csv):
 def blocked_counts(ctx, sweep, nic_rows):
     """(total blocked worms, runs counted) over the nic runs, each counted
     in its run's messages.csv or read from the kept counts, which are
-    written again; (None, 0) when no run could be counted."""
+    written again, by machine, length and net setting; (None, 0) when no
+    run could be counted."""
     kept_path = os.path.join(ctx.sweep_dir(sweep), "kept", KEPT_COUNTS)
     kept_rows = csvio.read_rows(kept_path) if os.path.isfile(kept_path) else []
     counted = []
@@ -118,6 +119,7 @@ def blocked_counts(ctx, sweep, nic_rows):
         counted.append([r["dims"], r["len"], r["net"], r["sim_time_ns"], count])
     if not counted:
         return None, 0
+    counted.sort(key=lambda c: (by_nodes(c[0]), int(c[1]), c[2].encode()))   # not the sweep's finishing order
     os.makedirs(os.path.dirname(kept_path), exist_ok=True)
     csvio.write_rows(kept_path, KEPT_HEADER, counted)
     return sum(c[4] for c in counted), len(counted)

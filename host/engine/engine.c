@@ -634,9 +634,10 @@ static struct flood_rx *flood_get(struct engine *r, struct node *n, uint32_t tag
 }
 
 /* A flood worm of origin's content from node src to its neighbour through
- * port p, ready at t; a relay (nic_made) or the node's own. */
+ * port p, posted at t_post and ready at t_ready; a relay (nic_made) or the
+ * node's own. */
 static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_t tag, const uint8_t *data,
-                      uint32_t len, uint64_t t, uint32_t step, int nic_made)
+                      uint32_t len, uint64_t t_post, uint64_t t_ready, uint32_t step, int nic_made)
 {
     int from, port, to;
     net_link_ends(r->net, src * net_link_ports(r->net) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
@@ -644,7 +645,7 @@ static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_
         return stop(r, "the router would hold %llu bytes of messages and flood copies, more than it may (%llu: "
                     HELD_LIMIT_WHY ")", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
                     (unsigned long long)r->held_limit);
-    struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t, nic_made);
+    struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t_post, nic_made);
     if (!m)
         return -1;
     m->value = origin;
@@ -653,20 +654,22 @@ static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_
     r->held_total += held_of(m);
     r->messages++;
     r->bytes += len;
-    inject_worm(r, m, t, nic_made);
+    inject_worm(r, m, t_ready, nic_made);
     return 0;
 }
 
 /* Send node src's copies of origin's message along its rule, if the rule
- * was installed by t. */
+ * was installed by t_ready: posted at t_post, ready to enter at t_ready (the
+ * node's own flood pays the start-up of a send between the two; a relay,
+ * made by the NIC as the head arrives, none). */
 static int flood_relay(struct engine *r, int src, uint32_t origin, uint32_t tag, const uint8_t *data, uint32_t len,
-                       uint64_t t, uint32_t step, int nic_made)
+                       uint64_t t_post, uint64_t t_ready, uint32_t step, int nic_made)
 {
-    if (!r->flood_rules || t < r->nodes[src].flood_rules_ns)
+    if (!r->flood_rules || t_ready < r->nodes[src].flood_rules_ns)
         return 0;                          /* no rules yet: nothing relayed */
     uint32_t mask = r->flood_rules[(size_t)src * r->n + origin];
     for (int p = 0; mask; p++, mask >>= 1)
-        if ((mask & 1) && flood_send(r, src, p, origin, tag, data, len, t, step, nic_made))
+        if ((mask & 1) && flood_send(r, src, p, origin, tag, data, len, t_post, t_ready, step, nic_made))
             return -1;
     return 0;
 }
@@ -689,7 +692,7 @@ static int flood_heads(struct engine *r, struct net_msg *heads)
         f->have[origin] = 1;
         m->first = 1;
         uint64_t t = (x->c_head * net_cycle_ps(r->net) + 999) / 1000;
-        if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t, m->step, 1))
+        if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t, t, m->step, 1))
             return -1;
     }
     return 0;
@@ -1056,7 +1059,7 @@ static int handle_flood(struct engine *r, struct node *n, const struct nic_desc 
         f->have[n->rank] = f->got[n->rank] = 1;   /* its own: never relayed back, not counted */
         memcpy(f->data + (size_t)n->rank * d->len, n->shm + l.tx_off + d->off, d->len);
         if (flood_relay(r, n->rank, (uint32_t)n->rank, d->tag, n->shm + l.tx_off + d->off, d->len,
-                        d->time_ns + r->p.t_send_ns, n->step, 0))
+                        d->time_ns, d->time_ns + r->p.t_send_ns, n->step, 0))
             return -1;
         n->sends++;
         n->bytes_sent += d->len;

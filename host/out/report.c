@@ -12,13 +12,15 @@ struct split { uint64_t startup, queue, blocked, transfer; };
 static struct split split_of(const struct engine *r, const struct msg_record *m)
 {
     struct split s;
-    uint64_t ready = m->t_post + r->p.t_send_ns;
+    uint64_t ready = m->t_ready;         /* t_post + t_send_ns for a node's send; t_post for a
+                                            worm with no start-up (a flood relay, a
+                                            fetch-and-increment packet) */
     /* the uncontended arrival, rounded to ns as a real arrival is (each
      * cycle to ns rounded down): a worm that met nothing shows no blocked
      * time, where rounding the length alone left up to 1 ns */
     uint64_t c_unc = m->c_inject + net_uncontended_cycles(r->net, m->hops, m->flits);
     uint64_t unc = net_cycle_to_ns(r->net, c_unc) - m->t_inject;
-    s.startup = r->p.t_send_ns;
+    s.startup = ready > m->t_post ? ready - m->t_post : 0;
     s.queue = m->t_inject > ready ? m->t_inject - ready : 0;
     uint64_t in_net = m->t_arrive - m->t_inject;
     s.transfer = unc < in_net ? unc : in_net;

@@ -119,7 +119,23 @@ hw_flood_same() {   # relays and registers made in network time: bit-identical r
   coll_ok --app allgather_flood_nic --topo torus --dims 5x5 --port-model all-port --arch mixed --args 'len=40 runs=2'
   same_results "$a" "$(latest)"
 }
-hw_flood_mesh()     { coll_ok --app allgather_flood_nic --topo mesh --dims 4x4 --port-model all-port --arch mixed --args len=100; }
+# A flood's time split follows from its own columns: start-up is
+# t_ready - t_post (the node's own worms pay t_send_ns, the NIC's relays
+# nothing), queueing t_inject - t_ready, and summary.json sums them.
+hw_flood_mesh() {
+  coll_ok --app allgather_flood_nic --topo mesh --dims 4x4 --port-model all-port --arch mixed --args len=100
+  local ts; ts=$(awk '$1 == "t_send_ns" { print $3 }' "$(latest)/params.conf")
+  local x; x=$(awk -F, -v ts="$ts" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { own = $c["seq"] < 2^62; n[own]++; su += $c["startup_ns"]; qu += $c["queue_ns"]
+      if ($c["startup_ns"] != $c["t_ready_ns"] - $c["t_post_ns"] || $c["queue_ns"] != $c["t_inject_ns"] - $c["t_ready_ns"] ||
+          $c["t_ready_ns"] - $c["t_post_ns"] != (own ? ts : 0)) bad++ }
+    END { printf "%d %d %d %d %d", n[1], n[0], bad, su, qu }' "$(latest)/messages.csv")
+  local own relays bad su qu; read -r own relays bad su qu <<< "$x"
+  expect '[ "$own" -gt 0 ] && [ "$relays" -gt 0 ] && [ "$bad" = 0 ]' \
+    "own worms $own, relays $relays, rows whose split is not their times' (t_send_ns $ts): $bad"
+  expect '[ "$su" = "$(summary .message_time.startup_ns)" ] && [ "$qu" = "$(summary .message_time.queue_ns)" ]' \
+    "messages.csv sums start-up $su, queueing $qu; summary.json: $(summary -c .message_time)"
+}
 hw_flood_corrupt()  { ws --app allgather_flood_nic --topo torus --dims 3x3 --port-model all-port --args 'len=16 corrupt=4' > "$TMP/o" 2>&1
                       local rc=$?; expect '[ $rc != 0 ]'; expect '[ "$(record 4 wrong)" = 1 ]' "$(summary .records.wrong)"; }
 hw_flood_bad_len()  { bad_input --app allgather_flood_nic --topo torus --dims 5x5 --port-model all-port --args len=20000 -- \
