@@ -514,6 +514,19 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
     return 0;
 }
 
+/* The --set options, in their order, on p and pm; 0, or -1 with the
+ * first refusal said. */
+static int apply_sets(struct params *p, enum topo_port *pm, const char *const *sets, int nsets)
+{
+    char err[1024];
+    for (int i = 0; i < nsets; i++)
+        if (params_set_list(p, pm, sets[i], err, sizeof err)) {
+            fprintf(stderr, "netsim: %s\n", err);
+            return -1;
+        }
+    return 0;
+}
+
 /* netsim --replay RUN_DIR [--set ..]: the run's machine and parameters,
  * then its messages (run_replay). */
 static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, const char *const *sets, int nsets)
@@ -535,11 +548,8 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
         return 2;
     }
-    for (int i = 0; i < nsets; i++)
-        if (params_set_list(&c->p, &pm, sets[i], err, sizeof err)) {
-            fprintf(stderr, "netsim: %s\n", err);
-            return 2;
-        }
+    if (apply_sets(&c->p, &pm, sets, nsets))
+        return 2;
     c->m.all_port = pm;
     if (params_check_net(&c->p, &c->m, NULL, nsets, err, sizeof err)) {
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
@@ -560,7 +570,7 @@ int main(int argc, char **argv)
     const char *topo = "torus", *nodes = NULL, *dims = NULL, *pat = "uniform", *preset = NULL, *sweep = NULL;
     const char *replay = NULL, *traffic_opt = NULL;   /* the first option that shapes synthetic traffic */
 #define traffic(opt) (traffic_opt = traffic_opt ? traffic_opt : (opt))
-    const char *sets[64];
+    const char *sets[argc];              /* every --set, however many (one an argument at most) */
     int nsets = 0, bad = 0, ch;
     uint64_t len = 64;
     static const struct option opts[] = {
@@ -583,7 +593,7 @@ int main(int argc, char **argv)
         case 's': bad |= parse_u64("--seed", optarg, 0, UINT64_MAX, &c.seed); traffic("--seed"); break;
         case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); break;
         case 'P': preset = optarg; traffic("--preset"); break;
-        case 'X': if (nsets < 64) sets[nsets++] = optarg; break;
+        case 'X': sets[nsets++] = optarg; break;
         case 'j': c.json = 1; break;
         case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); traffic("--burst"); break;
         case 'J': c.jump = NET_JUMP_OFF; break;
@@ -607,11 +617,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: %s\n", err);
         return 2;
     }
-    for (int i = 0; i < nsets; i++)
-        if (params_set_list(&c.p, &pm, sets[i], err, sizeof err)) {
-            fprintf(stderr, "netsim: %s\n", err);
-            return 2;
-        }
+    if (apply_sets(&c.p, &pm, sets, nsets))
+        return 2;
     if (machine_parse(&c.m, topo, nodes, dims, err, sizeof err)) {
         fprintf(stderr, "netsim: %s\n", err);
         return 2;

@@ -163,6 +163,9 @@ bad_input() {
   "$NETSIM" --set vcs=1 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ]'
   expect 'grep -q "at least 2 virtual channels" "$TMP/e2"'
   expect '[ ! -s "$TMP/e" ]' "a refused network printed: $(cat "$TMP/e")"
+  local sets=(); for i in $(seq 299); do sets+=(--set vcs=2); done   # the 300th --set is applied last
+  "$NETSIM" "${sets[@]}" --set vcs=1 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ]'
+  expect 'grep -q "at least 2 virtual channels" "$TMP/e2"' "$(cat "$TMP/e2")"
   # a torus's option on another topology is refused, not ignored
   "$NETSIM" --topo mesh --dims 4x4 --set unidirectional=1 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ]'
   expect 'grep -q "unidirectional = 1 applies to a torus only, not a mesh (accepted here: 0)" "$TMP/e2"' "$(cat "$TMP/e2")"
