@@ -146,6 +146,13 @@ netsim_replays_a_runs_messages() {
   refused 'summary.json names no "topology" and "dims"' "$NETSIM" --replay "$c"
   echo 'vcs = many' > "$c/params.conf"
   refused '^netsim: --replay .*params.conf.*vcs' "$NETSIM" --replay "$c"
+  # a flood in the NICs: the relays the NICs made (no start-up) and each
+  # node's own worms (posted t_send_ns before they could enter) alike
+  ws --app allgather_flood_nic --topo torus --dims 5x5 --port-model all-port --args len=100 > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  "$NETSIM" --replay "$(latest)" --json > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/r")"
+  n=$(jq .messages "$TMP/r")
+  expect '[ "$n" = 600 ] && [ "$(jq .as_recorded "$TMP/r")" = 600 ]' "$(cat "$TMP/r")"
 }
 
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
