@@ -12,9 +12,9 @@ struct split { uint64_t startup, queue, blocked, transfer; };
 static struct split split_of(const struct engine *r, const struct msg_record *m)
 {
     struct split s;
-    uint64_t ready = m->t_ready;         /* t_post + t_send_ns for a node's send; t_post for a
-                                            worm with no start-up (a flood relay, a
-                                            fetch-and-increment packet) */
+    uint64_t ready = m->t_ready;         /* t_post + t_send_ns for a node's send or its own
+                                            flood worm; t_post for a flood relay, which
+                                            the NIC makes with no start-up */
     /* the uncontended arrival, rounded to ns as a real arrival is (each
      * cycle to ns rounded down): a worm that met nothing shows no blocked
      * time, where rounding the length alone left up to 1 ns */

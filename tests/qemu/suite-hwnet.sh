@@ -134,7 +134,7 @@ hw_flood_mesh() {
   expect '[ "$own" -gt 0 ] && [ "$relays" -gt 0 ] && [ "$bad" = 0 ]' \
     "own worms $own, relays $relays, rows whose split is not their times' (t_send_ns $ts): $bad"
   expect '[ "$su" = "$(summary .message_time.startup_ns)" ] && [ "$qu" = "$(summary .message_time.queue_ns)" ]' \
-    "messages.csv sums start-up $su, queueing $qu; summary.json: $(summary -c .message_time)"
+    "messages.csv sums start-up $su, queueing $qu; summary.json: $(jq -c .message_time "$(latest)/summary.json")"
 }
 hw_flood_corrupt()  { ws --app allgather_flood_nic --topo torus --dims 3x3 --port-model all-port --args 'len=16 corrupt=4' > "$TMP/o" 2>&1
                       local rc=$?; expect '[ $rc != 0 ]'; expect '[ "$(record 4 wrong)" = 1 ]' "$(summary .records.wrong)"; }
