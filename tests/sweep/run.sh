@@ -330,6 +330,25 @@ stored_results_are_current() {
   expect '[ $RC = 2 ] && grep -q "no stored results .nosuch. (accepted: .*thakur" "$TMP/rc"'
 }
 
+# The kept copies of runs (results/*/kept/*/summary.json, read by the
+# report when the run directories are gone) are this build's: each has
+# the fields, and the fields of its parts, that a run of it writes now. A
+# kept file from an older build lacks what summary.json gained since.
+kept_runs_are_this_builds() {
+  "$WORMSIM" --app alltoall_pex --nodes 4 --args len=16 --kernel "$KERNEL" --runs-dir "$TMP/kr" --output none \
+    > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  local shape='[keys, (.network | keys), (.engine | keys), (.message_time | keys), (.per_node[0] | keys),
+               (.steps[0] | keys), (.links | keys)]'
+  local now; now=$(jq -c "$shape" "$TMP/kr/latest/summary.json")
+  local f n=0
+  for f in results/*/kept/*/summary.json; do
+    n=$((n + 1))
+    expect '[ "$(jq -c "$shape" "$f")" = "$now" ]' \
+      "$f is not what this build writes (make reproduce REPRODUCE=<its sweep>): $(diff <(jq -c "$shape" "$f" | tr , '\n') <(echo "$now" | tr , '\n') | grep '^[<>]' | tr '\n' ' ')"
+  done
+  expect '[ $n -ge 2 ]' "kept runs found: $n"
+}
+
 # The fit's arithmetic (experiments/lsq.awk, ratios.awk) on figures worked
 # out by hand: a linear system with a known solution, a singular one, and
 # the error summary of four ratios.
@@ -470,6 +489,7 @@ t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t refused_run_is_recorded refused_run_is_recorded
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t stored_results_are_current stored_results_are_current
+t kept_runs_are_this_builds kept_runs_are_this_builds
 t node_code_diff_names_what_changed node_code_diff_names_what_changed
 git worktree remove --force "$TMP/wt" 2>/dev/null
 t fit_functions_give_known_answers fit_functions_give_known_answers
