@@ -91,7 +91,9 @@ kept in `results/NAME/kept/`, which `make results` refreshes from the runs
 the CSV names whenever they are there; a clone without them regenerates
 this page unchanged. A kept copy that is not of its row's run (another
 app, machine, argument, network setting or simulated time) is left out,
-and `make results` says so.
+and `make results` says so. `make test` checks that every kept
+summary.json has the fields a run of the current build writes; one from
+an older build is refreshed by running its sweep again.
 
 **Traces.** Any run can also write a timeline: `make run ... TRACE=1` (or
 `wormsim --trace`) writes `trace.json` in the run directory; to trace one
