@@ -433,6 +433,7 @@ static int inject_fi(struct engine *r, int kind, int src, int dst, uint64_t valu
     if (!m)
         return -1;
     m->value = value;
+    r->fi_packets++;
     inject_worm(r, m, t, nic_made);
     return 0;
 }
@@ -828,6 +829,8 @@ static void check(struct engine *r, struct node *n)
     }
 }
 
+const char *const rec_kind_names[REC_KINDS] = { "data", "flood", "mdw" };
+
 static int record(struct engine *r, const struct msg *m)
 {
     if (r->nlog == r->log_cap) {
@@ -842,7 +845,8 @@ static int record(struct engine *r, const struct msg *m)
     r->log[r->nlog++] = (struct msg_record){
         m->src, m->dst, x->hops, m->tag, m->len, m->step, x->flits, m->t_post,
         net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
-        m->t_arrive, x->blocked_cycles, m->seq, x->t_ready_ns, x->route_at, x->route_len, x->c_inject };
+        m->t_arrive, x->blocked_cycles, m->seq, x->t_ready_ns, x->route_at, x->route_len, x->c_inject,
+        m->kind == MSG_FLOOD ? REC_FLOOD : m->mdw ? REC_MDW : REC_DATA };
     return 0;
 }
 

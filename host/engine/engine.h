@@ -85,6 +85,14 @@ struct msg {
     uint8_t data[];
 };
 
+/* What a recorded worm was (messages.csv's kind): a message one node sent
+ * another, a flood worm (the node's own or a relay its NIC made), or one
+ * destination's copy of a multidestination worm. msg_replay.c reads the
+ * names back. A fetch-and-increment packet is not recorded (summary.json
+ * counts them: fetch_inc_packets). */
+enum rec_kind { REC_DATA, REC_FLOOD, REC_MDW, REC_KINDS };
+extern const char *const rec_kind_names[REC_KINDS];
+
 /* What the run reports of each message (kept after delivery). */
 struct msg_record {
     int src, dst, hops;
@@ -93,6 +101,7 @@ struct msg_record {
     uint64_t seq, t_ready;          /* its source's number for it, and when it could enter (net_msg) */
     uint32_t route_at, route_len;   /* the links it took (net_taken) */
     uint64_t c_inject;              /* the cycle its head entered (t_inject is it in ns, rounded down) */
+    enum rec_kind kind;
 };
 
 /* What a node's NIC holds of one flood (NIC_OP_FLOOD*), by tag. */
@@ -157,6 +166,7 @@ struct engine {
     size_t heap_len, heap_cap;
     uint64_t messages, bytes, unreceived;
     uint64_t reordered;           /* messages that overtook an earlier one of their pair and waited for it */
+    uint64_t fi_packets;          /* fetch-and-increment requests and replies sent (not in the log) */
     uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */
     uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
     uint64_t held_limit;          /* at most this many (HELD_TOTAL_FACTOR above) */

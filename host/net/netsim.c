@@ -345,7 +345,9 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
     return 0;
 }
 
-/* The machine a run ran on (its summary.json's topology and dims). */
+/* The machine a run ran on (its summary.json's topology and dims); -1
+ * with the reason if it has none, or if the run sent fetch-and-increment
+ * packets, which messages.csv does not hold (msg_replay.h). */
 static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t errlen)
 {
     json_t *s = results_load(dir, err, errlen);
@@ -359,6 +361,10 @@ static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t 
         snprintf(err, errlen, "%s/summary.json names no \"topology\" and \"dims\" (strings)", show(b, dir, 0));
     else if ((bad = machine_parse(m, topo, NULL, dims, why, sizeof why) != 0))
         snprintf(err, errlen, "%s/summary.json: %s", show(b, dir, 0), why);
+    json_int_t fi = json_integer_value(json_object_get(s, "fetch_inc_packets"));
+    if (!bad && (bad = fi > 0))
+        snprintf(err, errlen, "the run sent %lld fetch-and-increment packets (summary.json), which messages.csv "
+                 "does not hold, so it does not replay", (long long)fi);
     json_decref(s);
     return bad ? -1 : 0;
 }

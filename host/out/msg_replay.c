@@ -47,8 +47,10 @@ static int parse_u64(const char *s, uint64_t *v)
     return 0;
 }
 
-/* Where each needed column is in the header; -1 with what is missing. */
-static int find_columns(char *header, int *at, int *nfields, const char *name, char *err, size_t errlen)
+/* Where each needed column is in the header, and `kind` (-1 if absent:
+ * a run's messages.csv from before it); -1 with what is missing. */
+static int find_columns(char *header, int *at, int *kind_at, int *nfields, const char *name, char *err,
+                        size_t errlen)
 {
     char *field[MAX_FIELDS], b[SHOW_LEN];
     int nf = split(header, field);
@@ -69,8 +71,30 @@ static int find_columns(char *header, int *at, int *nfields, const char *name, c
             return -1;
         }
     }
+    *kind_at = -1;
+    for (int i = 0; i < nf; i++)
+        if (!strcmp(field[i], "kind"))
+            *kind_at = i;
     *nfields = nf;
     return 0;
+}
+
+/* What is wrong with a line's kind, or NULL: it names a unicast worm. A
+ * multidestination worm's copies do not replay (msg_replay.h). */
+static const char *kind_fault(const char *kind, char *why, size_t len)
+{
+    char b[SHOW_LEN];
+    for (int k = 0; k < REC_KINDS; k++)
+        if (!strcmp(kind, rec_kind_names[k])) {
+            if (k != REC_MDW)
+                return NULL;
+            snprintf(why, len, "a copy of a multidestination worm (kind %s): the replay sends unicast worms, so a "
+                     "run with multidestination worms does not replay", kind);
+            return why;
+        }
+    snprintf(why, len, "kind %s is not known; accepted: %s, %s, %s", show(b, kind, 1), rec_kind_names[REC_DATA],
+             rec_kind_names[REC_FLOOD], rec_kind_names[REC_MDW]);
+    return why;
 }
 
 /* What is wrong with the numbers v of one line, or NULL: the message
@@ -111,8 +135,8 @@ static const char *line_fault(const uint64_t *v, int nodes, char *why, size_t le
 }
 
 /* One line's message; -1 with the line and what is wrong. */
-static int read_message(char *line, size_t lineno, const int *at, int nfields, int nodes, struct msg_replay_msg *m,
-                        const char *name, char *err, size_t errlen)
+static int read_message(char *line, size_t lineno, const int *at, int kind_at, int nfields, int nodes,
+                        struct msg_replay_msg *m, const char *name, char *err, size_t errlen)
 {
     char *field[MAX_FIELDS], b[SHOW_LEN], b2[SHOW_LEN], why[256];
     int nf = split(line, field);
@@ -128,7 +152,7 @@ static int read_message(char *line, size_t lineno, const int *at, int nfields, i
                      col_names[c], show(b2, field[at[c]], 1));
             return -1;
         }
-    if (line_fault(v, nodes, why, sizeof why)) {
+    if (line_fault(v, nodes, why, sizeof why) || (kind_at >= 0 && kind_fault(field[kind_at], why, sizeof why))) {
         snprintf(err, errlen, "%s line %zu: %s", show(b, name, 0), lineno, why);
         return -1;
     }
@@ -152,12 +176,12 @@ int msg_replay_read(FILE *f, const char *name, int nodes, struct msg_replay *r, 
     memset(r, 0, sizeof *r);
     char *line = NULL, b[SHOW_LEN];
     size_t cap = 0, mcap = 0, lineno = 1;
-    int at[NCOLS], nfields = 0, bad = 0;
+    int at[NCOLS], kind_at = -1, nfields = 0, bad = 0;
     if (getline(&line, &cap, f) < 0) {
         snprintf(err, errlen, "%s: empty; a run's messages.csv starts with its header", show(b, name, 0));
         bad = 1;
     } else
-        bad = find_columns(line, at, &nfields, name, err, errlen) != 0;
+        bad = find_columns(line, at, &kind_at, &nfields, name, err, errlen) != 0;
     while (!bad && getline(&line, &cap, f) >= 0) {
         lineno++;
         if (r->n == mcap) {
@@ -170,7 +194,7 @@ int msg_replay_read(FILE *f, const char *name, int nodes, struct msg_replay *r, 
             }
             r->m = m;
         }
-        bad = read_message(line, lineno, at, nfields, nodes, &r->m[r->n], name, err, errlen) != 0;
+        bad = read_message(line, lineno, at, kind_at, nfields, nodes, &r->m[r->n], name, err, errlen) != 0;
         r->n += !bad;
     }
     free(line);

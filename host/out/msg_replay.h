@@ -14,12 +14,16 @@
  * they did.
  *
  * Two kinds of worm do not replay: a multidestination worm, which
- * messages.csv holds as one line a destination (so the replay sends each
- * as a worm of its own), and a fetch-and-increment packet, which it does
- * not hold. A run with either replays with other times, and
- * msg_replay_matched names the first. With other network parameters a
- * replay is an open-loop what-if: the worms enter when the run's nodes
- * made them, whatever the network does to their arrivals.
+ * messages.csv holds as one line a destination (kind mdw; the replay
+ * would send each as a worm of its own), and a fetch-and-increment
+ * packet, which it does not hold (summary.json's fetch_inc_packets
+ * counts them). msg_replay_read refuses a line of kind mdw, and netsim
+ * a run that sent fetch-and-increment packets, before anything runs; a
+ * messages.csv without the kind column (older runs) is read as it is,
+ * and msg_replay_matched names the first worm whose times differ. With
+ * other network parameters a replay is an open-loop what-if: the worms
+ * enter when the run's nodes made them, whatever the network does to
+ * their arrivals.
  *
  * Invariant: a loaded replay's messages each have 0 <= src != dst < nodes,
  * t_post <= t_ready <= t_inject <= t_head <= t_arrive <= 2 SIM_TIME_MAX_NS,

@@ -184,16 +184,16 @@ int report_write_csv(const struct engine *r, const struct report *rep, const cha
     if (!f)
         return -1;
     fprintf(f, "src,dst,tag,len,hops,flits,step,t_post_ns,t_inject_ns,t_head_ns,t_arrive_ns,"
-               "startup_ns,queue_ns,blocked_ns,transfer_ns,seq,t_ready_ns\n");
+               "startup_ns,queue_ns,blocked_ns,transfer_ns,seq,t_ready_ns,kind\n");
     for (size_t i = 0; i < r->nlog; i++) {
         const struct msg_record *m = &r->log[i];
         struct split s = split_of(r, m);
-        fprintf(f, "%d,%d,%u,%u,%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", m->src, m->dst,
+        fprintf(f, "%d,%d,%u,%u,%d,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s\n", m->src, m->dst,
                 m->tag, m->len, m->hops, m->flits, m->step, (unsigned long long)m->t_post,
                 (unsigned long long)m->t_inject, (unsigned long long)m->t_head,
                 (unsigned long long)m->t_arrive, (unsigned long long)s.startup,
                 (unsigned long long)s.queue, (unsigned long long)s.blocked, (unsigned long long)s.transfer,
-                (unsigned long long)m->seq, (unsigned long long)m->t_ready);
+                (unsigned long long)m->seq, (unsigned long long)m->t_ready, rec_kind_names[m->kind]);
     }
     if (file_close_written(f))
         return -1;

@@ -153,6 +153,20 @@ netsim_replays_a_runs_messages() {
   "$NETSIM" --replay "$(latest)" --json > "$TMP/r" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/r")"
   n=$(jq .messages "$TMP/r")
   expect '[ "$n" = 600 ] && [ "$(jq .as_recorded "$TMP/r")" = 600 ]' "$(cat "$TMP/r")"
+  expect '[ "$(csv_col "$(latest)/messages.csv" kind | sort -u)" = flood ]'
+  expect '[ "$(csv_col "$d/messages.csv" kind | sort -u)" = data ]'
+  # what does not replay is refused before it runs: a multidestination
+  # worm's copies, and fetch-and-increment packets (not in messages.csv)
+  ws --app mcast_dualpath --topo mesh --dims 4x4 --args len=64 > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  expect '[ "$(csv_col "$(latest)/messages.csv" kind | sort -u | tr "\n" " ")" = "data mdw " ]'
+  refused 'messages.csv line [0-9]*: a copy of a multidestination worm .kind mdw.: the replay sends unicast worms' \
+    "$NETSIM" --replay "$(latest)"
+  ws --app fetchinc --nodes 4 --args mode=hw > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  expect '[ "$(summary .fetch_inc_packets)" -gt 0 ]'
+  refused 'the run sent [0-9]* fetch-and-increment packets .summary.json., which messages.csv does not hold' \
+    "$NETSIM" --replay "$(latest)"
 }
 
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \

@@ -133,6 +133,7 @@ TEST(a_changed_time_is_the_first_named)
 }
 
 #define HEAD "src,dst,len,seq,t_post_ns,t_ready_ns,t_inject_ns,t_head_ns,t_arrive_ns\n"
+#define KHEAD "src,dst,len,seq,t_post_ns,t_ready_ns,t_inject_ns,t_head_ns,t_arrive_ns,kind\n"   /* with the kind column */
 
 /* What a file parses to: the second line's message, read whole. */
 TEST(a_line_is_read_whole)
@@ -188,6 +189,9 @@ TEST(what_is_not_a_run_s_messages_is_refused_with_the_reason)
         { "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,a1,b1,c1,d1,e1,f1,g1,h1,i1,j1,k1,l1,m1,n1,o1,p1,q1,"
           "r1,s1,t1,u1,v1,w1,x1,y1,z1,a2,b2,c2,d2,e2,f2,g2,h2,i2,j2,k2,l2,m2\n", "header has more than 64 columns" },
         { HEAD "1,2,\0338,0,0,1,2,3,4\n", "len '?8' is not a whole number" },
+        { KHEAD "1,2,8,0,0,1,2,3,4,data\n1,3,8,1,0,1,2,3,4,mdw\n",
+          "m.csv line 3: a copy of a multidestination worm (kind mdw): the replay sends unicast worms" },
+        { KHEAD "1,2,8,0,0,1,2,3,4,fi\n", "line 2: kind 'fi' is not known; accepted: data, flood, mdw" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[512] = "";
@@ -197,4 +201,6 @@ TEST(what_is_not_a_run_s_messages_is_refused_with_the_reason)
     }
     char err[512];
     CHECK(read_text(HEAD, err, sizeof err) == 0);     /* a run that sent nothing */
+    CHECK(read_text(KHEAD "1,2,8,0,0,1,2,3,4,data\n15,0,0,4611686018427387905,9,9,60,70,80,flood\n", err,
+                    sizeof err) == 0);                 /* the kinds that replay */
 }
