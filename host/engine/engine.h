@@ -72,7 +72,8 @@ struct msg {
     int first;                    /* MSG_FLOOD: the first of its origin at its NIC (relayed, kept) */
     uint64_t value;               /* MSG_FI_REPLY: the register's value; MSG_FI_REQUEST: the register;
                                      MSG_FLOOD: its origin; MSG_MDW: copies not yet delivered */
-    struct msg *mdw;              /* a copy of a multidestination worm: the worm */
+    struct msg *mdw;              /* a copy of a multidestination worm: the worm (freed with its
+                                     last copy's arrival, while a copy may wait for its pair) */
     int src, dst;
     uint32_t tag, len;
     uint64_t seq;                 /* per-source sequence number */
@@ -82,6 +83,7 @@ struct msg {
     struct msg *net_prev, *net_next; /* on the router's list of messages in the network */
     struct msg *pair_prev, *pair_next; /* earlier and later messages of its pair not yet handed over (pair_order.h) */
     uint8_t chained, arrived;     /* in its pair's chain; its tail arrived (and it waits for an earlier one) */
+    uint8_t mdw_copy;             /* a copy of a multidestination worm (mdw may be gone: record) */
     uint8_t data[];
 };
 

@@ -227,6 +227,7 @@ TEST(fetch_and_increment_packets_cross_the_data_network)
         /* packets, not messages: the links carried them, the counters and messages.csv do not */
         CHECK_EQ_U64(F.r.messages, 0);
         CHECK_EQ_U64(F.r.nlog, 0);
+        CHECK_EQ_U64(F.r.fi_packets, 6);                 /* three requests, three replies (summary.json) */
         CHECK_EQ_U64(F.r.nodes[1].sends, 0);
         int nl;
         const struct link_stats *ls = net_link_stats(F.r.net, &nl);
@@ -352,6 +353,11 @@ TEST(a_nic_flood_relays_each_origin_once_without_the_processors)
         exit_node(i, reply(i)->time_ns, 0);
     CHECK(!net_busy(F.r.net));
     CHECK_EQ_U64(F.r.nlog, 32);
+    for (size_t k = 0; k < F.r.nlog; k++) {           /* flood worms: a node's own pay the start-up, relays none */
+        const struct msg_record *m = &F.r.log[k];
+        CHECK_EQ_INT(m->kind, REC_FLOOD);
+        CHECK_EQ_U64(m->t_ready - m->t_post, (m->seq & NIC_SEQ_BASE) ? 0 : F.r.p.t_send_ns);
+    }
     for (int i = 0; i < 4; i++)                       /* the answer came with the last first arrival */
         CHECK(reply(i)->value <= last_arrival(i));
     CHECK_EQ_U64(F.r.nodes[0].sends, 1);

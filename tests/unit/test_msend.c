@@ -44,6 +44,7 @@ TEST(each_listed_node_receives_its_copy)
     CHECK_MEM(rx(1), data, sizeof data);
     CHECK_MEM(rx(3), data, sizeof data);
     CHECK_EQ_U64(F.r.nlog, 2);
+    CHECK(F.r.log[0].kind == REC_MDW && F.r.log[1].kind == REC_MDW);   /* messages.csv's kind */
     CHECK_EQ_INT(F.r.log[0].dst == 1 ? F.r.log[0].hops : F.r.log[1].hops, 1);
     CHECK_EQ_INT(F.r.log[0].dst == 3 ? F.r.log[0].hops : F.r.log[1].hops, 2);
     CHECK(reply(3)->time_ns > reply(1)->time_ns);
