@@ -7,6 +7,7 @@
  *   cwd      the directory it ran in (relative paths in argv are from there)
  *   commit   the build's git commit, "unknown" outside a git tree
  *   dirty    whether tracked files differed from that commit at build time
+ *            (results/ and docs/ aside, which the tools write: build_info.sh)
  *   images   per ISA the runs' nodes used: the node image's path and SHA-256
  *
  * wormsim --replay DIR runs DIR's argv again, from its cwd, into a new run

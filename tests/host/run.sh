@@ -473,10 +473,27 @@ cycle_model_reads_no_accelerator_state() {
   expect 'grep -q "acc_router_begin(n, node)" host/net/net_core.c' "the router's step no longer calls its hooks"
 }
 
+# A build is dirty (summary.json's invocation, wormsim --replay) when a
+# tracked file differs from its commit, results/ and docs/ aside: the
+# tools write those, and a regeneration rewrites them before it builds.
+build_info_marks_changed_sources() {
+  local g=$TMP/bi
+  mkdir -p "$g/host" "$g/results" "$g/docs"
+  cp host/build_info.sh "$g/host/"
+  echo a > "$g/results/r.csv"; echo a > "$g/docs/d.md"; echo a > "$g/host/x.c"
+  (cd "$g" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) || exit 1
+  bi_dirty() { sh "$g/host/build_info.sh" | sed -n 's/^const int build_dirty = \([01]\);$/\1/p'; }
+  expect '[ "$(bi_dirty)" = 0 ]' "a fresh commit: $(sh "$g/host/build_info.sh")"
+  echo b >> "$g/results/r.csv"; echo b >> "$g/docs/d.md"
+  expect '[ "$(bi_dirty)" = 0 ]' "results/ and docs/ changed: $(sh "$g/host/build_info.sh")"
+  echo b >> "$g/host/x.c"
+  expect '[ "$(bi_dirty)" = 1 ]' "a source changed: $(sh "$g/host/build_info.sh")"
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
-         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state; do t $x $x; done
+         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
