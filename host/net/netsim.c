@@ -446,8 +446,8 @@ static int run_replay(const struct cfg *c, const char *dir, int what_if, char *e
         fflush(stdout);
         fprintf(stderr, "netsim: %zu of the %zu messages of %s crossed the network at other times than in the run; "
                 "the first, line %zu (%d -> %d, %u bytes): in, head, arrived at %llu, %llu, %llu ns in the run, "
-                "%llu, %llu, %llu here. A run with multidestination worms (messages.csv holds one a line a "
-                "destination) or fetch-and-increment packets (it holds none) does not replay\n",
+                "%llu, %llu, %llu here. A run whose messages.csv has no kind column (made before it had one) "
+                "may hold multidestination worms or have sent fetch-and-increment packets, which do not replay\n",
                 r.n - same, r.n, show(b, path, 0), m->line, m->nm.src, m->nm.dst, m->nm.len,
                 (unsigned long long)m->t_inject_ns, (unsigned long long)m->t_head_ns,
                 (unsigned long long)m->t_arrive_ns, (unsigned long long)net_cycle_to_ns(n, m->nm.c_inject),
