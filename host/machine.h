@@ -75,6 +75,7 @@ struct params {
     uint32_t nic_mem;                /* bytes of NIC memory per node (power of two) */
     uint32_t held_max;               /* bytes the router holds per node: mailbox, NIC queue (engine.h) */
     uint32_t ram_mib;                /* node RAM, MiB (struct nic_config ram_mib) */
+    uint32_t eager_max;              /* longest message sent eagerly; 0: every one (engine.h, rendezvous) */
     struct net_params net;
     /* Beside the data network (host/net/hwnet.h): a stage of the barrier
      * circuits' and of the control network's trees, and a NIC's service

@@ -11,7 +11,10 @@
  * come, docs/network.md "The order of a pair's messages"). net_send() is
  * buffered: it returns as soon as the NIC holds the data, after the send
  * start-up time; the buffer may be
- * reused at once. Every call advances the node's simulated clock by the
+ * reused at once. A message longer than the run's eager_max leaves the NIC
+ * only once its receiver has posted a matching receive (rendezvous,
+ * docs/network.md "Eager and rendezvous"); net_send() still returns at
+ * once. Every call advances the node's simulated clock by the
  * instructions it executes; a blocking call jumps it to the simulated time
  * at which the awaited event happens. Messages carry the sender's simulated
  * time, so results do not depend on host speed or load.

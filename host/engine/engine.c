@@ -228,6 +228,10 @@ void engine_free(struct engine *r)
             net_mc_release(m->nm.mc);
         free(m);
     }
+    for (struct msg *m = r->rdv_held, *nx; m; m = nx) {
+        nx = m->net_next;
+        free(m);
+    }
     free(r->heap);
     net_free(r->net);
     hwnet_free(&r->hw);
@@ -347,11 +351,19 @@ void engine_node_failed(struct engine *r, int rank)
     touch(r, &r->nodes[rank]);
 }
 
+/* A worm that is matched at its destination in its pair's order: a
+ * node's message, or the request-to-send standing for one (a rendezvous'
+ * data is matched before it is sent). */
+static int pair_ordered(const struct msg *m)
+{
+    return (m->kind == MSG_DATA && !m->rdv_data) || m->kind == MSG_RTS;
+}
+
 /* Put m on (take it off) the list of messages in the network; a node's
  * message also joins its pair's chain (pair_order.h). */
 static void net_link(struct engine *r, struct msg *m)
 {
-    if (m->kind == MSG_DATA && pair_sent(&r->pairs, m))
+    if (pair_ordered(m) && pair_sent(&r->pairs, m))
         stop(r, "out of memory for the order of the messages in flight");
     m->net_prev = NULL;
     m->net_next = r->in_net;
@@ -491,6 +503,69 @@ static void block_on_hw(struct engine *r, struct node *n, const struct nic_desc 
     touch(r, n);
 }
 
+/* --- Rendezvous (engine.h, params eager_max) ---------------------------- */
+
+/* The data message m stays in its sender's NIC (r->rdv_held) and its
+ * request-to-send enters after the send start-up, in m's place in the
+ * node's and the pair's order (m's sequence number). -1, m untouched,
+ * when the run stopped for want of memory. */
+static int rdv_send(struct engine *r, struct msg *m)
+{
+    struct msg *q = calloc(1, sizeof *q);
+    if (!q)
+        return stop(r, "out of memory for a request-to-send");
+    m->rdv_data = 1;
+    m->net_prev = NULL;
+    m->net_next = r->rdv_held;
+    if (r->rdv_held)
+        r->rdv_held->net_prev = m;
+    r->rdv_held = m;
+    r->nodes[m->src].unleft++;              /* WAIT_SENT waits for the data's tail */
+    q->kind = MSG_RTS;
+    q->src = m->src;
+    q->dst = m->dst;
+    q->tag = m->tag;
+    q->t_post = m->t_post;
+    q->seq = m->seq;
+    q->step = m->step;
+    q->rdv = m;
+    r->rdv_packets++;
+    inject_worm(r, q, m->t_post + r->p.t_send_ns, 0);
+    return 0;
+}
+
+static void rdv_unhold(struct engine *r, struct msg *m)
+{
+    if (m->net_prev)
+        m->net_prev->net_next = m->net_next;
+    else
+        r->rdv_held = m->net_next;
+    if (m->net_next)
+        m->net_next->net_prev = m->net_prev;
+}
+
+/* Node n's RECV took request q at t (its receive posted, the request
+ * there): its NIC sends the clear-to-send, never before the request's
+ * arrival cycle has ended (the network's now when q was delivered), and
+ * the RECV now waits for q's data alone. */
+static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t t)
+{
+    struct msg *dm = q->rdv;
+    uint64_t t0 = (q->nm.c_arrive * net_cycle_ps(r->net) + 999) / 1000;
+    int src = q->src;
+    uint32_t tag = q->tag;
+    free(q);
+    struct msg *c = msg_new(r, MSG_CTS, n->rank, src, tag, 0, t > t0 ? t : t0, 1);
+    if (!c)
+        return;
+    c->rdv = dm;
+    r->rdv_packets++;
+    n->rdv_wait = dm;
+    n->blk_checked = 1;                      /* answered by dm's arrival */
+    touch(r, n);
+    inject_worm(r, c, c->t_post, 1);
+}
+
 static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
 
 /* A message's end: its bytes are no longer held. */
@@ -514,6 +589,30 @@ static void receive(struct engine *r, struct node *n, struct msg *m, uint64_t t)
     n->held_in -= held_of(m);
     answer(r, n, status, m, t);
     release(r, m);
+}
+
+/* Node n's RECV takes m from its mailbox at t: a message is received, a
+ * request-to-send accepted. */
+static void take(struct engine *r, struct node *n, struct msg *m, uint64_t t)
+{
+    if (m->kind == MSG_RTS)
+        rdv_accept(r, n, m, t);
+    else
+        receive(r, n, m, t);
+}
+
+/* A message that will never be received (its destination ended): the
+ * data a request stands for goes with it. */
+static void drop(struct engine *r, struct msg *m)
+{
+    r->unreceived++;
+    if (m->kind == MSG_RTS) {
+        rdv_unhold(r, m->rdv);
+        release(r, m->rdv);
+        free(m);
+    } else {
+        release(r, m);
+    }
 }
 
 /* A RECV or PROBE's off is the mask of the tag bits that must match, 0
@@ -553,8 +652,7 @@ static void drop_mbox(struct engine *r, struct node *n)
 {
     for (struct msg *m = n->mbox, *nx; m; m = nx) {
         nx = m->next;
-        r->unreceived++;
-        release(r, m);
+        drop(r, m);
     }
     n->mbox = n->mbox_tail = NULL;
     n->held_in = 0;
@@ -772,9 +870,19 @@ static void deliver(struct engine *r, struct msg *m)
         free(m);
         return;
     }
+    if (m->rdv_data) {                        /* the RECV that took its request waits for it */
+        if (n->state == NODE_BLOCKED && n->rdv_wait == m) {
+            n->rdv_wait = NULL;
+            n->held_in += held_of(m);
+            receive(r, n, m, m->t_arrive);
+        } else {
+            r->unreceived++;
+            release(r, m);
+        }
+        return;
+    }
     if (n->state == NODE_EXITED || n->state == NODE_FAILED) {
-        r->unreceived++;
-        release(r, m);
+        drop(r, m);
         return;
     }
     m->next = NULL;
@@ -783,9 +891,11 @@ static void deliver(struct engine *r, struct msg *m)
     else
         n->mbox = m;
     n->mbox_tail = m;
-    n->held_in += held_of(m);
-    if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && matches(&n->blk, m)) {
-        receive(r, n, mbox_find(n, 1), m->t_arrive);
+    if (m->kind != MSG_RTS)
+        n->held_in += held_of(m);
+    if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && !n->rdv_wait &&
+        matches(&n->blk, m)) {
+        take(r, n, mbox_find(n, 1), m->t_arrive);
         return;
     }
     /* Unreceived data is bounded as a real NIC's receive memory is: a
@@ -817,12 +927,12 @@ static void check(struct engine *r, struct node *n)
     }
     if (n->blk.op == NIC_OP_PROBE) {
         struct msg *m = mbox_find(n, 0);
-        answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m, t);
+        answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m && m->kind == MSG_RTS ? m->rdv : m, t);
         return;
     }
     struct msg *m = mbox_find(n, 1);
     if (m)
-        receive(r, n, m, t > m->t_arrive ? t : m->t_arrive);
+        take(r, n, m, t > m->t_arrive ? t : m->t_arrive);
     else {
         n->blk_checked = 1;
         touch(r, n);
@@ -898,8 +1008,18 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
                 return;
             continue;
         }
-        if (m->kind != MSG_DATA) {
-            if (heap_push(r, m)) {
+        if (m->kind == MSG_CTS) {
+            /* The sender's NIC starts the data as the clear's tail is in
+             * (rounded up, as a fetch-and-increment reply). */
+            struct msg *dm = m->rdv;
+            uint64_t t = (x->c_arrive * net_cycle_ps(r->net) + 999) / 1000;
+            free(m);
+            rdv_unhold(r, dm);
+            inject_worm(r, dm, t, 0);
+            continue;
+        }
+        if (!pair_ordered(m)) {
+            if ((m->rdv_data && record(r, m)) || heap_push(r, m)) {
                 free(m);         /* the run stops here */
                 return;
             }
@@ -909,7 +1029,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
         r->reordered += !d;
         for (; d; d = dn) {
             dn = d->next;
-            if (record(r, d) || heap_push(r, d)) {
+            if ((d->kind == MSG_DATA && record(r, d)) || heap_push(r, d)) {
                 for (; d; d = dn) {   /* the run stops here */
                     dn = d->next;
                     release(r, d);
@@ -1279,7 +1399,14 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
         m->step = n->step;
         memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
         r->held_total += held_of(m);
-        inject(r, m);
+        if (r->p.eager_max && d->len > r->p.eager_max) {
+            if (rdv_send(r, m)) {
+                release(r, m);
+                return -1;
+            }
+        } else {
+            inject(r, m);
+        }
         if (r->timeline) {
             char dd[40];
             snprintf(dd, sizeof dd, "to %u, tag %u, %u bytes", d->peer, d->tag, d->len);

@@ -64,7 +64,21 @@ enum node_state {
  * multidestination worm (MSG_MDW, NIC_OP_MSEND) is one worm whose copies
  * are messages (MSG_DATA, each with `mdw` set): the network delivers
  * them, the worm itself is no message. */
-enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY, MSG_FLOOD, MSG_MDW };
+enum msg_kind { MSG_DATA = 0, MSG_FI_REQUEST, MSG_FI_REPLY, MSG_FLOOD, MSG_MDW, MSG_RTS, MSG_CTS };
+
+/* Rendezvous (params eager_max): a SEND longer than eager_max keeps its
+ * data message in the sender's NIC (the engine's rdv_held list) and sends
+ * a request-to-send instead (MSG_RTS: its header alone, the node's worm,
+ * in the data's place in its pair's order). The request is matched in the
+ * receiver's mailbox exactly as the data would be; when a RECV takes it,
+ * the receiver's NIC sends a clear-to-send back (MSG_CTS, the NIC's worm),
+ * leaving when both the request has arrived and the receive is posted,
+ * and the RECV waits for that data message alone (node.rdv_wait). The
+ * data enters the network when the clear-to-send has arrived, already
+ * matched: it takes no part in its pair's order and never enters a
+ * mailbox. Neither control worm is in the log (summary.json counts them:
+ * rendezvous_packets). A PROBE sees a request as the message it stands
+ * for. */
 
 struct msg {
     struct net_msg nm;            /* the worm in the network model */
@@ -84,6 +98,8 @@ struct msg {
     struct msg *pair_prev, *pair_next; /* earlier and later messages of its pair not yet handed over (pair_order.h) */
     uint8_t chained, arrived;     /* in its pair's chain; its tail arrived (and it waits for an earlier one) */
     uint8_t mdw_copy;             /* a copy of a multidestination worm (mdw may be gone: record) */
+    uint8_t rdv_data;             /* a rendezvous' data message: matched before it is sent */
+    struct msg *rdv;              /* MSG_RTS and MSG_CTS: the data message they stand for */
     uint8_t data[];
 };
 
@@ -145,6 +161,7 @@ struct node {
     uint64_t flood_rules_ns;      /* when it installed its flood rules; SIM_INF: not yet */
     uint64_t rec[NIC_REC_COUNT];  /* the figures it reported (RECORD), by enum nic_record */
     uint32_t rec_set;             /* bit k: it reported key k */
+    struct msg *rdv_wait;         /* the data message its RECV took by its request (rendezvous) */
 };
 
 struct engine {
@@ -169,11 +186,15 @@ struct engine {
     uint64_t messages, bytes, unreceived;
     uint64_t reordered;           /* messages that overtook an earlier one of their pair and waited for it */
     uint64_t fi_packets;          /* fetch-and-increment requests and replies sent (not in the log) */
+    uint64_t rdv_packets;         /* rendezvous requests and clears sent (not in the log) */
+    struct msg *rdv_held;         /* data messages waiting for their clear-to-send (net_prev/net_next) */
     uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */
     uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
     uint64_t held_limit;          /* at most this many (HELD_TOTAL_FACTOR above) */
     uint64_t sim_end;             /* latest finish time */
-    struct msg_record *log;       /* every message, as it arrived (each pair's in send order) */
+    struct msg_record *log;       /* every message, as it arrived (each pair's in send order, but a
+                                     rendezvous' data, matched by its request, may come after a
+                                     later message of its pair) */
     size_t nlog, log_cap;
     int failed_node;              /* first node that broke the protocol, or -1 */
     int stopped;                  /* an error that is no node's ended the engine */

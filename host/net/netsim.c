@@ -347,7 +347,8 @@ static int run_burst(const struct cfg *c, char *err, size_t errlen)
 
 /* The machine a run ran on (its summary.json's topology and dims); -1
  * with the reason if it has none, or if the run sent fetch-and-increment
- * packets, which messages.csv does not hold (msg_replay.h). */
+ * packets or rendezvous control worms, which messages.csv does not hold
+ * (msg_replay.h). */
 static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t errlen)
 {
     json_t *s = results_load(dir, err, errlen);
@@ -365,6 +366,11 @@ static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t 
     if (!bad && (bad = fi > 0))
         snprintf(err, errlen, "the run sent %lld fetch-and-increment packets (summary.json), which messages.csv "
                  "does not hold, so it does not replay", (long long)fi);
+    json_int_t rv = json_integer_value(json_object_get(s, "rendezvous_packets"));
+    if (!bad && (bad = rv > 0))
+        snprintf(err, errlen, "the run sent %lld rendezvous requests and clears (summary.json, eager_max = %lld), "
+                 "which messages.csv does not hold, so it does not replay", (long long)rv,
+                 (long long)json_integer_value(json_object_get(json_object_get(s, "network"), "eager_max")));
     json_decref(s);
     return bad ? -1 : 0;
 }

@@ -80,7 +80,7 @@ int results_write(const struct engine *r, const struct report *rep, const struct
         json_object_set_new(net, params_key(i), num ? json_integer(strtoll(v, NULL, 10)) : json_string(v));
     }
     json_object_set_new(net, "cycle_ps", json_integer((json_int_t)net_cycle_ps(r->net)));
-    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
         "ok", o->ok, "app", o->app, "args", o->args ? o->args : "",
         "topology", topo_names[r->m.topo], "dims", dims, "nodes", r->n, "arch", arch,
         "exit_codes", codes, "finish_ns", finish, "node_states", states,
@@ -88,6 +88,7 @@ int results_write(const struct engine *r, const struct report *rep, const struct
         "messages", (json_int_t)r->messages, "bytes", (json_int_t)r->bytes,
         "unreceived_messages", (json_int_t)r->unreceived, "reordered_messages", (json_int_t)r->reordered,
         "fetch_inc_packets", (json_int_t)r->fi_packets,
+        "rendezvous_packets", (json_int_t)r->rdv_packets,
         "wall_s", o->wall_s, "network", net, "per_node", per_node);
     uint64_t stepped, jumped, jumps, moves, moves_jumped;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);

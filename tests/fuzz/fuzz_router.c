@@ -106,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.net.switching = (enum switching)(mb >> 2 & 3) % 3;
     p.net.alloc = (enum alloc)((mb >> 6 & 3) % ALLOC_COUNT);
     p.net.nic_vcs = 1 + ((mb >> 4 ^ mb >> 6) & 1);  /* both with either port model (the alloc bit) */
+    p.eager_max = (mb >> 3 ^ mb >> 5) & 1 ? 64 : 0;  /* rendezvous past 64 bytes, or every message eager */
     m.all_port = mb & 0x10 ? TOPO_ALL_PORT : TOPO_ONE_PORT;
     if (params_check(&p, err, sizeof err))
         abort();

@@ -40,14 +40,15 @@ emu() {
   "$WORMSIM" --app mpi --nodes "$n" --arch "$arch" --kernel "$TMP/$p-arm.elf" --kernel-riscv "$TMP/$p-riscv.elf" \
     --args "$args" --runs-dir "$RUNS" --output none "$@" > "$TMP/emu.out" 2>&1
 }
-# same_as_open_mpi PROG ARCH NODES ARGS [NATIVE ARGS]: the run succeeds and
+# same_as_open_mpi PROG ARCH NODES ARGS [NATIVE ARGS [wormsim options]]: the run succeeds and
 # node 0's output is that of mpirun -np NODES (ARGS less the library's
 # MPIR_CVAR_ settings, which Open MPI does not take as arguments), less
 # the library's notices (lines "MPI: ...", apps/mpi/coll.c); and the
 # program says all went well ("all ok", "clocks ok").
 same_as_open_mpi() {
   local p=$1 arch=$2 n=$3 args=$4 native=${5-$4}
-  emu "$p" "$arch" "$n" "$args"; local rc=$?
+  shift $(($# < 5 ? $# : 5))
+  emu "$p" "$arch" "$n" "$args" "$@"; local rc=$?
   expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
   # shellcheck disable=SC2086  # the program's arguments are words
   timeout 120 mpirun -np "$n" "$TMP/$p-native" $native > "$TMP/native.out" 2>"$TMP/native.err"; rc=$?
@@ -69,6 +70,14 @@ basics_long_messages() { same_as_open_mpi basics arm 4 "-n 70000"; }
 # and the sender's earlier message still comes first.
 probe_long_arm_2() { same_as_open_mpi probe_long arm 2 "-n 70000"; }
 probe_long_mixed_3() { same_as_open_mpi probe_long mixed 3 "-n 200000"; }
+# The same programs with every message past 64 bytes sent by rendezvous
+# (docs/network.md, "Eager and rendezvous"): a correct MPI program does not
+# rely on eager buffering, so its output is the same.
+basics_rendezvous() {
+  same_as_open_mpi basics arm 8 "-n 100" "-n 100" --set eager_max=64
+  expect '[ "$(jq .rendezvous_packets "$(latest)/summary.json")" -gt 0 ]' "$(jq .rendezvous_packets "$(latest)/summary.json")"
+}
+probe_long_rendezvous() { same_as_open_mpi probe_long mixed 3 "-n 70000" "-n 70000" --set eager_max=64; }
 # Every collective by the library's own algorithms over point to point,
 # and the alltoall and broadcast by named algorithms of the project.
 # All nine settings in one ARGS of about 400 characters (ARGS holds 799).
@@ -257,7 +266,7 @@ worked_example_as_written() {
   expect '[ $rc = 0 ]' "$(tail -15 "$TMP/we")"
 }
 
-for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_p2p_algorithms \
+for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \

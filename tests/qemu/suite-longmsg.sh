@@ -11,6 +11,21 @@ lm_sc_torus_3x5()  { coll_ok --app bcast_scatter_collect --topo torus --dims 3x5
 lm_edn_4x4()       { coll_ok --app bcast_edn --topo mesh --dims 4x4 --port-model all-port --args 'len=1024 root=9'; }
 lm_edn_8x8()       { coll_ok --app bcast_edn --topo mesh --dims 8x8 --port-model all-port --args 'len=1024 root=0'; }
 
+# Past eager_max a message waits for its receive (docs/network.md, "Eager
+# and rendezvous"): GEN's 240 blocks of 1 KB each go by a request and a
+# clear, every node still gets every byte, and the exchange takes longer.
+lm_rendezvous() {
+  coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=1024
+  local eager; eager=$(summary .records.coll_ns.max)
+  expect '[ "$(summary .rendezvous_packets)" = 0 ]'
+  coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=1024 --set eager_max=1000
+  expect '[ "$(summary .rendezvous_packets)" = 480 ]' "$(summary .rendezvous_packets)"
+  expect '[ "$(summary .network.eager_max)" = 1000 ]'
+  expect '[ "$(summary .records.coll_ns.max)" -gt "$eager" ]' "$(summary .records.coll_ns.max) against $eager"
+  # the messages.csv rows are the data alone, the barrier's eager
+  expect '[ "$(csv_col "$(latest)/messages.csv" len | grep -c "^1024$")" = 240 ]'
+}
+
 lm_bad_edn_port()  { bad_input --app bcast_edn --topo mesh --dims 4x4 -- "needs the all-port model.*\(one-port\)"; }
 lm_bad_edn_4x8()   { bad_input --app bcast_edn --topo mesh --dims 4x8 --port-model all-port -- \
                        "bcast_edn needs the all-port model \(PORT_MODEL=all-port\) on a 2D mesh of 2\^k x 2\^k nodes.*not mesh 4x8"; }
@@ -27,6 +42,7 @@ t lm_sc_mesh_8x8 lm_sc_mesh_8x8
 t lm_sc_torus_3x5 lm_sc_torus_3x5
 t lm_edn_4x4 lm_edn_4x4
 t lm_edn_8x8 lm_edn_8x8
+t lm_rendezvous lm_rendezvous
 t lm_bad_edn_port lm_bad_edn_port
 t lm_bad_edn_4x8 lm_bad_edn_4x8
 t lm_bad_edsf_odd lm_bad_edsf_odd

@@ -156,7 +156,8 @@ netsim_replays_a_runs_messages() {
   expect '[ "$(csv_col "$(latest)/messages.csv" kind | sort -u)" = flood ]'
   expect '[ "$(csv_col "$d/messages.csv" kind | sort -u)" = data ]'
   # what does not replay is refused before it runs: a multidestination
-  # worm's copies, and fetch-and-increment packets (not in messages.csv)
+  # worm's copies, fetch-and-increment packets and rendezvous requests and
+  # clears (not in messages.csv)
   ws --app mcast_dualpath --topo mesh --dims 4x4 --args len=64 > "$TMP/o" 2>&1; rc=$?
   expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
   expect '[ "$(csv_col "$(latest)/messages.csv" kind | sort -u | tr "\n" " ")" = "data mdw " ]'
@@ -166,6 +167,11 @@ netsim_replays_a_runs_messages() {
   expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
   expect '[ "$(summary .fetch_inc_packets)" -gt 0 ]'
   refused 'the run sent [0-9]* fetch-and-increment packets .summary.json., which messages.csv does not hold' \
+    "$NETSIM" --replay "$(latest)"
+  ws --app alltoall_pex --dims 2x2 --args len=200 --set eager_max=100 > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  expect '[ "$(summary .rendezvous_packets)" = 24 ]' "$(summary .rendezvous_packets)"
+  refused 'the run sent 24 rendezvous requests and clears .summary.json, eager_max = 100., which messages.csv does not hold' \
     "$NETSIM" --replay "$(latest)"
 }
 

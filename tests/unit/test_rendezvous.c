@@ -1,0 +1,200 @@
+/* The rendezvous protocol (params eager_max, engine.h), driven by fake
+ * nodes (router_fixture.h): 1 ns cycles, 10 cycles a hop, one-byte flits,
+ * a 100 ns send start-up. A request-to-send and a clear-to-send are one
+ * flit each, so on a 2-node mesh (one hop) each takes 11 ns. */
+#include "router_fixture.h"
+
+static int rdv_setup(const char *nodes, uint32_t eager_max)
+{
+    P.eager_max = eager_max;
+    int rc = fx_setup("mesh", nodes, NULL, 1);
+    P.eager_max = 0;                              /* the other tests' fixture is eager */
+    return rc;
+}
+
+/* The receive is posted long after the request came: the clear leaves at
+ * the RECV (1000), is in at 1011, and the data (200 flits) at 1221. */
+TEST(long_message_leaves_when_its_receive_is_posted)
+{
+    REQUIRE(rdv_setup("2", 100) == 0);
+    static uint8_t d[200];
+    fill(d, sizeof d, 1);
+    send(0, 0, 1, 5, d, sizeof d);                    /* request in at 0 + 100 + 10 + 1 = 111 */
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 100, 0);
+    uint32_t s = recv(1, 1000, 0, 5, 4096);
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 1000 + 11 + 10 + 200, 0, 5, 200);
+    CHECK_MEM(rx(1), d, sizeof d);
+    CHECK_EQ_U64(F.r.rdv_packets, 2);
+    CHECK_EQ_U64(F.r.messages, 1);
+    CHECK_EQ_U64(F.r.nlog, 1);                        /* the data alone is in the log */
+    CHECK_EQ_U64(F.r.log[0].t_post, 0);
+    CHECK_EQ_U64(F.r.log[0].t_ready, 1011);           /* it could enter when the clear was in */
+    CHECK_EQ_U64(F.r.unreceived, 0);
+    fx_done();
+}
+
+/* The receive is posted first: the clear leaves as the request's tail is
+ * in (111), so the data arrives 2 x 11 ns later than an eager one would. */
+TEST(a_posted_receive_clears_at_the_requests_arrival)
+{
+    REQUIRE(rdv_setup("2", 100) == 0);
+    static uint8_t d[200];
+    fill(d, sizeof d, 2);
+    uint32_t s = recv(1, 0, 0, 5, 4096);
+    REQUIRE(poll_node(1) == 0);
+    send(0, 0, 1, 5, d, sizeof d);
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 100, 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 111 + 11 + 10 + 200, 0, 5, 200);
+    CHECK_MEM(rx(1), d, sizeof d);
+    fx_done();
+}
+
+/* eager_max itself is eager: no control worm, the usual latency. */
+TEST(a_message_of_eager_max_bytes_is_eager)
+{
+    REQUIRE(rdv_setup("2", 100) == 0);
+    static uint8_t d[100];
+    fill(d, sizeof d, 3);
+    uint32_t s = recv(1, 0, 0, 5, 4096);
+    REQUIRE(poll_node(1) == 0);
+    send(0, 0, 1, 5, d, sizeof d);
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 100, 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 100 + 10 + 100, 0, 5, 100);
+    CHECK_EQ_U64(F.r.rdv_packets, 0);
+    fx_done();
+}
+
+/* A request is matched as its message would be: a receive from any
+ * source takes the earliest request (node 3's, in at 311), and only then
+ * does that sender's data move; the other request waits for the next
+ * receive. 2x2: node 3 is one hop from node 2, node 1 two. */
+TEST(any_source_takes_the_earliest_request)
+{
+    REQUIRE(rdv_setup("4", 100) == 0);
+    exit_node(0, 0, 0);
+    static uint8_t a[150], b[160];
+    fill(a, sizeof a, 4);
+    fill(b, sizeof b, 5);
+    send(1, 300, 2, 0, a, sizeof a);                  /* request in at 300 + 100 + 20 + 1 = 421 */
+    REQUIRE(poll_node(1) == 0);
+    send(3, 200, 2, 0, b, sizeof b);                  /* request in at 311 */
+    REQUIRE(poll_node(3) == 0);
+    exit_node(1, 400, 0);
+    exit_node(3, 300, 0);
+    uint32_t s = recv(2, 1000, NIC_ANY, NIC_ANY, 4096);
+    REQUIRE(poll_node(2) == 0);
+    REQUIRE(answered(2, s));
+    CHECK_REPLY(2, s, NIC_REPLY_OK, 1000 + 11 + 10 + 160, 3, 0, 160);
+    CHECK_MEM(rx(2), b, sizeof b);
+    s = recv(2, 2000, NIC_ANY, NIC_ANY, 4096);
+    REQUIRE(poll_node(2) == 0);
+    REQUIRE(answered(2, s));
+    CHECK_REPLY(2, s, NIC_REPLY_OK, 2000 + 21 + 20 + 150, 1, 0, 150);
+    CHECK_MEM(rx(2), a, sizeof a);
+    CHECK_EQ_U64(F.r.rdv_packets, 4);
+    fx_done();
+}
+
+/* A probe sees a request as the message it stands for, and takes nothing;
+ * a pair's eager message sent after a long one is received after it. */
+TEST(probe_and_pair_order_see_the_request_as_its_message)
+{
+    REQUIRE(rdv_setup("2", 100) == 0);
+    static uint8_t big[300], small[10];
+    fill(big, sizeof big, 6);
+    fill(small, sizeof small, 7);
+    send(0, 0, 1, 9, big, sizeof big);                /* request in at 111 */
+    send(0, 100, 1, 9, small, sizeof small);          /* in at 100 + 100 + 10 + 10 = 220 */
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 200, 0);
+    uint32_t s = probe(1, 500, NIC_ANY, NIC_ANY);
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 500, 0, 9, 300);
+    s = recv(1, 600, 0, 9, 4096);
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 600 + 11 + 10 + 300, 0, 9, 300);
+    CHECK_MEM(rx(1), big, sizeof big);
+    s = recv(1, 1000, 0, 9, 4096);
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 1000, 0, 9, 10);
+    CHECK_MEM(rx(1), small, sizeof small);
+    fx_done();
+}
+
+/* WAIT_SENT waits for the data's tail to leave, which waits for the
+ * clear: RECV at 500, clear in at 511, tail out at 511 + 200. */
+TEST(wait_sent_waits_for_the_cleared_data)
+{
+    REQUIRE(rdv_setup("2", 100) == 0);
+    static uint8_t d[200];
+    fill(d, sizeof d, 8);
+    send(0, 0, 1, 1, d, sizeof d);
+    uint32_t w = post(0, NIC_OP_WAIT_SENT, 100, 0, 0, 0, 0);
+    REQUIRE(poll_node(0) == 0);
+    uint32_t s = recv(1, 500, 0, 1, 4096);
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(0, w));
+    CHECK_EQ_U64(reply(0)->time_ns, 511 + 200);
+    CHECK(!answered(1, s));                           /* node 0 could still send first */
+    exit_node(0, 711, 0);
+    REQUIRE(answered(1, s));
+    CHECK_EQ_U64(reply(1)->time_ns, 511 + 10 + 200);
+    fx_done();
+}
+
+/* A receiver that ends with a request unanswered: the message is counted
+ * unreceived and its held data released with it (held_total back to 0). */
+TEST(a_request_never_received_is_counted_and_freed)
+{
+    REQUIRE(rdv_setup("2", 100) == 0);
+    static uint8_t d[200];
+    fill(d, sizeof d, 9);
+    send(0, 0, 1, 1, d, sizeof d);
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 100, 0);
+    exit_node(1, 1000, 0);
+    CHECK_EQ_U64(F.r.unreceived, 1);
+    CHECK_EQ_U64(F.r.rdv_packets, 1);                 /* no clear was sent */
+    CHECK_EQ_U64(F.r.held_total, 0);
+    CHECK_EQ_U64(F.r.nlog, 0);
+    fx_done();
+}
+
+
+/* Two nodes that each wait for their own long message to leave before
+ * they receive: eager, both messages go and both receive; by rendezvous
+ * neither data moves before a receive is posted, so both wait for ever
+ * (the engine sees the deadlock: every node blocked, nothing in flight). */
+TEST(waiting_for_ones_own_long_send_deadlocks_only_by_rendezvous)
+{
+    static uint8_t d[200];
+    fill(d, sizeof d, 10);
+    for (uint32_t em = 0; em <= 100; em += 100) {
+        REQUIRE(rdv_setup("2", em) == 0);
+        uint32_t w[2];
+        for (int k = 0; k < 2; k++) {
+            send(k, 0, 1 - k, 1, d, sizeof d);
+            w[k] = post(k, NIC_OP_WAIT_SENT, 100, 0, 0, 0, 0);
+            REQUIRE(poll_node(k) == 0);
+        }
+        if (em == 0) {
+            REQUIRE(answered(0, w[0]) && answered(1, w[1]));
+            CHECK(!engine_deadlocked(&F.r));
+        } else {
+            CHECK(!answered(0, w[0]) && !answered(1, w[1]));
+            CHECK(engine_deadlocked(&F.r));
+            CHECK_EQ_U64(F.r.rdv_packets, 2);
+        }
+        fx_done();
+    }
+}
