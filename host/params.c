@@ -33,8 +33,8 @@ static const struct key {
     { "ram_mib", K_U32, P(ram_mib), NODE_RAM_MIN_MIB, NODE_RAM_MAX_MIB, "node RAM, MiB: an MPI program's heap is "
       "what its image leaves of it; the project's apps keep their 30 MiB heap (docs/mpi.md)", NULL },
     { "eager_max", K_U32, P(eager_max), 0, 64u << 20, "the longest message sent eagerly, bytes; a longer one "
-      "waits in its sender's NIC until its receiver posts a matching receive (rendezvous: a request-to-send "
-      "worm, a clear-to-send worm back, then the data); 0: every message is sent eagerly", NULL },
+      "(SEND, not MSEND) waits in its sender's NIC until its receiver posts a matching receive (rendezvous: "
+      "a request-to-send worm, a clear-to-send worm back, then the data); 0: every message is sent eagerly", NULL },
     { "held_max", K_U32, P(held_max), 65536, 1u << 30, "bytes the router holds for one node (payload + 256 "
       "a message): its unreceived arrivals, and apart from them its NIC queue; past it the run ends", NULL },
     { "flit_bytes", K_U32, P(net.flit_bytes), 1, 4096, "bytes per flit", NULL },

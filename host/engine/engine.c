@@ -503,6 +503,19 @@ static void block_on_hw(struct engine *r, struct node *n, const struct nic_desc 
     touch(r, n);
 }
 
+static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
+
+/* One of node n's messages is out of its NIC at t (its tail left, or the
+ * NIC dropped a rendezvous' data whose receiver ended): a WAIT_SENT
+ * waiting for it is answered once none is left. */
+static void gone(struct engine *r, struct node *n, uint64_t t)
+{
+    if (t > n->last_leave)
+        n->last_leave = t;
+    if (--n->unleft == 0 && n->state == NODE_BLOCKED && n->blk.op == NIC_OP_WAIT_SENT)
+        answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > n->blk.time_ns ? n->last_leave : n->blk.time_ns);
+}
+
 /* --- Rendezvous (engine.h, params eager_max) ---------------------------- */
 
 /* The data message m stays in its sender's NIC (r->rdv_held) and its
@@ -545,9 +558,13 @@ static void rdv_unhold(struct engine *r, struct msg *m)
 }
 
 /* Node n's RECV took request q at t (its receive posted, the request
- * there): its NIC sends the clear-to-send, never before the request's
- * arrival cycle has ended (the network's now when q was delivered), and
- * the RECV now waits for q's data alone. */
+ * there): its NIC sends the clear-to-send, and the RECV now waits for q's
+ * data alone. The clear may enter at t, but not before the request's
+ * arrival cycle has ended, nor before any cycle the network may have
+ * simulated before handling an event at t: engine_advance runs it up to
+ * the cycles whose arrivals come by t, ((t + 1) 1000 - 1) / cycle_ps,
+ * which is past ceil(t / cycle) only for cycles under 1 ns (then t + 1
+ * ns is past it). So its cycle never depends on how far the network ran. */
 static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t t)
 {
     struct msg *dm = q->rdv;
@@ -555,18 +572,22 @@ static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t
     int src = q->src;
     uint32_t tag = q->tag;
     free(q);
-    struct msg *c = msg_new(r, MSG_CTS, n->rank, src, tag, 0, t > t0 ? t : t0, 1);
+    if (t < t0)
+        t = t0;
+    if (net_cycle_ps(r->net) < 1000)
+        t++;
+    struct msg *c = msg_new(r, MSG_CTS, n->rank, src, tag, 0, t, 1);
     if (!c)
         return;
     c->rdv = dm;
     r->rdv_packets++;
+    n->held_in -= held_of(dm);               /* counted while its request waited (deliver) */
     n->rdv_wait = dm;
     n->blk_checked = 1;                      /* answered by dm's arrival */
     touch(r, n);
     inject_worm(r, c, c->t_post, 1);
 }
 
-static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
 
 /* A message's end: its bytes are no longer held. */
 static void release(struct engine *r, struct msg *m)
@@ -601,14 +622,17 @@ static void take(struct engine *r, struct node *n, struct msg *m, uint64_t t)
         receive(r, n, m, t);
 }
 
-/* A message that will never be received (its destination ended): the
- * data a request stands for goes with it. */
-static void drop(struct engine *r, struct msg *m)
+/* A message that will never be received (its destination ended, at t):
+ * the data a request stands for goes with it, dropped by its sender's NIC
+ * at t, which a WAIT_SENT there no longer waits for. */
+static void drop(struct engine *r, struct msg *m, uint64_t t)
 {
     r->unreceived++;
     if (m->kind == MSG_RTS) {
-        rdv_unhold(r, m->rdv);
-        release(r, m->rdv);
+        struct msg *dm = m->rdv;
+        rdv_unhold(r, dm);
+        gone(r, &r->nodes[dm->src], t);
+        release(r, dm);
         free(m);
     } else {
         release(r, m);
@@ -647,12 +671,12 @@ static struct msg *mbox_find(struct node *n, int take)
     return NULL;
 }
 
-/* Free a node's mailbox: what it never received. */
-static void drop_mbox(struct engine *r, struct node *n)
+/* Free a node's mailbox, at t: what it never received. */
+static void drop_mbox(struct engine *r, struct node *n, uint64_t t)
 {
     for (struct msg *m = n->mbox, *nx; m; m = nx) {
         nx = m->next;
-        drop(r, m);
+        drop(r, m, t);
     }
     n->mbox = n->mbox_tail = NULL;
     n->held_in = 0;
@@ -882,7 +906,8 @@ static void deliver(struct engine *r, struct msg *m)
         return;
     }
     if (n->state == NODE_EXITED || n->state == NODE_FAILED) {
-        drop(r, m);
+        /* (a request's sender learns it no sooner than the node's end) */
+        drop(r, m, n->state == NODE_EXITED && n->finish_ns > m->t_arrive ? n->finish_ns : m->t_arrive);
         return;
     }
     m->next = NULL;
@@ -891,8 +916,7 @@ static void deliver(struct engine *r, struct msg *m)
     else
         n->mbox = m;
     n->mbox_tail = m;
-    if (m->kind != MSG_RTS)
-        n->held_in += held_of(m);
+    n->held_in += held_of(m->kind == MSG_RTS ? m->rdv : m);   /* a request: the data it holds back */
     if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && !n->rdv_wait &&
         matches(&n->blk, m)) {
         take(r, n, mbox_find(n, 1), m->t_arrive);
@@ -906,7 +930,7 @@ static void deliver(struct engine *r, struct msg *m)
         fail(r, n, "%llu bytes of messages arrived that it has not received (payload and %u bytes a "
              "message), more than held_max (%u bytes): it does not receive what is sent to it",
              (unsigned long long)n->held_in, MSG_HELD_BYTES, r->p.held_max);
-        drop_mbox(r, n);
+        drop_mbox(r, n, m->t_arrive);
     }
 }
 
@@ -968,15 +992,9 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
     if (flood_heads(r, net_heads(r->net)))
         return;
     for (struct net_msg *x = left; x; x = x->next_left) {
-        struct node *n = &r->nodes[x->src];
         int kind = ((struct msg *)x->owner)->kind;
-        if (kind != MSG_DATA && kind != MSG_MDW)
-            continue;
-        uint64_t t = net_cycle_to_ns(r->net, x->c_leave);
-        if (t > n->last_leave)
-            n->last_leave = t;
-        if (--n->unleft == 0 && n->state == NODE_BLOCKED && n->blk.op == NIC_OP_WAIT_SENT)
-            answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > n->blk.time_ns ? n->last_leave : n->blk.time_ns);
+        if (kind == MSG_DATA || kind == MSG_MDW)
+            gone(r, &r->nodes[x->src], net_cycle_to_ns(r->net, x->c_leave));
     }
     for (struct net_msg *x = arrived, *next; x; x = next) {
         struct msg *m = x->owner;
@@ -1030,9 +1048,12 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
         for (; d; d = dn) {
             dn = d->next;
             if ((d->kind == MSG_DATA && record(r, d)) || heap_push(r, d)) {
-                for (; d; d = dn) {   /* the run stops here */
+                for (; d; d = dn) {   /* the run stops here (a request's data: engine_free) */
                     dn = d->next;
-                    release(r, d);
+                    if (d->kind == MSG_RTS)
+                        free(d);
+                    else
+                        release(r, d);
                 }
                 return;
             }
@@ -1474,7 +1495,7 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
         n->finish_ns = d->time_ns;
         if (d->time_ns > r->sim_end)
             r->sim_end = d->time_ns;
-        drop_mbox(r, n);
+        drop_mbox(r, n, d->time_ns);
         return 0;
     default:
         return fail(r, n, "descriptor %u has unknown operation %u", d->seq, d->op);

@@ -8,11 +8,18 @@
 #include "net_accel.h"
 
 /* The order of an injection channel's worms: by readiness; at the same
- * time a worm the NIC made before its node's message (one was known to
- * the router first depending on the host, so the rule must not). */
+ * time a worm the NIC made before its node's message, and among the
+ * node's (or among the NIC's) the lower sequence number first. Which was
+ * known to the router first may depend on the host (a rendezvous' data is
+ * queued when its clear-to-send arrives, after later messages of its
+ * node), so the rule must not. */
 static int goes_before(const struct net_msg *a, const struct net_msg *b)
 {
-    return a->t_ready_ns < b->t_ready_ns || (a->t_ready_ns == b->t_ready_ns && a->nic_made && !b->nic_made);
+    if (a->t_ready_ns != b->t_ready_ns)
+        return a->t_ready_ns < b->t_ready_ns;
+    if (a->nic_made != b->nic_made)
+        return a->nic_made;
+    return a->seq < b->seq;
 }
 
 uint32_t net_payload_flits(const struct net *n, uint32_t len)
@@ -57,9 +64,10 @@ void net_queue(struct net *n, struct net_msg *m, uint32_t flits, int ch)
     } else {
         /* A worm the NIC makes itself (a fetch-and-increment reply, a
          * flood relay) may be ready before messages its node queued
-         * earlier. It goes ahead of those not yet started: a channel
-         * serves its worms by readiness (then in the order given), never
-         * in the order the host happened to learn of them. A node's own
+         * earlier, and so may a rendezvous' data, queued when its clear
+         * arrives. It goes ahead of those not yet started: a channel
+         * serves its worms by readiness (then as goes_before says), never
+         * in the order the host happened to learn of them. A node's other
          * messages are ready in the order it posts them, so they always
          * take the branch above. */
         struct net_msg **pp = &q->first;

@@ -198,3 +198,167 @@ TEST(waiting_for_ones_own_long_send_deadlocks_only_by_rendezvous)
         fx_done();
     }
 }
+
+/* The host's polling order moves no time. A: a clear-to-send under
+ * cycles shorter than 1 ns, its RECV checked once with the network idle
+ * and once with it busy (another node's worm ready later). */
+static void sub_ns_recv_time(int busy_first, uint32_t byte_ps, uint64_t *t)
+{
+    static uint8_t d[200], e[50];
+    fill(d, sizeof d, 11);
+    fill(e, sizeof e, 12);
+    *t = 0;
+    P.net.byte_ps = byte_ps;
+    int rc = rdv_setup("4", 100);
+    P.net.byte_ps = 1000;
+    REQUIRE(rc == 0);
+    send(0, 0, 1, 5, d, sizeof d);
+    REQUIRE(poll_node(0) == 0);
+    exit_node(0, 100, 0);
+    exit_node(3, 0, 0);
+    post(2, NIC_OP_STEP, 1500, 0, 0, 0, 0);
+    REQUIRE(poll_node(2) == 0);
+    uint32_t s;
+    if (!busy_first) {
+        s = recv(1, 1000, 0, 5, 4096);
+        REQUIRE(poll_node(1) == 0);
+        send(2, 2000, 3, 1, e, sizeof e);
+        REQUIRE(poll_node(2) == 0);
+    } else {
+        send(2, 2000, 3, 1, e, sizeof e);
+        REQUIRE(poll_node(2) == 0);
+        s = recv(1, 1000, 0, 5, 4096);
+        REQUIRE(poll_node(1) == 0);
+    }
+    exit_node(2, 5000, 0);
+    REQUIRE(answered(1, s));
+    *t = reply(1)->time_ns;
+    fx_done();
+}
+
+TEST(poll_order_moves_no_clear_under_sub_ns_cycles)
+{
+    for (uint32_t bps = 300; bps <= 1000; bps += 100) {
+        uint64_t idle, busy;
+        sub_ns_recv_time(0, bps, &idle);
+        sub_ns_recv_time(1, bps, &busy);
+        CHECK(idle > 0);
+        CHECK_EQ_U64(idle, busy);
+    }
+}
+
+/* B: a rendezvous' data is queued when its clear arrives (122 here), and
+ * a fetch-and-increment request of its node is ready at the same time;
+ * whichever the router learns of first, the data (the earlier number)
+ * goes first. */
+static void data_against_fetch_inc(int network_first, uint64_t *t_fi, uint64_t *t_recv)
+{
+    static uint8_t d[200];
+    fill(d, sizeof d, 13);
+    *t_fi = *t_recv = 0;
+    P.fi_ns = 3;
+    int rc = rdv_setup("4", 100);
+    P.fi_ns = 0;
+    REQUIRE(rc == 0);
+    uint32_t s = recv(1, 0, 0, 5, 4096), f;
+    REQUIRE(poll_node(1) == 0);
+    send(0, 0, 1, 5, d, sizeof d);
+    post(0, NIC_OP_STEP, 122, 0, 0, 0, 0);
+    if (network_first) {
+        exit_node(3, 0, 0);
+        exit_node(2, 0, 0);
+        REQUIRE(poll_node(0) == 0);                   /* the network reaches 122: the data is queued */
+        f = post(0, NIC_OP_FETCH_INC, 122, 2, 0, 0, 0);
+        REQUIRE(poll_node(0) == 0);
+    } else {
+        f = post(0, NIC_OP_FETCH_INC, 122, 2, 0, 0, 0);
+        REQUIRE(poll_node(0) == 0);                   /* nodes 2 and 3 hold the network back */
+        exit_node(2, 0, 0);
+        exit_node(3, 0, 0);
+    }
+    REQUIRE(answered(0, f));
+    *t_fi = reply(0)->time_ns;
+    exit_node(0, *t_fi, 0);
+    REQUIRE(answered(1, s));
+    *t_recv = reply(1)->time_ns;
+    fx_done();
+}
+
+TEST(poll_order_moves_no_data_against_a_same_time_worm)
+{
+    uint64_t a_fi, a_recv, b_fi, b_recv;
+    data_against_fetch_inc(1, &a_fi, &a_recv);
+    data_against_fetch_inc(0, &b_fi, &b_recv);
+    CHECK_EQ_U64(a_recv, 122 + 10 + 200);             /* the data first: 1 hop, 200 flits */
+    CHECK_EQ_U64(a_fi, b_fi);
+    CHECK_EQ_U64(a_recv, b_recv);
+}
+
+/* A receiver that ends with a request in its mailbox: its sender's NIC
+ * drops the data then, so the sender's WAIT_SENT is answered (at the
+ * receiver's end, or its own time if later) whether it came first or not. */
+TEST(a_dropped_request_no_longer_holds_wait_sent)
+{
+    static uint8_t d[200];
+    fill(d, sizeof d, 14);
+    for (int wait_first = 0; wait_first < 2; wait_first++) {
+        REQUIRE(rdv_setup("2", 100) == 0);
+        send(0, 0, 1, 1, d, sizeof d);
+        REQUIRE(poll_node(0) == 0);
+        uint32_t w = 0;
+        if (wait_first) {
+            w = post(0, NIC_OP_WAIT_SENT, 500, 0, 0, 0, 0);
+            REQUIRE(poll_node(0) == 0);
+            CHECK(!answered(0, w));
+        }
+        exit_node(1, 1000, 0);
+        if (!wait_first) {
+            w = post(0, NIC_OP_WAIT_SENT, 500, 0, 0, 0, 0);
+            REQUIRE(poll_node(0) == 0);
+        }
+        REQUIRE(answered(0, w));
+        CHECK_EQ_U64(reply(0)->time_ns, 1000);
+        CHECK_EQ_U64(F.r.nodes[0].unleft, 0);
+        CHECK_EQ_U64(F.r.unreceived, 1);
+        CHECK_EQ_U64(F.r.held_total, 0);
+        fx_done();
+    }
+}
+
+/* held_max bounds what a node has not received by rendezvous too: the
+ * data its waiting requests stand for counts in its mailbox, so a node
+ * that never receives fails by held_max, named, at the same message. */
+static void held_max_failure(uint32_t eager_max, char *why, size_t len, int *sends)
+{
+    static uint8_t d[4000];
+    fill(d, sizeof d, 15);
+    uint32_t held = P.held_max;
+    P.held_max = 65536;
+    int rc = rdv_setup("2", eager_max);
+    P.held_max = held;
+    REQUIRE(rc == 0);
+    recv(1, 0, 0, 99, 4096);                          /* waits for a tag never sent */
+    REQUIRE(poll_node(1) == 0);
+    int k;
+    for (k = 0; k < 40 && F.r.failed_node < 0; k++) {
+        send(0, (uint64_t)k * 10000, 1, 1, d, sizeof d);
+        post(0, NIC_OP_STEP, (uint64_t)k * 10000 + 9000, 0, 0, 0, 0);
+        if (poll_node(0))
+            break;
+    }
+    snprintf(why, len, "%s", F.r.error);
+    *sends = F.r.failed_node == 1 ? k : -1;
+    fx_done();
+}
+
+TEST(held_max_bounds_a_node_that_never_receives_either_way)
+{
+    char eager[512], rdv[512];
+    int ke, kr;
+    held_max_failure(0, eager, sizeof eager, &ke);
+    held_max_failure(100, rdv, sizeof rdv, &kr);
+    CHECK(ke > 0);
+    CHECK_EQ_INT(kr, ke);
+    CHECK(strstr(eager, "more than held_max") != NULL);
+    CHECK(strstr(rdv, "more than held_max") != NULL);
+}
