@@ -359,28 +359,37 @@ static int pair_ordered(const struct msg *m)
     return (m->kind == MSG_DATA && !m->rdv_data) || m->kind == MSG_RTS;
 }
 
+/* The engine's two lists through net_prev/net_next: the messages in the
+ * network (in_net) and the rendezvous data not yet cleared (rdv_held). */
+static void list_push(struct msg **head, struct msg *m)
+{
+    m->net_prev = NULL;
+    m->net_next = *head;
+    if (*head)
+        (*head)->net_prev = m;
+    *head = m;
+}
+
+static void list_remove(struct msg **head, struct msg *m)
+{
+    if (m->net_prev)
+        m->net_prev->net_next = m->net_next;
+    else
+        *head = m->net_next;
+    if (m->net_next)
+        m->net_next->net_prev = m->net_prev;
+}
+
 /* Put m on (take it off) the list of messages in the network; a node's
  * message also joins its pair's chain (pair_order.h). */
 static void net_link(struct engine *r, struct msg *m)
 {
     if (pair_ordered(m) && pair_sent(&r->pairs, m))
         stop(r, "out of memory for the order of the messages in flight");
-    m->net_prev = NULL;
-    m->net_next = r->in_net;
-    if (r->in_net)
-        r->in_net->net_prev = m;
-    r->in_net = m;
+    list_push(&r->in_net, m);
 }
 
-static void net_unlink(struct engine *r, struct msg *m)
-{
-    if (m->net_prev)
-        m->net_prev->net_next = m->net_next;
-    else
-        r->in_net = m->net_next;
-    if (m->net_next)
-        m->net_next->net_prev = m->net_prev;
-}
+static void net_unlink(struct engine *r, struct msg *m) { list_remove(&r->in_net, m); }
 
 /* The worm's fields of m's network record, to enter at t_ready or later. */
 static void worm_of(struct msg *m, uint64_t t_ready, int nic_made)
@@ -528,11 +537,7 @@ static int rdv_send(struct engine *r, struct msg *m)
     if (!q)
         return stop(r, "out of memory for a request-to-send");
     m->rdv_data = 1;
-    m->net_prev = NULL;
-    m->net_next = r->rdv_held;
-    if (r->rdv_held)
-        r->rdv_held->net_prev = m;
-    r->rdv_held = m;
+    list_push(&r->rdv_held, m);
     r->nodes[m->src].unleft++;              /* WAIT_SENT waits for the data's tail */
     q->kind = MSG_RTS;
     q->src = m->src;
@@ -547,15 +552,6 @@ static int rdv_send(struct engine *r, struct msg *m)
     return 0;
 }
 
-static void rdv_unhold(struct engine *r, struct msg *m)
-{
-    if (m->net_prev)
-        m->net_prev->net_next = m->net_next;
-    else
-        r->rdv_held = m->net_next;
-    if (m->net_next)
-        m->net_next->net_prev = m->net_prev;
-}
 
 /* Node n's RECV took request q at t (its receive posted, the request
  * there): its NIC sends the clear-to-send, and the RECV now waits for q's
@@ -630,7 +626,7 @@ static void drop(struct engine *r, struct msg *m, uint64_t t)
     r->unreceived++;
     if (m->kind == MSG_RTS) {
         struct msg *dm = m->rdv;
-        rdv_unhold(r, dm);
+        list_remove(&r->rdv_held, dm);
         gone(r, &r->nodes[dm->src], t);
         release(r, dm);
         free(m);
@@ -1032,7 +1028,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
             struct msg *dm = m->rdv;
             uint64_t t = (x->c_arrive * net_cycle_ps(r->net) + 999) / 1000;
             free(m);
-            rdv_unhold(r, dm);
+            list_remove(&r->rdv_held, dm);
             inject_worm(r, dm, t, 0);
             continue;
         }
