@@ -184,6 +184,9 @@ void results_print(const struct engine *r, const struct report *rep, const struc
             (unsigned long long)r->bytes);
     if (r->unreceived)
         fprintf(f, "  unreceived      %llu messages were never received\n", (unsigned long long)r->unreceived);
+    if (r->rdv_packets)
+        fprintf(f, "  rendezvous      %llu requests-to-send and clears-to-send (messages over eager_max = %u bytes "
+                "waited for their receive)\n", (unsigned long long)r->rdv_packets, r->p.eager_max);
     if (r->reordered)
         fprintf(f, "  reordered       %llu messages overtook an earlier one of their pair in the network; their NIC "
                 "held them until it came\n", (unsigned long long)r->reordered);

@@ -17,10 +17,12 @@ lm_edn_8x8()       { coll_ok --app bcast_edn --topo mesh --dims 8x8 --port-model
 lm_rendezvous() {
   coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=1024
   local eager; eager=$(summary .records.coll_ns.max)
-  expect '[ "$(summary .rendezvous_packets)" = 0 ]'
+  expect '[ "$(summary .rendezvous_packets)" = 0 ] && ! grep -q "rendezvous" "$TMP/o"'
   coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=1024 --set eager_max=1000
   expect '[ "$(summary .rendezvous_packets)" = 480 ]' "$(summary .rendezvous_packets)"
   expect '[ "$(summary .network.eager_max)" = 1000 ]'
+  expect 'grep -q "^  rendezvous      480 requests-to-send and clears-to-send (messages over eager_max = 1000 bytes" "$TMP/o"' \
+    "$(cat "$TMP/o")"
   expect '[ "$(summary .records.coll_ns.max)" -gt "$eager" ]' "$(summary .records.coll_ns.max) against $eager"
   # the messages.csv rows are the data alone, the barrier's eager
   expect '[ "$(csv_col "$(latest)/messages.csv" len | grep -c "^1024$")" = 240 ]'
