@@ -26,6 +26,10 @@ lm_rendezvous() {
   expect '[ "$(summary .records.coll_ns.max)" -gt "$eager" ]' "$(summary .records.coll_ns.max) against $eager"
   # the messages.csv rows are the data alone, the barrier's eager
   expect '[ "$(csv_col "$(latest)/messages.csv" len | grep -c "^1024$")" = 240 ]'
+  # bit-identical again, the nodes now warm in the pool and every cycle stepped
+  local one; one=$(latest)
+  coll_ok --app alltoall_gen --topo mesh --dims 4x4 --args len=1024 --set eager_max=1000 --no-jump
+  same_results "$one" "$(latest)"
 }
 
 lm_bad_edn_port()  { bad_input --app bcast_edn --topo mesh --dims 4x4 -- "needs the all-port model.*\(one-port\)"; }
