@@ -11,10 +11,10 @@
  * come, docs/network.md "The order of a pair's messages"). net_send() is
  * buffered: it returns as soon as the NIC holds the data, after the send
  * start-up time; the buffer may be
- * reused at once. A message longer than the run's eager_max leaves the NIC
- * only once its receiver has posted a matching receive (rendezvous,
- * docs/network.md "Eager and rendezvous"); net_send() still returns at
- * once. Every call advances the node's simulated clock by the
+ * reused at once. If the run sets eager_max (0, the default, sends every
+ * message eagerly), a message longer than it leaves the NIC only once its
+ * receiver has posted a matching receive (rendezvous, docs/network.md
+ * "Eager and rendezvous"); net_send() still returns at once. Every call advances the node's simulated clock by the
  * instructions it executes; a blocking call jumps it to the simulated time
  * at which the awaited event happens. Messages carry the sender's simulated
  * time, so results do not depend on host speed or load.
@@ -76,7 +76,9 @@ int net_probe_masked(int src, int tag, uint32_t mask, struct net_status *st);
 void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
                   int src, int rtag, void *rbuf, size_t rcap, struct net_status *st);
 
-/* Block until every message this node sent has left it. */
+/* Block until every message this node sent has left it. Under rendezvous
+ * a long message leaves only once its receiver has posted the receive, so
+ * a node that waits here before receiving can wait for ever. */
 void net_wait_sent(void);
 
 /* This node's simulated time in nanoseconds. */

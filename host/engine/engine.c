@@ -547,11 +547,11 @@ static int rdv_send(struct engine *r, struct msg *m)
     q->seq = m->seq;
     q->step = m->step;
     q->rdv = m;
+    r->rdv_messages++;
     r->rdv_packets++;
     inject_worm(r, q, m->t_post + r->p.t_send_ns, 0);
     return 0;
 }
-
 
 /* Node n's RECV took request q at t (its receive posted, the request
  * there): its NIC sends the clear-to-send, and the RECV now waits for q's
@@ -923,9 +923,10 @@ static void deliver(struct engine *r, struct msg *m)
      * in simulated-time order, so where this happens is a function of the
      * programs only. */
     if (n->held_in > r->p.held_max) {
-        fail(r, n, "%llu bytes of messages arrived that it has not received (payload and %u bytes a "
+        fail(r, n, "%llu bytes of messages arrived%s that it has not received (payload and %u bytes a "
              "message), more than held_max (%u bytes): it does not receive what is sent to it",
-             (unsigned long long)n->held_in, MSG_HELD_BYTES, r->p.held_max);
+             (unsigned long long)n->held_in, r->p.eager_max ? " (or announced by a request-to-send)" : "",
+             MSG_HELD_BYTES, r->p.held_max);
         drop_mbox(r, n, m->t_arrive);
     }
 }
@@ -1559,6 +1560,15 @@ int engine_deadlocked(const struct engine *r)
     return blocked > 0;
 }
 
+/* The destination of a rendezvous' data node src still holds, or -1. */
+static int rdv_held_from(const struct engine *r, int src)
+{
+    for (const struct msg *m = r->rdv_held; m; m = m->net_next)
+        if (m->src == src)
+            return m->dst;
+    return -1;
+}
+
 void engine_wait_detail(const struct engine *r, char *buf, size_t len)
 {
     size_t o = 0;
@@ -1567,7 +1577,7 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len)
         const struct node *n = &r->nodes[i];
         if (n->state != NODE_BLOCKED || n->blk.op == NIC_OP_RECV)
             continue;
-        char what[96];
+        char what[160];
         if (n->blk.op == NIC_OP_BARRIER_WAIT)
             snprintf(what, sizeof what, "waits on barrier circuit %u, which %d of %d nodes set", n->blk.tag,
                      hwnet_barrier_count(&r->hw, n->blk.tag), r->n);
@@ -1577,6 +1587,9 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len)
         else if (n->blk.op == NIC_OP_CTRL)
             snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
                      r->hw.ctrl_posted, r->n);
+        else if (n->blk.op == NIC_OP_WAIT_SENT && rdv_held_from(r, i) >= 0)
+            snprintf(what, sizeof what, "waits in WAIT_SENT for its message to node %d, held until that node "
+                     "posts its receive (eager_max = %u)", rdv_held_from(r, i), r->p.eager_max);
         else
             snprintf(what, sizeof what, "waits in %s", engine_op_name(n->blk.op));
         int w = snprintf(buf + o, len - o, "%snode %d %s", o ? "; " : "", i, what);

@@ -94,7 +94,8 @@ struct msg {
     uint64_t t_post, t_arrive;    /* ns: SEND descriptor time, tail arrival */
     uint32_t step;                /* the sender's step mark when it sent */
     struct msg *next;
-    struct msg *net_prev, *net_next; /* on the router's list of messages in the network */
+    struct msg *net_prev, *net_next; /* on the router's list of messages in the network, or of
+                                        rendezvous data not yet cleared (rdv_held) */
     struct msg *pair_prev, *pair_next; /* earlier and later messages of its pair not yet handed over (pair_order.h) */
     uint8_t chained, arrived;     /* in its pair's chain; its tail arrived (and it waits for an earlier one) */
     uint8_t mdw_copy;             /* a copy of a multidestination worm (mdw may be gone: record) */
@@ -186,6 +187,7 @@ struct engine {
     uint64_t messages, bytes, unreceived;
     uint64_t reordered;           /* messages that overtook an earlier one of their pair and waited for it */
     uint64_t fi_packets;          /* fetch-and-increment requests and replies sent (not in the log) */
+    uint64_t rdv_messages;        /* messages sent by rendezvous (longer than eager_max) */
     uint64_t rdv_packets;         /* rendezvous requests and clears sent (not in the log) */
     struct msg *rdv_held;         /* data messages waiting for their clear-to-send (net_prev/net_next) */
     uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */

@@ -80,7 +80,7 @@ int results_write(const struct engine *r, const struct report *rep, const struct
         json_object_set_new(net, params_key(i), num ? json_integer(strtoll(v, NULL, 10)) : json_string(v));
     }
     json_object_set_new(net, "cycle_ps", json_integer((json_int_t)net_cycle_ps(r->net)));
-    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+    json_t *s = json_pack("{s:b, s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
         "ok", o->ok, "app", o->app, "args", o->args ? o->args : "",
         "topology", topo_names[r->m.topo], "dims", dims, "nodes", r->n, "arch", arch,
         "exit_codes", codes, "finish_ns", finish, "node_states", states,
@@ -88,7 +88,7 @@ int results_write(const struct engine *r, const struct report *rep, const struct
         "messages", (json_int_t)r->messages, "bytes", (json_int_t)r->bytes,
         "unreceived_messages", (json_int_t)r->unreceived, "reordered_messages", (json_int_t)r->reordered,
         "fetch_inc_packets", (json_int_t)r->fi_packets,
-        "rendezvous_packets", (json_int_t)r->rdv_packets,
+        "rendezvous_messages", (json_int_t)r->rdv_messages, "rendezvous_packets", (json_int_t)r->rdv_packets,
         "wall_s", o->wall_s, "network", net, "per_node", per_node);
     uint64_t stepped, jumped, jumps, moves, moves_jumped;
     net_engine_stats(r->net, &stepped, &jumped, &jumps);
@@ -184,9 +184,10 @@ void results_print(const struct engine *r, const struct report *rep, const struc
             (unsigned long long)r->bytes);
     if (r->unreceived)
         fprintf(f, "  unreceived      %llu messages were never received\n", (unsigned long long)r->unreceived);
-    if (r->rdv_packets)
-        fprintf(f, "  rendezvous      %llu requests-to-send and clears-to-send (messages over eager_max = %u bytes "
-                "waited for their receive)\n", (unsigned long long)r->rdv_packets, r->p.eager_max);
+    if (r->p.eager_max)
+        fprintf(f, "  rendezvous      %llu messages longer than eager_max = %u bytes waited for their receive "
+                "(%llu requests-to-send and clears-to-send)\n", (unsigned long long)r->rdv_messages, r->p.eager_max,
+                (unsigned long long)r->rdv_packets);
     if (r->reordered)
         fprintf(f, "  reordered       %llu messages overtook an earlier one of their pair in the network; their NIC "
                 "held them until it came\n", (unsigned long long)r->reordered);

@@ -194,6 +194,12 @@ TEST(waiting_for_ones_own_long_send_deadlocks_only_by_rendezvous)
             CHECK(!answered(0, w[0]) && !answered(1, w[1]));
             CHECK(engine_deadlocked(&F.r));
             CHECK_EQ_U64(F.r.rdv_packets, 2);
+            CHECK_EQ_U64(F.r.rdv_messages, 2);
+            char why[400];
+            engine_wait_detail(&F.r, why, sizeof why);
+            CHECK_STR(why, "node 0 waits in WAIT_SENT for its message to node 1, held until that node posts its "
+                      "receive (eager_max = 100); node 1 waits in WAIT_SENT for its message to node 0, held until "
+                      "that node posts its receive (eager_max = 100)");
         }
         fx_done();
     }
@@ -361,4 +367,6 @@ TEST(held_max_bounds_a_node_that_never_receives_either_way)
     CHECK_EQ_INT(kr, ke);
     CHECK(strstr(eager, "more than held_max") != NULL);
     CHECK(strstr(rdv, "more than held_max") != NULL);
+    CHECK(strstr(rdv, "arrived (or announced by a request-to-send) that it has not received") != NULL);
+    CHECK(strstr(eager, "request-to-send") == NULL);
 }
