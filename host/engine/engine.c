@@ -556,11 +556,9 @@ static int rdv_send(struct engine *r, struct msg *m)
 /* Node n's RECV took request q at t (its receive posted, the request
  * there): its NIC sends the clear-to-send, and the RECV now waits for q's
  * data alone. The clear may enter at t, but not before the request's
- * arrival cycle has ended, nor before any cycle the network may have
- * simulated before handling an event at t: engine_advance runs it up to
- * the cycles whose arrivals come by t, ((t + 1) 1000 - 1) / cycle_ps,
- * which is past ceil(t / cycle) only for cycles under 1 ns (then t + 1
- * ns is past it). So its cycle never depends on how far the network ran. */
+ * arrival cycle has ended; its first cycle is never one the network may
+ * already have run before handling an event at t (net_ceil_cycle), so it
+ * does not depend on how far the network ran. */
 static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t t)
 {
     struct msg *dm = q->rdv;
@@ -570,8 +568,6 @@ static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t
     free(q);
     if (t < t0)
         t = t0;
-    if (net_cycle_ps(r->net) < 1000)
-        t++;
     struct msg *c = msg_new(r, MSG_CTS, n->rank, src, tag, 0, t, 1);
     if (!c)
         return;

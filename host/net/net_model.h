@@ -131,8 +131,10 @@ uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns);
 uint64_t net_cycle_to_ns(const struct net *n, uint64_t c);
 
 /* Hand a message to its source's NIC. It enters at cycle
- * ceil(t_ready_ns / cycle) or later; that cycle must not be before
- * net_now() (the caller's synchronisation guarantees it). A NIC channel
+ * ceil(t_ready_ns / cycle) or later (under cycles shorter than 1 ns, not
+ * before the cycles whose arrivals fall in that ns: net_ceil_cycle); that
+ * cycle must not be before net_now() (the caller's synchronisation
+ * guarantees it). A NIC channel
  * serves its messages in order of t_ready_ns, nic_made ones first among
  * equals, then in the order given. */
 void net_inject(struct net *n, struct net_msg *m);

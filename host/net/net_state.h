@@ -290,8 +290,19 @@ struct net {
 
 static inline void net_activate(struct net *n, int r) { n->active[r / 64] |= 1ull << (r % 64); }
 
-/* The first cycle at or after ns (net_ns_to_cycle_ceil). */
-static inline uint64_t net_ceil_cycle(const struct net *n, uint64_t ns) { return (ns * 1000 + n->cycle_ps - 1) / n->cycle_ps; }
+/* The first cycle a worm ready at ns may enter (net_ns_to_cycle_ceil):
+ * the first that starts at or after ns, and, under cycles shorter than
+ * 1 ns, none of those whose arrivals fall in ns itself (they end by
+ * ns + 1 - 1 ps), which the engine runs before it handles anything at ns
+ * (engine_advance); so a node answered at ns that posts with no start-up
+ * never reaches back before the network's clock, whatever the host did
+ * first. Under cycles of 1 ns or more the second bound is never the
+ * larger: this is ceil(ns / cycle). */
+static inline uint64_t net_ceil_cycle(const struct net *n, uint64_t ns)
+{
+    uint64_t start = (ns * 1000 + n->cycle_ps - 1) / n->cycle_ps, within = (ns * 1000 + 999) / n->cycle_ps;
+    return start > within ? start : within;
+}
 
 /* Router i back in `active` if it was dormant (struct net's dormant). */
 static inline void net_undormant(const struct net *n, int i)
