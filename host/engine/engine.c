@@ -562,7 +562,7 @@ static int rdv_send(struct engine *r, struct msg *m)
 static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t t)
 {
     struct msg *dm = q->rdv;
-    uint64_t t0 = (q->nm.c_arrive * net_cycle_ps(r->net) + 999) / 1000;
+    uint64_t t0 = net_cycle_to_ns_ceil(r->net, q->nm.c_arrive);
     int src = q->src;
     uint32_t tag = q->tag;
     free(q);
@@ -579,7 +579,6 @@ static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t
     touch(r, n);
     inject_worm(r, c, c->t_post, 1);
 }
-
 
 /* A message's end: its bytes are no longer held. */
 static void release(struct engine *r, struct msg *m)
@@ -806,7 +805,7 @@ static int flood_heads(struct engine *r, struct net_msg *heads)
             continue;                        /* seen: dropped */
         f->have[origin] = 1;
         m->first = 1;
-        uint64_t t = (x->c_head * net_cycle_ps(r->net) + 999) / 1000;
+        uint64_t t = net_cycle_to_ns_ceil(r->net, x->c_head);
         if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t, t, m->step, 1))
             return -1;
     }
@@ -1012,7 +1011,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
              * request's tail came in (at the cycle's end, rounded up so
              * the reply never enters before the network's now). */
             uint64_t v = hwnet_fetch_inc(&r->hw, m->dst, (uint32_t)m->value);
-            uint64_t t = (x->c_arrive * net_cycle_ps(r->net) + 999) / 1000 + r->p.fi_ns;
+            uint64_t t = net_cycle_to_ns_ceil(r->net, x->c_arrive) + r->p.fi_ns;
             int src = m->src, dst = m->dst;
             free(m);
             if (inject_fi(r, MSG_FI_REPLY, dst, src, v, t))
@@ -1023,7 +1022,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
             /* The sender's NIC starts the data as the clear's tail is in
              * (rounded up, as a fetch-and-increment reply). */
             struct msg *dm = m->rdv;
-            uint64_t t = (x->c_arrive * net_cycle_ps(r->net) + 999) / 1000;
+            uint64_t t = net_cycle_to_ns_ceil(r->net, x->c_arrive);
             free(m);
             list_remove(&r->rdv_held, dm);
             inject_worm(r, dm, t, 0);
@@ -1574,6 +1573,7 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len)
         if (n->state != NODE_BLOCKED || n->blk.op == NIC_OP_RECV)
             continue;
         char what[160];
+        int held_to = n->blk.op == NIC_OP_WAIT_SENT ? rdv_held_from(r, i) : -1;
         if (n->blk.op == NIC_OP_BARRIER_WAIT)
             snprintf(what, sizeof what, "waits on barrier circuit %u, which %d of %d nodes set", n->blk.tag,
                      hwnet_barrier_count(&r->hw, n->blk.tag), r->n);
@@ -1583,9 +1583,9 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len)
         else if (n->blk.op == NIC_OP_CTRL)
             snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
                      r->hw.ctrl_posted, r->n);
-        else if (n->blk.op == NIC_OP_WAIT_SENT && rdv_held_from(r, i) >= 0)
+        else if (held_to >= 0)
             snprintf(what, sizeof what, "waits in WAIT_SENT for its message to node %d, held until that node "
-                     "posts its receive (eager_max = %u)", rdv_held_from(r, i), r->p.eager_max);
+                     "posts its receive (eager_max = %u)", held_to, r->p.eager_max);
         else
             snprintf(what, sizeof what, "waits in %s", engine_op_name(n->blk.op));
         int w = snprintf(buf + o, len - o, "%snode %d %s", o ? "; " : "", i, what);

@@ -36,6 +36,7 @@ uint64_t net_flit_hops(const struct net *n)
     return n->flit_hops;
 }
 uint64_t net_cycle_to_ns(const struct net *n, uint64_t c) { return c * n->cycle_ps / 1000; }
+uint64_t net_cycle_to_ns_ceil(const struct net *n, uint64_t c) { return (c * n->cycle_ps + 999) / 1000; }
 
 uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns) { return net_ceil_cycle(n, ns); }
 

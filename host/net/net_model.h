@@ -129,6 +129,10 @@ uint64_t net_now(const struct net *n);           /* next cycle to simulate */
 int net_busy(const struct net *n);               /* any worm not yet delivered */
 uint64_t net_ns_to_cycle_ceil(const struct net *n, uint64_t ns);
 uint64_t net_cycle_to_ns(const struct net *n, uint64_t c);
+/* The first ns at or after the start of cycle c (net_cycle_to_ns rounded
+ * up): a worm a NIC makes at the end of cycle c - 1, ready at it, never
+ * enters before the network's now. */
+uint64_t net_cycle_to_ns_ceil(const struct net *n, uint64_t c);
 
 /* Hand a message to its source's NIC. It enters at cycle
  * ceil(t_ready_ns / cycle) or later (under cycles shorter than 1 ns, not
@@ -136,7 +140,7 @@ uint64_t net_cycle_to_ns(const struct net *n, uint64_t c);
  * cycle must not be before net_now() (the caller's synchronisation
  * guarantees it). A NIC channel
  * serves its messages in order of t_ready_ns, nic_made ones first among
- * equals, then in the order given. */
+ * equals, then by sequence number (net_inject.c, goes_before). */
 void net_inject(struct net *n, struct net_msg *m);
 
 /* Simulate cycles while now < end_cycle, stopping after the first cycle in
