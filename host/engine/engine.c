@@ -891,8 +891,7 @@ static void deliver(struct engine *r, struct msg *m)
             n->held_in += held_of(m);
             receive(r, n, m, m->t_arrive);
         } else {
-            r->unreceived++;
-            release(r, m);
+            drop(r, m, m->t_arrive);          /* its receiver failed while waiting */
         }
         return;
     }
