@@ -6,7 +6,7 @@ calibration's training and held-out cells, the paper's own model
 from . import csvio, doc as md, errors, formulas, paper, preset
 from .context import wall_time
 from .csvio import SweepError
-from . import thakur_findings, thakur_plots, thakur_reading
+from . import thakur_findings, thakur_plots, thakur_reading, thakur_steps
 
 SWEEP = "thakur"
 ALLOC_SWEEP = "thakur-alloc"
@@ -216,3 +216,4 @@ def section(ctx, doc):
     doc.line()
     thakur_plots.plots(ctx, doc, cells, paper_rows, alpha, beta)
     thakur_plots.heatmap(ctx, doc, rows)
+    thakur_steps.section(ctx, doc, rows, cells)

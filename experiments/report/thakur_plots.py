@@ -12,6 +12,7 @@ MODEL_APPS = ("alltoall_pex", "alltoall_gen")
 NODE_PLOT_LENGTHS = (1024, 16384)
 MODEL_STEP = 1.189207     # 2^(1/4): four model points per doubling of L
 HEATMAP_CELL = dict(app="alltoall_pex", dims="8x8", len="16384")
+HEATMAP_FILES = ["links.csv"]   # kept beside its summary.json (kept.py), which thakur_steps reads
 
 
 def app_label(app):
@@ -120,7 +121,7 @@ def bisection_load(links_csv, side):
 
 def heatmap(ctx, doc, rows):
     where = keep.kept(ctx.results, "thakur", "alltoall_pex-mesh8x8-16384", rows,
-                      keep.cell_match(**HEATMAP_CELL), ["links.csv"])
+                      keep.cell_match(**HEATMAP_CELL), HEATMAP_FILES)
     if where is None:
         return
     flits, link_f = ctx.image("heatmap-pex-mesh8x8.png")
