@@ -163,6 +163,7 @@ struct net *net_core_new(const struct topo_shape *m, const struct net_params *p,
             for (int v = 0; v < n->V; v++)
                 op->credits[v] = room;
             op->is_eject = o >= n->nlinkp;
+            op->ls = op->is_eject ? NULL : &n->ls[(size_t)i * n->nlinkp + o];
             op->to_router = op->to_port = -1;
         }
         for (int ip = 0; ip < n->nlinkp; ip++)

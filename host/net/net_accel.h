@@ -239,7 +239,8 @@ static inline void acc_router_quiet(struct net_router *r, uint64_t c, uint64_t w
 }
 
 /* Whether the switch allocator may take its one-request shortcut
- * (net_alloc.c): not in the checking reference. */
+ * (net_alloc.c), and a router its step's fast path (net_core.c): not in
+ * the checking reference, which so compares each against the full code. */
 static inline int acc_shortcut(const struct net *n) { return !n->ac.plain; }
 
 /* --- the run loop (net.c): routers to skip, and the clock ----------------- */

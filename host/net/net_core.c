@@ -198,10 +198,9 @@ static inline __attribute__((always_inline)) void push_link(struct net *n, int n
     dr->nflits++;
     net_activate(n, op->to_router);
     n->flit_hops++;
-    struct link_stats *ls = &n->ls[(size_t)node * n->nlinkp + o];
-    ls->flits++;
+    op->ls->flits++;
     if (f.idx == 0)
-        ls->worms++;
+        op->ls->worms++;
     if (n->trace_fn) {
         if (f.idx == 0)
             op->head_cycle[ovc] = c;
@@ -401,131 +400,180 @@ static __attribute__((noinline)) void mc_switch(struct net *n, int node, int nmc
     }
 }
 
-void net_router_step(struct net *n, int node, uint64_t c)
+/* A router step's running tallies (net_router_step). */
+struct step {
+    int nready, nva, nava, nmc, nreq, changed;
+    uint64_t wake;
+};
+
+/* Phase 1 for input VC i, which holds a flit: route the worm at its front
+ * if its front flit is ready, and collect the VC (s->nready), and its head
+ * if still without an output VC. `common`: the configuration of
+ * net_router_step's fast path, where a busy VC holds a flit, no group's
+ * ports are asked for, the routing is oblivious and no multidestination
+ * worm is about. */
+static inline __attribute__((always_inline)) void collect(struct net *n, int node, int i, uint64_t c,
+                                                          struct jgroup *const *pg, struct step *s, const int common)
 {
     struct net_router *r = &n->r[node];
     const int V = n->V;
-    int nreq = 0, nva = 0, nava = 0, nready = 0, nmc = 0, changed = 0;
-    uint64_t wake = UINT64_MAX;
+    struct ivc *v = &r->in[i];
+    if (!common && !v->count)
+        return;
+    if (!common && pg && acc_port_skipped(n, pg, i / V))
+        return;                                  /* another group's (net_jump.c) */
+    if (v->front_ready > c) {
+        if (v->front_ready < s->wake)
+            s->wake = v->front_ready;
+        return;
+    }
+    if (!v->routed) {
+        struct flit *f = ivc_front(v);
+        acc_head_seen(r, c);                     /* a head: routed below, or here if multidestination */
+        if (!common && f->m->mc)
+            net_mc_route(n, node, i);
+        if (!common && v->routed == 2) {
+            n->mc_vc[s->nmc++] = i;
+            return;
+        }
+        int ip = i / V;
+        s->changed = 1;
+        int cls = -1, p;
+        if (!common && n->adaptive) {
+            struct net_cand cd[NET_MAX_CANDS];
+            p = net_route_cands(n, node, ip, i % V, f->m, cd) ? cd[0].port : -1;
+            cls = NET_ADAPTIVE;                  /* its candidates, asked for at each allocation */
+        } else {
+            p = net_topo_route(n, node, f->m, &cls);
+        }
+        if (p < 0) {
+            p = net_eject_port(n, ip);
+            v->out_vc = -1;
+        } else {
+            /* not yet allocated: -1 any VC, -2 class 0, -3 class 1, -4 adaptive */
+            v->out_vc = -2 - cls;
+        }
+        v->out_port = p;
+        v->routed = 1;
+        r->nrouted++;
+    } else if (!common && v->routed == 2) {
+        n->mc_vc[s->nmc++] = i;
+        return;
+    }
+    n->ready_vc[s->nready++] = i;
+    if (v->out_vc < 0) {
+        if (!common && v->out_vc == -2 - NET_ADAPTIVE)
+            n->ava_req[s->nava++] = i;
+        else
+            n->va_req[s->nva++] = i;
+    }
+}
+
+/* Phase 3 for ready input VC i: a switch request (n->req_ip, n->req_vc)
+ * if it holds an output VC and may go, else blocked where it waits for
+ * its output. `common` as in collect(); also a wormhole network. */
+static inline __attribute__((always_inline)) void request(struct net *n, int node, int i, uint64_t c,
+                                                          uint8_t *blocked_seen, struct step *s, const int common)
+{
+    struct net_router *r = &n->r[node];
+    const int V = n->V;
+    struct ivc *v = &r->in[i];
+    if (v->out_vc < 0)
+        return;
+    struct oport *op = &r->out[v->out_port];
+    if (!common && n->p.switching == SW_STORE_FORWARD && ivc_front(v)->idx == 0 && !op->is_eject) {
+        /* the worm is at the front, in order: its tail is F - 1 places
+         * behind its head, and must have arrived */
+        struct net_msg *m = ivc_front(v)->m;
+        if (v->count < m->flits)
+            return;
+        const struct flit *t = ivc_at(v, m->flits - 1);
+        if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
+            return;
+    }
+    if (op->is_eject && c < op->next_ok) {
+        s->changed = 1;                          /* (it will go at next_ok: no sleep) */
+        return;                                  /* the NIC is still taking the last flit */
+    }
+    if (!common && s->nmc && (n->in_used[i / V] || n->out_used[v->out_port])) {
+        net_count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+        return;                                  /* a multidestination worm went there */
+    }
+    if ((common || n->p.switching == SW_WORMHOLE) && !op->is_eject && op->credits[v->out_vc] == 0) {
+        net_count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+        return;
+    }
+    int ip = i / V;                              /* (one divide: the quotient's remainder is a subtraction) */
+    n->req_ip[s->nreq] = ip;
+    n->req_vc[s->nreq] = i - ip * V;
+    s->nreq++;
+}
+
+/* A router's step, `common` a constant: 1 for net_router_step's fast path
+ * (collect()'s configuration, on a wormhole network), where the checks
+ * for the other configurations fold away; 0 for any configuration. */
+static inline __attribute__((always_inline)) void router_step(struct net *n, int node, uint64_t c, const int common)
+{
+    struct net_router *r = &n->r[node];
+    struct step s = { .wake = UINT64_MAX };
     uint8_t blocked_seen[NET_MAX_LINK_PORTS] = { 0 };
     const int may_sleep = acc_router_begin(n, node);   /* after this cycle (net_accel.h) */
     /* Phase 1: route the worms at the front of the input VCs whose front
      * flit is ready; collect those VCs, and the heads still without an
      * output VC. The cycle loop skips frozen groups' VCs by their mask; a
      * group's catch-up (net_jump.c, thaw), and a wide network, which has no
-     * mask, by its input ports' groups. */
+     * mask, by its input ports' groups. Phase 1 changes no VC's count, so
+     * the fast path walks a copy of the mask. */
     const uint64_t skip = acc_vcs_skipped(n, r);
-    struct jgroup *const *pg = acc_port_groups(n, node);
-    for (int i = next_busy(n, r, 0, skip); i < n->nin * V; i = next_busy(n, r, i + 1, skip)) {
-        struct ivc *v = &r->in[i];
-        if (!v->count)
-            continue;
-        if (pg && acc_port_skipped(n, pg, i / V))
-            continue;                                /* another group's (net_jump.c) */
-        if (v->front_ready > c) {
-            if (v->front_ready < wake)
-                wake = v->front_ready;
-            continue;
-        }
-        struct flit *f = ivc_front(v);
-        if (!v->routed) {
-            acc_head_seen(r, c);                     /* a head: routed below, or here if multidestination */
-            if (f->m->mc)
-                net_mc_route(n, node, i);
-        }
-        if (v->routed == 2) {
-            n->mc_vc[nmc++] = i;
-            continue;
-        }
-        n->ready_vc[nready++] = i;
-        if (!v->routed) {
-            int ip = i / V;
-            changed = 1;
-            int cls = -1, p;
-            if (n->adaptive) {
-                struct net_cand cd[NET_MAX_CANDS];
-                p = net_route_cands(n, node, ip, i % V, f->m, cd) ? cd[0].port : -1;
-                cls = NET_ADAPTIVE;                  /* its candidates, asked for at each allocation */
-            } else {
-                p = net_topo_route(n, node, f->m, &cls);
-            }
-            if (p < 0) {
-                p = net_eject_port(n, ip);
-                v->out_vc = -1;
-            } else {
-                /* not yet allocated: -1 any VC, -2 class 0, -3 class 1, -4 adaptive */
-                v->out_vc = -2 - cls;
-            }
-            v->out_port = p;
-            v->routed = 1;
-            r->nrouted++;
-        }
-        if (v->out_vc < 0) {
-            if (v->out_vc == -2 - NET_ADAPTIVE)
-                n->ava_req[nava++] = i;
-            else
-                n->va_req[nva++] = i;
-        }
+    if (common) {
+        for (uint64_t b = r->busy & ~skip; b; b &= b - 1)
+            collect(n, node, __builtin_ctzll(b), c, NULL, &s, 1);
+    } else {
+        struct jgroup *const *pg = acc_port_groups(n, node);
+        for (int i = next_busy(n, r, 0, skip); i < n->nin * n->V; i = next_busy(n, r, i + 1, skip))
+            collect(n, node, i, c, pg, &s, 0);
     }
     /* Phase 2: VC allocation, multidestination worms first. */
-    if (nmc)
-        mc_vc_allocate(n, node, nmc);
-    if (nva && n->al->vc(n, node, nva, blocked_seen, c))
-        changed = 1;
-    if (nava && n->al->vc_adaptive(n, node, nava, blocked_seen, c))
-        changed = 1;
-    if (nmc) {                                   /* and they cross the switch first */
+    if (!common && s.nmc)
+        mc_vc_allocate(n, node, s.nmc);
+    if (s.nva && n->al->vc(n, node, s.nva, blocked_seen, c))
+        s.changed = 1;
+    if (!common && s.nava && n->al->vc_adaptive(n, node, s.nava, blocked_seen, c))
+        s.changed = 1;
+    if (!common && s.nmc) {                      /* and they cross the switch first */
         memset(n->in_used, 0, (size_t)n->nin);
         memset(n->out_used, 0, (size_t)n->nout);
-        mc_switch(n, node, nmc, c, blocked_seen);
+        mc_switch(n, node, s.nmc, c, blocked_seen);
     }
     /* Phase 3: switch requests, from the ready worms holding an output VC. */
-    for (int k = 0; k < nready; k++) {
-        int i = n->ready_vc[k];
-        struct ivc *v = &r->in[i];
-        if (v->out_vc < 0)
-            continue;
-        struct flit *f = ivc_front(v);
-        struct net_msg *m = f->m;
-        struct oport *op = &r->out[v->out_port];
-        if (n->p.switching == SW_STORE_FORWARD && f->idx == 0 && !op->is_eject) {
-            /* the worm is at the front, in order: its tail is F - 1
-             * places behind its head, and must have arrived */
-            if (v->count < m->flits)
-                continue;
-            const struct flit *t = ivc_at(v, m->flits - 1);
-            if (!(t->m == m && t->idx == m->flits - 1 && t->ready <= c))
-                continue;
-        }
-        if (op->is_eject && c < op->next_ok) {
-            changed = 1;                             /* (it will go at next_ok: no sleep) */
-            continue;                                /* the NIC is still taking the last flit */
-        }
-        if (nmc && (n->in_used[i / V] || n->out_used[v->out_port])) {
-            net_count_blocked(n, node, v->out_port, m, blocked_seen);
-            continue;                                /* a multidestination worm went there */
-        }
-        if (n->p.switching == SW_WORMHOLE && !op->is_eject && op->credits[v->out_vc] == 0) {
-            net_count_blocked(n, node, v->out_port, m, blocked_seen);
-            continue;
-        }
-        int ip = i / V;                              /* (one divide: the quotient's remainder is a subtraction) */
-        n->req_ip[nreq] = ip;
-        n->req_vc[nreq] = i - ip * V;
-        nreq++;
-    }
+    for (int k = 0; k < s.nready; k++)
+        request(n, node, n->ready_vc[k], c, blocked_seen, &s, common);
     acc_router_end(n);
-    if (!nreq) {
+    if (!s.nreq) {
         /* Nothing moved and nothing was granted: each cycle after this one
          * is this one again (the same worms blocked, counted the same)
          * until a flit or credit comes or a front flit is ready. */
-        if (may_sleep && !changed && !nmc)
-            acc_router_quiet(r, c, wake);
+        if (may_sleep && !s.changed && !s.nmc)
+            acc_router_quiet(r, c, s.wake);
         return;
     }
     /* Phase 4: switch allocation; each output port sends at most one flit
      * and so does each input port. */
-    n->al->sw(n, node, nreq, nmc, c, blocked_seen);
+    n->al->sw(n, node, s.nreq, s.nmc, c, blocked_seen);
+}
+
+/* The fast path: a wormhole network whose input VCs fit the busy masks,
+ * an oblivious routing, no multidestination worm about (none of its
+ * flits is in the network: mc_live counts it from its queueing to its
+ * last delivery) and no group's input ports asked for; never in the
+ * checking reference (acc_shortcut), so a checked run compares the two. */
+void net_router_step(struct net *n, int node, uint64_t c)
+{
+    if (!n->wide && n->p.switching == SW_WORMHOLE && !n->adaptive && !n->mc_live && acc_shortcut(n) &&
+        !acc_port_groups(n, node))
+        router_step(n, node, c, 1);
+    else
+        router_step(n, node, c, 0);
 }
 
 /* The credits returned by cycle `upto - 1` that are usable from cycle

@@ -65,6 +65,8 @@ struct oport {
     int is_eject;
     uint64_t next_ok;               /* ejection: first cycle it may take the next flit */
     uint64_t *head_cycle;           /* per VC: when the current worm's head crossed (traces) */
+    struct link_stats *ls;          /* a link port's counters (n->ls), NULL at ejection (its
+                                       flits and worms counted as a flit crosses, push_link) */
 };
 
 struct nic_queue {                  /* one injection channel */
