@@ -197,22 +197,33 @@ static inline __attribute__((always_inline)) int joins_next(struct joins *it, in
     return -1;
 }
 
+/* Port id into build()'s gathering, for record(). */
+static void gather(struct jprobe *p, int id)
+{
+    p->gmap[id / 64] |= 1ull << (id % 64);
+}
+
 /* The groups of the ports not frozen: p->uf (roots) and p->has, per root:
  * 1 its part holds flits or a routed VC, 2 a head in it will be routed
- * into a frozen group (which thaws before; the part is no candidate). */
+ * into a frozen group (which thaws before; the part is no candidate);
+ * p->at[root] -1 for each root with content. And the ports of the parts
+ * with content, gathered (p->gmap): the input ports with content, the
+ * output ports they join that are not frozen, and the far end of each
+ * one's link. Nothing else joins such a part: an input port holding
+ * nothing joins no output port. One pass over each input port's joins. */
 static void build(struct net *n)
 {
     struct jprobe *p = &n->ac.jp;
     const int V = n->V, N = nports(n);
     memcpy(p->uf, p->uf0, (size_t)N * sizeof *p->uf);    /* the links, joined once (alloc_scratch) */
     memset(p->has, 0, (size_t)N);
-    int nlive = 0;
+    int nlive = 0, naim = 0;
     for (int r = 0; r < n->nr; r++) {
         const struct net_router *R = &n->r[r];
         if (R->nflits == R->acc.nfrozen && R->nrouted == R->acc.nrfrozen)
             continue;                            /* every port with content is frozen */
         for (int ip = 0; ip < n->nin; ip++) {
-            int in = net_in_id(n, r, ip), content = 0;
+            int in = net_in_id(n, r, ip), content = 0, aim = 0;
             if (n->ac.pg[in])
                 continue;
             for (int vc = 0; vc < V; vc++) {
@@ -220,94 +231,130 @@ static void build(struct net *n)
                 content |= v->count || v->routed;
                 struct joins it;
                 int o, head;
-                for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
-                    if (!head || !n->ac.pg[net_out_id(n, r, o)])
-                        join(p->uf, in, net_out_id(n, r, o));
+                for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;) {
+                    int out = net_out_id(n, r, o);
+                    if (n->ac.pg[out]) {
+                        aim |= head;
+                        if (head)
+                            continue;            /* (its part is no candidate) */
+                    } else {
+                        gather(p, out);
+                        if (o < n->nlinkp && R->out[o].to_router >= 0)
+                            gather(p, net_in_id(n, R->out[o].to_router, R->out[o].to_port));
+                    }
+                    join(p->uf, in, out);
+                }
             }
-            if (content)
-                p->live[nlive++] = in;
+            if (!content)
+                continue;
+            p->live[nlive++] = in;
+            if (aim)
+                p->aim[naim++] = in;
+            gather(p, in);
+            if (ip < n->nlinkp && R->up[ip] >= 0)
+                gather(p, net_out_id(n, R->up[ip], R->up_port[ip]));
         }
     }
     p->nlive = nlive;
     for (int k = 0; k < nlive; k++) {            /* the input ports with content, once joined */
-        int in = p->live[k], r = net_port_router(n, in), ip = net_port_index(n, in);
-        int root = find(p->uf, in);
+        int root = find(p->uf, p->live[k]);
         p->has[root] |= 1;
-        for (int vc = 0; vc < V; vc++) {
-            struct joins it;
-            int o, head;
-            for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
-                if (head && n->ac.pg[net_out_id(n, r, o)])
-                    p->has[root] |= 2;
-        }
+        p->at[root] = -1;
     }
+    for (int k = 0; k < naim; k++)
+        p->has[find(p->uf, p->aim[k])] |= 2;
 }
 
 /* --- The canonical state of a group -------------------------------------- */
 
+/* A walk over a group's state, in one of two modes fixed at compile time
+ * (walk_t's rec): recording, p is where the next word goes and end the end
+ * of g->w's room, reserved (room) before each port's words and each VC's
+ * flits, so that a word is one store; comparing, p is the next recorded
+ * word and end the record's end. */
 struct walk {
     struct net *n;
     struct jgroup *g;
-    int rec;                /* 1: record the state, 0: compare with it */
-    size_t pos;
+    uint64_t *p, *end;
     uint64_t c;             /* the cycle the state is taken at */
-    int oom;
 };
 
-static inline __attribute__((always_inline)) int put(struct walk *w, uint64_t v)
+/* Words a port's walk_port puts, at most; and an input VC's walk_flits per
+ * flit it holds (a run of len flits puts 3 + 2 wait <= 3 len + 2 len). */
+#define WORDS_PORT(V)  (2 * (size_t)(V) + 4)
+#define WORDS_FLIT     5
+
+/* Recording: room for k more words in g->w; 0 without memory. */
+static __attribute__((noinline)) int grow(struct walk *w, size_t k)
 {
     struct jgroup *g = w->g;
-    if (!w->rec)
-        return w->pos < g->len && g->w[w->pos++] == v;
-    if (g->len == g->cap) {
-        size_t nc = g->cap ? 2 * g->cap : 256;
-        uint64_t *nw = realloc(g->w, nc * sizeof *nw);
-        if (!nw) {
-            w->oom = 1;
-            return 0;
-        }
-        g->w = nw;
-        g->cap = nc;
-    }
-    g->w[g->len++] = v;
+    size_t len = (size_t)(w->p - g->w), nc = g->cap ? 2 * g->cap : 256;
+    while (nc < len + k)
+        nc *= 2;
+    uint64_t *nw = realloc(g->w, nc * sizeof *nw);
+    if (!nw)
+        return 0;
+    g->w = nw;
+    g->cap = nc;
+    w->p = nw + len;
+    w->end = nw + nc;
     return 1;
 }
 
-#define PUT(x) do { if (!put(w, (uint64_t)(x))) return 0; } while (0)
+static inline __attribute__((always_inline)) int room(struct walk *w, size_t k, const int rec)
+{
+    return !rec || (size_t)(w->end - w->p) >= k || grow(w, k);
+}
+
+/* The next word: recorded, or compared with the record (0 at a difference
+ * or past its end). */
+#define PUT(x)                                                                  \
+    do {                                                                        \
+        uint64_t v_ = (uint64_t)(x);                                            \
+        if (rec)                                                                \
+            *w->p++ = v_;                                                       \
+        else if (w->p == w->end || *w->p++ != v_)                               \
+            return 0;                                                           \
+    } while (0)
 
 static uint64_t rel(uint64_t t, uint64_t c) { return t > c ? t - c : 0; }
 
-/* Recording: each worm of the group once, with its counters at c0. */
-static int note(struct walk *w, struct net_msg *m)
+/* Recording: worm m once in g's worms, with its counters at c0 (m->jmark
+ * is the probe's epoch once it is); 0 without memory. */
+static int note(struct jprobe *p, struct jgroup *g, struct net_msg *m)
 {
-    struct jgroup *g = w->g;
-    if (!w->rec || m->jmark == w->n->ac.jp.epoch)
-        return 1;
     if (g->nmsg == g->msg_cap) {
         size_t nc = g->msg_cap ? 2 * g->msg_cap : 16;
         struct jmsg *nm = realloc(g->msg, nc * sizeof *nm);
-        if (!nm) {
-            w->oom = 1;
+        if (!nm)
             return 0;
-        }
         g->msg = nm;
         g->msg_cap = nc;
     }
-    m->jmark = w->n->ac.jp.epoch;
+    m->jmark = p->epoch;
     m->jix = (uint32_t)g->nmsg;
     g->msg[g->nmsg++] = (struct jmsg){ m, m->blocked_cycles, m->f_out, 0, 0 };
     return 1;
 }
 
+#define NOTE(m)                                                                 \
+    do {                                                                        \
+        if (rec && (m)->jmark != w->n->ac.jp.epoch && !note(&w->n->ac.jp, w->g, (m))) \
+            return 0;                                                           \
+    } while (0)
+
 /* A port's words that need no scan of its flits: an input port's switch
  * pointer, its VCs' counts and routes and its injection channel; an output
  * port's pointers, credits and owners. */
-static int walk_port(struct walk *w, int id)
+static inline __attribute__((always_inline)) int walk_port(struct walk *w, int id, const int rec)
 {
     struct net *n = w->n;
     const int V = n->V;
+    if (!room(w, WORDS_PORT(V), rec))
+        return 0;
+    int r = net_port_router(n, id);
     if (is_in(n, id)) {
-        int r = net_port_router(n, id), ip = net_port_index(n, id);
+        int ip = net_port_index(n, id);
         const struct net_router *R = &n->r[r];
         PUT(R->in_rr[ip]);
         for (int vc = 0; vc < V; vc++) {
@@ -323,16 +370,16 @@ static int walk_port(struct walk *w, int id)
                 PUT((uint32_t)(q->next_flit - q->first->f_out) |
                     (uint64_t)(q->first->c_ready > w->c) << 32);
                 PUT(rel(q->next_ok, w->c));
-                if (!note(w, q->first))
-                    return 0;
+                NOTE(q->first);
             }
         }
     } else {
-        int r = net_port_router(n, id), o = net_port_index(n, id);
+        int o = net_port_index(n, id);
         const struct oport *op = &n->r[r].out[o];
+        int l = link_of(n, id);
         PUT(op->rr | (uint64_t)rel(op->next_ok, w->c) << 32);
         PUT(op->va_rr[0] | (uint64_t)op->va_rr[1] << 32 |
-            (uint64_t)(link_of(n, id) >= 0 && n->ac.sat_n[link_of(n, id)] > 0) << 63);   /* saturated */
+            (uint64_t)(l >= 0 && n->ac.sat_n[l] > 0) << 63);   /* saturated */
         for (int v = 0; v < V; v++) {
             PUT(op->credits[v]);
             PUT(op->owner[v] ? op->owner[v]->jid : 0);
@@ -345,21 +392,22 @@ static int walk_port(struct walk *w, int id)
  * the first's index less f_out and whether it is the head; the run's
  * length, how many of its flits still wait and whether it holds the tail;
  * then each flit still waiting, by its place in the run (all exact). */
-static int walk_flits(struct walk *w, const struct ivc *v)
+static inline __attribute__((always_inline)) int walk_flits(struct walk *w, const struct ivc *v, const int rec)
 {
+    if (!room(w, WORDS_FLIT * (size_t)v->count, rec))
+        return 0;
     for (uint32_t j = 0; j < v->count;) {
         const struct flit *f = ivc_at(v, j);
         PUT(f->m->jid);
         PUT((uint32_t)(f->idx - f->m->f_out) | (uint64_t)(f->idx == 0) << 32);
-        uint32_t len = 1, wait = 0;
+        uint32_t len = 1, wait = f->ready > w->c;
         while (j + len < v->count) {
             const struct flit *x = ivc_at(v, j + len);
             if (x->m != f->m || x->idx != f->idx + len)
                 break;
+            wait += x->ready > w->c;
             len++;
         }
-        for (uint32_t k = 0; k < len; k++)
-            wait += ivc_at(v, j + k)->ready > w->c;
         PUT(wait | (uint64_t)len << 32 | (uint64_t)(f->idx + len == f->m->flits) << 63);
         for (uint32_t k = 0; k < len && wait; k++) {
             uint64_t t = rel(ivc_at(v, j + k)->ready, w->c);
@@ -369,31 +417,51 @@ static int walk_flits(struct walk *w, const struct ivc *v)
                 wait--;
             }
         }
-        if (!note(w, f->m))
-            return 0;
+        NOTE(f->m);
         j += len;
     }
     return 1;
 }
 
 /* The group's state at w->c, recorded or compared word by word; 0 at the
- * first difference. Its ports are in ascending order (input ports, then
- * output ports), walked twice: first the words that need no scan of the
- * flits, where most differences show, then the flits. */
-static int walk(struct walk *w)
+ * first difference, or, recording, without memory. Its ports are in
+ * ascending order (input ports, then output ports), walked twice: first
+ * the words that need no scan of the flits, where most differences show,
+ * then the flits. */
+static inline __attribute__((always_inline)) int walk_t(struct walk *w, const int rec)
 {
     struct net *n = w->n;
     const struct jgroup *g = w->g;
     for (int k = 0; k < g->nport; k++)
-        if (!walk_port(w, g->port[k]))
+        if (!walk_port(w, g->port[k], rec))
             return 0;
+    const int V = n->V;
     for (int k = 0; k < g->nport && is_in(n, g->port[k]); k++) {
-        int r = net_port_router(n, g->port[k]), ip = net_port_index(n, g->port[k]);
-        for (int vc = 0; vc < n->V; vc++)
-            if (!walk_flits(w, &n->r[r].in[ip * n->V + vc]))
+        const struct ivc *v = &n->r[net_port_router(n, g->port[k])].in[net_port_index(n, g->port[k]) * V];
+        for (int vc = 0; vc < V; vc++)
+            if (v[vc].count && !walk_flits(w, &v[vc], rec))
                 return 0;
     }
-    return w->rec || w->pos == w->g->len;
+    return rec || w->p == w->end;
+}
+
+/* Group g's state at cycle c recorded in g->w (g->len words); its worms
+ * noted in g->msg, marked with the probe's epoch. 0 without memory. */
+static int walk_record(struct net *n, struct jgroup *g, uint64_t c)
+{
+    g->len = g->nmsg = 0;
+    struct walk w = { n, g, g->w, g->w + g->cap, c };
+    if (!walk_t(&w, 1))
+        return 0;
+    g->len = (size_t)(w.p - g->w);
+    return 1;
+}
+
+/* Whether group g's state at cycle c is the one recorded. */
+static int walk_same(struct net *n, struct jgroup *g, uint64_t c)
+{
+    struct walk w = { n, g, g->w, g->w + g->len, c };
+    return walk_t(&w, 0);
 }
 
 /* The link counters of a group's output link ports, in port order. */
@@ -469,6 +537,8 @@ static int alloc_scratch(struct net *n)
         p->mark = calloc((size_t)N, sizeof *p->mark);
     if (!p->live)
         p->live = malloc((size_t)(n->nr * n->nin) * sizeof *p->live);
+    if (!p->aim)
+        p->aim = malloc((size_t)(n->nr * n->nin) * sizeof *p->aim);
     if (!p->gmap)
         p->gmap = calloc(((size_t)N + 63) / 64, sizeof *p->gmap);
     if (!n->ac.pg)
@@ -477,7 +547,7 @@ static int alloc_scratch(struct net *n)
         p->port_r = malloc((size_t)N * sizeof *p->port_r);
     if (!p->port_i)
         p->port_i = malloc((size_t)N * sizeof *p->port_i);
-    if (!(p->uf && p->has && p->at && p->mark && p->live && p->gmap && n->ac.pg && p->port_r && p->port_i))
+    if (!(p->uf && p->has && p->at && p->mark && p->live && p->aim && p->gmap && n->ac.pg && p->port_r && p->port_i))
         return -1;
     if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
         return -1;
@@ -501,12 +571,6 @@ static int alloc_scratch(struct net *n)
             if (n->r[r].out[o].to_router >= 0)
                 p->uf0[net_out_id(n, r, o)] = net_in_id(n, n->r[r].out[o].to_router, n->r[r].out[o].to_port);
     return 0;
-}
-
-/* Port id into record()'s gathering. */
-static void gather(struct jprobe *p, int id)
-{
-    p->gmap[id / 64] |= 1ull << (id % 64);
 }
 
 /* Port id, gathered, to the candidate of its part if the part has
@@ -561,30 +625,6 @@ static void record(struct net *n)
     build(n);
     p->epoch++;
     p->ncand = 0;
-    for (int k = 0; k < p->nlive; k++)
-        p->at[find(p->uf, p->live[k])] = -1;
-    /* The ports of the parts with content: the input ports with content,
-     * the output ports they join, and the far end of each one's link.
-     * Nothing else joins such a part: an input port holding nothing joins
-     * no output port. Marked in p->gmap, to be read in ascending order. */
-    for (int k = 0; k < p->nlive; k++) {
-        int in = p->live[k], r = net_port_router(n, in), ip = net_port_index(n, in);
-        const struct net_router *R = &n->r[r];
-        gather(p, in);
-        if (ip < n->nlinkp && R->up[ip] >= 0)
-            gather(p, net_out_id(n, R->up[ip], R->up_port[ip]));
-        for (int vc = 0; vc < n->V; vc++) {
-            struct joins it;
-            int o, head;
-            for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;) {
-                if (n->ac.pg[net_out_id(n, r, o)])
-                    continue;                    /* (a head's: its part is no candidate) */
-                gather(p, net_out_id(n, r, o));
-                if (o < n->nlinkp && R->out[o].to_router >= 0)
-                    gather(p, net_in_id(n, R->out[o].to_router, R->out[o].to_port));
-            }
-        }
-    }
     /* one candidate a root with content, its ports in ascending order
      * (input ports, which have the lower ids, first) */
     const size_t nw = ((size_t)nports(n) + 63) / 64;
@@ -597,8 +637,7 @@ static void record(struct net *n)
     }
     for (int i = 0; i < p->ncand; i++) {
         struct jgroup *g = p->cand[i];
-        struct walk w = { n, g, 1, 0, n->now, 0 };
-        if (!walk(&w) || w.oom)
+        if (!walk_record(n, g, n->now))
             goto oom;
         g->nls = nlinks(n, g);
         if (g->nls > g->ls_cap) {
@@ -633,9 +672,7 @@ static int rerecord(struct net *n, struct jgroup *g)
 {
     n->ac.jp.epoch++;
     settle_ports(n, g);
-    g->len = g->nmsg = 0;
-    struct walk w = { n, g, 1, 0, n->now, 0 };
-    if (!walk(&w) || w.oom)
+    if (!walk_record(n, g, n->now))
         return -1;
     link_counters(n, g, g->ls);
     g->c0 = n->now;
@@ -928,9 +965,8 @@ void net_jump_probe(struct net *n)
     for (int i = 0; i < p->ncand; i++) {
         struct jgroup *g = p->cand[i];
         uint64_t P = n->now - g->c0;
-        struct walk w = { n, g, 0, 0, n->now, 0 };
         int keep = 0;
-        if (n->moves != g->moves0 && walk(&w)) {
+        if (n->moves != g->moves0 && walk_same(n, g, n->now)) {
             settle_ports(n, g);          /* the counters at c1 */
             uint64_t k = unchanged(n, g, g->c0) || closed(n, g) ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
@@ -1237,6 +1273,7 @@ void net_jump_free(struct net *n)
     free(p->port_r);
     free(p->port_i);
     free(p->live);
+    free(p->aim);
     free(p->gmap);
     free(p->has);
     free(p->at);

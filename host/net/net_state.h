@@ -161,6 +161,8 @@ struct jprobe {
     int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
     int *uf0;                               /* uf with only the links joined */
     int *live, nlive;                       /* scratch: input ports holding flits or a routed VC */
+    int *aim;                               /* scratch: those of them with a head aimed at a
+                                               frozen group (build) */
     int *port_r;  uint16_t *port_i;         /* each port id's router and its index there (ip or o),
                                                read rather than divided out (net_port_router) */
     uint64_t *gmap;                         /* scratch: bitmap over the port ids, the ports
