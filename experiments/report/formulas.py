@@ -33,13 +33,18 @@ def pow2_floor(x):
     return v
 
 
+def pex_step_sharing(i, c):
+    """f(i): the most messages of PEX's step i on one link of a mesh of c
+    columns (section 3.1, with the floor)."""
+    return pow2_floor(max(i % c, i // c))
+
+
 def pex_contention_sum(p, c):
-    """Sum over PEX's steps i = 1..p-1 of max(2, f(i)), f(i) the most
-    messages of step i on one link of a mesh of c columns (section 3.1):
+    """Sum over PEX's steps i = 1..p-1 of max(2, f(i)) (pex_step_sharing):
     the time of a step is L max(beta_ex, f(i) beta_sat), beta_ex = 2 beta_sat."""
     s = 0
     for i in range(1, p):
-        s += max(2, pow2_floor(max(i % c, i // c)))
+        s += max(2, pex_step_sharing(i, c))
     return s
 
 

@@ -208,8 +208,9 @@ struct net_accel {
                                        credits in flight (credit_delay) */
     int jump_on;                    /* jump over periodic stretches (net_set_jump): never where its
                                        assumptions fail (no_accel) */
-    int plain;                      /* NET_JUMP_CHECK's reference: every switch allocation made
-                                       by the full allocator, none by sw_separable's shortcut,
+    int plain;                      /* NET_JUMP_CHECK's reference: every router step by the full
+                                       code (no fast path, net_core.c), every switch allocation
+                                       by the full allocator (none by sw_separable's shortcut),
                                        and no router ever asleep */
     uint64_t heads_waiting;         /* injection channels whose front worm has not begun (net_jump_cycle) */
     uint64_t *hwait;                /* bitmap: nodes with such a channel (a superset: net_jump_cycle

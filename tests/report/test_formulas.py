@@ -11,6 +11,11 @@ class ThakurModel(unittest.TestCase):
     def test_pow2_floor(self):
         self.assertEqual([formulas.pow2_floor(x) for x in (0, 1, 2, 3, 7, 8, 9)], [1, 1, 2, 2, 4, 8, 8])
 
+    def test_pex_step_sharing(self):
+        # c = 4: max(i mod 4, i div 4) <= 3, so f(i) <= 2 on the 4x4 mesh; c = 8: f(7) = 4
+        self.assertEqual(max(formulas.pex_step_sharing(i, 4) for i in range(1, 16)), 2)
+        self.assertEqual([formulas.pex_step_sharing(i, 8) for i in (1, 3, 7, 8, 24, 63)], [1, 2, 4, 1, 2, 4])
+
     def test_pex_step_sum_on_2x8(self):
         # i = 1..7: max(2, 2^floor(lg i)) = 2,2,2,4,4,4,4; i = 8: 2; i = 9..15 as 1..7
         self.assertEqual(formulas.pex_contention_sum(16, 8), 22 + 2 + 22)

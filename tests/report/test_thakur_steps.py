@@ -38,7 +38,10 @@ class StepRows(unittest.TestCase):
         self.assertEqual(ts.by_sharing(rows), [(1, False, 1, 1, 1.0, 1.0, 1.0),
                                                (2, False, 1, 0, 1.5, 1.5, 1.5),
                                                (4, True, 1, 1, 1.0, 1.0, 1.0)])
-        self.assertEqual(ts.above_began_during(rows), (1, 0))
+        self.assertEqual(ts.counts(rows), (2, 1, 0, 0, 1))
+        low = ts.step_rows(summary([(1, 4, 0, 10, 200)]), 100)    # half its bound: not at it
+        self.assertEqual(ts.counts(low), (0, 0, 1, 0, 0))
+        self.assertEqual(ts.by_sharing(low)[0][3], 0)
         self.assertEqual(ts.table(rows)[2], "| 1 | after the previous step | 1 | 1 | 1.00, 1.00, 1.00 |")
 
 
