@@ -288,7 +288,7 @@ struct walk {
 static __attribute__((noinline)) int grow(struct walk *w, size_t k)
 {
     struct jgroup *g = w->g;
-    size_t len = (size_t)(w->p - g->w), nc = g->cap ? 2 * g->cap : 256;
+    size_t len = (size_t)(w->p - g->w), nc = 2 * g->cap;       /* (cap > 0: walk_record) */
     while (nc < len + k)
         nc *= 2;
     uint64_t *nw = realloc(g->w, nc * sizeof *nw);
@@ -450,6 +450,11 @@ static inline __attribute__((always_inline)) int walk_t(struct walk *w, const in
 static int walk_record(struct net *n, struct jgroup *g, uint64_t c)
 {
     g->len = g->nmsg = 0;
+    if (!g->cap) {                      /* a first record: the walk's pointers need an array */
+        if (!(g->w = malloc(256 * sizeof *g->w)))
+            return 0;
+        g->cap = 256;
+    }
     struct walk w = { n, g, g->w, g->w + g->cap, c };
     if (!walk_t(&w, 1))
         return 0;
