@@ -71,6 +71,17 @@ static inline __attribute__((always_inline)) int vc_arbiters(struct net *n, int 
 {
     struct net_router *r = &n->r[node];
     const uint32_t NV = (uint32_t)(n->nin * n->V);
+    if (nva == 1 && acc_shortcut(n)) {
+        /* a lone requester: its arbiter's grant, or its refusal, without
+         * the scans (except in the checking reference, as in sw_separable) */
+        const int i = n->va_req[0];
+        uint32_t *ptr = &r->out[r->in[i].out_port].va_rr[va_class(&r->in[i])];
+        if (net_vc_grant(n, node, i, c)) {
+            *ptr = ((uint32_t)i + 1) % NV;
+            return 1;
+        }
+        return net_refused(n, node, i, seen, c);
+    }
     int granted = 0;
     /* each (output, class) in turn; in it, requesters by priority. Every
      * requester of one (output, class) wants the same VCs, so once one is
@@ -164,14 +175,23 @@ static inline __attribute__((always_inline)) int vc_adaptive(struct net *n, int 
 
 /* Switch request q bids for its output: it becomes the output's pick
  * (n->out_pick) if it goes before the one there, by priority against
- * the output's pointer. */
+ * the output's pointer. With `bid` (at most 64 outputs), the outputs
+ * bid for so far: an output not in it has no pick yet, whatever
+ * out_pick holds; without, out_pick's -1 says so. */
 static inline __attribute__((always_inline)) void bid_for_output(struct net *n, const struct net_router *r, int q,
-                                                                 enum key k)
+                                                                 enum key k, uint64_t *bid)
 {
     const int V = n->V;
     const uint32_t NV = (uint32_t)(n->nin * V), at = (uint32_t)(n->req_ip[q] * V + n->req_vc[q]);
     const struct ivc *v = &r->in[at];
-    const int o = v->out_port, b = n->out_pick[o];
+    const int o = v->out_port;
+    int b;
+    if (bid) {
+        b = *bid >> o & 1 ? n->out_pick[o] : -1;
+        *bid |= 1ull << o;
+    } else {
+        b = n->out_pick[o];
+    }
     const uint32_t rr = r->out[o].rr;
     if (b < 0) {
         n->out_pick[o] = q;
@@ -243,6 +263,45 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
         net_send_flit(n, node, ip, vc, c);
         return;
     }
+    if (!n->wide && n->nout <= 64 && acc_shortcut(n)) {
+        /* By masks (nreq <= nin V <= 64; not in the checking reference,
+         * which so compares it with the scans below): the inputs with a
+         * pick, the outputs bid for, the requests that went. A requesting input
+         * moved no flit before (request() leaves out those a
+         * multidestination worm used), so one moves this cycle if and
+         * only if its pick goes. in_used is set by net_send_flit as ever
+         * and not read here. */
+        uint64_t picked = 0, bid = 0, went = 0;
+        for (int q = 0; q < nreq; q++) {
+            int ip = n->req_ip[q];
+            if (!(picked >> ip & 1)) {
+                picked |= 1ull << ip;
+                n->in_pick[ip] = q;
+                continue;
+            }
+            int p = n->in_pick[ip];
+            if (priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k) <
+                priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
+                n->in_pick[ip] = q;
+        }
+        for (int q = 0; q < nreq; q++)
+            if (n->in_pick[n->req_ip[q]] == q)
+                bid_for_output(n, r, q, k, &bid);
+        for (; bid; bid &= bid - 1) {
+            int o = __builtin_ctzll(bid), best = n->out_pick[o];
+            int ip = n->req_ip[best], vc = n->req_vc[best];
+            went |= 1ull << best;
+            r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
+            r->out[o].rr = next_of((uint32_t)(ip * V + vc), NV);
+            net_send_flit(n, node, ip, vc, c);
+        }
+        for (uint64_t b = ~went & (nreq < 64 ? (1ull << nreq) - 1 : ~0ull); b; b &= b - 1) {
+            int q = __builtin_ctzll(b);
+            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
+            net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
+        }
+        return;
+    }
     /* Only the requesting inputs' entries are read below: those of in_used
      * (net_send_flit sets it) unless multidestination worms used the
      * switch first (mc_switch cleared it, then marked theirs), and in_pick. */
@@ -264,7 +323,7 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
         n->out_pick[o] = -1;
     for (int q = 0; q < nreq; q++)
         if (n->in_pick[n->req_ip[q]] == q)
-            bid_for_output(n, r, q, k);
+            bid_for_output(n, r, q, k, NULL);
     for (int o = 0; o < n->nout; o++) {
         int best = n->out_pick[o];
         if (best < 0)
@@ -306,7 +365,7 @@ static inline __attribute__((always_inline)) void sw_output_first(struct net *n,
     for (int o = 0; o < n->nout; o++)
         n->out_pick[o] = -1;
     for (int q = 0; q < nreq; q++)                /* grants: each output's best request */
-        bid_for_output(n, r, q, k);
+        bid_for_output(n, r, q, k, NULL);
     for (int o = 0; o < n->nout; o++) {           /* acceptances: each input's best grant */
         int q = n->out_pick[o];
         if (q < 0)

@@ -70,7 +70,8 @@ static inline int next_busy(const struct net *n, const struct net_router *r, int
     return b ? __builtin_ctzll(b) : n->nin * n->V;
 }
 
-void net_count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
+static inline __attribute__((always_inline)) void count_blocked(struct net *n, int node, int port, struct net_msg *m,
+                                                                uint8_t *seen)
 {
     m->blocked_cycles++;
     acc_worm_blocked(n, node, m);
@@ -81,6 +82,11 @@ void net_count_blocked(struct net *n, int node, int port, struct net_msg *m, uin
         n->ls[(size_t)node * n->nlinkp + port].blocked++;
         acc_link_blocked(n, node, port);
     }
+}
+
+void net_count_blocked(struct net *n, int node, int port, struct net_msg *m, uint8_t *seen)
+{
+    count_blocked(n, node, port, m, seen);
 }
 
 /* Input VC i of router `node`, a head refused an output VC in cycle c:
@@ -500,7 +506,10 @@ static inline __attribute__((always_inline)) void request(struct net *n, int nod
         return;                                  /* a multidestination worm went there */
     }
     if ((common || n->p.switching == SW_WORMHOLE) && !op->is_eject && op->credits[v->out_vc] == 0) {
-        net_count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+        if (common)
+            count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);   /* (inline on the fast path) */
+        else
+            net_count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
         return;
     }
     int ip = i / V;                              /* (one divide: the quotient's remainder is a subtraction) */
