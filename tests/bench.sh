@@ -46,7 +46,7 @@ for arch in $BENCH_ARCHES; do
     pid=$!
     m=$(peak_rss $pid); wait $pid; rc=$?
     [ $rc = 0 ] || { echo "run failed (nodes=$n, arch=$arch):"; cat "$TMP/out"; exit 1; }
-    d=$(awk '/results/{print $2}' "$TMP/out")
+    d="$TMP/runs/latest/summary.json"            # (read by name, as everywhere: not the text summary)
     walls+=("$(jq .wall_s "$d")"); s=$(jq .sim_time_ns "$d"); dims=$(jq -r .dims "$d")
     [ -z "$sim" ] || [ "$sim" = "$s" ] || { echo "simulated time changed between runs: $sim vs $s"; exit 1; }
     sim=$s; [ "$k" = 1 ] && mem=$m
