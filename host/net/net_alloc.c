@@ -202,6 +202,35 @@ static inline __attribute__((always_inline)) void bid_for_output(struct net *n, 
         n->out_pick[o] = q;
 }
 
+/* Whether switch request q goes before request p of the same input port,
+ * by priority against the input's pointer over its VCs. */
+static inline __attribute__((always_inline)) int input_prefers(const struct net *n, const struct net_router *r,
+                                                               int q, int p, enum key k)
+{
+    const int V = n->V, ip = n->req_ip[q];
+    return priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k) <
+           priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k);
+}
+
+/* Switch request q crosses to its output o: the input's pointer and the
+ * output's move past it (iSLIP's update), and its front flit goes. */
+static inline __attribute__((always_inline)) void cross(struct net *n, struct net_router *r, int node, int q, int o,
+                                                        uint64_t c)
+{
+    const int V = n->V, ip = n->req_ip[q], vc = n->req_vc[q];
+    r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
+    r->out[o].rr = next_of((uint32_t)(ip * V + vc), (uint32_t)(n->nin * V));
+    net_send_flit(n, node, ip, vc, c);                /* sets in_used[ip] */
+}
+
+/* Switch request q did not cross: its worm is blocked this cycle. */
+static inline __attribute__((always_inline)) void left_waiting(struct net *n, const struct net_router *r, int node,
+                                                               int q, uint8_t *seen)
+{
+    const struct ivc *v = &r->in[n->req_ip[q] * n->V + n->req_vc[q]];
+    net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
+}
+
 /* Switch allocation, fixed: output by output in port order, each output
  * granting round robin among the requests whose input port has not sent
  * yet this cycle. A request that loses to another input on its output is
@@ -241,6 +270,38 @@ static inline __attribute__((always_inline)) void sw_fixed(struct net *n, int no
     }
 }
 
+/* sw_separable by bit masks, for a router of at most 64 input VCs (so
+ * nreq <= 64) and 64 outputs, outside the checking reference (which so
+ * compares it with the scans): the inputs with a pick, the outputs bid
+ * for, the requests that went. A requesting input moved no flit before
+ * (request() leaves out those a multidestination worm used), so one moves
+ * this cycle if and only if its pick goes; in_used is set by
+ * net_send_flit as ever and not read here. */
+static inline __attribute__((always_inline)) void sw_separable_masks(struct net *n, struct net_router *r, int node,
+                                                                     int nreq, uint64_t c, uint8_t *seen, enum key k)
+{
+    uint64_t picked = 0, bid = 0, went = 0;
+    for (int q = 0; q < nreq; q++) {
+        int ip = n->req_ip[q];
+        if (!(picked >> ip & 1)) {
+            picked |= 1ull << ip;
+            n->in_pick[ip] = q;
+        } else if (input_prefers(n, r, q, n->in_pick[ip], k)) {
+            n->in_pick[ip] = q;
+        }
+    }
+    for (int q = 0; q < nreq; q++)
+        if (n->in_pick[n->req_ip[q]] == q)
+            bid_for_output(n, r, q, k, &bid);
+    for (; bid; bid &= bid - 1) {                     /* the winners, in output order */
+        int o = __builtin_ctzll(bid), best = n->out_pick[o];
+        went |= 1ull << best;
+        cross(n, r, node, best, o, c);
+    }
+    for (uint64_t b = ~went & (nreq < 64 ? (1ull << nreq) - 1 : ~0ull); b; b &= b - 1)
+        left_waiting(n, r, node, __builtin_ctzll(b), seen);
+}
+
 /* Switch allocation, separable input-first: each input port picks one of
  * its requesting VCs by priority against its pointer; each output grants
  * one of the picks aimed at it by priority against its pointer. Pointers
@@ -254,52 +315,12 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
                                                                uint64_t c, uint8_t *seen, enum key k)
 {
     struct net_router *r = &n->r[node];
-    const int V = n->V;
-    const uint32_t NV = (uint32_t)(n->nin * V);
     if (nreq == 1 && acc_shortcut(n)) {
-        int ip = n->req_ip[0], vc = n->req_vc[0];
-        r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
-        r->out[r->in[ip * V + vc].out_port].rr = next_of((uint32_t)(ip * V + vc), NV);
-        net_send_flit(n, node, ip, vc, c);
+        cross(n, r, node, 0, r->in[n->req_ip[0] * n->V + n->req_vc[0]].out_port, c);
         return;
     }
     if (!n->wide && n->nout <= 64 && acc_shortcut(n)) {
-        /* By masks (nreq <= nin V <= 64; not in the checking reference,
-         * which so compares it with the scans below): the inputs with a
-         * pick, the outputs bid for, the requests that went. A requesting input
-         * moved no flit before (request() leaves out those a
-         * multidestination worm used), so one moves this cycle if and
-         * only if its pick goes. in_used is set by net_send_flit as ever
-         * and not read here. */
-        uint64_t picked = 0, bid = 0, went = 0;
-        for (int q = 0; q < nreq; q++) {
-            int ip = n->req_ip[q];
-            if (!(picked >> ip & 1)) {
-                picked |= 1ull << ip;
-                n->in_pick[ip] = q;
-                continue;
-            }
-            int p = n->in_pick[ip];
-            if (priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k) <
-                priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
-                n->in_pick[ip] = q;
-        }
-        for (int q = 0; q < nreq; q++)
-            if (n->in_pick[n->req_ip[q]] == q)
-                bid_for_output(n, r, q, k, &bid);
-        for (; bid; bid &= bid - 1) {
-            int o = __builtin_ctzll(bid), best = n->out_pick[o];
-            int ip = n->req_ip[best], vc = n->req_vc[best];
-            went |= 1ull << best;
-            r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
-            r->out[o].rr = next_of((uint32_t)(ip * V + vc), NV);
-            net_send_flit(n, node, ip, vc, c);
-        }
-        for (uint64_t b = ~went & (nreq < 64 ? (1ull << nreq) - 1 : ~0ull); b; b &= b - 1) {
-            int q = __builtin_ctzll(b);
-            struct ivc *v = &r->in[n->req_ip[q] * V + n->req_vc[q]];
-            net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
-        }
+        sw_separable_masks(n, r, node, nreq, c, seen, k);
         return;
     }
     /* Only the requesting inputs' entries are read below: those of in_used
@@ -311,10 +332,9 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
         n->in_pick[n->req_ip[q]] = -1;
     }
     for (int q = 0; q < nreq; q++) {
-        int ip = n->req_ip[q], p = n->in_pick[ip];
-        prio_t pr = priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k);
-        if (p < 0 || pr < priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
-            n->in_pick[ip] = q;
+        int p = n->in_pick[n->req_ip[q]];
+        if (p < 0 || input_prefers(n, r, q, p, k))
+            n->in_pick[n->req_ip[q]] = q;
     }
     /* each output's best pick, in one pass over the inputs' picks
      * (priorities are distinct among one output's requesters, so the order
@@ -324,21 +344,13 @@ static inline __attribute__((always_inline)) void sw_separable(struct net *n, in
     for (int q = 0; q < nreq; q++)
         if (n->in_pick[n->req_ip[q]] == q)
             bid_for_output(n, r, q, k, NULL);
-    for (int o = 0; o < n->nout; o++) {
-        int best = n->out_pick[o];
-        if (best < 0)
-            continue;
-        int ip = n->req_ip[best], vc = n->req_vc[best];
-        r->in_rr[ip] = next_of((uint32_t)vc, (uint32_t)V);
-        r->out[o].rr = next_of((uint32_t)(ip * V + vc), NV);
-        net_send_flit(n, node, ip, vc, c);            /* sets in_used[ip] */
-    }
+    for (int o = 0; o < n->nout; o++)
+        if (n->out_pick[o] >= 0)
+            cross(n, r, node, n->out_pick[o], o, c);
     for (int q = 0; q < nreq; q++) {
         int ip = n->req_ip[q];
-        if (!(n->in_used[ip] && n->in_pick[ip] == q)) {
-            struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-            net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
-        }
+        if (!(n->in_used[ip] && n->in_pick[ip] == q))
+            left_waiting(n, r, node, q, seen);
     }
 }
 
@@ -356,8 +368,6 @@ static inline __attribute__((always_inline)) void sw_output_first(struct net *n,
                                                                   uint64_t c, uint8_t *seen, enum key k)
 {
     struct net_router *r = &n->r[node];
-    const int V = n->V;
-    const uint32_t NV = (uint32_t)(n->nin * V);
     if (!nmc)
         memset(n->in_used, 0, (size_t)n->nin);
     for (int ip = 0; ip < n->nin; ip++)
@@ -371,26 +381,17 @@ static inline __attribute__((always_inline)) void sw_output_first(struct net *n,
         if (q < 0)
             continue;
         int ip = n->req_ip[q], p = n->in_pick[ip];
-        if (p < 0 || priority(&r->in[ip * V + n->req_vc[q]], (uint32_t)n->req_vc[q], r->in_rr[ip], (uint32_t)V, k) <
-                         priority(&r->in[ip * V + n->req_vc[p]], (uint32_t)n->req_vc[p], r->in_rr[ip], (uint32_t)V, k))
+        if (p < 0 || input_prefers(n, r, q, p, k))
             n->in_pick[ip] = q;
     }
     for (int o = 0; o < n->nout; o++) {           /* the accepted cross, in output order */
         int q = n->out_pick[o];
-        if (q < 0 || n->in_pick[n->req_ip[q]] != q)
-            continue;
-        int ip = n->req_ip[q], vc = n->req_vc[q];
-        r->in_rr[ip] = (uint32_t)(vc + 1) % (uint32_t)V;
-        r->out[o].rr = (uint32_t)(ip * V + vc + 1) % NV;
-        net_send_flit(n, node, ip, vc, c);
+        if (q >= 0 && n->in_pick[n->req_ip[q]] == q)
+            cross(n, r, node, q, o, c);
     }
-    for (int q = 0; q < nreq; q++) {
-        int ip = n->req_ip[q];
-        if (n->in_pick[ip] != q) {
-            struct ivc *v = &r->in[ip * V + n->req_vc[q]];
-            net_count_blocked(n, node, v->out_port, v->q[v->head].m, seen);
-        }
-    }
+    for (int q = 0; q < nreq; q++)
+        if (n->in_pick[n->req_ip[q]] != q)
+            left_waiting(n, r, node, q, seen);
 }
 
 /* Each allocator's three functions, its key a constant in each. */
