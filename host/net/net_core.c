@@ -434,14 +434,16 @@ static inline __attribute__((always_inline)) void collect(struct net *n, int nod
         return;
     }
     if (!v->routed) {
-        struct flit *f = ivc_front(v);
         acc_head_seen(r, c);                     /* a head: routed below, or here if multidestination */
-        if (!common && f->m->mc)
+        if (!common && ivc_front(v)->m->mc)
             net_mc_route(n, node, i);
-        if (!common && v->routed == 2) {
-            n->mc_vc[s->nmc++] = i;
-            return;
-        }
+    }
+    if (!common && v->routed == 2) {
+        n->mc_vc[s->nmc++] = i;
+        return;
+    }
+    if (!v->routed) {
+        struct flit *f = ivc_front(v);
         int ip = i / V;
         s->changed = 1;
         int cls = -1, p;
@@ -462,9 +464,6 @@ static inline __attribute__((always_inline)) void collect(struct net *n, int nod
         v->out_port = p;
         v->routed = 1;
         r->nrouted++;
-    } else if (!common && v->routed == 2) {
-        n->mc_vc[s->nmc++] = i;
-        return;
     }
     n->ready_vc[s->nready++] = i;
     if (v->out_vc < 0) {
@@ -506,10 +505,7 @@ static inline __attribute__((always_inline)) void request(struct net *n, int nod
         return;                                  /* a multidestination worm went there */
     }
     if ((common || n->p.switching == SW_WORMHOLE) && !op->is_eject && op->credits[v->out_vc] == 0) {
-        if (common)
-            count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);   /* (inline on the fast path) */
-        else
-            net_count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
+        count_blocked(n, node, v->out_port, ivc_front(v)->m, blocked_seen);
         return;
     }
     int ip = i / V;                              /* (one divide: the quotient's remainder is a subtraction) */
