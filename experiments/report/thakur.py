@@ -215,5 +215,7 @@ def section(ctx, doc):
     doc.filled(thakur_reading.reading(cells, sharing, rows, paper_rows))
     doc.line()
     thakur_plots.plots(ctx, doc, cells, paper_rows, alpha, beta)
-    thakur_plots.heatmap(ctx, doc, rows)
-    thakur_steps.section(ctx, doc, rows, cells)
+    kept = thakur_plots.kept_cell(ctx, rows)
+    if kept is not None:
+        thakur_plots.heatmap(ctx, doc, kept)
+        thakur_steps.section(ctx, doc, kept, cells)

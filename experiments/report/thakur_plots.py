@@ -12,7 +12,6 @@ MODEL_APPS = ("alltoall_pex", "alltoall_gen")
 NODE_PLOT_LENGTHS = (1024, 16384)
 MODEL_STEP = 1.189207     # 2^(1/4): four model points per doubling of L
 HEATMAP_CELL = dict(app="alltoall_pex", dims="8x8", len="16384")
-HEATMAP_FILES = ["links.csv"]   # kept beside its summary.json (kept.py), which thakur_steps reads
 
 
 def app_label(app):
@@ -119,11 +118,15 @@ def bisection_load(links_csv, side):
     return mid[0] / mid[2], mid[1] / mid[2], edge[0] / edge[2], edge[1] / edge[2]
 
 
-def heatmap(ctx, doc, rows):
-    where = keep.kept(ctx.results, "thakur", "alltoall_pex-mesh8x8-16384", rows,
-                      keep.cell_match(**HEATMAP_CELL), HEATMAP_FILES)
-    if where is None:
-        return
+def kept_cell(ctx, rows):
+    """The directory of the kept copy of HEATMAP_CELL's run (kept.py): its
+    summary.json and links.csv, or None. The heatmap and thakur_steps read it."""
+    return keep.kept(ctx.results, "thakur", "alltoall_pex-mesh8x8-16384", rows,
+                     keep.cell_match(**HEATMAP_CELL), ["links.csv"])
+
+
+def heatmap(ctx, doc, where):
+    """The per-link load of the kept run in `where` (kept_cell)."""
     flits, link_f = ctx.image("heatmap-pex-mesh8x8.png")
     blocked, link_b = ctx.image("heatmap-pex-mesh8x8-blocked.png")
     drawn_f = draw_heatmap(ctx, where, flits)

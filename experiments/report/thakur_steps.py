@@ -17,9 +17,8 @@ import json
 import os
 import statistics
 
-from . import formulas, kept as keep
+from . import formulas
 from .plot import Series, draw, quote
-from . import thakur_plots
 from .thakur_plots import HEATMAP_CELL as CELL
 
 # A step is "at its bound" within this fraction, either way.
@@ -29,6 +28,11 @@ TRAINING_F = max(formulas.pex_step_sharing(i, 4) for i in range(1, 16))
 # A step "began during the previous one" when its first post came this
 # fraction of its bound or more before the previous step's last arrival.
 OVERLAP = 0.10
+
+
+def at_bound(ratio):
+    """Whether a step's longest worm over its bound is within AT_BOUND of 1."""
+    return abs(ratio - 1) <= AT_BOUND
 
 
 def step_rows(summary, length):
@@ -57,7 +61,7 @@ def by_sharing(rows):
         for during in (False, True):
             rs = [r["ratio"] for r in rows if r["f"] == f and r["during"] == during]
             if rs:
-                at = sum(1 for x in rs if abs(x - 1) <= AT_BOUND)
+                at = sum(1 for x in rs if at_bound(x))
                 out.append((f, during, len(rs), at, min(rs), statistics.median(rs), max(rs)))
     return out
 
@@ -65,7 +69,7 @@ def by_sharing(rows):
 def counts(rows):
     """(steps at their bound, above it, below it; of those above, how many
     began during the previous step; of all, how many did)."""
-    at = sum(1 for r in rows if abs(r["ratio"] - 1) <= AT_BOUND)
+    at = sum(1 for r in rows if at_bound(r["ratio"]))
     above = [r for r in rows if r["ratio"] > 1 + AT_BOUND]
     return (at, len(above), len(rows) - at - len(above), sum(1 for r in above if r["during"]),
             sum(1 for r in rows if r["during"]))
@@ -96,13 +100,9 @@ def plot(ctx, rows, title):
     return link if draw(ctx, out, settings, series) else None
 
 
-def section(ctx, doc, rows, cells):
-    """The paragraph, table and plot of the kept 8x8 PEX run (thakur_plots'
-    HEATMAP_CELL), when it is here."""
-    where = keep.kept(ctx.results, "thakur", "alltoall_pex-mesh8x8-16384", rows, keep.cell_match(**CELL),
-                      thakur_plots.HEATMAP_FILES)    # (kept.py replaces the copy whole: the heatmap's too)
-    if where is None:
-        return
+def section(ctx, doc, where, cells):
+    """The paragraph, table and plot of the kept 8x8 PEX run in `where`
+    (thakur_plots.kept_cell, the heatmap's)."""
     with open(os.path.join(where, "summary.json")) as f:
         summary = json.load(f)
     length = int(CELL["len"])

@@ -182,8 +182,7 @@ class NotDrawn(Scratch):
         with open(self.path("links.csv"), "w") as f:
             f.write("node,dim,dir,flits,blocked_cycles\n")
         doc = Doc()
-        with mock.patch.object(thakur_plots.keep, "kept", return_value=self.dir), \
-                mock.patch.object(thakur_plots, "draw_heatmap", side_effect=[True, False]):
-            thakur_plots.heatmap(self.context(), doc, [])
+        with mock.patch.object(thakur_plots, "draw_heatmap", side_effect=[True, False]):
+            thakur_plots.heatmap(self.context(), doc, self.dir)
         self.assertIn("![heatmap flits]", str(doc))
         self.assertNotIn("![heatmap blocked]", str(doc))
