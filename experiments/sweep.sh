@@ -52,7 +52,11 @@
 # DIR/joblog is GNU parallel's log of every run (start, seconds, exit),
 # appended session after session.
 # DIR/timing.csv gets a line per session under its header row: date,
-# jobs, runs (to do), done, elapsed_s (docs/results.md sums them per sweep).
+# jobs, runs (to do), done, elapsed_s (docs/results.md and make bench sum
+# them per sweep). It holds the sessions that made the rows of
+# results.csv: a session that starts with no row in it (a first sweep, or
+# a regeneration after results.csv was removed) starts timing.csv anew,
+# since the earlier sessions' rows are gone.
 #
 # Parallel runs: this script checks the definition and plans the runs;
 # GNU parallel runs them, each through experiments/sweep-cell.sh (the run
@@ -219,6 +223,8 @@ while IFS=, read -r app topo dims nodes len preset pm net args arch rest; do
   DONE["$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")"]=1
 done < <(csv_cols "$CSV" app topo dims nodes len preset port_model net args arch)
 
+# No row at the start: this session's line is timing.csv's first (session_line).
+FRESH=0; [ ${#DONE[@]} = 0 ] && FRESH=1
 TODO=(); skipped=0
 for r in "${RUNS[@]}"; do
   IFS=$'\x1f' read -r app topo dims len preset pm net args arch gname tmo big <<< "$r"
@@ -300,7 +306,8 @@ export TOTAL=${#TODO[@]} TODO_W=$todo_w SKIPPED=$skipped T0=$(date +%s)
 : > "$OUT/.progress"
 done_n() { local d=0 f=0 w=0; [ -s "$OUT/.progress" ] && read -r d f w < "$OUT/.progress"; echo "$d"; }
 session_line() {
-  [ -s "$OUT/timing.csv" ] || echo "date,jobs,runs,done,elapsed_s" > "$OUT/timing.csv"
+  [ $FRESH = 0 ] && [ -s "$OUT/timing.csv" ] || echo "date,jobs,runs,done,elapsed_s" > "$OUT/timing.csv"
+  FRESH=0
   echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$JOBS,$TOTAL,$(done_n),$(($(date +%s) - T0))" >> "$OUT/timing.csv"
 }
 

@@ -320,7 +320,8 @@ fi
 #     sweep runs it, warm (one run fills the pool, the second is timed): its wall
 #     time and the router's CPU per message;
 #   - the Thakur sweep and make reproduce as stored: the sessions of each
-#     sweep's timing.csv (results/NAME), summed;
+#     sweep's timing.csv (results/NAME, the sessions that made its
+#     stored rows: experiments/sweep.sh), summed;
 #   - the start floor: a cold 64-node alltoall_pex len=1024 over a cold
 #     64-node hello, REPEAT pairs run in turn (median of the ratios).
 echo

@@ -130,6 +130,27 @@ resume_skips_finished_runs() {
   expect '[ "$(csv_cols "$o/results.csv" $KEY_COLS | sort | uniq -d | wc -l)" = 0 ]' "a key twice"
 }
 
+# timing.csv holds the sessions that made the stored rows: a resumed
+# session adds its line, and a session that starts with no row (the
+# results removed for a regeneration) starts the file anew, so that the
+# sweep's summed time (docs/results.md, make bench) is not the old rows'
+# time plus the new.
+timing_is_the_stored_rows_sessions() {
+  local o=$TMP/timing
+  printf 'topo = mesh\napps = barrier_tree\ndims = 2x2\nlen = 0\n' > "$TMP/timing.sweep"
+  sessions() { echo $(( $(wc -l < "$o/timing.csv") - 1 )); }
+  "$SWEEP" --cold --jobs 1 -o "$o" "$TMP/timing.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect '[ "$(sessions)" = 1 ]' "$(cat "$o/timing.csv")"
+  "$SWEEP" --cold --jobs 1 -o "$o" "$TMP/timing.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect '[ "$(sessions)" = 2 ]' "a resumed session adds a line: $(cat "$o/timing.csv")"
+  expect '[ "$(tail -1 "$o/timing.csv" | cut -d, -f3)" = 0 ]' "$(cat "$o/timing.csv")"
+  rm "$o/results.csv"
+  "$SWEEP" --cold --jobs 1 -o "$o" "$TMP/timing.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect '[ "$(sessions)" = 1 ]' "the regeneration kept the removed rows' sessions: $(cat "$o/timing.csv")"
+  expect '[ "$(head -1 "$o/timing.csv")" = "date,jobs,runs,done,elapsed_s" ]' "$(cat "$o/timing.csv")"
+  expect '[ "$(tail -1 "$o/timing.csv" | cut -d, -f3,4)" = 1,1 ]' "$(cat "$o/timing.csv")"
+}
+
 # Stopped in the middle (SIGTERM, as Ctrl-C would): whole rows only, no
 # router or QEMU left, and the next start does only what is missing.
 stop_leaves_whole_rows_and_no_processes() {
@@ -481,6 +502,7 @@ t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_determinis
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
 t resume_skips_finished_runs resume_skips_finished_runs
+t timing_is_the_stored_rows_sessions timing_is_the_stored_rows_sessions
 t stop_leaves_whole_rows_and_no_processes stop_leaves_whole_rows_and_no_processes
 t dead_pool_is_started_again dead_pool_is_started_again
 t pool_starts_each_node_once pool_starts_each_node_once
