@@ -84,11 +84,22 @@ static inline void acc_multidest_queued(struct net *n)
     }
 }
 
-/* Router `node`'s NIC channel pushes the first flit of its front worm in cycle c. */
-static inline void acc_nic_started(struct net *n, struct net_router *r, uint64_t c)
+/* Router `node`'s NIC channel ch pushes the first flit of its front worm in cycle c:
+ * a part the jump looks at (net_jump.c). */
+static inline void acc_nic_started(struct net *n, struct net_router *r, int node, int ch, uint64_t c)
 {
     r->acc.head_c = c;
     n->ac.heads_waiting--;
+    if (n->ac.jump_on)
+        net_jump_seed(n, net_in_id(n, node, n->nlinkp + ch));
+}
+
+/* A head in input port ip of router `node` is routed to its ejection
+ * channel: home, its part no longer grows (net_jump.c). */
+static inline void acc_head_home(struct net *n, int node, int ip)
+{
+    if (n->ac.jump_on)
+        net_jump_seed(n, net_in_id(n, node, ip));
 }
 
 /* A NIC channel of router `node` has a new front worm, not begun. */
@@ -149,23 +160,34 @@ static inline void acc_vc_granted(struct net *n, int node, int i, uint64_t c)
 }
 
 /* Input VC i of router `node`, refused an output VC in cycle c, parks if it
- * may and is not yet parked. 1: it parked (a change: no sleep after). */
+ * may and is not yet parked. 1: it parked (a change: no sleep after). Its
+ * input port no longer joins its output: each side's part is looked at
+ * (net_jump.c). */
 static inline int acc_refused(struct net *n, int node, int i, uint64_t c)
 {
     if (!(net_parks(n) && !n->mc_live) || (n->r[node].acc.parked >> i & 1))
         return 0;
     net_park(n, node, i, c);
+    if (n->ac.jump_on) {
+        net_jump_seed(n, net_in_id(n, node, i / n->V));
+        net_jump_seed(n, net_out_id(n, node, n->r[node].in[i].out_port));
+    }
     return 1;
 }
 
-/* A tail left output o of router `node` in cycle c, freeing its VC ovc:
+/* A tail left input port ip of router `node` by output o in cycle c, freeing its VC ovc:
+ * its part may split (net_jump.c);
  * the heads parked on that output that may take ovc ask again from the
  * next cycle, their frozen groups touched then. */
-static inline void acc_tail_left(struct net *n, int node, int o, int ovc, uint64_t c)
+static inline void acc_tail_left(struct net *n, int node, int ip, int o, int ovc, uint64_t c)
 {
     struct net_router *r = &n->r[node];
     const struct oport *op = &r->out[o];
     r->acc.head_c = c;                           /* a parked head may join its output */
+    if (n->ac.jump_on) {
+        net_jump_tail(n, net_in_id(n, node, ip));
+        net_jump_tail(n, net_out_id(n, node, o));
+    }
     for (uint64_t b = r->acc.parked & ~r->acc.waking; b; b &= b - 1) {
         int i = __builtin_ctzll(b), lo, hi;
         if (r->in[i].out_port != o)

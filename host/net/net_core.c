@@ -127,7 +127,7 @@ void net_inject_step(struct net *n, int node, uint64_t c)
             continue;
         if (q->next_flit == 0) {
             m->c_inject = c;
-            acc_nic_started(n, r, c);
+            acc_nic_started(n, r, node, ch, c);
         }
         if (q->next_flit == 0 && n->p.nic_vcs > 1)
             q->vc = net_inj_vc(n, r, ch);           /* (net_nic_can_push found it has room) */
@@ -255,7 +255,7 @@ void net_send_flit(struct net *n, int node, int ip, int vc, uint64_t c)
         op->owner[ovc] = NULL;
         v->routed = 0;
         r->nrouted--;
-        acc_tail_left(n, node, o, ovc, c);
+        acc_tail_left(n, node, ip, o, ovc, c);
     }
     credit_back(n, node, ip, vc, c);
     if (op->is_eject) {
@@ -457,6 +457,7 @@ static inline __attribute__((always_inline)) void collect(struct net *n, int nod
         if (p < 0) {
             p = net_eject_port(n, ip);
             v->out_vc = -1;
+            acc_head_home(n, node, ip);
         } else {
             /* not yet allocated: -1 any VC, -2 class 0, -3 class 1, -4 adaptive */
             v->out_vc = -2 - cls;

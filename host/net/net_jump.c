@@ -98,18 +98,30 @@
  * a transient of T cycles and a period P cost O(T + P) cycles stepped,
  * for periods up to JUMP_PMAX. A new record is taken only while the
  * ports are still a whole part (whole()); once they are not, the group
- * is dropped and the next probe records the part as it is now.
+ * is dropped and its part is recorded anew as it is now.
  *
- * A probe that freezes nothing waits before the next one, longer after
- * each failure (up to JUMP_GAP_MAX cycles), so traffic that never settles
- * pays little for it.
+ * Each part has its own record and schedule: record() walks only the
+ * parts of seeded ports, those where a part may have begun, split or
+ * joined: the ports of a group thawed or of a candidate dropped, a NIC
+ * channel starting a worm, a head routed to its ejection channel (home:
+ * its part stops growing), a head parking (its input port leaves its
+ * output's part), a tail leaving a port no candidate holds. A part that
+ * is a candidate's ports exactly keeps its record; one with a head still
+ * to cross a link (it grows at each hop: recorded, it would be dropped as
+ * not whole) or aimed at a frozen group waits for its next seed. Records
+ * come JUMP_REST cycles apart at least, so that a part's events in a
+ * burst cost one walk. A candidate that fails (no period by JUMP_PMAX,
+ * or too few periods) is tried again after a gap, longer after each
+ * failure (up to JUMP_GAP_MAX cycles, back to none at a freeze), so
+ * traffic that never settles pays little for it.
  *
  * Short worms. Only a group whose NICs push its moving worms can freeze
  * (periods()), and it thaws before any of them pushes its tail. So while
  * no NIC has more than JUMP_MIN_PUSH flits left of its front worm, a
  * freeze would last a few dozen cycles at most, less than recording the
- * groups and finding their periods costs: no probe is taken until a
- * message is queued, an event returns to the caller or a group thaws
+ * groups and finding their periods costs: no record is taken (the seeds
+ * wait) until a message is queued, an event returns to the caller or a
+ * group thaws
  * (33-flit worms on a 16x16 torus took 16-25 % more instructions probed
  * than stepped; 65-flit worms break even, longer ones gain).
  */
@@ -123,6 +135,7 @@
 #define JUMP_KMIN    2      /* a group is frozen for at least this many periods */
 #define JUMP_GAP_MIN 8
 #define JUMP_GAP_MAX 256
+#define JUMP_REST    16     /* cycles from one record() to the next, at least */
 #define JUMP_MIN_PUSH 48    /* no probe while no NIC has more flits than this left to push */
 
 static int nports(const struct net *n) { return n->nr * (n->nin + n->nout); }
@@ -137,25 +150,6 @@ static int link_of(const struct net *n, int id)
         return -1;
     int o = net_port_index(n, id);
     return o < n->nlinkp ? net_port_router(n, id) * n->nlinkp + o : -1;
-}
-
-/* --- Union-find over the ports ------------------------------------------ */
-
-static int find(int *u, int x)
-{
-    while (u[x] != x) {
-        u[x] = u[u[x]];
-        x = u[x];
-    }
-    return x;
-}
-
-static void join(int *u, int a, int b)
-{
-    a = find(u, a);
-    b = find(u, b);
-    if (a != b)
-        u[a < b ? b : a] = a < b ? a : b;
 }
 
 /* The output ports of router r that VC vc of input port ip joins ip to:
@@ -197,72 +191,92 @@ static inline __attribute__((always_inline)) int joins_next(struct joins *it, in
     return -1;
 }
 
-/* Port id into build()'s gathering, for record(). */
-static void gather(struct jprobe *p, int id)
+/* Port id into the part being gathered (part()), once. */
+static void reach(struct jprobe *p, int id)
 {
-    p->gmap[id / 64] |= 1ull << (id % 64);
+    if (p->mark[id] != p->stamp) {
+        p->mark[id] = p->stamp;
+        p->part[p->npart++] = id;
+    }
 }
 
-/* The groups of the ports not frozen: p->uf (roots) and p->has, per root:
- * 1 its part holds flits or a routed VC, 2 a head in it will be routed
- * into a frozen group (which thaws before; the part is no candidate);
- * p->at[root] -1 for each root with content. And the ports of the parts
- * with content, gathered (p->gmap): the input ports with content, the
- * output ports they join that are not frozen, and the far end of each
- * one's link. Nothing else joins such a part: an input port holding
- * nothing joins no output port. One pass over each input port's joins. */
-static void build(struct net *n)
+/* Router r's joins, once a pass (p->stamp): for each of its input ports
+ * not frozen, the output ports not frozen it joins (p->rj, a mask: nout <=
+ * 2 TOPO_MAX_DIMS + the NIC channels < 64) and what it holds (p->rh, as
+ * part() says). */
+static void router_joins(struct net *n, int r)
 {
     struct jprobe *p = &n->ac.jp;
-    const int V = n->V, N = nports(n);
-    memcpy(p->uf, p->uf0, (size_t)N * sizeof *p->uf);    /* the links, joined once (alloc_scratch) */
-    memset(p->has, 0, (size_t)N);
-    int nlive = 0, naim = 0;
-    for (int r = 0; r < n->nr; r++) {
-        const struct net_router *R = &n->r[r];
-        if (R->nflits == R->acc.nfrozen && R->nrouted == R->acc.nrfrozen)
-            continue;                            /* every port with content is frozen */
-        for (int ip = 0; ip < n->nin; ip++) {
-            int in = net_in_id(n, r, ip), content = 0, aim = 0;
-            if (n->ac.pg[in])
-                continue;
+    const int V = n->V;
+    const struct net_router *R = &n->r[r];
+    p->rstamp[r] = p->stamp;
+    for (int ip = 0; ip < n->nin; ip++) {
+        int in = net_in_id(n, r, ip), has = 0;
+        uint64_t mask = 0;
+        if (!n->ac.pg[in])
             for (int vc = 0; vc < V; vc++) {
                 const struct ivc *v = &R->in[ip * V + vc];
-                content |= v->count || v->routed;
+                if (!v->count && !v->routed)
+                    continue;
+                has |= 1;
+                if (v->routed == 1 && ivc_at(v, 0)->idx == 0 && v->out_port < n->nlinkp && v->count &&
+                    !net_parked(R, ip * V + vc))
+                    has |= 4;
                 struct joins it;
                 int o, head;
                 for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;) {
-                    int out = net_out_id(n, r, o);
-                    if (n->ac.pg[out]) {
-                        aim |= head;
-                        if (head)
-                            continue;            /* (its part is no candidate) */
-                    } else {
-                        gather(p, out);
-                        if (o < n->nlinkp && R->out[o].to_router >= 0)
-                            gather(p, net_in_id(n, R->out[o].to_router, R->out[o].to_port));
-                    }
-                    join(p->uf, in, out);
+                    if (head && o < n->nlinkp)
+                        has |= 4;
+                    if (n->ac.pg[net_out_id(n, r, o)])
+                        has |= 2;
+                    else
+                        mask |= 1ull << o;
                 }
             }
-            if (!content)
-                continue;
-            p->live[nlive++] = in;
-            if (aim)
-                p->aim[naim++] = in;
-            gather(p, in);
+        p->rj[in] = mask;
+        p->rh[in] = (uint8_t)has;
+    }
+}
+
+/* The part of port id, not frozen (the graph whose nodes are the ports
+ * not frozen and whose edges are the links and each input port's joins),
+ * walked from it: its ports in p->part (p->npart), each marked with
+ * p->stamp. With content (1), they are the input ports with content, the
+ * output ports they join, the far end of each one's link and the output
+ * port at the near end of each link input port with content: every port
+ * the part's cycles read or write. What it holds: 1 flits or a routed VC; 2 a head in it will be
+ * routed into a frozen group (which thaws before; the part is no
+ * candidate); 4 a head in it is about to cross a link or be routed to one
+ * (the part changes when it does; no candidate until it is home or
+ * parked). */
+static int part(struct net *n, int id)
+{
+    struct jprobe *p = &n->ac.jp;
+    int has = 0;
+    p->npart = 0;
+    reach(p, id);
+    for (int k = 0; k < p->npart; k++) {
+        int x = p->part[k], r = net_port_router(n, x);
+        const struct net_router *R = &n->r[r];
+        if (p->rstamp[r] != p->stamp)
+            router_joins(n, r);
+        if (is_in(n, x)) {
+            int ip = net_port_index(n, x);
             if (ip < n->nlinkp && R->up[ip] >= 0)
-                gather(p, net_out_id(n, R->up[ip], R->up_port[ip]));
+                reach(p, net_out_id(n, R->up[ip], R->up_port[ip]));
+            has |= p->rh[x];
+            for (uint64_t b = p->rj[x]; b; b &= b - 1)
+                reach(p, net_out_id(n, r, __builtin_ctzll(b)));
+        } else {
+            int o = net_port_index(n, x);
+            if (R->out[o].to_router >= 0)
+                reach(p, net_in_id(n, R->out[o].to_router, R->out[o].to_port));
+            for (int ip = 0, in = net_in_id(n, r, 0); ip < n->nin; ip++, in++)
+                if (p->rj[in] >> o & 1)
+                    reach(p, in);
         }
     }
-    p->nlive = nlive;
-    for (int k = 0; k < nlive; k++) {            /* the input ports with content, once joined */
-        int root = find(p->uf, p->live[k]);
-        p->has[root] |= 1;
-        p->at[root] = -1;
-    }
-    for (int k = 0; k < naim; k++)
-        p->has[find(p->uf, p->aim[k])] |= 2;
+    return has;
 }
 
 /* --- The canonical state of a group -------------------------------------- */
@@ -518,43 +532,57 @@ static void group_put(struct jprobe *p, struct jgroup *g)
 
 /* --- The probe ------------------------------------------------------------ */
 
-static void drop_candidates(struct jprobe *p)
+/* Candidate g's ports held by no candidate. */
+static void uncover(struct jprobe *p, const struct jgroup *g)
 {
-    for (int i = 0; i < p->ncand; i++)
+    for (int i = 0; i < g->nport; i++)
+        p->cm[g->port[i]] = NULL;
+}
+
+static void seed_group(struct net *n, const struct jgroup *g);
+
+/* Every candidate dropped, its ports seeded. */
+static void drop_candidates(struct net *n)
+{
+    struct jprobe *p = &n->ac.jp;
+    for (int i = 0; i < p->ncand; i++) {
+        uncover(p, p->cand[i]);
+        seed_group(n, p->cand[i]);
         group_put(p, p->cand[i]);
+    }
     p->ncand = 0;
-    p->on = 0;
 }
 
 static int alloc_scratch(struct net *n)
 {
     struct jprobe *p = &n->ac.jp;
-    if (p->uf0)
+    if (p->seed)
         return 0;
     int N = nports(n);
-    if (!p->uf)
-        p->uf = malloc((size_t)N * sizeof *p->uf);
-    if (!p->has)
-        p->has = malloc((size_t)N);
-    if (!p->at)
-        p->at = malloc((size_t)N * sizeof *p->at);
     if (!p->mark)
         p->mark = calloc((size_t)N, sizeof *p->mark);
-    if (!p->live)
-        p->live = malloc((size_t)(n->nr * n->nin) * sizeof *p->live);
-    if (!p->aim)
-        p->aim = malloc((size_t)(n->nr * n->nin) * sizeof *p->aim);
-    if (!p->gmap)
-        p->gmap = calloc(((size_t)N + 63) / 64, sizeof *p->gmap);
+    if (!p->part)
+        p->part = malloc((size_t)N * sizeof *p->part);
+    if (!p->seeded)
+        p->seeded = calloc((size_t)N, sizeof *p->seeded);
     if (!n->ac.pg)
         n->ac.pg = calloc((size_t)N, sizeof *n->ac.pg);
     if (!p->port_r)
         p->port_r = malloc((size_t)N * sizeof *p->port_r);
     if (!p->port_i)
         p->port_i = malloc((size_t)N * sizeof *p->port_i);
-    if (!(p->uf && p->has && p->at && p->mark && p->live && p->aim && p->gmap && n->ac.pg && p->port_r && p->port_i))
-        return -1;
-    if (!(p->uf0 = malloc((size_t)N * sizeof *p->uf0)))
+    if (!p->cm)
+        p->cm = calloc((size_t)N, sizeof *p->cm);
+    if (!p->rj)
+        p->rj = malloc((size_t)(n->nr * n->nin) * sizeof *p->rj);
+    if (!p->rh)
+        p->rh = malloc((size_t)(n->nr * n->nin) * sizeof *p->rh);
+    if (!p->rstamp)
+        p->rstamp = calloc((size_t)n->nr, sizeof *p->rstamp);
+    if (!p->bits)
+        p->bits = calloc(((size_t)N + 63) / 64, sizeof *p->bits);
+    if (!(p->mark && p->part && p->seeded && n->ac.pg && p->port_r && p->port_i && p->cm && p->rj &&
+          p->rh && p->rstamp && p->bits))
         return -1;
     for (int r = 0; r < n->nr; r++) {
         for (int ip = 0; ip < n->nin; ip++) {
@@ -566,100 +594,9 @@ static int alloc_scratch(struct net *n)
             p->port_i[net_out_id(n, r, o)] = (uint16_t)o;
         }
     }
-    /* each link joins its output port to the input port at its far end;
-     * an input port's id is below every output port's, so it is the root
-     * (join keeps the lowest id of a part as its root) */
-    for (int i = 0; i < N; i++)
-        p->uf0[i] = i;
-    for (int r = 0; r < n->nr; r++)
-        for (int o = 0; o < n->nlinkp; o++)
-            if (n->r[r].out[o].to_router >= 0)
-                p->uf0[net_out_id(n, r, o)] = net_in_id(n, n->r[r].out[o].to_router, n->r[r].out[o].to_port);
+    if (!(p->seed = malloc((size_t)N * sizeof *p->seed)))
+        return -1;
     return 0;
-}
-
-/* Port id, gathered, to the candidate of its part if the part has
- * content and no head aimed at a frozen group (build's has 1): a new
- * candidate at the part's first port. -1 without memory. */
-static int add_port(struct net *n, int id)
-{
-    struct jprobe *p = &n->ac.jp;
-    if (n->ac.pg[id])
-        return 0;
-    int root = find(p->uf, id);
-    if (p->has[root] != 1)
-        return 0;
-    if (p->at[root] < 0) {
-        if (p->ncand == p->cand_cap) {
-            int nc = p->cand_cap ? 2 * p->cand_cap : 64;
-            struct jgroup **c = realloc(p->cand, (size_t)nc * sizeof *c);
-            if (!c)
-                return -1;
-            p->cand = c;
-            p->cand_cap = nc;
-        }
-        struct jgroup *g = group_get(p);
-        if (!g)
-            return -1;
-        g->c0 = n->now;
-        g->moves0 = n->moves;
-        g->wait = JUMP_WAIT0;
-        p->cand[p->ncand] = g;
-        p->at[root] = p->ncand++;
-    }
-    struct jgroup *g = p->cand[p->at[root]];
-    if (g->nport == g->port_cap) {
-        int nc = g->port_cap ? 2 * g->port_cap : 16;
-        int *np = realloc(g->port, (size_t)nc * sizeof *np);
-        if (!np)
-            return -1;
-        g->port = np;
-        g->port_cap = nc;
-    }
-    g->port[g->nport++] = id;
-    return 0;
-}
-
-/* Record every group not frozen at the current cycle. */
-static void record(struct net *n)
-{
-    struct jprobe *p = &n->ac.jp;
-    if (alloc_scratch(n))
-        return;                          /* no memory: step on, one cycle at a time */
-    net_sleep_settle(n);                 /* the counters at c0 */
-    build(n);
-    p->epoch++;
-    p->ncand = 0;
-    /* one candidate a root with content, its ports in ascending order
-     * (input ports, which have the lower ids, first) */
-    const size_t nw = ((size_t)nports(n) + 63) / 64;
-    for (size_t wd = 0; wd < nw; wd++) {
-        uint64_t bits = p->gmap[wd];
-        p->gmap[wd] = 0;
-        for (; bits; bits &= bits - 1)
-            if (add_port(n, (int)(wd * 64) + __builtin_ctzll(bits)))
-                goto oom;
-    }
-    for (int i = 0; i < p->ncand; i++) {
-        struct jgroup *g = p->cand[i];
-        if (!walk_record(n, g, n->now))
-            goto oom;
-        g->nls = nlinks(n, g);
-        if (g->nls > g->ls_cap) {
-            struct link_stats *ls = realloc(g->ls, (size_t)g->nls * sizeof *ls);
-            if (!ls)
-                goto oom;
-            g->ls = ls;
-            g->ls_cap = g->nls;
-        }
-        link_counters(n, g, g->ls);
-    }
-    p->on = p->ncand > 0;
-    p->froze = 0;
-    return;
-oom:
-    memset(p->gmap, 0, ((size_t)nports(n) + 63) / 64 * sizeof *p->gmap);
-    drop_candidates(p);
 }
 
 /* The counters of g's worms and links up to the present: a sleeping
@@ -670,6 +607,155 @@ static void settle_ports(struct net *n, const struct jgroup *g)
 {
     for (int k = 0; k < g->nport; k++)
         net_sleep_settle_one(n, net_port_router(n, g->port[k]));
+}
+
+/* Port id's part to be looked at by the next record(). */
+static void seed(struct net *n, int id)
+{
+    struct jprobe *p = &n->ac.jp;
+    if (!p->seeded || p->seeded[id] == p->seedgen)
+        return;                          /* (no scratch yet: the first record looks at every port) */
+    p->seeded[id] = p->seedgen;
+    p->seed[p->nseed++] = id;
+}
+
+/* Port id's part may be a candidate now (net_state.h). */
+void net_jump_seed(struct net *n, int id)
+{
+    seed(n, id);
+    if (n->ac.jp.next_try > n->now)
+        n->ac.jp.next_try = n->now;
+}
+
+/* A tail left port id: a part no candidate holds may split, its
+ * pieces to be looked at. */
+void net_jump_tail(struct net *n, int id)
+{
+    struct jprobe *p = &n->ac.jp;
+    if (p->cm && !p->cm[id] && !n->ac.pg[id])
+        net_jump_seed(n, id);
+}
+
+static void seed_group(struct net *n, const struct jgroup *g)
+{
+    for (int i = 0; i < g->nport; i++)
+        seed(n, g->port[i]);
+}
+
+/* A new candidate of the ports in p->part, recorded at the current cycle;
+ * -1 without memory. */
+static int new_candidate(struct net *n)
+{
+    struct jprobe *p = &n->ac.jp;
+    if (p->ncand == p->cand_cap) {
+        int nc = p->cand_cap ? 2 * p->cand_cap : 64;
+        struct jgroup **c = realloc(p->cand, (size_t)nc * sizeof *c);
+        if (!c)
+            return -1;
+        p->cand = c;
+        p->cand_cap = nc;
+    }
+    struct jgroup *g = group_get(p);
+    if (!g)
+        return -1;
+    p->cand[p->ncand++] = g;
+    if (g->port_cap < p->npart) {
+        int *np = realloc(g->port, (size_t)p->npart * sizeof *np);
+        if (!np)
+            return -1;
+        g->port = np;
+        g->port_cap = p->npart;
+    }
+    /* its ports in ascending order (input ports, which have the lower ids, first) */
+    int lo = INT32_MAX, hi = 0;
+    for (int i = 0; i < p->npart; i++) {
+        int id = p->part[i];
+        p->bits[id / 64] |= 1ull << (id % 64);
+        lo = id < lo ? id : lo;
+        hi = id > hi ? id : hi;
+    }
+    g->nport = 0;
+    for (int w = lo / 64; w <= hi / 64; w++) {
+        for (uint64_t b = p->bits[w]; b; b &= b - 1)
+            g->port[g->nport++] = w * 64 + __builtin_ctzll(b);
+        p->bits[w] = 0;
+    }
+    for (int i = 0; i < g->nport; i++)
+        p->cm[g->port[i]] = g;
+    g->c0 = n->now;
+    g->moves0 = n->moves;
+    g->wait = JUMP_WAIT0;
+    settle_ports(n, g);                  /* the counters at c0 */
+    if (!walk_record(n, g, n->now))
+        return -1;
+    g->nls = nlinks(n, g);
+    if (g->nls > g->ls_cap) {
+        struct link_stats *ls = realloc(g->ls, (size_t)g->nls * sizeof *ls);
+        if (!ls)
+            return -1;
+        g->ls = ls;
+        g->ls_cap = g->nls;
+    }
+    link_counters(n, g, g->ls);
+    return 0;
+}
+
+/* The parts of the seeded ports (every input port, the first time) as
+ * candidates: a candidate whose ports are its part's, all of them, is that
+ * part, whole since its record, which it keeps; a part holding ports of
+ * other candidates replaces them (their other ports seeded), recorded
+ * anew. A part with no content is none; one with a head still to cross a
+ * link or aimed at a frozen group is none yet: seeded again when its head
+ * is home or parks, the group it aims at thaws, or a tail splits it. */
+static void record(struct net *n)
+{
+    struct jprobe *p = &n->ac.jp;
+    if (alloc_scratch(n))
+        return;                          /* no memory: step on, one cycle at a time */
+    if (!p->seedgen) {                   /* the first: every input port */
+        p->seedgen = 1;
+        for (int r = 0; r < n->nr; r++)
+            for (int ip = 0; ip < n->nin; ip++)
+                seed(n, net_in_id(n, r, ip));
+    }
+    p->epoch++;
+    p->stamp++;
+    for (int k = 0; k < p->nseed; k++) {
+        int id = p->seed[k];
+        if (p->mark[id] == p->stamp || n->ac.pg[id])
+            continue;                    /* (its part is looked at already, or frozen) */
+        if (part(n, id) != 1)
+            continue;
+        struct jgroup *g = p->cm[p->part[0]];
+        for (int i = 1; g && i < p->npart; i++)
+            if (p->cm[p->part[i]] != g)
+                g = NULL;
+        if (g && g->nport == p->npart)
+            continue;                    /* the candidate it is */
+        for (int i = 0; i < p->npart; i++) {
+            struct jgroup *h = p->cm[p->part[i]];
+            if (!h)
+                continue;
+            for (int j = 0; j < p->ncand; j++)
+                if (p->cand[j] == h) {
+                    p->cand[j] = p->cand[--p->ncand];
+                    break;
+                }
+            uncover(p, h);
+            seed_group(n, h);
+            group_put(p, h);
+        }
+        if (new_candidate(n))
+            goto oom;
+    }
+    p->seedgen++;
+    p->nseed = 0;
+    p->next_try = UINT64_MAX;
+    p->rest = n->now + JUMP_REST;
+    return;
+oom:
+    p->nseed = 0;
+    drop_candidates(n);
 }
 
 /* Candidate g, still a whole part, recorded again at the current cycle. */
@@ -958,49 +1044,58 @@ void net_jump_probe(struct net *n)
     struct jprobe *p = &n->ac.jp;
     if (n->mc_live)
         return;              /* multidestination worms: stepped (net_model.h) */
-    if (!p->on) {
-        if (n->now >= p->next_try) {
-            if (long_push(n))
-                record(n);
-            else
-                p->next_try = UINT64_MAX;      /* lowered by net_jump_reset or a thaw */
-        }
-        return;
-    }
+    int changed = 0, failed = 0;
     for (int i = 0; i < p->ncand; i++) {
         struct jgroup *g = p->cand[i];
         uint64_t P = n->now - g->c0;
         int keep = 0;
-        if (n->moves != g->moves0 && walk_same(n, g, n->now)) {
+        if ((n->moves != g->moves0 || P == 1) && walk_same(n, g, n->now)) {
             settle_ports(n, g);          /* the counters at c1 */
-            uint64_t k = unchanged(n, g, g->c0) || closed(n, g) ? periods(n, g, P) : 0;
+            int cl = unchanged(n, g, g->c0) || closed(n, g);
+            uint64_t k = cl ? periods(n, g, P) : 0;
             if (k >= JUMP_KMIN) {
+                uncover(p, g);
                 freeze(n, g, P, k);
-                p->froze = 1;
+                p->gap = 0;
+                keep = 2;
             } else {
-                group_put(p, g);
+                if (cl)
+                    failed = 1;
+                else
+                    changed = 1;             /* something joined it: its part, recorded anew */
             }
         } else if (P < g->wait) {
             keep = 1;
-        } else if (2 * g->wait <= JUMP_PMAX && whole(n, g) && !rerecord(n, g)) {
+        } else if (2 * g->wait > JUMP_PMAX) {
+            failed = 1;
+        } else if (!whole(n, g)) {
+            changed = 1;
+        } else if (!rerecord(n, g)) {
             g->wait *= 2;            /* Brent: a transient start costs O(its length + P) */
             keep = 1;
-        } else {
+        }
+        if (keep == 1)
+            continue;
+        if (!keep) {
+            uncover(p, g);
+            seed_group(n, g);
             group_put(p, g);
         }
-        if (!keep)
-            p->cand[i--] = p->cand[--p->ncand];
+        p->cand[i--] = p->cand[--p->ncand];
     }
-    if (p->ncand)
-        return;
-    p->on = 0;
-    if (p->froze) {
-        p->gap = 0;
+    if (changed)
         p->next_try = n->now;
-    } else {
+    if (failed) {
         p->gap = p->gap ? min_u64(2 * p->gap, JUMP_GAP_MAX) : JUMP_GAP_MIN;
-        p->next_try = n->now + p->gap;
+        p->next_try = min_u64(p->next_try, n->now + p->gap);
     }
+    if (n->now < p->next_try || n->now < p->rest)
+        return;
+    if (!long_push(n)) {
+        p->next_try = UINT64_MAX;      /* lowered by net_jump_reset or a thaw */
+        return;
+    }
+    record(n);
 }
 
 /* Cycle c of frozen group g's ports alone (thaw): its
@@ -1115,6 +1210,7 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
     n->ac.stepping = NULL;
     for (int i = 0; i < g->nport; i++) {
         n->ac.pg[g->port[i]] = NULL;
+        seed(n, g->port[i]);
         if (is_in(n, g->port[i]))
             net_activate(n, net_port_router(n, g->port[i]));      /* stepped again (struct net's active) */
     }
@@ -1255,8 +1351,8 @@ void net_jump_settle(struct net *n)
         thaw_due(n, n->now, 1);
     net_sleep_settle(n);
     net_wake(n, n->now);
-    if (net_sat_settle(n) && n->ac.jp.on) {
-        drop_candidates(&n->ac.jp);                 /* their link counts at c0 are off now */
+    if (net_sat_settle(n) && n->ac.jp.ncand) {
+        drop_candidates(n);                         /* their link counts at c0 are off now */
         net_jump_reset(n);
     }
 }
@@ -1271,18 +1367,20 @@ void net_jump_reset(struct net *n)
 void net_jump_free(struct net *n)
 {
     struct jprobe *p = &n->ac.jp;
-    drop_candidates(p);
+    for (int i = 0; i < p->ncand; i++)
+        group_free(p->cand[i]);
     free(p->cand);
-    free(p->uf);
-    free(p->uf0);
     free(p->port_r);
     free(p->port_i);
-    free(p->live);
-    free(p->aim);
-    free(p->gmap);
-    free(p->has);
-    free(p->at);
     free(p->mark);
+    free(p->part);
+    free(p->seed);
+    free(p->seeded);
+    free(p->cm);
+    free(p->rj);
+    free(p->rh);
+    free(p->rstamp);
+    free(p->bits);
     for (int i = 0; i < n->ac.nfz; i++)
         group_free(n->ac.fz[i]);
     free(n->ac.fz);

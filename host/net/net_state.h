@@ -154,19 +154,18 @@ struct jgroup {
     int hix;                                /* frozen: its place in net's heap fz */
 };
 struct jprobe {
-    int on, froze;
-    uint64_t next_try, gap, epoch;
+    uint64_t next_try, gap, epoch, rest;
     struct jgroup **cand;  int ncand, cand_cap;
     struct jgroup *spare;                   /* groups done with, their arrays kept for the next */
-    int *uf, *at, *mark, stamp;  uint8_t *has; /* scratch over the port ids */
-    int *uf0;                               /* uf with only the links joined */
-    int *live, nlive;                       /* scratch: input ports holding flits or a routed VC */
-    int *aim;                               /* scratch: those of them with a head aimed at a
-                                               frozen group (build) */
+    int *mark, stamp;                       /* scratch over the port ids */
+    int *part, npart;                       /* scratch: the ports of a part (part()) */
+    int *seed, nseed;                       /* ports whose parts the next record looks at, each once */
+    uint64_t *seeded, seedgen;              /* per port id: seedgen when it is in seed */
+    struct jgroup **cm;                     /* per port id: the candidate holding it, or NULL */
+    uint64_t *rj;  uint8_t *rh;  int *rstamp; /* scratch per input port and router (part()) */
+    uint64_t *bits;                         /* scratch: bitmap over the port ids, empty between uses */
     int *port_r;  uint16_t *port_i;         /* each port id's router and its index there (ip or o),
                                                read rather than divided out (net_port_router) */
-    uint64_t *gmap;                         /* scratch: bitmap over the port ids, the ports
-                                               record() gathers */
 };
 
 /* The hooks an accelerator attaches to the cycle model (net.c and net_accel.h call them
@@ -541,6 +540,8 @@ void net_jump_queued(struct net *n, int src, int ch, int mc);
 void net_jump_settle(struct net *n);
 void net_jump_reset(struct net *n);
 void net_jump_free(struct net *n);
+void net_jump_seed(struct net *n, int id);
+void net_jump_tail(struct net *n, int id);
 
 /* net_inject.c, for net_mc.c: a worm's flits for len bytes (without the
  * multidestination header); queue a routed worm on its source's NIC
