@@ -55,7 +55,7 @@
  * counts), and reads absolute time only to see whether a queued message
  * is ready. So from a state S the group makes the same moves as from S
  * shifted, as long as no head or tail moves and no queued message of it
- * becomes ready. A probe records the canonical state of every group at
+ * becomes ready. The probe records the canonical state of a group at its
  * cycle c0: per run of one worm's consecutive flits in an input VC, the
  * worm (by net_msg.jid: a delivered worm's freed address may come back as
  * another's), the first flit's index less f_out of its worm, the run's
@@ -136,7 +136,7 @@
 #define JUMP_GAP_MIN 8
 #define JUMP_GAP_MAX 256
 #define JUMP_REST    16     /* cycles from one record() to the next, at least */
-#define JUMP_MIN_PUSH 48    /* no probe while no NIC has more flits than this left to push */
+#define JUMP_MIN_PUSH 48    /* no record while no NIC has more flits than this left to push */
 
 static int nports(const struct net *n) { return n->nr * (n->nin + n->nout); }
 static int is_in(const struct net *n, int id) { return id < n->nr * n->nin; }
@@ -155,7 +155,7 @@ static int link_of(const struct net *n, int id)
 /* The output ports of router r that VC vc of input port ip joins ip to:
  * the one its routed worm holds, and the one each head in it will be
  * routed to; a parked head at its front joins nothing (net_state.h). One
- * rule for build(), closed_marked() and whole():
+ * rule for router_joins(), closed_marked() and whole():
  *   for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;)
  * gives each in turn, *head telling a head's from the routed worm's. */
 struct joins {
@@ -219,9 +219,6 @@ static void router_joins(struct net *n, int r)
                 if (!v->count && !v->routed)
                     continue;
                 has |= 1;
-                if (v->routed == 1 && ivc_at(v, 0)->idx == 0 && v->out_port < n->nlinkp && v->count &&
-                    !net_parked(R, ip * V + vc))
-                    has |= 4;
                 struct joins it;
                 int o, head;
                 for (joins_begin(&it, n, r, ip, vc); (o = joins_next(&it, &head)) >= 0;) {
@@ -619,7 +616,7 @@ static void seed(struct net *n, int id)
     p->seed[p->nseed++] = id;
 }
 
-/* Port id's part may be a candidate now (net_state.h). */
+/* Port id's part may be a candidate now: the next record() looks at it. */
 void net_jump_seed(struct net *n, int id)
 {
     seed(n, id);
@@ -632,7 +629,7 @@ void net_jump_seed(struct net *n, int id)
 void net_jump_tail(struct net *n, int id)
 {
     struct jprobe *p = &n->ac.jp;
-    if (p->cm && !p->cm[id] && !n->ac.pg[id])
+    if (p->seed && !p->cm[id] && !n->ac.pg[id])    /* (seed: the scratch is all there) */
         net_jump_seed(n, id);
 }
 
@@ -755,6 +752,7 @@ static void record(struct net *n)
     return;
 oom:
     p->nseed = 0;
+    p->seedgen++;                        /* the ports taken this pass may be seeded again */
     drop_candidates(n);
 }
 
@@ -772,9 +770,9 @@ static int rerecord(struct net *n, struct jgroup *g)
 }
 
 /* Marks g's ports in p->mark with a new stamp, returned. */
-static int mark_ports(struct jprobe *p, const struct jgroup *g)
+static uint64_t mark_ports(struct jprobe *p, const struct jgroup *g)
 {
-    int s = ++p->stamp;
+    uint64_t s = ++p->stamp;
     for (int i = 0; i < g->nport; i++)
         p->mark[g->port[i]] = s;
     return s;
@@ -788,7 +786,7 @@ static int mark_ports(struct jprobe *p, const struct jgroup *g)
  * ports thaws (they were left out of the parts recorded while it was
  * frozen): head_c. A router without such a cycle since c0 joins what it
  * joined then. */
-static int closed_marked(struct net *n, const struct jgroup *g, int s)
+static int closed_marked(struct net *n, const struct jgroup *g, uint64_t s)
 {
     struct jprobe *p = &n->ac.jp;
     const int V = n->V;
@@ -830,7 +828,7 @@ static int unchanged(const struct net *n, const struct jgroup *g, uint64_t c)
     return 1;
 }
 
-/* Whether g's ports are still a whole part (build): no port outside is
+/* Whether g's ports are still a whole part (part()): no port outside is
  * routed into it, and every routed VC and every head in its input ports
  * goes to an output port of it. g was whole at g->c0. */
 static int whole(struct net *n, const struct jgroup *g)
@@ -839,7 +837,7 @@ static int whole(struct net *n, const struct jgroup *g)
         return 1;
     struct jprobe *p = &n->ac.jp;
     const int V = n->V;
-    int s = mark_ports(p, g);
+    uint64_t s = mark_ports(p, g);
     if (!closed_marked(n, g, s))
         return 0;
     for (int i = 0; i < g->nport; i++) {
@@ -992,6 +990,7 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         int nc = n->ac.fz_cap ? 2 * n->ac.fz_cap : 64;
         struct jgroup **f = realloc(n->ac.fz, (size_t)nc * sizeof *f);
         if (!f) {
+            seed_group(n, g);                    /* not frozen: its part looked at again */
             group_put(&n->ac.jp, g);
             return;
         }
@@ -1017,7 +1016,6 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
             const struct ivc *v = &R->in[ip * n->V + vc];
             g->nflits += v->count;
             R->acc.nfrozen += v->count;
-            R->acc.nrfrozen += v->routed != 0;
         }
     }
     n->ac.frozen_flits += g->nflits;
@@ -1049,6 +1047,10 @@ void net_jump_probe(struct net *n)
         struct jgroup *g = p->cand[i];
         uint64_t P = n->now - g->c0;
         int keep = 0;
+        /* Nothing moved anywhere since c0: only a still group (a parked head,
+         * nothing moving: periods() and still()) may freeze, so it is
+         * compared after one cycle; otherwise a group is compared only once
+         * something moved. */
         if ((n->moves != g->moves0 || P == 1) && walk_same(n, g, n->now)) {
             settle_ports(n, g);          /* the counters at c1 */
             int cl = unchanged(n, g, g->c0) || closed(n, g);
@@ -1159,7 +1161,6 @@ static void thaw(struct net *n, struct jgroup *g, uint64_t t)
             for (int vc = 0; vc < V; vc++) {
                 struct ivc *v = &R->in[ip * V + vc];
                 R->acc.nfrozen -= v->count;
-                R->acc.nrfrozen -= v->routed != 0;
                 for (uint32_t x = 0; x < v->count; x++) {
                     struct flit *f = ivc_at(v, x);
                     f->idx += (uint32_t)(k * g->msg[f->m->jix].d);

@@ -81,8 +81,6 @@ struct nic_queue {                  /* one injection channel */
  * net_park.c, net_sleep.c); the cycle model (net_core.c) reads none of it. */
 struct router_accel {
     uint32_t nfrozen;               /* of its flits, those in frozen groups (net_jump.c) */
-    uint32_t nrfrozen;              /* of its routed input VCs, those in frozen groups (the probe
-                                       skips a router whose flits and routed VCs are all frozen) */
     uint64_t fmask;                 /* bit i: input VC i is in a frozen group (unused if n->wide) */
     uint64_t head_c;                /* the last cycle a head entered one of its input VCs, was
                                        routed or woken here, or a group of its input ports thawed
@@ -139,7 +137,7 @@ struct jmsg {
     uint32_t d;             /* flits out per period */
     uint64_t db;            /* blocked cycles per period */
 };
-/* A group of ports (net_jump.c): a candidate of a probe, or frozen. */
+/* A group of ports (net_jump.c): a candidate (recorded, its period looked for), or frozen. */
 struct jgroup {
     int *port, nport, port_cap;             /* port ids (net_in_id, net_out_id), ascending */
     uint64_t *w;  size_t len, cap;          /* its canonical state at c0 */
@@ -154,15 +152,18 @@ struct jgroup {
     int hix;                                /* frozen: its place in net's heap fz */
 };
 struct jprobe {
-    uint64_t next_try, gap, epoch, rest;
+    uint64_t next_try;                      /* the first cycle the next record() may run */
+    uint64_t gap;                           /* the wait after a candidate failed, doubled each time */
+    uint64_t epoch;                         /* a record's number (net_msg's jmark) */
+    uint64_t rest;                          /* no record() before this cycle (JUMP_REST) */
     struct jgroup **cand;  int ncand, cand_cap;
     struct jgroup *spare;                   /* groups done with, their arrays kept for the next */
-    int *mark, stamp;                       /* scratch over the port ids */
+    uint64_t *mark, stamp;                  /* scratch over the port ids: marked with stamp */
     int *part, npart;                       /* scratch: the ports of a part (part()) */
     int *seed, nseed;                       /* ports whose parts the next record looks at, each once */
     uint64_t *seeded, seedgen;              /* per port id: seedgen when it is in seed */
     struct jgroup **cm;                     /* per port id: the candidate holding it, or NULL */
-    uint64_t *rj;  uint8_t *rh;  int *rstamp; /* scratch per input port and router (part()) */
+    uint64_t *rj;  uint8_t *rh;  uint64_t *rstamp; /* scratch per input port and router (part()) */
     uint64_t *bits;                         /* scratch: bitmap over the port ids, empty between uses */
     int *port_r;  uint16_t *port_i;         /* each port id's router and its index there (ip or o),
                                                read rather than divided out (net_port_router) */
@@ -529,8 +530,10 @@ static inline int net_head_out(const struct net *n, int r, int ip, const struct 
  * pushed where it will be routed into it); net_jump_idle_until: when every
  * flit is frozen, the cycle the clock may go to; net_jump_queued: before a
  * message is queued on channel ch of node src; net_jump_settle thaws every
- * group (the counters are then exact); net_jump_reset: a probe may start
- * now. */
+ * group (the counters are then exact); net_jump_reset: the next record
+ * may run now; net_jump_seed: a port whose part the next record looks at
+ * (an event may have begun, split or joined it); net_jump_tail: a tail
+ * left port id, seeded unless a candidate or a frozen group holds it. */
 void net_jump_probe(struct net *n);
 void net_jump_cycle(struct net *n, uint64_t c);
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t);
