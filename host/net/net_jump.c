@@ -538,15 +538,21 @@ static void uncover(struct jprobe *p, const struct jgroup *g)
 
 static void seed_group(struct net *n, const struct jgroup *g);
 
-/* Every candidate dropped, its ports seeded. */
+/* Candidate g dropped (the caller takes it out of p->cand): its ports held
+ * by no candidate and seeded, its part looked at again by the next record. */
+static void drop(struct net *n, struct jgroup *g)
+{
+    uncover(&n->ac.jp, g);
+    seed_group(n, g);
+    group_put(&n->ac.jp, g);
+}
+
+/* Every candidate dropped. */
 static void drop_candidates(struct net *n)
 {
     struct jprobe *p = &n->ac.jp;
-    for (int i = 0; i < p->ncand; i++) {
-        uncover(p, p->cand[i]);
-        seed_group(n, p->cand[i]);
-        group_put(p, p->cand[i]);
-    }
+    for (int i = 0; i < p->ncand; i++)
+        drop(n, p->cand[i]);
     p->ncand = 0;
 }
 
@@ -610,8 +616,9 @@ static void settle_ports(struct net *n, const struct jgroup *g)
 static void seed(struct net *n, int id)
 {
     struct jprobe *p = &n->ac.jp;
-    if (!p->seeded || p->seeded[id] == p->seedgen)
-        return;                          /* (no scratch yet: the first record looks at every port) */
+    if (!p->seed || p->seeded[id] == p->seedgen)
+        return;                          /* (no scratch yet, seed the last of it allocated: the
+                                            first record looks at every port) */
     p->seeded[id] = p->seedgen;
     p->seed[p->nseed++] = id;
 }
@@ -629,7 +636,7 @@ void net_jump_seed(struct net *n, int id)
 void net_jump_tail(struct net *n, int id)
 {
     struct jprobe *p = &n->ac.jp;
-    if (p->seed && !p->cm[id] && !n->ac.pg[id])    /* (seed: the scratch is all there) */
+    if (p->seed && !p->cm[id] && !n->ac.pg[id])    /* (seed: the scratch is all there, as in seed()) */
         net_jump_seed(n, id);
 }
 
@@ -738,9 +745,7 @@ static void record(struct net *n)
                     p->cand[j] = p->cand[--p->ncand];
                     break;
                 }
-            uncover(p, h);
-            seed_group(n, h);
-            group_put(p, h);
+            drop(n, h);
         }
         if (new_candidate(n))
             goto oom;
@@ -990,8 +995,7 @@ static void freeze(struct net *n, struct jgroup *g, uint64_t P, uint64_t k)
         int nc = n->ac.fz_cap ? 2 * n->ac.fz_cap : 64;
         struct jgroup **f = realloc(n->ac.fz, (size_t)nc * sizeof *f);
         if (!f) {
-            seed_group(n, g);                    /* not frozen: its part looked at again */
-            group_put(&n->ac.jp, g);
+            drop(n, g);                          /* not frozen: its part looked at again */
             return;
         }
         n->ac.fz = f;
@@ -1078,11 +1082,8 @@ void net_jump_probe(struct net *n)
         }
         if (keep == 1)
             continue;
-        if (!keep) {
-            uncover(p, g);
-            seed_group(n, g);
-            group_put(p, g);
-        }
+        if (!keep)
+            drop(n, g);
         p->cand[i--] = p->cand[--p->ncand];
     }
     if (changed)
