@@ -581,15 +581,30 @@ static void check_back(struct run *rn, int rank)
         rn->back[rank] = 1;
 }
 
+/* The rings a local node's wake-up that brought nothing stands for
+ * (on_bell). Its eventfd is read only then: a wake-up that brings
+ * descriptors leaves the count unread, so the first read after one holds
+ * that wake-up's rings as well and counts as one ring (an undercount,
+ * never a storm made up). Every ring read goes to summary.json's count. */
+static unsigned long long empty_rings(struct run *rn, int rank)
+{
+    uint64_t v = nic_mem_rings(&rn->nd[rank]->mem);
+    rn->out.doorbells += v;
+    return rn->empty_bells[rank] ? v : 1;
+}
+
 /* A doorbell: the node has posted descriptors. The bell's eventfd is
- * watched edge-triggered and not read here: each write by the node's QEMU
- * wakes epoll once (epoll(7)), and the rings say what there is to do, so
- * the count carries nothing the run needs now (rings() reads it once at
- * the run's start and once at its end, for summary.json). This saves two
- * system calls per doorbell (the read and the read that finds it empty).
- * `rings`: the doorbells it stands for (1 here; a node host relays those
- * that bring nothing by the thousand, node_host.c), each counted as empty
- * if no descriptor came. */
+ * watched edge-triggered and not read when the wake-up brings
+ * descriptors: the rings say what there is to do, so the count carries
+ * nothing the run needs then (stop_nodes reads the rest for
+ * summary.json). This saves two system calls a doorbell (the read and
+ * the read that finds it empty). One wake-up may stand for many rings
+ * (epoll reports the writes since its last wait as one event, fewer of
+ * them the busier the host), so a wake-up that brings nothing is counted
+ * by its rings, read from the eventfd, and a doorbell storm is named
+ * whatever the host's load. `rings`: a remote node's empty rings as its
+ * node host counted them (node_host.c; 1 for a relay that brought
+ * something). */
 static void on_bell(struct run *rn, int rank, unsigned rings)
 {
     if (check_fault(rn, rank))
@@ -603,7 +618,10 @@ static void on_bell(struct run *rn, int rank, unsigned rings)
         fail(rn, "%s", rn->r.error);
     else
         check_back(rn, rank);
-    rn->empty_bells[rank] = rn->r.nodes[rank].cons != cons ? 0 : rn->empty_bells[rank] + rings;
+    if (rn->r.nodes[rank].cons != cons)
+        rn->empty_bells[rank] = 0;
+    else
+        rn->empty_bells[rank] += rn->nd[rank] ? empty_rings(rn, rank) : rings;
 }
 
 /* The node whose doorbells brought nothing most often since its last
@@ -759,15 +777,6 @@ static void on_timer(struct run *rn)
                      "reset its board after EXIT (--hang-timeout); see node-%03d.log", i, t - rn->all_exited_at, i);
 }
 
-/* The rings of node nd's doorbell since the last call: its eventfd's
- * count, which on_bell never reads (an edge-triggered wake-up needs no
- * read). */
-static uint64_t rings(const struct pool_node *nd)
-{
-    uint64_t v;
-    return read(nd->mem.bell_fd, &v, sizeof v) == (ssize_t)sizeof v ? v : 0;
-}
-
 /* Every node goes back to the pool: kept warm after a run that went well
  * (it posted EXIT), killed and reaped otherwise. Its rings during the
  * run are counted first. */
@@ -775,7 +784,7 @@ static void stop_nodes(struct run *rn)
 {
     for (int i = 0; i < rn->m.nodes; i++)
         if (rn->nd[i]) {
-            rn->out.doorbells += rings(rn->nd[i]);
+            rn->out.doorbells += nic_mem_rings(&rn->nd[i]->mem);
             pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]);
             rn->nd[i] = NULL;
         }
@@ -1137,7 +1146,7 @@ static int setup(struct run *rn)
         nd->run = rn;
         nd->rank = i;
         rn->nd[i] = nd;
-        (void)rings(nd);             /* a warm node's rings before this run */
+        (void)nic_mem_rings(&nd->mem); /* a warm node's rings before this run */
         engine_attach(&rn->r, i, nd->mem.map, nd->mem.size, rn->app, rn->args);
         if (nd->reusable)
             engine_node_waits_after_exit(&rn->r, i);

@@ -28,6 +28,12 @@ int nic_mem_create(struct nic_mem *nm, int rank, size_t size)
     return nm->bell_fd < 0 || nm->irq_fd < 0 ? -1 : 0;
 }
 
+uint64_t nic_mem_rings(const struct nic_mem *nm)
+{
+    uint64_t v;
+    return read(nm->bell_fd, &v, sizeof v) == (ssize_t)sizeof v ? v : 0;
+}
+
 void nic_mem_destroy(struct nic_mem *nm)
 {
     if (nm->map && nm->map != MAP_FAILED)

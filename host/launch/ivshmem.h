@@ -18,6 +18,12 @@ struct nic_mem {
 int  nic_mem_create(struct nic_mem *nm, int rank, size_t size);
 void nic_mem_destroy(struct nic_mem *nm);
 
+/* The rings of the node's doorbell since the last call: its eventfd's
+ * count, read and so reset (0 if none). A wake-up on the eventfd stands
+ * for one ring or many: the node's QEMU writes 1 a ring, and epoll
+ * reports the writes since the last wait as one event. */
+uint64_t nic_mem_rings(const struct nic_mem *nm);
+
 /* Send the connect-time messages to a node's QEMU: version, its peer id,
  * the memory, the router as peer 0 (the node's doorbell eventfd), and the
  * node's own vector (the interrupt eventfd). */

@@ -39,8 +39,8 @@ struct link_hdr {
     uint32_t type;        /* enum link_type */
     uint32_t node;        /* the node's rank in the machine */
     int32_t  value;       /* DIED: the wait status; GDB: the port; BELL: the node's
-                             doorbells it stands for that brought nothing (0 when
-                             it brings something) */
+                             rings it stands for that brought nothing, counted
+                             from its eventfd (0 when it brings something) */
     uint32_t len;         /* bytes of body after the header */
 };
 

@@ -22,7 +22,7 @@ struct hosted {
     struct relay_layout l;
     uint32_t sent;                   /* its prod as last relayed */
     struct nic_status shown;         /* its status as last relayed */
-    uint32_t empty;                  /* its doorbells since the last BELL relayed that brought nothing */
+    uint32_t empty;                  /* its rings since the last BELL relayed that brought nothing */
 };
 
 /* Doorbells that bring nothing are relayed by the thousand, as one BELL
@@ -42,9 +42,12 @@ void node_host_error(const char *fmt, ...)
 }
 
 /* What the node posted since the last BELL, if anything changed (or
- * always). `rung`: the node rang its doorbell, which is counted when it
- * brought nothing; the BELL carries that count when it brings nothing
- * either (link.h). */
+ * always). `rung`: the node rang its doorbell. A wake-up that brought
+ * nothing is counted by the rings it stands for, read from the eventfd,
+ * as the router counts a local node's (wormsim.c, empty_rings: the first
+ * read after a wake-up that brought something, whose count is left
+ * unread, counts as one); the BELL carries that count when it brings
+ * nothing either (link.h). */
 static void bell(struct hosted *h, int node, int always, int rung)
 {
     if (!h->nd)
@@ -52,8 +55,11 @@ static void bell(struct hosted *h, int node, int always, int rung)
     const uint8_t *shm = h->nd->mem.map;
     uint32_t prod = *(volatile uint32_t *)(shm + NIC_PROD_OFF);
     int nothing = prod == h->sent && !memcmp(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);
-    if (nothing && rung)
-        h->empty++;
+    if (nothing && rung) {
+        uint64_t v = nic_mem_rings(&h->nd->mem);
+        uint64_t e = h->empty + (h->empty ? v : 1);
+        h->empty = e < INT32_MAX ? (uint32_t)e : INT32_MAX;   /* the BELL carries it as an int32_t */
+    }
     if (nothing && !always && h->empty < RELAY_EMPTY_BELLS)
         return;
     memcpy(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);

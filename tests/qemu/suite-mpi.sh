@@ -83,6 +83,7 @@ mpi_hostile_nodes_are_named_as_on_one_host() {
   wm 3 "${storm[@]}" > "$TMP/h3" 2>&1; rc3=$?
   expect '[ $rc3 = 1 ]' "doorbell storm over 3 ranks: exit $rc3: $(tail -5 "$TMP/h3")"
   expect 'summary .error | grep -q "^node 13 rang its doorbell [0-9]* times with nothing posted: a doorbell storm, and no node used its NIC for 2 s (--hang-timeout)\$"' "$(summary .error)"
+  storm_counts_its_rings
 }
 
 # A bad option is refused once (not once per rank), before any node starts.
