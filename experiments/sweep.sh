@@ -361,6 +361,14 @@ status=$(csv_cols "$CSV" status)
 nfail=$(printf '%s' "$status" | grep -vcx ok); nref=$(printf '%s' "$status" | grep -cx refused)
 session_line
 echo "sweep $NAME: finished in $(fmt_t $(( $(date +%s) - T0 ))); $(($(wc -l < "$CSV") - 1)) rows in $CSV, $nfail not ok${nref:+ ($nref refused)}" >&2
+# Each run that failed, with the error its summary.json gives: a long
+# sweep's failures are read at its end, not searched for in its log.
+while IFS=, read -r app topo dims len status run; do
+  [ "$status" = ok ] || [ "$status" = refused ] && continue
+  err="no summary.json"
+  [ -f "$OUT/$run/summary.json" ] && err=$(jq -r '.error // "no error recorded"' "$OUT/$run/summary.json")
+  echo "  not ok: $app on $topo $dims, len $len: $err ($OUT/$run)" >&2
+done < <(csv_cols "$CSV" app topo dims len status run_dir)
 # Exit: 0 every row ok; 3 the others ok but some refused (a machine or a
 # length the app does not take, a row on purpose in some tables); 1 a run failed.
 [ "$nfail" = 0 ] && exit 0

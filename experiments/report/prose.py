@@ -72,7 +72,9 @@ every run that has a row and leaves no QEMU behind. GNU parallel runs
 the planned runs (`results/NAME/joblog`). `--jobs` counts whole
 machines; the runs of more than `big_nodes` (128) nodes run after the
 others, one at a time, since their QEMUs alone fill the cores, on one
-node pool (the other jobs' pools stop first, freeing their memory). The columns of results.csv:
+node pool (the other jobs' pools stop first, freeing their memory). At
+its end it names each run that failed, with the error its summary.json
+gives. The columns of results.csv:
 `app, topo, dims, nodes, len, preset, port_model, net, args, arch` (the
 run's key), `group`, `status` (ok, fail, refused), `coll_ns` and
 `coll_ns_node0` (the largest of the times the nodes reported through

@@ -240,6 +240,18 @@ big_runs_run_alone() {
     "pool 1 stopped at '$stop', first big run at '$first': $(cat "$o/pool-1.log")"
 }
 
+# A run that failed is named at the sweep's end, with its cell and the
+# error its summary.json gives, after the finished line.
+failed_run_is_named_at_the_end() {
+  printf 'topo = mesh\napps = bcast_hw\ndims = 2x2\nlen = 64\nargs = corrupt=1\n' > "$TMP/bad.sweep"
+  "$SWEEP" -o "$TMP/bad" "$TMP/bad.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 1 ]' "$(cat "$TMP/e")"
+  local run err
+  run=$TMP/bad/$(field "$TMP/bad/results.csv" "NR > 1" run_dir)
+  err=$(jq -r .error "$run/summary.json")
+  expect '[ -n "$err" ] && [ "$err" != null ]' "$(cat "$run/summary.json")"
+  expect '[ "$(tail -1 "$TMP/e")" = "  not ok: bcast_hw on mesh 2x2, len 64: $err ($run)" ]' "$(tail -3 "$TMP/e")"
+}
+
 # A machine the app refuses is a row with status refused and exit 3 (1 is
 # for a run that failed), so that make reproduce can go on past it.
 refused_run_is_recorded() {
@@ -508,6 +520,7 @@ t dead_pool_is_started_again dead_pool_is_started_again
 t pool_starts_each_node_once pool_starts_each_node_once
 t big_runs_run_alone big_runs_run_alone
 t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
+t failed_run_is_named_at_the_end failed_run_is_named_at_the_end
 t refused_run_is_recorded refused_run_is_recorded
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t stored_results_are_current stored_results_are_current
