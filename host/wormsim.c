@@ -585,7 +585,10 @@ static void check_back(struct run *rn, int rank)
  * (on_bell). Its eventfd is read only then: a wake-up that brings
  * descriptors leaves the count unread, so the first read after one holds
  * that wake-up's rings as well and counts as one ring (an undercount,
- * never a storm made up). Every ring read goes to summary.json's count. */
+ * never a storm made up). A descriptor of the node's restarts its count
+ * (empty_bells 0, whether a wake-up or on_timer's look took it), so a
+ * count of 0 stands for that first read. Every ring read goes to
+ * summary.json's count. */
 static unsigned long long empty_rings(struct run *rn, int rank)
 {
     uint64_t v = nic_mem_rings(&rn->nd[rank]->mem);
@@ -738,10 +741,15 @@ static void on_timer(struct run *rn)
         if (rn->r.nodes[i].state == NODE_BOOT) {
             if (engine_node_hello(&rn->r, i))
                 notify(rn, i);
-        } else if (engine_node_poll(&rn->r, i) < 0) {
-            fail(rn, "%s", rn->r.error);
         } else {
+            uint32_t cons = rn->r.nodes[i].cons;
+            if (engine_node_poll(&rn->r, i) < 0) {
+                fail(rn, "%s", rn->r.error);
+                break;
+            }
             check_back(rn, i);
+            if (rn->r.nodes[i].cons != cons)
+                rn->empty_bells[i] = 0;      /* (empty_rings) */
         }
     }
     if (rn->gdb_node >= 0)

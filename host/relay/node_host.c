@@ -23,6 +23,7 @@ struct hosted {
     uint32_t sent;                   /* its prod as last relayed */
     struct nic_status shown;         /* its status as last relayed */
     uint32_t empty;                  /* its rings since the last BELL relayed that brought nothing */
+    int unread;                      /* its eventfd may hold rings that brought something */
 };
 
 /* Doorbells that bring nothing are relayed by the thousand, as one BELL
@@ -44,10 +45,10 @@ void node_host_error(const char *fmt, ...)
 /* What the node posted since the last BELL, if anything changed (or
  * always). `rung`: the node rang its doorbell. A wake-up that brought
  * nothing is counted by the rings it stands for, read from the eventfd,
- * as the router counts a local node's (wormsim.c, empty_rings: the first
- * read after a wake-up that brought something, whose count is left
- * unread, counts as one); the BELL carries that count when it brings
- * nothing either (link.h). */
+ * as the router counts a local node's (wormsim.c, empty_rings): a
+ * wake-up that brings something leaves the count unread, so the first
+ * read after one counts as one ring. The BELL carries the count when it
+ * brings nothing either (link.h). */
 static void bell(struct hosted *h, int node, int always, int rung)
 {
     if (!h->nd)
@@ -57,9 +58,12 @@ static void bell(struct hosted *h, int node, int always, int rung)
     int nothing = prod == h->sent && !memcmp(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);
     if (nothing && rung) {
         uint64_t v = nic_mem_rings(&h->nd->mem);
-        uint64_t e = h->empty + (h->empty ? v : 1);
+        uint64_t e = h->empty + (h->unread ? 1 : v);
         h->empty = e < INT32_MAX ? (uint32_t)e : INT32_MAX;   /* the BELL carries it as an int32_t */
+        h->unread = 0;
     }
+    if (!nothing)
+        h->unread = 1;
     if (nothing && !always && h->empty < RELAY_EMPTY_BELLS)
         return;
     memcpy(&h->shown, shm + NIC_STATUS_OFF, sizeof h->shown);
@@ -101,6 +105,7 @@ static void start(const struct node_host_job *j, struct hosted *hs, int node, co
     h->nd = nd;
     h->sent = 0;
     h->empty = 0;
+    h->unread = 1;                   /* (a warm node's rings before this run) */
     memset(&h->shown, 0, sizeof h->shown);
 }
 
