@@ -586,14 +586,30 @@ static void check_back(struct run *rn, int rank)
  * descriptors leaves the count unread, so the first read after one holds
  * that wake-up's rings as well and counts as one ring (an undercount,
  * never a storm made up). A descriptor of the node's restarts its count
- * (empty_bells 0, whether a wake-up or on_timer's look took it), so a
- * count of 0 stands for that first read. Every ring read goes to
- * summary.json's count. */
+ * (take_descriptors: empty_bells 0, whether a wake-up or on_timer's look
+ * took it), so a count of 0 stands for that first read. Every ring read
+ * goes to summary.json's count. */
 static unsigned long long empty_rings(struct run *rn, int rank)
 {
     uint64_t v = nic_mem_rings(&rn->nd[rank]->mem);
     rn->out.doorbells += v;
     return rn->empty_bells[rank] ? v : 1;
+}
+
+/* Node rank's new descriptors, taken; whether there were any (none when
+ * the run failed on one). Any restarts its count of empty rings. */
+static int take_descriptors(struct run *rn, int rank)
+{
+    uint32_t cons = rn->r.nodes[rank].cons;
+    if (engine_node_poll(&rn->r, rank) < 0) {
+        fail(rn, "%s", rn->r.error);
+        return 0;
+    }
+    check_back(rn, rank);
+    if (rn->r.nodes[rank].cons == cons)
+        return 0;
+    rn->empty_bells[rank] = 0;
+    return 1;
 }
 
 /* A doorbell: the node has posted descriptors. The bell's eventfd is
@@ -616,14 +632,7 @@ static void on_bell(struct run *rn, int rank, unsigned rings)
         rn->last_progress = now_s();
         notify(rn, rank);
     }
-    uint32_t cons = rn->r.nodes[rank].cons;
-    if (engine_node_poll(&rn->r, rank) < 0)
-        fail(rn, "%s", rn->r.error);
-    else
-        check_back(rn, rank);
-    if (rn->r.nodes[rank].cons != cons)
-        rn->empty_bells[rank] = 0;
-    else
+    if (!take_descriptors(rn, rank))
         rn->empty_bells[rank] += rn->nd[rank] ? empty_rings(rn, rank) : rings;
 }
 
@@ -742,14 +751,7 @@ static void on_timer(struct run *rn)
             if (engine_node_hello(&rn->r, i))
                 notify(rn, i);
         } else {
-            uint32_t cons = rn->r.nodes[i].cons;
-            if (engine_node_poll(&rn->r, i) < 0) {
-                fail(rn, "%s", rn->r.error);
-                break;
-            }
-            check_back(rn, i);
-            if (rn->r.nodes[i].cons != cons)
-                rn->empty_bells[i] = 0;      /* (empty_rings) */
+            take_descriptors(rn, i);
         }
     }
     if (rn->gdb_node >= 0)
