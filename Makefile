@@ -28,7 +28,14 @@ USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR
             FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
 $(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
-ARCH     ?= arm
+# An empty ARCH or RUNS_DIR means its default, as an empty NODES, TOPO or
+# APP does (make run ARCH= ...).
+ifeq ($(strip $(value ARCH)),)
+override ARCH := arm
+endif
+ifeq ($(strip $(value RUNS_DIR)),)
+override RUNS_DIR := runs
+endif
 CC       ?= cc
 # V=1 on the command line shows every compile and link command as make
 # runs it, and apt-get's and the test suites' whole output as it comes. By
@@ -160,16 +167,15 @@ COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def apps/mpi_
 WORMSIM      = $(BUILD)/host/wormsim
 WORMSIM_MPI  = $(BUILD)/host/wormsim-mpi
 NETSIM       = $(BUILD)/host/netsim
-RUNS_DIR    ?= runs
 # The user's values reach the tools through the environment, each as one
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
-export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT
+export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES
 RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "$$NODES"} \
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
-               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter-out 0,$(TRACE)),--trace) \
-               $(if $(filter-out 0,$(MERGE_PAGES)),--merge-pages) --arch "$$ARCH" \
+               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter 1,$(TRACE)),--trace) \
+               $(if $(filter 1,$(MERGE_PAGES)),--merge-pages) --arch "$$ARCH" \
                --kernel $(if $(MPI),$(call mpi_elf,arm),$(NODE_ELF)) \
                --kernel-riscv $(if $(MPI),$(call mpi_elf,riscv),$(NODE_ELF_RISCV)) --runs-dir "$$RUNS_DIR"
 # The router's node-facing surface and the relay's message bodies under
@@ -251,7 +257,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -pthread -Ihost $< $(HOST_OBJS) -o $@ $(HOST_LIBS)
 
+# A switch is 1 (on), 0 or empty (off); any other word is refused, not read as on.
+check_switch   = case "$$$(1)" in ""|0|1) ;; *) echo "make run: $(1)='$$$(1)': accepted: 1 (on), 0 or empty (off)" >&2; exit 2 ;; esac
+CHECK_SWITCHES = $(call check_switch,TRACE); $(call check_switch,MERGE_PAGES)
 run: host $(RUN_ELFS) $(if $(MPI),$(MPICC))
+	@$(CHECK_SWITCHES)
 	@tests/check-deps.sh run $(RUN_ARCHES)
 ifneq ($(MPI),)
 	@[ -z "$$APP" ] || { echo "make run: MPI= runs an MPI program as app mpi; give APP= or MPI=, not both" >&2; exit 2; }

@@ -1469,6 +1469,10 @@ static int run_main(struct host *h, int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!*rn.runs_dir) {             /* "/<date>-..." would land in the root directory */
+        fprintf(stderr, "wormsim: --runs-dir is empty; give a directory (default runs)\n");
+        bad = 1;
+    }
     if (bad)
         return 2;
     {

@@ -504,6 +504,7 @@ bad_preset()    { printf 'vcs = 2\nhop_cycles = fast\n' > "$TMP/bad.conf"
 missing_preset(){ bad_input --preset nosuch -- "cannot read parameter file presets/nosuch.conf"; }
 bad_arch()      { bad_input --arch sparc -- "unknown arch 'sparc'; accepted: arm, riscv, mixed .*comma-separated list of arm and riscv"; }
 bad_arch_list() { bad_input --arch arm,,riscv -- "unknown arch 'arm,,riscv'; accepted: arm, riscv, mixed"; }
+bad_runs_dir()  { bad_input --runs-dir '' -- "--runs-dir is empty; give a directory \(default runs\)"; }
 missing_qemu() {
   local before; before=$(ndirs)
   PATH=/nonexistent ws --app hello > "$TMP/b" 2>&1; local rc=$?
@@ -669,6 +670,16 @@ make_run_bad() {
   expect 'grep -q "unknown app" "$TMP/m"'
   make -s run ARCH=sparc RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; expect '[ $? != 0 ]'
   expect 'grep -q "unknown arch .sparc.; accepted: arm, riscv, mixed" "$TMP/m"' "$(cat "$TMP/m")"
+  # a switch is 1, 0 or empty: any other word is refused before a node starts
+  local before v rc; before=$(ndirs)
+  for v in TRACE=off MERGE_PAGES=yes; do
+    make -s run NODES=4 APP=hello "$v" RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 2 ]' "$v: $(cat "$TMP/m")"
+    expect 'grep -q "make run: ${v%%=*}=.${v#*=}.: accepted: 1 (on), 0 or empty (off)" "$TMP/m"' "$(cat "$TMP/m")"
+  done
+  expect '[ "$(ndirs)" = "$before" ]' "a refused switch made a run directory"
+  # an empty ARCH means arm, as an empty NODES means its default
+  make -s run NODES=4 APP=hello ARCH= RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/m")"
+  expect 'grep -q "node ISA        arm" "$TMP/m"' "$(cat "$TMP/m")"
 }
 
 echo "QEMU boot-and-collect tests"
@@ -712,7 +723,7 @@ t concurrent_runs concurrent_runs
 t gdb_node gdb_node
 t rv_gdb_node gdb_node riscv
 t mixed_gdb_node gdb_node riscv,arm riscv
-for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list \
+for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list bad_runs_dir \
          bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
 for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
