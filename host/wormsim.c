@@ -1535,6 +1535,12 @@ static int run_main(struct host *h, int argc, char **argv)
             fprintf(stderr, "wormsim: %s\n", err);
             return 2;
         }
+        if (!strcmp(rn.app, "mpi") && rn.image[a]->im.has_main == 0) {   /* (a stripped image: its node says) */
+            fprintf(stderr, "wormsim: app mpi: the image %s holds no MPI program; build and run one with make run "
+                    "MPI='prog.c ...', or build/bin/wormsim-mpicc -o ELF prog.c and --kernel ELF (docs/mpi.md)\n",
+                    rn.kernel[a]);
+            return 2;
+        }
         if (template_load(&rn.tpl[a], rn.template_path[a], err, sizeof err) ||
             template_check_program(&rn.tpl[a], err, sizeof err)) {
             fprintf(stderr, "wormsim: %s\n", err);

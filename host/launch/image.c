@@ -29,6 +29,83 @@ static int phdr_at(const uint8_t *f, size_t size, int cls, uint64_t off, struct 
     return 0;
 }
 
+/* One section header and one symbol, whatever the class. */
+struct shdr { uint32_t type, link; uint64_t offset, size, entsize; };
+struct sym { uint32_t name; uint16_t shndx; };
+
+static int shdr_at(const uint8_t *f, size_t size, int cls, uint64_t off, struct shdr *s)
+{
+    if (cls == ELFCLASS32) {
+        Elf32_Shdr h;
+        if (off > size || size - off < sizeof h)
+            return -1;
+        memcpy(&h, f + off, sizeof h);
+        *s = (struct shdr){ h.sh_type, h.sh_link, h.sh_offset, h.sh_size, h.sh_entsize };
+    } else {
+        Elf64_Shdr h;
+        if (off > size || size - off < sizeof h)
+            return -1;
+        memcpy(&h, f + off, sizeof h);
+        *s = (struct shdr){ h.sh_type, h.sh_link, h.sh_offset, h.sh_size, h.sh_entsize };
+    }
+    return s->offset > size || s->size > size - s->offset ? -1 : 0;
+}
+
+static void sym_at(const uint8_t *f, int cls, uint64_t off, struct sym *y)
+{
+    if (cls == ELFCLASS32) {
+        Elf32_Sym h;
+        memcpy(&h, f + off, sizeof h);
+        *y = (struct sym){ h.st_name, h.st_shndx };
+    } else {
+        Elf64_Sym h;
+        memcpy(&h, f + off, sizeof h);
+        *y = (struct sym){ h.st_name, h.st_shndx };
+    }
+}
+
+/* Whether the ELF in f[0..size) defines symbol `name`: 1 yes, 0 no, -1
+ * cannot tell (no symbol table, as in a stripped image, or one cut
+ * short). An MPI program's image defines main; the project's own image
+ * only refers to it, weakly (apps/mpi_app.c). */
+static int defines(const uint8_t *f, size_t size, int cls, const char *name)
+{
+    uint64_t shoff;
+    unsigned shnum, shentsize;
+    if (cls == ELFCLASS32) {
+        Elf32_Ehdr h;
+        memcpy(&h, f, sizeof h);
+        shoff = h.e_shoff, shnum = h.e_shnum, shentsize = h.e_shentsize;
+    } else {
+        Elf64_Ehdr h;
+        memcpy(&h, f, sizeof h);
+        shoff = h.e_shoff, shnum = h.e_shnum, shentsize = h.e_shentsize;
+    }
+    size_t symsz = cls == ELFCLASS32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym);
+    for (unsigned i = 0; i < shnum; i++) {
+        struct shdr t, str;
+        if (shdr_at(f, size, cls, shoff + (uint64_t)i * shentsize, &t))
+            return -1;
+        if (t.type != SHT_SYMTAB)
+            continue;
+        if (t.entsize != symsz || t.link >= shnum ||
+            shdr_at(f, size, cls, shoff + (uint64_t)t.link * shentsize, &str))
+            return -1;
+        size_t len = strlen(name);
+        for (uint64_t k = 0; k < t.size / symsz; k++) {
+            struct sym y;
+            sym_at(f, cls, t.offset + k * symsz, &y);
+            if (y.shndx == SHN_UNDEF || y.name >= str.size || str.size - y.name <= len)
+                continue;
+            const char *at = (const char *)f + str.offset + y.name;
+            if (!memcmp(at, name, len + 1))
+                return 1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
 /* The segments of the ELF in f[0..size); why it is refused, or NULL. */
 static const char *parse(struct node_image *im, const uint8_t *f, size_t size, int cls, int machine,
                          const char *isa, uint64_t base, size_t ram, char *buf, size_t buflen)
@@ -80,7 +157,10 @@ static const char *parse(struct node_image *im, const uint8_t *f, size_t size, i
         s->len = p.filesz;
         im->nseg++;
     }
-    return im->nseg ? NULL : "an image with nothing to load";
+    if (!im->nseg)
+        return "an image with nothing to load";
+    im->has_main = defines(f, size, cls, "main");
+    return NULL;
 }
 
 int image_read(struct node_image *im, const char *path, const char *what, int cls, int machine, const char *isa,

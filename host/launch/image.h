@@ -31,6 +31,7 @@ struct node_image {
     uint64_t entry;          /* physical address */
     int nseg;
     struct image_seg seg[IMAGE_SEGS_MAX];
+    int has_main;            /* defines main (an MPI program): 1, 0, or -1 cannot tell (stripped) */
 };
 
 /* Read the ELF at path (named `what` in messages): a little-endian

@@ -118,3 +118,67 @@ TEST(bad_images_are_refused_with_the_reason)
     CHECK_CONTAINS(err, "nothing to load");
     CHECK_CONTAINS(err, "build it with: make");
 }
+
+/* The same executable with a symbol table: null, symtab, strtab sections,
+ * and one symbol `main` defined in section `shndx` (0: only referred to). */
+struct elf32_syms {
+    struct elf32 x;
+    Elf32_Sym sym[2];
+    char str[16];
+    Elf32_Shdr sh[3];
+};
+
+static struct elf32_syms with_main(uint16_t shndx)
+{
+    struct elf32_syms e;
+    memset(&e, 0, sizeof e);
+    e.x = arm_exec(BASE + 0x1000, 40);
+    memcpy(e.str, "\0main\0", 6);
+    e.sym[1] = (Elf32_Sym){ .st_name = 1, .st_value = BASE + 0x1000, .st_shndx = shndx };
+    e.sh[1] = (Elf32_Shdr){ .sh_type = SHT_SYMTAB, .sh_offset = offsetof(struct elf32_syms, sym),
+                            .sh_size = sizeof e.sym, .sh_link = 2, .sh_entsize = sizeof(Elf32_Sym) };
+    e.sh[2] = (Elf32_Shdr){ .sh_type = SHT_STRTAB, .sh_offset = offsetof(struct elf32_syms, str),
+                            .sh_size = sizeof e.str };
+    e.x.eh.e_shoff = offsetof(struct elf32_syms, sh);
+    e.x.eh.e_shentsize = sizeof(Elf32_Shdr);
+    e.x.eh.e_shnum = 3;
+    return e;
+}
+
+TEST(an_image_says_whether_it_defines_main)
+{
+    struct node_image im;
+    struct elf32_syms e = with_main(1);
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.has_main, 1);                  /* an MPI program's image */
+    image_free(&im);
+    e = with_main(SHN_UNDEF);                      /* the project's image: a weak reference */
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.has_main, 0);
+    image_free(&im);
+    struct elf32 s = arm_exec(BASE + 0x1000, 40);  /* stripped: cannot tell */
+    REQUIRE(read_bytes(&im, &s, sizeof s) == 0);
+    CHECK_EQ_INT(im.has_main, -1);
+    image_free(&im);
+    /* a table that lies is not trusted, and the image still loads */
+    e = with_main(1);
+    e.sh[1].sh_link = 7;                           /* no such string table */
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.has_main, -1);
+    image_free(&im);
+    e = with_main(1);
+    e.sh[2].sh_size = 0x7ffffff0;                  /* past the file's end */
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.has_main, -1);
+    image_free(&im);
+    e = with_main(1);
+    e.sym[1].st_name = 3;                          /* "in": not main */
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.has_main, 0);
+    image_free(&im);
+    e = with_main(1);
+    e.str[5] = 'x';                                /* "mainx": the name's end is checked */
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.has_main, 0);
+    image_free(&im);
+}
