@@ -33,7 +33,10 @@ static inline int nic_mdw_check(int kind, int topo, int ndims, const int *dims, 
         return -1;
     }
     if (n < 1 || n > nodes - 1) {
-        snprintf(err, errlen, "%d destinations; a multidestination worm takes 1..%d", n, nodes - 1);
+        if (nodes < 2)
+            snprintf(err, errlen, "a multidestination worm needs at least two nodes");
+        else
+            snprintf(err, errlen, "%d destinations; a multidestination worm takes 1..%d", n, nodes - 1);
         return -1;
     }
     unsigned char *seen = calloc((size_t)nodes, 1);

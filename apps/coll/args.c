@@ -154,8 +154,11 @@ int coll_ctx_from_args(enum coll_op op, const char *(*arg)(const char *key, void
     if ((w = arg("seed", u)) && word_long("seed", w, &seed, err, errlen))
         return -1;
     if (m < 1 || m > p - 1 || m > COLL_MAX_SET) {
-        snprintf(err, errlen, "m=%ld is not a number of destinations; accepted: m=1..%d", m,
-                 p - 1 < COLL_MAX_SET ? p - 1 : COLL_MAX_SET);
+        if (p < 2)
+            snprintf(err, errlen, "a multicast needs at least two nodes, a root and a destination");
+        else
+            snprintf(err, errlen, "m=%ld is not a number of destinations; accepted: m=1..%d", m,
+                     p - 1 < COLL_MAX_SET ? p - 1 : COLL_MAX_SET);
         return -1;
     }
     /* m distinct ranks other than the root: a partial Fisher-Yates over the
