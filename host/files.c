@@ -98,3 +98,24 @@ unsigned long long file_proc_kb(const char *path, const char *const *keys)
         fclose(f);
     return bytes;
 }
+
+const char *file_in_tree(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    if (!stat(path, &st) || path[0] == '/')
+        return path;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return path;
+    exe[n] = 0;
+    for (int up = 0; up < 3; up++) {             /* ROOT/BUILD/host/tool -> ROOT */
+        char *slash = strrchr(exe, '/');
+        if (!slash)
+            return path;
+        *slash = 0;
+    }
+    if ((size_t)snprintf(buf, len, "%s/%s", *exe ? exe : "", path) >= len || stat(buf, &st))
+        return path;
+    return buf;
+}

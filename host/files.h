@@ -35,4 +35,12 @@ int file_close_written(FILE *f);
  * that cannot be read or has none of them. */
 unsigned long long file_proc_kb(const char *path, const char *const *keys);
 
+/* A file of the project's tree the tools read by default (a node image,
+ * a QEMU template, a preset): path itself if it exists from the current
+ * directory (or is absolute), else the same path under the tree the
+ * running tool was built in (ROOT for ROOT/build/host/wormsim), written
+ * into buf, if it exists there; else path, whose error then names it. A
+ * path the user gives is read as given. */
+const char *file_in_tree(const char *path, char *buf, size_t len);
+
 #endif

@@ -224,6 +224,15 @@ int params_load(struct params *p, enum topo_port *pm, const char *name, char *er
             sprintf(path, "presets/%s.conf", name);
         if (stat(path, &st) && !stat(name, &st))
             strcpy(path, name);                      /* no such preset: a file here, e.g. a run's params.conf */
+        else if (stat(path, &st)) {                  /* run from outside the tree: the tool's own presets */
+            char tree[4096];
+            const char *t = file_in_tree(path, tree, sizeof tree);
+            char *p2 = t != path ? strdup(t) : NULL;
+            if (p2) {
+                free(path);
+                path = p2;
+            }
+        }
     }
     FILE *f = open_params(path, err, errlen);
     if (!f) {

@@ -1356,6 +1356,25 @@ out:
     return rc;
 }
 
+/* The files a run reads unless told otherwise, from the project's tree
+ * (file_in_tree: found from another directory too). */
+static const char *const default_kernel[ARCH_COUNT] = { [ARCH_ARM] = "build/arm/node.elf",
+                                                        [ARCH_RISCV] = "build/riscv/node.elf" };
+static const char *const default_template[ARCH_COUNT] = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
+                                                          [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" };
+
+/* Each default file the options left in place, found in the tree. */
+static void find_default_files(struct run *rn)
+{
+    static char kernel[ARCH_COUNT][4096], tpl[ARCH_COUNT][4096];
+    for (int a = 0; a < ARCH_COUNT; a++) {
+        if (rn->kernel[a] == default_kernel[a])
+            rn->kernel[a] = file_in_tree(default_kernel[a], kernel[a], sizeof kernel[a]);
+        if (rn->template_path[a] == default_template[a])
+            rn->template_path[a] = file_in_tree(default_template[a], tpl[a], sizeof tpl[a]);
+    }
+}
+
 /* One run: its options, everything that can be checked before a node
  * starts, the run, its report. Returns the exit status. */
 static int run_main(struct host *h, int argc, char **argv)
@@ -1363,9 +1382,8 @@ static int run_main(struct host *h, int argc, char **argv)
     struct run rn = {
         .h = h,
         .app = "alltoall_pex", .args = "", .runs_dir = "runs", .arch_spec = "arm",
-        .kernel = { [ARCH_ARM] = "build/arm/node.elf", [ARCH_RISCV] = "build/riscv/node.elf" },
-        .template_path = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
-                           [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" },
+        .kernel = { [ARCH_ARM] = default_kernel[ARCH_ARM], [ARCH_RISCV] = default_kernel[ARCH_RISCV] },
+        .template_path = { [ARCH_ARM] = default_template[ARCH_ARM], [ARCH_RISCV] = default_template[ARCH_RISCV] },
         .gdb_node = -1, .jump = NET_JUMP_ON,
     };
     enum topo_port port_model;
@@ -1469,6 +1487,7 @@ static int run_main(struct host *h, int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    find_default_files(&rn);
     if (!*rn.runs_dir) {             /* "/<date>-..." would land in the root directory */
         fprintf(stderr, "wormsim: --runs-dir is empty; give a directory (default runs)\n");
         bad = 1;

@@ -6,7 +6,7 @@
 # nodes, mixed_* machines of both ISAs.
 set -u
 cd "$(dirname "$0")/../.."
-WORMSIM=${WORMSIM:-build/host/wormsim}
+WORMSIM=${WORMSIM:-build/host/wormsim}; NETSIM=${NETSIM:-build/host/netsim}
 KERNEL=${KERNEL:-build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-build/riscv/node.elf}
 TMP=$(mktemp -d /tmp/wormsim-tests.XXXXXX)
@@ -685,6 +685,22 @@ make_run_bad() {
   expect 'grep -q "node ISA        arm" "$TMP/m"' "$(cat "$TMP/m")"
 }
 
+# Started from another directory, the tools find their own node images,
+# QEMU templates and presets in the tree they were built in; the run
+# directory is the caller's.
+runs_from_another_directory() {
+  local w=$WORMSIM n=$NETSIM
+  [ "${w#/}" != "$w" ] || w=$(pwd)/$w; [ "${n#/}" != "$n" ] || n=$(pwd)/$n
+  mkdir -p "$TMP/elsewhere"
+  (cd "$TMP/elsewhere" && "$w" --app alltoall_pex --topo mesh --dims 2x2 --arch mixed --preset delta \
+     --args len=64 --output none) > "$TMP/m" 2>&1; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/m")"
+  expect '[ -f "$TMP/elsewhere/runs/latest/summary.json" ]' "$(ls -R "$TMP/elsewhere" | head)"
+  expect '[ "$(jq -r .network.byte_ps "$TMP/elsewhere/runs/latest/summary.json")" = "$(sed -n "s/^byte_ps *= *//p" presets/delta.conf)" ]'
+  (cd "$TMP/elsewhere" && "$n" --preset delta -t mesh -d 4x4 --burst 1 --len 64) > "$TMP/m" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/m")"
+}
+
 echo "QEMU boot-and-collect tests"
 t hello_mesh hello_mesh
 t hello_hypercube hello_hypercube
@@ -735,6 +751,7 @@ for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
 # More suites, one file per family (tests/qemu/suite-*.sh): each defines
 # its tests with the helpers above and runs them with t.
 for f in tests/qemu/suite-*.sh; do [ -e "$f" ] && . "$f"; done
-for m in make_run_default make_run_riscv make_run_pingpong make_run_hypercube make_run_mixed make_run_bad; do t $m $m; done
+for m in make_run_default make_run_riscv make_run_pingpong make_run_hypercube make_run_mixed make_run_bad \
+         runs_from_another_directory; do t $m $m; done
 echo "qemu: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
