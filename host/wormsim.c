@@ -1560,9 +1560,13 @@ static int run_main(struct host *h, int argc, char **argv)
                     rn.kernel[a]);
             return 2;
         }
-        if (template_load(&rn.tpl[a], rn.template_path[a], err, sizeof err) ||
-            template_check_program(&rn.tpl[a], err, sizeof err)) {
+        if (template_load(&rn.tpl[a], rn.template_path[a], err, sizeof err)) {
             fprintf(stderr, "wormsim: %s\n", err);
+            return 2;
+        }
+        if (template_check_program(&rn.tpl[a], err, sizeof err)) {
+            char q[SHOW_LEN];
+            fprintf(stderr, "wormsim: QEMU template %s: %s\n", show(q, rn.template_path[a], 0), err);
             return 2;
         }
     }

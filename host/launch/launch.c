@@ -61,7 +61,7 @@ int template_check_program(const struct template *t, char *err, size_t errlen)
 {
     const char *prog = t->argv[0];
     if (strchr(prog, '/'))
-        return access(prog, X_OK) ? (snprintf(err, errlen, "%s is not executable", prog), -1) : 0;
+        return access(prog, X_OK) ? (snprintf(err, errlen, "its first word, the program %s, is not executable", prog), -1) : 0;
     const char *path = getenv("PATH");
     char buf[4096];
     for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {

@@ -507,6 +507,8 @@ bad_arch_list() { bad_input --arch arm,,riscv -- "unknown arch 'arm,,riscv'; acc
 bad_mpi_image() { bad_input --app mpi --nodes 4 -- "app mpi: the image build/arm/node.elf holds no MPI program; build and run one with make run MPI="; }
 bad_mcast_one_node() { bad_input --app mcast_umesh --topo mesh --nodes 1 -- "app mcast_umesh: a multicast needs at least two nodes, a root and a destination"; }
 bad_mdw_one_node()   { bad_input --app mdw --topo mesh --nodes 1 -- "app mdw: dst=\(every other node\): a multidestination worm needs at least two nodes"; }
+bad_template()  { printf 'text\n' > "$TMP/plain"; chmod 644 "$TMP/plain"; printf '%s -M virt\n' "$TMP/plain" > "$TMP/tpl.args"
+                  bad_input --qemu-template "$TMP/tpl.args" -- "QEMU template .*/tpl.args: its first word, the program .*/plain, is not executable"; }
 bad_runs_dir()  { bad_input --runs-dir '' -- "--runs-dir is empty; give a directory \(default runs\)"; }
 missing_qemu() {
   local before; before=$(ndirs)
@@ -742,7 +744,7 @@ t concurrent_runs concurrent_runs
 t gdb_node gdb_node
 t rv_gdb_node gdb_node riscv
 t mixed_gdb_node gdb_node riscv,arm riscv
-for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list bad_runs_dir bad_mpi_image bad_mcast_one_node bad_mdw_one_node \
+for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list bad_runs_dir bad_mpi_image bad_mcast_one_node bad_mdw_one_node bad_template \
          bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
 for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
