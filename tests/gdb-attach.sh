@@ -4,6 +4,10 @@
 set -u
 given=${1:-}; run=${1:-${RUNS_DIR:-runs}/latest}; node=${2:-}; elf=${3:-build/arm/node.elf}; shift 3 2>/dev/null || shift $#
 info="$run/gdb"
+if [ -n "$given" ] && [ ! -d "$run" ]; then
+  echo "make gdb: no run directory '$run' (RUN= a run directory; default: the latest under ${RUNS_DIR:-runs}/)" >&2
+  exit 2
+fi
 # live: the run has its gdbstub up (its gdb file, written whole by a
 # rename) and has not ended (no summary.json yet).
 live() { [ -f "$info" ] && [ ! -f "$run/summary.json" ]; }
@@ -23,12 +27,13 @@ if [ ! -f "$info" ]; then
 fi
 gnode=$(awk '$1=="node"{print $2}' "$info"); port=$(awk '$1=="port"{print $2}' "$info")
 kernel=$(awk '$1=="kernel"{print $2}' "$info")
-if [ -n "$node" ] && [ "$node" != "$gnode" ]; then
-  echo "make gdb: node $node has no gdbstub in $run; node $gnode has (make gdb NODE=$gnode)" >&2
+# An ended run first: its stub is gone, whichever node was asked for.
+if [ -f "$run/summary.json" ]; then
+  echo "make gdb: the run in $run has ended (its summary.json is written): its gdbstub is gone; start one with: make run ... GDB=${node:-$gnode}" >&2
   exit 2
 fi
-if [ -f "$run/summary.json" ]; then
-  echo "make gdb: the run in $run has ended (its summary.json is written): its gdbstub is gone; start one with: make run ... GDB=$gnode" >&2
+if [ -n "$node" ] && [ "$node" != "$gnode" ]; then
+  echo "make gdb: node $node has no gdbstub in $run; node $gnode has (make gdb NODE=$gnode)" >&2
   exit 2
 fi
 command -v gdb-multiarch >/dev/null || { echo "make gdb: gdb-multiarch is missing; install it with: sudo apt-get install gdb-multiarch" >&2; exit 1; }

@@ -440,6 +440,7 @@ gdb_node() {   # [--arch value] [ISA of node 2]
   sleep 0.5
   # The other nodes must wait while node 2 is stopped: the run is still going.
   expect 'kill -0 $w'
+  expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "node 3 has no gdbstub in .*; node 2 has (make gdb NODE=2)"'
   timeout 60 tests/gdb-attach.sh "$(latest)" 2 /nonexistent -batch -ex 'break app_hello' -ex continue \
       -ex 'print net_rank()' -ex 'print $pc' -ex continue > "$TMP/gdbout" 2>&1
   wait $w; local rc=$?
@@ -448,7 +449,9 @@ gdb_node() {   # [--arch value] [ISA of node 2]
   expect 'grep -q "\$1 = 2" "$TMP/gdbout"'
   expect 'grep -q "\$2 = .*<app_hello" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
   ok_run
-  expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "node 2 has"'
+  # an ended run's stub is gone, whichever node is asked for; a directory that is not there is said so
+  expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "has ended .*: its gdbstub is gone; start one with: make run ... GDB=3"'
+  expect 'tests/gdb-attach.sh "$TMP/nosuch" 1 "$KERNEL" 2>&1 | grep -q "make gdb: no run directory .*/nosuch"'
 }
 
 # A node stopped in gdb in the middle of the exchange, for 1.5 s of wall
