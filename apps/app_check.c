@@ -287,12 +287,20 @@ static int key_value(const struct app_key *k, const char *w, int p, long *out, c
         break;
     }
     if ((rc = parse_num(w, out)) == NUMBER_BIG && k->kind == APP_KIND_BYTES) {
-        snprintf(err, errlen, "%s=%s is not a length in bytes; accepted: up to 2147483647", k->name, w);
+        snprintf(err, errlen, "%s=%s is more bytes than a message holds; accepted: a length up to the largest "
+                 "message (--msg-max)", k->name, w);
         return -1;
     }
     if (rc && rc != NUMBER_BIG) {
-        snprintf(err, errlen, "%s=%s is not a whole number%s", k->name, w,
-                 rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
+        char acc[64];
+        if (k->kind == APP_KIND_BYTES)
+            snprintf(acc, sizeof acc, "a length in bytes, such as %s=1024", k->name);
+        else if (k->kind == APP_KIND_INT)
+            snprintf(acc, sizeof acc, "%s=%ld..%ld", k->name, k->lo, resolve(k->hi, p));
+        else
+            snprintf(acc, sizeof acc, "%s=0..%d", k->name, p - 1);
+        snprintf(err, errlen, "%s=%s is not a whole number%s; accepted: %s", k->name, w,
+                 rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "", acc);
         return -1;
     }
     long lo = k->kind == APP_KIND_INT ? k->lo : 0, hi = k->kind == APP_KIND_INT ? resolve(k->hi, p) : p - 1;

@@ -7,7 +7,7 @@
 args_pingpong_not_a_node() { bad_input --app pingpong --nodes 4 --args 'a=99' -- \
                                "^wormsim: app pingpong: a=99 is not a node; accepted: a=0\.\.3$"; }
 args_pingpong_len_nan()    { bad_input --app pingpong --nodes 4 --args 'len=abc' -- \
-                               "^wormsim: app pingpong: len=abc is not a whole number$"; }
+                               "^wormsim: app pingpong: len=abc is not a whole number; accepted: a length in bytes, such as len=1024$"; }
 args_pingpong_same_node()  { bad_input --app pingpong --nodes 4 --args 'a=2 b=2' -- \
                                "app pingpong: a=2 and b=2 are the same node; accepted: two different nodes"; }
 args_pingpong_len_max()    { bad_input --app pingpong --nodes 4 --args 'len=262145' -- \

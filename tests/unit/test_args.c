@@ -211,7 +211,11 @@ TEST(the_librarys_defaults_are_the_declared_ones)
 TEST(pingpong)
 {
     CHECK_STR(check("pingpong", line4(), "a=99"), "app pingpong: a=99 is not a node; accepted: a=0..3");
-    CHECK_STR(check("pingpong", line4(), "len=abc"), "app pingpong: len=abc is not a whole number");
+    CHECK_STR(check("pingpong", line4(), "len=abc"),
+              "app pingpong: len=abc is not a whole number; accepted: a length in bytes, such as len=1024");
+    CHECK_STR(check("pingpong", line4(), "a=x"), "app pingpong: a=x is not a whole number; accepted: a=0..3");
+    CHECK_STR(check("pingpong", line4(), "iters=x"),
+              "app pingpong: iters=x is not a whole number; accepted: iters=1..1000000");
     CHECK_STR(check("pingpong", line4(), "a=1 b=1"),
               "app pingpong: a=1 and b=1 are the same node; accepted: two different nodes");
     CHECK_STR(check("pingpong", line4(), "b=0"),                 /* a defaults to 0 */
@@ -257,16 +261,23 @@ TEST(numbers)
 {
     CHECK_STR(check("pingpong", mesh4x4(), "len=0x100 a=0xf b=0"), "");
     CHECK_STR(check("pingpong", mesh4x4(), "len=010"),
-              "app pingpong: len=010 is not a whole number (decimal without a leading 0, or hexadecimal after 0x)");
-    CHECK_STR(check("pingpong", mesh4x4(), "len="), "app pingpong: len= is not a whole number");
-    CHECK_STR(check("pingpong", mesh4x4(), "len=+5"), "app pingpong: len=+5 is not a whole number");
-    CHECK_STR(check("pingpong", mesh4x4(), "len=0x"), "app pingpong: len=0x is not a whole number");
-    CHECK_STR(check("pingpong", mesh4x4(), "len=12x"), "app pingpong: len=12x is not a whole number");
+              "app pingpong: len=010 is not a whole number (decimal without a leading 0, or hexadecimal after 0x)"
+              "; accepted: a length in bytes, such as len=1024");
+    CHECK_STR(check("pingpong", mesh4x4(), "len="),
+              "app pingpong: len= is not a whole number; accepted: a length in bytes, such as len=1024");
+    CHECK_STR(check("pingpong", mesh4x4(), "len=+5"),
+              "app pingpong: len=+5 is not a whole number; accepted: a length in bytes, such as len=1024");
+    CHECK_STR(check("pingpong", mesh4x4(), "len=0x"),
+              "app pingpong: len=0x is not a whole number; accepted: a length in bytes, such as len=1024");
+    CHECK_STR(check("pingpong", mesh4x4(), "len=12x"),
+              "app pingpong: len=12x is not a whole number; accepted: a length in bytes, such as len=1024");
     CHECK_STR(check("pingpong", mesh4x4(), "iters=99999999999"),
               "app pingpong: iters=99999999999 is not an iteration count; accepted: iters=1..1000000");
     CHECK_STR(check("pingpong", mesh4x4(), "len=99999999999"),
-              "app pingpong: len=99999999999 is not a length in bytes; accepted: up to 2147483647");
-    CHECK_STR(check("alltoall_gen", mesh4x4(), "len=big"), "app alltoall_gen: len=big is not a whole number");
+              "app pingpong: len=99999999999 is more bytes than a message holds; accepted: a length up to the "
+              "largest message (--msg-max)");
+    CHECK_STR(check("alltoall_gen", mesh4x4(), "len=big"), "app alltoall_gen: len=big is not a whole number"
+              "; accepted: a length in bytes, such as len=1024");
     struct app_args a;
     char err[256];
     REQUIRE(app_args_parse("mcast_umesh", "seed=-2147483648 m=0x3", 16, 262144, &a, err, sizeof err) == 0);
