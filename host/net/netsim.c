@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <time.h>
 #include <jansson.h>
@@ -499,16 +500,41 @@ static void usage(FILE *f)
 "      --json            one JSON object per run instead of a table\n");
 }
 
-static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+/* s whole as a finite number (no NaN, no infinity) from lo to hi, ending
+ * at stop (0: the string's end, or ':' within --sweep); the text after it
+ * in *end. 0, or -1. */
+static int read_double(const char *s, char stop, double lo, double hi, double *out, const char **end)
 {
     char *e;
     errno = 0;
     double v = strtod(s, &e);
-    if (errno || e == s || *e || v < lo || v > hi) {
+    if (errno || e == s || *e != stop || !isfinite(v) || v < lo || v > hi)
+        return -1;
+    *out = v;
+    *end = e;
+    return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    const char *e;
+    if (read_double(s, 0, lo, hi, out, &e)) {
         fprintf(stderr, "netsim: %s '%s' is not a number from %g to %g\n", opt, s, lo, hi);
         return -1;
     }
-    *out = v;
+    return 0;
+}
+
+/* --sweep A:B:S, exactly three finite numbers with 0 <= A <= B <= 1 and
+ * S > 0. 0, or -1 said. */
+static int parse_sweep(const char *s, double *r0, double *r1, double *step)
+{
+    const char *e = s;
+    if (read_double(e, ':', 0, 1, r0, &e) || read_double(e + 1, ':', *r0, 1, r1, &e) ||
+        read_double(e + 1, 0, 0, HUGE_VAL, step, &e) || !(*step > 0)) {
+        fprintf(stderr, "netsim: --sweep '%s' is not A:B:S with 0 <= A <= B <= 1 and S > 0\n", s);
+        return -1;
+    }
     return 0;
 }
 
@@ -674,12 +700,8 @@ int main(int argc, char **argv)
     }
     c.drain_max = 20 * (c.warmup + c.measure) + 100000;
     double r0 = c.rate, r1 = c.rate, step = 1;
-    if (sweep) {
-        if (sscanf(sweep, "%lf:%lf:%lf", &r0, &r1, &step) != 3 || r0 < 0 || r1 > 1 || r0 > r1 || step <= 0) {
-            fprintf(stderr, "netsim: --sweep '%s' is not A:B:S with 0 <= A <= B <= 1 and S > 0\n", sweep);
-            return 2;
-        }
-    }
+    if (sweep && parse_sweep(sweep, &r0, &r1, &step))
+        return 2;
     char dimstr[64];
     machine_dims_str(&c.m, dimstr, sizeof dimstr);
     if (!c.json)

@@ -172,6 +172,29 @@ bad_input() {
   expect '[ ! -s "$TMP/e" ]' "$(cat "$TMP/e")"
 }
 
+# netsim_refuses ARGS... -- REGEX: exit 2 with the message on stderr, nothing on stdout
+netsim_refuses() {
+  local args=() msg
+  while [ "$1" != -- ]; do args+=("$1"); shift; done; msg=$2
+  timeout -k 5 20 "$NETSIM" "${args[@]}" > "$TMP/e" 2> "$TMP/e2"; local rc=$?
+  expect '[ $rc = 2 ]' "${args[*]}: exit $rc: $(head -c 600 "$TMP/e2") $(head -c 300 "$TMP/e")"
+  expect 'grep -Eq -- "$msg" "$TMP/e2"' "${args[*]}: $(head -c 600 "$TMP/e2")"
+  expect '[ ! -s "$TMP/e" ]' "${args[*]}: printed $(head -c 300 "$TMP/e")"
+}
+# A decimal option is a finite number in its range: NaN passed every
+# comparison, and a run at rate NaN printed a header and no rows.
+decimals_are_finite() {
+  local v
+  for v in nan -nan inf; do
+    netsim_refuses --rate $v -- "^netsim: --rate '$v' is not a number from 0 to 1$"
+    netsim_refuses --json --rate $v -- "^netsim: --rate '$v' is not a number from 0 to 1$"
+    netsim_refuses --hot-frac $v --pattern hotspot -- "^netsim: --hot-frac '$v' is not a number from 0 to 1$"
+  done
+  for v in nan:0.2:0.1 0.1:nan:0.1 0.1:0.2:nan 0.1:0.2:inf 0.1:0.2:0.1x 0.1:0.2 0.1:0.2:0.1:0.1; do
+    netsim_refuses --sweep $v -- "^netsim: --sweep '$v' is not A:B:S with 0 <= A <= B <= 1 and S > 0$"
+  done
+}
+
 # wormsim on a 2-node machine whose node image does not exist: input it
 # accepts ends at "node image ... is missing", so no QEMU ever starts.
 ws() { timeout -k 5 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
@@ -492,7 +515,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
