@@ -50,6 +50,7 @@
 #include "out/report.h"
 #include "show.h"
 #include "files.h"
+#include "../apps/number.h"
 
 enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
 static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };
@@ -538,17 +539,20 @@ static int parse_sweep(const char *s, double *r0, double *r1, double *step)
     return 0;
 }
 
+/* A whole number in the syntax of every option (apps/number.h: decimal,
+ * or hexadecimal after 0x; no sign, and no leading 0 before another
+ * digit), from lo to hi (hi at most INT64_MAX). */
 static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    char *e;
-    errno = 0;
-    unsigned long long v = strtoull(s, &e, 0);
-    if (errno || e == s || *e || *s == '-' || v < lo || v > hi) {
-        fprintf(stderr, "netsim: %s '%s' is not a whole number from %llu to %llu\n", opt, s,
-                (unsigned long long)lo, (unsigned long long)hi);
+    long long v;
+    int rc = number_parse(s, 0, hi, &v);
+    if (rc || (uint64_t)v < lo) {
+        fprintf(stderr, "netsim: %s '%s' is not a whole number from %llu to %llu%s\n", opt, s,
+                (unsigned long long)lo, (unsigned long long)hi,
+                rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
         return -1;
     }
-    *out = v;
+    *out = (uint64_t)v;
     return 0;
 }
 
@@ -628,7 +632,7 @@ int main(int argc, char **argv)
         case 'S': sweep = optarg; traffic("--sweep"); break;
         case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); traffic("--warmup"); break;
         case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); traffic("--cycles"); break;
-        case 's': bad |= parse_u64("--seed", optarg, 0, UINT64_MAX, &c.seed); traffic("--seed"); break;
+        case 's': bad |= parse_u64("--seed", optarg, 0, INT64_MAX, &c.seed); traffic("--seed"); break;
         case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); break;
         case 'P': preset = optarg; traffic("--preset"); break;
         case 'X': sets[nsets++] = optarg; break;

@@ -195,6 +195,20 @@ decimals_are_finite() {
   done
 }
 
+# netsim's whole numbers are those of every option (apps/number.h):
+# decimal, or hexadecimal after 0x; --len 010 ran with 8-byte packets.
+netsim_numbers_are_not_octal() {
+  local v hint="\(decimal without a leading 0, or hexadecimal after 0x\)$"
+  for v in 010 09 00; do
+    netsim_refuses --dims 4x4 --len $v -- "^netsim: --len '$v' is not a whole number from 0 to 1048576 $hint"
+  done
+  netsim_refuses --burst 01 -- "^netsim: --burst '01' is not a whole number from 1 to 1000000 $hint"
+  netsim_refuses --len +5 -- "^netsim: --len '\+5' is not a whole number from 0 to 1048576$"
+  ns --dims 2x2 --burst 1 --len 0x10 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .len)" = 16 ]' "$(cat "$TMP/j")"
+  ns --dims 2x2 --burst 1 --len 10 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .len)" = 10 ]' "$(cat "$TMP/j")"
+  ns --dims 2x2 --burst 1 --len 0 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .len)" = 0 ]' "$(cat "$TMP/j")"
+}
+
 # wormsim on a 2-node machine whose node image does not exist: input it
 # accepts ends at "node image ... is missing", so no QEMU ever starts.
 ws() { timeout -k 5 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
@@ -515,7 +529,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
