@@ -40,6 +40,7 @@
 #include <math.h>
 #include <getopt.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include "machine.h"
 #include "host_clock.h"
@@ -569,6 +570,35 @@ static int apply_sets(struct params *p, enum topo_port *pm, const char *const *s
     return 0;
 }
 
+/* The files of a run directory that --replay reads (wormsim writes them all). */
+static const char *const run_files[] = { "summary.json", "params.conf", "messages.csv", "links.csv" };
+
+/* dir is a run directory: a directory holding every one of run_files.
+ * 0, or -1 with what it is instead said. */
+static int check_run_dir(const char *dir)
+{
+    char b[SHOW_LEN], path[4200], lacks[128] = "";
+    struct stat st;
+    if (stat(dir, &st)) {
+        fprintf(stderr, "netsim: --replay: no run directory %s: %m\n", show(b, dir, 1));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "netsim: --replay: %s is not a run directory: it is not a directory\n", show(b, dir, 1));
+        return -1;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < sizeof run_files / sizeof *run_files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
+        if (stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
+            o += (size_t)snprintf(lacks + o, sizeof lacks - o, "%s%s", o ? ", " : "", run_files[i]);
+    }
+    if (o)
+        fprintf(stderr, "netsim: --replay: %s is not a run directory (wormsim's runs/latest, for one): "
+                "it has no %s\n", show(b, dir, 1), lacks);
+    return o ? -1 : 0;
+}
+
 /* netsim --replay RUN_DIR [--set ..]: the run's machine and parameters,
  * then its messages (run_replay). */
 static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, const char *const *sets, int nsets)
@@ -585,6 +615,8 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
         fprintf(stderr, "netsim: --replay needs a run directory (wormsim's runs/latest, for one)\n");
         return 2;
     }
+    if (check_run_dir(dir))
+        return 2;
     snprintf(conf, sizeof conf, "%s/params.conf", dir);
     if (params_load(&c->p, &pm, conf, err, sizeof err) || run_machine(dir, &c->m, err, sizeof err)) {
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);

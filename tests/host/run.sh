@@ -209,6 +209,25 @@ netsim_numbers_are_not_octal() {
   ns --dims 2x2 --burst 1 --len 0 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .len)" = 0 ]' "$(cat "$TMP/j")"
 }
 
+# --replay takes a run directory: a missing one is named as wormsim
+# --replay names it (not as a parameter file it lacks), and a directory
+# that is not a run's says which of the run's files it has not.
+replay_needs_a_run_directory() {
+  netsim_refuses --replay "$TMP/nosuch" -- "^netsim: --replay: no run directory '$TMP/nosuch': No such file or directory$"
+  : > "$TMP/plain"
+  netsim_refuses --replay "$TMP/plain" -- "^netsim: --replay: '$TMP/plain' is not a run directory: it is not a directory$"
+  mkdir -p "$TMP/notrun"
+  netsim_refuses --replay "$TMP/notrun" -- \
+    "^netsim: --replay: '$TMP/notrun' is not a run directory \(.*\): it has no summary.json, params.conf, messages.csv, links.csv$"
+  : > "$TMP/notrun/params.conf"; : > "$TMP/notrun/summary.json"
+  netsim_refuses --replay "$TMP/notrun" -- "is not a run directory \(.*\): it has no messages.csv, links.csv$"
+  local build=${NETSIM%/host/netsim}
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 120 make -s net-replay BUILD="$build" RUN="$TMP/nosuch" > "$TMP/m" 2>&1
+  local rc=$?
+  expect '[ $rc = 2 ] && grep -q "^netsim: --replay: no run directory .$TMP/nosuch.: No such file or directory$" "$TMP/m"' \
+         "$(cat "$TMP/m")"
+}
+
 # wormsim on a 2-node machine whose node image does not exist: input it
 # accepts ends at "node image ... is missing", so no QEMU ever starts.
 ws() { timeout -k 5 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
@@ -529,7 +548,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
