@@ -82,6 +82,19 @@ static int dragonfly_balanced(struct topo_shape *m, long nodes, char *err, size_
     return -1;
 }
 
+int machine_default_nodes(enum topo t)
+{
+    return t == TOPO_DRAGONFLY ? 72 : 64;   /* 72: the balanced dragonfly 2x4x9 */
+}
+
+void machine_topo_list(char *buf, size_t len, const char *sep)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < TOPO_COUNT && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? sep : "", topo_names[i]);
+}
+
 int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
                   const char *dims_s, char *err, size_t errlen)
 {
@@ -91,9 +104,9 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
         if (topo_s && !strcmp(topo_s, topo_names[i]))
             t = i;
     if (t < 0) {
-        size_t o = (size_t)snprintf(err, errlen, "unknown topology '%s'; accepted:", topo_s ? topo_s : "");
-        for (int i = 0; i < TOPO_COUNT && o < errlen; i++)
-            o += (size_t)snprintf(err + o, errlen - o, "%s %s", i ? "," : "", topo_names[i]);
+        size_t o = (size_t)snprintf(err, errlen, "unknown topology '%s'; accepted: ", topo_s ? topo_s : "");
+        if (o < errlen)
+            machine_topo_list(err + o, errlen - o, ", ");
         return -1;
     }
     m->topo = (enum topo)t;
@@ -152,7 +165,7 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
         nodes = prod;
     } else {
         if (!nodes)
-            nodes = m->topo == TOPO_DRAGONFLY ? 72 : 64;
+            nodes = machine_default_nodes(m->topo);
         if (m->topo == TOPO_DRAGONFLY) {
             if (dragonfly_balanced(m, nodes, err, errlen))
                 return -1;

@@ -91,6 +91,13 @@ extern const char *const topo_names[];   /* indexed by enum topo */
 int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
                   const char *dims_s, char *err, size_t errlen);
 
+/* The node count of a machine given neither NODES nor DIMS. */
+int machine_default_nodes(enum topo t);
+
+/* Every accepted topology name, in topo_names' order, joined by sep,
+ * into buf (cut at len): the list usage texts and refusals show. */
+void machine_topo_list(char *buf, size_t len, const char *sep);
+
 /* "8x8", "2x2x2x2" ... */
 void machine_dims_str(const struct topo_shape *m, char *buf, size_t len);
 

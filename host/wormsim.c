@@ -131,11 +131,13 @@ static int node_host_main(struct run *rn);
 
 static void usage(FILE *f)
 {
+    char topos[256];
+    machine_topo_list(topos, sizeof topos, " | ");
     fprintf(f,
 "usage: wormsim [options]\n"
 "  -a, --app NAME         node program (default alltoall_pex); --list-apps lists them\n"
-"  -n, --nodes N          node count (default 64, or the product of --dims)\n"
-"  -t, --topo KIND        mesh | torus | hypercube | banyan | fattree (default torus)\n"
+"  -n, --nodes N          node count (default %d, a dragonfly %d; or the product of --dims)\n"
+"  -t, --topo KIND        %s (default torus)\n"
 "  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
 "      --port-model M     one-port | all-port (default one-port; --set port_model=)\n"
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
@@ -189,7 +191,8 @@ static void usage(FILE *f)
 "                         ARGS, memory, node images, QEMU), say so and exit: 0 accepted,\n"
 "                         2 refused with the reason; no node starts\n"
 "      --list-apps        print the node programs and exit\n"
-"      --list-params      print every --set/preset key, its accepted values and default, and exit\n");
+"      --list-params      print every --set/preset key, its accepted values and default, and exit\n",
+            machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY), topos);
     net_alloc_list(f);
     net_route_list(f);
 }

@@ -470,10 +470,13 @@ static int run_replay(const struct cfg *c, const char *dir, int what_if, char *e
 
 static void usage(FILE *f)
 {
+    char topos[256];
+    machine_topo_list(topos, sizeof topos, " | ");
     fprintf(f,
 "usage: netsim [options]   the interconnect alone, on synthetic traffic\n"
-"  -t, --topo KIND       mesh | torus | hypercube | banyan | fattree (default torus)\n"
-"  -n, --nodes N         node count (default 64)   -d, --dims AxB..  sizes per dimension\n"
+"  -t, --topo KIND       %s (default torus)\n"
+"  -n, --nodes N         node count (default %d, a dragonfly %d)\n"
+"  -d, --dims AxB..      sizes per dimension\n"
 "  -p, --pattern P       uniform transpose bitcomp bitrev tornado hotspot neighbor (default uniform)\n"
 "  -r, --rate R          offered load, flits per node per cycle (default 0.1); a packet a\n"
 "                        node would send itself is not sent, so uniform traffic generates\n"
@@ -499,7 +502,8 @@ static void usage(FILE *f)
 "      --check-jump      also step a second model every cycle in every router (no shortcut);\n"
 "                        fail at the first difference\n"
 "      --preset NAME, --set 'k=v ..'   network parameters, as for wormsim (docs/network.md)\n"
-"      --json            one JSON object per run instead of a table\n");
+"      --json            one JSON object per run instead of a table\n",
+            topos, machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY));
 }
 
 /* s whole as a finite number (no NaN, no infinity) from lo to hi, ending

@@ -228,6 +228,30 @@ replay_needs_a_run_directory() {
          "$(cat "$TMP/m")"
 }
 
+# --help names every topology the parser accepts (its refusal lists them)
+# and the node count a machine gets without --nodes or --dims, a
+# dragonfly's included, for netsim and wormsim alike.
+usage_lists_every_topology() {
+  "$NETSIM" --topo nosuch > /dev/null 2> "$TMP/e2"
+  local names; names=$(sed -n "s/.*unknown topology 'nosuch'; accepted: //p" "$TMP/e2" | tr -d ,)
+  expect '[ "$(echo $names | wc -w)" -ge 6 ]' "$(cat "$TMP/e2")"
+  "$NETSIM" --help > "$TMP/hn"; "$WORMSIM" --help > "$TMP/hw"
+  local h n
+  for h in "$TMP/hn" "$TMP/hw"; do
+    expect '[ "$(grep -- "--topo KIND" "$h" | sed "s/.*KIND *//; s/ (default.*//; s/ | / /g")" = "$names" ]' \
+           "$(grep -- "--topo KIND" "$h") -- accepted: $names"
+  done
+  local topo said
+  for n in "torus:(default" "dragonfly:, a dragonfly"; do
+    topo=${n%%:*}; said=${n#*:}
+    ns --topo $topo --burst 1 > "$TMP/j"; expect '[ $? = 0 ]' "$(cat "$TMP/j")"
+    for h in "$TMP/hn" "$TMP/hw"; do
+      expect 'grep -- "--nodes N" "$h" | grep -qF "$said $(field .packets)"' \
+             "$topo runs $(field .packets) nodes: $(grep -- "--nodes N" "$h")"
+    done
+  done
+}
+
 # wormsim on a 2-node machine whose node image does not exist: input it
 # accepts ends at "node image ... is missing", so no QEMU ever starts.
 ws() { timeout -k 5 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
@@ -548,7 +572,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
