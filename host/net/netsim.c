@@ -561,6 +561,36 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
     return 0;
 }
 
+/* Which of the options that only some runs use were given. */
+enum { GIVEN_RATE = 1, GIVEN_SWEEP = 2, GIVEN_WARMUP = 4, GIVEN_CYCLES = 8, GIVEN_HOT_FRAC = 16 };
+
+/* No option given is one the run would ignore: a burst has no offered
+ * load, warm-up or window (it runs until its packets are delivered), a
+ * sweep sets every rate itself, and only hotspot traffic has a hot
+ * fraction. 0, or -1 with the first such pair said. */
+static int refuse_ignored(const struct cfg *c, unsigned given, const char *pat)
+{
+    static const struct { unsigned bit; const char *opt; } load[] = {
+        { GIVEN_SWEEP, "--sweep" }, { GIVEN_RATE, "--rate" }, { GIVEN_WARMUP, "--warmup" }, { GIVEN_CYCLES, "--cycles" },
+    };
+    for (size_t i = 0; c->burst && i < sizeof load / sizeof *load; i++)
+        if (given & load[i].bit) {
+            fprintf(stderr, "netsim: --burst and %s do not go together (a burst is M packets a node at "
+                    "cycle 0, run until all are delivered)\n", load[i].opt);
+            return -1;
+        }
+    if ((given & GIVEN_RATE) && (given & GIVEN_SWEEP)) {
+        fprintf(stderr, "netsim: --rate and --sweep do not go together (the sweep gives every rate)\n");
+        return -1;
+    }
+    if ((given & GIVEN_HOT_FRAC) && c->pat != P_HOTSPOT) {
+        fprintf(stderr, "netsim: --hot-frac and --pattern %s do not go together (--hot-frac is for "
+                "--pattern hotspot)\n", pat);
+        return -1;
+    }
+    return 0;
+}
+
 /* The --set options, in their order, on p and pm; 0, or -1 with the
  * first refusal said. */
 static int apply_sets(struct params *p, enum topo_port *pm, const char *const *sets, int nsets)
@@ -650,6 +680,7 @@ int main(int argc, char **argv)
 #define traffic(opt) (traffic_opt = traffic_opt ? traffic_opt : (opt))
     const char *sets[argc];              /* every --set, however many (one an argument at most) */
     int nsets = 0, bad = 0, ch;
+    unsigned given = 0;
     uint64_t len = 64;
     static const struct option opts[] = {
         { "topo", 1, 0, 't' }, { "nodes", 1, 0, 'n' }, { "dims", 1, 0, 'd' }, { "pattern", 1, 0, 'p' },
@@ -663,13 +694,13 @@ int main(int argc, char **argv)
         case 'n': nodes = optarg; traffic("--nodes"); break;
         case 'd': dims = optarg; traffic("--dims"); break;
         case 'p': pat = optarg; traffic("--pattern"); break;
-        case 'r': bad |= parse_double("--rate", optarg, 0, 1, &c.rate); traffic("--rate"); break;
+        case 'r': bad |= parse_double("--rate", optarg, 0, 1, &c.rate); traffic("--rate"); given |= GIVEN_RATE; break;
         case 'l': bad |= parse_u64("--len", optarg, 0, 1 << 20, &len); traffic("--len"); break;
-        case 'S': sweep = optarg; traffic("--sweep"); break;
-        case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); traffic("--warmup"); break;
-        case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); traffic("--cycles"); break;
+        case 'S': sweep = optarg; traffic("--sweep"); given |= GIVEN_SWEEP; break;
+        case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); traffic("--warmup"); given |= GIVEN_WARMUP; break;
+        case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); traffic("--cycles"); given |= GIVEN_CYCLES; break;
         case 's': bad |= parse_u64("--seed", optarg, 0, INT64_MAX, &c.seed); traffic("--seed"); break;
-        case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); break;
+        case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); given |= GIVEN_HOT_FRAC; break;
         case 'P': preset = optarg; traffic("--preset"); break;
         case 'X': sets[nsets++] = optarg; break;
         case 'j': c.json = 1; break;
@@ -718,15 +749,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
         return 2;
     }
+    if (refuse_ignored(&c, given, pat))
+        return 2;
     if (params_check_net(&c.p, &c.m, preset, nsets, err, sizeof err)) {   /* before any output */
         fprintf(stderr, "netsim: %s\n", err);
         return 2;
     }
     if (c.burst) {
-        if (sweep) {
-            fprintf(stderr, "netsim: --burst and --sweep do not go together\n");
-            return 2;
-        }
         if (c.m.nodes * c.burst > 50000000) {
             fprintf(stderr, "netsim: --burst %llu on %d nodes is more than 50000000 packets\n",
                     (unsigned long long)c.burst, c.m.nodes);

@@ -252,6 +252,22 @@ usage_lists_every_topology() {
   done
 }
 
+# An option the run would not use is refused, naming both options: a
+# burst's load is fixed (no rate, warm-up or window), a sweep gives every
+# rate, and only hotspot traffic has a hot fraction. Each ran before,
+# the option ignored.
+ignored_options_are_refused() {
+  local o why="\(a burst is M packets a node at cycle 0, run until all are delivered\)$"
+  for o in "--rate 0.2" "--warmup 10" "--cycles 100" "--sweep 0.1:0.2:0.1"; do
+    netsim_refuses --dims 2x2 --burst 1 $o -- "^netsim: --burst and ${o% *} do not go together $why"
+  done
+  netsim_refuses --dims 2x2 --rate 0.2 --sweep 0.1:0.2:0.1 -- "^netsim: --rate and --sweep do not go together"
+  netsim_refuses --dims 2x2 --hot-frac 0.5 -- \
+    "^netsim: --hot-frac and --pattern uniform do not go together \(--hot-frac is for --pattern hotspot\)$"
+  netsim_refuses --dims 2x2 --hot-frac 0.5 --pattern tornado -- "^netsim: --hot-frac and --pattern tornado do not go together"
+  ns --dims 2x2 --pattern hotspot --hot-frac 0.5 --burst 2 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" = 8 ]' "$(cat "$TMP/j")"
+}
+
 # wormsim on a 2-node machine whose node image does not exist: input it
 # accepts ends at "node image ... is missing", so no QEMU ever starts.
 ws() { timeout -k 5 20 "$WORMSIM" --nodes 2 --app hello --kernel "$TMP/none.elf" --kernel-riscv "$TMP/none.elf" \
@@ -572,7 +588,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
