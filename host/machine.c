@@ -30,6 +30,8 @@ const char *const selection_names[] = { "first", "least_used", "random", NULL };
 static int parse_pos(const char *s, long max, long *out)
 {
     char *end;
+    if (*s < '0' || *s > '9')            /* strtol would skip spaces and take a sign */
+        return -1;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < 1 || v > max)

@@ -106,7 +106,7 @@ TEST(malformed_dims_are_errors)
 {
     static const char *const bad[] = { "4x", "x4", "4xx4", "abc", "0x4", "1x1x1x1x1x1x1x1x1x1x1x1x1",
                                        "4x-4", "4 x4", "4x4 ", "8x8x8x8x8", "x", "-4",
-                                       "4096x2", "99999999999999999999" };
+                                       "4096x2", "99999999999999999999", " 4x4", "4x 4", "+4x4" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct topo_shape m;
         int rc = parse(&m, "mesh", NULL, bad[i]);
@@ -120,7 +120,7 @@ TEST(malformed_dims_are_errors)
 
 TEST(bad_nodes_are_errors)
 {
-    static const char *const bad[] = { "0", "-1", "abc", "16x", "", "4097" };
+    static const char *const bad[] = { "0", "-1", "abc", "16x", "", "4097", " 4", "4 ", "+4", "\t4" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct topo_shape m;
         if (parse(&m, "torus", bad[i], NULL) != -1)
