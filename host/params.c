@@ -243,7 +243,8 @@ int params_load(struct params *p, enum topo_port *pm, const char *name, char *er
     const char *file = show(fp, path, 0);
     size_t cap = 0, total = 0;
     ssize_t n;
-    int ln = 0, rc = 0;
+    int ln = 0, rc = 0, nseen = 0;
+    struct { char key[40]; int ln; } seen[128];      /* each key once a file: more keys than exist */
     while (!rc && (n = getline(&line, &cap, f)) != -1) {
         ln++;
         total += (size_t)n;
@@ -274,8 +275,21 @@ int params_load(struct params *p, enum topo_port *pm, const char *name, char *er
         size_t o = (size_t)snprintf(err, errlen, "%s:%d: ", file, ln);
         if (o >= errlen)
             o = errlen ? errlen - 1 : 0;
-        if (params_set(p, pm, trim(s), trim(eq + 1), err + o, errlen - o))
+        const char *key = trim(s);
+        if (params_set(p, pm, key, trim(eq + 1), err + o, errlen - o)) {
             rc = -1;
+            break;
+        }
+        for (int i = 0; i < nseen; i++)
+            if (!strcmp(seen[i].key, key)) {
+                snprintf(err, errlen, "%s:%d: %s is given twice (line %d too); give it once", file, ln, key,
+                         seen[i].ln);
+                rc = -1;
+            }
+        if (!rc && nseen < (int)(sizeof seen / sizeof seen[0]) && strlen(key) < sizeof seen[0].key) {
+            strcpy(seen[nseen].key, key);
+            seen[nseen++].ln = ln;
+        }
     }
     if (!rc && ferror(f)) {
         snprintf(err, errlen, "cannot read parameter file %s: %s", file, strerror(errno));

@@ -504,6 +504,8 @@ bad_param_val() { bad_input --set 'switching=teleport' -- "switching 'teleport' 
 bad_torus_vcs() { bad_input --dims 4x4 --set vcs=1 -- "a torus needs at least 2 virtual channels"; }
 bad_preset()    { printf 'vcs = 2\nhop_cycles = fast\n' > "$TMP/bad.conf"
                   bad_input --preset "$TMP/bad.conf" -- "bad.conf:2: hop_cycles 'fast' is not a whole number"; }
+dup_preset_key(){ printf 'vcs = 2\nhop_cycles = 1\nvcs = 4\n' > "$TMP/dup.conf"
+                  bad_input --preset "$TMP/dup.conf" -- "dup.conf:3: vcs is given twice \(line 1 too\); give it once"; }
 missing_preset(){ bad_input --preset nosuch -- "cannot read parameter file presets/nosuch.conf"; }
 bad_arch()      { bad_input --arch sparc -- "unknown arch 'sparc'; accepted: arm, riscv, mixed .*comma-separated list of arm and riscv"; }
 bad_arch_list() { bad_input --arch arm,,riscv -- "unknown arch 'arm,,riscv'; accepted: arm, riscv, mixed"; }
@@ -748,7 +750,7 @@ t gdb_node gdb_node
 t rv_gdb_node gdb_node riscv
 t mixed_gdb_node gdb_node riscv,arm riscv
 for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list bad_runs_dir bad_mpi_image bad_mcast_one_node bad_mdw_one_node bad_template \
-         bad_param_key bad_param_val bad_torus_vcs bad_preset missing_preset \
+         bad_param_key bad_param_val bad_torus_vcs bad_preset dup_preset_key missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
 for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
          hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_record baddesc_ring; do t $f $f; done
