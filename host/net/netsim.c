@@ -531,6 +531,8 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
     return 0;
 }
 
+#define SWEEP_RATES_MAX 1001       /* 0:1:0.001 */
+
 /* --sweep A:B:S, exactly three finite numbers with 0 <= A <= B <= 1 and
  * S > 0. 0, or -1 said. */
 static int parse_sweep(const char *s, double *r0, double *r1, double *step)
@@ -539,6 +541,16 @@ static int parse_sweep(const char *s, double *r0, double *r1, double *step)
     if (read_double(e, ':', 0, 1, r0, &e) || read_double(e + 1, ':', *r0, 1, r1, &e) ||
         read_double(e + 1, 0, 0, HUGE_VAL, step, &e) || !(*step > 0)) {
         fprintf(stderr, "netsim: --sweep '%s' is not A:B:S with 0 <= A <= B <= 1 and S > 0\n", s);
+        return -1;
+    }
+    double steps = (*r1 - *r0) / *step + 1e-9;             /* the rate loop's: rates = whole steps + 1 */
+    if (steps >= SWEEP_RATES_MAX) {                        /* (also keeps that loop's count an int) */
+        if (steps < 1e9)
+            fprintf(stderr, "netsim: --sweep '%s' gives %ld rates; at most %d (a larger step S)\n", s,
+                    (long)steps + 1, SWEEP_RATES_MAX);
+        else
+            fprintf(stderr, "netsim: --sweep '%s' gives %.3g rates; at most %d (a larger step S)\n", s, steps,
+                    SWEEP_RATES_MAX);
         return -1;
     }
     return 0;

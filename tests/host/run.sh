@@ -193,6 +193,9 @@ decimals_are_finite() {
   for v in nan:0.2:0.1 0.1:nan:0.1 0.1:0.2:nan 0.1:0.2:inf 0.1:0.2:0.1x 0.1:0.2 0.1:0.2:0.1:0.1; do
     netsim_refuses --sweep $v -- "^netsim: --sweep '$v' is not A:B:S with 0 <= A <= B <= 1 and S > 0$"
   done
+  # a sweep of more rates than 0:1:0.001 gives would run (nearly) for ever
+  netsim_refuses --sweep 0:1:1e-300 -- "^netsim: --sweep '0:1:1e-300' gives 1e\+300 rates; at most 1001 \(a larger step S\)$"
+  netsim_refuses --sweep 0:1:0.0009 -- "^netsim: --sweep '0:1:0.0009' gives 1112 rates; at most 1001 \(a larger step S\)$"
 }
 
 # netsim's whole numbers are those of every option (apps/number.h):
