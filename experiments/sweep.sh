@@ -34,7 +34,7 @@
 #   port_model  one-port | all-port                            default one-port
 #   arch        arm | riscv | mixed                            default arm
 #   args        extra app arguments, e.g. sync=0               default none
-#   timeout     wall-clock limit of one run, seconds           default 600 + nodes
+#   timeout     wall-clock limit of one run, 1..86400 seconds  default 600 + nodes
 #   big_nodes   a run of more nodes runs alone                 default 128
 # Two keys are for the sweep's report (make report SWEEP=NAME,
 # experiments/report/sweepdef.py) and the sweep ignores them, wherever
@@ -150,7 +150,12 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   for len in ${G[len]}; do
     [[ "$len" =~ ^(0|[1-9][0-9]*)$ ]] || { lineno=${L[len]}; bad "len: '$len' is not a number of bytes (0 for the apps that move none)"; }
   done
-  [[ "${G[timeout]}" =~ ^[0-9]*$ ]] || { lineno=${L[timeout]}; bad "timeout: '${G[timeout]}' is not a number of seconds"; }
+  # the run tool's --timeout bounds (host/wormsim.c, parse_seconds): a
+  # timeout it refuses would make refused rows, which a corrected timeout
+  # (not part of the key) would not replace
+  local tmo=${G[timeout]}
+  [[ -z "$tmo" || ( "$tmo" =~ ^[1-9][0-9]{0,4}$ && "$tmo" -le 86400 ) ]] || { lineno=${L[timeout]}
+    bad "timeout: '$tmo' is not a whole number of seconds from 1 to 86400; accepted: 1 to 86400 (the bounds of wormsim --timeout), or none for 600 + nodes"; }
   [[ "${G[big_nodes]}" =~ ^[1-9][0-9]*$ ]] || { lineno=${L[big_nodes]}; bad "big_nodes: '${G[big_nodes]}' is not a positive integer"; }
   local v; for v in net args; do
     [[ "${G[$v]}" != *[,\"]* ]] || { lineno=${L[$v]}; bad "$v: commas and quotes are not allowed"; }

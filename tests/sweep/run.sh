@@ -67,6 +67,21 @@ bad_definitions_are_refused() {
   expect 'grep -q "no sweep definition .nosuchsweep. (accepted: a file, or one of: .*thakur" "$TMP/e"'
 }
 
+# timeout is held to the run tool's --timeout bounds, 1 to 86400 s, before
+# any run: a run refused for its timeout would leave a refused row that a
+# corrected timeout (not part of the key) never replaces.
+timeout_outside_the_run_tools_bounds_is_refused() {
+  bad $'apps = alltoall_pex\ndims = 2x2\ntimeout = 0' \
+    "bad.sweep:3: timeout: '0' is not a whole number of seconds from 1 to 86400; accepted: 1 to 86400 (the bounds of wormsim --timeout), or none for 600 + nodes"
+  bad $'apps = alltoall_pex\ndims = 2x2\n\ntimeout = 86401' "bad.sweep:4: timeout: '86401' is not a whole number of seconds from 1 to 86400"
+  bad $'apps = alltoall_pex\ndims = 2x2\ntimeout = 1.5' "bad.sweep:3: timeout: '1.5' is not a whole number of seconds from 1 to 86400"
+  local t; for t in 1 86400; do
+    printf 'apps = alltoall_pex\ndims = 2x2\ntimeout = %s\n' $t > "$TMP/tmo.sweep"
+    "$SWEEP" --list -o "$TMP/tmo" "$TMP/tmo.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+    expect '[ $RC = 0 ] && grep -q "1 runs to do" "$TMP/e"' "timeout = $t: rc $RC: $(cat "$TMP/e")"
+  done
+}
+
 # The CI slice with one job, then with two: the same rows, the same
 # simulated figures (only wall_s and run_dir may differ).
 slice_runs_and_parallel_is_deterministic() {
@@ -510,6 +525,7 @@ experiment_scripts_refuse_bad_options() {
 echo "sweep tool tests"
 t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
+t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_bounds_is_refused
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
