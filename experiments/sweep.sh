@@ -127,7 +127,9 @@ APPS_OK=$("$WORMSIM" --list-apps | awk '{print $1}' | tr '\n' ' ')
 KEYS_OK="apps dims len net topo preset port_model arch args timeout big_nodes"
 REPORT_KEYS="compare paper"   # read by the report only
 declare -A G=()      # current group's values
-declare -A D=([len]=1024 [net]="" [topo]=torus [preset]=default [port_model]=one-port [arch]=arm [args]="" [timeout]="" [big_nodes]=128)
+declare -A D0=([len]=1024 [net]="" [topo]=torus [preset]=default [port_model]=one-port [arch]=arm [args]="" [timeout]="" [big_nodes]=128)
+declare -A D=()      # the defaults: D0, then the keys before the first header
+for k in "${!D0[@]}"; do D[$k]=${D0[$k]}; done
 groups=(); RUNS=()
 lineno=0; group=""; ingroup=0
 
@@ -167,21 +169,58 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   # start it (wormsim --check with hello, which runs anywhere; memory
   # aside). A machine it refuses is a mistake in the definition; an app
   # refusing a machine or a length is not: that run gets a refused row.
-  local msg
+  local why
   for dims in ${G[dims]}; do for net in "${nets[@]}"; do
     net=$(echo $net)
-    machine_opts "${G[topo]}" "$dims" "${G[preset]}" "${G[port_model]}" "${G[arch]}" "$net"
-    msg=$("$WORMSIM" --check --app hello "${MACHINE_OPTS[@]}" --mem-limit 1073741824 2>&1 >/dev/null) ||
-      { lineno=$2; bad "group [$gname]: ${G[topo]} $dims${net:+, net=$net}: ${msg#wormsim: }"; }
+    why=$(machine_refused "${G[topo]}" "$dims" "${G[preset]}" "${G[port_model]}" "${G[arch]}" "$net") &&
+      machine_fault "$gname" "$dims" "$net" "$why" "$2"
   done; done
   for app in ${G[apps]}; do for dims in ${G[dims]}; do for len in ${G[len]}; do for net in "${nets[@]}"; do
     net=$(echo $net)   # trim
     RUNS+=("$app$US${G[topo]}$US$dims$US$len$US${G[preset]}$US${G[port_model]}$US$net$US${G[args]}$US${G[arch]}$US$gname$US${G[timeout]}$US${G[big_nodes]}")
   done; done; done; done
 }
+# machine_refused TOPO DIMS PRESET PORT_MODEL ARCH NET: true, with the run
+# tool's reason on stdout, when it refuses that machine (memory aside).
+machine_refused() {
+  local msg
+  machine_opts "$@"
+  msg=$("$WORMSIM" --check --app hello "${MACHINE_OPTS[@]}" --mem-limit 1073741824 2>&1 >/dev/null) && return 1
+  echo "${msg#wormsim: }"
+}
+# machine_fault GROUP DIMS NET REASON GROUP_LINE: refuses a machine of the
+# group at the lines of the keys at fault: topo, when the run tool refuses
+# it on its own default shape too; dims and topo, when it refuses the
+# group's shape with every other key at its default; else the first of
+# arch, port_model, preset and net that it refuses alone beside the shape;
+# else all of the machine's keys. Keys at their built-in default have no line.
+machine_fault() {
+  local topo=${G[topo]} dims=$2 net=$3 p=${D0[preset]} m=${D0[port_model]} a=${D0[arch]} at k keys=""
+  if machine_refused "$topo" "$dims" "$p" "$m" "$a" "" > /dev/null; then
+    if "$WORMSIM" --check --app hello --topo "$topo" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" \
+         --mem-limit 1073741824 > /dev/null 2>&1; then at="dims topo"; else at=topo; fi
+  elif machine_refused "$topo" "$dims" "$p" "$m" "${G[arch]}" "" > /dev/null; then at=arch
+  elif machine_refused "$topo" "$dims" "$p" "${G[port_model]}" "$a" "" > /dev/null; then at=port_model
+  elif machine_refused "$topo" "$dims" "${G[preset]}" "$m" "$a" "" > /dev/null; then at=preset
+  elif machine_refused "$topo" "$dims" "$p" "$m" "$a" "$net" > /dev/null; then at=net
+  else at="dims topo arch port_model preset net"; fi
+  lineno=""
+  for k in $at; do
+    [ -n "${L[$k]:-}" ] || continue
+    [ -n "$lineno" ] || lineno=${L[$k]}
+    keys+="${keys:+, }$k (line ${L[$k]})"
+  done
+  [ -n "$lineno" ] || lineno=$5
+  [[ "$keys" == *,* ]] || keys=${keys% (line*}
+  bad "${keys:+$keys: }group [$1]: $topo $dims${net:+, net=$net}: $4"
+}
 US=$'\x1f'   # field separator of a run line (not whitespace: empty fields stay)
-declare -A L=()
-start_group() { G=(); local k; for k in "${!D[@]}"; do G[$k]=${D[$k]}; done; }
+declare -A L=() DL=()   # the line of each key of G and of D
+start_group() {
+  G=(); L=(); local k
+  for k in "${!D[@]}"; do G[$k]=${D[$k]}; done
+  for k in "${!DL[@]}"; do L[$k]=${DL[$k]}; done
+}
 gstart=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
@@ -190,7 +229,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   if [[ "$line" =~ ^\[([A-Za-z0-9_.-]+)\]$ ]]; then
     newgroup=${BASH_REMATCH[1]}
     [ $ingroup = 1 ] && check_group "$group" $gstart
-    [ $ingroup = 0 ] && { for k in "${!G[@]}"; do D[$k]=${G[$k]}; done; }
+    [ $ingroup = 0 ] && { for k in "${!G[@]}"; do D[$k]=${G[$k]}; done; for k in "${!L[@]}"; do DL[$k]=${L[$k]}; done; }
     group=$newgroup; ingroup=1; gstart=$lineno; start_group
     [[ " ${groups[*]} " != *" $group "* ]] || bad "group [$group] appears twice"
     groups+=("$group"); continue

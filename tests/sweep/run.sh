@@ -50,7 +50,7 @@ bad() {  # bad CONTENT EXPECTED-MESSAGE
 }
 bad_definitions_are_refused() {
   bad $'apps = alltoall_pex alltoall_nope\ndims = 4x4' "bad.sweep:1: apps: unknown app 'alltoall_nope'; accepted: hello mpi pingpong alltoall_pex"
-  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:1: group [bad]: ring 4x4: unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan, fattree"
+  bad $'apps = alltoall_pex\ndims = 4x4\ntopo = ring' "bad.sweep:3: topo: group [bad]: ring 4x4: unknown topology 'ring'; accepted: mesh, torus, hypercube, banyan, fattree"
   bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
   bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a number of bytes (0 for the apps that move none)"
   bad $'[a]\napps = alltoall_pex\n[b]\napps = alltoall_gen\ndims = 4x4' "group [a] has no 'dims'"
@@ -80,6 +80,19 @@ timeout_outside_the_run_tools_bounds_is_refused() {
     "$SWEEP" --list -o "$TMP/tmo" "$TMP/tmo.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
     expect '[ $RC = 0 ] && grep -q "1 runs to do" "$TMP/e"' "timeout = $t: rc $RC: $(cat "$TMP/e")"
   done
+}
+
+# A machine the run tool refuses is named at the line of the key at fault,
+# or at the lines of both keys of a shape that does not fit its topology;
+# a key of another group is not this group's.
+machine_faults_name_the_keys_line() {
+  bad $'apps = alltoall_pex\ndims = 2x2\n\nport_model = two-port' "bad.sweep:4: port_model: group [bad]: torus 2x2: port_model 'two-port' is unknown"
+  bad $'apps = alltoall_pex\ndims = 2x2\narch = x86\ntopo = mesh' "bad.sweep:3: arch: group [bad]: mesh 2x2: unknown arch 'x86'"
+  bad $'preset = nosuch\n[g]\napps = alltoall_pex\ndims = 2x2' "bad.sweep:1: preset: group [g]: torus 2x2: cannot read parameter file presets/nosuch.conf"
+  bad $'[g]\napps = alltoall_pex\ndims = 2x2\nnet = vcs=4 | nosuch=1' "bad.sweep:4: net: group [g]: torus 2x2, net=nosuch=1: unknown parameter 'nosuch'"
+  bad $'apps = alltoall_pex\ndims = n=16 12\ntopo = banyan' "bad.sweep:2: dims (line 2), topo (line 3): group [bad]: banyan 12: DIMS does not apply to a banyan"
+  bad $'[a]\napps = alltoall_pex\ndims = 2x2\ntopo = mesh\n[b]\napps = alltoall_pex\ndims = 1000x1000' \
+    "bad.sweep:7: dims: group [b]: torus 1000x1000: DIMS='1000x1000' is malformed"
 }
 
 # The CI slice with one job, then with two: the same rows, the same
@@ -526,6 +539,7 @@ echo "sweep tool tests"
 t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
 t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_bounds_is_refused
+t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
