@@ -23,8 +23,9 @@
 #
 # The definition: `key = value` lines, `#` comments, `[group]` headers.
 # Keys before the first header are defaults for every group; a file without
-# headers is one group named after the file. Each group runs the cross
-# product of its list keys:
+# headers is one group named after the file. A key is given once in a
+# group (a group's key replaces a default), a value once in a list. Each
+# group runs the cross product of its list keys:
 #   apps        node programs (wormsim --list-apps)            required
 #   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube, banyan or fat tree of N)  required
 #   len         block lengths in bytes (0: barriers)           default 1024
@@ -162,21 +163,25 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   local v; for v in net args; do
     [[ "${G[$v]}" != *[,\"]* ]] || { lineno=${L[$v]}; bad "$v: commas and quotes are not allowed"; }
   done
-  local IFS_save=$IFS nets=()
+  local IFS_save=$IFS nets=() i
   IFS='|' read -ra nets <<< "${G[net]}"; IFS=$IFS_save
   [ ${#nets[@]} -gt 0 ] || nets=("")
+  for i in "${!nets[@]}"; do nets[$i]=$(echo ${nets[$i]}); done   # trimmed
+  # each value once in a list: a repeat would run one cell twice, into one run directory
+  for k in apps dims len; do
+    v=$(repeated ${G[$k]}) && { lineno=${L[$k]}; bad "$k: '$v' is given twice; accepted: each value once"; }
+  done
+  v=$(repeated "${nets[@]}") && { lineno=${L[net]}; bad "net: '$v' is given twice; accepted: each alternative once"; }
   # The machine of every (dims, net): the run tool checks it as it would
   # start it (wormsim --check with hello, which runs anywhere; memory
   # aside). A machine it refuses is a mistake in the definition; an app
   # refusing a machine or a length is not: that run gets a refused row.
   local why
   for dims in ${G[dims]}; do for net in "${nets[@]}"; do
-    net=$(echo $net)
     why=$(machine_refused "${G[topo]}" "$dims" "${G[preset]}" "${G[port_model]}" "${G[arch]}" "$net") &&
       machine_fault "$gname" "$dims" "$net" "$why" "$2"
   done; done
   for app in ${G[apps]}; do for dims in ${G[dims]}; do for len in ${G[len]}; do for net in "${nets[@]}"; do
-    net=$(echo $net)   # trim
     RUNS+=("$app$US${G[topo]}$US$dims$US$len$US${G[preset]}$US${G[port_model]}$US$net$US${G[args]}$US${G[arch]}$US$gname$US${G[timeout]}$US${G[big_nodes]}")
   done; done; done; done
 }
@@ -214,6 +219,12 @@ machine_fault() {
   [[ "$keys" == *,* ]] || keys=${keys% (line*}
   bad "${keys:+$keys: }group [$1]: $topo $dims${net:+, net=$net}: $4"
 }
+# repeated VALUE..: the first value given twice, if any
+repeated() {
+  local -A seen=(); local v
+  for v in "$@"; do [ -z "${seen[x$v]:-}" ] || { echo "$v"; return 0; }; seen[x$v]=1; done
+  return 1
+}
 US=$'\x1f'   # field separator of a run line (not whitespace: empty fields stay)
 declare -A L=() DL=()   # the line of each key of G and of D
 start_group() {
@@ -239,6 +250,9 @@ while IFS= read -r line || [ -n "$line" ]; do
   [[ " $REPORT_KEYS " != *" $k "* ]] || continue
   [[ " $KEYS_OK " == *" $k "* ]] || bad "unknown key '$k'; accepted: $KEYS_OK $REPORT_KEYS"
   if [ $ingroup = 0 ] && [ ${#G[@]} = 0 ]; then start_group; fi
+  # once per group (the keys before the first header are one): a second
+  # line would replace the first without a word
+  [ "${L[$k]:-0}" -le $gstart ] || bad "$k: given twice in one group, on lines ${L[$k]} and $lineno; accepted: each key once, with all its values on one line"
   G[$k]=$v; L[$k]=$lineno
 done < "$DEF"
 if [ $ingroup = 1 ]; then check_group "$group" $gstart

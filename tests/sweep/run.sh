@@ -95,6 +95,23 @@ machine_faults_name_the_keys_line() {
     "bad.sweep:7: dims: group [b]: torus 1000x1000: DIMS='1000x1000' is malformed"
 }
 
+# A key given twice in one group, or a value twice in one list, is
+# refused: the second line would replace the first without a word, and a
+# repeated value would run one cell twice into one run directory. A
+# group's key over a default is no repeat.
+repeats_are_refused() {
+  bad $'apps = alltoall_pex\ndims = 2x2\nlen = 8\nlen = 16' "bad.sweep:4: len: given twice in one group, on lines 3 and 4"
+  bad $'len = 8\n[a]\napps = alltoall_pex\ndims = 2x2\n[b]\nlen = 32\napps = alltoall_pex\ndims = 2x2\nlen = 64' \
+    "bad.sweep:9: len: given twice in one group, on lines 6 and 9"
+  bad $'apps = alltoall_pex\ndims = 2x2\nlen = 64 64' "bad.sweep:3: len: '64' is given twice"
+  bad $'apps = alltoall_pex\ndims = 2x2 4x4 2x2' "bad.sweep:2: dims: '2x2' is given twice"
+  bad $'apps = alltoall_pex alltoall_gen alltoall_pex\ndims = 2x2' "bad.sweep:1: apps: 'alltoall_pex' is given twice"
+  bad $'apps = alltoall_pex\ndims = 2x2\nnet = vcs=4 | vcs=2 |  vcs=4 ' "bad.sweep:3: net: 'vcs=4' is given twice"
+  printf 'len = 8\n[a]\napps = alltoall_pex\ndims = 2x2\nlen = 16\n' > "$TMP/over.sweep"
+  "$SWEEP" --list -o "$TMP/over" "$TMP/over.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && [ "$(awk "{ print \$4 }" "$TMP/l")" = 16 ]' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
+}
+
 # The CI slice with one job, then with two: the same rows, the same
 # simulated figures (only wall_s and run_dir may differ).
 slice_runs_and_parallel_is_deterministic() {
@@ -540,6 +557,7 @@ t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
 t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_bounds_is_refused
 t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
+t repeats_are_refused repeats_are_refused
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
