@@ -110,16 +110,18 @@ for v in OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TOTAL TODO_W SK
   [ -n "${!v+set}" ] || die "\$$v is not set: a cell runs under experiments/sweep.sh, which exports it"
 done
 # The sweep's progress after this cell: counts kept in $OUT/.progress
-# (done failed done_weight), updated under $LOCK.
-progress() {  # weight failed(0/1)
-  local d=0 f=0 w=0 now el eta="?" line
-  [ -s "$OUT/.progress" ] && read -r d f w < "$OUT/.progress"
-  d=$((d + 1)); f=$((f + $2)); w=$((w + $1))
-  echo "$d $f $w" > "$OUT/.progress"
+# (done failed refused done_weight), updated under $LOCK; failed and
+# refused are the rows of status fail and refused.
+progress() {  # weight status
+  local d=0 f=0 r=0 w=0 now el eta="?" line
+  [ -s "$OUT/.progress" ] && read -r d f r w < "$OUT/.progress"
+  d=$((d + 1)); w=$((w + $1))
+  case $2 in fail) f=$((f + 1)) ;; refused) r=$((r + 1)) ;; esac
+  echo "$d $f $r $w" > "$OUT/.progress"
   now=$(date +%s); el=$((now - T0))
   [ "$w" -gt 0 ] && eta=$(fmt_t $(( el * (TODO_W - w) / w )))
-  line=$(printf 'sweep %s: %d/%d done (%d skipped, %d failed), elapsed %s, estimate %s left' \
-    "$NAME" "$d" "$TOTAL" "$SKIPPED" "$f" "$(fmt_t $el)" "$eta")
+  line=$(printf 'sweep %s: %d/%d done (%d skipped, %d failed, %d refused), elapsed %s, estimate %s left' \
+    "$NAME" "$d" "$TOTAL" "$SKIPPED" "$f" "$r" "$(fmt_t $el)" "$eta")
   if [ "$TTY" = 1 ]; then printf '\r\033[K%s' "$line" >&2; else printf '%s\n' "$line" >&2; fi
 }
 
@@ -167,7 +169,6 @@ if [ $rc = 2 ] && [ -z "$run" ]; then status=refused
 elif [ $rc != 0 ]; then status=fail; fi
 row=$(collect "$run" "$n" "$status" "$wall")
 row="$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" | awk -F, -v n="$n" 'BEGIN{OFS=","}{$4=n","$4; print}'),$gname,$row,${run#$OUT/}"
-bad=0; [ $status = ok ] || bad=1
-( flock 9; printf '%s\n' "$row" >> "$CSV"; progress "$(weight "$n" "$len")" $bad ) 9> "$LOCK"
+( flock 9; printf '%s\n' "$row" >> "$CSV"; progress "$(weight "$n" "$len")" $status ) 9> "$LOCK"
 [ $status = ok ] || { sed 's/^/    /' "$rdir/wormsim.out" | tail -5 >&2; exit 1; }
 exit 0

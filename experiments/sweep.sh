@@ -362,7 +362,7 @@ TTY=0; [ -t 2 ] && TTY=1
 export OUT CSV LOCK POOL COLD WORMSIM KERNEL KERNEL_RISCV NAME TTY MEMLIM
 export TOTAL=${#TODO[@]} TODO_W=$todo_w SKIPPED=$skipped T0=$(date +%s)
 : > "$OUT/.progress"
-done_n() { local d=0 f=0 w=0; [ -s "$OUT/.progress" ] && read -r d f w < "$OUT/.progress"; echo "$d"; }
+done_n() { local d=0; [ -s "$OUT/.progress" ] && read -r d _ < "$OUT/.progress"; echo "$d"; }
 session_line() {
   [ $FRESH = 0 ] && [ -s "$OUT/timing.csv" ] || echo "date,jobs,runs,done,elapsed_s" > "$OUT/timing.csv"
   FRESH=0

@@ -125,7 +125,7 @@ slice_runs_and_parallel_is_deterministic() {
   strip() { csv_without "$1" wall_s run_dir | sort; }
   expect 'diff <(strip "$TMP/j1/results.csv") <(strip "$TMP/j2/results.csv") > "$TMP/d"' "$(cat "$TMP/d")"
   # the progress line and the summary
-  expect 'grep -q "sweep thakur-ci: 8/8 done (0 skipped, 0 failed), elapsed .*, estimate" "$TMP/e2"'
+  expect 'grep -q "sweep thakur-ci: 8/8 done (0 skipped, 0 failed, 0 refused), elapsed .*, estimate" "$TMP/e2"'
   expect 'grep -q "sweep thakur-ci: finished in .*; 8 rows in" "$TMP/e2"'
   cp -r "$TMP/j2" "$TMP/slice"
 }
@@ -304,6 +304,16 @@ refused_run_is_recorded() {
   "$SWEEP" -o "$TMP/ref" "$TMP/ref.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 3 ]' "$(cat "$TMP/e")"
   expect '[ "$(field "$TMP/ref/results.csv" "NR > 1" status)" = refused ]'
   expect 'grep -q "needs a power-of-two node count, not 20" "$TMP/e"' "$(cat "$TMP/e")"
+}
+
+# The progress line counts refused runs apart from failed ones, as the
+# final line and the status column do.
+progress_counts_refused_apart() {
+  printf '[f]\ntopo = mesh\napps = bcast_hw\ndims = 2x2\nlen = 64\nargs = corrupt=1\n[r]\napps = alltoall_pex\ndims = 3x1\nlen = 64\n' > "$TMP/pr.sweep"
+  "$SWEEP" --jobs 1 -o "$TMP/pr" "$TMP/pr.sweep" 2> "$TMP/e"; RC=$?; expect '[ $RC = 1 ]' "rc $RC: $(cat "$TMP/e")"
+  expect '[ "$(csv_cols "$TMP/pr/results.csv" status | sort | tr "\n" " ")" = "fail refused " ]' "$(cat "$TMP/pr/results.csv")"
+  expect 'grep -q "sweep pr: 2/2 done (0 skipped, 1 failed, 1 refused), elapsed" "$TMP/e"' "$(cat "$TMP/e")"
+  expect 'grep -q "sweep pr: finished in .*; 2 rows in .*, 2 not ok (1 refused)$" "$TMP/e"' "$(cat "$TMP/e")"
 }
 
 # --mem-limit reaches every run: a limit below the machine's estimate is a
@@ -570,6 +580,7 @@ t big_runs_run_alone big_runs_run_alone
 t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t failed_run_is_named_at_the_end failed_run_is_named_at_the_end
 t refused_run_is_recorded refused_run_is_recorded
+t progress_counts_refused_apart progress_counts_refused_apart
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t stored_results_are_current stored_results_are_current
 t kept_runs_are_this_builds kept_runs_are_this_builds
