@@ -26,7 +26,7 @@
 # headers is one group named after the file. A key is given once in a
 # group (a group's key replaces a default), a value once in a list. Each
 # group runs the cross product of its list keys:
-#   apps        node programs (wormsim --list-apps)            required
+#   apps        node programs that take len (wormsim --list-apps)  required
 #   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube, banyan or fat tree of N)  required
 #   len         block lengths in bytes (0: barriers)           default 1024
 #   net         alternatives of `--set` strings separated by | default none
@@ -125,6 +125,10 @@ command -v parallel > /dev/null || die "runs need GNU parallel: install the Debi
 
 # --- Parse and check the definition: one line per run on stdout ----------
 APPS_OK=$("$WORMSIM" --list-apps | awk '{print $1}' | tr '\n' ' ')
+# The apps whose ARGS take len= (or any words, as mpi's argv): every run
+# of a sweep passes len=, so no other app can run in one.
+APPS_LEN=$("$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
+  if (a != $0 && (a ~ /^any words/ || a ~ /(^|, )len=/)) print $1 }' | tr '\n' ' ')
 KEYS_OK="apps dims len net topo preset port_model arch args timeout big_nodes"
 REPORT_KEYS="compare paper"   # read by the report only
 declare -A G=()      # current group's values
@@ -142,6 +146,8 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   local app dims len net
   for app in ${G[apps]}; do
     [[ " $APPS_OK " == *" $app "* ]] || { lineno=${L[apps]}; bad "apps: unknown app '$app'; accepted: $APPS_OK"; }
+    [[ " $APPS_LEN " == *" $app "* ]] || { lineno=${L[apps]}
+      bad "apps: '$app' takes no len (wormsim --list-apps), and a sweep runs every app with len=; accepted: $APPS_LEN"; }
   done
   # topo, port_model, arch, preset, args and the shapes are the run tool's
   # to judge (wormsim --check, below, for every run); the sweep checks only

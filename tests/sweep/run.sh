@@ -112,6 +112,17 @@ repeats_are_refused() {
   expect '[ $RC = 0 ] && [ "$(awk "{ print \$4 }" "$TMP/l")" = 16 ]' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
 }
 
+# A sweep runs every app with len= (ARGS), so an app whose ARGS take no
+# len (wormsim --list-apps) is refused, before a run makes a refused row
+# of each of its cells; the apps that take len, and mpi's argv, are not.
+apps_without_len_are_refused() {
+  bad $'apps = alltoall_pex hello\ndims = 2x2' "bad.sweep:1: apps: 'hello' takes no len (wormsim --list-apps), and a sweep runs every app with len="
+  bad $'[a]\napps = alltoall_pex\ndims = 2x2\n[b]\ndims = 2x2\napps = hang' "bad.sweep:6: apps: 'hang' takes no len"
+  printf 'apps = barrier_tree pingpong mpi\ndims = 2x2\nlen = 0\n' > "$TMP/len.sweep"
+  "$SWEEP" --list -o "$TMP/len" "$TMP/len.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "3 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+}
+
 # The CI slice with one job, then with two: the same rows, the same
 # simulated figures (only wall_s and run_dir may differ).
 slice_runs_and_parallel_is_deterministic() {
@@ -568,6 +579,7 @@ t bad_definitions_are_refused bad_definitions_are_refused
 t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_bounds_is_refused
 t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
 t repeats_are_refused repeats_are_refused
+t apps_without_len_are_refused apps_without_len_are_refused
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
