@@ -30,7 +30,7 @@
 #   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube, banyan or fat tree of N)  required
 #   len         block lengths in bytes (0: barriers)           default 1024
 #   net         alternatives of `--set` strings separated by | default none
-#   topo        mesh | torus | hypercube | banyan | fattree    default torus
+#   topo        mesh | torus | hypercube | banyan | fattree | dragonfly  default torus
 #   preset      a presets/NAME.conf or a file                  default default
 #   port_model  one-port | all-port                            default one-port
 #   arch        arm | riscv | mixed                            default arm
@@ -268,10 +268,14 @@ if [ -n "$ONLY" ]; then
 fi
 
 # --- The runs still to do --------------------------------------------------
-mkdir -p "$OUT/runs" || die "cannot create $OUT"
+# (--list only reads: it creates nothing, and reads no rows where there is no directory)
+[ $LIST = 1 ] || mkdir -p "$OUT/runs" || die "cannot create $OUT"
 CSV=$OUT/results.csv
 LOCK=$OUT/.lock
-if [ -s "$CSV" ]; then
+ROWS=$CSV
+if [ $LIST = 1 ]; then
+  [ -s "$CSV" ] || ROWS=/dev/null
+elif [ -s "$CSV" ]; then
   [ $RECOLLECT = 1 ] || [ "$(head -1 "$CSV")" = "$COLUMNS_CSV" ] || die "$CSV has other columns than this tool writes; move it away"
   # A row is written in one append; a torn last line (power loss) is dropped.
   [ -z "$(tail -c1 "$CSV")" ] || { echo "sweep: dropping a partial last line of $CSV" >&2; sed -i '$d' "$CSV"; }
@@ -285,7 +289,7 @@ fi
 declare -A DONE=()
 while IFS=, read -r app topo dims nodes len preset pm net args arch rest; do
   DONE["$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")"]=1
-done < <(csv_cols "$CSV" app topo dims nodes len preset port_model net args arch)
+done < <(csv_cols "$ROWS" app topo dims nodes len preset port_model net args arch)
 
 # No row at the start: this session's line is timing.csv's first (session_line).
 FRESH=0; [ ${#DONE[@]} = 0 ] && FRESH=1

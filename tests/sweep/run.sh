@@ -121,6 +121,8 @@ apps_without_len_are_refused() {
   printf 'apps = barrier_tree pingpong mpi\ndims = 2x2\nlen = 0\n' > "$TMP/len.sweep"
   "$SWEEP" --list -o "$TMP/len" "$TMP/len.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
   expect '[ $RC = 0 ] && grep -q "3 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+  # --list only reads: no results directory appears for it
+  expect '[ ! -e "$TMP/len" ]' "--list made $(ls -R "$TMP/len" 2>&1 | head -5)"
 }
 
 # The CI slice with one job, then with two: the same rows, the same
