@@ -1927,6 +1927,10 @@ int main(int argc, char **argv)
         if (!*nm || strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != strlen(nm)) {
             fprintf(stderr, "wormsim: pool name '%s' is not letters, digits, '_', '.' or '-'\n", nm);
             return 2;
+        } else if (strlen(nm) > SERVE_NAME_MAX) {
+            fprintf(stderr, "wormsim: pool name '%.20s...' is %zu characters; accepted: at most %d\n", nm,
+                    strlen(nm), SERVE_NAME_MAX);
+            return 2;
         }
     if (serve_name && pool_name) {
         fprintf(stderr, "wormsim: --serve and --pool do not go together\n");

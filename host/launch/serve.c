@@ -14,6 +14,9 @@
 #include <sys/un.h>
 #include "serve.h"
 
+_Static_assert(1 + (sizeof "wormsim-pool-" - 1) + SERVE_NAME_MAX < sizeof ((struct sockaddr_un *)0)->sun_path,
+               "SERVE_NAME_MAX fits an abstract socket's name");
+
 static socklen_t addr_of(const char *name, struct sockaddr_un *a)
 {
     memset(a, 0, sizeof *a);

@@ -22,6 +22,9 @@
 #define SERVE_MAX_REQUEST 65536
 #define SERVE_REQUEST_S   5
 #define SERVE_OTHER_USER  (-2)
+/* The longest pool name: an abstract socket's sun_path (108 bytes) holds
+ * a leading NUL, "wormsim-pool-" and the name, with a byte to spare. */
+#define SERVE_NAME_MAX    93
 
 /* The pool's listening socket, or -1 with errno. */
 int serve_listen(const char *name);

@@ -311,6 +311,11 @@ pool_bad_input() {
   "$WORMSIM" --serve 'a/b' > "$TMP/b" 2>&1; rc=$?
   expect '[ $rc = 2 ]' "exit $rc"
   expect 'grep -q "pool name .a/b. is not letters, digits" "$TMP/b"' "$(cat "$TMP/b")"
+  local long; long=$(printf 'p%.0s' $(seq 94))
+  for o in --serve --pool; do
+    "$WORMSIM" $o "$long" > "$TMP/b" 2>&1; rc=$?
+    expect '[ $rc = 2 ] && grep -q "pool name .p*\.\.\.. is 94 characters; accepted: at most 93" "$TMP/b"' "$o: exit $rc: $(cat "$TMP/b")"
+  done
   "$WORMSIM" --serve x --app hello > "$TMP/b" 2>&1; rc=$?
   expect '[ $rc = 2 ] && grep -q "serve takes no run options" "$TMP/b"' "$(cat "$TMP/b")"
   # bad run options on a pool: refused by the pool as by the run tool
