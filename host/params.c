@@ -326,6 +326,21 @@ int params_set_list(struct params *p, enum topo_port *pm, const char *list, char
 int params_count(void) { return (int)NKEYS; }
 const char *params_key(int i) { return keys[i].name; }
 
+int params_is_network(int i)
+{
+    size_t net = offsetof(struct params, net);
+    return keys[i].kind == K_PORT_MODEL || (keys[i].off >= net && keys[i].off < net + sizeof(struct net_params));
+}
+
+const char *params_off_network_change(const struct params *a, const struct params *b)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!params_is_network((int)i) &&
+            memcmp((const char *)a + keys[i].off, (const char *)b + keys[i].off, sizeof(uint32_t)))
+            return keys[i].name;
+    return NULL;
+}
+
 void params_value(const struct params *p, enum topo_port pm, int i, char *buf, size_t len, int *numeric)
 {
     const struct key *k = &keys[i];

@@ -40,6 +40,14 @@ int params_count(void);
 const char *params_key(int i);
 void params_value(const struct params *p, enum topo_port pm, int i, char *buf, size_t len, int *numeric);
 
+/* Whether key i is the data network's (struct net_params, or the port
+ * model, which sets the NICs' channels), not a node's or the hardware's
+ * beside the network (barrier circuits, control network, fetch-and-increment). */
+int params_is_network(int i);
+/* The first key, in the table's order, that is not the network's and
+ * whose value differs between a and b; NULL if none. */
+const char *params_off_network_change(const struct params *a, const struct params *b);
+
 /* Every key with its accepted values, built-in default and meaning
  * (wormsim --list-params): the table the parser itself uses. */
 void params_list(FILE *f);

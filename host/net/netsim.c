@@ -492,11 +492,12 @@ static void usage(FILE *f)
 "                        uniform node (default 0.1)\n"
 "      --burst M         instead: M packets per node at cycle 0, run until all are delivered\n"
 "      --replay RUN_DIR  instead: the messages a wormsim run recorded (RUN_DIR/messages.csv),\n"
-"                        each entering when its node posted it, on the run's machine and\n"
-"                        parameters (summary.json, params.conf; --set changes them: an\n"
-"                        open-loop what-if); says how many kept their recorded times, and\n"
-"                        without --set exits 1 if any did not, or a link's counters differ\n"
-"                        from links.csv\n"
+"                        each handed over at its post time and entering when it was ready\n"
+"                        (t_ready_ns), on the run's machine and parameters (summary.json,\n"
+"                        params.conf; --set changes the network's: an open-loop what-if;\n"
+"                        a node's, such as t_send_ns, is refused); says how many kept their\n"
+"                        recorded times, and without --set exits 1 if any did not, or a\n"
+"                        link's counters differ from links.csv\n"
 "      --no-jump         step every cycle (the engine's jumps over periodic stretches off;\n"
 "                        results are the same)\n"
 "      --check-jump      also step a second model every cycle in every router (no shortcut);\n"
@@ -668,8 +669,19 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
         return 2;
     }
+    struct params run = c->p;
     if (apply_sets(&c->p, &pm, sets, nsets))
         return 2;
+    const char *node_key = params_off_network_change(&run, &c->p);
+    if (node_key) {                  /* the messages enter at their recorded times: it would change nothing */
+        int o = snprintf(err, sizeof err, "netsim: --replay --set %s: a replay hands the network each message at "
+                         "its recorded time, so only the network's parameters change it; accepted:", node_key);
+        for (int i = 0; i < params_count() && o > 0 && (size_t)o < sizeof err; i++)
+            if (params_is_network(i))
+                o += snprintf(err + o, sizeof err - (size_t)o, " %s", params_key(i));
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
     c->m.all_port = pm;
     if (params_check_net(&c->p, &c->m, NULL, nsets, err, sizeof err)) {
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);

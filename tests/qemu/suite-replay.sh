@@ -128,6 +128,12 @@ netsim_replays_a_runs_messages() {
   expect '[ "$(jq .as_recorded "$TMP/w")" -lt "$n" ]' "$(cat "$TMP/w")"
   make -s net-replay RUNS_DIR="$RUNS" NET='vcs=1' > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/m")"
   expect '[ "$(awk "NR == 2 { print \$2 }" "$TMP/m")" = "$(jq .as_recorded "$TMP/w")" ]' "$(cat "$TMP/m")"
+  # a node's parameter would change nothing: the messages enter at their recorded times
+  refused "^netsim: --replay --set t_send_ns: a replay hands the network each message at its recorded time, so only the network's parameters change it; accepted: flit_bytes .* port_model$" \
+    "$NETSIM" --replay "$d" --set 'vcs=4 t_send_ns=1'
+  refused "^netsim: --replay --set cpu_ps: " make -s net-replay RUNS_DIR="$RUNS" NET='cpu_ps=1'
+  "$NETSIM" --replay "$d" --set "t_send_ns=$(sed -n 's/^t_send_ns *= *\([0-9]*\).*/\1/p' "$d/params.conf")" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "the run's own value: rc $rc: $(cat "$TMP/r")"
   local c="$TMP/chg"; cp -r "$d" "$c"
   awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "t_arrive_ns") k = i } NR == 5 { $k = $k + 1 } 1' \
       "$d/messages.csv" > "$c/messages.csv"
