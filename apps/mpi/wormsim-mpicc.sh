@@ -19,9 +19,13 @@ arch=arm out= files=() flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    --arch) [ $# -ge 2 ] || die "--arch needs a value; $USAGE"; arch=$2; shift 2 ;;
+    --arch) [ -n "${2-}" ] || die "--arch needs a value: arm or riscv; $USAGE"
+            [ "${2#-}" = "$2" ] || die "--arch needs a value: arm or riscv, not the option '$2'; $USAGE"
+            arch=$2; shift 2 ;;
     --arch=*) arch=${1#--arch=}; shift ;;
-    -o) [ $# -ge 2 ] || die "-o needs a file; $USAGE"; out=$2; shift 2 ;;
+    -o) [ -n "${2-}" ] || die "-o needs a file name; $USAGE"
+        [ "${2#-}" = "$2" ] || die "-o needs a file name, not the option '$2' (a file whose name starts with '-': write ./$2); $USAGE"
+        out=$2; shift 2 ;;
     -D*|-I*|-O*|-g|-W*|-std=*) flags+=("$1"); shift ;;
     -*) die "unknown option '$1'; $USAGE" ;;
     *.c) [ -f "$1" ] || die "no C file '$1'"; files+=("$1"); shift ;;
