@@ -265,7 +265,7 @@ run: host $(RUN_ELFS) $(if $(MPI),$(MPICC))
 	@tests/check-deps.sh run $(RUN_ARCHES)
 ifneq ($(MPI),)
 	@[ -z "$$APP" ] || { echo "make run: MPI= runs an MPI program as app mpi; give APP= or MPI=, not both" >&2; exit 2; }
-	@$(foreach a,$(RUN_ARCHES),$(MPICC) --arch $(a) -o $(call mpi_elf,$(a)) $$MPI &&) true
+	@$(foreach a,$(RUN_ARCHES),mkdir -p $(dir $(call mpi_elf,$(a))) && $(MPICC) --arch $(a) -o $(call mpi_elf,$(a)) $$MPI &&) true
 endif
 	@$(WORMSIM) $(RUN_VARS)
 

@@ -7,7 +7,8 @@
 #
 # usage: wormsim-mpicc [--arch arm|riscv] [-o IMAGE] [-DNAME[=V] | -IDIR | -O<n> | -g | -W...]... FILE.c...
 #   --arch     the node ISA (default arm)
-#   -o         the image to write (default: the first file's name with .elf, here)
+#   -o         the image to write, in a directory that exists (default: the
+#              first file's name with .elf, here)
 # Run the image with: wormsim --app mpi --kernel IMAGE --args "argv words".
 set -u
 die() { echo "wormsim-mpicc: $*" >&2; exit 2; }
@@ -36,6 +37,9 @@ case "$arch" in arm|riscv) ;; *) die "--arch $arch is not known; accepted: arm, 
 [ ${#files[@]} -gt 0 ] || die "no C file given; $USAGE"
 name=$(basename "${files[0]}" .c)
 [ -n "$out" ] || out=$name.elf
+# as cc does, write into a directory that exists, and make none
+outdir=$(dirname "$out")
+[ -d "$outdir" ] || die "cannot write $out: no directory $outdir"
 cc_v=WMPICC_${arch}_CC cflags_v=WMPICC_${arch}_CFLAGS ldflags_v=WMPICC_${arch}_LDFLAGS objs_v=WMPICC_${arch}_OBJS
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wormsim-mpicc.XXXXXX") || die "no temporary directory"
 trap 'rm -rf "$tmp"' EXIT
@@ -50,6 +54,5 @@ done
 # argv[0] of the program: its name (apps/mpi_app.c)
 printf 'const char mpi_program_name[] = "%s";\n' "$(printf %s "$name" | tr -c 'A-Za-z0-9_.+-' _)" > "$tmp/name.c"
 ${!cc_v} ${!cflags_v} -c "$tmp/name.c" -o "$tmp/name.o" || exit 1
-mkdir -p "$(dirname "$out")"
 # shellcheck disable=SC2086
 ${!cc_v} ${!ldflags_v} ${!objs_v} "${objs[@]}" "$tmp/name.o" -o "$out" || exit 1

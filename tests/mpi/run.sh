@@ -253,8 +253,18 @@ mpicc_option_values_are_not_options() {
   expect '[ $rc = 2 ] && grep -q -- "-o needs a file name" "$TMP/o"' "$(cat "$TMP/o")"
   expect '[ ! -e "$TMP/x.elf" ] && [ ! -e basics.elf ] && [ ! -e --arch ]'
 }
+# An image whose directory does not exist is refused, as cc refuses it,
+# and nothing is created.
+mpicc_output_directory_must_exist() {
+  "$MPICC" -o "$TMP/none/x.elf" tests/mpi/basics.c > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 2 ] && grep -q "cannot write $TMP/none/x.elf: no directory $TMP/none" "$TMP/o"' "$(cat "$TMP/o")"
+  expect '[ ! -e "$TMP/none" ]'
+  "$MPICC" -o "$TMP/x.elf" tests/mpi/basics.c > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && [ -s "$TMP/x.elf" ]' "$(cat "$TMP/o")"
+}
 # make run MPI=: the documented command; and MPI= with APP= is refused.
 make_run_mpi() {
+  rm -rf build/mpi   # make run makes the images' directory itself
   make -s run MPI=tests/mpi/basics.c NODES=4 ARGS='-n 8' RUNS_DIR="$RUNS" > "$TMP/o" 2>&1; local rc=$?
   expect '[ $rc = 0 ]' "$(tail -5 "$TMP/o")"
   expect 'grep -q "basics: all ok" "$TMP/o"'
@@ -283,7 +293,7 @@ for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
-         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_option_values_are_not_options make_run_mpi gdb_on_a_rank worked_example_as_written; do
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_option_values_are_not_options mpicc_output_directory_must_exist make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
 echo "mpi: $pass passed, $fail failed"
