@@ -262,6 +262,19 @@ mpicc_output_directory_must_exist() {
   "$MPICC" -o "$TMP/x.elf" tests/mpi/basics.c > "$TMP/o" 2>&1; rc=$?
   expect '[ $rc = 0 ] && [ -s "$TMP/x.elf" ]' "$(cat "$TMP/o")"
 }
+# A call the library lacks stops the build, as docs/mpi.md says: one-sided
+# calls at compile time (their types are not declared), MPI_Cart_create at
+# link time; the doc quotes each error.
+unsupported_calls_as_documented() {
+  printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Win w; MPI_Init(&c, &v); MPI_Win_free(&w); return MPI_Finalize(); }\n' > "$TMP/win.c"
+  printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Comm k; int d = 0, p = 0; MPI_Init(&c, &v);\n  MPI_Cart_create(MPI_COMM_WORLD, 1, &d, &p, 0, &k); return MPI_Finalize(); }\n' > "$TMP/cart.c"
+  "$MPICC" -o "$TMP/win.elf" "$TMP/win.c" > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 1 ] && grep -q "error: unknown type name .MPI_Win." "$TMP/o"' "$(cat "$TMP/o")"
+  "$MPICC" -o "$TMP/cart.elf" "$TMP/cart.c" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 1 ] && grep -q "undefined reference to .MPI_Cart_create." "$TMP/o"' "$(cat "$TMP/o")"
+  expect 'grep -q "unknown type name .MPI_Win." docs/mpi.md && grep -q "undefined reference to .MPI_Cart_create." docs/mpi.md' \
+    "docs/mpi.md does not quote the two errors"
+}
 # make run MPI=: the documented command; and MPI= with APP= is refused.
 make_run_mpi() {
   rm -rf build/mpi   # make run makes the images' directory itself
@@ -293,7 +306,7 @@ for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
-         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_option_values_are_not_options mpicc_output_directory_must_exist make_run_mpi gdb_on_a_rank worked_example_as_written; do
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
 echo "mpi: $pass passed, $fail failed"
