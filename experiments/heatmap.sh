@@ -7,7 +7,7 @@
 #   experiments/heatmap.sh [--metric flits|worms|blocked|busy] RUN [OUT.png]
 #   make heatmap RUN=runs/latest [METRIC=blocked] [OUT=file.png]
 # RUN is a run directory (with summary.json and links.csv); OUT defaults to
-# RUN/heatmap-METRIC.png.
+# RUN/heatmap-METRIC.png, and its directory must exist and be writable.
 set -u
 metric=flits; POS=()
 while [ $# -gt 0 ]; do
@@ -38,7 +38,24 @@ dims=$(jq -r .dims "$run/summary.json"); topo=$(jq -r .topology "$run/summary.js
 app=$(jq -r .app "$run/summary.json"); args=$(jq -r .args "$run/summary.json")
 [[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [[ "$topo" == mesh || "$topo" == torus ]] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn" >&2; exit 2; }
 X=${dims%x*}; Y=${dims#*x}
-tmp=$(mktemp -d /tmp/heatmap.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+# OUT is checked before anything is drawn: a file in an existing, writable
+# directory (gnuplot, told to write where it cannot, would write the
+# image to its standard output instead).
+outdir=$(dirname -- "$out")
+if [[ "$out" == *[[:cntrl:]]* ]]; then bad_out="its name holds a control character"
+elif [ -d "$out" ]; then bad_out="it is a directory"
+elif [ ! -d "$outdir" ]; then bad_out="its directory $outdir does not exist"
+elif [ ! -w "$outdir" ] || [ ! -x "$outdir" ]; then bad_out="its directory $outdir is not writable"
+elif [ -e "$out" ] && [ ! -w "$out" ]; then bad_out="it exists and is not writable"
+else bad_out=""; fi
+[ -z "$bad_out" ] || { echo "heatmap: cannot write $out: $bad_out; accepted: a file in an existing, writable directory" >&2; exit 2; }
+# The image is drawn into a temporary file beside OUT and renamed to OUT
+# once whole: OUT is never left half written, and an earlier OUT stays
+# when the drawing fails.
+tmp=""; part=""; trap 'rm -rf "$tmp"; rm -f "$part"' EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM   # a stop removes them too
+part=$(mktemp "$outdir/.heatmap.XXXXXX") || { echo "heatmap: cannot write $out: cannot create a file in $outdir" >&2; exit 2; }
+tmp=$(mktemp -d /tmp/heatmap.XXXXXX) || exit 1
 # x0 y0 dx dy value: nodes at (3x, 3y); a channel of a link runs from one
 # node towards the next, offset to its side; a wrap channel is a stub.
 awk -F, -v X="$X" -v Y="$Y" -v col="$col" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; c = h[col]; next }
@@ -57,9 +74,10 @@ W=$(( X > Y ? 800 : 800 * X / Y + 160 )); H=$(( X > Y ? 500 * Y / X + 160 : 640 
 # spaces (a newline would end the command).
 gq() { local t=${1//\'/\'\'}; printf "'%s'" "$(printf '%s' "$t" | tr '\000-\037\177' ' ')"; }
 labels=""; [ $((X * Y)) -le 64 ] && labels="$(gq "$tmp/nodes") using 1:2:3 with labels font ',7' tc rgb '#444444' notitle,"
-gnuplot <<EOF || exit 1
+# gnuplot's standard output is discarded: whatever fails, no image goes there.
+gnuplot <<EOF > /dev/null || { echo "heatmap: gnuplot could not draw $out" >&2; exit 1; }
 set terminal pngcairo size $W,$H font ',10'
-set output $(gq "$out")
+set output $(gq "$part")
 set title $(gq "$app ($args) on $topo $dims: $what per directed channel (max $max)") noenhanced
 set size ratio -1
 unset xtics; unset ytics; unset border; unset key
@@ -71,4 +89,7 @@ plot $(gq "$tmp/nodes") using 1:2 with points pt 7 ps 1.2 lc rgb '#bbbbbb' notit
      $labels \
      $(gq "$tmp/links") using 1:2:3:4:5 with vectors head filled size 0.25,20 lw 3 lc palette notitle
 EOF
+[ "$(head -c 4 "$part" | tail -c 3)" = PNG ] || { echo "heatmap: gnuplot wrote no image for $out" >&2; exit 1; }
+chmod "$(printf '%o' $((0666 & ~$(umask))))" "$part" && mv -f -- "$part" "$out" || { echo "heatmap: cannot write $out" >&2; exit 1; }
+part=""
 echo "$out"

@@ -575,6 +575,40 @@ experiment_scripts_refuse_bad_options() {
   done
 }
 
+# make heatmap's OUT is checked before gnuplot runs: a missing directory
+# or a directory as OUT is refused (exit 2, the path and the reason named,
+# nothing on stdout, no file made); a gnuplot that fails leaves an
+# earlier OUT as it was and no temporary file, and whatever it writes to
+# its standard output never reaches heatmap.sh's; a stop (SIGTERM) while
+# it draws leaves no temporary file either.
+heatmap_output_is_checked() {
+  "$WORMSIM" --app alltoall_pex --topo mesh --dims 2x2 --args len=16 --kernel "$KERNEL" --runs-dir "$TMP/hm" \
+    --output none > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+  local run=$TMP/hm/latest rc
+  experiments/heatmap.sh "$run" "$TMP/nonexist/x.png" > "$TMP/o" 2> "$TMP/e"; rc=$?
+  expect '[ $rc = 2 ] && [ ! -s "$TMP/o" ]' "rc $rc, $(wc -c < "$TMP/o") bytes on stdout: $(head -3 "$TMP/e")"
+  expect '[ "$(cat "$TMP/e")" = "heatmap: cannot write $TMP/nonexist/x.png: its directory $TMP/nonexist does not exist; accepted: a file in an existing, writable directory" ]' "$(cat "$TMP/e")"
+  expect '[ ! -e "$TMP/nonexist" ]'
+  mkdir -p "$TMP/hmout"
+  experiments/heatmap.sh "$run" "$TMP/hmout" > "$TMP/o" 2> "$TMP/e"; rc=$?
+  expect '[ $rc = 2 ] && [ ! -s "$TMP/o" ] && grep -q "cannot write $TMP/hmout: it is a directory" "$TMP/e"' "rc $rc: $(cat "$TMP/e")"
+  expect '[ -z "$(ls -A "$TMP/hmout")" ]' "left: $(ls -A "$TMP/hmout")"
+  experiments/heatmap.sh "$run" "$TMP/hmout/h.png" > "$TMP/o" 2> "$TMP/e"; rc=$?
+  expect '[ $rc = 0 ] && [ "$(cat "$TMP/o")" = "$TMP/hmout/h.png" ]' "rc $rc: $(cat "$TMP/e")"
+  expect '[ "$(head -c 4 "$TMP/hmout/h.png" | tail -c 3)" = PNG ] && [ "$(ls -A "$TMP/hmout")" = h.png ]' "$(ls -A "$TMP/hmout")"
+  # a gnuplot that cannot write its output and writes to stdout instead
+  mkdir -p "$TMP/fakegp"; printf '#!/bin/sh\ncat > /dev/null; echo IMAGE-BYTES; exit 1\n' > "$TMP/fakegp/gnuplot"
+  chmod +x "$TMP/fakegp/gnuplot"; cp "$TMP/hmout/h.png" "$TMP/h0.png"
+  PATH=$TMP/fakegp:$PATH experiments/heatmap.sh "$run" "$TMP/hmout/h.png" > "$TMP/o" 2> "$TMP/e"; rc=$?
+  expect '[ $rc != 0 ] && [ ! -s "$TMP/o" ]' "rc $rc, stdout: $(head -c 100 "$TMP/o")"
+  expect 'cmp -s "$TMP/h0.png" "$TMP/hmout/h.png" && [ "$(ls -A "$TMP/hmout")" = h.png ]' "$(ls -A "$TMP/hmout")"
+  # stopped while gnuplot draws: no temporary file stays beside OUT
+  printf '#!/bin/sh\ncat > /dev/null; sleep 1\n' > "$TMP/fakegp/gnuplot"
+  PATH=$TMP/fakegp:$PATH experiments/heatmap.sh "$run" "$TMP/hmout/h.png" > /dev/null 2>&1 & local pid=$!
+  sleep 0.5; kill -TERM $pid; wait $pid; rc=$?
+  expect '[ $rc = 143 ] && [ "$(ls -A "$TMP/hmout")" = h.png ]' "rc $rc: $(ls -A "$TMP/hmout")"
+}
+
 echo "sweep tool tests"
 t0=$(date +%s)
 t bad_definitions_are_refused bad_definitions_are_refused
@@ -596,6 +630,7 @@ t failed_run_is_named_at_the_end failed_run_is_named_at_the_end
 t refused_run_is_recorded refused_run_is_recorded
 t progress_counts_refused_apart progress_counts_refused_apart
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
+t heatmap_output_is_checked heatmap_output_is_checked
 t stored_results_are_current stored_results_are_current
 t kept_runs_are_this_builds kept_runs_are_this_builds
 t node_code_diff_names_what_changed node_code_diff_names_what_changed
