@@ -11,7 +11,8 @@
 #   make fuzz       a long libFuzzer campaign on the router and the relay (FUZZ_SECONDS= FUZZ_JOBS=)
 #   make sweep SWEEP=NAME   run a sweep definition (experiments/NAME.sweep) into results/NAME
 #   make results    docs/results.md and its plots from results/*/results.csv (also: make plots)
-#   make report SWEEP=NAME  report.md and plots of any sweep, beside its CSV (METRIC= a CSV column)
+#   make report SWEEP=NAME  report.md and plots of any sweep, beside its CSV (METRIC= a CSV column,
+#                   DEF= its definition when neither results/NAME/sweep.def nor experiments/NAME.sweep is)
 #   make reproduce  every paper reproduction sweep, then make results
 #   make heatmap RUN=dir    per-link load PNG of one run
 #   make calibrate-delta    fit presets/delta.conf on its declared training cells
@@ -24,7 +25,7 @@
 # A user's value is text, never make code: make would expand a $(...) in
 # it (running $(shell ...)) when it exports or reads the variable. Each
 # variable given on the command line or in the environment keeps its text.
-USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE MERGE_PAGES OUTPUT RUN NODE SWEEP JOBS METRIC OUT \
+USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE MERGE_PAGES OUTPUT RUN NODE SWEEP JOBS METRIC OUT DEF \
             FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
 $(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
@@ -338,8 +339,9 @@ clean:
 SWEEP       ?=
 JOBS        ?=
 METRIC      ?=           # make heatmap: flits unless given; make report: coll_ns unless given
+DEF         ?=           # make report: the sweep's definition (default: the sweep's sweep.def, else experiments/NAME.sweep)
 REPRODUCE   ?= thakur thakur-alloc torus000 tseng001 survey002 flood004 banyan004 families hwcoll002 pathmc002 adaptive
-export SWEEP JOBS METRIC OUT
+export SWEEP JOBS METRIC OUT DEF
 sweep: all
 	@tests/check-deps.sh run
 	@tests/check-deps.sh sweep
@@ -356,12 +358,13 @@ results plots: $(BUILD)/tests/test_tseng
 
 # A report of any sweep: SWEEP= a name under results/ or a sweep's
 # directory; METRIC= the CSV column against the block length (coll_ns
-# unless given).
+# unless given); DEF= the sweep's definition file (its compare and paper
+# lines), read by default from the sweep's sweep.def or experiments/NAME.sweep.
 report: $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh plot
 	@tests/check-deps.sh report
 	@TSENG_TEST=$(BUILD)/tests/test_tseng python3 -B experiments/report --sweep "$$SWEEP" \
-	  $${METRIC:+--metric "$$METRIC"}
+	  $${METRIC:+--metric "$$METRIC"} $${DEF:+--def "$$DEF"}
 
 reproduce: all
 	@tests/check-deps.sh run

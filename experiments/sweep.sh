@@ -49,7 +49,8 @@
 # killed sweep leaves whole rows only; run it again and it skips every run
 # whose key (app, topo, dims, len, preset, port_model, net, args, arch) has
 # a row. DIR/runs/ keeps each run's directory (links.csv, messages.csv,
-# node logs ...).
+# node logs ...). DIR/sweep.def is a copy of the definition, made at the
+# start of each session (the report reads its compare and paper lines).
 # DIR/joblog is GNU parallel's log of every run (start, seconds, exit),
 # appended session after session.
 # DIR/timing.csv gets a line per session under its header row: date,
@@ -270,6 +271,11 @@ fi
 # --- The runs still to do --------------------------------------------------
 # (--list only reads: it creates nothing, and reads no rows where there is no directory)
 [ $LIST = 1 ] || mkdir -p "$OUT/runs" || die "cannot create $OUT"
+# The definition goes with its results, for the report (its compare and
+# paper lines): DIR/sweep.def, this session's, replacing an earlier one.
+if [ $LIST = 0 ] && ! [ "$DEF" -ef "$OUT/sweep.def" ]; then
+  cp -- "$DEF" "$OUT/sweep.def" || die "cannot copy $DEF to $OUT/sweep.def"
+fi
 CSV=$OUT/results.csv
 LOCK=$OUT/.lock
 ROWS=$CSV

@@ -22,9 +22,10 @@ With --sweep: NAME (results/NAME) or a sweep's directory into report.md
 and plots beside its results.csv (--out and --img move them): the metric
 (--metric, default coll_ns) against the block length per machine, one
 line per app; the largest link sharing per cell; the comparisons and the
-paper's table its definition declares (experiments/NAME.sweep, or
---def; see experiments/report/sweepdef.py); a heatmap of the slowest run
-when its run directory is here.
+paper's table its definition declares (--def, else the copy the sweep
+keeps beside its CSV, DIR/sweep.def, else experiments/NAME.sweep; see
+experiments/report/sweepdef.py); a heatmap of the slowest run when its
+run directory is here.
 
 Needs Python 3 (standard library only), gnuplot (Debian gnuplot-nox) and,
 for the heatmaps (experiments/heatmap.sh), jq.

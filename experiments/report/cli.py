@@ -9,7 +9,7 @@ import sys
 
 from . import __doc__ as USAGE
 from . import document, sweep_report
-from .context import ROOT, Context, shown
+from .context import ROOT, Context, shown, warn
 from .csvio import SweepError
 
 VALUES = {"--results": "DIR", "--out": "FILE.md", "--img": "DIR",
@@ -86,7 +86,11 @@ def results_page(opts, tseng_test):
 def sweep_page(opts, tseng_test):
     results = opts.get("--results", os.path.join(ROOT, "results"))
     name, sweep_dir = sweep_report.find_sweep(opts["--sweep"], results)
-    definition = sweep_report.definition_of(name, ROOT, opts.get("--def"))
+    definition = sweep_report.definition_of(name, ROOT, opts.get("--def"), sweep_dir)
+    if definition is None:
+        warn("no sweep definition for %s (%s): its report has no comparison or paper's table; name one with "
+             "--def FILE.sweep (make report DEF=)" % (name, " nor ".join(
+                 shown(p) for p in sweep_report.definition_places(name, ROOT, sweep_dir))))
     out = opts.get("--out", os.path.join(sweep_dir, "report.md"))
     img = opts.get("--img", sweep_dir)
     os.makedirs(img, exist_ok=True)

@@ -27,7 +27,7 @@ RUNNING = """## Running the experiments
     make sweep SWEEP=torus000          # or survey002, flood004, tseng001, thakur-alloc, banyan004, families, hwcoll002, pathmc002, adaptive
     make reproduce                     # all of them, then make results
     make results                       # docs/results.md and docs/img/*.png from results/*/results.csv
-    make report SWEEP=NAME [METRIC=coll_ns]   # results/NAME/report.md and its plots, for any sweep
+    make report SWEEP=NAME [METRIC=coll_ns] [DEF=FILE.sweep]   # results/NAME/report.md and its plots, for any sweep
     make heatmap RUN=runs/latest [METRIC=flits|worms|blocked|busy]
     make calibrate-delta               # the delta preset's fit (section 1; experiments/calibrate.sh)
 
@@ -44,8 +44,11 @@ alltoall_gen by coll_ns`, whose winner the report states per cell, and a
 paper's table, `paper = experiments/paper/thakur.csv by paper_s` (the
 paper's time in seconds, cells named by the columns the table shares with
 results.csv), whose figures it puts beside the emulated ones with the
-error summary of section 1. The report of a reproduction's sweep also
-holds its section of this page, made by the same code.
+error summary of section 1. It reads them from the copy of the definition
+the sweep keeps beside its CSV (`results/NAME/sweep.def`), else from
+`experiments/NAME.sweep`; `DEF=FILE.sweep` (`--def`) names another, and
+a report that finds none says so. The report of a reproduction's sweep
+also holds its section of this page, made by the same code.
 
 **Calibrating a preset.** `experiments/calibrate.sh` fits any preset to
 any machine's measured times. Write a CSV with the columns app, dims, len,
@@ -66,7 +69,8 @@ the preset, as presets/delta.conf does.
 
 A sweep prints a progress line (runs done/total, elapsed, an estimate
 weighted by p^2 (m + 1 KB)), writes `results/NAME/results.csv` (one row
-per run, header first) and keeps each run's directory under
+per run, header first) and `results/NAME/sweep.def` (a copy of its
+definition, each session's), and keeps each run's directory under
 `results/NAME/runs/`. Stopped (Ctrl-C, kill) and started again, it skips
 every run that has a row and leaves no QEMU behind. GNU parallel runs
 the planned runs (`results/NAME/joblog`). `--jobs` counts whole

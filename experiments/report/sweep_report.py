@@ -55,15 +55,27 @@ def find_sweep(arg, results):
     return os.path.basename(os.path.normpath(directory)), directory
 
 
-def definition_of(name, root, given=None):
-    """The sweep definition: the one given, or experiments/NAME.sweep when
-    there is one; None otherwise."""
+DEF_FILE = "sweep.def"   # the copy of its definition a sweep keeps beside its results (experiments/sweep.sh)
+
+
+def definition_places(name, root, sweep_dir=None):
+    """Where a sweep's definition is looked for, in order: the copy in
+    its directory (sweep.def), then experiments/NAME.sweep."""
+    places = [os.path.join(sweep_dir, DEF_FILE)] if sweep_dir else []
+    return places + [os.path.join(root, "experiments", name + ".sweep")]
+
+
+def definition_of(name, root, given=None, sweep_dir=None):
+    """The sweep definition: the one given, or the first of
+    definition_places() that is there; None otherwise."""
     if given:
         if not os.path.isfile(given):
-            raise SweepError("no sweep definition %s" % given)
+            raise SweepError("no sweep definition %s (DEF=, --def: a sweep definition file)" % given)
         return given
-    path = os.path.join(root, "experiments", name + ".sweep")
-    return path if os.path.isfile(path) else None
+    for path in definition_places(name, root, sweep_dir):
+        if os.path.isfile(path):
+            return path
+    return None
 
 
 # --- cells ----------------------------------------------------------------
@@ -132,6 +144,11 @@ def opening(ctx, doc, sweep_arg, sweep_dir, rows, definition, metric):
     unit, _ = scaled(metric)
     doc.line("The metric is `%s`%s; a cell is a machine (topology and dims, and the other run keys that"
              " vary in this sweep) and a block length; only ok runs count." % (metric, " in %s" % unit if unit else ""))
+    if not definition:
+        doc.line("No sweep definition found (%s): no comparison or paper's table; name one with "
+                 "`make report SWEEP=%s DEF=FILE.sweep` (--def)." % (
+                     " nor ".join("`%s`" % ctx.shown(p) for p in definition_places(
+                         os.path.basename(os.path.normpath(sweep_dir)), ctx.root, sweep_dir)), sweep_arg))
     doc.line()
 
 

@@ -102,3 +102,51 @@ class Sweep(ScratchTest):
         self.assertEqual(best, "a")
         self.assertAlmostEqual(margin, 20.0)
         self.assertEqual(sweep_report.winner({"a": 3, "b": 3}), ("tie", 0.0))
+
+
+@unittest.skipUnless(shutil.which("gnuplot") and shutil.which("jq"), "no gnuplot or jq")
+class Definition(ScratchTest):
+    """Which definition a sweep's report reads: --def, else the copy the
+    sweep keeps beside its CSV (sweep.def), else experiments/NAME.sweep;
+    with none, the report says so."""
+
+    def setUp(self):
+        super().setUp()
+        self.sweep = self.path("results", "noname")
+        write_csv(os.path.join(self.sweep, "results.csv"),
+                  [row(app="a_x", dims="4x4", len=256, coll_ns=2000), row(app="a_y", dims="4x4", len=256, coll_ns=3000)])
+
+    def report(self, *more):
+        from report import cli
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            rc = cli.main(["--sweep", "noname", "--results", self.path("results")] + list(more))
+        self.assertEqual(rc, 0, err.getvalue())
+        with open(os.path.join(self.sweep, "report.md")) as f:
+            return f.read(), err.getvalue()
+
+    def test_the_copy_beside_the_results(self):
+        with open(os.path.join(self.sweep, "sweep.def"), "w") as f:
+            f.write("apps = a_x a_y\ncompare = a_x a_y by coll_ns\n")
+        text, _ = self.report()
+        self.assertIn("## a_x against a_y by coll_ns", text)
+        self.assertIn("a_x in 1 of the 1 cells compared.", text)
+        self.assertIn("and its definition `%s`" % os.path.join(self.sweep, "sweep.def"), text)
+        self.assertNotIn("No sweep definition found", text)
+
+    def test_a_given_definition_comes_first(self):
+        with open(os.path.join(self.sweep, "sweep.def"), "w") as f:
+            f.write("apps = a_x a_y\n")
+        with open(self.path("other.sweep"), "w") as f:
+            f.write("apps = a_x a_y\ncompare = a_y a_x by coll_ns\n")
+        text, _ = self.report("--def", self.path("other.sweep"))
+        self.assertIn("## a_y against a_x by coll_ns", text)
+
+    def test_no_definition_is_said(self):
+        text, err = self.report()
+        places = "`%s` nor `%s`" % (os.path.join(self.sweep, "sweep.def"),
+                                    os.path.join("experiments", "noname.sweep"))
+        self.assertIn("No sweep definition found (%s): no comparison or paper's table; name one with "
+                      "`make report SWEEP=noname DEF=FILE.sweep` (--def)." % places, text)
+        self.assertIn("report: no sweep definition for noname", err)
+        self.assertEqual(sweep_report.definition_of("noname", ROOT, None, self.sweep), None)

@@ -575,6 +575,35 @@ experiment_scripts_refuse_bad_options() {
   done
 }
 
+# A sweep keeps a copy of its definition beside its results (sweep.def,
+# each session's), and make report reads its compare lines from there
+# when the definition is not in experiments/; without one, the report
+# says so, and DEF= names one.
+definition_goes_with_the_results() {
+  mkdir -p "$TMP/own"
+  printf 'topo = mesh\napps = alltoall_pex alltoall_gen\ndims = 2x2\nlen = 64\ncompare = alltoall_pex alltoall_gen by coll_ns\n' \
+    > "$TMP/own/ownsweep.sweep"
+  "$SWEEP" --list -o "$TMP/ownres" "$TMP/own/ownsweep.sweep" > /dev/null 2>&1; expect '[ ! -e "$TMP/ownres" ]'
+  "$SWEEP" -o "$TMP/ownres" "$TMP/own/ownsweep.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect 'cmp -s "$TMP/own/ownsweep.sweep" "$TMP/ownres/sweep.def"' "$(ls -A "$TMP/ownres")"
+  make -s --no-print-directory report SWEEP="$TMP/ownres" > "$TMP/o" 2>&1; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/o")"
+  expect 'grep -q "^## alltoall_pex against alltoall_gen by coll_ns$" "$TMP/ownres/report.md"' "$(head -12 "$TMP/ownres/report.md")"
+  expect 'grep -q "^Winner per cell (the smaller coll_ns.*): alltoall_[a-z]* in 1 of the 1 cells compared.$" "$TMP/ownres/report.md"'
+  # a later session's definition replaces the copy
+  echo "# a second session" >> "$TMP/own/ownsweep.sweep"
+  "$SWEEP" -o "$TMP/ownres" "$TMP/own/ownsweep.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/e")"
+  expect 'cmp -s "$TMP/own/ownsweep.sweep" "$TMP/ownres/sweep.def"'
+  rm "$TMP/ownres/sweep.def"
+  make -s --no-print-directory report SWEEP="$TMP/ownres" > "$TMP/o" 2>&1; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/o")"
+  expect 'grep -q "^No sweep definition found (.*sweep.def. nor .experiments/ownres.sweep.): no comparison" "$TMP/ownres/report.md"' \
+    "$(head -8 "$TMP/ownres/report.md")"
+  expect 'grep -q "^report: no sweep definition for ownres" "$TMP/o"' "$(cat "$TMP/o")"
+  make -s --no-print-directory report SWEEP="$TMP/ownres" DEF="$TMP/own/ownsweep.sweep" > "$TMP/o" 2>&1; RC=$?
+  expect '[ $RC = 0 ] && grep -q "^## alltoall_pex against alltoall_gen by coll_ns$" "$TMP/ownres/report.md"' "$(cat "$TMP/o")"
+  make -s --no-print-directory report SWEEP="$TMP/ownres" DEF="$TMP/own/nosuch.sweep" > "$TMP/o" 2>&1; RC=$?
+  expect '[ $RC = 2 ] && grep -q "no sweep definition $TMP/own/nosuch.sweep" "$TMP/o"' "rc $RC: $(cat "$TMP/o")"
+}
+
 # make heatmap's OUT is checked before gnuplot runs: a missing directory
 # or a directory as OUT is refused (exit 2, the path and the reason named,
 # nothing on stdout, no file made); a gnuplot that fails leaves an
@@ -630,6 +659,7 @@ t failed_run_is_named_at_the_end failed_run_is_named_at_the_end
 t refused_run_is_recorded refused_run_is_recorded
 t progress_counts_refused_apart progress_counts_refused_apart
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
+t definition_goes_with_the_results definition_goes_with_the_results
 t heatmap_output_is_checked heatmap_output_is_checked
 t stored_results_are_current stored_results_are_current
 t kept_runs_are_this_builds kept_runs_are_this_builds
