@@ -16,7 +16,9 @@ reproduce, or make sweep SWEEP=NAME); a sweep without a CSV gets a "Not
 run yet" note. Set TSENG_TEST to the schedules' unit test (default
 build/tests/test_tseng) for section 3's step table. Input no report can
 be made of (no results directory, a CSV without a column the report
-reads, a TSENG_TEST that fails) exits 2, naming it.
+reads, a TSENG_TEST that fails) exits 2, naming it. Stopped (Ctrl-C,
+SIGTERM, SIGHUP), it leaves no temporary file and no half-written page,
+and exits 128 + the signal's number.
 
 With --sweep: NAME (results/NAME) or a sweep's directory into report.md
 and plots beside its results.csv (--out and --img move them): the metric

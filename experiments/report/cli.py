@@ -5,11 +5,12 @@ accepted; a missing tool exits 1."""
 
 import os
 import shutil
+import signal
 import sys
 
 from . import __doc__ as USAGE
 from . import document, sweep_report
-from .context import ROOT, Context, shown, warn
+from .context import ROOT, Context, remove_scratch, shown, warn
 from .csvio import SweepError
 
 VALUES = {"--results": "DIR", "--out": "FILE.md", "--img": "DIR",
@@ -21,6 +22,25 @@ TOOLS = (("gnuplot", "gnuplot-nox"), ("jq", "jq"))
 
 class UsageError(Exception):
     pass
+
+
+class Stopped(BaseException):
+    """A stop signal (SIGTERM, SIGHUP) raised where the report stood, so
+    that its scratch directory and half-written files are removed on the
+    way out, as a Ctrl-C's KeyboardInterrupt does."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def on_stop(signum, frame):
+    for s in STOP_SIGNALS:   # a second stop does not break off the clean-up
+        signal.signal(s, signal.SIG_IGN)
+    raise Stopped(signum)
 
 
 def parse(argv):
@@ -62,9 +82,14 @@ def missing_tool():
 
 def write_atomically(path, text):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
+    try:
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+    except BaseException:
+        if os.path.exists(path + ".tmp"):
+            os.remove(path + ".tmp")
+        raise
 
 
 def results_page(opts, tseng_test):
@@ -105,6 +130,24 @@ def sweep_page(opts, tseng_test):
 
 
 def main(argv):
+    """The command's exit status; a stop (SIGTERM, SIGHUP, or Ctrl-C's
+    SIGINT) ends it with 128 + the signal's number once its temporary
+    files are gone."""
+    before = {s: signal.signal(s, on_stop) for s in STOP_SIGNALS}
+    try:
+        return report(argv)
+    except (Stopped, KeyboardInterrupt) as e:
+        signum = e.signum if isinstance(e, Stopped) else signal.SIGINT
+        remove_scratch()
+        print("report: stopped by %s; its temporary files are removed" % signal.Signals(signum).name,
+              file=sys.stderr)
+        return 128 + signum
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def report(argv):
     try:
         opts = parse(argv)
     except UsageError as e:

@@ -4,6 +4,7 @@ images, and a scratch directory for plot data."""
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -17,6 +18,17 @@ def warn(message):
     print("report: " + message, file=sys.stderr)
 
 
+SCRATCH = set()   # the scratch directories of the contexts not closed yet
+
+
+def remove_scratch():
+    """Removes every scratch directory a context has not (for a stop that
+    came while one was being removed)."""
+    for path in list(SCRATCH):
+        shutil.rmtree(path, ignore_errors=True)
+        SCRATCH.discard(path)
+
+
 class Context:
     """results: the directory of the sweeps' directories (results/NAME/);
     img: where plots go; img_rel: img as the Markdown file links it."""
@@ -28,10 +40,12 @@ class Context:
         self.markdown_dir = markdown_dir
         self.img_rel = os.path.relpath(os.path.abspath(img), os.path.abspath(markdown_dir))
         self.tmp = tempfile.mkdtemp(prefix="wormsim-report.")
+        SCRATCH.add(self.tmp)
         self.plot_count = 0
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
+        SCRATCH.discard(self.tmp)
 
     def path(self, *parts):
         """A path under the checkout."""
@@ -65,6 +79,24 @@ class Context:
 
     def shown(self, path):
         return shown(path, self.root)
+
+
+def run(cmd, input=None, **kwargs):
+    """subprocess.run(cmd, input=input, **kwargs), except that a report
+    stopped while the command runs (an exception, KeyboardInterrupt or
+    Stopped) ends it with SIGTERM, so that experiments/heatmap.sh removes
+    its temporary files, and waits for it (SIGKILL after 10 s)."""
+    with subprocess.Popen(cmd, stdin=subprocess.PIPE if input is not None else None, **kwargs) as child:
+        try:
+            out, err = child.communicate(input)
+        except BaseException:
+            child.terminate()
+            try:
+                child.wait(10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+            raise
+        return subprocess.CompletedProcess(child.args, child.returncode, out, err)
 
 
 def slug(text):

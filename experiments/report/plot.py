@@ -13,7 +13,7 @@ import re
 import subprocess
 
 from .csvio import as_text
-from .context import warn
+from .context import run, warn
 
 TERMINAL = "set terminal pngcairo size 800,500 font ',10'"
 
@@ -72,8 +72,7 @@ def draw(ctx, output, settings, series):
         return False
     script = plot_script(output, settings, plots)
     try:
-        done = subprocess.run(["gnuplot"], input=script, text=True,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = run(["gnuplot"], input=script, text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     except OSError as e:
         warn("gnuplot could not draw %s: %s" % (output, e))
         return False
@@ -114,7 +113,7 @@ def heatmap(ctx, run_dir, output, metric=None):
     if metric:
         cmd += ["--metric", metric]
     cmd += [run_dir, output]
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         warn(done.stderr.strip())
     return done.returncode == 0 and os.path.isfile(output)

@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from . import csvio, preset
-from .context import shown, wall_time
+from .context import run, shown, wall_time
 from .csvio import SweepError
 from .ordering import version_key, sorted_lines
 
@@ -36,8 +36,8 @@ def step_rows(test_binary, scratch):
     if os.path.exists(path):
         os.remove(path)
     env = dict(os.environ, TSENG_STEPS_CSV=path)
-    done = subprocess.run([test_binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          errors="replace")
+    done = run([test_binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+               errors="replace")
     if done.returncode != 0:
         last = (done.stdout.strip().splitlines() or ["no output"])[-1]
         raise SweepError("%s failed (exit status %d; its last line: %s): section 3's step table comes from it;"

@@ -1,13 +1,18 @@
 """The command line (experiments/report/cli.py): bad use is refused with
-exit 2, naming what was wrong and what is accepted."""
+exit 2, naming what was wrong and what is accepted; a stop signal leaves
+no temporary file."""
 
 import contextlib
 import io
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 import unittest
 
-from helpers import ScratchTest
+from helpers import ScratchTest, row, write_csv
 from report import cli
 
 
@@ -65,3 +70,54 @@ class Options(ScratchTest):
             self.assertIn("Not run yet: `make sweep SWEEP=%s`." % sweep, text)
         self.assertIn("Emulated times: not run yet, `make sweep SWEEP=tseng001`.", text)
         self.assertFalse(os.path.exists(self.path("r.md.tmp")))
+
+
+@unittest.skipUnless(shutil.which("jq"), "no jq")
+class Stop(ScratchTest):
+    """A report stopped by SIGTERM, SIGHUP or SIGINT removes its scratch directory
+    (wormsim-report.*) and writes nothing half, exiting 128 + the signal;
+    the gnuplot it was waiting for is ended too."""
+
+    def stop(self, signum):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        write_csv(self.path("results", "mine", "results.csv"), [row(app="a_x", dims="4x4", len=256, coll_ns=2000)])
+        bin_dir, tmp = self.path("bin"), self.path("tmp")
+        os.makedirs(bin_dir)
+        os.makedirs(tmp)
+        pid_file = self.path("gnuplot.pid")
+        with open(os.path.join(bin_dir, "gnuplot"), "w") as f:   # a gnuplot that takes its time
+            f.write("#!/bin/sh\necho $$ > '%s'\nexec sleep 30\n" % pid_file)
+        os.chmod(os.path.join(bin_dir, "gnuplot"), 0o755)
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], TMPDIR=tmp)
+        report = subprocess.Popen([sys.executable, "-B", os.path.join(root, "experiments", "report"), "--sweep", "mine",
+                                   "--results", self.path("results"), "--out", self.path("r.md"),
+                                   "--img", self.path("img")], env=env, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while not (os.path.exists(pid_file) and os.path.getsize(pid_file)) and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(any(n.startswith("wormsim-report.") for n in os.listdir(tmp)), os.listdir(tmp))
+        with open(pid_file) as f:
+            gnuplot = int(f.read())
+        report.send_signal(signum)
+        _, err = report.communicate(timeout=20)
+        self.assertEqual(report.returncode, 128 + signum, err)
+        self.assertEqual(os.listdir(tmp), [], "left behind in TMPDIR")
+        self.assertFalse(os.path.exists(self.path("r.md")) or os.path.exists(self.path("r.md.tmp")))
+        self.assertIn("report: stopped by %s" % signal.Signals(signum).name, err)
+        try:
+            os.kill(gnuplot, 0)
+            alive = True
+        except ProcessLookupError:
+            alive = False
+        if alive:
+            os.kill(gnuplot, signal.SIGKILL)
+        self.assertFalse(alive, "the gnuplot it waited for still runs")
+
+    def test_sigterm(self):
+        self.stop(signal.SIGTERM)
+
+    def test_sighup(self):
+        self.stop(signal.SIGHUP)
+
+    def test_sigint(self):
+        self.stop(signal.SIGINT)
