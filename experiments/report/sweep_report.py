@@ -6,9 +6,10 @@ in the sweep), the metric (coll_ns unless another column is named)
 against the block length, one line per app; the largest link sharing per
 step of each cell; the winner per cell of each comparison the sweep
 definition declares (sweepdef); a paper's figures beside the emulated
-ones when it names a paper's table; a heatmap of the slowest run when its
-run directory is here; and, for a reproduction's sweep, its section of
-docs/results.md, made by the same code.
+ones when it names a paper's table; the slowest run (the longest coll_ns,
+whatever the metric) with its heatmap when its run directory is here;
+and, for a reproduction's sweep, its section of docs/results.md, made by
+the same code.
 """
 
 import os
@@ -23,6 +24,7 @@ EXTRA_KEYS = ("preset", "port_model", "net", "args", "arch")
 # The columns of results.csv a sweep's report reads beyond the metric.
 SWEEP_COLUMNS = ("app", "topo", "dims", "len", "status")
 TIE = "tie"
+SLOWEST_BY = "coll_ns"   # the slowest run: the longest simulated collective
 
 
 def known_sweeps(results):
@@ -270,16 +272,24 @@ def paper_section(ctx, doc, rows, table, metric):
     doc.line()
 
 
+def measure(row, column):
+    """column = value of a row, in the unit the report shows it in."""
+    unit, _ = scaled(column)
+    return "%s = %s%s" % (column, show(csvio.number(row[column]), column), " " + unit if unit else "")
+
+
 def slowest_section(ctx, doc, sweep_dir, rows, metric):
-    ok = [r for r in csvio.ok_rows(rows) if r.get(metric, "") != ""]
+    """The ok run of the longest simulated collective (SLOWEST_BY), whatever
+    the metric of the tables, and its heatmap."""
+    ok = [r for r in csvio.ok_rows(rows) if r.get(SLOWEST_BY, "") != ""]
     if not ok:
         return
-    slowest = max(ok, key=lambda r: csvio.number(r[metric]))
+    slowest = max(ok, key=lambda r: csvio.number(r[SLOWEST_BY]))
     doc.line("## The slowest run")
     doc.line()
-    doc.line("%s on %s %s at %s B: %s = %s%s." % (
-        slowest["app"], slowest["topo"], slowest["dims"], slowest["len"], metric,
-        show(csvio.number(slowest[metric]), metric), " %s" % scaled(metric)[0] if scaled(metric)[0] else ""))
+    also = "; %s" % measure(slowest, metric) if metric != SLOWEST_BY and slowest.get(metric, "") != "" else ""
+    doc.line("%s on %s %s at %s B: %s%s." % (
+        slowest["app"], slowest["topo"], slowest["dims"], slowest["len"], measure(slowest, SLOWEST_BY), also))
     run_dir = os.path.join(sweep_dir, slowest.get("run_dir") or "")
     out, link = ctx.image("heatmap-slowest.png")
     if not slowest.get("run_dir") or not os.path.isfile(os.path.join(run_dir, "links.csv")):

@@ -77,6 +77,12 @@ class Sweep(ScratchTest):
         self.assertIn("| a_x | 4x4 | 256 | 2e-06 / 0.000002 (1.00) |", text)
         self.assertIn("| training | 1 | 0.000 | 1.000 | 1 of 1 |", text)
 
+    def test_the_slowest_run_by_simulated_time(self):
+        self.assertIn("## The slowest run\n\na_x on mesh 4x4 at 1024 B: coll_ns = 9.0 us.\n", self.report())
+        # another metric for the tables leaves the slowest run the slowest
+        self.assertIn("## The slowest run\n\na_x on mesh 4x4 at 1024 B: coll_ns = 9.0 us; max_link_sharing = 2.\n",
+                      self.report(metric="max_link_sharing"))
+
     def test_refusals_name_what_is_accepted(self):
         with self.assertRaises(sweep_report.SweepError) as e:
             sweep_report.find_sweep("nosuch", self.path("results"))
