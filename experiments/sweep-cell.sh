@@ -168,7 +168,10 @@ status=ok
 if [ $rc = 2 ] && [ -z "$run" ]; then status=refused
 elif [ $rc != 0 ]; then status=fail; fi
 row=$(collect "$run" "$n" "$status" "$wall")
-row="$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" | awk -F, -v n="$n" 'BEGIN{OFS=","}{$4=n","$4; print}'),$gname,$row,${run#$OUT/}"
+# run_dir: the run's directory; where the run tool made none (a refused
+# run), the cell's, whose wormsim.out gives the reason (the report reads it).
+where=${run:-$rdir}
+row="$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch" | awk -F, -v n="$n" 'BEGIN{OFS=","}{$4=n","$4; print}'),$gname,$row,${where#$OUT/}"
 ( flock 9; printf '%s\n' "$row" >> "$CSV"; progress "$(weight "$n" "$len")" $status ) 9> "$LOCK"
 [ $status = ok ] || { sed 's/^/    /' "$rdir/wormsim.out" | tail -5 >&2; exit 1; }
 exit 0

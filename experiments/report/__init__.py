@@ -27,7 +27,7 @@ line per app; the largest link sharing per cell; the comparisons and the
 paper's table its definition declares (--def, else the copy the sweep
 keeps beside its CSV, DIR/sweep.def, else experiments/NAME.sweep; see
 experiments/report/sweepdef.py); a heatmap of the slowest run when its
-run directory is here.
+run directory is here; each run not ok with its reason.
 
 Needs Python 3 (standard library only), gnuplot (Debian gnuplot-nox) and,
 for the heatmaps (experiments/heatmap.sh), jq.

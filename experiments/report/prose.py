@@ -37,10 +37,12 @@ give a sweep's directory) writes `report.md` and its plots beside the
 sweep's CSV: per machine (topology and dims, and any other key that
 varies), the metric (`coll_ns`, or the CSV column `METRIC=` names) against
 the block length, one line per app; the largest link sharing per step of
-every cell; and a heatmap of the slowest run when its run directory is
-there. A sweep definition may declare, for its report only (the sweep
-ignores them; experiments/sweep.sh), comparisons, `compare = alltoall_pex
-alltoall_gen by coll_ns`, whose winner the report states per cell, and a
+every cell; a heatmap of the slowest run when its run directory is
+there; and each run not ok with its reason (its summary.json's error, or
+the run tool's refusal in its wormsim.out). A sweep definition may
+declare, for its report only (the sweep ignores them;
+experiments/sweep.sh), comparisons, `compare = alltoall_pex alltoall_gen
+by coll_ns`, whose winner the report states per cell, and a
 paper's table, `paper = experiments/paper/thakur.csv by paper_s` (the
 paper's time in seconds, cells named by the columns the table shares with
 results.csv), whose figures it puts beside the emulated ones with the
@@ -88,7 +90,8 @@ their NICs, and node 0's: the run's records.csv), `sim_time_ns`, `steps`
 `messages`, `bytes`, `bytes_per_node` (largest), `max_msg_bytes`
 (collective only: the barrier's step 0 is left out), `max_link_sharing`
 (steps.csv), `max_link_worms`, `min_link_worms`, `max_link_flits`
-(links.csv), `wall_s`, `run_dir`.
+(links.csv), `wall_s`, `run_dir` (for a refused run, which has none, the
+directory of its command and wormsim.out).
 
 The run directories stay on the host that ran them (they are not
 committed). The few figures of this page read from a run's own files (the

@@ -8,10 +8,11 @@ step of each cell; the winner per cell of each comparison the sweep
 definition declares (sweepdef); a paper's figures beside the emulated
 ones when it names a paper's table; the slowest run (the longest coll_ns,
 whatever the metric) with its heatmap when its run directory is here;
-and, for a reproduction's sweep, its section of docs/results.md, made by
+each run not ok with its reason; and, for a reproduction's sweep, its section of docs/results.md, made by
 the same code.
 """
 
+import json
 import os
 import re
 
@@ -304,6 +305,69 @@ def slowest_section(ctx, doc, sweep_dir, rows, metric):
     doc.line()
 
 
+def cell_dir_of(sweep_dir, row):
+    """For a row that names no directory (a refused run of an earlier
+    sweep tool): the one cell directory of its app, machine and length
+    under runs/ (experiments/sweep-cell.sh: runs/APP-TOPODIMS-LEN-ID) in
+    which the run tool made no run; None when there is not exactly one."""
+    prefix = "%s-%s%s-%s-" % (row["app"], row["topo"], row["dims"], row["len"])
+    runs = os.path.join(sweep_dir, "runs")
+    try:
+        names = os.listdir(runs)
+    except OSError:
+        return None
+    found = [n for n in names if n.startswith(prefix) and n[len(prefix):].isdigit()
+             and os.path.isfile(os.path.join(runs, n, "wormsim.out"))
+             and not any(os.path.isdir(os.path.join(runs, n, m)) for m in os.listdir(os.path.join(runs, n)))]
+    return os.path.join("runs", found[0]) if len(found) == 1 else None
+
+
+def why_not_ok(sweep_dir, row):
+    """The reason a run is not ok, as the sweep's last lines give it: the
+    error of its summary.json, or, where the run tool made no run (a
+    refused run), its last message in the wormsim.out of the directory
+    the row names."""
+    run_dir = row.get("run_dir") or cell_dir_of(sweep_dir, row)
+    if not run_dir:
+        return "no run directory recorded"
+    path = os.path.join(sweep_dir, run_dir)
+    if not os.path.isdir(path):
+        return "its run directory is not here"
+    try:
+        with open(os.path.join(path, "summary.json")) as f:
+            summary = json.load(f)
+        error = summary.get("error") if isinstance(summary, dict) else None
+        return " ".join(str(error).split()) if error else "no error recorded"
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(os.path.join(path, "wormsim.out"), errors="replace") as f:
+            said = [l.strip()[len("wormsim: "):] for l in f if l.startswith("wormsim: ")]
+    except OSError:
+        said = []
+    return said[-1] if said else "no summary.json"
+
+
+def not_ok_section(ctx, doc, sweep_dir, rows):
+    """Each run whose status is not ok, with its reason (why_not_ok), in
+    the words of the sweep's last lines."""
+    bad = [r for r in rows if r["status"] != "ok"]
+    if not bad:
+        return
+    extra = varying_keys(rows)
+    doc.line("## Runs not ok")
+    doc.line()
+    doc.line("Each run whose status is not ok, with the error its summary.json gives or, for a run the run tool"
+             " refused, its message (wormsim.out):")
+    doc.line()
+    for r in bad:
+        run_dir = r.get("run_dir") or cell_dir_of(sweep_dir, r) or ""
+        doc.line("- not ok (%s): %s on %s, len %s: %s%s" % (
+            r["status"], r["app"], machine_of(r, extra), r["len"], why_not_ok(sweep_dir, r),
+            " (%s)" % ctx.shown(os.path.join(sweep_dir, run_dir)) if run_dir else ""))
+    doc.line()
+
+
 def reproduction_section(ctx, doc, name, sweep_dir, tseng_test):
     """The sweep's section of docs/results.md, when it is a reproduction's."""
     from . import document
@@ -365,5 +429,6 @@ def build(ctx, sweep_arg, sweep_dir, metric, definition, tseng_test):
     if keys["paper"]:
         paper_section(ctx, doc, rows, keys["paper"], metric)
     slowest_section(ctx, doc, sweep_dir, rows, metric)
+    not_ok_section(ctx, doc, sweep_dir, rows)
     reproduction_section(ctx, doc, name, sweep_dir, tseng_test)
     return str(doc)

@@ -156,3 +156,52 @@ class Definition(ScratchTest):
                       "`make report SWEEP=noname DEF=FILE.sweep` (--def)." % places, text)
         self.assertIn("report: no sweep definition for noname", err)
         self.assertEqual(sweep_report.definition_of("noname", ROOT, None, self.sweep), None)
+
+
+class NotOk(ScratchTest):
+    """The runs not ok, each named as the sweep's last lines name it, with
+    the error its summary.json gives or the run tool's message in the
+    wormsim.out of a refused run's directory."""
+
+    def test_each_run_not_ok_with_its_reason(self):
+        sweep = self.path("results", "mine")
+        rows = [row(app="a_x", dims="4x4", len=256, coll_ns=2000, run_dir="runs/a_x-mesh4x4-256-1/r"),
+                row(app="a_x", topo="mesh", dims="5x4", len=256, status="refused", run_dir="runs/a_x-mesh5x4-256-2"),
+                row(app="a_y", topo="mesh", dims="5x4", len=256, status="refused"),
+                row(app="a_y", dims="4x4", len=256, status="fail", run_dir="runs/a_y-mesh4x4-256-4/r"),
+                row(app="a_z", dims="4x4", len=256, status="refused", run_dir="runs/gone")]
+        write_csv(os.path.join(sweep, "results.csv"), rows)
+        for cell, text in (("a_x-mesh5x4-256-2", "booting\nwormsim: app a_x needs a power-of-two node count, not 20\n"),
+                           ("a_y-mesh5x4-256-3", "wormsim: app a_y needs a power-of-two node count, not 20\n")):
+            os.makedirs(os.path.join(sweep, "runs", cell))
+            with open(os.path.join(sweep, "runs", cell, "wormsim.out"), "w") as f:
+                f.write(text)
+        os.makedirs(os.path.join(sweep, "runs", "a_y-mesh4x4-256-4", "r"))
+        with open(os.path.join(sweep, "runs", "a_y-mesh4x4-256-4", "r", "summary.json"), "w") as f:
+            f.write('{"error": "node 3: checksum mismatch"}')
+        ctx = Context(self.path("results"), sweep, sweep)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                text = sweep_report.build(ctx, "mine", sweep, "coll_ns", None, None)
+        finally:
+            ctx.close()
+        self.assertIn("Runs: 1 fail, 1 ok, 3 refused.", text)
+        runs = os.path.join(sweep, "runs")
+        self.assertIn("## Runs not ok\n\n", text)
+        self.assertIn("\n- not ok (refused): a_x on mesh 5x4, len 256: app a_x needs a power-of-two node count, not 20 (%s)\n"
+                      "- not ok (refused): a_y on mesh 5x4, len 256: app a_y needs a power-of-two node count, not 20 (%s)\n"
+                      "- not ok (fail): a_y on mesh 4x4, len 256: node 3: checksum mismatch (%s)\n"
+                      "- not ok (refused): a_z on mesh 4x4, len 256: its run directory is not here (%s)\n" % (
+                          os.path.join(runs, "a_x-mesh5x4-256-2"), os.path.join(runs, "a_y-mesh5x4-256-3"),
+                          os.path.join(runs, "a_y-mesh4x4-256-4", "r"), os.path.join(runs, "gone")), text)
+
+    def test_none_not_ok_no_section(self):
+        sweep = self.path("results", "mine")
+        write_csv(os.path.join(sweep, "results.csv"), [row(app="a_x", dims="4x4", len=256, coll_ns=2000)])
+        ctx = Context(self.path("results"), sweep, sweep)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                text = sweep_report.build(ctx, "mine", sweep, "coll_ns", None, None)
+        finally:
+            ctx.close()
+        self.assertNotIn("Runs not ok", text)

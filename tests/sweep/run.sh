@@ -319,6 +319,20 @@ refused_run_is_recorded() {
   expect 'grep -q "needs a power-of-two node count, not 20" "$TMP/e"' "$(cat "$TMP/e")"
 }
 
+# A refused run's row names the directory of its command and wormsim.out
+# (the run tool made no run directory), and the sweep's report lists it
+# with the run tool's reason, as the sweep's last lines name a failed run.
+refused_runs_are_named_in_the_report() {
+  printf 'topo = mesh\npreset = delta\napps = alltoall_pex\ndims = 5x4\nlen = 256\n' > "$TMP/refr.sweep"
+  "$SWEEP" -o "$TMP/refr" "$TMP/refr.sweep" > "$TMP/e" 2>&1; RC=$?; expect '[ $RC = 3 ]' "$(cat "$TMP/e")"
+  local rd; rd=$(field "$TMP/refr/results.csv" "NR > 1" run_dir)
+  expect '[[ "$rd" == runs/alltoall_pex-mesh5x4-256-* ]] && [ -f "$TMP/refr/$rd/wormsim.out" ]' "run_dir '$rd'"
+  make -s --no-print-directory report SWEEP="$TMP/refr" > "$TMP/o" 2>&1; RC=$?; expect '[ $RC = 0 ]' "$(cat "$TMP/o")"
+  expect 'grep -q "Runs: 1 refused\." "$TMP/refr/report.md"' "$(head -5 "$TMP/refr/report.md")"
+  expect 'grep -qxF -- "- not ok (refused): alltoall_pex on mesh 5x4, len 256: app alltoall_pex needs a power-of-two node count, not 20 ($TMP/refr/$rd)" "$TMP/refr/report.md"' \
+    "$(grep -A4 "Runs not ok" "$TMP/refr/report.md")"
+}
+
 # The progress line counts refused runs apart from failed ones, as the
 # final line and the status column do.
 progress_counts_refused_apart() {
@@ -657,6 +671,7 @@ t big_runs_run_alone big_runs_run_alone
 t mem_limit_reaches_the_runs mem_limit_reaches_the_runs
 t failed_run_is_named_at_the_end failed_run_is_named_at_the_end
 t refused_run_is_recorded refused_run_is_recorded
+t refused_runs_are_named_in_the_report refused_runs_are_named_in_the_report
 t progress_counts_refused_apart progress_counts_refused_apart
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
 t definition_goes_with_the_results definition_goes_with_the_results
