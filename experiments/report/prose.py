@@ -87,11 +87,14 @@ run's key), `group`, `status` (ok, fail, refused), `coll_ns` and
 their NICs, and node 0's: the run's records.csv), `sim_time_ns`, `steps`
 (node 0's report), `sends_per_node` and
 `startups_per_node` (largest over the nodes; sends + receives),
-`messages`, `bytes`, `bytes_per_node` (largest), `max_msg_bytes`
-(collective only: the barrier's step 0 is left out), `max_link_sharing`
-(steps.csv), `max_link_worms`, `min_link_worms`, `max_link_flits`
-(links.csv), `wall_s`, `run_dir` (for a refused run, which has none, the
-directory of its command and wormsim.out).
+`messages`, `bytes`, `bytes_per_node` (largest) and `max_msg_bytes`
+(these six count the collective only: messages.csv's steps from 1, the
+barrier's step 0 left out), `max_link_sharing` (steps.csv, the largest
+over the collective's steps), `max_link_worms`, `min_link_worms` and
+`max_link_flits` (links.csv, over the whole run: the barrier's worms
+included, unless the app ran with sync=0), `wall_s`, `run_dir` (for a
+refused run, which has none, the directory of its command and
+wormsim.out).
 
 The run directories stay on the host that ran them (they are not
 committed). The few figures of this page read from a run's own files (the
