@@ -226,10 +226,11 @@ error_truncate_returns() {
 }
 # app mpi on the project's own image, which holds no program.
 error_no_program() {
-  "$WORMSIM" --app mpi --nodes 2 --kernel "$KERNEL" --runs-dir "$RUNS" > "$TMP/o" 2>&1; local rc=$?
-  expect '[ $rc = 1 ]'
-  # every node stops so; the run ends at the first the tool sees
-  expect 'cat "$(latest)"/node-*.log | grep -q "holds no MPI program; build and run one with make run MPI="'
+  # the project's own image holds no MPI program: refused before any node starts
+  "$WORMSIM" --app mpi --nodes 2 --kernel "$KERNEL" --runs-dir "$RUNS/np" > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/o")"
+  expect 'grep -q "app mpi: the image .* holds no MPI program; build and run one with make run MPI=" "$TMP/o"' "$(cat "$TMP/o")"
+  expect '[ ! -e "$RUNS/np" ]' "a run directory was made"
 }
 mpicc_refuses_bad_input() {
   "$MPICC" --arch sparc tests/mpi/basics.c > "$TMP/o" 2>&1; local rc=$?
