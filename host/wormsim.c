@@ -1962,6 +1962,11 @@ int main(int argc, char **argv)
         agree(rc == 0);
     host_free(&h);
     free(rest);
+    if (mpi && rc > 128) {           /* ended by a signal: mpirun is ending the job */
+        fflush(NULL);
+        link_drop_shm_files();
+        _exit(rc);                   /* no MPI_Finalize: it may wait on mpirun's ending job */
+    }
     if (mpi)
         link_finalize();
     return rc;

@@ -72,5 +72,11 @@ int  link_progress(void);
  * go on (every rank of the job ends). */
 void link_finalize(void);
 void link_abort(int code);
+/* Before link_finalize on a rank ended by a signal: mpirun is ending the
+ * job and may kill the rank (SIGKILL, odls_base_sigkill_timeout after its
+ * SIGTERM) inside MPI_Finalize, which would leave the shared-memory
+ * transport's files in /dev/shm. Unlink those this rank maps (its own and
+ * its peers'; the mappings stay valid), so none outlives the job. */
+void link_drop_shm_files(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <unistd.h>
 #include "link.h"
 
 #define LINK_TAG 7
@@ -141,6 +142,24 @@ void link_finalize(void)
     while (link_progress())
         ;
     MPI_Finalize();
+}
+
+void link_drop_shm_files(void)
+{
+    static const char *const prefix[] = { "/dev/shm/vader_segment.", "/dev/shm/sm_segment." };
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4352];
+    while (f && fgets(line, sizeof line, f)) {
+        char *path = strchr(line, '/');
+        if (!path)
+            continue;
+        path[strcspn(path, "\n")] = 0;
+        for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+            if (!strncmp(path, prefix[i], strlen(prefix[i])) && !strstr(path, " (deleted)"))
+                unlink(path);             /* (a file mapped twice: the second unlink fails, harmless) */
+    }
+    if (f)
+        fclose(f);
 }
 
 void link_abort(int code)

@@ -149,6 +149,25 @@ mpi_node_host_killed_ends_the_run() {
   expect '[ "$(ls /dev/shm | sort)" = "$shm0" ]' "left in /dev/shm: $(comm -13 <(echo "$shm0") <(ls /dev/shm | sort))"
 }
 
+# Ctrl-C to mpirun: it sends every rank SIGTERM a second later and
+# SIGKILL a second after that; in between the router writes and prints the
+# run's summary, and no rank leaves a QEMU, socket or shared-memory file
+# (Open MPI's included: a rank ended by a signal skips MPI_Finalize, which
+# may wait on the ending job, and unlinks the transport's files first).
+mpi_interrupt_writes_the_summary() {
+  local shm0; shm0=$(ls /dev/shm | sort)
+  start_hung_mpi
+  local mp; mp=$(pgrep -f -- "^mpirun -np 3 .*--runs-dir $RUNS" | head -1)   # (mpid is wm's shell)
+  expect '[ -n "$mp" ]' "no mpirun: $(pgrep -af mpirun)"
+  kill -INT $mp
+  wait $mpid
+  expect '[ "$(summary .interrupted_by_signal)" = 15 ]' "$(cat "$TMP/s")"
+  expect 'summary .error | grep -q "^interrupted by signal 15"' "$(summary .error)"
+  expect 'grep -q "interrupted by signal 15 (Terminated)" "$TMP/s"' "$(cat "$TMP/s")"
+  nothing_left
+  expect '[ "$(ls /dev/shm | sort)" = "$shm0" ]' "left in /dev/shm: $(comm -13 <(echo "$shm0") <(ls /dev/shm | sort))"
+}
+
 # Merged nodes over ranks (--merge-pages, host/launch/merge.h): each node
 # host starts its nodes through its paced start (node_host.c: the CONFIGs
 # queued in order, each asked of the same rule as on one host) and
@@ -198,7 +217,7 @@ mpi_gdb_names_the_host() {
 
 for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_hostile_nodes_are_named_as_on_one_host \
          mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
-         mpi_gdb_names_the_host; do t $m $m; done
+         mpi_interrupt_writes_the_summary mpi_gdb_names_the_host; do t $m $m; done
 if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/mm/ksm/run ] && printf '6.7\n%s\n' "$(uname -r)" | sort -V -C; then
   t mpi_merged_nodes_keep_figures mpi_merged_nodes_keep_figures
 else echo "  skip  mpi_merged_nodes_keep_figures (needs root, /sys/kernel/mm/ksm and Linux 6.7 to run the kernel's samepage merging; not counted)"; fi
