@@ -163,6 +163,14 @@ class NotOk(ScratchTest):
     the error its summary.json gives or the run tool's message in the
     wormsim.out of a refused run's directory."""
 
+    def report(self, sweep):
+        ctx = Context(self.path("results"), sweep, sweep)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                return sweep_report.build(ctx, "mine", sweep, "coll_ns", None, None)
+        finally:
+            ctx.close()
+
     def test_each_run_not_ok_with_its_reason(self):
         sweep = self.path("results", "mine")
         rows = [row(app="a_x", dims="4x4", len=256, coll_ns=2000, run_dir="runs/a_x-mesh4x4-256-1/r"),
@@ -179,12 +187,7 @@ class NotOk(ScratchTest):
         os.makedirs(os.path.join(sweep, "runs", "a_y-mesh4x4-256-4", "r"))
         with open(os.path.join(sweep, "runs", "a_y-mesh4x4-256-4", "r", "summary.json"), "w") as f:
             f.write('{"error": "node 3: checksum mismatch"}')
-        ctx = Context(self.path("results"), sweep, sweep)
-        try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                text = sweep_report.build(ctx, "mine", sweep, "coll_ns", None, None)
-        finally:
-            ctx.close()
+        text = self.report(sweep)
         self.assertIn("Runs: 1 fail, 1 ok, 3 refused.", text)
         runs = os.path.join(sweep, "runs")
         self.assertIn("## Runs not ok\n\n", text)
@@ -198,10 +201,5 @@ class NotOk(ScratchTest):
     def test_none_not_ok_no_section(self):
         sweep = self.path("results", "mine")
         write_csv(os.path.join(sweep, "results.csv"), [row(app="a_x", dims="4x4", len=256, coll_ns=2000)])
-        ctx = Context(self.path("results"), sweep, sweep)
-        try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                text = sweep_report.build(ctx, "mine", sweep, "coll_ns", None, None)
-        finally:
-            ctx.close()
+        text = self.report(sweep)
         self.assertNotIn("Runs not ok", text)
