@@ -200,7 +200,8 @@ TEST(len_from_the_run_tools_args)
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "foo=1 len=4096", 262144, err, sizeof err) != 0);
     CHECK_CONTAINS(err, "unknown key 'foo'");
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "len=abc", 262144, err, sizeof err) != 0);
-    CHECK_STR(err, "app alltoall_pex: len=abc is not a whole number");
+    CHECK_STR(err, "app alltoall_pex: len=abc is not a whole number; accepted: a length in bytes, such as "
+                   "len=1024");
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "len=12x", 262144, err, sizeof err) != 0);
     CHECK(app_check_args("alltoall_pex", APP_POW2, &sh, "len=0", 262144, err, sizeof err) != 0);
     CHECK_CONTAINS(err, "len=0 is not a block length");
