@@ -51,7 +51,7 @@ static int parse_set(const char *w, int p, int root, int *out, int *n, char *err
         char *end;
         errno = 0;
         long v = strtol(q, &end, 10);
-        if (errno || end == q || (*end && *end != ',')) {
+        if (errno || end == q || (*end && (*end != ',' || !end[1]))) {   /* (a trailing comma: "1,") */
             snprintf(err, errlen, "set=%s: not a list of ranks such as set=1,5,9 (or set=all)", w);
             return -1;
         }

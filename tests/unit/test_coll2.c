@@ -136,6 +136,11 @@ TEST(bad_multicast_sets_are_refused)
     CHECK_CONTAINS(err, "rank 99999 is not a node");
     CHECK(app_check_args(app, a->restr, &sh, "set=1,x", 1ul << 20, err, sizeof err) != 0);
     CHECK_CONTAINS(err, "not a list of ranks");
+    for (int k = 0; k < 3; k++) {          /* an empty rank: before, between or after the others */
+        static const char *const bad[] = { "set=,1", "set=1,,2", "set=1," };
+        CHECK(app_check_args(app, a->restr, &sh, bad[k], 1ul << 20, err, sizeof err) != 0);
+        CHECK_CONTAINS(err, "not a list of ranks");
+    }
     CHECK(app_check_args(app, a->restr, &sh, "m=0", 1ul << 20, err, sizeof err) != 0);
     CHECK_CONTAINS(err, "m=0 is not a number of destinations; accepted: m=1..");
     CHECK(app_check_args(app, a->restr, &sh, "m=3 seed=7", 1ul << 20, err, sizeof err) == 0);
