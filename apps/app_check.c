@@ -505,13 +505,14 @@ static int worm_list(const char *app, const char *key, int kind, int src, const 
     static int dst[COLL_MAX_SET];
     int n = 0;
     char tmp[256];
-    for (int v = 0; !w && v < sh->nodes && n < COLL_MAX_SET; v++)
+    const char *list = w && !strcmp(w, "all") ? NULL : w;
+    for (int v = 0; !list && v < sh->nodes && n < COLL_MAX_SET; v++)
         if (v != src)
-            dst[n++] = v;                       /* absent: every other node, in rank order (apps/mdw.c) */
-    for (const char *q = w; q && *q;) {
+            dst[n++] = v;                       /* absent or all: every other node, in rank order (apps/mdw.c) */
+    for (const char *q = list; q && *q;) {
         char *end;
         long v = strtol(q, &end, 10);
-        if (end == q || (*end && *end != ',') || n == COLL_MAX_SET) {
+        if (end == q || (*end && (*end != ',' || !end[1])) || n == COLL_MAX_SET) {   /* (and "1,") */
             snprintf(err, errlen, "app %s: %s=%s is not a list of ranks such as %s=1,3", app, key, w, key);
             return -1;
         }
@@ -565,6 +566,23 @@ static const struct { const char *app; app_check_fn fn; } app_checks[] = {
 #undef APP_CHECK
 };
 
+/* A length key (APP_KIND_BYTES) given to an app whose own checks do not
+ * bound it (not a collective, whose len app_check bounds) fits one
+ * message: 0..msg_max bytes, the bound restrict.h promises. Host-only: the
+ * nodes never call app_check_args. */
+static int lengths_fit(const char *app, const struct app_args *a, unsigned long msg_max, char *err, size_t errlen)
+{
+    for (int i = 0; i < a->nkeys; i++) {
+        const struct app_key *k = &a->keys[i];
+        if (k->kind != APP_KIND_BYTES || !a->word[i] || (a->val[i] >= 0 && (unsigned long)a->val[i] <= msg_max))
+            continue;
+        snprintf(err, errlen, "app %s: %s=%s is not a length from 0 to %lu bytes (the largest message, --msg-max)",
+                 app, k->name, a->word[i], msg_max);
+        return -1;
+    }
+    return 0;
+}
+
 int app_check_args(const char *app, int restr, const struct app_shape *sh, const char *args,
                    unsigned long msg_max, char *err, size_t errlen)
 {
@@ -582,6 +600,8 @@ int app_check_args(const char *app, int restr, const struct app_shape *sh, const
     for (size_t i = 0; i < sizeof app_checks / sizeof app_checks[0]; i++)
         if (!strcmp(app, app_checks[i].app) && app_checks[i].fn(app, &a, sh, msg_max, err, errlen))
             return -1;
+    if (!c && lengths_fit(app, &a, msg_max, err, errlen))
+        return -1;
     if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
         return app_check(app, restr, sh, len, msg_max, err, errlen);
     static int set[COLL_MAX_SET];

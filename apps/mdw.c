@@ -42,6 +42,8 @@ static int worm_of(struct worm *w, int src, const char *list, int tag, size_t le
 {
     w->src = src;
     w->tag = tag;
+    if (list && !strcmp(list, "all"))
+        list = NULL;                             /* the same: every other node */
     w->n = ranks(list, w->dst, 4096);
     for (int v = 0; !list && v < net_nodes() && w->n < 4096; v++)
         if (v != src)

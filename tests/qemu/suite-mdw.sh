@@ -50,8 +50,22 @@ mdw_trees_named() {
 mdw_bad_order() { bad_input --app mdw --topo mesh --dims 4x4 --args 'kind=hpath src=0 dst=12,7' -- \
                   "app mdw: dst=12,7: destination 7 \(path label 4\) breaks the rising order of the Hamiltonian path after 12 \(label 15\)"; }
 mdw_bad_torus() { bad_input --app mdw --topo torus --dims 4x4 --args 'dst=1' -- "multidestination worms need a mesh or a hypercube"; }
-mdw_bad_list()  { bad_input --app mdw --topo mesh --dims 4x4 --args 'dst=1,x' -- "dst=1,x is not a list of ranks such as dst=1,3"; }
-for c in mdw_path mdw_hpath mdw_tree mdw_figure31_named mdw_trees_named mdw_bad_order mdw_bad_torus mdw_bad_list; do t $c $c; done
+mdw_bad_list()  { bad_input --app mdw --topo mesh --dims 4x4 --args 'dst=1,x' -- "dst=1,x is not a list of ranks such as dst=1,3"
+                  bad_input --app mdw --topo mesh --dims 4x4 --args 'dst=1,' -- "dst=1, is not a list of ranks such as dst=1,3"; }
+# A length fits one message (restrict.h's APP_KIND_BYTES): -1 and one byte
+# past --msg-max reached the nodes, which panicked.
+mdw_bad_len()   { bad_input --app mdw --topo mesh --dims 4x4 --args 'len=-1' -- \
+                    "app mdw: len=-1 is not a length from 0 to 262144 bytes \(the largest message, --msg-max\)"
+                  bad_input --app mdw --topo mesh --dims 4x4 --args 'len=262145' -- "app mdw: len=262145 is not a length from 0"; }
+# dst=all, as --list-apps offers it: every other node, as when dst is absent.
+# (the same worm to the same nodes; the times differ by the ARGS parsed)
+mdw_dst_all()   { coll_ok --app mdw --topo mesh --dims 4x4 --args 'len=64'
+                  local a; a=$(paste -d, <(csv_col "$(latest)/messages.csv" src) <(csv_col "$(latest)/messages.csv" dst) | sort)
+                  coll_ok --app mdw --topo mesh --dims 4x4 --args 'dst=all len=64'
+                  local b; b=$(paste -d, <(csv_col "$(latest)/messages.csv" src) <(csv_col "$(latest)/messages.csv" dst) | sort)
+                  expect '[ -n "$a" ] && [ "$a" = "$b" ]' "absent: $(echo $a) all: $(echo $b)"; }
+for c in mdw_path mdw_hpath mdw_tree mdw_figure31_named mdw_trees_named mdw_bad_order mdw_bad_torus mdw_bad_list \
+         mdw_bad_len mdw_dst_all; do t $c $c; done
 
 # The collectives on worms: verified on ARM, RISC-V and mixed machines, a
 # wrong byte fails, one-port multi-path refused before any node starts.
