@@ -103,10 +103,7 @@ static long msg(const struct app_shape *sh)
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_flood = {
-    .op = COLL_ALLGATHER,
-    .name = "flood",
-    .app = "allgather_flood",
-    .restr = APP_ALLPORT_SQUARE2D_FLOOD,
+    COLL_FACTS(allgather, flood),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

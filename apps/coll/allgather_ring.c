@@ -81,10 +81,7 @@ static long msg(const struct app_shape *sh)
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_ring = {
-    .op = COLL_ALLGATHER,
-    .name = "ring",
-    .app = "allgather_ring",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(allgather, ring),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

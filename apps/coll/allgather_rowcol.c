@@ -78,10 +78,7 @@ static long msg(const struct app_shape *sh) { return sh->dims[1] > 1 ? sh->dims[
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_rowcol = {
-    .op = COLL_ALLGATHER,
-    .name = "rowcol",
-    .app = "allgather_rowcol",
-    .restr = APP_TORUS2D,
+    COLL_FACTS(allgather, rowcol),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

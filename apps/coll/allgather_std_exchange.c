@@ -42,10 +42,7 @@ static long half(const struct app_shape *sh) { return sh->nodes / 2; }
 static long all(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_allgather_std_exchange = {
-    .op = COLL_ALLGATHER,
-    .name = "std_exchange",
-    .app = "allgather_std_exchange",
-    .restr = APP_HYPERCUBE,
+    COLL_FACTS(allgather, std_exchange),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -109,10 +109,7 @@ static long msg(const struct app_shape *sh)
 static long all(const struct app_shape *sh) { return segs(sh); }
 
 const struct coll_algo coll_allreduce_ring = {
-    .op = COLL_ALLREDUCE,
-    .name = "ring",
-    .app = "allreduce_ring",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(allreduce, ring),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

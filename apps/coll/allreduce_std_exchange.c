@@ -37,10 +37,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 static long one(const struct app_shape *sh) { (void)sh; return 1; }
 
 const struct coll_algo coll_allreduce_std_exchange = {
-    .op = COLL_ALLREDUCE,
-    .name = "std_exchange",
-    .app = "allreduce_std_exchange",
-    .restr = APP_POW2,
+    COLL_FACTS(allreduce, std_exchange),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -18,10 +18,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_allreduce_tree = {
-    .op = COLL_ALLREDUCE,
-    .name = "tree",
-    .app = "allreduce_tree",
-    .restr = APP_ANY,
+    COLL_FACTS(allreduce, tree),
     .nsteps = red_updown_nsteps,
     .sends = red_updown_sends,
     .senders = red_updown_senders,

@@ -266,10 +266,7 @@ static long msg(const struct app_shape *sh)
 static long hold(const struct app_shape *sh) { long N = sh->dims[0]; return 2 * N * N; }
 
 const struct coll_algo coll_alltoall_a1 = {
-    .op = COLL_ALLTOALL,
-    .name = "a1",
-    .app = "alltoall_a1",
-    .restr = APP_TORUS2D_SQUARE_POW2_MIN8,
+    COLL_FACTS(alltoall, a1),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

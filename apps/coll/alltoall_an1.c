@@ -130,10 +130,7 @@ static long msg(const struct app_shape *sh) { long N = sh->dims[0]; return N * N
 static long hold(const struct app_shape *sh) { long N = sh->dims[0]; return N * N * N / 2; }
 
 const struct coll_algo coll_alltoall_an1 = {
-    .op = COLL_ALLTOALL,
-    .name = "an1",
-    .app = "alltoall_an1",
-    .restr = APP_TORUS2D_SQUARE_POW2_MIN4,
+    COLL_FACTS(alltoall, an1),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

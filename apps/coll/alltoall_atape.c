@@ -97,10 +97,7 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_atape = {
-    .op = COLL_ALLTOALL,
-    .name = "atape",
-    .app = "alltoall_atape",
-    .restr = APP_BANYAN,
+    COLL_FACTS(alltoall, atape),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

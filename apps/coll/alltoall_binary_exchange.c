@@ -56,10 +56,7 @@ static long half(const struct app_shape *sh) { return sh->nodes / 2; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_binary_exchange = {
-    .op = COLL_ALLTOALL,
-    .name = "binary_exchange",
-    .app = "alltoall_binary_exchange",
-    .restr = APP_MESH2D_SQUARE_POW2,
+    COLL_FACTS(alltoall, binary_exchange),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -21,10 +21,7 @@
 #include "coll.h"
 
 const struct coll_algo coll_alltoall_direct = {
-    .op = COLL_ALLTOALL,
-    .name = "direct",
-    .app = "alltoall_direct",
-    .restr = APP_HYPERCUBE_OR_MESH2D_POW2,
+    COLL_FACTS(alltoall, direct),
     .nsteps = coll_xor_nsteps,
     .sends = coll_xor_sends,
     .senders = coll_xor_senders,

@@ -35,10 +35,7 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_gen = {
-    .op = COLL_ALLTOALL,
-    .name = "gen",
-    .app = "alltoall_gen",
-    .restr = APP_ANY,
+    COLL_FACTS(alltoall, gen),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -20,10 +20,7 @@
 #include "coll.h"
 
 const struct coll_algo coll_alltoall_pex = {
-    .op = COLL_ALLTOALL,
-    .name = "pex",
-    .app = "alltoall_pex",
-    .restr = APP_POW2,
+    COLL_FACTS(alltoall, pex),
     .nsteps = coll_xor_nsteps,
     .sends = coll_xor_sends,
     .senders = coll_xor_senders,

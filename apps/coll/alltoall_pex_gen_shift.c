@@ -50,10 +50,7 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_pex_gen_shift = {
-    .op = COLL_ALLTOALL,
-    .name = "pex_gen_shift",
-    .app = "alltoall_pex_gen_shift",
-    .restr = APP_ANY,
+    COLL_FACTS(alltoall, pex_gen_shift),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -94,10 +94,7 @@ static long quarter(const struct app_shape *sh) { return sh->nodes / 4; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_quadrant_exchange = {
-    .op = COLL_ALLTOALL,
-    .name = "quadrant_exchange",
-    .app = "alltoall_quadrant_exchange",
-    .restr = APP_MESH2D_SQUARE_POW2,
+    COLL_FACTS(alltoall, quadrant_exchange),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -39,10 +39,7 @@ static long half(const struct app_shape *sh) { return sh->nodes / 2; }
 static long hold(const struct app_shape *sh) { return sh->nodes; }
 
 const struct coll_algo coll_alltoall_std_exchange = {
-    .op = COLL_ALLTOALL,
-    .name = "std_exchange",
-    .app = "alltoall_std_exchange",
-    .restr = APP_HYPERCUBE,
+    COLL_FACTS(alltoall, std_exchange),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -35,10 +35,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 static long one(const struct app_shape *sh) { (void)sh; return 1; }
 
 const struct coll_algo coll_barrier_dissemination = {
-    .op = COLL_BARRIER,
-    .name = "dissemination",
-    .app = "barrier_dissemination",
-    .restr = APP_ANY,
+    COLL_FACTS(barrier, dissemination),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

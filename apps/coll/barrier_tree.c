@@ -21,10 +21,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_barrier_tree = {
-    .op = COLL_BARRIER,
-    .name = "tree",
-    .app = "barrier_tree",
-    .restr = APP_ANY,
+    COLL_FACTS(barrier, tree),
     .nsteps = red_updown_nsteps,
     .sends = red_updown_sends,
     .senders = red_updown_senders,

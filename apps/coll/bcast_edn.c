@@ -276,10 +276,7 @@ static int check(const struct app_shape *sh, char *err, size_t errlen)
 }
 
 const struct coll_algo coll_bcast_edn = {
-    .op = COLL_BCAST,
-    .name = "edn",
-    .app = "bcast_edn",
-    .restr = APP_ALLPORT_MESH2D_SQUARE_POW2,
+    COLL_FACTS(bcast, edn),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -181,10 +181,7 @@ static int check(const struct app_shape *sh, char *err, size_t errlen)
 }
 
 const struct coll_algo coll_bcast_edsf = {
-    .op = COLL_BCAST,
-    .name = "edsf",
-    .app = "bcast_edsf",
-    .restr = APP_MESH2D,
+    COLL_FACTS(bcast, edsf),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -124,10 +124,7 @@ static int segments(const struct app_shape *sh)
 static long hold(const struct app_shape *sh) { return segments(sh); }
 
 const struct coll_algo coll_bcast_edst = {
-    .op = COLL_BCAST,
-    .name = "edst",
-    .app = "bcast_edst",
-    .restr = APP_ALLPORT_HYPERCUBE,
+    COLL_FACTS(bcast, edst),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

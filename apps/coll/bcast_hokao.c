@@ -251,10 +251,7 @@ static long msg_room(const struct app_shape *sh)
 }
 
 const struct coll_algo coll_bcast_hokao = {
-    .op = COLL_BCAST,
-    .name = "hokao",
-    .app = "bcast_hokao",
-    .restr = APP_ALLPORT_HYPERCUBE,
+    COLL_FACTS(bcast, hokao),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

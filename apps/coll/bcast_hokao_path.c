@@ -51,10 +51,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 }
 
 const struct coll_algo coll_bcast_hokao_path = {
-    .op = COLL_BCAST,
-    .name = "hokao_path",
-    .app = "bcast_hokao_path",
-    .restr = APP_HYPERCUBE,
+    COLL_FACTS(bcast, hokao_path),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -84,10 +84,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 }
 
 const struct coll_algo coll_bcast_pandasingal = {
-    .op = COLL_BCAST,
-    .name = "pandasingal",
-    .app = "bcast_pandasingal",
-    .restr = APP_MESH2D,
+    COLL_FACTS(bcast, pandasingal),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

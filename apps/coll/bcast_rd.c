@@ -153,10 +153,7 @@ static long one(const struct app_shape *sh)
 }
 
 const struct coll_algo coll_bcast_rd = {
-    .op = COLL_BCAST,
-    .name = "rd",
-    .app = "bcast_rd",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(bcast, rd),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

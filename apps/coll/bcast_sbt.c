@@ -50,10 +50,7 @@ static long one(const struct app_shape *sh)
 }
 
 const struct coll_algo coll_bcast_sbt = {
-    .op = COLL_BCAST,
-    .name = "sbt",
-    .app = "bcast_sbt",
-    .restr = APP_HYPERCUBE,
+    COLL_FACTS(bcast, sbt),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

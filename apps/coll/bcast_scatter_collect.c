@@ -229,10 +229,7 @@ static int check(const struct app_shape *sh, char *err, size_t errlen)
 }
 
 const struct coll_algo coll_bcast_scatter_collect = {
-    .op = COLL_BCAST,
-    .name = "scatter_collect",
-    .app = "bcast_scatter_collect",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(bcast, scatter_collect),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

@@ -38,10 +38,7 @@
 #include "tseng.h"
 
 const struct coll_algo coll_bcast_tseng2d = {
-    .op = COLL_BCAST,
-    .name = "tseng2d",
-    .app = "bcast_tseng2d",
-    .restr = APP_ALLPORT_TORUS2D_SQUARE,
+    COLL_FACTS(bcast, tseng2d),
     .nsteps = tseng_sec3_nsteps,
     .sends = tseng_sec3_sends,
     .senders = tseng_sec3_senders,

@@ -40,10 +40,7 @@
 #include "tseng.h"
 
 const struct coll_algo coll_bcast_tseng3d = {
-    .op = COLL_BCAST,
-    .name = "tseng3d",
-    .app = "bcast_tseng3d",
-    .restr = APP_ALLPORT_TORUS3D_CUBE,
+    COLL_FACTS(bcast, tseng3d),
     .nsteps = tseng_def6_nsteps,
     .sends = tseng_def6_sends,
     .senders = tseng_def6_senders,

@@ -33,10 +33,7 @@
 #include "tseng.h"
 
 const struct coll_algo coll_bcast_tsengkd = {
-    .op = COLL_BCAST,
-    .name = "tsengkd",
-    .app = "bcast_tsengkd",
-    .restr = APP_ALLPORT_TORUS_CUBE,
+    COLL_FACTS(bcast, tsengkd),
     .nsteps = tseng_def6_nsteps,
     .sends = tseng_def6_sends,
     .senders = tseng_def6_senders,

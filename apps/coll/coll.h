@@ -194,6 +194,26 @@ struct coll_algo {
     int worms;
 };
 
+/* An algorithm's facts, given once: its operation and name by the
+ * identifiers of its line in algos.def (or worms.def), its app name made
+ * of them, its restriction from that line. An algorithm's file opens its
+ * struct coll_algo with COLL_FACTS(op, name), so the run tool (apps.def)
+ * and the node (req.c) check the same restriction. */
+enum {
+    coll_op_alltoall = COLL_ALLTOALL, coll_op_allgather = COLL_ALLGATHER, coll_op_bcast = COLL_BCAST,
+    coll_op_mcast = COLL_MCAST, coll_op_scatter = COLL_SCATTER, coll_op_gather = COLL_GATHER,
+    coll_op_reduce = COLL_REDUCE, coll_op_allreduce = COLL_ALLREDUCE, coll_op_scan = COLL_SCAN,
+    coll_op_barrier = COLL_BARRIER
+};
+#define COLL_ALGO(op, name, restr, desc) enum { coll_restr_##op##_##name = restr };
+#define COLL_WORM_ALGO COLL_ALGO
+#include "algos.def"
+#include "worms.def"
+#undef COLL_WORM_ALGO
+#undef COLL_ALGO
+#define COLL_FACTS(op_, name_) \
+    .op = (enum coll_op)coll_op_##op_, .name = #name_, .app = #op_ "_" #name_, .restr = coll_restr_##op_##_##name_
+
 /* The registry (apps/coll/registry.c), in the order of algos.def; the
  * `auto` entries have no schedule (sends == NULL). */
 extern const struct coll_algo *const coll_algos[];

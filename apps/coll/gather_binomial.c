@@ -17,10 +17,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_gather_binomial = {
-    .op = COLL_GATHER,
-    .name = "binomial",
-    .app = "gather_binomial",
-    .restr = APP_ANY,
+    COLL_FACTS(gather, binomial),
     .nsteps = red_binomial_steps,
     .sends = red_binomial_gather_sends,
     .senders = red_binomial_gather_senders,

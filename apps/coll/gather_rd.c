@@ -17,10 +17,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_gather_rd = {
-    .op = COLL_GATHER,
-    .name = "rd",
-    .app = "gather_rd",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(gather, rd),
     .nsteps = red_dims_steps,
     .sends = red_dims_gather_sends,
     .senders = red_dims_gather_senders,

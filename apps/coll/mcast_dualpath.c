@@ -110,10 +110,7 @@ static void sends(const struct app_shape *sh, int node, int step, struct coll_em
 }
 
 const struct coll_algo coll_mcast_dualpath = {
-    .op = COLL_MCAST,
-    .name = "dualpath",
-    .app = "mcast_dualpath",
-    .restr = APP_MESH2D,
+    COLL_FACTS(mcast, dualpath),
     .nsteps = hpath_nsteps,
     .sends = sends,
     .senders = hpath_senders,

@@ -41,10 +41,7 @@ static int check(const struct app_shape *sh, char *err, size_t errlen)
 }
 
 const struct coll_algo coll_mcast_multipath = {
-    .op = COLL_MCAST,
-    .name = "multipath",
-    .app = "mcast_multipath",
-    .restr = APP_MESH2D,
+    COLL_FACTS(mcast, multipath),
     .nsteps = hpath_nsteps,
     .sends = sends,
     .senders = hpath_senders,

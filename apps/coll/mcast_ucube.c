@@ -43,10 +43,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 }
 
 const struct coll_algo coll_mcast_ucube = {
-    .op = COLL_MCAST,
-    .name = "ucube",
-    .app = "mcast_ucube",
-    .restr = APP_HYPERCUBE,
+    COLL_FACTS(mcast, ucube),
     .nsteps = ucast_nsteps,
     .sends = sends,
     .senders = senders,

@@ -42,10 +42,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 }
 
 const struct coll_algo coll_mcast_umesh = {
-    .op = COLL_MCAST,
-    .name = "umesh",
-    .app = "mcast_umesh",
-    .restr = APP_MESH,
+    COLL_FACTS(mcast, umesh),
     .nsteps = ucast_nsteps,
     .sends = sends,
     .senders = senders,

@@ -42,10 +42,7 @@ static int senders(const struct app_shape *sh, int node, int step, int from[COLL
 }
 
 const struct coll_algo coll_mcast_utorus = {
-    .op = COLL_MCAST,
-    .name = "utorus",
-    .app = "mcast_utorus",
-    .restr = APP_TORUS,
+    COLL_FACTS(mcast, utorus),
     .nsteps = ucast_nsteps,
     .sends = sends,
     .senders = senders,

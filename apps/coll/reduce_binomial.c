@@ -19,10 +19,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_reduce_binomial = {
-    .op = COLL_REDUCE,
-    .name = "binomial",
-    .app = "reduce_binomial",
-    .restr = APP_ANY,
+    COLL_FACTS(reduce, binomial),
     .nsteps = red_binomial_steps,
     .sends = red_binomial_reduce_sends,
     .senders = red_binomial_reduce_senders,

@@ -18,10 +18,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_reduce_rd = {
-    .op = COLL_REDUCE,
-    .name = "rd",
-    .app = "reduce_rd",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(reduce, rd),
     .nsteps = red_dims_steps,
     .sends = red_dims_reduce_sends,
     .senders = red_dims_reduce_senders,

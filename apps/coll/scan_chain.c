@@ -96,10 +96,7 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long two(const struct app_shape *sh) { (void)sh; return 2; }
 
 const struct coll_algo coll_scan_chain = {
-    .op = COLL_SCAN,
-    .name = "chain",
-    .app = "scan_chain",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(scan, chain),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

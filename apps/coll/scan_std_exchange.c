@@ -43,10 +43,7 @@ static long one(const struct app_shape *sh) { (void)sh; return 1; }
 static long two(const struct app_shape *sh) { (void)sh; return 2; }
 
 const struct coll_algo coll_scan_std_exchange = {
-    .op = COLL_SCAN,
-    .name = "std_exchange",
-    .app = "scan_std_exchange",
-    .restr = APP_POW2,
+    COLL_FACTS(scan, std_exchange),
     .nsteps = nsteps,
     .sends = sends,
     .senders = senders,

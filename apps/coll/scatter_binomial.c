@@ -20,10 +20,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_scatter_binomial = {
-    .op = COLL_SCATTER,
-    .name = "binomial",
-    .app = "scatter_binomial",
-    .restr = APP_ANY,
+    COLL_FACTS(scatter, binomial),
     .nsteps = red_binomial_steps,
     .sends = red_binomial_scatter_sends,
     .senders = red_binomial_scatter_senders,

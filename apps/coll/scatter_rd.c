@@ -28,10 +28,7 @@
 #include "reduce.h"
 
 const struct coll_algo coll_scatter_rd = {
-    .op = COLL_SCATTER,
-    .name = "rd",
-    .app = "scatter_rd",
-    .restr = APP_MESH_OR_TORUS,
+    COLL_FACTS(scatter, rd),
     .nsteps = red_dims_steps,
     .sends = red_dims_scatter_sends,
     .senders = red_dims_scatter_senders,

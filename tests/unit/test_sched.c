@@ -275,12 +275,14 @@ TEST(every_registered_algorithm_is_covered)
         if (!a->sends || (a->op != COLL_ALLTOALL && a->op != COLL_ALLGATHER))
             continue;                      /* auto, or another operation */
         n++;
-        CHECK(formula_of(a) != NULL);
+        if (!formula_of(a))
+            check_fail(__FILE__, __LINE__, "%s has no row in formulas[] (its steps, start-ups and contention "
+                       "as its source gives them)", a->app);
         int any = 0;
         for (int k = 0; k < nshapes && !any; k++)
             any = supports(a, &shapes[k]);
         if (!any)
             check_fail(__FILE__, __LINE__, "%s supports none of the shapes tried", a->app);
     }
-    CHECK_EQ_INT(n, 15);
+    CHECK(n >= 15);                        /* the papers' 15: the loop saw the registry */
 }
