@@ -162,8 +162,9 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
         return -1;
     }
     if (es > 1 && len % es) {
-        snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each)", app, len,
-                 coll_dtype_names[cx.dtype], es);
+        snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each); accepted: "
+                 "a multiple of %d, such as len=%ld", app, len, coll_dtype_names[cx.dtype], es, es,
+                 len > es ? len / es * es : (long)es);
         return -1;
     }
     char why[128];
@@ -479,8 +480,9 @@ static int app_check_elements(const char *app, const struct app_args *a, const s
     (void)msg_max;
     if (len % es == 0)
         return 0;
-    snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%ld bytes each)", app, len,
-             es == 8 ? "long" : "int", es);
+    snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%ld bytes each); accepted: "
+             "a multiple of %ld, such as len=%ld", app, len, es == 8 ? "long" : "int", es, es,
+             len > es ? len / es * es : es);
     return -1;
 }
 
@@ -604,6 +606,13 @@ int app_check_args(const char *app, int restr, const struct app_shape *sh, const
         return -1;
     if (!c || c->op == COLL_ALLTOALL || c->op == COLL_ALLGATHER)
         return app_check(app, restr, sh, len, msg_max, err, errlen);
+    if (c->sends && !c->segments && app_arg_word(&a, "segs")) {   /* it would be ignored */
+        int o = snprintf(err, errlen, "app %s sends its message whole, without segs=; accepted: segs= with", app);
+        for (int i = 0; coll_algos[i] && o > 0 && (size_t)o < errlen; i++)
+            if (coll_algos[i]->segments && coll_algos[i]->op == c->op)
+                o += snprintf(err + o, errlen - (size_t)o, " %s", coll_algos[i]->app);
+        return -1;
+    }
     static int set[COLL_MAX_SET];
     struct coll_ctx cx;
     if (coll_ctx_from_args(c->op, given_word, &a, sh->nodes, &cx, set, tmp, sizeof tmp)) {

@@ -172,7 +172,7 @@ static int check(const struct app_shape *sh, char *err, size_t errlen)
         return -1;
     }
     if (sh->cx && (sh->cx->segs < 2 || sh->cx->segs > EDSF_MAX_SEGS)) {
-        snprintf(err, errlen, "bcast_edsf: segs=%d is not a segment count from 2 to %d (each fence "
+        snprintf(err, errlen, "segs=%d is not a segment count from 2 to %d (each fence "
                  "carries half of the segments)",
                  sh->cx->segs, EDSF_MAX_SEGS);
         return -1;

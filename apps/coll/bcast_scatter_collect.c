@@ -220,7 +220,7 @@ static int segments(const struct app_shape *sh)
 static int check(const struct app_shape *sh, char *err, size_t errlen)
 {
     if (sh->cx && sh->cx->segs != 0 && sh->cx->segs != sh->nodes) {
-        snprintf(err, errlen, "bcast_scatter_collect cuts the message into one segment per node: "
+        snprintf(err, errlen, "it cuts the message into one segment per node: "
                  "segs=%d is not accepted on %d nodes (give segs=%d or leave it out)",
                  sh->cx->segs, sh->nodes, sh->nodes);
         return -1;

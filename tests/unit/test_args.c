@@ -249,6 +249,14 @@ TEST(words_that_are_not_key_value_or_given_twice)
     CHECK_CONTAINS(check("bcast_rd", mesh4x4(), "op=sum"), "unknown key 'op'; accepted keys: len, root, segs, set");
     CHECK_CONTAINS(check("allreduce_tree", mesh4x4(), "root=1"), "unknown key 'root'");
     CHECK_CONTAINS(check("scatter_binomial", mesh4x4(), "segs=2"), "unknown key 'segs'");
+    /* an algorithm that does not cut its message would ignore segs= */
+    CHECK_STR(check("bcast_rd", mesh4x4(), "segs=7"), "app bcast_rd sends its message whole, without segs=; "
+              "accepted: segs= with bcast_edst bcast_edsf bcast_scatter_collect");
+    CHECK_CONTAINS(check("allreduce_tree", mesh4x4(), "segs=3"), "accepted: segs= with allreduce_ring");
+    CHECK_STR(check("bcast_edsf", mesh4x4(), "segs=1"),
+              "app bcast_edsf: segs=1 is not a segment count from 2 to 4096 (each fence carries half of the segments)");
+    CHECK_STR(check("allreduce_ring", mesh4x4(), "len=6"), "app allreduce_ring: len=6 is not a whole number of int "
+              "elements (4 bytes each); accepted: a multiple of 4, such as len=4");
     CHECK_CONTAINS(check("barrier_tree", mesh4x4(), "corrupt=1"), "unknown key 'corrupt'");
     CHECK_CONTAINS(check("alltoall_gen", mesh4x4(), "root=1"), "unknown key 'root'");
     char longer[NIC_ARGS_BYTES + 1];
