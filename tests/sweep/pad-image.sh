@@ -55,10 +55,7 @@ cat > "$T/apps/coll/aaa_pad.c" <<'PAD'
 #include "coll.h"
 
 const struct coll_algo coll_alltoall_aaa_pad = {
-    .op = COLL_ALLTOALL,
-    .name = "aaa_pad",
-    .app = "alltoall_aaa_pad",
-    .restr = APP_HYPERCUBE_OR_MESH2D_POW2,
+    COLL_FACTS(alltoall, aaa_pad),
     .nsteps = coll_xor_nsteps,
     .sends = coll_xor_sends,
     .senders = coll_xor_senders,
