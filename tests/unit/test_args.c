@@ -257,6 +257,15 @@ TEST(words_that_are_not_key_value_or_given_twice)
               "app bcast_edsf: segs=1 is not a segment count from 2 to 4096 (each fence carries half of the segments)");
     CHECK_STR(check("allreduce_ring", mesh4x4(), "len=6"), "app allreduce_ring: len=6 is not a whole number of int "
               "elements (4 bytes each); accepted: a multiple of 4, such as len=4");
+    /* a length outside what the operation could take names what this algorithm takes here */
+    CHECK_STR(check("bcast_rd", mesh4x4(), "len=0"),
+              "app bcast_rd: len=0 is not a message length it takes on mesh 4x4; accepted: len=1..262144");
+    CHECK_STR(check("bcast_rd", mesh4x4(), "len=31457281"),
+              "app bcast_rd: len=31457281 is not a message length it takes on mesh 4x4; accepted: len=1..262144");
+    CHECK_STR(check("allgather_ring", mesh4x4(), "len=262145"),
+              "app allgather_ring: len=262145 is not a block length it takes on mesh 4x4; accepted: len=1..65536");
+    CHECK_CONTAINS(check("allreduce_ring", mesh4x4(), "len=2"), "accepted: len=4..1048576");
+    CHECK_CONTAINS(check("allreduce_ring", mesh4x4(), "len=31457280"), "accepted: len=4..1048576");
     CHECK_CONTAINS(check("barrier_tree", mesh4x4(), "corrupt=1"), "unknown key 'corrupt'");
     CHECK_CONTAINS(check("alltoall_gen", mesh4x4(), "root=1"), "unknown key 'root'");
     char longer[NIC_ARGS_BYTES + 1];
