@@ -11,7 +11,7 @@
  *             ends with its own segments reduced over the machine) and once
  *             copying back (all-to-all broadcast of the reduced segments).
  * Machines:   a mesh or torus of any number of dimensions (one-port).
- * Schedule:   segments: p, or the caller's wish if a multiple of p.
+ * Schedule:   segments: p, or the caller's segs= if a multiple of p (another is refused).
  *             Reduce-scatter, dimensions 0, 1, ..., n-1: in dimension i
  *             (width w_i) ring step t = 1..w_i - 1 node c sends to c_i + 1
  *             mod w_i (COMBINE) the segments whose owner has c's
@@ -30,12 +30,26 @@
  *             every message goes the + way along its own line, except a
  *             mesh line's wrap-around message, which goes the - way.
  */
+#include <stdio.h>
 #include "reduce.h"
 
+/* A segs= given is kept for check() to refuse if it is not a multiple of the nodes. */
 static int segments(const struct app_shape *sh)
 {
     int want = sh->cx ? sh->cx->segs : 0;
-    return want > 0 && want % sh->nodes == 0 ? want : sh->nodes;
+    return want > 0 ? want : sh->nodes;
+}
+
+/* segs= is a multiple of the node count or absent: another count was
+ * replaced by the node count. */
+static int check(const struct app_shape *sh, char *err, size_t errlen)
+{
+    if (sh->cx && sh->cx->segs > 0 && sh->cx->segs % sh->nodes) {
+        snprintf(err, errlen, "segs=%d is not a multiple of the %d nodes (whole segments a node); "
+                 "accepted: segs=%d, %d, ... or none", sh->cx->segs, sh->nodes, sh->nodes, 2 * sh->nodes);
+        return -1;
+    }
+    return 0;
 }
 
 static int segs(const struct app_shape *sh)
@@ -116,4 +130,5 @@ const struct coll_algo coll_allreduce_ring = {
     .max_msg_blocks = msg,
     .max_hold = all,
     .segments = segments,
+    .check = check,
 };

@@ -41,8 +41,9 @@
  *             node 2^n - 1 (relative) receives its n segments at once in
  *             step n + 1.
  * Cost:       (n + 1)(t_s + (l/n) t_f + t_hop).
- * Segments:   n, whatever the caller wished (segs= is ignored).
+ * Segments:   n, one a tree (segs= may only say n).
  */
+#include <stdio.h>
 #include "coll.h"
 
 static int dim(const struct app_shape *sh) { return ilog2(sh->nodes); }
@@ -115,13 +116,30 @@ static long one(const struct app_shape *sh)
     return 1;
 }
 
-static int segments(const struct app_shape *sh)
+static int trees(const struct app_shape *sh)
 {
     int n = dim(sh);
     return n < 1 ? 1 : n;
 }
 
-static long hold(const struct app_shape *sh) { return segments(sh); }
+/* One segment a tree; a segs= given is kept for check() to refuse if it is not that. */
+static int segments(const struct app_shape *sh)
+{
+    return sh->cx && sh->cx->segs != 0 ? sh->cx->segs : trees(sh);
+}
+
+static long hold(const struct app_shape *sh) { return trees(sh); }
+
+/* segs= is the cube's n (one segment a tree) or absent: another count would be ignored. */
+static int check(const struct app_shape *sh, char *err, size_t errlen)
+{
+    if (sh->cx && sh->cx->segs != trees(sh)) {
+        snprintf(err, errlen, "it sends one segment down each of its %d trees: segs=%d is not accepted on %d "
+                 "nodes (give segs=%d or leave it out)", trees(sh), sh->cx->segs, sh->nodes, trees(sh));
+        return -1;
+    }
+    return 0;
+}
 
 const struct coll_algo coll_bcast_edst = {
     COLL_FACTS(bcast, edst),
@@ -131,4 +149,5 @@ const struct coll_algo coll_bcast_edst = {
     .max_msg_blocks = one,
     .max_hold = hold,
     .segments = segments,
+    .check = check,
 };

@@ -257,6 +257,10 @@ TEST(words_that_are_not_key_value_or_given_twice)
               "app bcast_edsf: segs=1 is not a segment count from 2 to 4096 (each fence carries half of the segments)");
     CHECK_STR(check("allreduce_ring", mesh4x4(), "len=6"), "app allreduce_ring: len=6 is not a whole number of int "
               "elements (4 bytes each); accepted: a multiple of 4, such as len=4");
+    /* segs= the algorithm would replace */
+    CHECK_STR(check("allreduce_ring", mesh4x4(), "segs=24"), "app allreduce_ring: segs=24 is not a multiple of the "
+              "16 nodes (whole segments a node); accepted: segs=16, 32, ... or none");
+    CHECK_STR(check("allreduce_ring", mesh4x4(), "segs=32"), "");
     /* a length outside what the operation could take names what this algorithm takes here */
     CHECK_STR(check("bcast_rd", mesh4x4(), "len=0"),
               "app bcast_rd: len=0 is not a message length it takes on mesh 4x4; accepted: len=1..262144");

@@ -338,14 +338,15 @@ TEST(every_algorithm_of_the_family_is_covered)
 }
 
 /* The ring all-reduction takes a wish of a multiple of p segments, and
- * otherwise p; the data each node sends grows with the segments. */
+ * p without one (another count is refused, below); the data each node
+ * sends grows with the segments. */
 TEST(allreduce_ring_segments)
 {
     const struct coll_algo *a = coll_find_app("allreduce_ring");
     REQUIRE(a != NULL);
     struct app_shape sh = sim_shape("torus", "4x3", 0);
-    int wish[] = { 0, 24, 5 }, want[] = { 12, 24, 12 };
-    for (int i = 0; i < 3; i++) {
+    int wish[] = { 0, 24 }, want[] = { 12, 24 };
+    for (int i = 0; i < 2; i++) {
         struct coll_ctx cx = { 0 };
         cx.segs = wish[i];
         sh.cx = &cx;
@@ -357,6 +358,13 @@ TEST(allreduce_ring_segments)
         CHECK_EQ_INT(s.sent_blocks[5], 2l * (want[i] / 12) * 11);
         sim_free(&s);
     }
+    struct coll_ctx cx = { 0 };
+    cx.segs = 5;
+    sh.cx = &cx;
+    char err[128];
+    REQUIRE(a->check != NULL);
+    CHECK(a->check(&sh, err, sizeof err) != 0);
+    CHECK_CONTAINS(err, "segs=5 is not a multiple of the 12 nodes");
 }
 
 /* The checker catches what the scan's care is about: a correct chain up,
