@@ -1894,15 +1894,13 @@ out:
     return rc;
 }
 
-int main(int argc, char **argv)
+/* --serve NAME, --pool NAME and --replay DIR choose the mode; the rest
+ * (argv[0] first) is the run's, in rest. Returns 0, or 2 said: a mode
+ * given wrong, or two that do not go together. */
+static int split_modes(int argc, char **argv, int mpi, const char **serve_name_, const char **pool_name_,
+                       const char **replay_dir_, char **rest, int *nrest_)
 {
-    show_guard_stderr();
-    sigset_t blocked = run_signals();
-    sigprocmask(SIG_BLOCK, &blocked, NULL);
-    int mpi = link_init(&argc, &argv);
-    /* --serve NAME and --pool NAME choose the mode; the rest is the run's */
     const char *serve_name = NULL, *pool_name = NULL, *replay_dir = NULL;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
         const char **to = !strcmp(argv[i], "--serve") ? &serve_name : !strcmp(argv[i], "--pool") ? &pool_name :
@@ -1950,12 +1948,36 @@ int main(int argc, char **argv)
         fprintf(stderr, "wormsim: --serve, --pool and --replay are not for a run under mpirun\n");
         return 2;
     }
+    *serve_name_ = serve_name;
+    *pool_name_ = pool_name;
+    *replay_dir_ = replay_dir;
+    *nrest_ = nrest;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    show_guard_stderr();
+    sigset_t blocked = run_signals();
+    sigprocmask(SIG_BLOCK, &blocked, NULL);
+    int mpi = link_init(&argc, &argv);
+    if (mpi)
+        hold_errors();               /* (a refusal is said once, by rank 0) */
+    const char *serve_name, *pool_name, *replay_dir;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest || split_modes(argc, argv, mpi, &serve_name, &pool_name, &replay_dir, rest, &nrest)) {
+        if (mpi) {
+            agree(0);
+            link_finalize();
+        }
+        free(rest);
+        return 2;
+    }
     if (pool_name)
         return serve_client(pool_name, nrest - 1, rest + 1);
     struct host h;
     int rc = 2;
-    if (mpi)
-        hold_errors();
     if (!host_init(&h, serve_name != NULL))
         rc = serve_name ? serve(&h, serve_name) : replay_dir ? replay(&h, replay_dir) : run_main(&h, nrest, rest);
     if (mpi && !agreed)

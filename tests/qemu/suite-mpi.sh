@@ -93,6 +93,11 @@ mpi_bad_option_is_said_once() {
   expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/b")"
   expect '[ "$(grep -c "power of two" "$TMP/b")" = 1 ]' "$(cat "$TMP/b")"
   expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
+  # the modes' refusals, before any run is set up, are said once too
+  timeout 60 mpirun -np 3 "$WORMSIM_MPI" --serve x > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc != 0 ] && [ "$(grep -c "are not for a run under mpirun" "$TMP/b")" = 1 ]' "exit $rc: $(cat "$TMP/b")"
+  timeout 60 mpirun -np 3 "$WORMSIM_MPI" --pool > "$TMP/b" 2>&1; rc=$?
+  expect '[ $rc != 0 ] && [ "$(grep -c "^wormsim: --pool needs a pool name" "$TMP/b")" = 1 ]' "exit $rc: $(cat "$TMP/b")"
 }
 
 # A run over 3 ranks that stays up (node 0 spins, the others wait), with
