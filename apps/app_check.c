@@ -37,6 +37,39 @@ static int is2d_square(const struct app_shape *sh)
     return sh->ndims == 2 && sh->dims[0] == sh->dims[1];
 }
 
+#ifndef WORMSIM_NODE
+/* The refusals' fuller texts, on the host only. The node's copy of this
+ * file keeps the texts it had (#ifdef WORMSIM_NODE above and below): its
+ * checks run before every run's timed region, so any change to their code
+ * moves the stored figures, and the host refuses every such value before a
+ * node starts, so no node prints them. */
+int app_check(const char *app, int restr, const struct app_shape *sh, long len, unsigned long msg_max,
+              char *err, size_t errlen);
+
+/* len outside what the operation could take at all: what this algorithm
+ * takes on this machine, as the checks give it for the longest length the
+ * operation could take, or else that range. */
+static void len_refused(const char *app, int restr, const struct app_shape *sh, long len, int es,
+                        unsigned long msg_max, const char *shape_s, char *err, size_t errlen)
+{
+    const struct coll_algo *a = coll_find_app(app);
+    int whole = a->op == COLL_BCAST || a->op == COLL_MCAST;
+    const char *what = es > 1 ? "vector length" : whole ? "message length" : "block length";
+    unsigned long most = whole || es > 1 ? APP_NODE_HEAP_BYTES : msg_max;
+    char tight[512];
+    const char *acc;
+    if (app_check(app, restr, sh, (long)most, msg_max, tight, sizeof tight) &&
+        (acc = strstr(tight, "; accepted: len=")))
+        snprintf(err, errlen, "app %s: len=%ld is not a %s it takes on %s%s", app, len, what, shape_s, acc);
+    else
+        snprintf(err, errlen, "app %s: len=%ld is not a %s from %d to %lu bytes%s", app, len, what, es, most,
+                 es > 1 || whole ? " (node memory)" : " (the largest message, --msg-max)");
+}
+
+/* A word where a number goes: what the key takes. */
+static void not_a_number(const struct app_key *k, const char *w, int rc, int p, char *err, size_t errlen);
+#endif
+
 /* 0 if sh satisfies restr; else the accepted machines in `need`. */
 static int shape_ok(int restr, const struct app_shape *sh, const char **need)
 {
@@ -154,26 +187,26 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
     int es = a->op == COLL_REDUCE || a->op == COLL_ALLREDUCE || a->op == COLL_SCAN ? coll_dtype_size[cx.dtype] : 1;
     if (a->op != COLL_BARRIER && (len < es || (unsigned long)len > (a->op == COLL_BCAST || a->op == COLL_MCAST ||
                                                                      es > 1 ? APP_NODE_HEAP_BYTES : msg_max))) {
-        unsigned long most = a->op == COLL_BCAST || a->op == COLL_MCAST || es > 1 ? APP_NODE_HEAP_BYTES : msg_max;
+#ifdef WORMSIM_NODE
         snprintf(err, errlen, "app %s: len=%ld is not a %s from %d to %lu bytes%s", app, len,
                  es > 1 ? "vector length" : a->op == COLL_BCAST || a->op == COLL_MCAST ? "message length"
-                 : "block length", es, most, es > 1 || a->op == COLL_BCAST || a->op == COLL_MCAST
+                 : "block length", es, a->op == COLL_BCAST || a->op == COLL_MCAST || es > 1
+                 ? APP_NODE_HEAP_BYTES : msg_max, es > 1 || a->op == COLL_BCAST || a->op == COLL_MCAST
                  ? " (node memory)" : " (the largest message, --msg-max)");
-        /* The algorithm may take less than that on this machine: its own
-         * bound, as the checks below give it for the longest length here. */
-        char tight[512];
-        const char *acc;
-        if (app_check(app, restr, sh, (long)most, msg_max, tight, sizeof tight) &&
-            (acc = strstr(tight, "; accepted: len=")))
-            snprintf(err, errlen, "app %s: len=%ld is not a %s it takes on %s%s", app, len,
-                     es > 1 ? "vector length" : a->op == COLL_BCAST || a->op == COLL_MCAST ? "message length"
-                     : "block length", shape_s, acc);
+#else
+        len_refused(app, restr, sh, len, es, msg_max, shape_s, err, errlen);
+#endif
         return -1;
     }
     if (es > 1 && len % es) {
+#ifdef WORMSIM_NODE
+        snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each)", app, len,
+                 coll_dtype_names[cx.dtype], es);
+#else
         snprintf(err, errlen, "app %s: len=%ld is not a whole number of %s elements (%d bytes each); accepted: "
                  "a multiple of %d, such as len=%ld", app, len, coll_dtype_names[cx.dtype], es, es,
                  len > es ? len / es * es : (long)es);
+#endif
         return -1;
     }
     char why[128];
@@ -193,20 +226,33 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
     unsigned long blocks = (unsigned long)a->max_msg_blocks(sh);
     if (blocks * (unsigned long)blk > msg_max) {
         unsigned long ok_blk = msg_max / blocks, ok_len = blk == len ? ok_blk : ok_blk * (unsigned long)cx.segs;
+#ifdef WORMSIM_NODE
+        snprintf(err, errlen, "app %s: len=%ld makes messages of %lu blocks%s = %lu bytes, more than the "
+                 "largest message, %lu bytes (--msg-max); accepted: len=1..%lu", app, len, blocks,
+                 blk == len ? "" : " of len/segs", blocks * (unsigned long)blk, msg_max, ok_len);
+#else
         snprintf(err, errlen, "app %s: len=%ld makes messages of %lu blocks%s = %lu bytes, more than the "
                  "largest message, %lu bytes (--msg-max); accepted: len=%d..%lu", app, len, blocks,
                  blk == len ? "" : " of len/segs", blocks * (unsigned long)blk, msg_max, es,
                  ok_len / (unsigned long)es * (unsigned long)es);
+#endif
         return -1;
     }
     unsigned long need_b = coll_mem_need(a, sh, blk);
     if (need_b > APP_NODE_HEAP_BYTES) {
         unsigned long fixed = coll_mem_need(a, sh, 0), per = coll_mem_need(a, sh, 1) - fixed;
         unsigned long max_len = fixed < APP_NODE_HEAP_BYTES ? (APP_NODE_HEAP_BYTES - fixed) / per : 0;
+#ifdef WORMSIM_NODE
+        snprintf(err, errlen, "app %s: len=%ld needs %lu KiB of node memory (%ld blocks held at once), "
+                 "more than the %lu KiB a node has; accepted: len=1..%lu", app, len, need_b >> 10,
+                 a->max_hold(sh), (unsigned long)APP_NODE_HEAP_BYTES >> 10,
+                 max_len * (unsigned long)(len / (blk ? blk : 1)));
+#else
         snprintf(err, errlen, "app %s: len=%ld needs %lu KiB of node memory (%ld blocks held at once), "
                  "more than the %lu KiB a node has; accepted: len=%d..%lu", app, len, need_b >> 10,
                  a->max_hold(sh), (unsigned long)APP_NODE_HEAP_BYTES >> 10, es,
                  max_len * (unsigned long)(len / (blk ? blk : 1)) / (unsigned long)es * (unsigned long)es);
+#endif
         return -1;
     }
     return 0;
@@ -274,6 +320,21 @@ static void key_names(const struct app_key *k, char *buf, size_t len)
 
 static long resolve(long v, int p) { return v == APP_KEY_LAST ? p - 1 : v; }
 
+#ifndef WORMSIM_NODE
+static void not_a_number(const struct app_key *k, const char *w, int rc, int p, char *err, size_t errlen)
+{
+    char acc[64];
+    if (k->kind == APP_KIND_BYTES)
+        snprintf(acc, sizeof acc, "a length in bytes, such as %s=1024", k->name);
+    else if (k->kind == APP_KIND_INT)
+        snprintf(acc, sizeof acc, "%s=%ld..%ld", k->name, k->lo, resolve(k->hi, p));
+    else
+        snprintf(acc, sizeof acc, "%s=0..%d", k->name, p - 1);
+    snprintf(err, errlen, "%s=%s is not a whole number%s; accepted: %s", k->name, w,
+             rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "", acc);
+}
+#endif
+
 /* The value w of key k: its number or word index in *out; 0, or -1 and
  * the reason in err. */
 static int key_value(const struct app_key *k, const char *w, int p, long *out, char *err, size_t errlen)
@@ -297,23 +358,27 @@ static int key_value(const struct app_key *k, const char *w, int p, long *out, c
     default:
         break;
     }
+#ifdef WORMSIM_NODE
+    if ((rc = parse_num(w, out)) == NUMBER_BIG && k->kind == APP_KIND_BYTES) {
+        snprintf(err, errlen, "%s=%s is not a length in bytes; accepted: up to 2147483647", k->name, w);
+        return -1;
+    }
+    if (rc && rc != NUMBER_BIG) {
+        snprintf(err, errlen, "%s=%s is not a whole number%s", k->name, w,
+                 rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
+        return -1;
+    }
+#else
     if ((rc = parse_num(w, out)) == NUMBER_BIG && k->kind == APP_KIND_BYTES) {
         snprintf(err, errlen, "%s=%s is more bytes than a message holds; accepted: a length up to the largest "
                  "message (--msg-max)", k->name, w);
         return -1;
     }
     if (rc && rc != NUMBER_BIG) {
-        char acc[64];
-        if (k->kind == APP_KIND_BYTES)
-            snprintf(acc, sizeof acc, "a length in bytes, such as %s=1024", k->name);
-        else if (k->kind == APP_KIND_INT)
-            snprintf(acc, sizeof acc, "%s=%ld..%ld", k->name, k->lo, resolve(k->hi, p));
-        else
-            snprintf(acc, sizeof acc, "%s=0..%d", k->name, p - 1);
-        snprintf(err, errlen, "%s=%s is not a whole number%s; accepted: %s", k->name, w,
-                 rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "", acc);
+        not_a_number(k, w, rc, p, err, errlen);
         return -1;
     }
+#endif
     long lo = k->kind == APP_KIND_INT ? k->lo : 0, hi = k->kind == APP_KIND_INT ? resolve(k->hi, p) : p - 1;
     if (!rc && (k->kind == APP_KIND_BYTES || (*out >= lo && *out <= hi)))
         return 0;
