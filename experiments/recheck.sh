@@ -14,7 +14,7 @@
 #   --results DIR    where the stored results are (default results)
 #   --out DIR        where the re-runs go (default a temporary directory,
 #                    removed at the end); runs already there are not run
-#                    again, so a second call only compares
+#                    again, so a second call only compares, and says so
 #   -h, --help
 # Exit: 0 every figure matches; 1 a figure differs, or a cell did not run;
 # 2 bad options or no stored results.
@@ -97,14 +97,17 @@ for name in "${NAMES[@]}"; do
   sample_definition "$stored" > "$def"
   cells=$(grep -c '^\[cell' "$def")
   [ "$cells" -gt 0 ] || { echo "recheck $name: no ok row to re-run"; rc=1; continue; }
+  # rows an earlier recheck left in OUT are compared, not run again (by this build)
+  old=0; [ -s "$OUT/$name/results.csv" ] && old=$(( $(wc -l < "$OUT/$name/results.csv") - 1 ))
+  again=""; [ "$old" -gt 0 ] && again=" ($old of them from an earlier recheck in $OUT/$name, not run again by this build: give a new --out to run them)"
   if ! "$HERE/experiments/sweep.sh" --jobs 1 -o "$OUT/$name" "$def" > "$OUT/$name/sweep.log" 2>&1; then
     echo "recheck $name: a re-run failed:"; tail -5 "$OUT/$name/sweep.log" | sed 's/^/  /'; rc=1; continue
   fi
   ran=$(( $(wc -l < "$OUT/$name/results.csv") - 1 ))
   if diffs=$(compare "$stored" "$OUT/$name/results.csv") && [ "$ran" = "$cells" ]; then
-    echo "recheck $name: $cells cells, every simulated figure as stored"
+    echo "recheck $name: $cells cells, every simulated figure as stored$again"
   else
-    echo "recheck $name: the current build does not reproduce the stored results ($ran of $cells cells ran):"
+    echo "recheck $name: the current build does not reproduce the stored results ($ran of $cells cells ran$again):"
     echo "$diffs"
     rc=1
   fi
