@@ -243,8 +243,7 @@ int params_load(struct params *p, enum topo_port *pm, const char *name, char *er
     const char *file = show(fp, path, 0);
     size_t cap = 0, total = 0;
     ssize_t n;
-    int ln = 0, rc = 0, nseen = 0;
-    struct { char key[40]; int ln; } seen[128];      /* each key once a file: more keys than exist */
+    int ln = 0, rc = 0, line_of[NKEYS] = { 0 };      /* the line that gave each key, 0 none yet */
     while (!rc && (n = getline(&line, &cap, f)) != -1) {
         ln++;
         total += (size_t)n;
@@ -280,16 +279,14 @@ int params_load(struct params *p, enum topo_port *pm, const char *name, char *er
             rc = -1;
             break;
         }
-        for (int i = 0; i < nseen; i++)
-            if (!strcmp(seen[i].key, key)) {
-                snprintf(err, errlen, "%s:%d: %s is given twice (line %d too); give it once", file, ln, key,
-                         seen[i].ln);
-                rc = -1;
-            }
-        if (!rc && nseen < (int)(sizeof seen / sizeof seen[0]) && strlen(key) < sizeof seen[0].key) {
-            strcpy(seen[nseen].key, key);
-            seen[nseen++].ln = ln;
+        size_t i = 0;
+        while (strcmp(keys[i].name, key))   /* (params_set found it) */
+            i++;
+        if (line_of[i]) {
+            snprintf(err, errlen, "%s:%d: %s is given twice (line %d too); give it once", file, ln, key, line_of[i]);
+            rc = -1;
         }
+        line_of[i] = ln;
     }
     if (!rc && ferror(f)) {
         snprintf(err, errlen, "cannot read parameter file %s: %s", file, strerror(errno));
