@@ -92,6 +92,7 @@ struct run {
     int check_only;                     /* --check: every check, then exit before any node starts */
     int merge_pages;                    /* --merge-pages: nodes share their identical pages (launch/merge.h) */
     unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
+    struct app_work app_work;           /* its messages and spinning (app_work_need) */
     unsigned long long held_room;       /* bytes of messages the router may hold (check_memory) */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
@@ -154,10 +155,14 @@ static void usage(FILE *f)
 "      --kernel-riscv ELF RISC-V node image (default build/riscv/node.elf)\n"
 "      --qemu-template F  ARM QEMU command template (default qemu-scripts/arm-virt.args)\n"
 "      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
-"      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2 s, and\n"
-"                         the time the nodes may take on the app's buffers, below)\n"
-"      --hang-timeout S   end the run when nothing moved for S seconds (default 15 s, and\n"
-"                         nodes x the app's buffer bytes at 8 MiB/s a host core)\n"
+"      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2 s, the\n"
+"                         time the nodes may take on the app's buffers, below, and what\n"
+"                         its ARGS ask: 1 ms of a host core a message, as runs=, iters=\n"
+"                         or items= multiply them, and work= spun at 50 M instructions\n"
+"                         a second a core; at most 86400 s)\n"
+"      --hang-timeout S   end the run when nothing moved for S seconds (default 15 s,\n"
+"                         nodes x the app's buffer bytes at 8 MiB/s a host core, and\n"
+"                         every node spinning a work= at once; at most the --timeout)\n"
 "      --mem-limit MIB    host memory the run may use (default: what the host has\n"
 "                         available); a machine estimated to need more is refused\n"
 "      --merge-pages      nodes share their identical pages through the kernel's samepage\n"
@@ -208,12 +213,14 @@ static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, u
     return 0;
 }
 
+#define TIMEOUT_MAX_S 86400             /* the longest --timeout and --hang-timeout, s */
 static int parse_seconds(const char *opt, const char *s, double *out)
 {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || *end || !(v > 0) || v > 86400) {
-        fprintf(stderr, "wormsim: %s '%s' is not a number of seconds above 0 and at most 86400\n", opt, s);
+    if (end == s || *end || !(v > 0) || v > TIMEOUT_MAX_S) {
+        fprintf(stderr, "wormsim: %s '%s' is not a number of seconds above 0 and at most %d\n", opt, s,
+                TIMEOUT_MAX_S);
         return -1;
     }
     *out = v;
@@ -229,10 +236,39 @@ static int parse_seconds(const char *opt, const char *s, double *out)
  * leaves room for a host shared with other runs. Both wall-clock limits
  * grow by it, so a big machine is not taken for a hung one. */
 #define GUEST_BYTES_PER_S (8.0 * 1024 * 1024)
-static double buffer_work_s(const struct run *rn)
+static double host_cores(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return (double)rn->m.nodes * (double)rn->app_heap / (GUEST_BYTES_PER_S * (double)(cores > 0 ? cores : 1));
+    return cores > 0 ? (double)cores : 1;
+}
+
+static double buffer_work_s(const struct run *rn)
+{
+    return (double)rn->m.nodes * (double)rn->app_heap / (GUEST_BYTES_PER_S * host_cores());
+}
+
+/* The wall time the whole run may take on what its ARGS ask beyond the
+ * buffers (app_work_need), so that the largest accepted runs= or iters=
+ * are not cut short by the default --timeout. HOST_S_PER_MSG: a message
+ * costs the host about 150 us of wall time between two nodes (pingpong,
+ * 40,000 messages in 6.9 s on 2 cores) and about 390 us of the QEMUs' CPU
+ * on a large machine (docs/scale.md); 1 ms of a core leaves room for a
+ * shared host. GUEST_INSTR_PER_S: a spinning ARM node ran about 250
+ * million instructions a second a core (fetchinc, 8 items of work=1 s at
+ * cpu_ps 1000: 17 s on 2 cores); a fifth of that. */
+#define HOST_S_PER_MSG 1e-3
+#define GUEST_INSTR_PER_S 50e6
+static double spin_s(const struct run *rn, double spin_ns)
+{
+    return spin_ns * 1000.0 / rn->p.ps_per_instr / (GUEST_INSTR_PER_S * host_cores());
+}
+
+static double fmin_s(double a, double b) { return a < b ? a : b; }
+static double seconds_capped(double s) { return fmin_s(s, TIMEOUT_MAX_S); }
+
+static double asked_work_s(const struct run *rn)
+{
+    return rn->app_work.msgs * HOST_S_PER_MSG / host_cores() + spin_s(rn, rn->app_work.spin_ns);
 }
 
 static void list_apps(FILE *f)
@@ -244,6 +280,25 @@ static void list_apps(FILE *f)
     }
 }
 
+/* ARGS with a comma before a key (len=1024,iters=3) read as one value;
+ * the words as ARGS takes them, spaces between keys, in buf; 0 if none. */
+static int comma_keys(const char *args, char *buf, size_t len)
+{
+    int found = 0;
+    size_t n = strlen(args);
+    if (n >= len)
+        return 0;
+    memcpy(buf, args, n + 1);
+    for (char *c = strchr(buf, ','); c; c = strchr(c + 1, ',')) {
+        size_t k = strspn(c + 1, "abcdefghijklmnopqrstuvwxyz_0123456789");
+        if (k && c[1 + k] == '=' && !(c[1] >= '0' && c[1] <= '9')) {
+            *c = ' ';
+            found = 1;
+        }
+    }
+    return found;
+}
+
 static int check_app(struct run *rn)
 {
     for (int i = 0; i < NAPPS; i++) {
@@ -253,10 +308,15 @@ static int check_app(struct run *rn)
         struct app_shape sh = { rn->m, NULL };
         char err[512];
         if (app_check_args(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max, err, sizeof err)) {
-            fprintf(stderr, "wormsim: %s\n", err);
+            char spaced[sizeof ((struct nic_config *)0)->args + 1];
+            if (comma_keys(rn->args, spaced, sizeof spaced))
+                fprintf(stderr, "wormsim: %s (ARGS separates its keys by spaces: ARGS='%s')\n", err, spaced);
+            else
+                fprintf(stderr, "wormsim: %s\n", err);
             return -1;
         }
         rn->app_heap = app_heap_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
+        rn->app_work = app_work_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
         return 0;
     }
     /* The nearest names (at most three) when some are near, else every
@@ -1547,9 +1607,10 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     double work = buffer_work_s(&rn);
     if (!rn.timeout_s)
-        rn.timeout_s = 60 + rn.m.nodes / 2.0 + work;
-    if (!rn.hang_s)
-        rn.hang_s = 15 + work;
+        rn.timeout_s = seconds_capped(60 + rn.m.nodes / 2.0 + work + asked_work_s(&rn));
+    if (!rn.hang_s)              /* and every node spinning at once between two NIC uses */
+        rn.hang_s = seconds_capped(fmin_s(15 + work + spin_s(&rn, rn.app_work.spin_gap_ns * rn.m.nodes),
+                                          rn.timeout_s));
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
             continue;                /* no node runs this ISA */

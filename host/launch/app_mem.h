@@ -12,4 +12,20 @@
 unsigned long app_heap_need(const char *app, int restr, const struct app_shape *sh, const char *args,
                             unsigned long msg_max);
 
+/* What a run of an app with these ARGS asks of the host beyond its
+ * buffers, for the run tool's default time limits: the messages it sends
+ * (at most: a collective's nodes x steps x runs, each step counted as one
+ * message a node; pingpong's two an iteration; fetchinc's request and
+ * reply an item) and the node time it spins, in simulated ns (fetchinc's
+ * items x work; the longest of it between two of a node's NIC uses,
+ * work). Zero for an app whose ARGS ask no such work, or for ARGS
+ * that app_check_args refuses. */
+struct app_work {
+    double msgs;
+    double spin_ns;
+    double spin_gap_ns;
+};
+struct app_work app_work_need(const char *app, int restr, const struct app_shape *sh, const char *args,
+                              unsigned long msg_max);
+
 #endif

@@ -82,8 +82,29 @@ args_ok_hang() {
   expect 'grep -q "node 0 waits in RECV(src=2, tag=0)" "$TMP/h"'
 }
 
+# A comma between keys reads as one value; the refusal says how ARGS
+# separates its keys (it said only that "1024,iters=3" is not a number).
+args_commas_between_keys() { bad_input --app pingpong --nodes 4 --args 'len=1024,iters=3' -- \
+                               "len=1024,iters=3 is not a whole number; .* \(ARGS separates its keys by spaces: ARGS='len=1024 iters=3'\)$"; }
+
+# The default --timeout grows with the messages ARGS ask for: pingpong
+# iters=1000000 was cut at the 62 s of a 4-node run. The extra wall time
+# of 10,000 iterations over 2, times 100, must fit in the extra limit of
+# 1,000,000 over 2 (--check prints the limits).
+args_limits_cover_the_messages() {
+  local k=(--kernel "$KERNEL" --runs-dir "$RUNS" --app pingpong --nodes 4)
+  lim() { "$WORMSIM" "${k[@]}" --check --args "iters=$1" 2>&1 | sed -n 's/.*limits \([0-9]*\) s in all.*/\1/p'; }
+  wall() { "$WORMSIM" "${k[@]}" --output none --args "iters=$1" > "$TMP/w" 2>&1 || return 1; summary .wall_s; }
+  local small big ws wb
+  small=$(lim 2); big=$(lim 1000000); ws=$(wall 2); wb=$(wall 10000)
+  expect '[ -n "$small" ] && [ -n "$big" ] && [ -n "$ws" ] && [ -n "$wb" ]' "limits '$small' '$big', walls '$ws' '$wb': $(cat "$TMP/w")"
+  expect 'awk -v s="$small" -v b="$big" -v ws="$ws" -v wb="$wb" "BEGIN { exit !(b - s >= 100 * (wb - ws)) }"' \
+         "limit $small s at iters=2 and $big s at 1000000; the runs took $ws s and $wb s at 2 and 10000"
+}
+
 for a in args_pingpong_not_a_node args_pingpong_len_nan args_pingpong_same_node args_pingpong_len_max args_octal \
          args_crash_kind args_crash_kind_prefix args_hang_how args_baddesc_what args_unknown_and_bogus \
          args_not_key_value args_given_twice args_coll_unknown_key args_coll_corrupt_range args_barrier_len \
          args_mcast_two_sets args_hello_takes_none args_deadlock_takes_none args_list_apps \
-         args_ok_pingpong args_ok_collectives args_ok_crash args_ok_baddesc args_ok_hang; do t $a $a; done
+         args_ok_pingpong args_ok_collectives args_ok_crash args_ok_baddesc args_ok_hang \
+         args_commas_between_keys args_limits_cover_the_messages; do t $a $a; done
