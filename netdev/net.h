@@ -44,6 +44,10 @@ const struct topo_shape *net_topology(void);
 void net_coords(int rank, int coords[NET_MAX_DIMS]);
 int net_rank_of(const int coords[NET_MAX_DIMS]);
 size_t net_msg_max(void);       /* largest payload of one message */
+/* What the router holds of this node's NIC queue (held_max): a node whose
+ * queued messages, each counting its payload and NIC_MSG_HELD_BYTES, pass
+ * it is stopped (docs/design.md, "Memory is bounded"). */
+size_t net_held_max(void);
 
 /* Send len bytes to dst with a tag (tag >= 0). */
 void net_send(int dst, int tag, const void *buf, size_t len);

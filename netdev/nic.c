@@ -214,6 +214,7 @@ int net_rank(void) { return (int)cfg->rank; }
 int net_nodes(void) { return cfg->shape.nodes; }
 unsigned net_ram_mib(void) { return cfg->ram_mib; }
 size_t net_msg_max(void) { return cfg->msg_max; }
+size_t net_held_max(void) { return cfg->held_max; }
 const struct topo_shape *net_topology(void) { return &topo; }
 uint64_t net_time_ns(void) { return clock_now_ns(); }
 

@@ -60,6 +60,8 @@
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
 #define NIC_MAX_DIMS     TOPO_MAX_DIMS
 #define NIC_ARGS_BYTES   800           /* ARGS with its NUL: what fits before nic_status */
+#define NIC_MSG_HELD_BYTES 256u        /* what the router counts against held_max for one message beyond
+                                          its payload, for its record: empty messages are not free */
 /* A node's RAM (the run's ram_mib): the node images are linked into its
  * first NODE_RAM_MIN_MIB (linker/); an MPI program's heap runs to its end. */
 #define NODE_RAM_MIN_MIB 32
@@ -96,7 +98,9 @@ struct nic_config {
     uint32_t t_send_ns, t_recv_ns;     /* software start-up of a send and of a receive */
     uint32_t after_exit;               /* enum nic_after_exit */
     uint32_t ram_mib;                  /* the node's RAM, NODE_RAM_MIN_MIB..NODE_RAM_MAX_MIB MiB */
-    uint32_t reserved[6];
+    uint32_t held_max;                 /* bytes the router holds for the node's NIC queue, each message
+                                          counting NIC_MSG_HELD_BYTES more (docs/network.md held_max) */
+    uint32_t reserved[5];
     char     app[64];                  /* NUL-terminated app name */
     char     args[NIC_ARGS_BYTES];     /* NUL-terminated, space-separated key=value */
 };

@@ -64,6 +64,54 @@ static int comm_rank_of_node(const struct mpii_comm *c, int node)
     return MPI_UNDEFINED;
 }
 
+/* The router's bounds. It stops a node whose NIC queue, or whose arrived
+ * and unreceived messages, pass held_max (net_held_max), each message
+ * counting its payload and NIC_MSG_HELD_BYTES. The library counts what it
+ * queued since the NIC was last drained, an upper bound of the queue, and
+ * keeps it under a quarter of held_max. A message that would pass that
+ * first waits for every earlier send to leave (net_wait_sent), as a send
+ * waits for room in a real NIC's queue, and then completes the pending
+ * receives whose messages came (progress): while it waited, at most what
+ * its own NIC sent in that time arrived through a one-port node's
+ * ejection channel, so its mailbox stays under held_max too. An eager
+ * message leaves whether or not its receiver has posted, so the wait ends
+ * (under rendezvous, eager_max, it needs the receivers' receives). Between
+ * the pieces of one message (one longer than the bound) it only waits:
+ * a receive there could wait for a peer that is itself between pieces.
+ * So a window of MPI_Isend calls larger than held_max, as osu_bw's and
+ * osu_bibw's 64 sends of 2 MiB, runs in steps instead of stopping the run. */
+static void progress(void);
+static size_t queued;
+static int making_room;
+
+static size_t queue_bound(void) { return net_held_max() / 4; }
+
+static void drain(void)
+{
+    net_wait_sent();
+    queued = 0;
+}
+
+/* Room for a message of len bytes in pieces: drained, and the pending
+ * receives completed, if it would pass the bound. */
+static void make_room(size_t len, size_t pieces)
+{
+    if (queued && queued + len + pieces * NIC_MSG_HELD_BYTES > queue_bound() && !making_room) {
+        making_room = 1;             /* progress may send (a nonblocking collective's round) */
+        drain();
+        progress();
+        making_room = 0;
+    }
+}
+
+static void send_piece(int node, uint32_t wire, const void *p, size_t n)
+{
+    if (queued + n + NIC_MSG_HELD_BYTES > queue_bound())
+        drain();
+    queued += n + NIC_MSG_HELD_BYTES;
+    net_send(node, (int)wire, p, n);
+}
+
 int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync)
 {
     if (dest == MPI_PROC_NULL)
@@ -72,9 +120,10 @@ int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, in
     uint32_t wire = mpii_wire(ctx, tag) | (sync ? MPII_BIT_SYNC : 0);
     size_t max = net_msg_max(), off = 0;
     const unsigned char *p = buf;
+    make_room(len, len / max + 1);
     for (;;) {
         size_t n = len - off < max ? len - off : max;
-        net_send(node, (int)wire, p + off, n);
+        send_piece(node, wire, p + off, n);
         off += n;
         if (n < max)
             break;
@@ -112,7 +161,7 @@ static int message_status(struct mpii_comm *c, int node, uint32_t wire, size_t g
                           size_t cap, MPI_Status *st)
 {
     if (wire & MPII_BIT_SYNC)
-        net_send(node, (int)((wire & ~MPII_BIT_SYNC) | MPII_BIT_ACK), NULL, 0);
+        send_piece(node, (wire & ~MPII_BIT_SYNC) | MPII_BIT_ACK, NULL, 0);
     if (st) {
         st->MPI_SOURCE = comm_rank_of_node(c, node);
         st->MPI_TAG = (int)(wire & MPII_TAG_MASK);

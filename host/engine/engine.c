@@ -282,6 +282,7 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->t_send_ns = r->p.t_send_ns;
     c->t_recv_ns = r->p.t_recv_ns;
     c->ram_mib = r->p.ram_mib;
+    c->held_max = r->p.held_max;
     snprintf(c->app, sizeof c->app, "%s", app);
     snprintf(c->args, sizeof c->args, "%s", args ? args : "");
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
@@ -512,7 +513,7 @@ static void block_on_hw(struct engine *r, struct node *n, const struct nic_desc 
     touch(r, n);
 }
 
-static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + MSG_HELD_BYTES; }
+static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + NIC_MSG_HELD_BYTES; }
 
 /* One of node n's messages is out of its NIC at t (its tail left, or the
  * NIC dropped a rendezvous' data whose receiver ended): a WAIT_SENT
@@ -755,9 +756,9 @@ static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_
 {
     int from, port, to;
     net_link_ends(r->net, src * net_link_ports(r->net) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
-    if (r->held_total + len + MSG_HELD_BYTES > r->held_limit)
+    if (r->held_total + len + NIC_MSG_HELD_BYTES > r->held_limit)
         return stop(r, "the router would hold %llu bytes of messages and flood copies, more than it may (%llu: "
-                    HELD_LIMIT_WHY ")", (unsigned long long)(r->held_total + len + MSG_HELD_BYTES),
+                    HELD_LIMIT_WHY ")", (unsigned long long)(r->held_total + len + NIC_MSG_HELD_BYTES),
                     (unsigned long long)r->held_limit);
     struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t_post, nic_made);
     if (!m)
@@ -920,7 +921,7 @@ static void deliver(struct engine *r, struct msg *m)
         fail(r, n, "%llu bytes of messages arrived%s that it has not received (payload and %u bytes a "
              "message), more than held_max (%u bytes): it does not receive what is sent to it",
              (unsigned long long)n->held_in, r->p.eager_max ? " (or announced by a request-to-send)" : "",
-             MSG_HELD_BYTES, r->p.held_max);
+             NIC_MSG_HELD_BYTES, r->p.held_max);
         drop_mbox(r, n, m->t_arrive);
     }
 }
@@ -1111,7 +1112,7 @@ int engine_advance(struct engine *r)
 
 /* A node that sends faster than its NIC injects. The NIC queue is
  * bounded from below by a fluid model: every SEND adds its bytes (payload
- * and MSG_HELD_BYTES) at its time, and the queue drains at the NIC's full
+ * and NIC_MSG_HELD_BYTES) at its time, and the queue drains at the NIC's full
  * rate, all its injection channels at one flit per nic_cycles, from then
  * on. The real queue is never shorter (a message waits for its send
  * start-up, a channel, the network), and the model reads only the node's
@@ -1125,7 +1126,7 @@ static int nic_queue_check(struct engine *r, struct node *n, const struct nic_de
     unsigned __int128 drained = (unsigned __int128)(d->time_ns - n->nicq_ns) * 1000u * channels *
                                 np->flit_bytes / ((uint64_t)np->nic_cycles * net_cycle_ps(r->net));
     n->nicq_bytes = drained >= n->nicq_bytes ? 0 : n->nicq_bytes - (uint64_t)drained;
-    n->nicq_bytes += (uint64_t)d->len + MSG_HELD_BYTES;
+    n->nicq_bytes += (uint64_t)d->len + NIC_MSG_HELD_BYTES;
     n->nicq_ns = d->time_ns;
     if (n->nicq_bytes <= r->p.held_max)
         return 0;
@@ -1324,7 +1325,7 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
     if (pay > l.tx_size || d->len > l.tx_size - pay)
         return fail(r, n, "MSEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
                     d->seq, pay, d->len, l.tx_size);
-    if (nic_queue_check(r, n, d) || held_room(r, n, d, (uint64_t)m * (d->len + MSG_HELD_BYTES)))
+    if (nic_queue_check(r, n, d) || held_room(r, n, d, (uint64_t)m * (d->len + NIC_MSG_HELD_BYTES)))
         return -1;
     struct msg *w = msg_new(r, MSG_MDW, n->rank, -1, d->tag,
                             (uint32_t)(sizeof(struct net_mc) + m * sizeof(struct net_msg *)), d->time_ns, 0);
@@ -1403,7 +1404,7 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
                         d->seq, d->off, d->len, l.tx_size);
         if (nic_queue_check(r, n, d))
             return -1;
-        if (held_room(r, n, d, (uint64_t)d->len + MSG_HELD_BYTES))
+        if (held_room(r, n, d, (uint64_t)d->len + NIC_MSG_HELD_BYTES))
             return -1;
         struct msg *m = msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
         if (!m)

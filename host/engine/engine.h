@@ -35,9 +35,6 @@
  * about 13 days. Every time the router and the network compute stays
  * below 2^63 ps, so no sum or ns -> ps product can wrap. */
 #define SIM_TIME_MAX_NS (1ull << 50)
-/* What the router counts against held_max for one message: its payload
- * and this much for its record, so empty messages are not free. */
-#define MSG_HELD_BYTES 256u
 /* All nodes together: the router holds at most this many times held_max
  * of messages (struct engine's held_limit), and less if the run tool's memory
  * check leaves less host memory (engine_set_held_limit). A limit of the
@@ -146,7 +143,7 @@ struct node {
     uint64_t next_seq;
     uint64_t last_leave;          /* when this node's last send left it */
     uint32_t unleft;              /* its messages still (partly) in its NIC */
-    uint64_t held_in;             /* bytes of its mailbox (payload + MSG_HELD_BYTES each; <= held_max) */
+    uint64_t held_in;             /* bytes of its mailbox (payload + NIC_MSG_HELD_BYTES each; <= held_max) */
     uint64_t nicq_bytes, nicq_ns; /* the least its NIC queue can hold at nicq_ns (see handle) */
     uint64_t finish_ns;
     int exit_code;
@@ -191,7 +188,7 @@ struct engine {
     uint64_t rdv_packets;         /* rendezvous requests and clears sent (not in the log) */
     struct msg *rdv_held;         /* data messages waiting for their clear-to-send (net_prev/net_next) */
     uint64_t progress;            /* descriptors consumed, answers given and network runs: moves iff the run does */
-    uint64_t held_total;          /* bytes of every message alive (payload + MSG_HELD_BYTES each) */
+    uint64_t held_total;          /* bytes of every message alive (payload + NIC_MSG_HELD_BYTES each) */
     uint64_t held_limit;          /* at most this many (HELD_TOTAL_FACTOR above) */
     uint64_t sim_end;             /* latest finish time */
     struct msg_record *log;       /* every message, as it arrived (each pair's in send order, but a

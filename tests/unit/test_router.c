@@ -1436,7 +1436,7 @@ TEST(unreceived_arrivals_are_bounded)
     fx_done();
 }
 
-/* Empty messages are not free: each counts MSG_HELD_BYTES. */
+/* Empty messages are not free: each counts NIC_MSG_HELD_BYTES. */
 TEST(unreceived_empty_messages_are_bounded)
 {
     struct params keep = P;
