@@ -3,7 +3,7 @@
 #   make run        run an app on an emulated machine (NODES= TOPO= DIMS= APP= ARGS= GDB=
 #                   MPI='prog.c ..': an MPI program instead of APP, ARGS its argv;
 #                   ARCH=arm|riscv|mixed PORT_MODEL= PRESET= NET= TRACE=1 MERGE_PAGES=1 RUNS_DIR=
-#                   OUTPUT=node0|all|none; README)
+#                   OUTPUT=node0|all|none TIMEOUT=seconds; README)
 #   make replay RUN=dir     run a run directory's command again and compare its figures
 #   make net-replay RUN=dir its messages on the network alone (NET= other parameters: a what-if)
 #   make test       host unit tests and QEMU boot-and-collect tests
@@ -25,7 +25,7 @@
 # A user's value is text, never make code: make would expand a $(...) in
 # it (running $(shell ...)) when it exports or reads the variable. Each
 # variable given on the command line or in the environment keeps its text.
-USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE MERGE_PAGES OUTPUT RUN NODE SWEEP JOBS METRIC OUT DEF \
+USER_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR TRACE MERGE_PAGES OUTPUT TIMEOUT RUN NODE SWEEP JOBS METRIC OUT DEF \
             FUZZ_SECONDS FUZZ_JOBS SWEEP_ARGS RECHECK_ARGS CALIBRATE_ARGS GDB_ARGS
 $(foreach v,$(USER_VARS),$(if $(filter command line environment,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
 BUILD    ?= build
@@ -170,12 +170,13 @@ WORMSIM_MPI  = $(BUILD)/host/wormsim-mpi
 NETSIM       = $(BUILD)/host/netsim
 # The user's values reach the tools through the environment, each as one
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
-export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES
+export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES TIMEOUT
 RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "$$NODES"} \
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
                $${PORT_MODEL:+--port-model "$$PORT_MODEL"} $${PRESET:+--preset "$$PRESET"} \
-               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $(if $(filter 1,$(TRACE)),--trace) \
+               $${NET:+--set "$$NET"} $${OUTPUT:+--output "$$OUTPUT"} $${TIMEOUT:+--timeout "$$TIMEOUT"} \
+               $(if $(filter 1,$(TRACE)),--trace) \
                $(if $(filter 1,$(MERGE_PAGES)),--merge-pages) --arch "$$ARCH" \
                --kernel $(if $(MPI),$(call mpi_elf,arm),$(NODE_ELF)) \
                --kernel-riscv $(if $(MPI),$(call mpi_elf,riscv),$(NODE_ELF_RISCV)) --runs-dir "$$RUNS_DIR"

@@ -690,6 +690,11 @@ make_run_bad() {
   # an empty ARCH means arm, as an empty NODES means its default
   make -s run NODES=4 APP=hello ARCH= RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/m")"
   expect 'grep -q "node ISA        arm" "$TMP/m"' "$(cat "$TMP/m")"
+  # TIMEOUT= reaches the run tool as --timeout (make run had no way to give it)
+  before=$(ndirs)
+  make -s run NODES=4 APP=hello TIMEOUT=abc RUNS_DIR="$RUNS" > "$TMP/m" 2>&1; rc=$?; expect '[ $rc = 2 ]' "$(cat "$TMP/m")"
+  expect 'grep -q "wormsim: --timeout .abc. is not a number of seconds above 0 and at most 86400" "$TMP/m"' "$(cat "$TMP/m")"
+  expect '[ "$(ndirs)" = "$before" ]' "a refused TIMEOUT made a run directory"
 }
 
 # Started from another directory, the tools find their own node images,
