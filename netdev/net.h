@@ -48,6 +48,9 @@ size_t net_msg_max(void);       /* largest payload of one message */
  * queued messages, each counting its payload and NIC_MSG_HELD_BYTES, pass
  * it is stopped (docs/design.md, "Memory is bounded"). */
 size_t net_held_max(void);
+/* The NIC's full injection rate, as the router models the queue that
+ * held_max bounds: *bytes every *ps picoseconds. */
+void net_nic_rate(uint32_t *bytes, uint32_t *ps);
 
 /* Send len bytes to dst with a tag (tag >= 0). */
 void net_send(int dst, int tag, const void *buf, size_t len);

@@ -215,6 +215,11 @@ int net_nodes(void) { return cfg->shape.nodes; }
 unsigned net_ram_mib(void) { return cfg->ram_mib; }
 size_t net_msg_max(void) { return cfg->msg_max; }
 size_t net_held_max(void) { return cfg->held_max; }
+void net_nic_rate(uint32_t *bytes, uint32_t *ps)
+{
+    *bytes = cfg->nic_flit_bytes;
+    *ps = cfg->nic_flit_ps;
+}
 const struct topo_shape *net_topology(void) { return &topo; }
 uint64_t net_time_ns(void) { return clock_now_ns(); }
 

@@ -100,7 +100,9 @@ struct nic_config {
     uint32_t ram_mib;                  /* the node's RAM, NODE_RAM_MIN_MIB..NODE_RAM_MAX_MIB MiB */
     uint32_t held_max;                 /* bytes the router holds for the node's NIC queue, each message
                                           counting NIC_MSG_HELD_BYTES more (docs/network.md held_max) */
-    uint32_t reserved[5];
+    uint32_t nic_flit_bytes;           /* the NIC's full injection rate: nic_flit_bytes (a flit of each */
+    uint32_t nic_flit_ps;              /* injection channel) every nic_flit_ps (nic_cycles cycles) */
+    uint32_t reserved[3];
     char     app[64];                  /* NUL-terminated app name */
     char     args[NIC_ARGS_BYTES];     /* NUL-terminated, space-separated key=value */
 };

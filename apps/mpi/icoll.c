@@ -50,6 +50,8 @@ struct mpii_sched {
     struct sop *ops;
     void *mem[8];                    /* scratch the schedule owns */
     int nmem, active, err;
+    int running;                     /* in progress(): a send there may make room (p2p.c), whose
+                                        progress pokes the schedules, this one among them */
 };
 
 #define MAX_ACTIVE 64
@@ -132,7 +134,19 @@ static void release(struct mpii_sched *s)
 /* --- running ------------------------------------------------------------- */
 
 /* Make progress; with block, finish. 1 when complete. */
+static int rounds(struct mpii_sched *s, int block);
+
 static int progress(struct mpii_sched *s, int block)
+{
+    if (s->running)
+        return 0;                    /* re-entered from one of its own sends: it goes on there */
+    s->running = 1;
+    int done = rounds(s, block);
+    s->running = 0;
+    return done;
+}
+
+static int rounds(struct mpii_sched *s, int block)
 {
     while (s->next < s->n && !s->err) {
         int end = s->next;

@@ -66,8 +66,11 @@ static int comm_rank_of_node(const struct mpii_comm *c, int node)
 
 /* The router's bounds. It stops a node whose NIC queue, or whose arrived
  * and unreceived messages, pass held_max (net_held_max), each message
- * counting its payload and NIC_MSG_HELD_BYTES. The library counts what it
- * queued since the NIC was last drained, an upper bound of the queue, and
+ * counting its payload and NIC_MSG_HELD_BYTES. Its queue is a fluid
+ * model (host/engine/engine.c, nic_queue_check): each send adds its
+ * bytes, and the queue drains at the NIC's full rate (net_nic_rate). The
+ * library keeps the same model, from clock readings a little earlier than
+ * the sends' own times (so it drains less: never under the router's), and
  * keeps it under a quarter of held_max. A message that would pass that
  * first waits for every earlier send to leave (net_wait_sent), as a send
  * waits for room in a real NIC's queue, and then completes the pending
@@ -78,35 +81,53 @@ static int comm_rank_of_node(const struct mpii_comm *c, int node)
  * (under rendezvous, eager_max, it needs the receivers' receives). Between
  * the pieces of one message (one longer than the bound) it only waits:
  * a receive there could wait for a peer that is itself between pieces.
- * So a window of MPI_Isend calls larger than held_max, as osu_bw's and
- * osu_bibw's 64 sends of 2 MiB, runs in steps instead of stopping the run. */
+ * A program that never nears the bound never waits here. So a window of
+ * MPI_Isend calls larger than held_max, as osu_bw's and osu_bibw's 64
+ * sends of 2 MiB, runs in steps instead of stopping the run. */
 static void progress(void);
-static size_t queued;
+static uint64_t queued, queued_ns;   /* the fluid queue, bytes, as of queued_ns */
 static int making_room;
 
-static size_t queue_bound(void) { return net_held_max() / 4; }
+static uint64_t queue_bound(void) { return net_held_max() / 4; }
+
+/* The fluid queue now, drained since queued_ns. */
+static uint64_t queue_now(void)
+{
+    uint64_t now = net_time_ns(), dt = now - queued_ns;
+    uint32_t bytes, ps;
+    net_nic_rate(&bytes, &ps);
+    if (dt > (1ull << 40) || !ps)    /* 18 minutes: drained whatever it held (and no overflow) */
+        queued = 0;
+    else {
+        uint64_t drained = dt * 1000 * bytes / ps;
+        queued = drained >= queued ? 0 : queued - drained;
+    }
+    queued_ns = now;
+    return queued;
+}
 
 static void drain(void)
 {
     net_wait_sent();
     queued = 0;
+    queued_ns = net_time_ns();
 }
 
 /* Room for a message of len bytes in pieces: drained, and the pending
  * receives completed, if it would pass the bound. */
 static void make_room(size_t len, size_t pieces)
 {
-    if (queued && queued + len + pieces * NIC_MSG_HELD_BYTES > queue_bound() && !making_room) {
-        making_room = 1;             /* progress may send (a nonblocking collective's round) */
-        drain();
-        progress();
-        making_room = 0;
-    }
+    if (making_room || queue_now() + len + pieces * NIC_MSG_HELD_BYTES <= queue_bound())
+        return;
+    making_room = 1;                 /* progress may send (a nonblocking collective's round) */
+    drain();
+    progress();
+    making_room = 0;
 }
 
 static void send_piece(int node, uint32_t wire, const void *p, size_t n)
 {
-    if (queued + n + NIC_MSG_HELD_BYTES > queue_bound())
+    if (queue_now() + n + NIC_MSG_HELD_BYTES > queue_bound())
         drain();
     queued += n + NIC_MSG_HELD_BYTES;
     net_send(node, (int)wire, p, n);

@@ -16,6 +16,16 @@
 #define SHM32(n, off) (*(volatile uint32_t *)((n)->shm + (off)))
 
 static struct nic_config *cfg_of(struct node *n) { return (struct nic_config *)(n->shm + NIC_CONFIG_OFF); }
+
+/* The NIC's full injection rate, all its channels at one flit per
+ * nic_cycles: *bytes every *ps. The fluid model of its queue
+ * (nic_queue_check) drains at it; the node's copy of it (nic_config) lets
+ * a program keep under held_max (apps/mpi/p2p.c). */
+static void nic_rate(const struct engine *r, uint64_t *bytes, uint64_t *ps)
+{
+    *bytes = (uint64_t)net_nic_channels(r->net) * r->p.net.flit_bytes;
+    *ps = (uint64_t)r->p.net.nic_cycles * net_cycle_ps(r->net);
+}
 static volatile struct nic_status *status_of(struct node *n) { return (volatile struct nic_status *)(n->shm + NIC_STATUS_OFF); }
 static volatile struct nic_reply *reply_of(struct node *n) { return (volatile struct nic_reply *)(n->shm + NIC_REPLY_OFF); }
 
@@ -283,6 +293,10 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->t_recv_ns = r->p.t_recv_ns;
     c->ram_mib = r->p.ram_mib;
     c->held_max = r->p.held_max;
+    uint64_t fb, fps;
+    nic_rate(r, &fb, &fps);
+    c->nic_flit_bytes = (uint32_t)fb;
+    c->nic_flit_ps = fps <= UINT32_MAX ? (uint32_t)fps : UINT32_MAX;   /* (a slower NIC: a smaller queue bound) */
     snprintf(c->app, sizeof c->app, "%s", app);
     snprintf(c->args, sizeof c->args, "%s", args ? args : "");
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
@@ -1122,9 +1136,9 @@ static int nic_queue_check(struct engine *r, struct node *n, const struct nic_de
 {
     const struct net_params *np = &r->p.net;
     unsigned channels = (unsigned)net_nic_channels(r->net);
-    /* bytes = ps x channels x flit_bytes / (nic_cycles x cycle_ps) */
-    unsigned __int128 drained = (unsigned __int128)(d->time_ns - n->nicq_ns) * 1000u * channels *
-                                np->flit_bytes / ((uint64_t)np->nic_cycles * net_cycle_ps(r->net));
+    uint64_t fb, fps;
+    nic_rate(r, &fb, &fps);
+    unsigned __int128 drained = (unsigned __int128)(d->time_ns - n->nicq_ns) * 1000u * fb / fps;
     n->nicq_bytes = drained >= n->nicq_bytes ? 0 : n->nicq_bytes - (uint64_t)drained;
     n->nicq_bytes += (uint64_t)d->len + NIC_MSG_HELD_BYTES;
     n->nicq_ns = d->time_ns;

@@ -3,8 +3,9 @@
  * calls of L bytes before one MPI_Waitall, R rounds one way (rank r to
  * r + 1, r even; the receiver acknowledges each round, as osu_bw's does)
  * and then R rounds both ways at once (as osu_bibw's, with no
- * acknowledgement). The last round's messages are checked. Run on an
- * even number of ranks. Arguments: -l BYTES (default 65536), -w SENDS
+ * acknowledgement). The last round's messages are checked. Then one
+ * MPI_Iallgather of L bytes a rank, whose sends make room the same way
+ * from inside the collective's progress. Run on an even number of ranks. Arguments: -l BYTES (default 65536), -w SENDS
  * (default 64), -r ROUNDS (default 2); run it with held_max below W x L
  * (--set held_max=1048576) to cross the bound. */
 #include <stdlib.h>
@@ -79,10 +80,21 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);     /* (messages to a rank still checking would wait unreceived) */
     for (int k = 0; k < rounds; k++)
         both_ways &= one_round(peer, 1, 1, 0, k == rounds - 1, l, w, s, r, q);
+    unsigned char *all = malloc((size_t)size * l);
+    MPI_Request rq;
+    int gathered = all != NULL;
+    if (all) {
+        MPI_Iallgather(s, l, MPI_BYTE, all, l, MPI_BYTE, MPI_COMM_WORLD, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        for (int k = 0; k < size; k++)
+            gathered &= same(all + (size_t)k * l, l, k * 1000);
+        free(all);
+    }
     if (rank == 0)
         printf("window of %d sends of %d bytes, %d rounds\n", w, l, rounds);
     check("one way", one_way);
     check("both ways", both_ways);
+    check("iallgather", gathered);
     if (rank == 0)
         printf("%s\n", fails ? "FAILED" : "all ok");
     free(s);
