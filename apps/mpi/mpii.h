@@ -47,6 +47,13 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 #define MPII_TAG_CREATE 16384
 
 #define MPII_MAX_COMMS 64
+/* A Cartesian topology (apps/mpi/topo.c). */
+#define MPII_MAX_DIMS 16
+struct mpii_cart {
+    int ndims;
+    int dims[MPII_MAX_DIMS], periods[MPII_MAX_DIMS];
+};
+
 struct mpii_comm {
     int used;                        /* 2: freed by the program, kept while requests use it */
     int size, rank;
@@ -56,6 +63,7 @@ struct mpii_comm {
     MPI_Errhandler errh;
     unsigned icoll;                  /* nonblocking collectives started on it (their tags) */
     char name[MPI_MAX_OBJECT_NAME];
+    struct mpii_cart *cart;          /* its grid, or NULL (freed with the communicator) */
 };
 extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
 

@@ -1,0 +1,320 @@
+/* MPI Cartesian topologies (MPI-3.1 chapter 7): MPI_Dims_create,
+ * MPI_Cart_create, MPI_Cart_get, MPI_Cartdim_get, MPI_Cart_rank,
+ * MPI_Cart_coords, MPI_Cart_shift, MPI_Cart_sub, MPI_Cart_map and
+ * MPI_Topo_test. Graph topologies are not here.
+ *
+ * A grid's ranks are numbered row-major, the last dimension varying
+ * fastest (MPI-3.1 7.5.4). The machine numbers its nodes with dimension 0
+ * varying fastest (netdev/topo.h). With reorder, a grid whose dimensions
+ * are the machine's own, in any order, on a communicator of the whole
+ * machine in node order, is laid on the machine: grid dimension k is a
+ * machine dimension of its length (the machine's last first, the order
+ * in which the numberings agree, so such a grid keeps every rank where it
+ * is), so grid neighbours are machine neighbours. Any other grid keeps
+ * the communicator's order (reorder is a permission, MPI-3.1 7.5.1).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+#include "../../netdev/net.h"
+
+#define COMM_OR_ERR(c, comm)                                                                   \
+    struct mpii_comm *c = mpii_comm(comm);                                                     \
+    if (!c)                                                                                    \
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
+
+#define CART_OR_ERR(g, c, comm)                                                                \
+    struct mpii_cart *g = (c)->cart;                                                           \
+    if (!g)                                                                                    \
+        return mpii_err(comm, MPI_ERR_TOPOLOGY, "communicator %d has no Cartesian topology", comm)
+
+/* The rank of grid coordinates x (each within its dimension). */
+static int grid_rank(const struct mpii_cart *g, const int *x)
+{
+    int r = 0;
+    for (int k = 0; k < g->ndims; k++)
+        r = r * g->dims[k] + x[k];
+    return r;
+}
+
+static void grid_coords(const struct mpii_cart *g, int r, int *x)
+{
+    for (int k = g->ndims - 1; k >= 0; k--) {
+        x[k] = r % g->dims[k];
+        r /= g->dims[k];
+    }
+}
+
+/* The grid's checks: 0 < ndims <= MPII_MAX_DIMS, every dims[k] > 0, the
+ * product at most n; the product in *size. */
+static int grid_ok(MPI_Comm comm, int ndims, const int *dims, int n, int *size)
+{
+    if (ndims < 1 || ndims > MPII_MAX_DIMS)
+        return mpii_err(comm, MPI_ERR_DIMS, "ndims %d; accepted: 1..%d", ndims, MPII_MAX_DIMS);
+    long p = 1;
+    for (int k = 0; k < ndims; k++) {
+        if (dims[k] < 1)
+            return mpii_err(comm, MPI_ERR_DIMS, "dims[%d] = %d; accepted: 1 or more", k, dims[k]);
+        p *= dims[k];
+        if (p > n)
+            return mpii_err(comm, MPI_ERR_ARG, "a grid of more than the communicator's %d ranks", n);
+    }
+    *size = (int)p;
+    return MPI_SUCCESS;
+}
+
+/* With reorder: grid dimension k is machine dimension perm[k], one of the
+ * same length, each used once, the machine's last first. 1 if the grid
+ * can lie on the machine so; else 0. */
+static int on_machine(const struct mpii_comm *c, int ndims, const int *dims, int size, int *perm)
+{
+    const struct topo_shape *m = net_topology();
+    if (!c->identity || size != m->nodes || ndims != m->ndims ||
+        (m->topo != TOPO_MESH && m->topo != TOPO_TORUS && m->topo != TOPO_HYPERCUBE))
+        return 0;
+    int used[TOPO_MAX_DIMS] = { 0 };
+    for (int k = 0; k < ndims; k++) {
+        perm[k] = -1;
+        for (int d = m->ndims - 1; d >= 0 && perm[k] < 0; d--)
+            if (!used[d] && m->dims[d] == dims[k])
+                perm[k] = d, used[d] = 1;
+        if (perm[k] < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The grid rank of this communicator's rank r: its own rank, or, laid on
+ * the machine, the rank of its node's machine coordinates. */
+static int grid_place(const struct mpii_cart *g, const int *perm, int laid, int r)
+{
+    if (!laid)
+        return r;
+    int m[TOPO_MAX_DIMS], x[MPII_MAX_DIMS];
+    net_coords(r, m);
+    for (int k = 0; k < g->ndims; k++)
+        x[k] = m[perm[k]];
+    return grid_rank(g, x);
+}
+
+int MPI_Dims_create(int nnodes, int ndims, int dims[])
+{
+    MPII_ENTER("MPI_Dims_create");
+    if (nnodes < 1)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "nnodes %d; accepted: 1 or more", nnodes);
+    if (ndims < 1 || ndims > MPII_MAX_DIMS)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "ndims %d; accepted: 1..%d", ndims, MPII_MAX_DIMS);
+    int left = nnodes, free_dims = 0;
+    for (int k = 0; k < ndims; k++) {
+        if (dims[k] < 0)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "dims[%d] = %d; accepted: 0 (to choose) or more", k,
+                            dims[k]);
+        if (dims[k] == 0)
+            free_dims++;
+        else if (left % dims[k])
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "dims[%d] = %d does not divide the %d nodes left", k,
+                            dims[k], left);
+        else
+            left /= dims[k];
+    }
+    if (!free_dims) {
+        if (left != 1)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "the dims given multiply to %d, not %d", nnodes / left,
+                            nnodes);
+        return MPI_SUCCESS;
+    }
+    /* As balanced as can be: each prime factor of what is left, largest
+     * first, goes to the free dimension with the smallest product so far;
+     * then the free dimensions in non-increasing order (MPI-3.1 7.5.2). */
+    int f[MPII_MAX_DIMS];
+    for (int i = 0; i < free_dims; i++)
+        f[i] = 1;
+    int primes[32], np = 0;
+    for (int q = 2, v = left; v > 1; q++) {
+        if ((long)q * q > v)
+            q = v;
+        while (v % q == 0 && np < 32)
+            primes[np++] = q, v /= q;
+    }
+    for (int i = np - 1; i >= 0; i--) {
+        int s = 0;
+        for (int j = 1; j < free_dims; j++)
+            if (f[j] < f[s])
+                s = j;
+        f[s] *= primes[i];
+    }
+    for (int i = 1; i < free_dims; i++)      /* insertion sort, non-increasing */
+        for (int j = i; j > 0 && f[j] > f[j - 1]; j--) {
+            int t = f[j];
+            f[j] = f[j - 1];
+            f[j - 1] = t;
+        }
+    for (int k = 0, i = 0; k < ndims; k++)
+        if (dims[k] == 0)
+            dims[k] = f[i++];
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm *comm_cart)
+{
+    MPII_ENTER("MPI_Cart_create");
+    COMM_OR_ERR(c, comm_old);
+    int size, e = grid_ok(comm_old, ndims, dims, c->size, &size);
+    if (e)
+        return e;
+    struct mpii_cart *g = malloc(sizeof *g);
+    if (!g)
+        return mpii_err(comm_old, MPI_ERR_NO_MEM, "%d bytes for a Cartesian topology", (int)sizeof *g);
+    g->ndims = ndims;
+    for (int k = 0; k < ndims; k++)
+        g->dims[k] = dims[k], g->periods[k] = periods[k] != 0;
+    int perm[MPII_MAX_DIMS], laid = reorder && on_machine(c, ndims, dims, size, perm);
+    int me = c->rank < size ? grid_place(g, perm, laid, c->rank) : 0;
+    e = MPI_Comm_split(comm_old, c->rank < size ? 0 : MPI_UNDEFINED, me, comm_cart);
+    mpii_call = "MPI_Cart_create";
+    if (e || *comm_cart == MPI_COMM_NULL) {
+        free(g);
+        return e;
+    }
+    mpii_comms[*comm_cart].cart = g;
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+{
+    MPII_ENTER("MPI_Cart_map");
+    COMM_OR_ERR(c, comm);
+    (void)periods;
+    int size, e = grid_ok(comm, ndims, dims, c->size, &size);
+    if (e)
+        return e;
+    struct mpii_cart g = { .ndims = ndims };
+    for (int k = 0; k < ndims; k++)
+        g.dims[k] = dims[k];
+    int perm[MPII_MAX_DIMS], laid = on_machine(c, ndims, dims, size, perm);
+    *newrank = c->rank < size ? grid_place(&g, perm, laid, c->rank) : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+int MPI_Topo_test(MPI_Comm comm, int *status)
+{
+    MPII_ENTER("MPI_Topo_test");
+    COMM_OR_ERR(c, comm);
+    *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
+{
+    MPII_ENTER("MPI_Cartdim_get");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    *ndims = g->ndims;
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+{
+    MPII_ENTER("MPI_Cart_get");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    int x[MPII_MAX_DIMS];
+    grid_coords(g, c->rank, x);
+    for (int k = 0; k < g->ndims && k < maxdims; k++) {
+        dims[k] = g->dims[k];
+        periods[k] = g->periods[k];
+        coords[k] = x[k];
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+{
+    MPII_ENTER("MPI_Cart_rank");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    int x[MPII_MAX_DIMS];
+    for (int k = 0; k < g->ndims; k++) {
+        int n = g->dims[k], v = coords[k];
+        if (g->periods[k])
+            v = ((v % n) + n) % n;
+        else if (v < 0 || v >= n)
+            return mpii_err(comm, MPI_ERR_ARG, "coords[%d] = %d; accepted: 0..%d (dimension %d is not periodic)",
+                            k, coords[k], n - 1, k);
+        x[k] = v;
+    }
+    *rank = grid_rank(g, x);
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+{
+    MPII_ENTER("MPI_Cart_coords");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    if (rank < 0 || rank >= c->size)
+        return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d", rank, c->size - 1);
+    int x[MPII_MAX_DIMS];
+    grid_coords(g, rank, x);
+    for (int k = 0; k < g->ndims && k < maxdims; k++)
+        coords[k] = x[k];
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+{
+    MPII_ENTER("MPI_Cart_shift");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    if (direction < 0 || direction >= g->ndims)
+        return mpii_err(comm, MPI_ERR_ARG, "direction %d; accepted: 0..%d", direction, g->ndims - 1);
+    int x[MPII_MAX_DIMS], n = g->dims[direction], at;
+    grid_coords(g, c->rank, x);
+    at = x[direction];
+    for (int s = -1; s <= 1; s += 2) {       /* the source (-disp), then the destination (+disp) */
+        int v = at + s * disp, *out = s < 0 ? rank_source : rank_dest;
+        if (g->periods[direction])
+            v = ((v % n) + n) % n;
+        if (v < 0 || v >= n) {
+            *out = MPI_PROC_NULL;
+            continue;
+        }
+        x[direction] = v;
+        *out = grid_rank(g, x);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Cart_sub");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    int x[MPII_MAX_DIMS], color = 0, key = 0;
+    struct mpii_cart *s = malloc(sizeof *s);
+    if (!s)
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes for a Cartesian topology", (int)sizeof *s);
+    s->ndims = 0;
+    grid_coords(g, c->rank, x);
+    for (int k = 0; k < g->ndims; k++)
+        if (remain_dims[k]) {                /* kept: it orders the ranks of the sub-grid */
+            key = key * g->dims[k] + x[k];
+            s->dims[s->ndims] = g->dims[k];
+            s->periods[s->ndims++] = g->periods[k];
+        } else                               /* dropped: it tells the sub-grids apart */
+            color = color * g->dims[k] + x[k];
+    if (!s->ndims) {                         /* every dimension dropped: a grid of one (MPI-3.1 7.5.8) */
+        s->ndims = 1;
+        s->dims[0] = 1;
+        s->periods[0] = 0;
+    }
+    int e = MPI_Comm_split(comm, color, key, newcomm);
+    mpii_call = "MPI_Cart_sub";
+    if (e || *newcomm == MPI_COMM_NULL) {
+        free(s);
+        return e;
+    }
+    mpii_comms[*newcomm].cart = s;
+    return MPI_SUCCESS;
+}
