@@ -69,29 +69,31 @@ static int comm_rank_of_node(const struct mpii_comm *c, int node)
  * counting its payload and NIC_MSG_HELD_BYTES. Its queue is a fluid
  * model (host/engine/engine.c, nic_queue_check): each send adds its
  * bytes, and the queue drains at the NIC's full rate (net_nic_rate). The
- * library keeps the same model, from clock readings a little earlier than
- * the sends' own times (so it drains less: never under the router's), and
- * keeps it under a quarter of held_max. A message that would pass that
- * first waits for every earlier send to leave (net_wait_sent), as a send
- * waits for room in a real NIC's queue, and then completes the pending
- * receives whose messages came (progress): while it waited, at most what
- * its own NIC sent in that time arrived through a one-port node's
- * ejection channel, so its mailbox stays under held_max too. An eager
- * message leaves whether or not its receiver has posted, so the wait ends
- * (under rendezvous, eager_max, it needs the receivers' receives). Between
- * the pieces of one message (one longer than the bound) it only waits:
- * a receive there could wait for a peer that is itself between pieces.
- * A program that never nears the bound never waits here. So a window of
- * MPI_Isend calls larger than held_max, as osu_bw's and osu_bibw's 64
- * sends of 2 MiB, runs in steps instead of stopping the run. */
+ * library keeps it under a quarter of held_max. It counts what it sends,
+ * an upper bound of the model, and only when that passes the bound
+ * computes how much the model has drained (from a clock reading a little
+ * earlier than the sends' own times, so never under the router's), which
+ * costs a division: once in a quarter of held_max of sends. A message
+ * that would still pass the bound first waits for every earlier send to
+ * leave (net_wait_sent), as a send waits for room in a real NIC's queue,
+ * and then completes the pending receives whose messages came (progress):
+ * while it waited, at most what its own NIC sent in that time arrived
+ * through a one-port node's ejection channel, so its mailbox stays under
+ * held_max too. An eager message leaves whether or not its receiver has
+ * posted, so the wait ends (under rendezvous, eager_max, it needs the
+ * receivers' receives). Between the pieces of one message (one longer
+ * than the bound) it only waits: a receive there could wait for a peer
+ * that is itself between pieces. So a window of MPI_Isend calls larger
+ * than held_max, as osu_bw's and osu_bibw's 64 sends of 2 MiB, runs in
+ * steps instead of stopping the run. */
 static void progress(void);
-static uint64_t queued, queued_ns;   /* the fluid queue, bytes, as of queued_ns */
+static size_t queued;                /* at least the fluid queue, bytes (exact as of queued_ns) */
+static uint64_t queued_ns;
+static size_t bound;                 /* a quarter of held_max, read at the first send */
 static int making_room;
 
-static uint64_t queue_bound(void) { return net_held_max() / 4; }
-
 /* The fluid queue now, drained since queued_ns. */
-static uint64_t queue_now(void)
+static size_t queue_now(void)
 {
     uint64_t now = net_time_ns(), dt = now - queued_ns;
     uint32_t bytes, ps;
@@ -100,10 +102,18 @@ static uint64_t queue_now(void)
         queued = 0;
     else {
         uint64_t drained = dt * 1000 * bytes / ps;
-        queued = drained >= queued ? 0 : queued - drained;
+        queued = drained >= queued ? 0 : queued - (size_t)drained;
     }
     queued_ns = now;
     return queued;
+}
+
+/* 1 if `more` bytes would pass the bound, drained as the model says. */
+static int past_bound(size_t more)
+{
+    if (!bound)
+        bound = net_held_max() / 4;
+    return queued + more > bound && queue_now() + more > bound;
 }
 
 static void drain(void)
@@ -113,11 +123,12 @@ static void drain(void)
     queued_ns = net_time_ns();
 }
 
-/* Room for a message of len bytes in pieces: drained, and the pending
- * receives completed, if it would pass the bound. */
-static void make_room(size_t len, size_t pieces)
+/* Room for a message of len bytes: drained, and the pending receives
+ * completed, if it would pass the bound (its first piece's overhead
+ * counted; send_piece counts the others). */
+static void make_room(size_t len)
 {
-    if (making_room || queue_now() + len + pieces * NIC_MSG_HELD_BYTES <= queue_bound())
+    if (making_room || !past_bound(len + NIC_MSG_HELD_BYTES))
         return;
     making_room = 1;                 /* progress may send (a nonblocking collective's round) */
     drain();
@@ -127,7 +138,7 @@ static void make_room(size_t len, size_t pieces)
 
 static void send_piece(int node, uint32_t wire, const void *p, size_t n)
 {
-    if (queue_now() + n + NIC_MSG_HELD_BYTES > queue_bound())
+    if (past_bound(n + NIC_MSG_HELD_BYTES))
         drain();
     queued += n + NIC_MSG_HELD_BYTES;
     net_send(node, (int)wire, p, n);
@@ -141,7 +152,7 @@ int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, in
     uint32_t wire = mpii_wire(ctx, tag) | (sync ? MPII_BIT_SYNC : 0);
     size_t max = net_msg_max(), off = 0;
     const unsigned char *p = buf;
-    make_room(len, len / max + 1);
+    make_room(len);
     for (;;) {
         size_t n = len - off < max ? len - off : max;
         send_piece(node, wire, p + off, n);

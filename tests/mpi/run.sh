@@ -273,6 +273,24 @@ mpicc_refuses_bad_input() {
   expect '[ $rc = 2 ] && grep -q "unknown option .--frobnicate." "$TMP/o"' "$(cat "$TMP/o")"
   expect '[ ! -e "$TMP/x.elf" ]'
 }
+# A program built as a Makefile builds it: each file compiled with -c
+# (-I, -D), the objects linked with -lm (the option, -c and .o files were
+# refused); its image runs. Under -c, -o names one object.
+mpicc_compiles_and_links_objects() {
+  mkdir -p "$TMP/mk"
+  printf '#include <math.h>\ndouble half_root(double x) { return sqrt(x) / HALF; }\n' > "$TMP/mk/util.c"
+  printf '#include <mpi.h>\n#include <stdio.h>\ndouble half_root(double);\nint main(int c, char **v) { int r;\n  MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n  if (r == 0) printf("half root %%.2f\\n", half_root(16.0));\n  return MPI_Finalize(); }\n' > "$TMP/mk/main.c"
+  local cc; cc=$(cd "$(dirname "$MPICC")" && pwd)/$(basename "$MPICC")
+  (cd "$TMP/mk" && "$cc" -c -DHALF=2 util.c && "$cc" -c -o main-arm.o main.c && "$cc" -o prog.elf main-arm.o util.o -lm) \
+    > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 0 ] && [ -f "$TMP/mk/util.o" ] && [ -f "$TMP/mk/prog.elf" ]' "$(cat "$TMP/o")"
+  "$WORMSIM" --app mpi --nodes 2 --kernel "$TMP/mk/prog.elf" --runs-dir "$RUNS" --output none > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && grep -q "half root 2.00" "$(latest)/node-000.log"' "$(cat "$TMP/o")"
+  "$MPICC" -c -o "$TMP/mk/two.o" "$TMP/mk/util.c" "$TMP/mk/main.c" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q -- "-o with -c names one object" "$TMP/o"' "$(cat "$TMP/o")"
+  "$MPICC" -c "$TMP/mk/util.o" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q -- "-c needs a C file" "$TMP/o"' "$(cat "$TMP/o")"
+}
 # An option's value is not another option: --arch -o is refused naming
 # --arch's values, not read as the ISA '-o' with x.elf left over as a file.
 mpicc_option_values_are_not_options() {
@@ -339,7 +357,7 @@ for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
-         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_run_mpi gdb_on_a_rank worked_example_as_written; do
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
 echo "mpi: $pass passed, $fail failed"
