@@ -51,6 +51,9 @@ size_t net_held_max(void);
 /* The NIC's full injection rate, as the router models the queue that
  * held_max bounds: *bytes every *ps picoseconds. */
 void net_nic_rate(uint32_t *bytes, uint32_t *ps);
+/* The longest message sent eagerly (eager_max); 0: every message. A
+ * longer one leaves only once its receiver has posted the receive. */
+size_t net_eager_max(void);
 
 /* Send len bytes to dst with a tag (tag >= 0). */
 void net_send(int dst, int tag, const void *buf, size_t len);

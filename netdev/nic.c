@@ -215,6 +215,7 @@ int net_nodes(void) { return cfg->shape.nodes; }
 unsigned net_ram_mib(void) { return cfg->ram_mib; }
 size_t net_msg_max(void) { return cfg->msg_max; }
 size_t net_held_max(void) { return cfg->held_max; }
+size_t net_eager_max(void) { return cfg->eager_max; }
 void net_nic_rate(uint32_t *bytes, uint32_t *ps)
 {
     *bytes = cfg->nic_flit_bytes;

@@ -102,7 +102,9 @@ struct nic_config {
                                           counting NIC_MSG_HELD_BYTES more (docs/network.md held_max) */
     uint32_t nic_flit_bytes;           /* the NIC's full injection rate: nic_flit_bytes (a flit of each */
     uint32_t nic_flit_ps;              /* injection channel) every nic_flit_ps (nic_cycles cycles) */
-    uint32_t reserved[3];
+    uint32_t eager_max;                /* the longest message sent eagerly; 0: every one (rendezvous,
+                                          docs/network.md) */
+    uint32_t reserved[2];
     char     app[64];                  /* NUL-terminated app name */
     char     args[NIC_ARGS_BYTES];     /* NUL-terminated, space-separated key=value */
 };

@@ -80,12 +80,15 @@ static int comm_rank_of_node(const struct mpii_comm *c, int node)
  * while it waited, at most what its own NIC sent in that time arrived
  * through a one-port node's ejection channel, so its mailbox stays under
  * held_max too. An eager message leaves whether or not its receiver has
- * posted, so the wait ends (under rendezvous, eager_max, it needs the
- * receivers' receives). Between the pieces of one message (one longer
+ * posted, so the wait ends. Between the pieces of one message (one longer
  * than the bound) it only waits: a receive there could wait for a peer
  * that is itself between pieces. So a window of MPI_Isend calls larger
  * than held_max, as osu_bw's and osu_bibw's 64 sends of 2 MiB, runs in
- * steps instead of stopping the run. */
+ * steps instead of stopping the run. Under rendezvous (net_eager_max) a
+ * long message leaves only once its receiver has posted: two ranks that
+ * both waited so for their sends would wait for ever (their posted
+ * receives are the library's until a wait takes them), so the library
+ * does not wait there, and the router's bound stands as it is. */
 static void progress(void);
 static size_t queued;                /* at least the fluid queue, bytes (exact as of queued_ns) */
 static uint64_t queued_ns;
@@ -112,8 +115,8 @@ static size_t queue_now(void)
 static int past_bound(size_t more)
 {
     if (!bound)
-        bound = net_held_max() / 4;
-    return queued + more > bound && queue_now() + more > bound;
+        bound = net_eager_max() ? SIZE_MAX : net_held_max() / 4;
+    return bound != SIZE_MAX && queued + more > bound && queue_now() + more > bound;
 }
 
 static void drain(void)

@@ -293,6 +293,7 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->t_recv_ns = r->p.t_recv_ns;
     c->ram_mib = r->p.ram_mib;
     c->held_max = r->p.held_max;
+    c->eager_max = r->p.eager_max;
     uint64_t fb, fps;
     nic_rate(r, &fb, &fps);
     c->nic_flit_bytes = (uint32_t)fb;
