@@ -157,9 +157,11 @@ static void usage(FILE *f)
 "      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
 "      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2 s, the\n"
 "                         time the nodes may take on the app's buffers, below, and what\n"
-"                         its ARGS ask: 1 ms of a host core a message, as runs=, iters=\n"
-"                         or items= multiply them, and work= spun at 50 M instructions\n"
-"                         a second a core; at most 86400 s)\n"
+"                         the ARGS of a collective app (runs=), pingpong (iters=) or\n"
+"                         fetchinc (items=, work=) ask: 1 ms of a host core a message,\n"
+"                         and work= spun at 50 M instructions a second a core; at\n"
+"                         most 86400 s; other apps, an MPI program among them, take\n"
+"                         the default)\n"
 "      --hang-timeout S   end the run when nothing moved for S seconds (default 15 s,\n"
 "                         nodes x the app's buffer bytes at 8 MiB/s a host core, and\n"
 "                         every node spinning a work= at once; at most the --timeout)\n"
@@ -248,8 +250,10 @@ static double buffer_work_s(const struct run *rn)
 }
 
 /* The wall time the whole run may take on what its ARGS ask beyond the
- * buffers (app_work_need), so that the largest accepted runs= or iters=
- * are not cut short by the default --timeout. HOST_S_PER_MSG: a message
+ * buffers (app_work_need: the collective apps, pingpong and fetchinc; not
+ * the control-network apps, whose runs= and len= the default does not
+ * count), so that the largest accepted runs= or iters= of those are not
+ * cut short by the default --timeout. HOST_S_PER_MSG: a message
  * costs the host about 150 us of wall time between two nodes (pingpong,
  * 40,000 messages in 6.9 s on 2 cores) and about 390 us of the QEMUs' CPU
  * on a large machine (docs/scale.md); 1 ms of a core leaves room for a

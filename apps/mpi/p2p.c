@@ -2,7 +2,7 @@
  *
  * Sends are eager: net_send() returns once the NIC holds the data, so
  * MPI_Send, MPI_Rsend and MPI_Isend complete at once (MPI allows a
- * standard send to buffer). MPI_Ssend also waits for the receiver's
+ * standard send to buffer), unless the NIC has no room (below). MPI_Ssend also waits for the receiver's
  * acknowledgement, sent when the matching receive completes. A message
  * longer than the NIC's msg_max goes as several (mpii.h).
  *

@@ -45,21 +45,22 @@ static void grid_coords(const struct mpii_cart *g, int r, int *x)
     }
 }
 
-/* The grid's checks: 0 < ndims <= MPII_MAX_DIMS, every dims[k] > 0, the
- * product at most n; the product in *size. */
+/* The grid's checks: 0 <= ndims <= MPII_MAX_DIMS (0: a grid of one rank,
+ * MPI-3.1 7.5.1), every dims[k] > 0, the product at most n; the product
+ * in *size. */
 static int grid_ok(MPI_Comm comm, int ndims, const int *dims, int n, int *size)
 {
-    if (ndims < 1 || ndims > MPII_MAX_DIMS)
-        return mpii_err(comm, MPI_ERR_DIMS, "ndims %d; accepted: 1..%d", ndims, MPII_MAX_DIMS);
-    long p = 1;
+    if (ndims < 0 || ndims > MPII_MAX_DIMS)
+        return mpii_err(comm, MPI_ERR_DIMS, "ndims %d; accepted: 0..%d", ndims, MPII_MAX_DIMS);
+    int p = 1;
     for (int k = 0; k < ndims; k++) {
         if (dims[k] < 1)
             return mpii_err(comm, MPI_ERR_DIMS, "dims[%d] = %d; accepted: 1 or more", k, dims[k]);
-        p *= dims[k];
-        if (p > n)
+        if (dims[k] > n / p)                 /* p * dims[k] > n, without overflow */
             return mpii_err(comm, MPI_ERR_ARG, "a grid of more than the communicator's %d ranks", n);
+        p *= dims[k];
     }
-    *size = (int)p;
+    *size = p;
     return MPI_SUCCESS;
 }
 
@@ -97,13 +98,65 @@ static int grid_place(const struct mpii_cart *g, const int *perm, int laid, int 
     return grid_rank(g, x);
 }
 
+/* The divisors of n, largest first, in d (at most 1600 for n < 2^31);
+ * their count. */
+static int divisors(int n, int *d, int cap)
+{
+    static int lo[800], hi[800];             /* (static: a node's stack is small; one thread) */
+    int small = 0, nd = 0;
+    for (int q = 1; q <= n / q && small < 800; q++)
+        if (n % q == 0) {
+            lo[small] = q;
+            hi[small++] = n / q;
+        }
+    for (int i = 0; i < small && nd < cap; i++)        /* n/q from q = 1 up: largest first */
+        d[nd++] = hi[i];
+    for (int i = small - 1; i >= 0 && nd < cap; i--)   /* then q, down, once if q = n/q */
+        if (lo[i] != hi[i])
+            d[nd++] = lo[i];
+    return nd;
+}
+
+/* The factors cur[depth..k) of left, each a divisor in div[0..nd) (largest
+ * first), at most maxf and none above the one before: the search for
+ * MPI_Dims_create's choice, kept in best (*spread: its largest less its
+ * smallest; -1 before the first). */
+static void closest(int left, int k, int maxf, const int *div, int nd, int *cur, int depth, int *best,
+                    int *spread)
+{
+    if (depth == k - 1) {                    /* the last factor is what is left */
+        if (left > maxf)
+            return;
+        cur[depth] = left;
+        int s = cur[0] - left;
+        if (*spread < 0 || s < *spread || (s == *spread && cur[0] < best[0])) {
+            *spread = s;
+            for (int i = 0; i < k; i++)
+                best[i] = cur[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nd; i++) {
+        int q = div[i];
+        if (q > maxf || left % q)
+            continue;
+        long long room = 1;                  /* the k - depth factors from here are at most q each */
+        for (int j = depth; j < k && room < left; j++)
+            room *= q;
+        if (room < left)
+            break;                           /* smaller divisors fit even less */
+        cur[depth] = q;
+        closest(left / q, k, q, div, nd, cur, depth + 1, best, spread);
+    }
+}
+
 int MPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     MPII_ENTER("MPI_Dims_create");
     if (nnodes < 1)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "nnodes %d; accepted: 1 or more", nnodes);
-    if (ndims < 1 || ndims > MPII_MAX_DIMS)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "ndims %d; accepted: 1..%d", ndims, MPII_MAX_DIMS);
+    if (ndims < 0 || ndims > MPII_MAX_DIMS)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "ndims %d; accepted: 0..%d", ndims, MPII_MAX_DIMS);
     int left = nnodes, free_dims = 0;
     for (int k = 0; k < ndims; k++) {
         if (dims[k] < 0)
@@ -123,32 +176,15 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
                             nnodes);
         return MPI_SUCCESS;
     }
-    /* As balanced as can be: each prime factor of what is left, largest
-     * first, goes to the free dimension with the smallest product so far;
-     * then the free dimensions in non-increasing order (MPI-3.1 7.5.2). */
-    int f[MPII_MAX_DIMS];
-    for (int i = 0; i < free_dims; i++)
-        f[i] = 1;
-    int primes[32], np = 0;
-    for (int q = 2, v = left; v > 1; q++) {
-        if ((long)q * q > v)
-            q = v;
-        while (v % q == 0 && np < 32)
-            primes[np++] = q, v /= q;
-    }
-    for (int i = np - 1; i >= 0; i--) {
-        int s = 0;
-        for (int j = 1; j < free_dims; j++)
-            if (f[j] < f[s])
-                s = j;
-        f[s] *= primes[i];
-    }
-    for (int i = 1; i < free_dims; i++)      /* insertion sort, non-increasing */
-        for (int j = i; j > 0 && f[j] > f[j - 1]; j--) {
-            int t = f[j];
-            f[j] = f[j - 1];
-            f[j - 1] = t;
-        }
+    /* As close to each other as possible (MPI-3.1 7.5.2): of every way to
+     * write what is left as free_dims factors, the one whose largest and
+     * smallest differ least (then the smaller largest), in non-increasing
+     * order. 72 in two is 9 x 8, where taking the largest prime factor
+     * first gives 12 x 6. */
+    static int div[1600];
+    int f[MPII_MAX_DIMS], cur[MPII_MAX_DIMS], spread = -1;
+    int nd = divisors(left, div, 1600);
+    closest(left, free_dims, left, div, nd, cur, 0, f, &spread);
     for (int k = 0, i = 0; k < ndims; k++)
         if (dims[k] == 0)
             dims[k] = f[i++];
@@ -273,14 +309,15 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
     grid_coords(g, c->rank, x);
     at = x[direction];
     for (int s = -1; s <= 1; s += 2) {       /* the source (-disp), then the destination (+disp) */
-        int v = at + s * disp, *out = s < 0 ? rank_source : rank_dest;
+        long long v = at + (long long)s * disp;  /* (no overflow at |disp| near INT_MAX) */
+        int *out = s < 0 ? rank_source : rank_dest;
         if (g->periods[direction])
             v = ((v % n) + n) % n;
         if (v < 0 || v >= n) {
             *out = MPI_PROC_NULL;
             continue;
         }
-        x[direction] = v;
+        x[direction] = (int)v;
         *out = grid_rank(g, x);
     }
     return MPI_SUCCESS;
@@ -304,11 +341,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
             s->periods[s->ndims++] = g->periods[k];
         } else                               /* dropped: it tells the sub-grids apart */
             color = color * g->dims[k] + x[k];
-    if (!s->ndims) {                         /* every dimension dropped: a grid of one (MPI-3.1 7.5.8) */
-        s->ndims = 1;
-        s->dims[0] = 1;
-        s->periods[0] = 0;
-    }
+    /* every dimension dropped: a zero-dimensional grid of one (MPI-3.1 7.5.7) */
     int e = MPI_Comm_split(comm, color, key, newcomm);
     mpii_call = "MPI_Cart_sub";
     if (e || *newcomm == MPI_COMM_NULL) {

@@ -12,13 +12,15 @@
 #              one C file), as cc -c does; no image
 #   -o         the image (or, with -c, the object) to write, in a directory
 #              that exists (default: the first file's name with .elf, here)
-#   compile options: -DNAME[=V] -UNAME -IDIR -O<n> -g.. -W.. -w -std=.. -pedantic
+#   compile options: -DNAME[=V] -UNAME -IDIR (or -D NAME, -U NAME, -I DIR)
+#                    -O<n> -g.. -W.. -w -std=.. -pedantic -f.. -MMD -MD -MP
 #   link options:    -lNAME (-lm: the math functions are picolibc's own)
-#                    -LDIR -Wl,.. (ignored with -c, as cc ignores them)
+#                    -LDIR (or -l NAME, -L DIR) -Wl,.. (ignored with -c, as cc
+#                    ignores them)
 # Run the image with: wormsim --app mpi --kernel IMAGE --args "argv words".
 set -u
 die() { echo "wormsim-mpicc: $*" >&2; exit 2; }
-USAGE="usage: wormsim-mpicc [--arch arm|riscv] [-c] [-o FILE] [-D.. -U.. -I.. -O.. -g -W.. -w -std=.. -l.. -L.. -Wl,..] FILE.c|.o|.a..."
+USAGE="usage: wormsim-mpicc [--arch arm|riscv] [-c] [-o FILE] [-D.. -U.. -I.. -O.. -g -W.. -w -std=.. -pedantic -f.. -MMD -MD -MP -l.. -L.. -Wl,..] FILE.c|.o|.a..."
 for v in WMPICC_INCLUDE WMPICC_arm_CC WMPICC_riscv_CC; do
   [ -n "${!v:-}" ] || die "\$$v is not set: run build/bin/wormsim-mpicc, which make writes (make $(printf %s build/bin/wormsim-mpicc))"
 done
@@ -34,8 +36,12 @@ while [ $# -gt 0 ]; do
         [ "${2#-}" = "$2" ] || die "-o needs a file name, not the option '$2' (a file whose name starts with '-': write ./$2); $USAGE"
         out=$2; shift 2 ;;
     -c) compile_only=1; shift ;;
+    -l|-L) [ -n "${2-}" ] && [ "${2#-}" = "$2" ] || die "$1 needs a value; $USAGE"
+           ldflags+=("$1$2"); shift 2 ;;
     -Wl,*|-l?*|-L?*) ldflags+=("$1"); shift ;;
-    -D?*|-U?*|-I?*|-O*|-g*|-W?*|-w|-std=*|-pedantic) flags+=("$1"); shift ;;
+    -D|-U|-I) [ -n "${2-}" ] && [ "${2#-}" = "$2" ] || die "$1 needs a value; $USAGE"
+              flags+=("$1$2"); shift 2 ;;
+    -D?*|-U?*|-I?*|-O*|-g*|-W?*|-w|-std=*|-pedantic|-f?*|-MMD|-MD|-MP) flags+=("$1"); shift ;;
     -*) die "unknown option '$1'; $USAGE" ;;
     *.c) [ -f "$1" ] || die "no C file '$1'"; files+=("$1"); shift ;;
     *.o|*.a) [ -f "$1" ] || die "no object file '$1'"; objs_in+=("$1"); shift ;;

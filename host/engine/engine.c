@@ -296,8 +296,12 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->eager_max = r->p.eager_max;
     uint64_t fb, fps;
     nic_rate(r, &fb, &fps);
+    while (fps > UINT32_MAX) {       /* both halved, the time up and the bytes down: never faster */
+        fps = (fps + 1) / 2;
+        fb /= 2;
+    }
     c->nic_flit_bytes = (uint32_t)fb;
-    c->nic_flit_ps = fps <= UINT32_MAX ? (uint32_t)fps : UINT32_MAX;   /* (a slower NIC: a smaller queue bound) */
+    c->nic_flit_ps = (uint32_t)fps;
     snprintf(c->app, sizeof c->app, "%s", app);
     snprintf(c->args, sizeof c->args, "%s", args ? args : "");
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */

@@ -6,7 +6,10 @@
  * is not used, so the output is Open MPI's too).
  * With -d AxB [-r]: only the halo exchange, on an A x B periodic grid
  * made with reorder if -r: each rank sends 1000 bytes to both neighbours
- * of each dimension (tests/mpi/run.sh reads the hops of those messages). */
+ * of each dimension (tests/mpi/run.sh reads the hops of those messages).
+ * With -n N: only MPI_Dims_create's choices for N nodes in 2, 3 and 4
+ * dimensions, and zero-dimensional grids (where MPIs differ: the
+ * standard's "as close to each other as possible" is not every MPI's). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,7 +40,7 @@ static int halo(MPI_Comm g, int ndims)
 
 static void dims_line(int n, int nd, int a, int b, int c)
 {
-    int d[3] = { a, b, c };
+    int d[4] = { a, b, c, 0 };
     MPI_Dims_create(n, nd, d);
     if (rank == 0) {
         printf("dims_create(%d, %d):", n, nd);
@@ -49,15 +52,45 @@ static void dims_line(int n, int nd, int a, int b, int c)
 
 int main(int argc, char **argv)
 {
-    int opt, ga = 0, gb = 0, reorder = 0;
-    while ((opt = getopt(argc, argv, "d:r")) != -1)
+    int opt, ga = 0, gb = 0, reorder = 0, nn = 0;
+    while ((opt = getopt(argc, argv, "d:rn:")) != -1)
         if (opt == 'd')
             sscanf(optarg, "%dx%d", &ga, &gb);
         else if (opt == 'r')
             reorder = 1;
+        else if (opt == 'n')
+            nn = atoi(optarg);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (nn) {                                /* MPI_Dims_create alone, and zero dimensions */
+        dims_line(nn, 2, 0, 0, 0);
+        dims_line(nn, 3, 0, 0, 0);
+        dims_line(nn, 4, 0, 0, 0);
+        MPI_Comm z, zs;
+        int nd = -1, keep = 0, one = 1;
+        MPI_Cart_create(MPI_COMM_WORLD, 0, NULL, NULL, 0, &z);
+        if (z != MPI_COMM_NULL) {
+            MPI_Cartdim_get(z, &nd);
+            MPI_Comm_size(z, &one);
+        }
+        int line = size, flat = 0, snd = -1;
+        MPI_Comm g;
+        MPI_Cart_create(MPI_COMM_WORLD, 1, &line, &flat, 0, &g);
+        MPI_Cart_sub(g, &keep, &zs);
+        MPI_Cartdim_get(zs, &snd);
+        int huge[2] = { 2, 2147483647 }, per[2] = { 0, 0 }, cls = 0;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm big = MPI_COMM_NULL;
+        MPI_Error_class(MPI_Cart_create(MPI_COMM_WORLD, 2, huge, per, 0, &big), &cls);
+        if (rank == 0) {
+            printf("zero dimensions: cart_create %d rank(s), cartdim %d; cart_sub dropping all: cartdim %d\n", one,
+                   nd, snd);
+            printf("a grid of 2 x 2147483647: %s\n", cls == MPI_ERR_ARG && big == MPI_COMM_NULL ? "refused" : "made");
+        }
+        MPI_Finalize();
+        return 0;
+    }
     if (ga) {                                /* the halo exchange alone */
         int dims[2] = { ga, gb }, periods[2] = { 1, 1 };
         MPI_Comm g;

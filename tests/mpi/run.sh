@@ -103,6 +103,23 @@ window_past_held_max() {
 # Cartesian topologies, as Open MPI answers them (reorder not used).
 cart_arm_8() { same_as_open_mpi cart arm 8 ""; }
 cart_mixed_12() { same_as_open_mpi cart mixed 12 ""; }
+# MPI_Dims_create as the standard has it, "as close to each other as
+# possible" (72 in two is 9 x 8; Open MPI answers 12 x 6), a large prime
+# at once on 32-bit ARM (its trial division overflowed and ran for ever),
+# zero-dimensional grids (MPI-3.1 7.5.1, 7.5.7; they were refused or made
+# one-dimensional) and a grid whose size overflows 32 bits (made, empty).
+cart_dims_and_edges() {
+  emu cart arm 4 "-n 72"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/d"
+  printf '%s\n' "dims_create(72, 2): 9 8" "dims_create(72, 3): 6 4 3" "dims_create(72, 4): 4 3 3 2" \
+    "zero dimensions: cart_create 1 rank(s), cartdim 0; cart_sub dropping all: cartdim 0" \
+    "a grid of 2 x 2147483647: refused" > "$TMP/want"
+  expect 'cmp -s "$TMP/d" "$TMP/want"' "$(diff "$TMP/d" "$TMP/want")"
+  emu cart arm 2 "-n 2147483647" --hang-timeout 10; rc=$?
+  expect '[ $rc = 0 ] && tr -d "\r" < "$(latest)/node-000.log" | grep -q "^dims_create(2147483647, 4): 2147483647 1 1 1$"' \
+    "$(head -3 "$TMP/emu.out")"
+}
 # With reorder, a grid of the machine's dimensions lies on the machine:
 # on an 8x4 torus (8 nodes a row), the grid {8, 4} made with reorder sends
 # every halo message (1000 bytes) one hop; made without, it keeps the
@@ -281,16 +298,18 @@ mpicc_refuses_bad_input() {
   expect '[ ! -e "$TMP/x.elf" ]'
 }
 # A program built as a Makefile builds it: each file compiled with -c
-# (-I, -D), the objects linked with -lm (the option, -c and .o files were
-# refused); its image runs. Under -c, -o names one object.
+# (-D NAME, -I DIR, -f.., -MMD), the objects linked with -l m (the option,
+# -c and .o files were refused); its image runs. Under -c, -o names one
+# object.
 mpicc_compiles_and_links_objects() {
   mkdir -p "$TMP/mk"
   printf '#include <math.h>\ndouble half_root(double x) { return sqrt(x) / HALF; }\n' > "$TMP/mk/util.c"
   printf '#include <mpi.h>\n#include <stdio.h>\ndouble half_root(double);\nint main(int c, char **v) { int r;\n  MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n  if (r == 0) printf("half root %%.2f\\n", half_root(16.0));\n  return MPI_Finalize(); }\n' > "$TMP/mk/main.c"
   local cc; cc=$(cd "$(dirname "$MPICC")" && pwd)/$(basename "$MPICC")
-  (cd "$TMP/mk" && "$cc" -c -DHALF=2 util.c && "$cc" -c -o main-arm.o main.c && "$cc" -o prog.elf main-arm.o util.o -lm) \
+  (cd "$TMP/mk" && "$cc" -c -D HALF=2 -I . -fno-strict-aliasing -MMD util.c && "$cc" -c -o main-arm.o main.c &&
+     "$cc" -o prog.elf main-arm.o util.o -l m) \
     > "$TMP/o" 2>&1; local rc=$?
-  expect '[ $rc = 0 ] && [ -f "$TMP/mk/util.o" ] && [ -f "$TMP/mk/prog.elf" ]' "$(cat "$TMP/o")"
+  expect '[ $rc = 0 ] && [ -f "$TMP/mk/util.o" ] && [ -f "$TMP/mk/util.d" ] && [ -f "$TMP/mk/prog.elf" ]' "$(cat "$TMP/o")"
   "$WORMSIM" --app mpi --nodes 2 --kernel "$TMP/mk/prog.elf" --runs-dir "$RUNS" --output none > "$TMP/o" 2>&1; rc=$?
   expect '[ $rc = 0 ] && grep -q "half root 2.00" "$(latest)/node-000.log"' "$(cat "$TMP/o")"
   "$MPICC" -c -o "$TMP/mk/two.o" "$TMP/mk/util.c" "$TMP/mk/main.c" > "$TMP/o" 2>&1; rc=$?
@@ -360,7 +379,7 @@ worked_example_as_written() {
   expect '[ $rc = 0 ]' "$(tail -15 "$TMP/we")"
 }
 
-for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
+for x in basics_arm_8 basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
