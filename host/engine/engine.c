@@ -1130,13 +1130,16 @@ int engine_advance(struct engine *r)
 }
 
 /* A node that sends faster than its NIC injects. The NIC queue is
- * bounded from below by a fluid model: every SEND adds its bytes (payload
- * and NIC_MSG_HELD_BYTES) at its time, and the queue drains at the NIC's full
+ * modelled as a fluid: every SEND adds its bytes (payload and
+ * NIC_MSG_HELD_BYTES) at its time, and the queue drains at the NIC's full
  * rate, all its injection channels at one flit per nic_cycles, from then
- * on. The real queue is never shorter (a message waits for its send
- * start-up, a channel, the network), and the model reads only the node's
- * own descriptors, so the check is exact in simulated time: the same
- * program fails at the same SEND whatever the host does. */
+ * on. Of payload the real queue is never shorter (a message waits for its
+ * send start-up, a channel, the network); the record's bytes drain at the
+ * same byte rate, where the NIC sends a small message's flits in less, so
+ * a long stream of very small messages on a NIC much slower than its node
+ * is counted longer than it is (docs/design.md). The model reads only the
+ * node's own descriptors, so the check is exact in simulated time: the
+ * same program fails at the same SEND whatever the host does. */
 static int nic_queue_check(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     const struct net_params *np = &r->p.net;
