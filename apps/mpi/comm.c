@@ -17,11 +17,6 @@ struct mpii_comm *mpii_comm(MPI_Comm c)
     return c >= 0 && c < MPII_MAX_COMMS && mpii_comms[c].used == 1 ? &mpii_comms[c] : NULL;
 }
 
-#define COMM_OR_ERR(c, comm)                                                                   \
-    struct mpii_comm *c = mpii_comm(comm);                                                     \
-    if (!c)                                                                                    \
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
-
 int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len)
 {
     struct mpii_comm *c = mpii_comm(comm);

@@ -69,6 +69,11 @@ extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
 
 /* The communicator of a handle, or NULL. */
 struct mpii_comm *mpii_comm(MPI_Comm c);
+/* In a call: c, the communicator of handle comm, or return MPI_ERR_COMM. */
+#define COMM_OR_ERR(c, comm)                                                                   \
+    struct mpii_comm *c = mpii_comm(comm);                                                     \
+    if (!c)                                                                                    \
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
 /* A call's communicator (in *cp), count, type (contiguous if contig) and
  * root (-1: none) checked, and its bytes in *len; else an error class. */
 int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len);

@@ -18,11 +18,6 @@
 #include "mpii.h"
 #include "../../netdev/net.h"
 
-#define COMM_OR_ERR(c, comm)                                                                   \
-    struct mpii_comm *c = mpii_comm(comm);                                                     \
-    if (!c)                                                                                    \
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
-
 #define CART_OR_ERR(g, c, comm)                                                                \
     struct mpii_cart *g = (c)->cart;                                                           \
     if (!g)                                                                                    \
