@@ -157,11 +157,11 @@ static void usage(FILE *f)
 "      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
 "      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2 s, the\n"
 "                         time the nodes may take on the app's buffers, below, and what\n"
-"                         the ARGS of a collective app (runs=), pingpong (iters=) or\n"
-"                         fetchinc (items=, work=) ask: 1 ms of a host core a message,\n"
-"                         and work= spun at 50 M instructions a second a core; at\n"
-"                         most 86400 s; other apps, an MPI program among them, take\n"
-"                         the default)\n"
+"                         the app's ARGS ask (runs=, iters=, items=, len= of the\n"
+"                         control-network apps): 1 ms of a host core a message or\n"
+"                         operation, and fetchinc's work= at 50 M instructions a\n"
+"                         second a core; at most 86400 s. An MPI program takes the\n"
+"                         default: the host cannot know its length)\n"
 "      --hang-timeout S   end the run when nothing moved for S seconds (default 15 s,\n"
 "                         nodes x the app's buffer bytes at 8 MiB/s a host core, and\n"
 "                         every node spinning a work= at once; at most the --timeout)\n"
@@ -250,10 +250,8 @@ static double buffer_work_s(const struct run *rn)
 }
 
 /* The wall time the whole run may take on what its ARGS ask beyond the
- * buffers (app_work_need: the collective apps, pingpong and fetchinc; not
- * the control-network apps, whose runs= and len= the default does not
- * count), so that the largest accepted runs= or iters= of those are not
- * cut short by the default --timeout. HOST_S_PER_MSG: a message
+ * buffers (app_work_need), so that the largest accepted runs=, iters= or
+ * len= are not cut short by the default --timeout. HOST_S_PER_MSG: a message
  * costs the host about 150 us of wall time between two nodes (pingpong,
  * 40,000 messages in 6.9 s on 2 cores) and about 390 us of the QEMUs' CPU
  * on a large machine (docs/scale.md); 1 ms of a core leaves room for a
@@ -284,22 +282,28 @@ static void list_apps(FILE *f)
     }
 }
 
-/* ARGS with a comma before a key (len=1024,iters=3) read as one value;
- * the words as ARGS takes them, spaces between keys, in buf; 0 if none. */
+/* ARGS with a comma before a key (len=1024,iters=3 or len=1024, iters=3)
+ * read as one value; the words as ARGS takes them, one space between
+ * keys, in buf; 0 if none. */
 static int comma_keys(const char *args, char *buf, size_t len)
 {
     int found = 0;
-    size_t n = strlen(args);
+    size_t n = strlen(args), o = 0;
     if (n >= len)
         return 0;
-    memcpy(buf, args, n + 1);
-    for (char *c = strchr(buf, ','); c; c = strchr(c + 1, ',')) {
-        size_t k = strspn(c + 1, "abcdefghijklmnopqrstuvwxyz_0123456789");
-        if (k && c[1 + k] == '=' && !(c[1] >= '0' && c[1] <= '9')) {
-            *c = ' ';
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i + 1;
+        while (args[i] == ',' && args[j] == ' ')
+            j++;
+        size_t k = strspn(args + j, "abcdefghijklmnopqrstuvwxyz_0123456789");
+        if (args[i] == ',' && k && args[j + k] == '=' && !(args[j] >= '0' && args[j] <= '9')) {
+            buf[o++] = ' ';          /* the comma and the spaces after it: one space */
+            i = j - 1;
             found = 1;
-        }
+        } else
+            buf[o++] = args[i];
     }
+    buf[o] = 0;
     return found;
 }
 

@@ -64,7 +64,16 @@ struct app_work app_work_need(const char *app, int restr, const struct app_shape
     if (app_check_args(app, restr, sh, args, msg_max, err, sizeof err) ||
         app_args_parse(app, args, sh->nodes, msg_max, &aa, err, sizeof err))
         return w;
-    if (!strcmp(app, "pingpong")) {     /* apps/pingpong.c: a message and its echo an iteration */
+    double runs = (double)app_arg(&aa, "runs"), p = (double)sh->nodes, len = (double)app_arg(&aa, "len");
+    if (!strcmp(app, "bcast_hw")) {    /* apps/hw_ctrl.c: every node, one operation per 8 bytes, a run */
+        w.msgs = runs * p * ((len + 7) / 8);
+    } else if (!strcmp(app, "allreduce_hw") || !strcmp(app, "scan_hw")) {   /* one per element, 4 bytes at least */
+        w.msgs = runs * p * (len / 4);
+    } else if (!strcmp(app, "barrier_hw")) {
+        w.msgs = runs * p;
+    } else if (!strcmp(app, "allgather_flood_nic")) {   /* every node's block to every node, a run */
+        w.msgs = runs * p * p;
+    } else if (!strcmp(app, "pingpong")) {     /* apps/pingpong.c: a message and its echo an iteration */
         w.msgs = 2.0 * (double)app_arg(&aa, "iters");
     } else if (!strcmp(app, "fetchinc")) {  /* apps/hw_fetchinc.c: a request and a reply, work= ns, an item */
         w.msgs = 2.0 * (double)app_arg(&aa, "items");

@@ -16,7 +16,9 @@ unsigned long app_heap_need(const char *app, int restr, const struct app_shape *
  * buffers, for the run tool's default time limits: the messages it sends
  * (at most: a collective's nodes x steps x runs, each step counted as one
  * message a node; pingpong's two an iteration; fetchinc's request and
- * reply an item) and the node time it spins, in simulated ns (fetchinc's
+ * reply an item; the control network's operations, every node's a run:
+ * one per 8 bytes of bcast_hw, one per 4 of allreduce_hw and scan_hw, one
+ * of barrier_hw; allgather_flood_nic's nodes x nodes a run) and the node time it spins, in simulated ns (fetchinc's
  * items x work; the longest of it between two of a node's NIC uses,
  * work). Zero for an app whose ARGS ask no such work, or for ARGS
  * that app_check_args refuses. */

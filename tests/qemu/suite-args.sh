@@ -85,7 +85,9 @@ args_ok_hang() {
 # A comma between keys reads as one value; the refusal says how ARGS
 # separates its keys (it said only that "1024,iters=3" is not a number).
 args_commas_between_keys() { bad_input --app pingpong --nodes 4 --args 'len=1024,iters=3' -- \
-                               "len=1024,iters=3 is not a whole number; .* \(ARGS separates its keys by spaces: ARGS='len=1024 iters=3'\)$"; }
+                               "len=1024,iters=3 is not a whole number; .* \(ARGS separates its keys by spaces: ARGS='len=1024 iters=3'\)$"
+                             bad_input --app pingpong --nodes 4 --args 'len=1024, iters=3' -- \
+                               "\(ARGS separates its keys by spaces: ARGS='len=1024 iters=3'\)$"; }
 
 # The default --timeout grows with the messages ARGS ask for: pingpong
 # iters=1000000 was cut at the 62 s of a 4-node run. The extra wall time
@@ -100,6 +102,14 @@ args_limits_cover_the_messages() {
   expect '[ -n "$small" ] && [ -n "$big" ] && [ -n "$ws" ] && [ -n "$wb" ]' "limits '$small' '$big', walls '$ws' '$wb': $(cat "$TMP/w")"
   expect 'awk -v s="$small" -v b="$big" -v ws="$ws" -v wb="$wb" "BEGIN { exit !(b - s >= 100 * (wb - ws)) }"' \
          "limit $small s at iters=2 and $big s at 1000000; the runs took $ws s and $wb s at 2 and 10000"
+  # the control network's broadcast: len= counts its operations (8 bytes each)
+  k=(--kernel "$KERNEL" --runs-dir "$RUNS" --app bcast_hw --nodes 4)
+  lim() { "$WORMSIM" "${k[@]}" --check --args "len=$1" 2>&1 | sed -n 's/.*limits \([0-9]*\) s in all.*/\1/p'; }
+  wall() { "$WORMSIM" "${k[@]}" --output none --args "len=$1" > "$TMP/w" 2>&1 || return 1; summary .wall_s; }
+  small=$(lim 8); big=$(lim 1048576); ws=$(wall 8); wb=$(wall 65536)
+  expect '[ -n "$small" ] && [ -n "$big" ] && [ -n "$ws" ] && [ -n "$wb" ]' "limits '$small' '$big', walls '$ws' '$wb': $(cat "$TMP/w")"
+  expect 'awk -v s="$small" -v b="$big" -v ws="$ws" -v wb="$wb" "BEGIN { exit !(b - s >= 16 * (wb - ws)) }"' \
+         "bcast_hw: limit $small s at len=8 and $big s at 1048576; the runs took $ws s and $wb s at 8 and 65536"
 }
 
 for a in args_pingpong_not_a_node args_pingpong_len_nan args_pingpong_same_node args_pingpong_len_max args_octal \
