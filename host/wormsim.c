@@ -91,8 +91,7 @@ struct run {
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
     int check_only;                     /* --check: every check, then exit before any node starts */
     int merge_pages;                    /* --merge-pages: nodes share their identical pages (launch/merge.h) */
-    unsigned long app_heap;             /* node memory the app's buffers take (app_heap_need) */
-    struct app_work app_work;           /* its messages and spinning (app_work_need) */
+    struct app_need need;               /* what the app's ARGS ask: node memory, messages, spinning */
     unsigned long long held_room;       /* bytes of messages the router may hold (check_memory) */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
@@ -230,7 +229,7 @@ static int parse_seconds(const char *opt, const char *s, double *out)
 }
 
 /* The wall time the nodes may spend on their own buffers between two NIC
- * uses: filling, copying and checking the app's buffers (nodes x app_heap
+ * uses: filling, copying and checking the app's buffers (nodes x need.heap
  * bytes), all nodes sharing the host's cores. GUEST_BYTES_PER_S is a
  * floor on what one core does: an ARM node under QEMU (TCG, icount)
  * worked through about 30 MB/s a core (alltoall_pex on 16x16 at 8 KB:
@@ -246,11 +245,11 @@ static double host_cores(void)
 
 static double buffer_work_s(const struct run *rn)
 {
-    return (double)rn->m.nodes * (double)rn->app_heap / (GUEST_BYTES_PER_S * host_cores());
+    return (double)rn->m.nodes * (double)rn->need.heap / (GUEST_BYTES_PER_S * host_cores());
 }
 
 /* The wall time the whole run may take on what its ARGS ask beyond the
- * buffers (app_work_need), so that the largest accepted runs=, iters= or
+ * buffers (app_need), so that the largest accepted runs=, iters= or
  * len= are not cut short by the default --timeout. HOST_S_PER_MSG: a message
  * costs the host about 150 us of wall time between two nodes (pingpong,
  * 40,000 messages in 6.9 s on 2 cores) and about 390 us of the QEMUs' CPU
@@ -270,7 +269,7 @@ static double seconds_capped(double s) { return fmin_s(s, TIMEOUT_MAX_S); }
 
 static double asked_work_s(const struct run *rn)
 {
-    return rn->app_work.msgs * HOST_S_PER_MSG / host_cores() + spin_s(rn, rn->app_work.spin_ns);
+    return rn->need.msgs * HOST_S_PER_MSG / host_cores() + spin_s(rn, rn->need.spin_ns);
 }
 
 static void list_apps(FILE *f)
@@ -323,8 +322,7 @@ static int check_app(struct run *rn)
                 fprintf(stderr, "wormsim: %s\n", err);
             return -1;
         }
-        rn->app_heap = app_heap_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
-        rn->app_work = app_work_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
+        rn->need = app_need(rn->app, apps[i].restr, &sh, rn->args, rn->p.msg_max);
         return 0;
     }
     /* The nearest names (at most three) when some are near, else every
@@ -373,7 +371,7 @@ static unsigned node_kib(const struct run *rn, int a)
  * app's buffers and its NIC memory. */
 static unsigned long long node_bytes_with(const struct run *rn, unsigned qemu_kib)
 {
-    return ((unsigned long long)qemu_kib << 10) + rn->app_heap + rn->p.nic_mem;
+    return ((unsigned long long)qemu_kib << 10) + rn->need.heap + rn->p.nic_mem;
 }
 
 /* What one node of ISA a holds: its QEMU's own pages as counted (node_kib). */
@@ -458,7 +456,7 @@ static int check_memory(struct run *rn)
             "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer "
             "nodes or a shorter len, free memory, or set --mem-limit%s\n",
             own, whose, need >> 20, node_kib(rn, ARCH_ARM), arch_shared_mib[ARCH_ARM], node_kib(rn, ARCH_RISCV),
-            arch_shared_mib[ARCH_RISCV], rn->app_heap >> 10,
+            arch_shared_mib[ARCH_RISCV], rn->need.heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), RUN_TOOL_MIB, ROUTER_NODE_KIB, limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo",
             rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")", merged);
@@ -1053,7 +1051,7 @@ static int merge_pace_look(struct run *rn, int i, const void *owner, char *err, 
         if (link_owner(j, rn->m.nodes) != link_rank())
             continue;
         if (j < i) {
-            pc.later += rn->app_heap + (MERGE_GROWTH_KIB << 10);
+            pc.later += rn->need.heap + (MERGE_GROWTH_KIB << 10);
         } else {
             pc.rest_whole += whole_bytes(rn, rn->arch[j]);
             pc.rest_merged += node_bytes(rn, rn->arch[j]);
@@ -1617,7 +1615,7 @@ static int run_main(struct host *h, int argc, char **argv)
     if (!rn.timeout_s)
         rn.timeout_s = seconds_capped(60 + rn.m.nodes / 2.0 + work + asked_work_s(&rn));
     if (!rn.hang_s)              /* and every node spinning at once between two NIC uses */
-        rn.hang_s = seconds_capped(fmin_s(15 + work + spin_s(&rn, rn.app_work.spin_gap_ns * rn.m.nodes),
+        rn.hang_s = seconds_capped(fmin_s(15 + work + spin_s(&rn, rn.need.spin_gap_ns * rn.m.nodes),
                                           rn.timeout_s));
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))

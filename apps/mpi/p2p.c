@@ -2,8 +2,9 @@
  *
  * Sends are eager: net_send() returns once the NIC holds the data, so
  * MPI_Send, MPI_Rsend and MPI_Isend complete at once (MPI allows a
- * standard send to buffer), unless the NIC has no room (below). MPI_Ssend also waits for the receiver's
- * acknowledgement, sent when the matching receive completes. A message
+ * standard send to buffer), unless the NIC has no room (below). MPI_Ssend
+ * also waits for the receiver's acknowledgement, sent when the matching
+ * receive completes. A message
  * longer than the NIC's msg_max goes as several (mpii.h).
  *
  * Matching order: a receive takes the first message, in arrival order, of

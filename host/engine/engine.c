@@ -16,6 +16,8 @@
 #define SHM32(n, off) (*(volatile uint32_t *)((n)->shm + (off)))
 
 static struct nic_config *cfg_of(struct node *n) { return (struct nic_config *)(n->shm + NIC_CONFIG_OFF); }
+static volatile struct nic_status *status_of(struct node *n) { return (volatile struct nic_status *)(n->shm + NIC_STATUS_OFF); }
+static volatile struct nic_reply *reply_of(struct node *n) { return (volatile struct nic_reply *)(n->shm + NIC_REPLY_OFF); }
 
 /* The NIC's full injection rate, all its channels at one flit per
  * nic_cycles: *bytes every *ps. The fluid model of its queue
@@ -26,8 +28,6 @@ static void nic_rate(const struct engine *r, uint64_t *bytes, uint64_t *ps)
     *bytes = (uint64_t)net_nic_channels(r->net) * r->p.net.flit_bytes;
     *ps = (uint64_t)r->p.net.nic_cycles * net_cycle_ps(r->net);
 }
-static volatile struct nic_status *status_of(struct node *n) { return (volatile struct nic_status *)(n->shm + NIC_STATUS_OFF); }
-static volatile struct nic_reply *reply_of(struct node *n) { return (volatile struct nic_reply *)(n->shm + NIC_REPLY_OFF); }
 
 /* A node's NIC memory layout. The router derives it from its own
  * parameters rather than reading it back from struct nic_config: the node
