@@ -157,6 +157,9 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   for dims in ${G[dims]}; do
     [[ "$dims" =~ ^[1-9][0-9]*(x[1-9][0-9]*)*$ || "$dims" =~ ^n=[1-9][0-9]*$ ]] || { lineno=${L[dims]}; bad "dims: '$dims' is not a shape such as 4x4, 16x30, 4x4x4 or n=16"; }
   done
+  # an empty list would make the group's cross product empty: no run, and no word said
+  [[ "${G[len]}" =~ [^[:space:]] ]] || { lineno=${L[len]}
+    bad "len: no length given; accepted: block lengths in bytes (0 for the apps that move none), or no len line for ${D0[len]}"; }
   for len in ${G[len]}; do
     [[ "$len" =~ ^(0|[1-9][0-9]*)$ ]] || { lineno=${L[len]}; bad "len: '$len' is not a number of bytes (0 for the apps that move none)"; }
   done

@@ -54,6 +54,9 @@ bad_definitions_are_refused() {
   bad $'apps = alltoall_pex\ndimz = 4x4' "bad.sweep:2: unknown key 'dimz'; accepted: apps dims len net"
   bad $'[a]\napps = alltoall_pex\ndims = 4x4\nlen = 1k' "bad.sweep:4: len: '1k' is not a number of bytes (0 for the apps that move none)"
   bad $'[a]\napps = alltoall_pex\n[b]\napps = alltoall_gen\ndims = 4x4' "group [a] has no 'dims'"
+  # an empty len list would run nothing and say nothing
+  bad $'apps = alltoall_pex\ndims = 4x4\nlen =' "bad.sweep:3: len: no length given; accepted: block lengths in bytes (0 for the apps that move none), or no len line for 1024"
+  bad $'len = 64\n[a]\napps = alltoall_pex\ndims = 4x4\nlen =  ' "bad.sweep:5: len: no length given"
   bad $'apps = alltoall_pex\ndims = 4x4\nport_model = two-port' "port_model 'two-port' is unknown; accepted: one-port, all-port"
   bad $'apps = alltoall_pex\ndims = 12\ntopo = banyan' "group [bad]: banyan 12: DIMS does not apply to a banyan"
   bad $'apps = alltoall_pex\ndims = n=12\ntopo = banyan' "banyan n=12: a banyan needs NODES a power of two"
