@@ -151,8 +151,9 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
       bad "apps: '$app' takes no len (wormsim --list-apps), and a sweep runs every app with len=; accepted: $APPS_LEN"; }
   done
   # topo, port_model, arch, preset, args and the shapes are the run tool's
-  # to judge (wormsim --check, below, for every run); the sweep checks only
-  # its own syntax, and that the CSV key holds no comma
+  # to judge (wormsim --check, below: every machine, and the args of every
+  # run); the sweep checks only its own syntax, and that the CSV key holds
+  # no comma
   [[ "${G[arch]}" != *,* ]] || { lineno=${L[arch]}; bad "arch: '${G[arch]}' is a list, which the CSV key cannot hold; accepted: arm, riscv, mixed"; }
   for dims in ${G[dims]}; do
     [[ "$dims" =~ ^[1-9][0-9]*(x[1-9][0-9]*)*$ || "$dims" =~ ^n=[1-9][0-9]*$ ]] || { lineno=${L[dims]}; bad "dims: '$dims' is not a shape such as 4x4, 16x30, 4x4x4 or n=16"; }
@@ -191,6 +192,17 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
     why=$(machine_refused "${G[topo]}" "$dims" "${G[preset]}" "${G[port_model]}" "${G[arch]}" "$net") &&
       machine_fault "$gname" "$dims" "$net" "$why" "$2"
   done; done
+  # The args of every run whose app takes its machine and length: a
+  # refusal there is the args' (a key the app does not take, a value out
+  # of range, len= given again) and would make a refused row of every such
+  # run, which corrected args (part of the key) would not replace.
+  if [ -n "${G[args]}" ]; then
+    for app in ${G[apps]}; do for dims in ${G[dims]}; do for len in ${G[len]}; do for net in "${nets[@]}"; do
+      why=$(run_refused "$app" "$dims" "$len" "$net" "${G[args]}") || continue
+      run_refused "$app" "$dims" "$len" "$net" "" > /dev/null && continue   # the machine's or the length's
+      lineno=${L[args]}; bad "args: group [$gname]: $app on ${G[topo]} $dims, len $len${net:+, net=$net}: $why"
+    done; done; done; done
+  fi
   for app in ${G[apps]}; do for dims in ${G[dims]}; do for len in ${G[len]}; do for net in "${nets[@]}"; do
     RUNS+=("$app$US${G[topo]}$US$dims$US$len$US${G[preset]}$US${G[port_model]}$US$net$US${G[args]}$US${G[arch]}$US$gname$US${G[timeout]}$US${G[big_nodes]}")
   done; done; done; done
@@ -201,6 +213,16 @@ machine_refused() {
   local msg
   machine_opts "$@"
   msg=$("$WORMSIM" --check --app hello "${MACHINE_OPTS[@]}" --mem-limit 1073741824 2>&1 >/dev/null) && return 1
+  echo "${msg#wormsim: }"
+}
+# run_refused APP DIMS LEN NET ARGS: true, with the run tool's reason on
+# stdout, when it refuses that run of the current group (memory aside),
+# its ARGS as the cell gives them.
+run_refused() {
+  local msg
+  machine_opts "${G[topo]}" "$2" "${G[preset]}" "${G[port_model]}" "${G[arch]}" "$4"
+  msg=$("$WORMSIM" --check --app "$1" "${MACHINE_OPTS[@]}" --args "len=$3${5:+ $5}" \
+          --mem-limit 1073741824 2>&1 >/dev/null) && return 1
   echo "${msg#wormsim: }"
 }
 # machine_fault GROUP DIMS NET REASON GROUP_LINE: refuses a machine of the

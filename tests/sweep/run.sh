@@ -128,6 +128,21 @@ apps_without_len_are_refused() {
   expect '[ ! -e "$TMP/len" ]' "--list made $(ls -R "$TMP/len" 2>&1 | head -5)"
 }
 
+# The args of a run whose app takes its machine and length are checked
+# before any run, at the args line: a refused row for every cell would
+# stay beside the corrected args' rows (args is part of the key). A
+# machine or length the app refuses, with or without the args, is still a
+# refused row (refused_run_is_recorded).
+args_are_checked_before_any_run() {
+  bad $'apps = alltoall_pex\ndims = 2x2\nlen = 64\nargs = snyc=0' \
+    "bad.sweep:4: args: group [bad]: alltoall_pex on torus 2x2, len 64: app alltoall_pex: unknown key 'snyc'; accepted keys: len, sync, runs, oneshot, corrupt"
+  bad $'args = len=8\n[g]\napps = alltoall_gen\ndims = 2x2\nlen = 64' "bad.sweep:1: args: group [g]: alltoall_gen on torus 2x2, len 64: app alltoall_gen: len is given twice"
+  bad $'apps = alltoall_pex\ndims = 2x2 4x4\nargs = corrupt=9' "bad.sweep:3: args: group [bad]: alltoall_pex on torus 2x2, len 1024: app alltoall_pex: corrupt=9 is not a node"
+  printf 'apps = alltoall_pex\ndims = 2x2 5x4\nlen = 0 64\nargs = sync=0\n' > "$TMP/args.sweep"
+  "$SWEEP" --list -o "$TMP/args" "$TMP/args.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "4 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+}
+
 # The CI slice with one job, then with two: the same rows, the same
 # simulated figures (only wall_s and run_dir may differ).
 slice_runs_and_parallel_is_deterministic() {
@@ -665,6 +680,7 @@ t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_
 t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
 t repeats_are_refused repeats_are_refused
 t apps_without_len_are_refused apps_without_len_are_refused
+t args_are_checked_before_any_run args_are_checked_before_any_run
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
