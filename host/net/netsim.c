@@ -127,6 +127,50 @@ static int pattern_dst(const struct cfg *c, int src, uint64_t *rng)
     return src;
 }
 
+/* Whether pattern p is defined on machine m: bitcomp and bitrev need a
+ * power-of-two node count, transpose that or a square 2D shape. */
+static int pattern_fits(const struct topo_shape *m, enum pattern p)
+{
+    int square = m->ndims == 2 && m->dims[0] == m->dims[1];
+    return !(m->nodes & (m->nodes - 1)) || !(p == P_BITCOMP || p == P_BITREV || (p == P_TRANSPOSE && !square));
+}
+
+/* Whether pattern pat gives some node of the machine another node as
+ * destination: a packet a node would send itself is not sent, so under a
+ * pattern that gives every node itself (tornado on dimensions of 2, bitrev
+ * or transpose on 2 nodes, any on 1) a run would measure no traffic. */
+static int pattern_moves(const struct cfg *c, enum pattern pat)
+{
+    struct cfg k = *c;
+    k.pat = pat;
+    if (k.m.nodes < 2)
+        return 0;
+    if (pat == P_UNIFORM || pat == P_HOTSPOT)
+        return 1;
+    uint64_t rng = 1;                 /* (the other patterns draw nothing) */
+    for (int i = 0; i < k.m.nodes; i++)
+        if (pattern_dst(&k, i, &rng) != i)
+            return 1;
+    return 0;
+}
+
+/* 0, or -1 said: the chosen pattern sends nothing on this machine; the
+ * message names the patterns that do, if any. */
+static int refuse_no_traffic(const struct cfg *c, const char *pat)
+{
+    if (pattern_moves(c, c->pat))
+        return 0;
+    char dimstr[64], acc[160] = "";
+    machine_dims_str(&c->m, dimstr, sizeof dimstr);
+    for (int i = 0; i < 7; i++)
+        if (pattern_fits(&c->m, (enum pattern)i) && pattern_moves(c, (enum pattern)i))
+            snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", *acc ? ", " : "", pattern_names[i]);
+    fprintf(stderr, "netsim: pattern %s on %s %s gives every node itself as destination, and a packet a node "
+            "would send itself is not sent: no traffic; accepted: %s\n", pat, topo_names[c->m.topo], dimstr,
+            *acc ? acc : "a machine of 2 nodes or more");
+    return -1;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -768,8 +812,7 @@ int main(int argc, char **argv)
                 "tornado, hotspot, neighbor\n", pat);
         return 2;
     }
-    if ((c.pat == P_BITCOMP || c.pat == P_BITREV || (c.pat == P_TRANSPOSE && !(c.m.ndims == 2 &&
-         c.m.dims[0] == c.m.dims[1]))) && (c.m.nodes & (c.m.nodes - 1))) {
+    if (!pattern_fits(&c.m, c.pat)) {
         fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
         return 2;
     }
@@ -791,6 +834,8 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    if (refuse_no_traffic(&c, pat))
+        return 2;
     c.drain_max = 20 * (c.warmup + c.measure) + 100000;
     double r0 = c.rate, r1 = c.rate, step = 1;
     if (sweep && parse_sweep(sweep, &r0, &r1, &step))

@@ -181,6 +181,19 @@ netsim_refuses() {
   expect 'grep -Eq -- "$msg" "$TMP/e2"' "${args[*]}: $(head -c 600 "$TMP/e2")"
   expect '[ ! -s "$TMP/e" ]' "${args[*]}: printed $(head -c 300 "$TMP/e")"
 }
+# A pattern that gives every node itself as destination sends nothing (a
+# packet a node would send itself is not sent): tornado moves (k+1)/2 - 1
+# along a dimension of k, none on a hypercube; such a run printed a row of
+# zeros. The refusal names the patterns that do send on that machine.
+patterns_with_no_traffic_are_refused() {
+  netsim_refuses --topo hypercube --nodes 16 --pattern tornado -- \
+    "^netsim: pattern tornado on hypercube 2x2x2x2 gives every node itself as destination, and a packet a node would send itself is not sent: no traffic; accepted: uniform, transpose, bitcomp, bitrev, hotspot, neighbor$"
+  netsim_refuses --dims 2x2 --pattern tornado --sweep 0.1:0.2:0.1 -- "^netsim: pattern tornado on torus 2x2 gives every node itself"
+  netsim_refuses --topo hypercube --nodes 2 --pattern bitrev -- "no traffic; accepted: uniform, bitcomp, hotspot, neighbor$"
+  netsim_refuses --nodes 1 -- "^netsim: pattern uniform on torus 1x1 .*no traffic; accepted: a machine of 2 nodes or more$"
+  # one dimension of 2 is enough to stay, the others move
+  ns --dims 4x2 --pattern tornado --cycles 2000 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" -gt 0 ]' "$(cat "$TMP/j")"
+}
 # A decimal option is a finite number in its range: NaN passed every
 # comparison, and a run at rate NaN printed a header and no rows.
 decimals_are_finite() {
@@ -591,7 +604,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
