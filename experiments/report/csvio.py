@@ -54,6 +54,17 @@ def has_rows(path):
     return os.path.isfile(path) and os.path.getsize(path) > 0
 
 
+def has_a_row(path):
+    """True when path is a CSV with a row below its header: a sweep
+    stopped before its first run ended leaves the header alone, and has
+    not run (Context.rows reads it so too)."""
+    if not has_rows(path):
+        return False
+    with open(path, newline="", errors="replace") as f:
+        f.readline()
+        return any(line.strip() for line in f)
+
+
 def number(text):
     """The leading number of a CSV value; 0 for an empty or non-numeric
     one (so a missing count adds nothing)."""

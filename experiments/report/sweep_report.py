@@ -29,10 +29,10 @@ SLOWEST_BY = "coll_ns"   # the slowest run: the longest simulated collective
 
 
 def known_sweeps(results):
-    """The names under results/ that have a results.csv."""
+    """The names under results/ whose results.csv holds a row."""
     if not os.path.isdir(results):
         return []
-    return sorted(n for n in os.listdir(results) if csvio.has_rows(os.path.join(results, n, "results.csv")))
+    return sorted(n for n in os.listdir(results) if csvio.has_a_row(os.path.join(results, n, "results.csv")))
 
 
 def find_sweep(arg, results):
@@ -52,8 +52,8 @@ def find_sweep(arg, results):
             hint = ": experiments/%s.sweep has not run yet (make sweep SWEEP=%s)" % (arg, arg)
         raise SweepError("no sweep '%s' (not a directory, nor %s%s); %s" % (
             arg, shown(os.path.join(results, arg)), hint, accepted))
-    if not csvio.has_rows(os.path.join(directory, "results.csv")):
-        raise SweepError("%s has no results.csv (run the sweep first: make sweep SWEEP=%s); %s"
+    if not csvio.has_a_row(os.path.join(directory, "results.csv")):
+        raise SweepError("%s has no results.csv, or no row in it (run the sweep first: make sweep SWEEP=%s); %s"
                          % (directory, os.path.basename(os.path.normpath(directory)), accepted))
     return os.path.basename(os.path.normpath(directory)), directory
 

@@ -8,7 +8,7 @@ import os
 import shutil
 import unittest
 
-from helpers import ScratchTest, row, write_csv
+from helpers import COLUMNS, ScratchTest, row, write_csv
 from report import sweep_report
 from report.context import Context
 
@@ -102,6 +102,18 @@ class Sweep(ScratchTest):
             self.report(self.path("bad.sweep"))
         self.assertIn("bad.sweep:1: compare: give two apps or more", str(e.exception))
         self.assertEqual(sweep_report.find_sweep("mine", self.path("results")), ("mine", self.sweep))
+
+    def test_a_sweep_with_no_row_has_not_run(self):
+        # a sweep stopped before its first run ended keeps its CSV's header
+        # alone: no report of it (it said "Runs: ." over empty tables), and
+        # it is not listed among the sweeps accepted
+        write_csv(self.path("results", "stopped", "results.csv"), [], COLUMNS)
+        with self.assertRaises(sweep_report.SweepError) as e:
+            sweep_report.find_sweep("stopped", self.path("results"))
+        self.assertIn("stopped has no results.csv, or no row in it (run the sweep first: make sweep SWEEP=stopped)",
+                      str(e.exception))
+        self.assertIn("or a name under %s/: mine" % self.path("results"), str(e.exception))
+        self.assertEqual(sweep_report.known_sweeps(self.path("results")), ["mine"])
 
     def test_winner(self):
         best, margin = sweep_report.winner({"a": 10, "b": 12, "c": 15})
