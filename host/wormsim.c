@@ -83,6 +83,7 @@ struct run {
     struct engine r;
     const char *app, *args, *runs_dir, *arch_spec;
     const char *kernel[ARCH_COUNT], *template_path[ARCH_COUNT];
+    int kernel_built[ARCH_COUNT];  /* kernel[a] is the project's own image, which make builds */
     unsigned char *arch;          /* per node: enum node_arch */
     int gdb_node;
     int want_trace;                  /* write trace.json (Chrome trace events) */
@@ -1437,8 +1438,10 @@ static void find_default_files(struct run *rn)
 {
     static char kernel[ARCH_COUNT][4096], tpl[ARCH_COUNT][4096];
     for (int a = 0; a < ARCH_COUNT; a++) {
-        if (rn->kernel[a] == default_kernel[a])
+        if (rn->kernel[a] == default_kernel[a]) {
             rn->kernel[a] = file_in_tree(default_kernel[a], kernel[a], sizeof kernel[a]);
+            rn->kernel_built[a] = 1;
+        }
         if (rn->template_path[a] == default_template[a])
             rn->template_path[a] = file_in_tree(default_template[a], tpl[a], sizeof tpl[a]);
     }
@@ -1621,7 +1624,8 @@ static int run_main(struct host *h, int argc, char **argv)
         if (!memchr(rn.arch, a, (size_t)rn.m.nodes))
             continue;                /* no node runs this ISA */
         if (!(rn.image[a] = pool_image_read(a, rn.kernel[a], (size_t)rn.p.ram_mib << 20, err, sizeof err))) {
-            fprintf(stderr, "wormsim: %s\n", err);
+            /* make builds the project's own images only, not one named by --kernel */
+            fprintf(stderr, "wormsim: %s%s\n", err, rn.kernel_built[a] ? "; build it with: make" : "");
             return 2;
         }
         if (!strcmp(rn.app, "mpi") && rn.image[a]->im.has_main == 0) {   /* (a stripped image: its node says) */

@@ -168,11 +168,8 @@ int image_read(struct node_image *im, const char *path, const char *what, int cl
 {
     memset(im, 0, sizeof *im);
     FILE *f = file_fopen_regular(path, what, IMAGE_FILE_MAX, err, errlen);
-    if (!f) {
-        size_t o = strlen(err);
-        snprintf(err + o, errlen - o, "; build it with: make");
+    if (!f)
         return -1;
-    }
     off_t size = fseeko(f, 0, SEEK_END) ? -1 : ftello(f);
     uint8_t *buf = size >= 0 && !fseeko(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
     size_t n = buf ? fread(buf, 1, (size_t)size, f) : 0;
@@ -181,7 +178,7 @@ int image_read(struct node_image *im, const char *path, const char *what, int cl
     const char *why = buf ? parse(im, buf, n, cls, machine, isa, base, ram, isa_buf, sizeof isa_buf)
                           : "too big to hold in memory";
     if (why) {
-        snprintf(err, errlen, "%s %s is %s; build it with: make", what, path, why);
+        snprintf(err, errlen, "%s %s is %s", what, path, why);
         free(buf);
         image_free(im);
         return -1;

@@ -309,10 +309,16 @@ check_only() {
   refused --check --topo mesh --nodes 16 --dims 4x4 --app alltoall_atape -- "app alltoall_atape needs a banyan"
   refused --check --nodes 64 --mem-limit 1000 -- "64 nodes need about 1185 MiB of host memory"
   refused --check -- "node image $TMP/none.elf is missing"
+  expect '! grep -q "make" "$TMP/b"' "an image named by --kernel, which make does not build: $(cat "$TMP/b")"
+  # the project's own image, missing (a tree whose node images were not
+  # built): make builds it, and the refusal says so
+  mkdir -p "$TMP/tree/build/host" && cp "$WORMSIM" "$TMP/tree/build/host/wormsim"
+  (cd "$TMP" && "$TMP/tree/build/host/wormsim" --check --app hello --nodes 2) > "$TMP/b" 2>&1
+  expect 'grep -q "node image build/arm/node.elf is missing; build it with: make$" "$TMP/b"' "$(cat "$TMP/b")"
   # an image that is empty (a link that failed), not ELF, or of the other
   # ISA is refused as well, not left to time out with no NIC up
   : > "$TMP/empty.elf"; echo text > "$TMP/text.elf"
-  refused --check --kernel "$TMP/empty.elf" -- "arm node image $TMP/empty.elf is empty; build it with: make"
+  refused --check --kernel "$TMP/empty.elf" -- "arm node image $TMP/empty.elf is empty$"
   refused --check --kernel "$TMP/text.elf" -- "arm node image $TMP/text.elf is not an ELF file"
   refused --check --kernel "${KERNEL_RISCV:-build/riscv/node.elf}" -- "arm node image .* is not a 32-bit ARM executable"
   refused --check --arch riscv --kernel-riscv "${KERNEL:-build/arm/node.elf}" -- \

@@ -90,7 +90,8 @@ TEST(bad_images_are_refused_with_the_reason)
     struct elf32 b = e;
     b.eh.e_machine = EM_RISCV;
     CHECK(read_bytes(&im, &b, sizeof b) == -1);
-    CHECK_CONTAINS(err, "is not a 32-bit ARM executable; build it with: make");
+    CHECK_CONTAINS(err, "is not a 32-bit ARM executable");
+    CHECK(!strstr(err, "make"));            /* the caller knows whether make builds it (wormsim.c) */
     b = e;
     b.eh.e_entry = BASE - 4;
     CHECK(read_bytes(&im, &b, sizeof b) == -1);
@@ -116,7 +117,6 @@ TEST(bad_images_are_refused_with_the_reason)
     b.ph[0].p_filesz = 0;
     CHECK(read_bytes(&im, &b, sizeof b) == -1);
     CHECK_CONTAINS(err, "nothing to load");
-    CHECK_CONTAINS(err, "build it with: make");
 }
 
 /* The same executable with a symbol table: null, symtab, strtab sections,
