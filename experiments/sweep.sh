@@ -175,7 +175,9 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
     [[ "${G[$v]}" != *[,\"]* ]] || { lineno=${L[$v]}; bad "$v: commas and quotes are not allowed"; }
   done
   local IFS_save=$IFS nets=() i
-  IFS='|' read -ra nets <<< "${G[net]}"; IFS=$IFS_save
+  # (a | closes the last alternative: read drops an empty last field, so
+  # 'vcs=3 |' would lose its empty, the defaults')
+  IFS='|' read -ra nets <<< "${G[net]}|"; IFS=$IFS_save
   [ ${#nets[@]} -gt 0 ] || nets=("")
   for i in "${!nets[@]}"; do nets[$i]=$(echo ${nets[$i]}); done   # trimmed
   # each value once in a list: a repeat would run one cell twice, into one run directory

@@ -115,6 +115,20 @@ repeats_are_refused() {
   expect '[ $RC = 0 ] && [ "$(awk "{ print \$4 }" "$TMP/l")" = 16 ]' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
 }
 
+# An empty alternative of net is the defaults', wherever it stands: first,
+# last or alone.
+empty_net_alternative_is_the_defaults() {
+  local net
+  for net in 'vcs=3 |' '| vcs=3'; do
+    printf 'apps = alltoall_pex\ndims = 2x2\nlen = 8\nnet = %s\n' "$net" > "$TMP/alt.sweep"
+    "$SWEEP" --list -o "$TMP/alt" "$TMP/alt.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+    expect '[ $RC = 0 ] && grep -q "2 runs to do" "$TMP/e"' "net = $net: rc $RC: $(cat "$TMP/l" "$TMP/e")"
+  done
+  printf 'apps = alltoall_pex\ndims = 2x2\nlen = 8\nnet = vcs=3 | | vcs=4\n' > "$TMP/alt.sweep"
+  "$SWEEP" --list -o "$TMP/alt" "$TMP/alt.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "3 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
+}
+
 # A sweep runs every app with len= (ARGS), so an app whose ARGS take no
 # len (wormsim --list-apps) is refused, before a run makes a refused row
 # of each of its cells; the apps that take len, and mpi's argv, are not.
@@ -679,6 +693,7 @@ t bad_definitions_are_refused bad_definitions_are_refused
 t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_bounds_is_refused
 t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
 t repeats_are_refused repeats_are_refused
+t empty_net_alternative_is_the_defaults empty_net_alternative_is_the_defaults
 t apps_without_len_are_refused apps_without_len_are_refused
 t args_are_checked_before_any_run args_are_checked_before_any_run
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
