@@ -769,7 +769,7 @@ int main(int argc, char **argv)
         case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); traffic("--cycles"); given |= GIVEN_CYCLES; break;
         case 's': bad |= parse_u64("--seed", optarg, 0, INT64_MAX, &c.seed); traffic("--seed"); break;
         case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); given |= GIVEN_HOT_FRAC; break;
-        case 'P': preset = optarg; traffic("--preset"); break;
+        case 'P': preset = *optarg ? optarg : NULL; traffic("--preset"); break;   /* '': the built-in parameters, as for wormsim */
         case 'X': sets[nsets++] = optarg; break;
         case 'j': c.json = 1; break;
         case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); traffic("--burst"); break;

@@ -194,6 +194,13 @@ patterns_with_no_traffic_are_refused() {
   # one dimension of 2 is enough to stay, the others move
   ns --dims 4x2 --pattern tornado --cycles 2000 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" -gt 0 ]' "$(cat "$TMP/j")"
 }
+# An empty --preset is the built-in parameters, in netsim as in wormsim
+# (a sweep's 'preset =' reaches both): netsim looked for presets/.conf.
+empty_preset_is_the_built_in() {
+  ns --nodes 16 --cycles 2000 > "$TMP/a"; ns --nodes 16 --cycles 2000 --preset '' > "$TMP/j"; local rc=$?
+  local keep='del(.wall_s, .flit_hops_per_s, .router_cycles_per_s, .engine_cpu_s)'   # (host timings)
+  expect '[ $rc = 0 ] && [ "$(jq -c "$keep" "$TMP/a")" = "$(jq -c "$keep" "$TMP/j")" ]' "rc $rc: $(cat "$TMP/j")"
+}
 # A decimal option is a finite number in its range: NaN passed every
 # comparison, and a run at rate NaN printed a header and no rows.
 decimals_are_finite() {
@@ -610,7 +617,7 @@ build_info_marks_changed_sources() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
 echo "host: $pass passed, $fail failed"
