@@ -77,7 +77,7 @@ int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx
         slot++;
     if (slot < MPII_MAX_COMMS && mpii_comms[slot].used == 2) {
         free(mpii_comms[slot].world);
-        free(mpii_comms[slot].cart);
+        mpii_topo_free(&mpii_comms[slot]);
     }
     if (slot == MPII_MAX_COMMS)
         return mpii_err(parent, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
@@ -145,13 +145,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     COMM_OR_ERR(c, comm);
     int e = MPI_Comm_split(comm, 0, c->rank, newcomm);
     mpii_call = "MPI_Comm_dup";
-    if (!e && c->cart) {             /* a duplicate keeps the topology (MPI-3.1 6.4.2) */
-        struct mpii_cart *g = malloc(sizeof *g);
-        if (!g)
-            return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes for a Cartesian topology", (int)sizeof *g);
-        *g = *c->cart;
-        mpii_comms[*newcomm].cart = g;
-    }
+    if (!e)                          /* a duplicate keeps the topology (MPI-3.1 6.4.2) */
+        e = mpii_topo_copy(comm, &mpii_comms[*newcomm], c);
     return e;
 }
 
@@ -165,7 +160,7 @@ int MPI_Comm_free(MPI_Comm *comm)
         c->used = 2;                 /* its pending operations complete normally (MPI-3.1 6.4.3) */
     else {
         free(c->world);
-        free(c->cart);
+        mpii_topo_free(c);
         c->used = 0;
     }
     *comm = MPI_COMM_NULL;

@@ -40,7 +40,8 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 }
 
 /* Tags on a communicator's collective context: the blocking collectives'
- * (apps/mpi/coll.c 1, vcoll.c 2, comm.c MPI_TAG_UB_VALUE), the
+ * (apps/mpi/coll.c 1, vcoll.c 2, graph.c 3, neighbor.c 4 and 5, comm.c
+ * MPI_TAG_UB_VALUE), the
  * nonblocking ones' from MPII_TAG_ICOLL, and MPI_Comm_create_group's from
  * MPII_TAG_CREATE (the program's tag modulo 16383 after it). */
 #define MPII_TAG_ICOLL  16
@@ -54,6 +55,28 @@ struct mpii_cart {
     int dims[MPII_MAX_DIMS], periods[MPII_MAX_DIMS];
 };
 
+/* A graph topology (apps/mpi/graph.c): MPI_Graph_create's (kind
+ * MPI_GRAPH: the whole graph's index and edges, and this rank's
+ * neighbours as both its sources and its destinations) or a distributed
+ * graph's (MPI_DIST_GRAPH: this rank's sources and destinations alone,
+ * with their weights, 1 each if unweighted). One block of `bytes`, the
+ * arrays after the struct: index[nnodes], edges[nedges], in[nin],
+ * inw[nin], out[nout], outw[nout]. */
+struct mpii_graph {
+    int kind, weighted;
+    int nnodes, nedges, nin, nout;
+    size_t bytes;
+    int data[];
+};
+/* (As strchr does, each takes a const graph and gives its array writable:
+ * the caller owns the graph or only reads.) */
+static inline int *graph_index(const struct mpii_graph *g) { return (int *)g->data; }
+static inline int *graph_edges(const struct mpii_graph *g) { return graph_index(g) + g->nnodes; }
+static inline int *graph_in(const struct mpii_graph *g) { return graph_edges(g) + g->nedges; }
+static inline int *graph_inw(const struct mpii_graph *g) { return graph_in(g) + g->nin; }
+static inline int *graph_out(const struct mpii_graph *g) { return graph_inw(g) + g->nin; }
+static inline int *graph_outw(const struct mpii_graph *g) { return graph_out(g) + g->nout; }
+
 struct mpii_comm {
     int used;                        /* 2: freed by the program, kept while requests use it */
     int size, rank;
@@ -64,7 +87,17 @@ struct mpii_comm {
     unsigned icoll;                  /* nonblocking collectives started on it (their tags) */
     char name[MPI_MAX_OBJECT_NAME];
     struct mpii_cart *cart;          /* its grid, or NULL (freed with the communicator) */
+    struct mpii_graph *graph;        /* its graph, or NULL (freed with the communicator) */
 };
+/* A communicator's topology (apps/mpi/topo.c): freed (and none left), or
+ * copied to a duplicate (MPI-3.1 6.4.2); the copy returns an error class. */
+void mpii_topo_free(struct mpii_comm *c);
+int mpii_topo_copy(MPI_Comm comm, struct mpii_comm *to, const struct mpii_comm *from);
+/* The neighbours of this rank in its Cartesian topology, in the order of
+ * the neighbourhood collectives (MPI-3.1 7.6): per dimension the one at
+ * -1, then the one at +1, MPI_PROC_NULL where there is none; 2 ndims of
+ * them in list. */
+void mpii_cart_neighbours(const struct mpii_comm *c, int *list);
 extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
 
 /* The communicator of a handle, or NULL. */

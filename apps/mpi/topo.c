@@ -1,7 +1,8 @@
 /* MPI Cartesian topologies (MPI-3.1 chapter 7): MPI_Dims_create,
  * MPI_Cart_create, MPI_Cart_get, MPI_Cartdim_get, MPI_Cart_rank,
  * MPI_Cart_coords, MPI_Cart_shift, MPI_Cart_sub, MPI_Cart_map and
- * MPI_Topo_test. Graph topologies are not here.
+ * MPI_Topo_test, and a communicator's topology freed or copied. Graph
+ * topologies are apps/mpi/graph.c.
  *
  * A grid's ranks are numbered row-major, the last dimension varying
  * fastest (MPI-3.1 7.5.4). The machine numbers its nodes with dimension 0
@@ -240,7 +241,28 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
 {
     MPII_ENTER("MPI_Topo_test");
     COMM_OR_ERR(c, comm);
-    *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+    *status = c->cart ? MPI_CART : c->graph ? c->graph->kind : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+void mpii_topo_free(struct mpii_comm *c)
+{
+    free(c->cart);
+    free(c->graph);
+    c->cart = NULL;
+    c->graph = NULL;
+}
+
+int mpii_topo_copy(MPI_Comm comm, struct mpii_comm *to, const struct mpii_comm *from)
+{
+    if (from->cart && !(to->cart = malloc(sizeof *to->cart)))
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes for a Cartesian topology", (int)sizeof *to->cart);
+    if (from->cart)
+        *to->cart = *from->cart;
+    if (from->graph && !(to->graph = malloc(from->graph->bytes)))
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%lu bytes for a graph topology", (unsigned long)from->graph->bytes);
+    if (from->graph)
+        memcpy(to->graph, from->graph, from->graph->bytes);
     return MPI_SUCCESS;
 }
 
@@ -301,15 +323,13 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+/* The ranks disp away from rank r along dimension direction of grid g:
+ * the source (-disp) and the destination (+disp), MPI_PROC_NULL off a
+ * non-periodic end (MPI-3.1 7.5.6). */
+static void grid_shift(const struct mpii_cart *g, int r, int direction, int disp, int *rank_source, int *rank_dest)
 {
-    MPII_ENTER("MPI_Cart_shift");
-    COMM_OR_ERR(c, comm);
-    CART_OR_ERR(g, c, comm);
-    if (direction < 0 || direction >= g->ndims)
-        return mpii_err(comm, MPI_ERR_ARG, "direction %d; accepted: 0..%d", direction, g->ndims - 1);
     int x[MPII_MAX_DIMS], n = g->dims[direction], at;
-    grid_coords(g, c->rank, x);
+    grid_coords(g, r, x);
     at = x[direction];
     for (int s = -1; s <= 1; s += 2) {       /* the source (-disp), then the destination (+disp) */
         long long v = at + (long long)s * disp;  /* (no overflow at |disp| near INT_MAX) */
@@ -323,7 +343,23 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
         x[direction] = (int)v;
         *out = grid_rank(g, x);
     }
+}
+
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+{
+    MPII_ENTER("MPI_Cart_shift");
+    COMM_OR_ERR(c, comm);
+    CART_OR_ERR(g, c, comm);
+    if (direction < 0 || direction >= g->ndims)
+        return mpii_err(comm, MPI_ERR_ARG, "direction %d; accepted: 0..%d", direction, g->ndims - 1);
+    grid_shift(g, c->rank, direction, disp, rank_source, rank_dest);
     return MPI_SUCCESS;
+}
+
+void mpii_cart_neighbours(const struct mpii_comm *c, int *list)
+{
+    for (int d = 0; d < c->cart->ndims; d++)
+        grid_shift(c->cart, c->rank, d, 1, &list[2 * d], &list[2 * d + 1]);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
