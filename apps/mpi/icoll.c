@@ -20,6 +20,9 @@
  *   ireduce_scatter(_block)   ireduce of the whole vector to rank 0, then
  *                             iscatterv of its pieces
  *   iscan, iexscan             a chain: rank r waits for r - 1's prefix
+ *   ineighbor_*                one round: every block to the topology's
+ *                              destinations, then from its sources
+ *                              (apps/mpi/neighbor.c lists them)
  * They take basic and contiguous types. Each runs on its communicator's
  * collective context with a tag of its own (MPII_TAG_ICOLL + the number
  * of nonblocking collectives started on it before, all ranks counting
@@ -52,6 +55,8 @@ struct mpii_sched {
     int nmem, active, err;
     int running;                     /* in progress(): a send there may make room (p2p.c), whose
                                         progress pokes the schedules, this one among them */
+    int in_order;                    /* a round may receive twice from one peer: the second waits
+                                        for the first (a neighbourhood's, with multiple edges) */
 };
 
 #define MAX_ACTIVE 64
@@ -146,6 +151,18 @@ static int progress(struct mpii_sched *s, int block)
     return done;
 }
 
+/* Whether receive i of the current round (from s->next) must wait for
+ * an earlier one from the same peer, not yet done: the messages of one
+ * peer come in order (the non-overtaking rule), and so must their
+ * receives. */
+static int behind_same_peer(const struct mpii_sched *s, int i)
+{
+    for (int j = s->next; j < i; j++)
+        if (s->ops[j].kind == S_RECV && !s->ops[j].done && s->ops[j].peer == s->ops[i].peer)
+            return 1;
+    return 0;
+}
+
 static int rounds(struct mpii_sched *s, int block)
 {
     while (s->next < s->n && !s->err) {
@@ -162,7 +179,8 @@ static int rounds(struct mpii_sched *s, int block)
             struct sop *o = &s->ops[i];
             if (o->kind != S_RECV || o->done)
                 continue;
-            if (!block && !mpii_arrived(s->c, s->ctx, o->peer, s->tag)) {
+            if (!block && ((s->in_order && pending && behind_same_peer(s, i)) ||
+                           !mpii_arrived(s->c, s->ctx, o->peer, s->tag))) {
                 pending = 1;
                 continue;
             }
@@ -651,4 +669,19 @@ int MPI_Iexscan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op 
                 MPI_Request *request)
 {
     return scan_sched(comm, send, recv, count, t, op, request, 1);
+}
+
+int mpii_ineighbour(MPI_Comm comm, struct mpii_comm *c, const struct mpii_round *r, MPI_Request *request)
+{
+    struct mpii_sched *s = start(comm, c);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    s->in_order = 1;
+    for (int k = 0; k < r->nout; k++)
+        if (r->out[k] != MPI_PROC_NULL)
+            send_(s, r->out[k], r->sp[k], r->sl[k]);
+    for (int k = 0; k < r->nin; k++)
+        if (r->in[k] != MPI_PROC_NULL)
+            recv_(s, r->in[k], r->rp[k], r->rl[k]);
+    return launch(s, request);
 }

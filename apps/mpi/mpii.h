@@ -158,6 +158,21 @@ int mpii_sched_wait(struct mpii_sched *s);
 int mpii_sched_busy(void);
 void mpii_sched_poke(void);
 int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request);
+/* A neighbourhood collective's one round as a schedule (apps/mpi/neighbor.c
+ * lists the blocks, apps/mpi/icoll.c runs them): send block k of sl[k]
+ * bytes at sp[k] to out[k], then receive block k into rp[k] (rl[k]
+ * bytes) from in[k], each in that order; MPI_PROC_NULL: none. */
+struct mpii_round {
+    int nout;
+    const int *out;
+    const unsigned char *const *sp;
+    const size_t *sl;
+    int nin;
+    const int *in;
+    unsigned char *const *rp;
+    const size_t *rl;
+};
+int mpii_ineighbour(MPI_Comm comm, struct mpii_comm *c, const struct mpii_round *r, MPI_Request *request);
 /* 1 while a request not yet complete uses comm or t (-1: not asked). */
 int mpii_pending_use(MPI_Comm comm, MPI_Datatype t);
 /* 1 if a message of (ctx, src, tag) has arrived by now. */

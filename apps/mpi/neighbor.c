@@ -23,7 +23,13 @@
  * TAG_UP) and received from the -1 side as TAG_UP, from the +1 side as
  * TAG_DOWN: where both neighbours of a periodic dimension are one rank (a
  * dimension of 1 or 2 ranks) each block still lands where the standard
- * puts it. */
+ * puts it.
+ *
+ * The nonblocking forms (MPI_Ineighbor_*) are one round of a schedule
+ * (apps/mpi/icoll.c), on the schedule's own tag: there a pair of blocks
+ * between the same two ranks of a dimension (both neighbours one rank) is
+ * told apart by order instead, the receiver taking the block from its +1
+ * side first, which its neighbour sent first (to its -1 side). */
 #include <stdlib.h>
 #include <string.h>
 #include "mpii.h"
@@ -146,7 +152,42 @@ static int layout(MPI_Comm comm, const char *name, const struct side *s, int n, 
     return e;
 }
 
-static int neighbour_call(MPI_Comm comm, const struct side *send, const struct side *recv)
+/* The nonblocking form's receive order: the blocks in list order, but
+ * where a grid dimension's two neighbours are one rank, its +1 block
+ * first (see the top). */
+static void receive_order(const struct mpii_comm *c, const struct hood *h, int *order)
+{
+    for (int k = 0; k < h->nin; k++)
+        order[k] = k;
+    for (int k = 0; c->cart && k + 1 < h->nin; k += 2)
+        if (h->in[k] == h->in[k + 1] && h->in[k] != MPI_PROC_NULL)
+            order[k] = k + 1, order[k + 1] = k;
+}
+
+/* The one round as a schedule (apps/mpi/icoll.c), the request in *request. */
+static int start_round(MPI_Comm comm, struct mpii_comm *c, const struct hood *h, const struct blocks *b,
+                       MPI_Request *request)
+{
+    int *order = malloc(((size_t)h->nin + 1) * sizeof *order), *in = malloc(((size_t)h->nin + 1) * sizeof *in);
+    unsigned char **rp = malloc(((size_t)h->nin + 1) * sizeof *rp);
+    size_t *rl = malloc(((size_t)h->nin + 1) * sizeof *rl);
+    int e = order && in && rp && rl ? MPI_SUCCESS : mpii_err(comm, MPI_ERR_NO_MEM, "%d neighbours' blocks", h->nin);
+    if (!e) {
+        receive_order(c, h, order);
+        for (int k = 0; k < h->nin; k++)
+            in[k] = h->in[order[k]], rp[k] = b->rp[order[k]], rl[k] = b->rl[order[k]];
+        e = mpii_ineighbour(comm, c, &(struct mpii_round){ h->nout, h->out, b->sp, b->sl, h->nin, in, rp, rl },
+                            request);
+    }
+    free(order);
+    free(in);
+    free(rp);
+    free(rl);
+    return e;
+}
+
+/* A neighbourhood collective: blocking if request is NULL. */
+static int neighbour_call(MPI_Comm comm, const struct side *send, const struct side *recv, MPI_Request *request)
 {
     COMM_OR_ERR(c, comm);
     struct hood h;
@@ -166,7 +207,9 @@ static int neighbour_call(MPI_Comm comm, const struct side *send, const struct s
         e = layout(comm, "send", send, h.nout, sp, sl);
     if (!e)
         e = layout(comm, "receive", recv, h.nin, (const unsigned char **)rp, rl);
-    if (!e)
+    if (!e && request)
+        e = start_round(comm, c, &h, &(struct blocks){ sp, sl, rp, rl }, request);
+    else if (!e)
         e = exchange(c, &h, &(struct blocks){ sp, sl, rp, rl });
     free(sp);
     free(rp);
@@ -181,7 +224,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
 {
     MPII_ENTER("MPI_Neighbor_allgather");
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .same = 1, .type = sendtype },
-                          &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype });
+                          &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype }, NULL);
 }
 
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -189,7 +232,8 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 {
     MPII_ENTER("MPI_Neighbor_allgatherv");
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .same = 1, .type = sendtype },
-                          &(struct side){ .buf = recvbuf, .counts = recvcounts, .idispls = displs, .type = recvtype });
+                          &(struct side){ .buf = recvbuf, .counts = recvcounts,
+                                          .idispls = displs, .type = recvtype }, NULL);
 }
 
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -197,7 +241,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 {
     MPII_ENTER("MPI_Neighbor_alltoall");
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .type = sendtype },
-                          &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype });
+                          &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype }, NULL);
 }
 
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -205,8 +249,10 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                            MPI_Comm comm)
 {
     MPII_ENTER("MPI_Neighbor_alltoallv");
-    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts, .idispls = sdispls, .type = sendtype },
-                          &(struct side){ .buf = recvbuf, .counts = recvcounts, .idispls = rdispls, .type = recvtype });
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts,
+                                                .idispls = sdispls, .type = sendtype },
+                          &(struct side){ .buf = recvbuf, .counts = recvcounts,
+                                          .idispls = rdispls, .type = recvtype }, NULL);
 }
 
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
@@ -214,6 +260,58 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     MPII_ENTER("MPI_Neighbor_alltoallw");
-    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts, .adispls = sdispls, .types = sendtypes },
-                          &(struct side){ .buf = recvbuf, .counts = recvcounts, .adispls = rdispls, .types = recvtypes });
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts,
+                                                .adispls = sdispls, .types = sendtypes },
+                          &(struct side){ .buf = recvbuf, .counts = recvcounts,
+                                          .adispls = rdispls, .types = recvtypes }, NULL);
+}
+
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ineighbor_allgather");
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .same = 1, .type = sendtype },
+                          &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype }, request);
+}
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ineighbor_allgatherv");
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .same = 1, .type = sendtype },
+                          &(struct side){ .buf = recvbuf, .counts = recvcounts, .idispls = displs, .type = recvtype },
+                          request);
+}
+
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ineighbor_alltoall");
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .type = sendtype },
+                          &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype }, request);
+}
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ineighbor_alltoallv");
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts,
+                                                .idispls = sdispls, .type = sendtype },
+                          &(struct side){ .buf = recvbuf, .counts = recvcounts, .idispls = rdispls, .type = recvtype },
+                          request);
+}
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request)
+{
+    MPII_ENTER("MPI_Ineighbor_alltoallw");
+    return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts,
+                                                .adispls = sdispls, .types = sendtypes },
+                          &(struct side){ .buf = recvbuf, .counts = recvcounts,
+                                          .adispls = rdispls, .types = recvtypes },
+                          request);
 }

@@ -7,7 +7,9 @@
  * dimension of 3 ranks, one non-periodic), on a grid whose periodic
  * dimensions have 1 and 2 ranks, on the graph and on
  * both distributed graphs, each rank checking that block k came from its
- * k-th source and was the block that source meant for it. Rank 0 prints
+ * k-th source and was the block that source meant for it; then the same
+ * with MPI_Ineighbor_*, waited for after a barrier (the grid of 1 x 2
+ * only with -t). Rank 0 prints
  * what every MPI prints alike: a distributed graph's neighbour order is
  * the implementation's (MPI-3.1 7.5.5), so its lists are printed sorted. */
 #include <stdlib.h>
@@ -15,6 +17,18 @@
 #include "check.h"
 
 #define MAXN 64
+
+/* 1: the nonblocking forms (MPI_Ineighbor_*), each waited for after an
+ * MPI_Barrier on its communicator, which every member makes meanwhile. */
+static int nonblocking;
+
+static void finish(MPI_Comm comm, MPI_Request *req)
+{
+    if (nonblocking) {
+        MPI_Barrier(comm);
+        MPI_Wait(req, MPI_STATUS_IGNORE);
+    }
+}
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
@@ -98,8 +112,13 @@ static int exchange_ok(MPI_Comm comm, int n, char how)
     int *recv = malloc((size_t)(rtot + 1) * sizeof(int));
     for (int i = 0; i < rtot; i++)
         recv[i] = -1;
-    if (how == 'a')
+    MPI_Request req = MPI_REQUEST_NULL;
+    if (how == 'a' && nonblocking)
+        MPI_Ineighbor_alltoall(send, n, MPI_INT, recv, n, MPI_INT, comm, &req);
+    else if (how == 'a')
         MPI_Neighbor_alltoall(send, n, MPI_INT, recv, n, MPI_INT, comm);
+    else if (how == 'v' && nonblocking)
+        MPI_Ineighbor_alltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, comm, &req);
     else if (how == 'v')
         MPI_Neighbor_alltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, comm);
     else {
@@ -111,8 +130,12 @@ static int exchange_ok(MPI_Comm comm, int n, char how)
             ra[k] = (MPI_Aint)rd[k] * (MPI_Aint)sizeof(int);
             rt[k] = MPI_INT;
         }
-        MPI_Neighbor_alltoallw(send, sc, sa, st, recv, rc, ra, rt, comm);
+        if (nonblocking)
+            MPI_Ineighbor_alltoallw(send, sc, sa, st, recv, rc, ra, rt, comm, &req);
+        else
+            MPI_Neighbor_alltoallw(send, sc, sa, st, recv, rc, ra, rt, comm);
     }
+    finish(comm, &req);
     for (int k = 0; k < nin; k++) {
         if (in[k] == MPI_PROC_NULL) {        /* nothing came: left as it was */
             for (int i = 0; i < rc[k]; i++)
@@ -150,10 +173,16 @@ static int allgather_ok(MPI_Comm comm, int n, int v)
         rc[k] = n;
         rd[k] = k * (n + 2) + 1;             /* gaps between the blocks stay untouched */
     }
-    if (v)
+    MPI_Request req = MPI_REQUEST_NULL;
+    if (v && nonblocking)
+        MPI_Ineighbor_allgatherv(send, n, MPI_INT, recv, rc, rd, MPI_INT, comm, &req);
+    else if (v)
         MPI_Neighbor_allgatherv(send, n, MPI_INT, recv, rc, rd, MPI_INT, comm);
+    else if (nonblocking)
+        MPI_Ineighbor_allgather(send, n, MPI_INT, recv, n, MPI_INT, comm, &req);
     else
         MPI_Neighbor_allgather(send, n, MPI_INT, recv, n, MPI_INT, comm);
+    finish(comm, &req);
     for (int k = 0; k < nin; k++)
         for (int i = 0; i < n; i++) {
             int at = v ? rd[k] + i : k * n + i;
@@ -179,7 +208,7 @@ static void all_collectives(const char *name, MPI_Comm comm)
         ok &= exchange_ok(comm, 3, 'w');
         ok &= exchange_ok(comm, 0, 'a');     /* empty blocks */
     }
-    snprintf(what, sizeof what, "neighbourhood, %s", name);
+    snprintf(what, sizeof what, "%s, %s", nonblocking ? "ineighbor" : "neighbourhood", name);
     check(what, ok);
 }
 
@@ -194,6 +223,7 @@ static void print_sorted(const char *what, int n, int *list)
 
 int main(int argc, char **argv)
 {
+    int tiny_nonblocking = argc > 1 && !strcmp(argv[1], "-t");
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -296,17 +326,22 @@ int main(int argc, char **argv)
     int dims[2] = { 3, size / 3 }, periods[2] = { 1, 0 };
     MPI_Comm cart;
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
-    all_collectives("cart 3 x n/3, periodic x 1", cart);
     /* periodic dimensions of 1 and 2 ranks: both neighbours are one rank,
      * and each block still goes where MPI-3.1 7.6 puts it */
     int small[2] = { 1, 2 }, both[2] = { 1, 1 };
     MPI_Comm tiny;
     MPI_Cart_create(MPI_COMM_WORLD, 2, small, both, 0, &tiny);
-    all_collectives("cart 1 x 2, periodic", tiny);
-    all_collectives("graph", g);
-    all_collectives("graph, duplicated", gd);
-    all_collectives("dist_graph adjacent", da);
-    all_collectives("dist_graph from edges", dg);
+    for (nonblocking = 0; nonblocking < 2; nonblocking++) {
+        all_collectives("cart 3 x n/3, periodic x 1", cart);
+        /* (Open MPI 4.1's MPI_Ineighbor_alltoallv fails there with
+         * MPI_ERR_TRUNCATE, so its output is compared without it; -t runs it) */
+        if (!nonblocking || tiny_nonblocking)
+            all_collectives("cart 1 x 2, periodic", tiny);
+        all_collectives("graph", g);
+        all_collectives("graph, duplicated", gd);
+        all_collectives("dist_graph adjacent", da);
+        all_collectives("dist_graph from edges", dg);
+    }
 
     /* Errors (their classes are the implementation's): a neighbourhood
      * collective without a topology, a graph's call on a grid. */
