@@ -357,8 +357,8 @@ results plots: $(BUILD)/tests/test_tseng
 	@tests/check-deps.sh report
 	@TSENG_TEST=$(BUILD)/tests/test_tseng python3 -B experiments/report
 
-# A report of any sweep: SWEEP= a name under results/ or a sweep's
-# directory; METRIC= the CSV column against the block length (coll_ns
+# A report of any sweep: SWEEP= a name under results/, a sweep's
+# directory, or the definition file make sweep took (its results/NAME); METRIC= the CSV column against the block length (coll_ns
 # unless given); DEF= the sweep's definition file (its compare and paper
 # lines), read by default from the sweep's sweep.def or experiments/NAME.sweep.
 report: $(BUILD)/tests/test_tseng

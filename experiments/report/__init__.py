@@ -2,7 +2,7 @@
 for any sweep.
 
     python3 experiments/report [--results DIR] [--out FILE.md] [--img DIR]
-    python3 experiments/report --sweep NAME|DIR [--metric COLUMN] [--def FILE.sweep]
+    python3 experiments/report --sweep NAME|DIR|FILE.sweep [--metric COLUMN] [--def FILE.sweep]
                                [--results DIR] [--out FILE.md] [--img DIR]
 
 (or `cd experiments && python3 -m report ...`; `make results` and `make

@@ -14,7 +14,7 @@ from .context import ROOT, Context, remove_scratch, shown, warn
 from .csvio import SweepError
 
 VALUES = {"--results": "DIR", "--out": "FILE.md", "--img": "DIR",
-          "--sweep": "NAME|DIR", "--metric": "COLUMN", "--def": "FILE.sweep"}
+          "--sweep": "NAME|DIR|FILE.sweep", "--metric": "COLUMN", "--def": "FILE.sweep"}
 SWEEP_ONLY = ("--metric", "--def")
 ACCEPTED = ", ".join("%s %s" % kv for kv in VALUES.items()) + ", -h, --help"
 TOOLS = (("gnuplot", "gnuplot-nox"), ("jq", "jq"))

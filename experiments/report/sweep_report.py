@@ -36,16 +36,25 @@ def known_sweeps(results):
 
 
 def find_sweep(arg, results):
-    """(name, directory) of SWEEP given as a name under results/ or as a
-    directory."""
+    """(name, directory) of SWEEP given as a name under results/, as a
+    directory, or as the definition file make sweep took (its
+    results/NAME)."""
     accepted = "accepted: a directory holding a results.csv, or a name under %s/: %s" % (
         shown(results), " ".join(known_sweeps(results)) or "(none yet; run make sweep SWEEP=NAME)")
     if not arg:
         raise SweepError("give a sweep (SWEEP=NAME); " + accepted)
+    # a definition file, as make sweep takes it: its results are where the
+    # sweep puts them, results/NAME (experiments/sweep.sh)
+    defname = os.path.basename(arg)[:-len(".sweep")] if arg.endswith(".sweep") else None
     if os.path.isdir(arg) and (os.sep in arg or not os.path.isdir(os.path.join(results, arg))):
         directory = arg
     elif os.path.isdir(os.path.join(results, arg)):
         directory = os.path.join(results, arg)
+    elif defname and os.path.isfile(arg) or defname and os.path.isdir(os.path.join(results, defname)):
+        directory = os.path.join(results, defname)
+        if not csvio.has_a_row(os.path.join(directory, "results.csv")):
+            raise SweepError("the sweep of %s has no row in %s yet (run it first: make sweep SWEEP=%s); %s"
+                             % (arg, shown(os.path.join(directory, "results.csv")), arg, accepted))
     else:
         hint = ""
         if os.path.isfile(os.path.join(ROOT, "experiments", arg + ".sweep")):

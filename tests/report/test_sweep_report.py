@@ -103,6 +103,19 @@ class Sweep(ScratchTest):
         self.assertIn("bad.sweep:1: compare: give two apps or more", str(e.exception))
         self.assertEqual(sweep_report.find_sweep("mine", self.path("results")), ("mine", self.sweep))
 
+    def test_the_definition_file_names_its_results(self):
+        # make sweep SWEEP=FILE writes results/NAME; make report SWEEP=FILE
+        # reads them, from any directory the file is in
+        self.assertEqual(sweep_report.find_sweep(self.path("mine.sweep"), self.path("results")), ("mine", self.sweep))
+        self.assertEqual(sweep_report.find_sweep("mine.sweep", self.path("results")), ("mine", self.sweep))
+        with open(self.path("later.sweep"), "w") as f:
+            f.write("apps = a_x\n")
+        with self.assertRaises(sweep_report.SweepError) as e:
+            sweep_report.find_sweep(self.path("later.sweep"), self.path("results"))
+        self.assertIn("the sweep of %s has no row in %s yet (run it first: make sweep SWEEP=%s)"
+                      % (self.path("later.sweep"), self.path("results", "later", "results.csv"), self.path("later.sweep")),
+                      str(e.exception))
+
     def test_a_sweep_with_no_row_has_not_run(self):
         # a sweep stopped before its first run ended keeps its CSV's header
         # alone: no report of it (it said "Runs: ." over empty tables), and
