@@ -3,7 +3,12 @@
 # and compare every simulated figure with the stored row. A stored table
 # that the build would no longer reproduce fails here.
 #
-#   experiments/recheck.sh [options] [NAME ...]     (default: every results/*/ with a results.csv)
+#   experiments/recheck.sh [options] [NAME ...]
+#
+# The default NAMEs are the stored results: every results/NAME/results.csv
+# the repository holds (git ls-files). A sweep of one's own, which make
+# sweep also writes to results/NAME, is rechecked only when named. With
+# --results DIR, or outside a git work tree, every DIR/NAME/results.csv.
 #
 # For each NAME it takes the --per ok rows of results/NAME/results.csv with
 # the fewest nodes (the first ones in the file among equals), runs exactly
@@ -15,6 +20,7 @@
 #   --out DIR        where the re-runs go (default a temporary directory,
 #                    removed at the end); runs already there are not run
 #                    again, so a second call only compares, and says so
+#   --list           print the names it would recheck and exit
 #   -h, --help
 # Exit: 0 every figure matches; 1 a figure differs, or a cell did not run;
 # 2 bad options or no stored results.
@@ -23,28 +29,37 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "recheck: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-PER=2; RESULTS=$HERE/results; OUT=""; NAMES=()
+PER=2; RESULTS=$HERE/results; OUT=""; NAMES=(); LIST=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --per|--results|--out) [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
     --per) PER=${2:-}; shift 2 ;;
     --results) RESULTS=${2:-}; shift 2 ;;
     --out) OUT=${2:-}; shift 2 ;;
+    --list) LIST=1; shift ;;
     -h|--help) usage; exit 0 ;;
-    -*) die "unknown option '$1'; accepted: --per K, --results DIR, --out DIR, --help" ;;
+    -*) die "unknown option '$1'; accepted: --per K, --results DIR, --out DIR, --list, --help" ;;
     *) NAMES+=("$1"); shift ;;
   esac
 done
 [[ "$PER" =~ ^[1-9][0-9]*$ ]] || die "--per '$PER' is not a positive integer"
 [ -d "$RESULTS" ] || die "no results directory '$RESULTS'"
 if [ ${#NAMES[@]} = 0 ]; then
-  for f in "$RESULTS"/*/results.csv; do [ -f "$f" ] && NAMES+=("$(basename "$(dirname "$f")")"); done
+  stored=""
+  [ "$RESULTS" = "$HERE/results" ] && stored=$(git -C "$HERE" ls-files -- 'results/*/results.csv' 2>/dev/null)
+  for f in "$RESULTS"/*/results.csv; do
+    [ -f "$f" ] || continue
+    n=$(basename "$(dirname "$f")")
+    [ -z "$stored" ] || grep -qxF "results/$n/results.csv" <<< "$stored" || continue
+    NAMES+=("$n")
+  done
   [ ${#NAMES[@]} -gt 0 ] || die "no $RESULTS/*/results.csv"
 fi
 for name in "${NAMES[@]}"; do
   [ -f "$RESULTS/$name/results.csv" ] ||
     die "no stored results '$name' (accepted: $(cd "$RESULTS" && ls -d */ 2>/dev/null | tr -d / | tr '\n' ' '))"
 done
+[ $LIST = 0 ] || { printf '%s\n' "${NAMES[@]}"; exit 0; }
 if [ -z "$OUT" ]; then OUT=$(mktemp -d /tmp/wormsim-recheck.XXXXXX); trap 'rm -rf "$OUT"' EXIT; fi
 
 KEYS="app topo dims len preset port_model net args arch"

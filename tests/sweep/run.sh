@@ -583,6 +583,21 @@ figures_ignore_other_code() {
   done
 }
 
+# make recheck checks the stored results, those the repository holds: a
+# sweep of one's own in results/ (make sweep SWEEP=mine writes there) is
+# left out unless named, since its app may exist only in one's own tree.
+own_sweeps_are_not_rechecked() {
+  local own=results/own-sweep-$$ rc
+  mkdir -p "$own" && cp results/banyan004/results.csv "$own/" || exit 1
+  experiments/recheck.sh --list > "$TMP/l" 2>&1; rc=$?
+  experiments/recheck.sh --list "own-sweep-$$" > "$TMP/l2" 2>&1
+  rm -rf "$own"
+  expect '[ $rc = 0 ] && grep -qx thakur "$TMP/l" && grep -qx banyan004 "$TMP/l"' "rc $rc: $(cat "$TMP/l")"
+  expect '! grep -q own-sweep "$TMP/l"' "$(cat "$TMP/l")"
+  expect '[ "$(cat "$TMP/l2")" = "own-sweep-$$" ]' "$(cat "$TMP/l2")"
+  expect '[ "$(experiments/recheck.sh --list | wc -l)" = "$(git ls-files "results/*/results.csv" | grep -c "^results/[^/]*/results.csv$")" ]'
+}
+
 # experiments/node-code-diff.sh, in a worktree of HEAD: its build against
 # HEAD is the same; one instruction more in a node function is named, on
 # both ISAs, with exit 1.
@@ -720,6 +735,7 @@ git worktree remove --force "$TMP/wt" 2>/dev/null
 t fit_functions_give_known_answers fit_functions_give_known_answers
 t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
 t figures_ignore_other_code figures_ignore_other_code
+t own_sweeps_are_not_rechecked own_sweeps_are_not_rechecked
 git worktree remove --force "$TMP/pad" 2>/dev/null
 # (the report generator's unit tests are a suite of their own: tests/report/run.sh)
 t results_and_heatmap_from_the_slice results_and_heatmap_from_the_slice
