@@ -1874,6 +1874,14 @@ static int serve(struct host *h, const char *name)
     }
     int home[3] = { open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fcntl(1, F_DUPFD_CLOEXEC, 3),
                     fcntl(2, F_DUPFD_CLOEXEC, 3) };
+    /* A run writes to its client's output, which may be a pipe whose
+     * reader is gone (wormsim --pool ... | head): that write fails with
+     * EPIPE, and the SIGPIPE, blocked, never ends the pool and its nodes.
+     * (A node's QEMU starts with no signal blocked and none pending.) */
+    sigset_t pipe_sig;
+    sigemptyset(&pipe_sig);
+    sigaddset(&pipe_sig, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &pipe_sig, NULL);
     ep_add(h->epfd, ls, EV_SERVE, 0);
     printf("wormsim: serving node pool '%s'; run on it with: wormsim --pool %s [options]\n", name, name);
     fflush(stdout);

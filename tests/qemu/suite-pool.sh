@@ -176,6 +176,24 @@ pool_client_interrupted() {
   expect '[ -z "$(qemu_of $pp)" ]'
 }
 
+# A client whose output is a pipe with no reader (wormsim --pool ... |
+# true): the pool's writes to it fail, and the pool, its nodes and the
+# run's exit status outlive them. The next run finds the nodes warm.
+pool_client_output_closed() {
+  local P=oc-$$ rc
+  pool_up "$P"; local pp=$pool_pid
+  wp() { "$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$RUNS" "$@"; }
+  wp --app hello --nodes 4 --output all | true; rc=${PIPESTATUS[0]}
+  expect '[ $rc = 0 ]' "exit $rc"
+  expect 'kill -0 $pp 2>/dev/null' "the pool ended: $(cat "$TMP/pool-$P.out")"
+  expect '[ "$(summary .ok)" = true ]' "$(summary .error)"
+  wp --app hello --nodes 4 > "$TMP/o2" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && [ "$(warm_count "$TMP/o2")" = 4 ]' "$(cat "$TMP/o2")"
+  expect '! grep -q "hello from" "$TMP/pool-$P.out"' "the client's output went to the pool's: $(cat "$TMP/pool-$P.out")"
+  kill -TERM $pp; wait $pp; rc=$?
+  expect '[ $rc = 0 ] && [ -z "$(qemu_of $pp)" ]' "the pool exited $rc; QEMUs left: $(qemu_of $pp)"
+}
+
 # The memory check beside a pool's idle nodes counts what ending them would
 # free: each QEMU's private pages and page tables (RssAnon and VmPTE of
 # /proc/PID/status) and the pages of the node's RAM and NIC memory in use
@@ -324,7 +342,7 @@ pool_bad_input() {
 }
 
 for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_failed_run_nodes_are_not_reused pool_changed_image_is_not_reused pool_hostile_nodes_do_not_reach_the_next_run pool_grows_and_takes_a_new_image \
-         pool_keeps_the_nodes_used_last pool_client_interrupted pool_memory_check_counts_idle_nodes memory_estimate_is_close pool_idle_client_does_not_block \
+         pool_keeps_the_nodes_used_last pool_client_interrupted pool_client_output_closed pool_memory_check_counts_idle_nodes memory_estimate_is_close pool_idle_client_does_not_block \
          pool_bad_input; do t $c $c; done
 if [ "$(id -u)" = 0 ]; then t pool_other_user_is_told pool_other_user_is_told
 else echo "  skip  pool_other_user_is_told (needs root to run a client as another user; not counted)"; fi
