@@ -1819,13 +1819,14 @@ static void host_free(struct host *h)
     close(h->timerfd);
 }
 
-/* One request of a client: its run, with its directory and its output. */
-static void serve_one(struct host *h, int conn, const int home[3])
+/* One request of a client: its run, with its directory and its output.
+ * Returns 0 if there was none to take (serve_recv). */
+static int serve_one(struct host *h, int conn, const int home[3])
 {
     int argc, fds[3];
     char **argv;
     if (serve_recv(conn, &argc, &argv, fds))
-        return;
+        return 0;
     fflush(stdout);
     fflush(stderr);
     int rc = 2;
@@ -1862,6 +1863,7 @@ static void serve_one(struct host *h, int conn, const int home[3])
     free(argv);
     serve_reply(conn, rc);
     pool_after_run(&h->pool, h->run_nodes);
+    return 1;
 }
 
 /* wormsim --serve NAME: the pool and its socket, until a signal. */
@@ -1902,10 +1904,9 @@ static int serve(struct host *h, const char *name)
                 if (c >= 0) {
                     /* the next clients wait, unwatched, till this run ends */
                     epoll_ctl(h->epfd, EPOLL_CTL_DEL, ls, NULL);
-                    serve_one(h, c, home);
+                    runs += (unsigned long long)serve_one(h, c, home);
                     ep_add(h->epfd, ls, EV_SERVE, 0);
                     close(c);
-                    runs++;
                 }
             } else if (kind != EV_CLIENT) {
                 on_pool_event(h, kind, id);

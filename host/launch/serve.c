@@ -72,7 +72,11 @@ int serve_recv(int conn, int *argc, char ***argv, int fds[3])
     struct cmsghdr *c = k > 0 ? CMSG_FIRSTHDR(&mh) : NULL;
     if (c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(3 * sizeof(int)))
         memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
-    if (k <= 0 || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || fds[2] < 0 || buf[k - 1]) {
+    /* A client that is gone left its request behind: nobody waits for it. */
+    struct pollfd gone = { conn, POLLRDHUP, 0 };
+    int32_t taken = SERVE_TAKEN;
+    if (k <= 0 || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || fds[2] < 0 || buf[k - 1] ||
+        poll(&gone, 1, 0) != 0 || send(conn, &taken, sizeof taken, MSG_NOSIGNAL) != sizeof taken) {
         for (int i = 0; i < 3; i++)
             if (fds[i] >= 0)
                 close(fds[i]);
@@ -175,7 +179,7 @@ int serve_client(const char *name, int argc, char **argv)
     sigaddset(&ss, SIGINT);
     sigaddset(&ss, SIGTERM);
     sigaddset(&ss, SIGHUP);
-    int sfd = signalfd(-1, &ss, SFD_CLOEXEC);
+    int sfd = signalfd(-1, &ss, SFD_CLOEXEC), taken = 0;
     for (;;) {
         struct pollfd p[2] = { { s, POLLIN, 0 }, { sfd, POLLIN, 0 } };
         if (poll(p, 2, -1) < 0) {
@@ -183,14 +187,7 @@ int serve_client(const char *name, int argc, char **argv)
                 continue;
             break;
         }
-        if (p[1].revents & POLLIN) {
-            struct signalfd_siginfo si;
-            if (read(sfd, &si, sizeof si) == sizeof si) {
-                unsigned char sig = (unsigned char)si.ssi_signo;
-                send(s, &sig, 1, MSG_NOSIGNAL);
-            }
-        }
-        if (p[0].revents) {
+        if (p[0].revents) {          /* first: a run taken hears of a signal that came with the news */
             int32_t v;
             ssize_t k = recv(s, &v, sizeof v, 0);
             if (k == sizeof v && v == SERVE_OTHER_USER) {
@@ -198,9 +195,27 @@ int serve_client(const char *name, int argc, char **argv)
                         "wormsim --serve NAME\n", name);
                 return 2;
             }
+            if (k == sizeof v && v == SERVE_TAKEN) {
+                taken = 1;
+                continue;
+            }
             if (k == sizeof v)
                 return v;
             break;
+        }
+        if (p[1].revents & POLLIN) {
+            struct signalfd_siginfo si;
+            if (read(sfd, &si, sizeof si) != sizeof si)
+                continue;
+            if (!taken) {            /* still behind another run: this one never starts */
+                fprintf(stderr, "wormsim: interrupted by signal %d (%s) while waiting for the node pool '%s', "
+                        "which serves one run at a time; the run did not start\n", (int)si.ssi_signo,
+                        strsignal((int)si.ssi_signo), name);
+                close(s);
+                return 128 + (int)si.ssi_signo;
+            }
+            unsigned char sig = (unsigned char)si.ssi_signo;
+            send(s, &sig, 1, MSG_NOSIGNAL);
         }
     }
     fprintf(stderr, "wormsim: the node pool '%s' stopped before the run ended\n", name);

@@ -176,6 +176,34 @@ pool_client_interrupted() {
   expect '[ -z "$(qemu_of $pp)" ]'
 }
 
+# A client interrupted while it waits behind another client's run ends at
+# once with 128 + signal, as a run alone interrupted before its nodes
+# start, and its run never starts: no run directory, no node. The run
+# before it goes on; a client killed while it waits is dropped the same.
+pool_queued_client_interrupted() {
+  local P=qi-$$ rc n0 t0
+  pool_up "$P"; local pp=$pool_pid
+  local wp=("$WORMSIM" --pool "$P" --kernel "$KERNEL" --runs-dir "$RUNS")   # (no function: $! is the client's)
+  "${wp[@]}" --app hang --nodes 4 --hang-timeout 300 > "$TMP/h" 2>&1 & local c=$!
+  for i in $(seq 100); do [ "$(qemu_of $pp | wc -l)" = 4 ] && break; sleep 0.1; done
+  n0=$(ndirs)
+  "${wp[@]}" --app hello --nodes 2 > "$TMP/q" 2>&1 & local q=$!
+  "${wp[@]}" --app hello --nodes 2 > "$TMP/k" 2>&1 & local k=$!
+  sleep 0.5
+  t0=$SECONDS; kill -INT $q; wait $q; rc=$?
+  expect '[ $rc = 130 ] && [ $((SECONDS - t0)) -le 2 ]' "exit $rc after $((SECONDS - t0)) s: $(cat "$TMP/q")"
+  expect 'grep -q "interrupted by signal 2 (Interrupt) while waiting for the node pool .$P.*the run did not start" "$TMP/q"' "$(cat "$TMP/q")"
+  kill -KILL $k; wait $k 2>/dev/null
+  expect 'kill -0 $c 2>/dev/null' "the run before it ended: $(cat "$TMP/h")"
+  kill -TERM $c; wait $c; rc=$?
+  expect '[ $rc = 143 ]' "exit $rc: $(cat "$TMP/h")"
+  "${wp[@]}" --app hello --nodes 2 > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
+  expect '[ $(ndirs) = $((n0 + 1)) ]' "$(( $(ndirs) - n0 )) run directories for the one run after the hang"
+  kill -TERM $pp; wait $pp
+  expect 'grep -q "stopped by signal 15: 2 runs served" "$TMP/pool-$P.out"' "$(cat "$TMP/pool-$P.out")"
+}
+
 # A client whose output is a pipe with no reader (wormsim --pool ... |
 # true): the pool's writes to it fail, and the pool, its nodes and the
 # run's exit status outlive them. The next run finds the nodes warm.
@@ -342,7 +370,7 @@ pool_bad_input() {
 }
 
 for c in pool_warm_equals_cold_arm pool_warm_equals_cold_mixed pool_failed_run_nodes_are_not_reused pool_changed_image_is_not_reused pool_hostile_nodes_do_not_reach_the_next_run pool_grows_and_takes_a_new_image \
-         pool_keeps_the_nodes_used_last pool_client_interrupted pool_client_output_closed pool_memory_check_counts_idle_nodes memory_estimate_is_close pool_idle_client_does_not_block \
+         pool_keeps_the_nodes_used_last pool_client_interrupted pool_queued_client_interrupted pool_client_output_closed pool_memory_check_counts_idle_nodes memory_estimate_is_close pool_idle_client_does_not_block \
          pool_bad_input; do t $c $c; done
 if [ "$(id -u)" = 0 ]; then t pool_other_user_is_told pool_other_user_is_told
 else echo "  skip  pool_other_user_is_told (needs root to run a client as another user; not counted)"; fi
