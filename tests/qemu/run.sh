@@ -581,6 +581,36 @@ mixed_fault() {
   expect '[ "$(summary .fault.node)" = 1 ] && [ "$(summary .fault.kind)" = "load access fault" ]' "$(summary .fault)"
   expect in_kernel_text_rv
 }
+# A node that resets its board, or powers its QEMU off with status 0,
+# before its EXIT fails the run, named, on each ISA: alone (-no-reboot)
+# its QEMU ends before the node finished; on a pool the node boots again
+# and says hello mid-run. The others' nodes are not reused.
+reset_mid_run() {   # arch
+  local k rc
+  for k in reset off; do
+    "$WORMSIM" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" --arch "$1" --app crash \
+      --nodes 4 --args "node=1 kind=$k" > "$TMP/r" 2>&1; rc=$?
+    expect '[ $rc = 1 ]' "alone, $k: exit $rc: $(cat "$TMP/r")"
+    expect '[ "$(summary .error)" = "node 1: its QEMU exited with status 0 before the node finished; see node-001.log" ]' \
+      "alone, $k: $(summary .error)"
+  done
+  local P=rm-$$-$1
+  pool_up "$P"; local pp=$pool_pid
+  wp() { "$WORMSIM" --pool "$P" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" --runs-dir "$RUNS" --arch "$1" "${@:2}"; }
+  wp "$1" --app crash --nodes 4 --args "node=1 kind=reset" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 1 ] && [ "$(summary .error)" = "node 1: restarted during the run (its NIC said hello again)" ]' \
+    "pool, reset: exit $rc: $(cat "$TMP/r")"
+  wp "$1" --app crash --nodes 4 --args "node=1 kind=off" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 1 ] && [ "$(summary .error)" = "node 1: its QEMU exited with status 0 before the node finished; see node-001.log" ]' \
+    "pool, off: exit $rc: $(cat "$TMP/r")"
+  expect 'grep -q "^node pool       0 of 4 nodes warm$" "$TMP/r"' "the reset run's nodes were reused: $(cat "$TMP/r")"
+  wp "$1" --app hello --nodes 4 > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && grep -q "^node pool       0 of 4 nodes warm$" "$TMP/r"' "the failed run's nodes were reused: $(cat "$TMP/r")"
+  kill -TERM $pp; wait $pp
+  expect '[ -z "$(qemu_of $pp)" ]' "$(qemu_of $pp)"
+}
+fault_reset_mid_run()    { reset_mid_run arm; }
+rv_fault_reset_mid_run() { reset_mid_run riscv; }
 hang() {
   ws --app hang --nodes 4 --args node=1 --hang-timeout 2 > "$TMP/h" 2>&1; local rc=$?
   expect '[ $rc = 1 ]'
@@ -758,6 +788,7 @@ for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad
          bad_param_key bad_param_val bad_torus_vcs bad_preset dup_preset_key missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
 for f in fault_dabort fault_store fault_undef fault_pabort rv_fault_load rv_fault_store rv_fault_illegal rv_fault_fetch mixed_fault \
+         fault_reset_mid_run rv_fault_reset_mid_run \
          hang deadlock baddesc_dst baddesc_len baddesc_off baddesc_op baddesc_record baddesc_ring; do t $f $f; done
 for c in sigterm_cleans_up sigint_cleans_up router_killed; do t $c $c; done
 # More suites, one file per family (tests/qemu/suite-*.sh): each defines

@@ -313,7 +313,7 @@ TEST(numbers)
 TEST(fault_injection_apps)
 {
     static const char *const kinds[] = { "dabort", "store", "undef", "pabort", "panic", "semihost", "scribble",
-                                         "mark", "forge", "taint", "peek" };
+                                         "mark", "forge", "taint", "peek", "reset", "off" };
     static const char *const hows[] = { "spin", "doorbell", "exit" };
     static const char *const whats[] = { "dst", "len", "op", "off", "ring", "step", "steps", "time", "backwards",
                                          "flood" };
@@ -332,10 +332,10 @@ TEST(fault_injection_apps)
     }
     CHECK_STR(check("crash", line4(), "kind=xyz"),
               "app crash: kind=xyz is not known; accepted: dabort store undef pabort panic semihost scribble mark "
-              "forge taint peek");
+              "forge taint peek reset off");
     CHECK_STR(check("crash", line4(), "kind=dabortx"),
               "app crash: kind=dabortx is not known; accepted: dabort store undef pabort panic semihost scribble "
-              "mark forge taint peek");
+              "mark forge taint peek reset off");
     CHECK_STR(check("hang", line4(), "how=xyz"), "app hang: how=xyz is not known; accepted: spin doorbell exit");
     CHECK_STR(check("baddesc", line4(), "what=xyz"),
               "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood record");
