@@ -218,6 +218,7 @@ int serve_client(const char *name, int argc, char **argv)
             send(s, &sig, 1, MSG_NOSIGNAL);
         }
     }
-    fprintf(stderr, "wormsim: the node pool '%s' stopped before the run ended\n", name);
+    fprintf(stderr, "wormsim: the node pool '%s' stopped before %s\n", name,
+            taken ? "the run ended" : "it took the run; the run did not start");
     return 1;
 }

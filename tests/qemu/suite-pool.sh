@@ -200,8 +200,15 @@ pool_queued_client_interrupted() {
   "${wp[@]}" --app hello --nodes 2 > "$TMP/o" 2>&1; rc=$?
   expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   expect '[ $(ndirs) = $((n0 + 1)) ]' "$(( $(ndirs) - n0 )) run directories for the one run after the hang"
-  kill -TERM $pp; wait $pp
-  expect 'grep -q "stopped by signal 15: 2 runs served" "$TMP/pool-$P.out"' "$(cat "$TMP/pool-$P.out")"
+  # the pool stops while a client waits: it says its run never started
+  "${wp[@]}" --app hang --nodes 4 --hang-timeout 300 > "$TMP/h" 2>&1 & c=$!
+  for i in $(seq 100); do [ "$(qemu_of $pp | wc -l)" = 4 ] && break; sleep 0.1; done
+  "${wp[@]}" --app hello --nodes 2 > "$TMP/q" 2>&1 & q=$!
+  sleep 0.5
+  kill -TERM $pp; wait $pp; wait $c; wait $q; rc=$?
+  expect '[ $rc = 1 ] && grep -q "the node pool .$P. stopped before it took the run; the run did not start" "$TMP/q"' \
+    "exit $rc: $(cat "$TMP/q")"
+  expect 'grep -q "stopped by signal 15: 3 runs served" "$TMP/pool-$P.out"' "$(cat "$TMP/pool-$P.out")"
 }
 
 # A client whose output is a pipe with no reader (wormsim --pool ... |
