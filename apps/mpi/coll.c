@@ -547,6 +547,8 @@ static int reduction(enum reduction_kind k, const void *send, void *recv, int co
     struct mpii_comm *c;
     size_t len;
     int e = check(comm, &c, count, t, root, &len);
+    if (!e)
+        e = mpii_op_check(comm, op, t);
     if (e)
         return e;
     if (send == MPI_IN_PLACE)

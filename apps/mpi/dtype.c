@@ -59,36 +59,42 @@ int MPI_Op_free(MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-/* y[i] = x[i] op y[i] for one C type; the logical and bitwise operators
- * for integers only. */
-#define ARITH(T)                                                                      \
+/* y[i] = x[i] op y[i] for one C type, the operator chosen before the
+ * loop, so that a call of n = 0 still says whether op applies. The groups
+ * of MPI-3.1 5.9.2: MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN apply to
+ * integers and floating point; the logical operators to integers and
+ * MPI_C_BOOL; the bitwise ones to integers and MPI_BYTE. (MPI_CHAR and
+ * MPI_BYTE take every integer operator, as Open MPI takes them.) */
+#define EACH(expr)                                                                    \
     {                                                                                 \
-        const T *a = x;                                                               \
-        T *b = y;                                                                     \
         for (int i = 0; i < n; i++)                                                   \
-            switch (op) {                                                             \
-            case MPI_SUM: b[i] = a[i] + b[i]; break;                                  \
-            case MPI_PROD: b[i] = a[i] * b[i]; break;                                 \
-            case MPI_MAX: b[i] = a[i] > b[i] ? a[i] : b[i]; break;                    \
-            case MPI_MIN: b[i] = a[i] < b[i] ? a[i] : b[i]; break;                    \
-            case MPI_LAND: b[i] = a[i] && b[i]; break;                                \
-            case MPI_LOR: b[i] = a[i] || b[i]; break;                                 \
-            case MPI_LXOR: b[i] = !a[i] != !b[i]; break;                              \
-            default: return -1;                                                       \
-            }                                                                         \
+            b[i] = (expr);                                                            \
         return 0;                                                                     \
     }
-#define INTEGER(T)                                                                    \
+#define ARITH_OPS                                                                     \
+    case MPI_SUM: EACH(a[i] + b[i])                                                   \
+    case MPI_PROD: EACH(a[i] * b[i])                                                  \
+    case MPI_MAX: EACH(a[i] > b[i] ? a[i] : b[i])                                     \
+    case MPI_MIN: EACH(a[i] < b[i] ? a[i] : b[i])
+#define LOGICAL_OPS                                                                   \
+    case MPI_LAND: EACH(a[i] && b[i])                                                 \
+    case MPI_LOR: EACH(a[i] || b[i])                                                  \
+    case MPI_LXOR: EACH(!a[i] != !b[i])
+#define BITWISE_OPS                                                                   \
+    case MPI_BAND: EACH(a[i] & b[i])                                                  \
+    case MPI_BOR: EACH(a[i] | b[i])                                                   \
+    case MPI_BXOR: EACH(a[i] ^ b[i])
+#define OPS(T, cases)                                                                 \
     {                                                                                 \
         const T *a = x;                                                               \
         T *b = y;                                                                     \
-        if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) {                      \
-            for (int i = 0; i < n; i++)                                               \
-                b[i] = op == MPI_BAND ? a[i] & b[i] : op == MPI_BOR ? a[i] | b[i] : a[i] ^ b[i]; \
-            return 0;                                                                 \
+        switch (op) {                                                                 \
+            cases                                                                     \
+        default: return -1;                                                           \
         }                                                                             \
-        ARITH(T)                                                                      \
     }
+#define INTEGER(T) OPS(T, ARITH_OPS LOGICAL_OPS BITWISE_OPS)
+#define FLOATING(T) OPS(T, ARITH_OPS)
 
 /* MAXLOC, MINLOC on value-index pairs: the greater (lesser) value, and on
  * a tie the lesser index (MPI-3.1 5.9.4). */
@@ -116,6 +122,26 @@ static int reduce_loc(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
     }
 }
 
+static bool user_op(MPI_Op op)
+{
+    int u = op - USER_OP_BASE;
+    return u >= 0 && u < MPII_USER_OPS && user_ops[u].fn;
+}
+
+/* A user operator applies to any type; a predefined one as
+ * mpii_reduce_local takes it (none to a derived type: docs/mpi.md). Every
+ * rank of a reduction checks this before it sends or receives anything,
+ * all ranks passing the same op and type (MPI-3.1 5.9.1), so all of them
+ * return the error and none waits for a peer that has returned. */
+int mpii_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype t)
+{
+    if (user_op(op) || mpii_reduce_local(NULL, NULL, 0, t, op) == 0)
+        return MPI_SUCCESS;
+    if (op <= MPI_OP_NULL || op > MPI_MINLOC)
+        return mpii_err(comm, MPI_ERR_OP, "operator %d is not valid", op);
+    return mpii_err(comm, MPI_ERR_OP, "operator %d does not apply to datatype %d", op, t);
+}
+
 int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
 {
     if (op == MPI_MAXLOC || op == MPI_MINLOC)
@@ -129,7 +155,8 @@ int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
     }
     switch (t) {
     case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_INT8_T: INTEGER(int8_t)
-    case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_UINT8_T: case MPI_C_BOOL: INTEGER(uint8_t)
+    case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_UINT8_T: INTEGER(uint8_t)
+    case MPI_C_BOOL: OPS(bool, LOGICAL_OPS)
     case MPI_SHORT: case MPI_INT16_T: INTEGER(int16_t)
     case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: INTEGER(uint16_t)
     case MPI_INT: case MPI_INT32_T: INTEGER(int32_t)
@@ -139,8 +166,8 @@ int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
     case MPI_LONG_LONG: case MPI_INT64_T: case MPI_COUNT: INTEGER(int64_t)
     case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: INTEGER(uint64_t)
     case MPI_AINT: INTEGER(MPI_Aint)
-    case MPI_FLOAT: ARITH(float)
-    case MPI_DOUBLE: ARITH(double)
+    case MPI_FLOAT: FLOATING(float)
+    case MPI_DOUBLE: FLOATING(double)
     default:
         return -1;
     }

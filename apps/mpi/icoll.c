@@ -289,6 +289,14 @@ static void type_ok(struct mpii_sched *s, MPI_Datatype t)
         s->err = mpii_err(s->comm, MPI_ERR_TYPE, "datatype %d is not valid, not committed or not contiguous", t);
 }
 
+/* The operator of a reduction: s->err set unless it applies to t, on
+ * every rank, before any round starts (apps/mpi/dtype.c). */
+static void op_ok(struct mpii_sched *s, MPI_Op op, MPI_Datatype t)
+{
+    if (!s->err)
+        s->err = mpii_op_check(s->comm, op, t);
+}
+
 #define BEGIN(name, count, type, root)                                                      \
     MPII_ENTER(name);                                                                       \
     struct mpii_comm *c;                                                                    \
@@ -342,6 +350,7 @@ static void reduce_rounds(struct mpii_sched *s, const void *send, void *recv, in
                           int root, size_t len)
 {
     int p = s->c->size, me = s->c->rank;
+    op_ok(s, op, t);
     if (me != root) {
         send_(s, root, send, len);
         return;
@@ -641,6 +650,7 @@ static int scan_sched(MPI_Comm comm, const void *send, void *recv, int count, MP
                       MPI_Request *request, int exclusive)
 {
     BEGIN(exclusive ? "MPI_Iexscan" : "MPI_Iscan", count, t, -1);
+    op_ok(s, op, t);
     unsigned char *prefix = scratch(s, len), *out = scratch(s, len);
     if (prefix && out) {
         memcpy(out, send == MPI_IN_PLACE ? recv : send, len);

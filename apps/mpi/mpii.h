@@ -201,6 +201,8 @@ int *mpii_even_counts(MPI_Comm comm, int n, int *e);
 /* Reduction: y = x op y elementwise over n elements of type t; 0, or -1
  * if op does not apply to t. */
 int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op);
+/* MPI_SUCCESS if op applies to t, else the error of comm for MPI_ERR_OP. */
+int mpii_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype t);
 
 /* The algorithm a setting (MPIR_CVAR_<OP>_INTRA_ALGORITHM=name in ARGS)
  * chooses for an operation, "auto" if none (apps/mpi/cvar.c). */

@@ -245,7 +245,7 @@ int MPI_Reduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Da
     MPII_ENTER("MPI_Reduce_scatter");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), sz = 0, n = 0;
-    if (e || (e = type_of(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)))
+    if (e || (e = type_of(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) || (e = mpii_op_check(comm, op, t)))
         return e;
     int *displs = malloc((size_t)c->size * sizeof *displs);
     for (int r = 0; displs && r < c->size; r++)
