@@ -549,6 +549,9 @@ static int reduction(enum reduction_kind k, const void *send, void *recv, int co
     int e = check(comm, &c, count, t, root, &len);
     if (!e)
         e = mpii_op_check(comm, op, t);
+    /* MPI_IN_PLACE goes in the send argument only (MPI-3.1 5.9.1) */
+    if (!e && recv == MPI_IN_PLACE && (k != RED_REDUCE || c->rank == root))
+        e = mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE as the receive buffer; it is given as the send buffer");
     if (e)
         return e;
     if (send == MPI_IN_PLACE)

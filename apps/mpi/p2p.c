@@ -480,10 +480,27 @@ static void wait_ack(int node, uint32_t ctx, int tag)
 
 /* --- argument checks -------------------------------------------------- */
 
-static int check_buf(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int peer, int any_ok,
-                     int tag, int tag_any_ok, size_t *len)
+/* A buffer of count elements of t. MPI_IN_PLACE is a collective's
+ * argument, never a buffer of point to point (MPI-3.1 5.2.1). A null
+ * pointer is MPI_BOTTOM, where a type of absolute displacements finds its
+ * data, so it is refused only where the data would lie from address 0 on:
+ * some bytes of a contiguous type (as Open MPI refuses it). Either would
+ * otherwise be read or written, and the node stop on a data abort. */
+static int buf_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatype t)
+{
+    if (buf == MPI_IN_PLACE)
+        return mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is not a buffer of point to point");
+    if (!buf && count > 0 && mpii_type_size(t) > 0 && mpii_type_contig(t))
+        return mpii_err(comm, MPI_ERR_BUFFER, "a null buffer for %d elements of datatype %d", count, t);
+    return MPI_SUCCESS;
+}
+
+static int check_buf(MPI_Comm comm, struct mpii_comm **cp, const void *buf, int count, MPI_Datatype t, int peer,
+                     int any_ok, int tag, int tag_any_ok, size_t *len)
 {
     int e = mpii_check(comm, cp, count, t, -1, 0, len);
+    if (!e)
+        e = buf_ok(comm, buf, count, t);
     if (e)
         return e;
     struct mpii_comm *c = *cp;
@@ -532,7 +549,7 @@ static int send_call(const void *buf, int count, MPI_Datatype t, int dest, int t
 {
     struct mpii_comm *c;
     size_t len;
-    int e = check_buf(comm, &c, count, t, dest, 0, tag, 0, &len);
+    int e = check_buf(comm, &c, buf, count, t, dest, 0, tag, 0, &len);
     if (!e)
         e = send_typed(c, buf, count, t, len, dest, tag, sync);
     if (!e && sync == 1 && dest != MPI_PROC_NULL)
@@ -606,7 +623,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
     MPII_ENTER("MPI_Recv");
     struct mpii_comm *c;
     size_t len;
-    int e = check_buf(comm, &c, count, t, source, 1, tag, 1, &len);
+    int e = check_buf(comm, &c, buf, count, t, source, 1, tag, 1, &len);
     return e ? e : recv_typed(c, buf, t, len, source, tag, st);
 }
 
@@ -617,9 +634,9 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     MPII_ENTER("MPI_Sendrecv");
     struct mpii_comm *c;
     size_t slen, rlen;
-    int e = check_buf(comm, &c, sendcount, sendtype, dest, 0, sendtag, 0, &slen);
+    int e = check_buf(comm, &c, sendbuf, sendcount, sendtype, dest, 0, sendtag, 0, &slen);
     if (!e)
-        e = check_buf(comm, &c, recvcount, recvtype, source, 1, recvtag, 1, &rlen);
+        e = check_buf(comm, &c, recvbuf, recvcount, recvtype, source, 1, recvtag, 1, &rlen);
     if (!e)
         e = send_typed(c, sendbuf, sendcount, sendtype, slen, dest, sendtag, 0);
     return e ? e : recv_typed(c, recvbuf, recvtype, rlen, source, recvtag, st);
@@ -631,9 +648,9 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sen
     MPII_ENTER("MPI_Sendrecv_replace");
     struct mpii_comm *c;
     size_t len;
-    int e = check_buf(comm, &c, count, t, dest, 0, sendtag, 0, &len);
+    int e = check_buf(comm, &c, buf, count, t, dest, 0, sendtag, 0, &len);
     if (!e)
-        e = check_buf(comm, &c, count, t, source, 1, recvtag, 1, &len);
+        e = check_buf(comm, &c, buf, count, t, source, 1, recvtag, 1, &len);
     /* the send is eager: the NIC holds the data before the receive writes buf */
     if (!e)
         e = send_typed(c, buf, count, t, len, dest, sendtag, 0);
@@ -725,7 +742,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
     MPII_ENTER("MPI_Irecv");
     struct mpii_comm *c;
     size_t len;
-    int e = check_buf(comm, &c, count, t, source, 1, tag, 1, &len);
+    int e = check_buf(comm, &c, buf, count, t, source, 1, tag, 1, &len);
     if (e || (e = new_req(comm, request)))
         return e;
     struct req *q = &reqs[*request - 1];
@@ -996,7 +1013,7 @@ static int persistent(enum persist_kind k, const void *buf, int count, MPI_Datat
 {
     struct mpii_comm *c;
     size_t len;
-    int e = check_buf(comm, &c, count, t, peer, k == P_RECV, tag, k == P_RECV, &len);
+    int e = check_buf(comm, &c, buf, count, t, peer, k == P_RECV, tag, k == P_RECV, &len);
     if (e || (e = new_req(comm, request)))
         return e;
     reqs[*request - 1] = (struct req){ .state = REQ_PERSIST, .comm = comm, .pkind = k, .pbuf = (void *)buf,
@@ -1084,7 +1101,7 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st, 
 {
     struct mpii_comm *c;
     size_t len;
-    int e = check_buf(comm, &c, 0, MPI_BYTE, source, 1, tag, 1, &len);
+    int e = check_buf(comm, &c, NULL, 0, MPI_BYTE, source, 1, tag, 1, &len);
     if (e)
         return e;
     int node = source == MPI_ANY_SOURCE ? NET_ANY : c->world[source];

@@ -10,7 +10,15 @@
  *   return   rank 2 returns 3 from main
  *   noinit   rank 0 sends before MPI_Init
  *   trunc    under MPI_ERRORS_RETURN, rank 1 receives 8 ints into room for 4:
- *            it prints the error class MPI_Recv returned and goes on */
+ *            it prints the error class MPI_Recv returned and goes on
+ *   nullbuf  rank 0 sends 4 ints from a null pointer (fatal)
+ *   inplace  rank 2 receives into MPI_IN_PLACE (fatal)
+ *   inplacerecv  every rank's MPI_Allreduce has MPI_IN_PLACE as its
+ *            receive buffer (fatal)
+ *   buffers  under MPI_ERRORS_RETURN, the three above and MPI_Isend and
+ *            MPI_Sendrecv_replace of such buffers: rank 0 prints the
+ *            classes returned; a null buffer of no elements is sent and
+ *            received (MPI_SUCCESS, the last) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +65,34 @@ int main(int argc, char **argv)
             MPI_Error_string(e, s, &len);
             printf("trunc: MPI_Recv returned %s\n", s);
         }
+    }
+    if (!strcmp(mode, "nullbuf") && rank == 0)
+        MPI_Send(NULL, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    if (!strcmp(mode, "inplace") && rank == 2)
+        MPI_Recv(MPI_IN_PLACE, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (!strcmp(mode, "inplacerecv"))
+        MPI_Allreduce(buf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (!strcmp(mode, "buffers")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Request rq;
+        int e[6] = { 0 };
+        if (rank == 0) {
+            e[0] = MPI_Send(NULL, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            e[1] = MPI_Isend(MPI_IN_PLACE, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &rq);
+            e[2] = MPI_Recv(NULL, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            e[3] = MPI_Sendrecv_replace(MPI_IN_PLACE, 1, MPI_INT, 1, 0, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            e[5] = MPI_Send(NULL, 0, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        }
+        if (rank == 1)
+            e[5] = MPI_Recv(NULL, 0, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        e[4] = MPI_Allreduce(buf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0)
+            for (int i = 0; i < 6; i++) {
+                char s[MPI_MAX_ERROR_STRING];
+                int len;
+                MPI_Error_string(e[i], s, &len);
+                printf("buffers %d: %s\n", i, s);
+            }
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
