@@ -267,7 +267,7 @@ int MPI_Barrier(MPI_Comm comm)
     MPII_ENTER("MPI_Barrier");
     struct mpii_comm *c;
     size_t len;
-    int e = check(comm, &c, 0, MPI_BYTE, -1, &len);
+    int e = check(comm, &c, 0, MPI_BYTE, MPII_NO_ROOT, &len);
     if (e)
         return e;
     struct coll_call call = { .op = COLL_BARRIER };
@@ -362,7 +362,7 @@ int MPI_Reduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op o
 int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Allreduce");
-    return reduction(RED_ALLREDUCE, send, recv, count, t, op, -1, comm);
+    return reduction(RED_ALLREDUCE, send, recv, count, t, op, MPII_NO_ROOT, comm);
 }
 
 /* --- gather, scatter, allgather --------------------------------------------- */
@@ -371,9 +371,9 @@ static int same_bytes(MPI_Comm comm, int scount, MPI_Datatype st, int rcount, MP
 {
     struct mpii_comm *c;
     size_t sl = 0, rl = 0;
-    int e = check(comm, &c, scount, st, -1, &sl);
+    int e = check(comm, &c, scount, st, MPII_NO_ROOT, &sl);
     if (!e)
-        e = check(comm, &c, rcount, rt, -1, &rl);
+        e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &rl);
     if (!e && sl != rl)
         e = mpii_err(comm, MPI_ERR_TRUNCATE, "%lu bytes sent against %lu expected per rank", (unsigned long)sl,
                      (unsigned long)rl);
@@ -397,12 +397,12 @@ int MPI_Gather(const void *send, int scount, MPI_Datatype st, void *recv, int rc
     if (e)
         return e;
     if (send == MPI_IN_PLACE) {
-        e = check(comm, &c, rcount, rt, -1, &len);
+        e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
         send = (unsigned char *)recv + (size_t)root * len;
     } else if (c->rank == root)
         e = same_bytes(comm, scount, st, rcount, rt, &len);
     else
-        e = check(comm, &c, scount, st, -1, &len);
+        e = check(comm, &c, scount, st, MPII_NO_ROOT, &len);
     if (e)
         return e;
     struct coll_call call = { .op = COLL_GATHER, .len = len, .cx = { .root = root } };
@@ -430,9 +430,9 @@ int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int r
     if (c->rank == root && !in_place)
         e = same_bytes(comm, scount, st, rcount, rt, &len);
     else if (c->rank == root)
-        e = check(comm, &c, scount, st, -1, &len);
+        e = check(comm, &c, scount, st, MPII_NO_ROOT, &len);
     else
-        e = check(comm, &c, rcount, rt, -1, &len);
+        e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
     if (e)
         return e;
     if (in_place)
@@ -455,7 +455,7 @@ int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int
     }
     struct mpii_comm *c;
     size_t len;
-    int e = check(comm, &c, rcount, rt, -1, &len);
+    int e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
     if (e)
         return e;
     if (send == MPI_IN_PLACE)
@@ -483,7 +483,7 @@ int MPI_Alltoall(const void *send, int scount, MPI_Datatype st, void *recv, int 
     }
     struct mpii_comm *c;
     size_t len;
-    int e = check(comm, &c, rcount, rt, -1, &len);
+    int e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
     void *copy = NULL;
     if (e)
         return e;
@@ -578,11 +578,11 @@ static int reduction(enum reduction_kind k, const void *send, void *recv, int co
 int MPI_Scan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Scan");
-    return reduction(RED_SCAN, send, recv, count, t, op, -1, comm);
+    return reduction(RED_SCAN, send, recv, count, t, op, MPII_NO_ROOT, comm);
 }
 
 int MPI_Exscan(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Exscan");
-    return reduction(RED_EXSCAN, send, recv, count, t, op, -1, comm);
+    return reduction(RED_EXSCAN, send, recv, count, t, op, MPII_NO_ROOT, comm);
 }

@@ -29,7 +29,7 @@ int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, 
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
     if (contig && !mpii_type_contig(t))
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which %s does not take yet", t, mpii_call);
-    if (root != -1 && (root < 0 || root >= c->size))
+    if (root != MPII_NO_ROOT && (root < 0 || root >= c->size))
         return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
     *len = (size_t)count * (size_t)mpii_type_size(t);
     return MPI_SUCCESS;

@@ -314,7 +314,7 @@ static void op_ok(struct mpii_sched *s, MPI_Op op, MPI_Datatype t)
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ibarrier", 0, MPI_BYTE, -1);
+    BEGIN("MPI_Ibarrier", 0, MPI_BYTE, MPII_NO_ROOT);
     for (int d = 1; d < p; d *= 2) {
         send_(s, (me + d) % p, NULL, 0);
         recv_(s, (me - d + p) % p, NULL, 0);
@@ -381,7 +381,7 @@ int MPI_Ireduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op 
 int MPI_Iallreduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                    MPI_Request *request)
 {
-    BEGIN("MPI_Iallreduce", count, t, -1);
+    BEGIN("MPI_Iallreduce", count, t, MPII_NO_ROOT);
     const void *in = send;
     if (send == MPI_IN_PLACE) {      /* the vector is read at the call's time, as MPI says */
         void *copy = scratch(s, len);
@@ -508,7 +508,7 @@ static void allgatherv_rounds(struct mpii_sched *s, const void *send, void *recv
 int MPI_Iallgather(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
                    MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Iallgather", rcount, rt, -1);
+    BEGIN("MPI_Iallgather", rcount, rt, MPII_NO_ROOT);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     (void)scount;
@@ -521,7 +521,7 @@ int MPI_Iallgather(const void *send, int scount, MPI_Datatype st, void *recv, in
 int MPI_Iallgatherv(const void *send, int scount, MPI_Datatype st, void *recv, const int rcounts[],
                     const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Iallgatherv", 0, rt, -1);
+    BEGIN("MPI_Iallgatherv", 0, rt, MPII_NO_ROOT);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     (void)scount;
@@ -560,7 +560,7 @@ static const void *in_place(struct mpii_sched *s, const void *send, const void *
 int MPI_Ialltoall(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
                   MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ialltoall", rcount, rt, -1);
+    BEGIN("MPI_Ialltoall", rcount, rt, MPII_NO_ROOT);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     (void)scount;
@@ -575,7 +575,7 @@ int MPI_Ialltoall(const void *send, int scount, MPI_Datatype st, void *recv, int
 int MPI_Ialltoallv(const void *send, const int scounts[], const int sdispls[], MPI_Datatype st, void *recv,
                    const int rcounts[], const int rdispls[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ialltoallv", 0, rt, -1);
+    BEGIN("MPI_Ialltoallv", 0, rt, MPII_NO_ROOT);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     size_t runit = (size_t)mpii_type_size(rt), end = 0;
@@ -594,7 +594,7 @@ int MPI_Ialltoallw(const void *send, const int scounts[], const int sdispls[], c
                    const int rcounts[], const int rdispls[], const MPI_Datatype rt[], MPI_Comm comm,
                    MPI_Request *request)
 {
-    BEGIN("MPI_Ialltoallw", 0, MPI_BYTE, -1);
+    BEGIN("MPI_Ialltoallw", 0, MPI_BYTE, MPII_NO_ROOT);
     int *sb = scratch(s, 2 * (size_t)p * sizeof(int)), *rb = sb ? sb + p : NULL;
     size_t end = 0;
     for (int r = 0; sb && r < p && !s->err; r++) {
@@ -618,7 +618,7 @@ int MPI_Ialltoallw(const void *send, const int scounts[], const int sdispls[], c
 int MPI_Ireduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                         MPI_Request *request)
 {
-    BEGIN("MPI_Ireduce_scatter", 0, t, -1);
+    BEGIN("MPI_Ireduce_scatter", 0, t, MPII_NO_ROOT);
     int n = 0, *displs = scratch(s, (size_t)p * sizeof(int));
     for (int r = 0; displs && r < p; r++)
         displs[r] = n, n += rcounts[r];
@@ -649,7 +649,7 @@ int MPI_Ireduce_scatter_block(const void *send, void *recv, int rcount, MPI_Data
 static int scan_sched(MPI_Comm comm, const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op,
                       MPI_Request *request, int exclusive)
 {
-    BEGIN(exclusive ? "MPI_Iexscan" : "MPI_Iscan", count, t, -1);
+    BEGIN(exclusive ? "MPI_Iexscan" : "MPI_Iscan", count, t, MPII_NO_ROOT);
     op_ok(s, op, t);
     unsigned char *prefix = scratch(s, len), *out = scratch(s, len);
     if (prefix && out) {

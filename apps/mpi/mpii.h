@@ -20,6 +20,7 @@
 #ifndef MPII_H
 #define MPII_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "include/mpi.h"
@@ -108,7 +109,10 @@ struct mpii_comm *mpii_comm(MPI_Comm c);
     if (!c)                                                                                    \
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
 /* A call's communicator (in *cp), count, type (contiguous if contig) and
- * root (-1: none) checked, and its bytes in *len; else an error class. */
+ * root (MPII_NO_ROOT: none) checked, and its bytes in *len; else an error
+ * class. No root is a value no rank can be: -1 is a program's bad root,
+ * refused with MPI_ERR_ROOT as any other (MPI-3.1 5.4). */
+#define MPII_NO_ROOT INT_MIN
 int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len);
 
 /* Every call starts with MPII_ENTER("MPI_Send"), which checks that MPI is

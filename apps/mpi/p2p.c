@@ -498,7 +498,7 @@ static int buf_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatype t)
 static int check_buf(MPI_Comm comm, struct mpii_comm **cp, const void *buf, int count, MPI_Datatype t, int peer,
                      int any_ok, int tag, int tag_any_ok, size_t *len)
 {
-    int e = mpii_check(comm, cp, count, t, -1, 0, len);
+    int e = mpii_check(comm, cp, count, t, MPII_NO_ROOT, 0, len);
     if (!e)
         e = buf_ok(comm, buf, count, t);
     if (e)

@@ -18,7 +18,11 @@
  *   buffers  under MPI_ERRORS_RETURN, the three above and MPI_Isend and
  *            MPI_Sendrecv_replace of such buffers: rank 0 prints the
  *            classes returned; a null buffer of no elements is sent and
- *            received (MPI_SUCCESS, the last) */
+ *            received (MPI_SUCCESS, the last)
+ *   root1    every rank broadcasts from root -1 (fatal)
+ *   roots    under MPI_ERRORS_RETURN, every rank calls MPI_Bcast,
+ *            MPI_Reduce, MPI_Gather, MPI_Scatter, MPI_Gatherv and
+ *            MPI_Ibcast with root -1; rank 0 prints the classes returned */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +96,26 @@ int main(int argc, char **argv)
                 int len;
                 MPI_Error_string(e[i], s, &len);
                 printf("buffers %d: %s\n", i, s);
+            }
+    }
+    if (!strcmp(mode, "root1"))
+        MPI_Bcast(buf, 1, MPI_INT, -1, MPI_COMM_WORLD);
+    if (!strcmp(mode, "roots")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int all[64], counts[16] = { 0 }, displs[16] = { 0 }, e[6];
+        MPI_Request rq;
+        e[0] = MPI_Bcast(buf, 1, MPI_INT, -1, MPI_COMM_WORLD);
+        e[1] = MPI_Reduce(buf, all, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD);
+        e[2] = MPI_Gather(buf, 1, MPI_INT, all, 1, MPI_INT, -1, MPI_COMM_WORLD);
+        e[3] = MPI_Scatter(all, 1, MPI_INT, buf, 1, MPI_INT, -1, MPI_COMM_WORLD);
+        e[4] = MPI_Gatherv(buf, 0, MPI_INT, all, counts, displs, MPI_INT, -1, MPI_COMM_WORLD);
+        e[5] = MPI_Ibcast(buf, 1, MPI_INT, -1, MPI_COMM_WORLD, &rq);
+        if (rank == 0)
+            for (int i = 0; i < 6; i++) {
+                char s[MPI_MAX_ERROR_STRING];
+                int len;
+                MPI_Error_string(e[i], s, &len);
+                printf("roots %d: %s\n", i, s);
             }
     }
     MPI_Barrier(MPI_COMM_WORLD);

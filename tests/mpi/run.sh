@@ -232,6 +232,17 @@ error_buffers_return() {
   printf 'buffers %d: MPI_ERR_BUFFER\n' 0 1 2 3 4 > "$TMP/want"; echo "buffers 5: MPI_SUCCESS" >> "$TMP/want"
   expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
 }
+# Root -1 is a bad root like any other: refused with MPI_ERR_ROOT by every
+# rooted collective (the library took -1 for "no root", and the node
+# stopped on a send to a rank out of range).
+error_root_minus_one() { fails_naming root1 0 "rank 0: MPI_Bcast: MPI_ERR_ROOT: root -1"; }
+error_roots_return() {
+  emu errors arm 4 roots; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
+  printf 'roots %d: MPI_ERR_ROOT\n' 0 1 2 3 4 5 > "$TMP/want"
+  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+}
 error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
 error_c_abort() { fails_naming cabort 3 "MPI error: rank 3: abort: signal 6"; }
 error_out_of_memory() {
@@ -417,7 +428,7 @@ worked_example_as_written() {
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
-         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
