@@ -33,18 +33,11 @@ static struct mpii_graph *graph_new(MPI_Comm comm, int kind, int nnodes, int ned
     return g;
 }
 
-/* The communicator MPI_Comm_split makes of (comm, color, this rank), with
- * graph g, or g freed where it makes none; call names the MPI call. */
+/* The communicator MPI_Comm_split makes of comm's ranks in their order,
+ * with graph g (freed where it makes none). */
 static int split_with_graph(MPI_Comm comm, int color, struct mpii_graph *g, const char *call, MPI_Comm *out)
 {
-    int e = MPI_Comm_split(comm, color, mpii_comms[comm].rank, out);
-    mpii_call = call;
-    if (e || *out == MPI_COMM_NULL) {
-        free(g);
-        return e;
-    }
-    mpii_comms[*out].graph = g;
-    return MPI_SUCCESS;
+    return mpii_split_with_topology(comm, color, mpii_comms[comm].rank, NULL, g, call, out);
 }
 
 #define GRAPH_OR_ERR(g, c, comm, k)                                                            \

@@ -99,6 +99,15 @@ int mpii_topo_copy(MPI_Comm comm, struct mpii_comm *to, const struct mpii_comm *
  * -1, then the one at +1, MPI_PROC_NULL where there is none; 2 ndims of
  * them in list. */
 void mpii_cart_neighbours(const struct mpii_comm *c, int *list);
+/* The communicator MPI_Comm_split makes of (comm, color, key), given grid
+ * g or graph gr (either NULL), or both freed where it makes none; call
+ * names the MPI call for errors (apps/mpi/topo.c). */
+int mpii_split_with_topology(MPI_Comm comm, int color, int key, struct mpii_cart *g, struct mpii_graph *gr,
+                             const char *call, MPI_Comm *out);
+/* A block type of a collective that takes contiguous blocks: valid,
+ * committed and contiguous, its size in *size; else an error class
+ * (apps/mpi/vcoll.c). */
+int mpii_contig_type(MPI_Comm comm, MPI_Datatype t, int *size);
 extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
 
 /* The communicator of a handle, or NULL. */

@@ -77,18 +77,6 @@ static int hood_of(MPI_Comm comm, struct mpii_comm *c, struct hood *h)
     return MPI_SUCCESS;
 }
 
-/* A block type of the call: committed and contiguous (as the varying-count
- * collectives take, apps/mpi/vcoll.c), its size in *size. */
-static int block_type(MPI_Comm comm, MPI_Datatype t, int *size)
-{
-    *size = mpii_type_size(t);
-    if (!mpii_type_usable(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
-    if (!mpii_type_contig(t))
-        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which this call does not take yet", t);
-    return MPI_SUCCESS;
-}
-
 /* Block k's place and length on each side: a byte pointer and a length. */
 struct blocks {
     const unsigned char *const *sp;
@@ -138,9 +126,9 @@ static int layout(MPI_Comm comm, const char *name, const struct side *s, int n, 
     if (!e && s->cnt < 0)
         e = mpii_err(comm, MPI_ERR_COUNT, "%s count %d; accepted: 0 or more", name, s->cnt);
     if (!e && !s->types)
-        e = block_type(comm, s->type, &size);
+        e = mpii_contig_type(comm, s->type, &size);
     for (int k = 0; k < n && !e; k++) {
-        if (s->types && (e = block_type(comm, s->types[k], &size)))
+        if (s->types && (e = mpii_contig_type(comm, s->types[k], &size)))
             break;
         size_t cnt = (size_t)(s->counts ? s->counts[k] : s->cnt);
         size_t at = s->same ? 0

@@ -94,18 +94,18 @@ static int grid_place(const struct mpii_cart *g, const int *perm, int laid, int 
     return grid_rank(g, x);
 }
 
-/* The communicator MPI_Comm_split makes of (comm, color, key), with grid
- * g, or g freed where it makes none; call names the MPI call for errors. */
-static int split_with_grid(MPI_Comm comm, int color, int key, struct mpii_cart *g, const char *call,
-                           MPI_Comm *out)
+int mpii_split_with_topology(MPI_Comm comm, int color, int key, struct mpii_cart *g, struct mpii_graph *gr,
+                             const char *call, MPI_Comm *out)
 {
     int e = MPI_Comm_split(comm, color, key, out);
     mpii_call = call;
     if (e || *out == MPI_COMM_NULL) {
         free(g);
+        free(gr);
         return e;
     }
     mpii_comms[*out].cart = g;
+    mpii_comms[*out].graph = gr;
     return MPI_SUCCESS;
 }
 
@@ -218,7 +218,8 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
         g->dims[k] = dims[k], g->periods[k] = periods[k] != 0;
     int perm[MPII_MAX_DIMS], laid = reorder && on_machine(c, ndims, dims, size, perm);
     int me = c->rank < size ? grid_place(g, perm, laid, c->rank) : 0;
-    return split_with_grid(comm_old, c->rank < size ? 0 : MPI_UNDEFINED, me, g, "MPI_Cart_create", comm_cart);
+    return mpii_split_with_topology(comm_old, c->rank < size ? 0 : MPI_UNDEFINED, me, g, NULL, "MPI_Cart_create",
+                                    comm_cart);
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
@@ -381,5 +382,5 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
         } else                               /* dropped: it tells the sub-grids apart */
             color = color * g->dims[k] + x[k];
     /* every dimension dropped: a zero-dimensional grid of one (MPI-3.1 7.5.7) */
-    return split_with_grid(comm, color, key, s, "MPI_Cart_sub", newcomm);
+    return mpii_split_with_topology(comm, color, key, s, NULL, "MPI_Cart_sub", newcomm);
 }

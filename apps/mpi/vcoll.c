@@ -25,7 +25,7 @@ static int comm_of(MPI_Comm comm, struct mpii_comm **c)
     return MPI_SUCCESS;
 }
 
-static int type_of(MPI_Comm comm, MPI_Datatype t, int *size)
+int mpii_contig_type(MPI_Comm comm, MPI_Datatype t, int *size)
 {
     *size = mpii_type_size(t);
     if (!mpii_type_usable(t))
@@ -89,9 +89,9 @@ int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const
     int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
     if (e)
         return e;
-    if (send != MPI_IN_PLACE && (e = type_of(comm, st, &ss)))
+    if (send != MPI_IN_PLACE && (e = mpii_contig_type(comm, st, &ss)))
         return e;
-    if (c->rank == root && ((e = type_of(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs))))
+    if (c->rank == root && ((e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs))))
         return e;
     return mpii_gather_linear(c, send, (size_t)scount * ss, recv, rcounts, displs, rs, root);
 }
@@ -105,9 +105,9 @@ int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_
     int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
     if (e)
         return e;
-    if (recv != MPI_IN_PLACE && (e = type_of(comm, rt, &rs)))
+    if (recv != MPI_IN_PLACE && (e = mpii_contig_type(comm, rt, &rs)))
         return e;
-    if (c->rank == root && ((e = type_of(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, displs))))
+    if (c->rank == root && ((e = mpii_contig_type(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, displs))))
         return e;
     return mpii_scatter_linear(c, send, scounts, displs, ss, recv, (size_t)rcount * rs, root);
 }
@@ -118,12 +118,12 @@ int MPI_Allgatherv(const void *send, int scount, MPI_Datatype st, void *recv, co
     MPII_ENTER("MPI_Allgatherv");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), rs = 0, ss = 0;
-    if (e || (e = type_of(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs)))
+    if (e || (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs)))
         return e;
     int p = c->size, me = c->rank;
     unsigned char *mine = (unsigned char *)recv + (size_t)displs[me] * rs;
     if (send != MPI_IN_PLACE) {
-        if ((e = type_of(comm, st, &ss)))
+        if ((e = mpii_contig_type(comm, st, &ss)))
             return e;
         memcpy(mine, send, (size_t)scount * ss);
     }
@@ -199,9 +199,9 @@ int MPI_Alltoallv(const void *send, const int scounts[], const int sdispls[], MP
     MPII_ENTER("MPI_Alltoallv");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), ss = 0, rs = 0;
-    if (e || (e = type_of(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, rdispls)))
+    if (e || (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, rdispls)))
         return e;
-    if (send != MPI_IN_PLACE && ((e = type_of(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, sdispls))))
+    if (send != MPI_IN_PLACE && ((e = mpii_contig_type(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, sdispls))))
         return e;
     int *ssz = malloc((size_t)c->size * sizeof *ssz), *rsz = malloc((size_t)c->size * sizeof *rsz);
     if (!ssz || !rsz)
@@ -227,9 +227,9 @@ int MPI_Alltoallw(const void *send, const int scounts[], const int sdispls[], co
     if (!ssz || !rsz)
         e = mpii_err(comm, MPI_ERR_NO_MEM, "no node memory for %d peers' sizes", c->size);
     for (int r = 0; r < c->size && !e; r++) {
-        e = type_of(comm, rt[r], &rsz[r]);
+        e = mpii_contig_type(comm, rt[r], &rsz[r]);
         if (!e && send != MPI_IN_PLACE)
-            e = type_of(comm, st[r], &ssz[r]);
+            e = mpii_contig_type(comm, st[r], &ssz[r]);
     }
     if (!e && send != MPI_IN_PLACE)
         e = counts_ok(comm, c, scounts, sdispls);
@@ -245,7 +245,7 @@ int MPI_Reduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Da
     MPII_ENTER("MPI_Reduce_scatter");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), sz = 0, n = 0;
-    if (e || (e = type_of(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) || (e = mpii_op_check(comm, op, t)))
+    if (e || (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) || (e = mpii_op_check(comm, op, t)))
         return e;
     int *displs = malloc((size_t)c->size * sizeof *displs);
     for (int r = 0; displs && r < c->size; r++)
