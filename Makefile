@@ -195,7 +195,7 @@ TEST_VARS    = WORMSIM=$(WORMSIM) WORMSIM_MPI=$(WORMSIM_MPI) MPICC=$(MPICC) KERN
 
 .DELETE_ON_ERROR:   # a failed link leaves no empty node image behind
 .PHONY: FORCE all host mpi mpicc replay net-replay check-mpi-deps node nodes run test unit-test qemu-test sweep-test fuzz-test fuzz bench gdb deps check-deps check-host-deps check-fuzz-deps clean sweep results plots report reproduce recheck heatmap calibrate-delta
-all: host nodes
+all: host nodes mpicc
 
 host: $(WORMSIM) $(NETSIM)
 nodes: $(foreach a,$(ARCHES),$(call node_elf,$(a)))

@@ -398,6 +398,12 @@ unsupported_calls_as_documented() {
   expect 'grep -q "unknown type name .MPI_Win." docs/mpi.md && grep -q "undefined reference to .MPI_Intercomm_create." docs/mpi.md' \
     "docs/mpi.md does not quote the two errors"
 }
+# make (all) writes build/bin/wormsim-mpicc, as docs/mpi.md says: the
+# dry run of every target names it.
+make_builds_mpicc() {
+  make -n -B all > "$TMP/o" 2>&1; local rc=$?
+  expect '[ $rc = 0 ] && grep -q "build/bin/wormsim-mpicc" "$TMP/o"' "rc $rc: $(tail -3 "$TMP/o")"
+}
 # make run MPI=: the documented command; and MPI= with APP= is refused.
 make_run_mpi() {
   rm -rf build/mpi   # make run makes the images' directory itself
@@ -429,7 +435,7 @@ for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
-         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_run_mpi gdb_on_a_rank worked_example_as_written; do
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
 echo "mpi: $pass passed, $fail failed"
