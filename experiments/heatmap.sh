@@ -32,11 +32,20 @@ case "$metric" in     # col: the links.csv column (host/out/report.c), by name
   blocked) col=blocked_cycles; what="cycles blocked" ;;
   *) echo "heatmap: --metric '$metric' is not one of: flits worms blocked busy" >&2; exit 2 ;;
 esac
-[ -f "$run/summary.json" ] && [ -f "$run/links.csv" ] || { echo "heatmap: $run has no summary.json and links.csv" >&2; exit 2; }
+# A directory holding one run directory (a sweep's cell, results/NAME/runs/CELL) names it.
+if ! [ -f "$run/summary.json" ] || ! [ -f "$run/links.csv" ]; then
+  inner=$(for d in "$run"/*/; do [ -L "${d%/}" ] || { [ -f "$d/summary.json" ] && [ -f "$d/links.csv" ] && echo "${d%/}"; }; done 2>/dev/null)   # (not a link such as latest)
+  if [ -n "$inner" ] && [ "$(printf '%s\n' "$inner" | wc -l)" = 1 ]; then
+    echo "heatmap: $run has no summary.json and links.csv; the run directory in it is $inner (make heatmap RUN=$inner)" >&2
+  else
+    echo "heatmap: $run has no summary.json and links.csv; give a run directory (RUN=runs/latest)" >&2
+  fi
+  exit 2
+fi
 command -v gnuplot >/dev/null || { echo "heatmap: needs gnuplot (Debian package gnuplot-nox; tests/check-deps.sh plot)" >&2; exit 1; }
 dims=$(jq -r .dims "$run/summary.json"); topo=$(jq -r .topology "$run/summary.json")
 app=$(jq -r .app "$run/summary.json"); args=$(jq -r .args "$run/summary.json")
-[[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [[ "$topo" == mesh || "$topo" == torus ]] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn" >&2; exit 2; }
+[[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [[ "$topo" == mesh || "$topo" == torus ]] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn ($run/links.csv holds every link's counters, by its header names)" >&2; exit 2; }
 X=${dims%x*}; Y=${dims#*x}
 # OUT is checked before anything is drawn: a file in an existing, writable
 # directory (gnuplot, told to write where it cannot, would write the

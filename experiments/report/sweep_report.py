@@ -59,8 +59,8 @@ def find_sweep(arg, results):
         hint = ""
         if os.path.isfile(os.path.join(ROOT, "experiments", arg + ".sweep")):
             hint = ": experiments/%s.sweep has not run yet (make sweep SWEEP=%s)" % (arg, arg)
-        raise SweepError("no sweep '%s' (not a directory, nor %s%s); %s" % (
-            arg, shown(os.path.join(results, arg)), hint, accepted))
+        elsewhere = "" if os.path.isabs(arg) else ", nor %s" % shown(os.path.join(results, arg))
+        raise SweepError("no sweep '%s' (not a directory%s%s); %s" % (arg, elsewhere, hint, accepted))
     if not csvio.has_a_row(os.path.join(directory, "results.csv")):
         raise SweepError("%s has no results.csv, or no row in it (run the sweep first: make sweep SWEEP=%s); %s"
                          % (directory, os.path.basename(os.path.normpath(directory)), accepted))

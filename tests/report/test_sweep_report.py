@@ -89,6 +89,11 @@ class Sweep(ScratchTest):
         self.assertIn("no sweep 'nosuch'", str(e.exception))
         self.assertIn("accepted: a directory holding a results.csv, or a name under", str(e.exception))
         self.assertIn(": mine", str(e.exception))
+        # an absolute path is named once: results/ plus it is the same path
+        gone = self.path("nowhere")
+        with self.assertRaises(sweep_report.SweepError) as e:
+            sweep_report.find_sweep(gone, self.path("results"))
+        self.assertIn("no sweep '%s' (not a directory);" % gone, str(e.exception))
         os.makedirs(self.path("results", "empty"))
         with self.assertRaises(sweep_report.SweepError) as e:
             sweep_report.find_sweep("empty", self.path("results"))

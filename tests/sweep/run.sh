@@ -678,6 +678,13 @@ heatmap_output_is_checked() {
   "$WORMSIM" --app alltoall_pex --topo mesh --dims 2x2 --args len=16 --kernel "$KERNEL" --runs-dir "$TMP/hm" \
     --output none > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
   local run=$TMP/hm/latest rc
+  # a directory holding one run directory (a sweep's cell) names it; a
+  # machine it cannot draw names links.csv
+  experiments/heatmap.sh "$TMP/hm" > "$TMP/o" 2> "$TMP/e"; rc=$?
+  expect '[ $rc = 2 ] && grep -q "the run directory in it is $TMP/hm/[^ ]* (make heatmap RUN=" "$TMP/e"' "rc $rc: $(cat "$TMP/e")"
+  "$WORMSIM" --app hello --topo hypercube --nodes 4 --kernel "$KERNEL" --runs-dir "$TMP/hc" --output none > "$TMP/o" 2>&1
+  experiments/heatmap.sh "$TMP/hc/latest" > "$TMP/o" 2> "$TMP/e"; rc=$?
+  expect '[ $rc = 2 ] && grep -q "only 2D meshes and tori are drawn (.*links.csv holds every link" "$TMP/e"' "rc $rc: $(cat "$TMP/e")"
   experiments/heatmap.sh "$run" "$TMP/nonexist/x.png" > "$TMP/o" 2> "$TMP/e"; rc=$?
   expect '[ $rc = 2 ] && [ ! -s "$TMP/o" ]' "rc $rc, $(wc -c < "$TMP/o") bytes on stdout: $(head -3 "$TMP/e")"
   expect '[ "$(cat "$TMP/e")" = "heatmap: cannot write $TMP/nonexist/x.png: its directory $TMP/nonexist does not exist; accepted: a file in an existing, writable directory" ]' "$(cat "$TMP/e")"
