@@ -33,7 +33,8 @@ RUNNING = """## Running the experiments
 
 **A report for any sweep.** `make report SWEEP=NAME` (or `python3
 experiments/report --sweep NAME`; NAME is a directory under `results/`, or
-give a sweep's directory) writes `report.md` and its plots beside the
+give a sweep's directory, or the definition file `make sweep` took, whose
+results are in `results/NAME`) writes `report.md` and its plots beside the
 sweep's CSV: per machine (topology and dims, and any other key that
 varies), the metric (`coll_ns`, or the CSV column `METRIC=` names) against
 the block length, one line per app; the largest link sharing per step of
