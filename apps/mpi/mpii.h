@@ -41,7 +41,7 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 }
 
 /* Tags on a communicator's collective context: the blocking collectives'
- * (apps/mpi/coll.c 1, vcoll.c 2, graph.c 3, neighbor.c 4 and 5, comm.c
+ * (apps/mpi/coll.c 1, vcoll.c 2, graph.c 3, neighbor.c 4, comm.c
  * MPI_TAG_UB_VALUE), the
  * nonblocking ones' from MPII_TAG_ICOLL, and MPI_Comm_create_group's from
  * MPII_TAG_CREATE (the program's tag modulo 16383 after it). */
@@ -171,8 +171,9 @@ int mpii_sched_wait(struct mpii_sched *s);
 int mpii_sched_busy(void);
 void mpii_sched_poke(void);
 int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request);
-/* A neighbourhood collective's one round as a schedule (apps/mpi/neighbor.c
- * lists the blocks, apps/mpi/icoll.c runs them): send block k of sl[k]
+/* A neighbourhood collective's one round (apps/mpi/neighbor.c lists the
+ * blocks and runs the blocking form; mpii_ineighbour, apps/mpi/icoll.c,
+ * the nonblocking one as a schedule): send block k of sl[k]
  * bytes at sp[k] to out[k], then receive block k into rp[k] (rl[k]
  * bytes) from in[k], each in that order; MPI_PROC_NULL: none. */
 struct mpii_round {

@@ -16,40 +16,26 @@
  * left as it is); a graph's, MPI_Graph_neighbors' list both ways; a
  * distributed graph's, its sources and its destinations.
  *
- * Matching, on the communicator's collective context: the blocks between
- * two ranks go in list order on both sides (the non-overtaking rule). On a
- * Cartesian topology a block sent to the rank at -1 is that rank's block
- * from its +1 side, so each is tagged with the way it travels (TAG_DOWN,
- * TAG_UP) and received from the -1 side as TAG_UP, from the +1 side as
- * TAG_DOWN: where both neighbours of a periodic dimension are one rank (a
- * dimension of 1 or 2 ranks) each block still lands where the standard
- * puts it.
- *
- * The nonblocking forms (MPI_Ineighbor_*) are one round of a schedule
- * (apps/mpi/icoll.c), on the schedule's own tag: there a pair of blocks
- * between the same two ranks of a dimension (both neighbours one rank) is
- * told apart by order instead, the receiver taking the block from its +1
- * side first, which its neighbour sent first (to its -1 side). */
+ * Matching, on the communicator's collective context, by order: the
+ * blocks between two ranks go in list order on both sides (the
+ * non-overtaking rule). On a grid a block sent to the rank at -1 is that
+ * rank's block from its +1 side; where both neighbours of a dimension are
+ * one rank (a periodic dimension of 1 or 2 ranks) the receiver therefore
+ * takes its +1 block first, the one its neighbour sent first (to its -1
+ * side), and each block lands where the standard puts it. The nonblocking
+ * forms (MPI_Ineighbor_*) are the same round as a schedule
+ * (apps/mpi/icoll.c), on the schedule's own tag. */
 #include <stdlib.h>
 #include <string.h>
 #include "mpii.h"
 
-#define TAG_DOWN 4        /* sent to the neighbour at -1 (graphs: every block) */
-#define TAG_UP   5        /* sent to the neighbour at +1 */
+#define TAG_NEIGHBOUR 4   /* the blocking forms' tag */
 
-/* A rank's neighbours for one collective call: sources and destinations,
- * and the tag each block travels with. */
+/* A rank's neighbours for one collective call: sources and destinations. */
 struct hood {
     int nin, nout;
-    int *in, *out;
-    int *in_tag, *out_tag;
+    int *in, *out;                   /* one block: out follows in */
 };
-
-static void hood_free(struct hood *h)
-{
-    free(h->in);
-    h->in = NULL;                    /* (one block: in, out and the tags) */
-}
 
 /* The neighbours of communicator c (handle comm), or an error class. */
 static int hood_of(MPI_Comm comm, struct mpii_comm *c, struct hood *h)
@@ -59,10 +45,10 @@ static int hood_of(MPI_Comm comm, struct mpii_comm *c, struct hood *h)
         return mpii_err(comm, MPI_ERR_TOPOLOGY, "communicator %d has no topology (Cartesian, graph or distributed "
                         "graph)", comm);
     int nin = c->cart ? 2 * c->cart->ndims : c->graph->nin, nout = c->cart ? nin : c->graph->nout;
-    int *b = malloc(2 * ((size_t)nin + (size_t)nout + 1) * sizeof *b);
+    int *b = malloc(((size_t)nin + (size_t)nout + 1) * sizeof *b);
     if (!b)
         return mpii_err(comm, MPI_ERR_NO_MEM, "%d neighbours' lists", nin + nout);
-    *h = (struct hood){ nin, nout, b, b + nin, b + nin + nout, b + 2 * nin + nout };
+    *h = (struct hood){ nin, nout, b, b + nin };
     if (c->cart) {
         mpii_cart_neighbours(c, h->in);
         memcpy(h->out, h->in, (size_t)nin * sizeof *b);
@@ -70,29 +56,31 @@ static int hood_of(MPI_Comm comm, struct mpii_comm *c, struct hood *h)
         memcpy(h->in, graph_in(c->graph), (size_t)nin * sizeof *b);
         memcpy(h->out, graph_out(c->graph), (size_t)nout * sizeof *b);
     }
-    for (int k = 0; k < nin; k++)            /* -1 side (even k): it came up; +1 side: it came down */
-        h->in_tag[k] = c->cart && k % 2 == 0 ? TAG_UP : TAG_DOWN;
-    for (int k = 0; k < nout; k++)
-        h->out_tag[k] = c->cart && k % 2 == 1 ? TAG_UP : TAG_DOWN;
     return MPI_SUCCESS;
 }
 
-/* Block k's place and length on each side: a byte pointer and a length. */
-struct blocks {
-    const unsigned char *const *sp;
-    const size_t *sl;
-    unsigned char *const *rp;
-    const size_t *rl;
-};
+/* The receive order of the top: where a grid dimension's two neighbours
+ * are one rank, its +1 block before its -1 block (their places and
+ * lengths swapped; the rank is the same). */
+static void receive_order(const struct mpii_comm *c, const struct hood *h, unsigned char **rp, size_t *rl)
+{
+    for (int k = 0; c->cart && k + 1 < h->nin; k += 2)
+        if (h->in[k] == h->in[k + 1] && h->in[k] != MPI_PROC_NULL) {
+            unsigned char *p = rp[k];
+            size_t l = rl[k];
+            rp[k] = rp[k + 1], rl[k] = rl[k + 1];
+            rp[k + 1] = p, rl[k + 1] = l;
+        }
+}
 
-/* The exchange itself: every send, then every receive (see the top). */
-static int exchange(struct mpii_comm *c, const struct hood *h, const struct blocks *b)
+/* The blocking round: every send, then every receive (see the top). */
+static int exchange(struct mpii_comm *c, const struct mpii_round *r)
 {
     int e = MPI_SUCCESS;
-    for (int k = 0; k < h->nout && !e; k++)
-        e = mpii_send(c, c->ctx + 1, b->sp[k], b->sl[k], h->out[k], h->out_tag[k], 0);
-    for (int k = 0; k < h->nin && !e; k++)
-        e = mpii_recv(c, c->ctx + 1, b->rp[k], b->rl[k], h->in[k], h->in_tag[k], NULL);
+    for (int k = 0; k < r->nout && !e; k++)
+        e = mpii_send(c, c->ctx + 1, r->sp[k], r->sl[k], r->out[k], TAG_NEIGHBOUR, 0);
+    for (int k = 0; k < r->nin && !e; k++)
+        e = mpii_recv(c, c->ctx + 1, r->rp[k], r->rl[k], r->in[k], TAG_NEIGHBOUR, NULL);
     return e;
 }
 
@@ -107,9 +95,9 @@ static int counts_ok(MPI_Comm comm, const char *side, int n, const int *counts, 
 }
 
 /* The general form all five calls reduce to: per neighbour k, a count
- * and a displacement (in elements of the side's type, or in bytes when
- * *_bytes) and a type; a side's arrays NULL means the one count cnt at
- * k cnt (allgather's send side sends the same block to each). */
+ * and a displacement (in elements of the side's type, idispls, or in
+ * bytes, adispls) and a type; a side's arrays NULL means the one count
+ * cnt at k cnt (allgather's send side sends the same block to each). */
 struct side {
     const void *buf;
     int cnt, same;                   /* same: every block is the buffer's start (allgather's send) */
@@ -140,40 +128,6 @@ static int layout(MPI_Comm comm, const char *name, const struct side *s, int n, 
     return e;
 }
 
-/* The nonblocking form's receive order: the blocks in list order, but
- * where a grid dimension's two neighbours are one rank, its +1 block
- * first (see the top). */
-static void receive_order(const struct mpii_comm *c, const struct hood *h, int *order)
-{
-    for (int k = 0; k < h->nin; k++)
-        order[k] = k;
-    for (int k = 0; c->cart && k + 1 < h->nin; k += 2)
-        if (h->in[k] == h->in[k + 1] && h->in[k] != MPI_PROC_NULL)
-            order[k] = k + 1, order[k + 1] = k;
-}
-
-/* The one round as a schedule (apps/mpi/icoll.c), the request in *request. */
-static int start_round(MPI_Comm comm, struct mpii_comm *c, const struct hood *h, const struct blocks *b,
-                       MPI_Request *request)
-{
-    int *order = malloc(((size_t)h->nin + 1) * sizeof *order), *in = malloc(((size_t)h->nin + 1) * sizeof *in);
-    unsigned char **rp = malloc(((size_t)h->nin + 1) * sizeof *rp);
-    size_t *rl = malloc(((size_t)h->nin + 1) * sizeof *rl);
-    int e = order && in && rp && rl ? MPI_SUCCESS : mpii_err(comm, MPI_ERR_NO_MEM, "%d neighbours' blocks", h->nin);
-    if (!e) {
-        receive_order(c, h, order);
-        for (int k = 0; k < h->nin; k++)
-            in[k] = h->in[order[k]], rp[k] = b->rp[order[k]], rl[k] = b->rl[order[k]];
-        e = mpii_ineighbour(comm, c, &(struct mpii_round){ h->nout, h->out, b->sp, b->sl, h->nin, in, rp, rl },
-                            request);
-    }
-    free(order);
-    free(in);
-    free(rp);
-    free(rl);
-    return e;
-}
-
 /* A neighbourhood collective: blocking if request is NULL. */
 static int neighbour_call(MPI_Comm comm, const struct side *send, const struct side *recv, MPI_Request *request)
 {
@@ -183,7 +137,7 @@ static int neighbour_call(MPI_Comm comm, const struct side *send, const struct s
     if (e)
         return e;
     if (send->buf == MPI_IN_PLACE || recv->buf == MPI_IN_PLACE) {
-        hood_free(&h);
+        free(h.in);
         return mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE; the neighbourhood collectives do not take it");
     }
     const unsigned char **sp = malloc(((size_t)h.nout + 1) * sizeof *sp);
@@ -195,15 +149,16 @@ static int neighbour_call(MPI_Comm comm, const struct side *send, const struct s
         e = layout(comm, "send", send, h.nout, sp, sl);
     if (!e)
         e = layout(comm, "receive", recv, h.nin, (const unsigned char **)rp, rl);
-    if (!e && request)
-        e = start_round(comm, c, &h, &(struct blocks){ sp, sl, rp, rl }, request);
-    else if (!e)
-        e = exchange(c, &h, &(struct blocks){ sp, sl, rp, rl });
+    if (!e) {
+        receive_order(c, &h, rp, rl);
+        const struct mpii_round r = { h.nout, h.out, sp, sl, h.nin, h.in, rp, rl };
+        e = request ? mpii_ineighbour(comm, c, &r, request) : exchange(c, &r);
+    }
     free(sp);
     free(rp);
     free(sl);
     free(rl);
-    hood_free(&h);
+    free(h.in);
     return e;
 }
 
