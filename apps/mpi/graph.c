@@ -17,8 +17,6 @@
 #include <string.h>
 #include "mpii.h"
 
-#define TAG_GRAPH 3       /* MPI_Dist_graph_create's exchange, on the collective context */
-
 static struct mpii_graph *graph_new(MPI_Comm comm, int kind, int nnodes, int nedges, int nin, int nout)
 {
     size_t ints = (size_t)nnodes + (size_t)nedges + 2 * ((size_t)nin + (size_t)nout);
@@ -202,45 +200,39 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 
 /* MPI_Dist_graph_create: the edges this rank gives, as (source,
  * destination, weight) triples in e[3 k ..]; every rank sends each rank
- * (itself too) the triples that name it. Those that name this rank, in
- * *got: the givers' in rank order, each one's in the order it gave them. */
+ * (itself too) the triples that name it, by the library's own
+ * MPI_Alltoall (their counts) and MPI_Alltoallv. Those that name this
+ * rank, in *got: the givers' in rank order, each one's in the order it
+ * gave them. */
 static int gather_edges(MPI_Comm comm, struct mpii_comm *c, const int *e, int ne, int **got, int *ngot)
 {
-    int p = c->size, me = c->rank, err = MPI_SUCCESS;
-    int *mine = malloc(((size_t)ne + 1) * 3 * sizeof(int)), **part = calloc((size_t)p, sizeof *part);
-    int *cnt = calloc((size_t)p, sizeof *cnt);
+    int p = c->size, err = MPI_SUCCESS;
+    int *cnt = calloc(4 * (size_t)p, sizeof *cnt), *sent = malloc(((size_t)ne * 2 + 1) * 3 * sizeof *sent);
+    int *sd = cnt + p, *rc = sd + p, *rd = rc + p, ns = 0;   /* (counts and displacements, in ints) */
     *got = NULL;
     *ngot = 0;
-    if (!mine || !part || !cnt)
+    if (!cnt || !sent)
         err = mpii_err(comm, MPI_ERR_NO_MEM, "%d edges' lists", ne);
-    for (int i = 1; i <= p && !err; i++) {       /* step i: give rank me + i its triples, take rank me - i's */
-        int to = (me + i) % p, from = (me - i + p) % p, n = 0;
+    for (int r = 0; r < p && !err; r++) {          /* to rank r: the triples that name it */
+        sd[r] = 3 * ns;
         for (int k = 0; k < ne; k++)
-            if (e[3 * k] == to || e[3 * k + 1] == to)
-                memcpy(mine + 3 * n++, e + 3 * k, 3 * sizeof(int));
-        err = mpii_send(c, c->ctx + 1, &n, sizeof n, to, TAG_GRAPH, 0);
-        if (!err)
-            err = mpii_send(c, c->ctx + 1, mine, (size_t)n * 3 * sizeof(int), to, TAG_GRAPH, 0);
-        if (!err)
-            err = mpii_recv(c, c->ctx + 1, &cnt[from], sizeof cnt[from], from, TAG_GRAPH, NULL);
-        if (!err && cnt[from] < 0)
-            err = mpii_err(comm, MPI_ERR_INTERN, "rank %d sent %d edges", from, cnt[from]);
-        if (!err && !(part[from] = malloc(((size_t)cnt[from] + 1) * 3 * sizeof(int))))
-            err = mpii_err(comm, MPI_ERR_NO_MEM, "%d edges", cnt[from]);
-        if (!err)
-            err = mpii_recv(c, c->ctx + 1, part[from], (size_t)cnt[from] * 3 * sizeof(int), from, TAG_GRAPH, NULL);
-        if (!err)
-            *ngot += cnt[from];
+            if (e[3 * k] == r || e[3 * k + 1] == r)
+                memcpy(sent + 3 * ns++, e + 3 * k, 3 * sizeof(int));
+        cnt[r] = 3 * ns - sd[r];
+    }
+    if (!err)
+        err = MPI_Alltoall(cnt, 1, MPI_INT, rc, 1, MPI_INT, comm);
+    for (int r = 0; r < p && !err; r++) {
+        rd[r] = 3 * *ngot;
+        *ngot += rc[r] / 3;
     }
     if (!err && !(*got = malloc(((size_t)*ngot + 1) * 3 * sizeof(int))))
         err = mpii_err(comm, MPI_ERR_NO_MEM, "%d edges", *ngot);
-    for (int r = 0, at = 0; r < p && !err; at += cnt[r++])
-        memcpy(*got + 3 * at, part[r], (size_t)cnt[r] * 3 * sizeof(int));
-    for (int r = 0; part && r < p; r++)
-        free(part[r]);
-    free(part);
+    if (!err)
+        err = MPI_Alltoallv(sent, cnt, sd, MPI_INT, *got, rc, rd, MPI_INT, comm);
+    mpii_call = "MPI_Dist_graph_create";
     free(cnt);
-    free(mine);
+    free(sent);
     return err;
 }
 

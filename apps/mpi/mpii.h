@@ -41,10 +41,9 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 }
 
 /* Tags on a communicator's collective context: the blocking collectives'
- * (apps/mpi/coll.c 1, vcoll.c 2, graph.c 3, neighbor.c 4, comm.c
- * MPI_TAG_UB_VALUE), the
- * nonblocking ones' from MPII_TAG_ICOLL, and MPI_Comm_create_group's from
- * MPII_TAG_CREATE (the program's tag modulo 16383 after it). */
+ * (apps/mpi/coll.c 1, vcoll.c 2, neighbor.c 4, comm.c MPI_TAG_UB_VALUE),
+ * the nonblocking ones' from MPII_TAG_ICOLL, and MPI_Comm_create_group's
+ * from MPII_TAG_CREATE (the program's tag modulo 16383 after it). */
 #define MPII_TAG_ICOLL  16
 #define MPII_TAG_CREATE 16384
 
