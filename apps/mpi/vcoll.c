@@ -201,7 +201,8 @@ int MPI_Alltoallv(const void *send, const int scounts[], const int sdispls[], MP
     int e = comm_of(comm, &c), ss = 0, rs = 0;
     if (e || (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, rdispls)))
         return e;
-    if (send != MPI_IN_PLACE && ((e = mpii_contig_type(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, sdispls))))
+    if (send != MPI_IN_PLACE &&
+        ((e = mpii_contig_type(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, sdispls))))
         return e;
     int *ssz = malloc((size_t)c->size * sizeof *ssz), *rsz = malloc((size_t)c->size * sizeof *rsz);
     if (!ssz || !rsz)
@@ -245,7 +246,8 @@ int MPI_Reduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Da
     MPII_ENTER("MPI_Reduce_scatter");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), sz = 0, n = 0;
-    if (e || (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) || (e = mpii_op_check(comm, op, t)))
+    if (e || (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) ||
+        (e = mpii_op_check(comm, op, t)))
         return e;
     int *displs = malloc((size_t)c->size * sizeof *displs);
     for (int r = 0; displs && r < c->size; r++)

@@ -50,7 +50,7 @@ def find_sweep(arg, results):
         directory = arg
     elif os.path.isdir(os.path.join(results, arg)):
         directory = os.path.join(results, arg)
-    elif defname and os.path.isfile(arg) or defname and os.path.isdir(os.path.join(results, defname)):
+    elif defname and (os.path.isfile(arg) or os.path.isdir(os.path.join(results, defname))):
         directory = os.path.join(results, defname)
         if not csvio.has_a_row(os.path.join(directory, "results.csv")):
             raise SweepError("the sweep of %s has no row in %s yet (run it first: make sweep SWEEP=%s); %s"

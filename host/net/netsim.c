@@ -55,6 +55,7 @@
 
 enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
 static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };
+#define N_PATTERNS (int)(sizeof pattern_names / sizeof *pattern_names)
 
 struct cfg {
     struct topo_shape m;
@@ -162,7 +163,7 @@ static int refuse_no_traffic(const struct cfg *c, const char *pat)
         return 0;
     char dimstr[64], acc[160] = "";
     machine_dims_str(&c->m, dimstr, sizeof dimstr);
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < N_PATTERNS; i++)
         if (pattern_fits(&c->m, (enum pattern)i) && pattern_moves(c, (enum pattern)i))
             snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", *acc ? ", " : "", pattern_names[i]);
     fprintf(stderr, "netsim: pattern %s on %s %s gives every node itself as destination, and a packet a node "
@@ -802,7 +803,7 @@ int main(int argc, char **argv)
     }
     c.m.all_port = pm;
     int found = 0;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < N_PATTERNS; i++)
         if (!strcmp(pat, pattern_names[i])) {
             c.pat = (enum pattern)i;
             found = 1;
