@@ -220,7 +220,9 @@ int app_crash(void)
 
 /* how=spin: loops without touching its NIC; how=doorbell: rings its
  * doorbell in a loop with nothing new posted; how=exit: lets the others
- * finish, posts EXIT, then keeps running instead of stopping QEMU. */
+ * finish, posts EXIT, then keeps running instead of stopping QEMU;
+ * how=print: writes to its console in a loop (its node log keeps at most
+ * the run's --log-max). */
 int app_hang(void)
 {
     if (!chosen())
@@ -229,6 +231,9 @@ int app_hang(void)
     if (how && !strcmp(how, "doorbell"))
         for (;;)
             nic_test_doorbell();
+    if (how && !strcmp(how, "print"))
+        for (unsigned i = 0;; i++)
+            printf("hang: node %d prints line %u of a loop without end\n", net_rank(), i);
     if (how && !strcmp(how, "exit")) {
         char c = 0;
         for (int i = 0; i < net_nodes(); i++)       /* the others finish */

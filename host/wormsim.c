@@ -90,6 +90,7 @@ struct run {
     enum output_shown output;        /* the nodes' output shown after the summary */
     enum net_jump jump;              /* the network engine's mode (net_model.h) */
     unsigned long long mem_limit_mib;   /* --mem-limit; 0: MemAvailable */
+    unsigned long long log_max;         /* --log-max: console bytes a node log keeps */
     int check_only;                     /* --check: every check, then exit before any node starts */
     int merge_pages;                    /* --merge-pages: nodes share their identical pages (launch/merge.h) */
     struct app_need need;               /* what the app's ARGS ask: node memory, messages, spinning */
@@ -181,6 +182,8 @@ static void usage(FILE *f)
 "                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
 "      --output WHICH     the nodes' output shown after the summary: node0 (default), all\n"
 "                         or none; at most 20 lines, the rest in the run's node-*.log\n"
+"      --log-max BYTES    the most of a node's console its node-*.log keeps (default\n"
+"                         1048576, at least 1024); what comes later is counted, not kept\n"
 "      --replay RUN_DIR   run RUN_DIR's command again (its summary.json's \"invocation\"),\n"
 "                         from the directory it ran in, and say whether every figure\n"
 "                         matches; exit 0 same, 1 different (alone: no other option)\n"
@@ -216,6 +219,12 @@ static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, u
 }
 
 #define TIMEOUT_MAX_S 86400             /* the longest --timeout and --hang-timeout, s */
+/* --log-max: a node log keeps at most this much of its console, so a node
+ * printing in a loop cannot fill the host's disk (a node wrote about
+ * 0.45 MB/s of console under QEMU, two printing on 2 cores). */
+#define LOG_MAX_DEFAULT (1ull << 20)
+#define LOG_MAX_MIN 1024ull
+#define LOG_MAX_MAX (1ull << 40)
 static int parse_seconds(const char *opt, const char *s, double *out)
 {
     char *end;
@@ -862,12 +871,18 @@ static void on_timer(struct run *rn)
  * run are counted first. */
 static void stop_nodes(struct run *rn)
 {
+    int over = 0, first = -1;
     for (int i = 0; i < rn->m.nodes; i++)
         if (rn->nd[i]) {
             rn->out.doorbells += nic_mem_rings(&rn->nd[i]->mem);
-            pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]);
+            if (pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]) && !over++)
+                first = i;
             rn->nd[i] = NULL;
         }
+    if (over)
+        printf("wormsim: %d node%s wrote more than --log-max (%llu bytes) to the console, node %d first; "
+               "each log keeps the first bytes and says how many more came (node-%03d.log)\n",
+               over, over > 1 ? "s" : "", rn->log_max, first, first);
     if (!rn->rem)
         return;
     /* The node hosts stop theirs and answer DONE; their node logs are
@@ -960,7 +975,7 @@ static int gdb_announce(struct run *rn, int port, const char *host)
 static struct pool_spec spec_of(const struct run *rn, int a)
 {
     return (struct pool_spec){ &rn->tpl[a], rn->kernel[a], a, rn->p.nic_mem, rn->p.ram_mib, 0, NULL, rn->image[a],
-                               rn->merge_pages };
+                               rn->merge_pages, rn->log_max };
 }
 
 /* What run_main loaded for the nodes: the QEMU templates, the node images
@@ -1456,7 +1471,7 @@ static int run_main(struct host *h, int argc, char **argv)
         .app = "alltoall_pex", .args = "", .runs_dir = "runs", .arch_spec = "arm",
         .kernel = { [ARCH_ARM] = default_kernel[ARCH_ARM], [ARCH_RISCV] = default_kernel[ARCH_RISCV] },
         .template_path = { [ARCH_ARM] = default_template[ARCH_ARM], [ARCH_RISCV] = default_template[ARCH_RISCV] },
-        .gdb_node = -1, .jump = NET_JUMP_ON,
+        .gdb_node = -1, .jump = NET_JUMP_ON, .log_max = LOG_MAX_DEFAULT,
     };
     enum topo_port port_model;
     params_defaults(&rn.p, &port_model);
@@ -1472,7 +1487,7 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
            O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_LISTP, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
-           O_CHECK, O_OUTPUT, O_MERGE };
+           O_CHECK, O_OUTPUT, O_MERGE, O_LOGMAX };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -1485,7 +1500,7 @@ static int run_main(struct host *h, int argc, char **argv)
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "list-params", 0, 0, O_LISTP }, { "help", 0, 0, 'h' },
         { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
         { "check", 0, 0, O_CHECK }, { "output", 1, 0, O_OUTPUT }, { "merge-pages", 0, 0, O_MERGE },
-        { 0, 0, 0, 0 },
+        { "log-max", 1, 0, O_LOGMAX }, { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
         { O_PORT, "port_model" }, { O_TSEND, "t_send_ns" }, { O_TRECV, "t_recv_ns" },
@@ -1536,6 +1551,17 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_LISTP: params_list(stdout); return 0;
         case O_CHECK: rn.check_only = 1; break;
         case O_MERGE: rn.merge_pages = 1; break;
+        case O_LOGMAX: {
+            uint64_t v;
+            if (params_number(optarg, &v) || v < LOG_MAX_MIN || v > LOG_MAX_MAX) {
+                char b[SHOW_LEN];
+                fprintf(stderr, "wormsim: --log-max %s is not a whole number of bytes from %llu to %llu\n",
+                        show(b, optarg, 1), LOG_MAX_MIN, LOG_MAX_MAX);
+                bad = 1;
+            }
+            rn.log_max = v;
+            break;
+        }
         case O_OUTPUT: {
             static const char *const shown[] = { [OUTPUT_NODE0] = "node0", [OUTPUT_ALL] = "all", [OUTPUT_NONE] = "none" };
             int w = 0;

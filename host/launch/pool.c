@@ -160,7 +160,11 @@ static void drain(struct pool *p, struct pool_node *nd)
         if (k <= 0)
             return;
         if (nd->log >= 0) {
-            if (write(nd->log, buf, (size_t)k) < 0)
+            unsigned long long room = nd->log_max - nd->logged;
+            size_t m = (unsigned long long)k < room ? (size_t)k : (size_t)room;
+            nd->dropped += (size_t)k - m;
+            nd->logged += m;
+            if (m && write(nd->log, buf, m) < 0)
                 return;
         } else {
             if (!nd->pending)
@@ -209,7 +213,7 @@ static struct pool_node *start_node(struct pool *p, const struct pool_spec *s,
     }
     int has_ram = template_has(s->tpl, "@RAM@");
     *nd = (struct pool_node){ .id = id, .state = PN_BUSY, .pid = -1, .conn = -1, .console = -1, .log = -1,
-                              .key = key, .rank = -1,
+                              .key = key, .rank = -1, .log_max = s->log_max,
                               .reusable = p->keep && !s->gdb_port && has_ram && template_has(s->tpl, "@QMP@"),
                               .image = s->image };
     nd->image->refs++;
@@ -276,7 +280,10 @@ struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const cha
             snprintf(err, errlen, "cannot create %s: %s", log_path, strerror(errno));
             return NULL;
         }
-        if (nd->npending && write(nd->log, nd->pending, nd->npending) < 0)
+        nd->log_max = s->log_max;
+        nd->logged = nd->npending < s->log_max ? nd->npending : s->log_max;
+        nd->dropped = nd->npending - nd->logged;
+        if (nd->logged && write(nd->log, nd->pending, (size_t)nd->logged) < 0)
             perror("wormsim: node log");
         nd->npending = 0;
         nd->state = PN_BUSY;
@@ -496,20 +503,26 @@ void pool_on_console(struct pool *p, struct pool_node *nd)
     drain(p, nd);
 }
 
-void pool_give_back(struct pool *p, struct pool_node *nd, int ok)
+unsigned long long pool_give_back(struct pool *p, struct pool_node *nd, int ok)
 {
     drain(p, nd);
+    unsigned long long dropped = nd->dropped;
     if (nd->log >= 0) {
+        if (dropped)
+            dprintf(nd->log, "\n[wormsim: this log keeps the node's first %llu console bytes (--log-max); "
+                    "%llu more were left out]\n", nd->log_max, dropped);
         close(nd->log);
         nd->log = -1;
     }
+    nd->dropped = 0;
     nd->run = NULL;
     nd->rank = -1;
     if (ok && nd->reusable && nd->pid > 0 && nd->state == PN_BUSY) {
         nd->state = PN_RESET;
-        return;
+        return dropped;
     }
     node_free(p, nd);
+    return dropped;
 }
 
 /* The node's status page (netdev/nic_shm.h), which the node writes. */

@@ -74,6 +74,7 @@ struct pool_spec {
     char *key;               /* pool_spec_key(), once per spec */
     struct pool_image *image;   /* the image, read once for the run (the run's reference) */
     int merge_pages;         /* a node it starts may share pages (wormsim --merge-pages) */
+    unsigned long long log_max;   /* the most console bytes its node log keeps (wormsim --log-max) */
 };
 
 /* Fill spec->key (see the key above). Returns -1 with err set if the node
@@ -91,6 +92,8 @@ struct pool_node {
     int log;                 /* where console bytes go now: the run's node log, or -1 */
     char *pending;           /* console bytes read while no run had the node */
     size_t npending;
+    unsigned long long logged, log_max;   /* console bytes in its log this run, and the cap */
+    unsigned long long dropped;           /* console bytes past the cap, read and not kept */
     char *key;
     int reusable;            /* kept for the next run (kept pool, no gdbstub, @QMP@ and @RAM@) */
     uint8_t *ram;            /* its RAM, mapped read-only (@RAM@), or NULL */
@@ -159,8 +162,10 @@ void pool_after_run(struct pool *p, int run_nodes);
 
 /* Give a node back at the end of its run, its console drained into its
  * log and the log closed. A reusable node of a run that went well is
- * kept, to be reset by pool_after_run; any other is killed and reaped. */
-void pool_give_back(struct pool *p, struct pool_node *nd, int ok);
+ * kept, to be reset by pool_after_run; any other is killed and reaped.
+ * A log keeps at most the spec's log_max bytes of the console, and ends
+ * with a line saying so if more came: returns the bytes left out. */
+unsigned long long pool_give_back(struct pool *p, struct pool_node *nd, int ok);
 
 /* The socket had a connection: hand each QEMU of ours its NIC. */
 void pool_on_accept(struct pool *p);

@@ -123,6 +123,24 @@ harden_doorbell_spin_is_a_hang() {
   expect '[ $((SECONDS - t0)) -lt 20 ]' "took $((SECONDS - t0)) s"
 }
 
+# A node printing without end fills no disk: its log keeps the first
+# --log-max bytes of its console and a last line counting the rest, the
+# run says so, and --hang-timeout still ends it (a console is no NIC use).
+# A cap below 1024 bytes is refused before any node starts.
+harden_console_flood_is_capped() {
+  ws --app hang --nodes 2 --args 'node=1 how=print' --hang-timeout 2 --log-max 4096 > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "$(cat "$TMP/x")"
+  local log; log="$(latest)/node-001.log"
+  expect '[ "$(head -c 4096 "$log" | grep -c "^hang: node 1 prints line")" -gt 10 ]' "$(head -3 "$log")"
+  expect '[ "$(stat -c %s "$log")" -lt 4300 ]' "node-001.log has $(stat -c %s "$log") bytes"
+  expect 'tail -1 "$log" | grep -Eq "^\[wormsim: this log keeps the node.s first 4096 console bytes \(--log-max\); [0-9]+ more were left out\]$"' "$(tail -2 "$log")"
+  expect 'grep -q "^wormsim: 1 node wrote more than --log-max (4096 bytes) to the console, node 1 first" "$TMP/x"' "$(cat "$TMP/x")"
+  expect 'summary .error | grep -q "no node used its NIC for 2 s"' "$(summary .error)"
+  ws --app hello --nodes 2 --log-max 1000 > "$TMP/x" 2>&1; rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/x")"
+  expect 'grep -q "^wormsim: --log-max .1000. is not a whole number of bytes from 1024 to 1099511627776$" "$TMP/x"' "$(cat "$TMP/x")"
+}
+
 # SIGTERM while a big machine's nodes are being started ends the run at
 # once, with its summary: the tool starts no more QEMUs (256 take about a
 # second to start here; the signal comes after 0.2 s).
@@ -156,6 +174,6 @@ for h in harden_no_semihosting_arm harden_no_semihosting_rv harden_semihost_prob
          harden_templates_have_no_semihosting harden_huge_step_marks harden_step_mark_costs_no_memory \
          harden_time_past_limit harden_time_backwards harden_flood_is_bounded harden_exit_then_run \
          harden_doorbell_spin_is_a_hang harden_signal_while_starting harden_held_messages_fit_the_memory_limit \
-         harden_open_file_limit_is_checked_up_front; do
+         harden_open_file_limit_is_checked_up_front harden_console_flood_is_capped; do
   t $h $h
 done
