@@ -179,6 +179,27 @@ static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t
     return mpii_check(comm, cp, count, t, root, 1, len);
 }
 
+int mpii_in_place_ok(MPI_Comm comm, enum mpii_in_place where, int root, const void *send, const void *recv)
+{
+    if (send != MPI_IN_PLACE && recv != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    COMM_OR_ERR(c, comm);
+    if (root != MPII_NO_ROOT && (root < 0 || root >= c->size))
+        return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
+    int at_root = root == MPII_NO_ROOT || c->rank == root;
+    const char *other = where == MPII_IP_ROOT_RECV ? "receive" : "send";
+    if (where == MPII_IP_NONE)
+        return mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is not a buffer of %s", mpii_call);
+    if (!at_root && (where == MPII_IP_ROOT_SEND ? send : recv) == MPI_IN_PLACE)
+        return mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE as the %s buffer of rank %d; only the root (%d) gives "
+                        "it", other, c->rank, root);
+    if (at_root && (where == MPII_IP_ROOT_RECV ? send : recv) == MPI_IN_PLACE)
+        return mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE as the %s buffer; it is given as the %s%s buffer",
+                        where == MPII_IP_ROOT_RECV ? "send" : "receive", where == MPII_IP_SEND ? "" : "root's ",
+                        other);
+    return MPI_SUCCESS;
+}
+
 static void *scratch(MPI_Comm comm, size_t len, int *e)
 {
     void *p = malloc(len ? len : 1);
@@ -233,12 +254,17 @@ enum packed_op { P_GATHER, P_SCATTER, P_ALLGATHER, P_ALLTOALL };
 
 /* Gather, Scatter, Allgather or Alltoall on packed bytes. The send side
  * holds `sn` elements of st (0 where this rank sends nothing), the receive
- * side `rn` of rt. */
+ * side `rn` of rt. MPI_IN_PLACE is refused: where the call does not take
+ * it, as every call refuses it (mpii_in_place_ok); elsewhere as not taken
+ * yet. */
 static int run_packed(enum packed_op op, MPI_Comm comm, const void *send, int scount, MPI_Datatype st, long sn,
                       void *recv, int rcount, MPI_Datatype rt, long rn, int root)
 {
+    static const enum mpii_in_place where[] = { MPII_IP_ROOT_SEND, MPII_IP_ROOT_RECV, MPII_IP_SEND, MPII_IP_SEND };
     size_t sl = 0, rl = 0;
-    int e = MPI_SUCCESS;
+    int e = mpii_in_place_ok(comm, where[op], op <= P_SCATTER ? root : MPII_NO_ROOT, send, recv);
+    if (e)
+        return e;
     if (send == MPI_IN_PLACE || recv == MPI_IN_PLACE)
         return mpii_err(comm, MPI_ERR_ARG, "MPI_IN_PLACE with a datatype that is not contiguous is not taken yet");
     if ((sn && (e = packed_len(comm, scount, st, &sl))) || (rn && (e = packed_len(comm, rcount, rt, &rl))))
@@ -300,6 +326,9 @@ static int bcast_p2p(struct mpii_comm *c, void *buf, size_t len, int root)
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Bcast");
+    int ip = mpii_in_place_ok(comm, MPII_IP_NONE, MPII_NO_ROOT, buf, buf);
+    if (ip)
+        return ip;
     if (!mpii_type_contig(t)) {
         size_t len;
         int e = packed_len(comm, count, t, &len), me = rank_of(comm);
@@ -394,7 +423,7 @@ int MPI_Gather(const void *send, int scount, MPI_Datatype st, void *recv, int rc
     struct mpii_comm *c;
     size_t len, dummy;
     int e = check(comm, &c, 0, MPI_BYTE, root, &dummy);
-    if (e)
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_ROOT_SEND, root, send, recv)))
         return e;
     if (send == MPI_IN_PLACE) {
         e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
@@ -424,7 +453,7 @@ int MPI_Scatter(const void *send, int scount, MPI_Datatype st, void *recv, int r
     struct mpii_comm *c;
     size_t len, dummy;
     int e = check(comm, &c, 0, MPI_BYTE, root, &dummy);
-    if (e)
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_ROOT_RECV, root, send, recv)))
         return e;
     int in_place = recv == MPI_IN_PLACE;
     if (c->rank == root && !in_place)
@@ -456,7 +485,7 @@ int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int
     struct mpii_comm *c;
     size_t len;
     int e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
-    if (e)
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)))
         return e;
     if (send == MPI_IN_PLACE)
         send = (unsigned char *)recv + (size_t)c->rank * len;
@@ -485,7 +514,7 @@ int MPI_Alltoall(const void *send, int scount, MPI_Datatype st, void *recv, int 
     size_t len;
     int e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
     void *copy = NULL;
-    if (e)
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)))
         return e;
     if (send == MPI_IN_PLACE) {
         if (!(copy = scratch(comm, len * (size_t)c->size, &e)))
@@ -549,9 +578,8 @@ static int reduction(enum reduction_kind k, const void *send, void *recv, int co
     int e = check(comm, &c, count, t, root, &len);
     if (!e)
         e = mpii_op_check(comm, op, t);
-    /* MPI_IN_PLACE goes in the send argument only (MPI-3.1 5.9.1) */
-    if (!e && recv == MPI_IN_PLACE && (k != RED_REDUCE || c->rank == root))
-        e = mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE as the receive buffer; it is given as the send buffer");
+    if (!e)
+        e = mpii_in_place_ok(comm, k == RED_REDUCE ? MPII_IP_ROOT_SEND : MPII_IP_SEND, root, send, recv);
     if (e)
         return e;
     if (send == MPI_IN_PLACE)

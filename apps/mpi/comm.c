@@ -39,6 +39,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     MPII_ENTER("MPI_Comm_rank");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, rank);
     *rank = c->rank;
     return MPI_SUCCESS;
 }
@@ -47,6 +48,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 {
     MPII_ENTER("MPI_Comm_size");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, size);
     *size = c->size;
     return MPI_SUCCESS;
 }
@@ -101,6 +103,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_split");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, newcomm);
     if (color < 0 && color != MPI_UNDEFINED)
         return mpii_err(comm, MPI_ERR_ARG, "color %d; accepted: 0 or more, or MPI_UNDEFINED", color);
     int mine[3] = { color, key, (int)mpii_next_ctx }, n = 0, me = -1;
@@ -143,6 +146,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_dup");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, newcomm);
     int e = MPI_Comm_split(comm, 0, c->rank, newcomm);
     mpii_call = "MPI_Comm_dup";
     if (!e)                          /* a duplicate keeps the topology (MPI-3.1 6.4.2) */
@@ -153,6 +157,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 int MPI_Comm_free(MPI_Comm *comm)
 {
     MPII_ENTER("MPI_Comm_free");
+    OUT_OR_ERR(MPI_COMM_WORLD, comm);
     COMM_OR_ERR(c, *comm);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return mpii_err(*comm, MPI_ERR_COMM, "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
@@ -172,6 +177,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     MPII_ENTER("MPI_Comm_compare");
     COMM_OR_ERR(a, comm1);
     COMM_OR_ERR(b, comm2);
+    OUT_OR_ERR(comm1, result);
     if (comm1 == comm2) {
         *result = MPI_IDENT;
         return MPI_SUCCESS;
@@ -201,6 +207,8 @@ int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     MPII_ENTER("MPI_Comm_get_name");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, name);
+    OUT_OR_ERR(comm, resultlen);
     strcpy(name, c->name);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;

@@ -38,6 +38,7 @@ static struct { MPI_User_function *fn; } user_ops[MPII_USER_OPS];
 int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
     MPII_ENTER("MPI_Op_create");
+    OUT_OR_ERR(MPI_COMM_WORLD, op);
     (void)commute;
     for (int i = 0; i < MPII_USER_OPS; i++)
         if (!user_ops[i].fn) {
@@ -51,6 +52,7 @@ int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 int MPI_Op_free(MPI_Op *op)
 {
     MPII_ENTER("MPI_Op_free");
+    OUT_OR_ERR(MPI_COMM_WORLD, op);
     int i = *op - USER_OP_BASE;
     if (i < 0 || i >= MPII_USER_OPS || !user_ops[i].fn)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_OP, "operator %d is not a user operator", *op);

@@ -98,6 +98,7 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Query_thread(int *provided)
 {
     MPII_ENTER("MPI_Query_thread");
+    OUT_OR_ERR(MPI_COMM_WORLD, provided);
     *provided = MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;
 }
@@ -112,8 +113,23 @@ int MPI_Finalize(void)
     return MPI_SUCCESS;
 }
 
-int MPI_Initialized(int *flag) { *flag = initialized; return MPI_SUCCESS; }
-int MPI_Finalized(int *flag) { *flag = finalized; return MPI_SUCCESS; }
+/* The calls a program may make before MPI_Init and after MPI_Finalize
+ * name themselves without MPII_ENTER's check. */
+int MPI_Initialized(int *flag)
+{
+    mpii_call = "MPI_Initialized";
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
+    *flag = initialized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+    mpii_call = "MPI_Finalized";
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
+    *flag = finalized;
+    return MPI_SUCCESS;
+}
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
@@ -128,6 +144,9 @@ double MPI_Wtick(void) { return 1e-9; }
 /* "node 17 (1,2) of mesh 8x8": the node and its coordinates. */
 int MPI_Get_processor_name(char *name, int *resultlen)
 {
+    MPII_ENTER("MPI_Get_processor_name");
+    OUT_OR_ERR(MPI_COMM_WORLD, name);
+    OUT_OR_ERR(MPI_COMM_WORLD, resultlen);
     static const char *const kind[] = { TOPO_NAMES };
     const struct topo_shape *t = net_topology();
     int c[NET_MAX_DIMS], o;
@@ -146,6 +165,9 @@ int MPI_Get_processor_name(char *name, int *resultlen)
 
 int MPI_Get_version(int *version, int *subversion)
 {
+    mpii_call = "MPI_Get_version";
+    OUT_OR_ERR(MPI_COMM_WORLD, version);
+    OUT_OR_ERR(MPI_COMM_WORLD, subversion);
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -153,6 +175,9 @@ int MPI_Get_version(int *version, int *subversion)
 
 int MPI_Get_library_version(char *version, int *resultlen)
 {
+    mpii_call = "MPI_Get_library_version";
+    OUT_OR_ERR(MPI_COMM_WORLD, version);
+    OUT_OR_ERR(MPI_COMM_WORLD, resultlen);
     *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "wormsim node MPI (MPI %d.%d subset)",
                           MPI_VERSION, MPI_SUBVERSION);
     return MPI_SUCCESS;
@@ -160,12 +185,17 @@ int MPI_Get_library_version(char *version, int *resultlen)
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    mpii_call = "MPI_Error_string";
+    OUT_OR_ERR(MPI_COMM_WORLD, string);
+    OUT_OR_ERR(MPI_COMM_WORLD, resultlen);
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_name(errorcode));
     return MPI_SUCCESS;
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)
 {
+    mpii_call = "MPI_Error_class";
+    OUT_OR_ERR(MPI_COMM_WORLD, errorclass);
     *errorclass = errorcode;
     return MPI_SUCCESS;
 }
@@ -189,6 +219,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     struct mpii_comm *c = mpii_comm(comm);
     if (!c)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    OUT_OR_ERR(comm, errhandler);
     *errhandler = c->errh;
     return MPI_SUCCESS;
 }

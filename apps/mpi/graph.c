@@ -66,6 +66,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 {
     MPII_ENTER("MPI_Graph_create");
     COMM_OR_ERR(c, comm_old);
+    OUT_OR_ERR(comm_old, comm_graph);
     (void)reorder;
     int e = graph_args_ok(comm_old, c->size, nnodes, index, edges);
     if (e)
@@ -86,6 +87,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 {
     MPII_ENTER("MPI_Graph_map");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, newrank);
     int e = graph_args_ok(comm, c->size, nnodes, index, edges);
     if (!e)
         *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
@@ -97,6 +99,8 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     MPII_ENTER("MPI_Graphdims_get");
     COMM_OR_ERR(c, comm);
     GRAPH_OR_ERR(g, c, comm, MPI_GRAPH);
+    OUT_OR_ERR(comm, nnodes);
+    OUT_OR_ERR(comm, nedges);
     *nnodes = g->nnodes;
     *nedges = g->nedges;
     return MPI_SUCCESS;
@@ -109,6 +113,10 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
     GRAPH_OR_ERR(g, c, comm, MPI_GRAPH);
     if (maxindex < 0 || maxedges < 0)
         return mpii_err(comm, MPI_ERR_ARG, "maxindex %d, maxedges %d; accepted: 0 or more", maxindex, maxedges);
+    if (maxindex > 0 && g->nnodes > 0)
+        OUT_OR_ERR(comm, index);
+    if (maxedges > 0 && g->nedges > 0)
+        OUT_OR_ERR(comm, edges);
     memcpy(index, graph_index(g), (size_t)(maxindex < g->nnodes ? maxindex : g->nnodes) * sizeof(int));
     memcpy(edges, graph_edges(g), (size_t)(maxedges < g->nedges ? maxedges : g->nedges) * sizeof(int));
     return MPI_SUCCESS;
@@ -131,6 +139,7 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     GRAPH_OR_ERR(g, c, comm, MPI_GRAPH);
     if (rank < 0 || rank >= g->nnodes)
         return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d", rank, g->nnodes - 1);
+    OUT_OR_ERR(comm, nneighbors);
     const int *list;
     *nneighbors = graph_neighbours(g, rank, &list);
     return MPI_SUCCESS;
@@ -147,6 +156,8 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
         return mpii_err(comm, MPI_ERR_ARG, "maxneighbors %d; accepted: 0 or more", maxneighbors);
     const int *list;
     int n = graph_neighbours(g, rank, &list);
+    if (maxneighbors > 0 && n > 0)
+        OUT_OR_ERR(comm, neighbors);
     memcpy(neighbors, list, (size_t)(maxneighbors < n ? maxneighbors : n) * sizeof(int));
     return MPI_SUCCESS;
 }
@@ -177,6 +188,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 {
     MPII_ENTER("MPI_Dist_graph_create_adjacent");
     COMM_OR_ERR(c, comm_old);
+    OUT_OR_ERR(comm_old, comm_dist_graph);
     (void)reorder;
     if (info != MPI_INFO_NULL)
         return mpii_err(comm_old, MPI_ERR_ARG, "info %d; accepted: MPI_INFO_NULL", info);
@@ -242,6 +254,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
 {
     MPII_ENTER("MPI_Dist_graph_create");
     COMM_OR_ERR(c, comm_old);
+    OUT_OR_ERR(comm_old, comm_dist_graph);
     (void)reorder;
     if (info != MPI_INFO_NULL)
         return mpii_err(comm_old, MPI_ERR_ARG, "info %d; accepted: MPI_INFO_NULL", info);
@@ -295,6 +308,9 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     MPII_ENTER("MPI_Dist_graph_neighbors_count");
     COMM_OR_ERR(c, comm);
     GRAPH_OR_ERR(g, c, comm, MPI_DIST_GRAPH);
+    OUT_OR_ERR(comm, indegree);
+    OUT_OR_ERR(comm, outdegree);
+    OUT_OR_ERR(comm, weighted);
     *indegree = g->nin;
     *outdegree = g->nout;
     *weighted = g->weighted;
@@ -311,6 +327,10 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
         return mpii_err(comm, MPI_ERR_ARG, "maxindegree %d, maxoutdegree %d; accepted: 0 or more", maxindegree,
                         maxoutdegree);
     int nin = maxindegree < g->nin ? maxindegree : g->nin, nout = maxoutdegree < g->nout ? maxoutdegree : g->nout;
+    if (nin > 0)
+        OUT_OR_ERR(comm, sources);
+    if (nout > 0)
+        OUT_OR_ERR(comm, destinations);
     memcpy(sources, graph_in(g), (size_t)nin * sizeof(int));
     memcpy(destinations, graph_out(g), (size_t)nout * sizeof(int));
     if (g->weighted && weights_of(sourceweights))

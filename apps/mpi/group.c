@@ -48,6 +48,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     struct mpii_comm *c = mpii_comm(comm);
     if (!c)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    OUT_OR_ERR(comm, group);
     return group_new(c->world, c->size, group);
 }
 
@@ -55,6 +56,7 @@ int MPI_Group_size(MPI_Group g, int *size)
 {
     MPII_ENTER("MPI_Group_size");
     GROUP_OR_ERR(g);
+    OUT_OR_ERR(MPI_COMM_WORLD, size);
     *size = groups[g].n;
     return MPI_SUCCESS;
 }
@@ -63,6 +65,7 @@ int MPI_Group_rank(MPI_Group g, int *rank)
 {
     MPII_ENTER("MPI_Group_rank");
     GROUP_OR_ERR(g);
+    OUT_OR_ERR(MPI_COMM_WORLD, rank);
     *rank = rank_in(g, mpii_comms[MPI_COMM_SELF].world[0]);
     return MPI_SUCCESS;
 }
@@ -86,6 +89,7 @@ int MPI_Group_incl(MPI_Group g, int n, const int ranks[], MPI_Group *newgroup)
 {
     MPII_ENTER("MPI_Group_incl");
     GROUP_OR_ERR(g);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
     int e = check_ranks(g, n, ranks);
     int *node = e ? NULL : malloc((size_t)(n > 0 ? n : 1) * sizeof *node);
     if (e || !node)
@@ -101,6 +105,7 @@ int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group *newgroup)
 {
     MPII_ENTER("MPI_Group_excl");
     GROUP_OR_ERR(g);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
     int e = check_ranks(g, n, ranks), k = 0;
     int *node = e ? NULL : malloc((size_t)(groups[g].n > 0 ? groups[g].n : 1) * sizeof *node);
     if (e || !node)
@@ -122,6 +127,8 @@ int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group
     MPII_ENTER("MPI_Group_translate_ranks");
     GROUP_OR_ERR(g1);
     GROUP_OR_ERR(g2);
+    if (n > 0)
+        OUT_OR_ERR(MPI_COMM_WORLD, ranks2);
     for (int i = 0; i < n; i++) {
         if (ranks1[i] == MPI_PROC_NULL) {
             ranks2[i] = MPI_PROC_NULL;
@@ -139,6 +146,7 @@ int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result)
     MPII_ENTER("MPI_Group_compare");
     GROUP_OR_ERR(g1);
     GROUP_OR_ERR(g2);
+    OUT_OR_ERR(MPI_COMM_WORLD, result);
     int same = groups[g1].n == groups[g2].n, order = same;
     for (int r = 0; r < groups[g1].n && same; r++) {
         order &= groups[g1].node[r] == groups[g2].node[r];
@@ -148,15 +156,16 @@ int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_free(MPI_Group *g)
+int MPI_Group_free(MPI_Group *group)
 {
     MPII_ENTER("MPI_Group_free");
-    GROUP_OR_ERR(*g);
-    if (*g == MPI_GROUP_EMPTY)
+    OUT_OR_ERR(MPI_COMM_WORLD, group);
+    GROUP_OR_ERR(*group);
+    if (*group == MPI_GROUP_EMPTY)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_GROUP_EMPTY cannot be freed");
-    free(groups[*g].node);
-    groups[*g].used = 0;
-    *g = MPI_GROUP_NULL;
+    free(groups[*group].node);
+    groups[*group].used = 0;
+    *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
 
@@ -169,6 +178,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm)
     struct mpii_comm *c = mpii_comm(comm);
     if (!c)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    OUT_OR_ERR(comm, newcomm);
     int r = rank_in(g, c->world[c->rank]);
     int e = MPI_Comm_split(comm, r == MPI_UNDEFINED ? MPI_UNDEFINED : 0, r, newcomm);
     mpii_call = "MPI_Comm_create";
@@ -184,6 +194,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm
     struct mpii_comm *c = mpii_comm(comm);
     if (!c)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    OUT_OR_ERR(comm, newcomm);
     if (tag < 0 || tag > MPI_TAG_UB_VALUE)
         return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d", tag, MPI_TAG_UB_VALUE);
     int n = groups[g].n, me = rank_in(g, c->world[c->rank]), e = MPI_SUCCESS;

@@ -297,12 +297,16 @@ static void op_ok(struct mpii_sched *s, MPI_Op op, MPI_Datatype t)
         s->err = mpii_op_check(s->comm, op, t);
 }
 
-#define BEGIN(name, count, type, root)                                                      \
+/* A call's start: its checks (the request's pointer, MPI_IN_PLACE where
+ * the call takes it by `where`, the communicator, count, type and root),
+ * then its schedule s, on c, of p ranks, this one me. */
+#define BEGIN(name, count, type, root, where, send, recv)                                   \
     MPII_ENTER(name);                                                                       \
+    OUT_OR_ERR(comm, request);                                                              \
     struct mpii_comm *c;                                                                    \
     size_t len;                                                                             \
-    int e_ = check(comm, &c, count, type, root, &len);                                      \
-    if (e_)                                                                                 \
+    int e_ = mpii_in_place_ok(comm, where, root, send, recv);                               \
+    if (e_ || (e_ = check(comm, &c, count, type, root, &len)))                              \
         return e_;                                                                          \
     struct mpii_sched *s = start(comm, c);                                                  \
     if (!s)                                                                                 \
@@ -314,7 +318,7 @@ static void op_ok(struct mpii_sched *s, MPI_Op op, MPI_Datatype t)
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ibarrier", 0, MPI_BYTE, MPII_NO_ROOT);
+    BEGIN("MPI_Ibarrier", 0, MPI_BYTE, MPII_NO_ROOT, MPII_IP_NONE, NULL, NULL);
     for (int d = 1; d < p; d *= 2) {
         send_(s, (me + d) % p, NULL, 0);
         recv_(s, (me - d + p) % p, NULL, 0);
@@ -339,7 +343,7 @@ static void bcast_rounds(struct mpii_sched *s, void *buf, size_t len, int root)
 
 int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ibcast", count, t, root);
+    BEGIN("MPI_Ibcast", count, t, root, MPII_IP_NONE, buf, buf);
     bcast_rounds(s, buf, len, root);
     return launch(s, request);
 }
@@ -373,7 +377,7 @@ static void reduce_rounds(struct mpii_sched *s, const void *send, void *recv, in
 int MPI_Ireduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
-    BEGIN("MPI_Ireduce", count, t, root);
+    BEGIN("MPI_Ireduce", count, t, root, MPII_IP_ROOT_SEND, send, recv);
     reduce_rounds(s, send == MPI_IN_PLACE ? recv : send, recv, count, t, op, root, len);
     return launch(s, request);
 }
@@ -381,7 +385,7 @@ int MPI_Ireduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op 
 int MPI_Iallreduce(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                    MPI_Request *request)
 {
-    BEGIN("MPI_Iallreduce", count, t, MPII_NO_ROOT);
+    BEGIN("MPI_Iallreduce", count, t, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     const void *in = send;
     if (send == MPI_IN_PLACE) {      /* the vector is read at the call's time, as MPI says */
         void *copy = scratch(s, len);
@@ -445,7 +449,8 @@ static int *even(struct mpii_sched *s, int n, int **displs)
 int MPI_Igather(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt, int root,
                 MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Igather", send == MPI_IN_PLACE ? 0 : scount, send == MPI_IN_PLACE ? MPI_BYTE : st, root);
+    BEGIN("MPI_Igather", send == MPI_IN_PLACE ? 0 : scount, send == MPI_IN_PLACE ? MPI_BYTE : st, root,
+          MPII_IP_ROOT_SEND, send, recv);
     if (me == root)
         type_ok(s, rt);
     size_t unit = me == root ? (size_t)mpii_type_size(rt) : 1, slen = len;
@@ -458,7 +463,8 @@ int MPI_Igather(const void *send, int scount, MPI_Datatype st, void *recv, int r
 int MPI_Igatherv(const void *send, int scount, MPI_Datatype st, void *recv, const int rcounts[], const int displs[],
                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Igatherv", send == MPI_IN_PLACE ? 0 : scount, send == MPI_IN_PLACE ? MPI_BYTE : st, root);
+    BEGIN("MPI_Igatherv", send == MPI_IN_PLACE ? 0 : scount, send == MPI_IN_PLACE ? MPI_BYTE : st, root,
+          MPII_IP_ROOT_SEND, send, recv);
     if (me == root)
         type_ok(s, rt);
     gatherv_rounds(s, send, len, recv, rcounts, displs, me == root ? (size_t)mpii_type_size(rt) : 1, root);
@@ -468,7 +474,8 @@ int MPI_Igatherv(const void *send, int scount, MPI_Datatype st, void *recv, cons
 int MPI_Iscatter(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Iscatter", recv == MPI_IN_PLACE ? 0 : rcount, recv == MPI_IN_PLACE ? MPI_BYTE : rt, root);
+    BEGIN("MPI_Iscatter", recv == MPI_IN_PLACE ? 0 : rcount, recv == MPI_IN_PLACE ? MPI_BYTE : rt, root,
+          MPII_IP_ROOT_RECV, send, recv);
     if (me == root)
         type_ok(s, st);
     size_t unit = me == root ? (size_t)mpii_type_size(st) : 1;
@@ -481,7 +488,8 @@ int MPI_Iscatter(const void *send, int scount, MPI_Datatype st, void *recv, int 
 int MPI_Iscatterv(const void *send, const int scounts[], const int displs[], MPI_Datatype st, void *recv, int rcount,
                   MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Iscatterv", recv == MPI_IN_PLACE ? 0 : rcount, recv == MPI_IN_PLACE ? MPI_BYTE : rt, root);
+    BEGIN("MPI_Iscatterv", recv == MPI_IN_PLACE ? 0 : rcount, recv == MPI_IN_PLACE ? MPI_BYTE : rt, root,
+          MPII_IP_ROOT_RECV, send, recv);
     if (me == root)
         type_ok(s, st);
     scatterv_rounds(s, send, scounts, displs, me == root ? (size_t)mpii_type_size(st) : 1, recv, len, root);
@@ -508,7 +516,7 @@ static void allgatherv_rounds(struct mpii_sched *s, const void *send, void *recv
 int MPI_Iallgather(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
                    MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Iallgather", rcount, rt, MPII_NO_ROOT);
+    BEGIN("MPI_Iallgather", rcount, rt, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     (void)scount;
@@ -521,7 +529,7 @@ int MPI_Iallgather(const void *send, int scount, MPI_Datatype st, void *recv, in
 int MPI_Iallgatherv(const void *send, int scount, MPI_Datatype st, void *recv, const int rcounts[],
                     const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Iallgatherv", 0, rt, MPII_NO_ROOT);
+    BEGIN("MPI_Iallgatherv", 0, rt, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     (void)scount;
@@ -560,7 +568,7 @@ static const void *in_place(struct mpii_sched *s, const void *send, const void *
 int MPI_Ialltoall(const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt,
                   MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ialltoall", rcount, rt, MPII_NO_ROOT);
+    BEGIN("MPI_Ialltoall", rcount, rt, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     (void)scount;
@@ -575,7 +583,7 @@ int MPI_Ialltoall(const void *send, int scount, MPI_Datatype st, void *recv, int
 int MPI_Ialltoallv(const void *send, const int scounts[], const int sdispls[], MPI_Datatype st, void *recv,
                    const int rcounts[], const int rdispls[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
-    BEGIN("MPI_Ialltoallv", 0, rt, MPII_NO_ROOT);
+    BEGIN("MPI_Ialltoallv", 0, rt, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     if (send != MPI_IN_PLACE)
         type_ok(s, st);
     size_t runit = (size_t)mpii_type_size(rt), end = 0;
@@ -594,7 +602,7 @@ int MPI_Ialltoallw(const void *send, const int scounts[], const int sdispls[], c
                    const int rcounts[], const int rdispls[], const MPI_Datatype rt[], MPI_Comm comm,
                    MPI_Request *request)
 {
-    BEGIN("MPI_Ialltoallw", 0, MPI_BYTE, MPII_NO_ROOT);
+    BEGIN("MPI_Ialltoallw", 0, MPI_BYTE, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     int *sb = scratch(s, 2 * (size_t)p * sizeof(int)), *rb = sb ? sb + p : NULL;
     size_t end = 0;
     for (int r = 0; sb && r < p && !s->err; r++) {
@@ -618,7 +626,7 @@ int MPI_Ialltoallw(const void *send, const int scounts[], const int sdispls[], c
 int MPI_Ireduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                         MPI_Request *request)
 {
-    BEGIN("MPI_Ireduce_scatter", 0, t, MPII_NO_ROOT);
+    BEGIN("MPI_Ireduce_scatter", 0, t, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     int n = 0, *displs = scratch(s, (size_t)p * sizeof(int));
     for (int r = 0; displs && r < p; r++)
         displs[r] = n, n += rcounts[r];
@@ -637,8 +645,9 @@ int MPI_Ireduce_scatter_block(const void *send, void *recv, int rcount, MPI_Data
                               MPI_Request *request)
 {
     MPII_ENTER("MPI_Ireduce_scatter_block");
-    int e = MPI_SUCCESS, *counts = mpii_even_counts(comm, rcount, &e);
-    if (!counts)
+    OUT_OR_ERR(comm, request);
+    int e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv), *counts = NULL;
+    if (e || !(counts = mpii_even_counts(comm, rcount, &e)))
         return e;
     e = MPI_Ireduce_scatter(send, recv, counts, t, op, comm, request);   /* counts copied into its schedule */
     free(counts);
@@ -649,7 +658,7 @@ int MPI_Ireduce_scatter_block(const void *send, void *recv, int rcount, MPI_Data
 static int scan_sched(MPI_Comm comm, const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op,
                       MPI_Request *request, int exclusive)
 {
-    BEGIN(exclusive ? "MPI_Iexscan" : "MPI_Iscan", count, t, MPII_NO_ROOT);
+    BEGIN(exclusive ? "MPI_Iexscan" : "MPI_Iscan", count, t, MPII_NO_ROOT, MPII_IP_SEND, send, recv);
     op_ok(s, op, t);
     unsigned char *prefix = scratch(s, len), *out = scratch(s, len);
     if (prefix && out) {

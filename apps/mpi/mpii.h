@@ -116,6 +116,29 @@ struct mpii_comm *mpii_comm(MPI_Comm c);
     struct mpii_comm *c = mpii_comm(comm);                                                     \
     if (!c)                                                                                    \
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
+/* In a call: return MPI_ERR_ARG (MPICH's class for it) if p, a pointer
+ * the call writes its result through (or a handle it frees or sets), is
+ * null; comm's error handler decides. The message names the parameter:
+ * pass it by its name. A status is never checked: MPI_STATUS_IGNORE and
+ * MPI_STATUSES_IGNORE are the null pointer. */
+#define OUT_OR_ERR(comm, p)                                                                     \
+    do {                                                                                        \
+        if (!(p))                                                                               \
+            return mpii_err(comm, MPI_ERR_ARG, "null pointer in parameter %s; accepted: the "   \
+                            "address the call writes to", #p);                                 \
+    } while (0)
+/* Where a collective takes MPI_IN_PLACE (MPI-3.1 5.2.1 and each call's
+ * section): nowhere (MPII_IP_NONE: MPI_Bcast, its one buffer passed as
+ * both), as the send buffer of every rank (MPII_IP_SEND: Allgather,
+ * Alltoall, Allreduce, Scan, Reduce_scatter and their forms), as the
+ * root's send buffer (MPII_IP_ROOT_SEND: Gather, Reduce) or as the root's
+ * receive buffer (MPII_IP_ROOT_RECV: Scatter). A buffer that is not
+ * significant on this rank (the root's alone elsewhere) is not looked at.
+ * mpii_in_place_ok returns MPI_ERR_BUFFER (or the class of a bad
+ * communicator or root) where MPI_IN_PLACE is not taken, else
+ * MPI_SUCCESS; without MPI_IN_PLACE it returns at once (apps/mpi/coll.c). */
+enum mpii_in_place { MPII_IP_NONE, MPII_IP_SEND, MPII_IP_ROOT_SEND, MPII_IP_ROOT_RECV };
+int mpii_in_place_ok(MPI_Comm comm, enum mpii_in_place where, int root, const void *send, const void *recv);
 /* A call's communicator (in *cp), count, type (contiguous if contig) and
  * root (MPII_NO_ROOT: none) checked, and its bytes in *len; else an error
  * class. No root is a value no rank can be: -1 is a program's bad root,

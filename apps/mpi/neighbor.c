@@ -213,6 +213,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     MPII_ENTER("MPI_Ineighbor_allgather");
+    OUT_OR_ERR(comm, request);
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .same = 1, .type = sendtype },
                           &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype }, request);
 }
@@ -222,6 +223,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request *request)
 {
     MPII_ENTER("MPI_Ineighbor_allgatherv");
+    OUT_OR_ERR(comm, request);
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .same = 1, .type = sendtype },
                           &(struct side){ .buf = recvbuf, .counts = recvcounts, .idispls = displs, .type = recvtype },
                           request);
@@ -231,6 +233,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     MPII_ENTER("MPI_Ineighbor_alltoall");
+    OUT_OR_ERR(comm, request);
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .cnt = sendcount, .type = sendtype },
                           &(struct side){ .buf = recvbuf, .cnt = recvcount, .type = recvtype }, request);
 }
@@ -240,6 +243,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Comm comm, MPI_Request *request)
 {
     MPII_ENTER("MPI_Ineighbor_alltoallv");
+    OUT_OR_ERR(comm, request);
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts,
                                                 .idispls = sdispls, .type = sendtype },
                           &(struct side){ .buf = recvbuf, .counts = recvcounts, .idispls = rdispls, .type = recvtype },
@@ -252,6 +256,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             MPI_Request *request)
 {
     MPII_ENTER("MPI_Ineighbor_alltoallw");
+    OUT_OR_ERR(comm, request);
     return neighbour_call(comm, &(struct side){ .buf = sendbuf, .counts = sendcounts,
                                                 .adispls = sdispls, .types = sendtypes },
                           &(struct side){ .buf = recvbuf, .counts = recvcounts,

@@ -596,6 +596,8 @@ int MPI_Buffer_attach(void *buffer, int size)
 int MPI_Buffer_detach(void *buffer_addr, int *size)
 {
     MPII_ENTER("MPI_Buffer_detach");
+    OUT_OR_ERR(MPI_COMM_WORLD, buffer_addr);
+    OUT_OR_ERR(MPI_COMM_WORLD, size);
     *(void **)buffer_addr = bsend_buf;
     *size = bsend_size;
     bsend_buf = NULL;
@@ -702,6 +704,7 @@ static struct req *req_of(MPI_Request h)
 static int isend_call(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                       MPI_Request *request, int mode)
 {
+    OUT_OR_ERR(comm, request);
     /* synchronous: the data goes now, the acknowledgement is awaited at
      * Wait or Test (sync 2: marked, not awaited here) */
     int e = mode == 2 ? bsend_call(buf, count, t, dest, tag, comm)
@@ -740,6 +743,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MP
 int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     MPII_ENTER("MPI_Irecv");
+    OUT_OR_ERR(comm, request);
     struct mpii_comm *c;
     size_t len;
     int e = check_buf(comm, &c, buf, count, t, source, 1, tag, 1, &len);
@@ -863,6 +867,18 @@ static int lookup(MPI_Request *request, MPI_Status *st, struct req **q)
     return MPI_SUCCESS;
 }
 
+/* An array of count requests: count not negative, and the array there
+ * if it holds any (a null one of none is taken, as MPICH takes it). */
+static int requests_ok(int count, const MPI_Request *requests)
+{
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative; accepted: 0 or more", count);
+    if (count > 0 && !requests)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter array_of_requests for %d "
+                        "requests; accepted: the address of the array", count);
+    return MPI_SUCCESS;
+}
+
 /* The calls below name themselves once (MPII_ENTER) and call these
  * inner forms, so an error names the call the program made. */
 static int wait_one(MPI_Request *request, MPI_Status *st);
@@ -871,6 +887,7 @@ static int testany(int count, MPI_Request requests[], int *index, int *flag, MPI
 int MPI_Wait(MPI_Request *request, MPI_Status *st)
 {
     MPII_ENTER("MPI_Wait");
+    OUT_OR_ERR(MPI_COMM_WORLD, request);
     return wait_one(request, st);
 }
 
@@ -888,6 +905,8 @@ static int wait_one(MPI_Request *request, MPI_Status *st)
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *st)
 {
     MPII_ENTER("MPI_Test");
+    OUT_OR_ERR(MPI_COMM_WORLD, request);
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
     struct req *q;
     int e = lookup(request, st, &q);
     *flag = 1;
@@ -916,12 +935,17 @@ static int waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     MPII_ENTER("MPI_Waitall");
-    return waitall(count, requests, statuses);
+    int e = requests_ok(count, requests);
+    return e ? e : waitall(count, requests, statuses);
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     MPII_ENTER("MPI_Testall");
+    int e = requests_ok(count, requests);
+    if (e)
+        return e;
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
     for (int i = 0; i < count; i++) {
         struct req *q = req_of(requests[i]);
         if (requests[i] != MPI_REQUEST_NULL && !q)
@@ -938,6 +962,11 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *st)
 {
     MPII_ENTER("MPI_Testany");
+    int e = requests_ok(count, requests);
+    if (e)
+        return e;
+    OUT_OR_ERR(MPI_COMM_WORLD, index);
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
     return testany(count, requests, index, flag, st);
 }
 
@@ -977,6 +1006,10 @@ static int waitany(int count, MPI_Request requests[], int *index, MPI_Status *st
 int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
 {
     MPII_ENTER("MPI_Waitany");
+    int e = requests_ok(count, requests);
+    if (e)
+        return e;
+    OUT_OR_ERR(MPI_COMM_WORLD, index);
     return waitany(count, requests, index, st);
 }
 
@@ -986,7 +1019,13 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
     MPII_ENTER("MPI_Waitsome");
-    int index, e = waitany(incount, requests, &index, statuses);
+    int index, e = requests_ok(incount, requests);
+    if (e)
+        return e;
+    OUT_OR_ERR(MPI_COMM_WORLD, outcount);
+    if (incount > 0)
+        OUT_OR_ERR(MPI_COMM_WORLD, indices);
+    e = waitany(incount, requests, &index, statuses);
     if (e || index == MPI_UNDEFINED) {
         *outcount = e ? 0 : MPI_UNDEFINED;
         return e;
@@ -1011,6 +1050,7 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
 static int persistent(enum persist_kind k, const void *buf, int count, MPI_Datatype t, int peer, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
+    OUT_OR_ERR(comm, request);
     struct mpii_comm *c;
     size_t len;
     int e = check_buf(comm, &c, buf, count, t, peer, k == P_RECV, tag, k == P_RECV, &len);
@@ -1052,9 +1092,9 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int source, int tag, MPI
     return persistent(P_RECV, buf, count, t, source, tag, comm, request);
 }
 
-int MPI_Start(MPI_Request *request)
+/* Start a persistent request; the error path names call, the program's. */
+static int start(MPI_Request *request, const char *call)
 {
-    MPII_ENTER("MPI_Start");
     struct req *q = req_of(*request);
     if (!q || q->state != REQ_PERSIST)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not a persistent request", *request);
@@ -1065,23 +1105,32 @@ int MPI_Start(MPI_Request *request)
     int e = q->pkind == P_RECV ? MPI_Irecv(q->pbuf, q->pcount, q->ptype, q->ppeer, q->ptag, q->comm, &in)
                                : isend_call(q->pbuf, q->pcount, q->ptype, q->ppeer, q->ptag, q->comm, &in,
                                             q->pkind == P_SSEND ? 1 : q->pkind == P_BSEND ? 2 : 0);
-    mpii_call = "MPI_Start";
+    mpii_call = call;
     if (!e)
         reqs[*request - 1].inner = in;   /* reqs may have moved: new_req grows it */
     return e;
 }
 
+int MPI_Start(MPI_Request *request)
+{
+    MPII_ENTER("MPI_Start");
+    OUT_OR_ERR(MPI_COMM_WORLD, request);
+    return start(request, "MPI_Start");
+}
+
 int MPI_Startall(int count, MPI_Request requests[])
 {
-    int e = MPI_SUCCESS;
+    MPII_ENTER("MPI_Startall");
+    int e = requests_ok(count, requests);
     for (int i = 0; i < count && !e; i++)
-        e = MPI_Start(&requests[i]);
+        e = start(&requests[i], "MPI_Startall");
     return e;
 }
 
 int MPI_Request_free(MPI_Request *request)
 {
     MPII_ENTER("MPI_Request_free");
+    OUT_OR_ERR(MPI_COMM_WORLD, request);
     struct req *q = req_of(*request);
     if (!q)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
@@ -1143,11 +1192,17 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *st)
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 {
     MPII_ENTER("MPI_Iprobe");
+    OUT_OR_ERR(comm, flag);
     return probe(source, tag, comm, flag, st, 0);
 }
 
 int MPI_Get_count(const MPI_Status *st, MPI_Datatype t, int *count)
 {
+    MPII_ENTER("MPI_Get_count");
+    if (!st)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter status (MPI_STATUS_IGNORE); "
+                        "accepted: the status of a receive");
+    OUT_OR_ERR(MPI_COMM_WORLD, count);
     int sz = mpii_type_size(t);
     if (!sz)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);

@@ -168,6 +168,8 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "nnodes %d; accepted: 1 or more", nnodes);
     if (ndims < 0 || ndims > MPII_MAX_DIMS)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "ndims %d; accepted: 0..%d", ndims, MPII_MAX_DIMS);
+    if (ndims > 0)
+        OUT_OR_ERR(MPI_COMM_WORLD, dims);
     int left = nnodes, free_dims = 0;
     for (int k = 0; k < ndims; k++) {
         if (dims[k] < 0)
@@ -207,6 +209,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
 {
     MPII_ENTER("MPI_Cart_create");
     COMM_OR_ERR(c, comm_old);
+    OUT_OR_ERR(comm_old, comm_cart);
     int size, e = grid_ok(comm_old, ndims, dims, c->size, &size);
     if (e)
         return e;
@@ -226,6 +229,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 {
     MPII_ENTER("MPI_Cart_map");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, newrank);
     (void)periods;
     int size, e = grid_ok(comm, ndims, dims, c->size, &size);
     if (e)
@@ -242,6 +246,7 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
 {
     MPII_ENTER("MPI_Topo_test");
     COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, status);
     *status = c->cart ? MPI_CART : c->graph ? c->graph->kind : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
@@ -272,6 +277,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
     MPII_ENTER("MPI_Cartdim_get");
     COMM_OR_ERR(c, comm);
     CART_OR_ERR(g, c, comm);
+    OUT_OR_ERR(comm, ndims);
     *ndims = g->ndims;
     return MPI_SUCCESS;
 }
@@ -281,6 +287,11 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
     MPII_ENTER("MPI_Cart_get");
     COMM_OR_ERR(c, comm);
     CART_OR_ERR(g, c, comm);
+    if (g->ndims > 0 && maxdims > 0) {
+        OUT_OR_ERR(comm, dims);
+        OUT_OR_ERR(comm, periods);
+        OUT_OR_ERR(comm, coords);
+    }
     int x[MPII_MAX_DIMS];
     grid_coords(g, c->rank, x);
     for (int k = 0; k < g->ndims && k < maxdims; k++) {
@@ -296,6 +307,7 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     MPII_ENTER("MPI_Cart_rank");
     COMM_OR_ERR(c, comm);
     CART_OR_ERR(g, c, comm);
+    OUT_OR_ERR(comm, rank);
     int x[MPII_MAX_DIMS];
     for (int k = 0; k < g->ndims; k++) {
         int n = g->dims[k], v = coords[k];
@@ -317,6 +329,8 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     CART_OR_ERR(g, c, comm);
     if (rank < 0 || rank >= c->size)
         return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d", rank, c->size - 1);
+    if (g->ndims > 0 && maxdims > 0)
+        OUT_OR_ERR(comm, coords);
     int x[MPII_MAX_DIMS];
     grid_coords(g, rank, x);
     for (int k = 0; k < g->ndims && k < maxdims; k++)
@@ -351,6 +365,8 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
     MPII_ENTER("MPI_Cart_shift");
     COMM_OR_ERR(c, comm);
     CART_OR_ERR(g, c, comm);
+    OUT_OR_ERR(comm, rank_source);
+    OUT_OR_ERR(comm, rank_dest);
     if (direction < 0 || direction >= g->ndims)
         return mpii_err(comm, MPI_ERR_ARG, "direction %d; accepted: 0..%d", direction, g->ndims - 1);
     grid_shift(g, c->rank, direction, disp, rank_source, rank_dest);
@@ -368,6 +384,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     MPII_ENTER("MPI_Cart_sub");
     COMM_OR_ERR(c, comm);
     CART_OR_ERR(g, c, comm);
+    OUT_OR_ERR(comm, newcomm);
     int x[MPII_MAX_DIMS], color = 0, key = 0;
     struct mpii_cart *s = malloc(sizeof *s);
     if (!s)

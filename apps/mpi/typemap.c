@@ -206,6 +206,7 @@ static int build_one(int count, const MPI_Aint *disp, const int *lens, MPI_Datat
 int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_contiguous");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     MPI_Aint zero = 0;
     return build_one(count < 0 ? count : 1, &zero, &count, old, newtype);
 }
@@ -231,12 +232,14 @@ static int vector(int count, int blocklen, MPI_Aint stride_bytes, MPI_Datatype o
 int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_vector");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     return vector(count, blocklen, (MPI_Aint)stride * extent_of(old), old, newtype);
 }
 
 int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_create_hvector");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     return vector(count, blocklen, stride, old, newtype);
 }
 
@@ -248,6 +251,7 @@ static int indexed(int count, const int *lens, const MPI_Aint *disp_bytes, MPI_D
 int MPI_Type_indexed(int count, const int lens[], const int displs[], MPI_Datatype old, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_indexed");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     if (count < 0)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
     MPI_Aint *d = malloc((size_t)(count ? count : 1) * sizeof *d);
@@ -264,6 +268,7 @@ int MPI_Type_create_hindexed(int count, const int lens[], const MPI_Aint displs[
                              MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_create_hindexed");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     return indexed(count, lens, displs, old, newtype);
 }
 
@@ -271,6 +276,7 @@ int MPI_Type_create_struct(int count, const int lens[], const MPI_Aint displs[],
                            MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_create_struct");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     if (count < 0)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
     return build(count, displs, lens, types, 0, newtype);
@@ -279,6 +285,7 @@ int MPI_Type_create_struct(int count, const int lens[], const MPI_Aint displs[],
 int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_create_resized");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     int one = 1;
     MPI_Aint zero = 0;
     int e = build_one(1, &zero, &one, old, newtype);
@@ -290,36 +297,39 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_
     return e;
 }
 
-int MPI_Type_commit(MPI_Datatype *t)
+int MPI_Type_commit(MPI_Datatype *type)
 {
     MPII_ENTER("MPI_Type_commit");
-    struct dtype *d = derived_of(*t);
-    if (!d && !mpii_basic_size(*t))
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", *t);
+    OUT_OR_ERR(MPI_COMM_WORLD, type);
+    struct dtype *d = derived_of(*type);
+    if (!d && !mpii_basic_size(*type))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", *type);
     if (d)
         d->committed = 1;
     return MPI_SUCCESS;
 }
 
-int MPI_Type_free(MPI_Datatype *t)
+int MPI_Type_free(MPI_Datatype *type)
 {
     MPII_ENTER("MPI_Type_free");
-    struct dtype *d = live(*t);
+    OUT_OR_ERR(MPI_COMM_WORLD, type);
+    struct dtype *d = live(*type);
     if (!d)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not a derived datatype", *t);
-    if (mpii_pending_use(-1, *t))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not a derived datatype", *type);
+    if (mpii_pending_use(-1, *type))
         d->used = 2;                 /* pending operations of the type complete normally (MPI-3.1 4.1.9) */
     else {
         free(d->blk);
         d->used = 0;
     }
-    *t = MPI_DATATYPE_NULL;
+    *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
 
 int MPI_Type_size(MPI_Datatype t, int *size)
 {
     MPII_ENTER("MPI_Type_size");
+    OUT_OR_ERR(MPI_COMM_WORLD, size);
     struct dtype tmp;
     struct blk b;
     const struct dtype *d = view(t, &tmp, &b);
@@ -332,6 +342,8 @@ int MPI_Type_size(MPI_Datatype t, int *size)
 int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint *lb, MPI_Aint *extent)
 {
     MPII_ENTER("MPI_Type_get_extent");
+    OUT_OR_ERR(MPI_COMM_WORLD, lb);
+    OUT_OR_ERR(MPI_COMM_WORLD, extent);
     struct dtype tmp;
     struct blk b;
     const struct dtype *d = view(t, &tmp, &b);
@@ -347,6 +359,7 @@ int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint *lb, MPI_Aint *extent)
 int MPI_Pack_size(int count, MPI_Datatype t, MPI_Comm comm, int *size)
 {
     MPII_ENTER("MPI_Pack_size");
+    OUT_OR_ERR(comm, size);
     if (!mpii_type_usable(t))
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
     *size = count * mpii_type_size(t);
@@ -369,6 +382,7 @@ static int pack_room(MPI_Comm comm, int count, MPI_Datatype t, int position, int
 int MPI_Pack(const void *in, int count, MPI_Datatype t, void *out, int outsize, int *position, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Pack");
+    OUT_OR_ERR(comm, position);
     long need = 0;
     int e = pack_room(comm, count, t, *position, outsize, &need);
     if (e)
@@ -381,6 +395,7 @@ int MPI_Pack(const void *in, int count, MPI_Datatype t, void *out, int outsize, 
 int MPI_Unpack(const void *in, int insize, int *position, void *out, int count, MPI_Datatype t, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Unpack");
+    OUT_OR_ERR(comm, position);
     long need = 0;
     int e = pack_room(comm, count, t, *position, insize, &need);
     if (e)

@@ -87,7 +87,7 @@ int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const
     struct mpii_comm *c;
     size_t none;
     int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
-    if (e)
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_ROOT_SEND, root, send, recv)))
         return e;
     if (send != MPI_IN_PLACE && (e = mpii_contig_type(comm, st, &ss)))
         return e;
@@ -103,7 +103,7 @@ int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_
     struct mpii_comm *c;
     size_t none;
     int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
-    if (e)
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_ROOT_RECV, root, send, recv)))
         return e;
     if (recv != MPI_IN_PLACE && (e = mpii_contig_type(comm, rt, &rs)))
         return e;
@@ -118,7 +118,8 @@ int MPI_Allgatherv(const void *send, int scount, MPI_Datatype st, void *recv, co
     MPII_ENTER("MPI_Allgatherv");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), rs = 0, ss = 0;
-    if (e || (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs)))
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
+        (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, displs)))
         return e;
     int p = c->size, me = c->rank;
     unsigned char *mine = (unsigned char *)recv + (size_t)displs[me] * rs;
@@ -199,7 +200,8 @@ int MPI_Alltoallv(const void *send, const int scounts[], const int sdispls[], MP
     MPII_ENTER("MPI_Alltoallv");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), ss = 0, rs = 0;
-    if (e || (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, rdispls)))
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
+        (e = mpii_contig_type(comm, rt, &rs)) || (e = counts_ok(comm, c, rcounts, rdispls)))
         return e;
     if (send != MPI_IN_PLACE &&
         ((e = mpii_contig_type(comm, st, &ss)) || (e = counts_ok(comm, c, scounts, sdispls))))
@@ -222,7 +224,8 @@ int MPI_Alltoallw(const void *send, const int scounts[], const int sdispls[], co
     MPII_ENTER("MPI_Alltoallw");
     struct mpii_comm *c;
     int e = comm_of(comm, &c);
-    if (e || (e = counts_ok(comm, c, rcounts, rdispls)))
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
+        (e = counts_ok(comm, c, rcounts, rdispls)))
         return e;
     int *ssz = malloc((size_t)c->size * sizeof *ssz), *rsz = malloc((size_t)c->size * sizeof *rsz);
     if (!ssz || !rsz)
@@ -246,7 +249,8 @@ int MPI_Reduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Da
     MPII_ENTER("MPI_Reduce_scatter");
     struct mpii_comm *c;
     int e = comm_of(comm, &c), sz = 0, n = 0;
-    if (e || (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) ||
+    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
+        (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) ||
         (e = mpii_op_check(comm, op, t)))
         return e;
     int *displs = malloc((size_t)c->size * sizeof *displs);
@@ -283,8 +287,8 @@ int *mpii_even_counts(MPI_Comm comm, int n, int *e)
 int MPI_Reduce_scatter_block(const void *send, void *recv, int rcount, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Reduce_scatter_block");
-    int e = MPI_SUCCESS, *counts = mpii_even_counts(comm, rcount, &e);
-    if (!counts)
+    int e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv), *counts = NULL;
+    if (e || !(counts = mpii_even_counts(comm, rcount, &e)))
         return e;
     e = MPI_Reduce_scatter(send, recv, counts, t, op, comm);
     mpii_call = "MPI_Reduce_scatter_block";

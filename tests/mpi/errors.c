@@ -22,11 +22,141 @@
  *   root1    every rank broadcasts from root -1 (fatal)
  *   roots    under MPI_ERRORS_RETURN, every rank calls MPI_Bcast,
  *            MPI_Reduce, MPI_Gather, MPI_Scatter, MPI_Gatherv and
- *            MPI_Ibcast with root -1; rank 0 prints the classes returned */
+ *            MPI_Ibcast with root -1; rank 0 prints the classes returned
+ *   nullreq  rank 1's MPI_Isend has a null pointer as its request (fatal)
+ *   nullouts under MPI_ERRORS_RETURN, every rank makes calls with a null
+ *            pointer where each writes its result (and MPI_Get_count of
+ *            MPI_STATUS_IGNORE); rank 0 prints the classes returned
+ *   waitneg  rank 0 waits for -1 requests (fatal)
+ *   counts   under MPI_ERRORS_RETURN, rank 0 calls the calls of arrays of
+ *            requests with count -1, then with a null array of 2; it
+ *            prints the classes returned
+ *   bcastinplace  every rank broadcasts MPI_IN_PLACE (fatal)
+ *   gatherinplace rank 1 gives MPI_IN_PLACE as its send buffer of a
+ *            gather to rank 0 (fatal)
+ *   inplaces under MPI_ERRORS_RETURN, every rank calls every collective
+ *            with MPI_IN_PLACE where that rank may not give it (the root
+ *            one buffer, the others another, as each call has it); ranks
+ *            0 (the root) and 1 print the classes returned */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void print_classes(const char *mode, const int *e, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char s[MPI_MAX_ERROR_STRING];
+        int len;
+        MPI_Error_string(e[i], s, &len);
+        printf("%s %d: %s\n", mode, i, s);
+    }
+}
+
+/* Calls with a null pointer where they write: a request, a new object,
+ * an int. Each returns before it sends anything. */
+static void null_outputs(int rank, int size)
+{
+    MPI_Comm cart;
+    MPI_Group g;
+    MPI_Status st = { 0 };
+    MPI_Request none = MPI_REQUEST_NULL;
+    int buf[4] = { 0 }, one = 1, k = 0, e[28], n = 0, to = (rank + 1) % size;
+    MPI_Comm_group(MPI_COMM_WORLD, &g);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &one, 0, &cart);
+    e[n++] = MPI_Isend(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Issend(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Ibsend(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Irecv(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Send_init(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Recv_init(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Ibarrier(MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Ibcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Ialltoall(buf, 0, MPI_INT, buf, 0, MPI_INT, MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Ineighbor_allgather(buf, 1, MPI_INT, buf + 1, 1, MPI_INT, cart, NULL);
+    e[n++] = MPI_Test(&none, NULL, MPI_STATUS_IGNORE);
+    e[n++] = MPI_Testall(1, &none, NULL, MPI_STATUSES_IGNORE);
+    e[n++] = MPI_Waitany(1, &none, NULL, MPI_STATUS_IGNORE);
+    e[n++] = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, NULL, MPI_STATUS_IGNORE);
+    e[n++] = MPI_Get_count(&st, MPI_INT, NULL);
+    e[n++] = MPI_Get_count(MPI_STATUS_IGNORE, MPI_INT, &k);
+    e[n++] = MPI_Comm_rank(MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Comm_size(MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Comm_dup(MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Comm_split(MPI_COMM_WORLD, 0, rank, NULL);
+    e[n++] = MPI_Comm_create(MPI_COMM_WORLD, g, NULL);
+    e[n++] = MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &one, 0, NULL);
+    e[n++] = MPI_Graph_create(MPI_COMM_WORLD, 1, &k, &k, 0, NULL);
+    e[n++] = MPI_Group_incl(g, 1, &rank, NULL);
+    e[n++] = MPI_Type_contiguous(2, MPI_INT, NULL);
+    e[n++] = MPI_Type_vector(2, 1, 2, MPI_INT, NULL);
+    e[n++] = MPI_Type_create_resized(MPI_INT, 0, 8, NULL);
+    e[n++] = MPI_Type_size(MPI_INT, NULL);
+    if (rank == 0)
+        print_classes("nullouts", e, n);
+}
+
+/* The calls of arrays of requests, with count -1 and with a null array. */
+static void request_counts(void)
+{
+    MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+    int e[12], n = 0, k, flag, idx[2];
+    for (int bad = 0; bad < 2; bad++) {
+        int count = bad ? 2 : -1;
+        MPI_Request *a = bad ? NULL : rq;
+        e[n++] = MPI_Waitall(count, a, MPI_STATUSES_IGNORE);
+        e[n++] = MPI_Testall(count, a, &flag, MPI_STATUSES_IGNORE);
+        e[n++] = MPI_Waitany(count, a, &k, MPI_STATUS_IGNORE);
+        e[n++] = MPI_Testany(count, a, &k, &flag, MPI_STATUS_IGNORE);
+        e[n++] = MPI_Waitsome(count, a, &k, idx, MPI_STATUSES_IGNORE);
+        e[n++] = MPI_Startall(count, a);
+    }
+    print_classes("counts", e, n);
+}
+
+/* Every collective with MPI_IN_PLACE where this rank may not give it;
+ * root 0. */
+static void in_place_refused(int rank, int size)
+{
+    void *ip = MPI_IN_PLACE;
+    int b[64] = { 0 }, counts[16], displs[16], e[32], n = 0;
+    MPI_Datatype types[16];
+    MPI_Request rq;
+    for (int r = 0; r < size; r++)
+        counts[r] = 1, displs[r] = r, types[r] = MPI_INT;
+    e[n++] = MPI_Bcast(ip, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    e[n++] = MPI_Ibcast(ip, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Reduce(ip, ip, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    e[n++] = MPI_Ireduce(ip, ip, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Gather(ip, 1, MPI_INT, ip, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    e[n++] = MPI_Igather(ip, 1, MPI_INT, ip, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Gatherv(ip, 1, MPI_INT, ip, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+    e[n++] = MPI_Igatherv(ip, 1, MPI_INT, ip, counts, displs, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Scatter(ip, 1, MPI_INT, ip, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    e[n++] = MPI_Iscatter(ip, 1, MPI_INT, ip, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Scatterv(ip, counts, displs, MPI_INT, ip, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    e[n++] = MPI_Iscatterv(ip, counts, displs, MPI_INT, ip, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Allgather(b, 1, MPI_INT, ip, 1, MPI_INT, MPI_COMM_WORLD);
+    e[n++] = MPI_Iallgather(b, 1, MPI_INT, ip, 1, MPI_INT, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Allgatherv(b, 1, MPI_INT, ip, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    e[n++] = MPI_Iallgatherv(b, 1, MPI_INT, ip, counts, displs, MPI_INT, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Alltoall(b, 1, MPI_INT, ip, 1, MPI_INT, MPI_COMM_WORLD);
+    e[n++] = MPI_Ialltoall(b, 1, MPI_INT, ip, 1, MPI_INT, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Alltoallv(b, counts, displs, MPI_INT, ip, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    e[n++] = MPI_Ialltoallv(b, counts, displs, MPI_INT, ip, counts, displs, MPI_INT, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Alltoallw(b, counts, displs, types, ip, counts, displs, types, MPI_COMM_WORLD);
+    e[n++] = MPI_Ialltoallw(b, counts, displs, types, ip, counts, displs, types, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Iallreduce(b, ip, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Reduce_scatter(b, ip, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    e[n++] = MPI_Ireduce_scatter(b, ip, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Reduce_scatter_block(b, ip, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    e[n++] = MPI_Ireduce_scatter_block(b, ip, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Iscan(b, ip, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Iexscan(b, ip, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    e[n++] = MPI_Exscan(b, ip, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank < 2)
+        print_classes("inplaces", e, n);
+}
 
 int main(int argc, char **argv)
 {
@@ -118,6 +248,22 @@ int main(int argc, char **argv)
                 printf("roots %d: %s\n", i, s);
             }
     }
+    if (!strcmp(mode, "nullreq") && rank == 1)
+        MPI_Isend(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL);
+    if (!strcmp(mode, "waitneg") && rank == 0)
+        MPI_Waitall(-1, NULL, MPI_STATUSES_IGNORE);
+    if (!strcmp(mode, "bcastinplace"))
+        MPI_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!strcmp(mode, "gatherinplace"))
+        MPI_Gather(rank == 1 ? MPI_IN_PLACE : buf, 1, MPI_INT, buf + 4, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!strcmp(mode, "nullouts") || !strcmp(mode, "counts") || !strcmp(mode, "inplaces"))
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (!strcmp(mode, "nullouts"))
+        null_outputs(rank, size);
+    if (!strcmp(mode, "counts") && rank == 0)
+        request_counts();
+    if (!strcmp(mode, "inplaces"))
+        in_place_refused(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;

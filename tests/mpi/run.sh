@@ -243,6 +243,50 @@ error_roots_return() {
   printf 'roots %d: MPI_ERR_ROOT\n' 0 1 2 3 4 5 > "$TMP/want"
   expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
 }
+# A null pointer where a call writes its result (a request, a new
+# communicator, group or datatype, an int) is refused with MPI_ERR_ARG,
+# naming the parameter, before the call sends anything (the node stopped
+# on a data abort writing there); so is MPI_Get_count of
+# MPI_STATUS_IGNORE. Under MPI_ERRORS_RETURN each call returns the class.
+error_null_request() { fails_naming nullreq 1 "rank 1: MPI_Isend: MPI_ERR_ARG: null pointer in parameter request"; }
+error_null_outputs_return() {
+  emu errors arm 4 nullouts; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
+  printf 'nullouts %d: MPI_ERR_ARG\n' $(seq 0 27) > "$TMP/want"
+  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+}
+# The calls of an array of requests (Waitall, Testall, Waitany, Testany,
+# Waitsome, Startall) refuse a negative count with MPI_ERR_COUNT (they
+# returned MPI_SUCCESS) and a null array of some requests with
+# MPI_ERR_ARG (the node stopped on a data abort).
+error_negative_count() { fails_naming waitneg 0 "rank 0: MPI_Waitall: MPI_ERR_COUNT: count -1 is negative"; }
+error_request_arrays_return() {
+  emu errors arm 4 counts; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
+  { printf 'counts %d: MPI_ERR_COUNT\n' $(seq 0 5); printf 'counts %d: MPI_ERR_ARG\n' $(seq 6 11); } > "$TMP/want"
+  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+}
+# MPI_IN_PLACE where a collective does not take it (MPI-3.1 5.2.1) is
+# refused with MPI_ERR_BUFFER by the rank that gives it, naming the
+# buffer and where it may be given (it was read or written as a buffer,
+# and the node stopped on a data abort, or it was silently sent as
+# nothing); under MPI_ERRORS_RETURN every such call returns the class,
+# on the root (node 0) and on the others (node 1).
+error_bcast_in_place() { fails_naming bcastinplace 0 "rank 0: MPI_Bcast: MPI_ERR_BUFFER: MPI_IN_PLACE is not a buffer of MPI_Bcast"; }
+error_gather_in_place() {
+  fails_naming gatherinplace 1 "rank 1: MPI_Gather: MPI_ERR_BUFFER: MPI_IN_PLACE as the send buffer of rank 1; only the root (0) gives it"
+}
+error_in_place_return() {
+  emu errors arm 4 inplaces; local rc=$? node
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  printf 'inplaces %d: MPI_ERR_BUFFER\n' $(seq 0 29) > "$TMP/want"
+  for node in 000 001; do
+    tr -d '\r' < "$(latest)/node-$node.log" > "$TMP/b"
+    expect 'cmp -s "$TMP/b" "$TMP/want"' "node $node: $(diff "$TMP/b" "$TMP/want")"
+  done
+}
 error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
 error_c_abort() { fails_naming cabort 3 "MPI error: rank 3: abort: signal 6"; }
 error_out_of_memory() {
@@ -445,7 +489,7 @@ worked_example_as_written() {
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
-         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
