@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 struct ev {
     int pid, tid;                  /* pid 1: nodes, 2: links */
     uint64_t t0, t1;               /* ns */
-    char name[24], detail[40];
+    char name[24], detail[48];
 };
 
 struct tracebuf {
@@ -75,16 +76,30 @@ void trace_links(struct tracebuf *t, struct engine *r)
     net_set_link_trace(r->net, on_link, t);
 }
 
-int trace_write(const struct tracebuf *t, const struct engine *r, const char *path)
+/* Entries are written one by one, each but the first after a comma: the
+ * array is valid JSON whatever is in it, a run without a message (only
+ * track names) or one without a link included. */
+struct out {
+    FILE *f;
+    int n;                         /* entries written */
+};
+
+static void entry(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void entry(struct out *o, const char *fmt, ...)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-    fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"nodes\"}},\n");
-    fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"links\"}},\n");
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(o->n++ ? ",\n" : "\n", o->f);
+    vfprintf(o->f, fmt, ap);
+    va_end(ap);
+}
+
+static void write_tracks(struct out *o, const struct engine *r)
+{
+    entry(o, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"nodes\"}}");
+    entry(o, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"links\"}}");
     for (int i = 0; i < r->n; i++)
-        fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"node %d\"}},\n", i, i);
+        entry(o, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"node %d\"}}", i, i);
     int nl;
     net_link_stats(r->net, &nl);
     for (int i = 0; i < nl; i++) {
@@ -99,14 +114,63 @@ int trace_write(const struct tracebuf *t, const struct engine *r, const char *pa
         } else {
             snprintf(name, sizeof name, "node %d dim %d %c", from, port / 2, port % 2 ? '-' : '+');
         }
-        fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%d,\"args\":{\"name\":\"%s\"}},\n", i, name);
+        entry(o, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%d,\"args\":{\"name\":\"%s\"}}", i, name);
     }
-    for (size_t k = 0; k < t->n; k++) {
-        const struct ev *e = &t->ev[k];
-        fprintf(f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"ts\":%.3f,\"dur\":%.3f,"
-                   "\"args\":{\"detail\":\"%s\"}}%s\n", e->pid, e->tid, e->name, (double)e->t0 / 1000.0,
-                (double)(e->t1 - e->t0) / 1000.0, e->detail, k + 1 < t->n ? "," : "");
+}
+
+static void write_event(struct out *o, const struct ev *e)
+{
+    entry(o, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"ts\":%.3f,\"dur\":%.3f,"
+             "\"args\":{\"detail\":\"%s\"}}", e->pid, e->tid, e->name, (double)e->t0 / 1000.0,
+          (double)(e->t1 - e->t0) / 1000.0, e->detail);
+}
+
+/* The simulated time the nodes had reached when the run stopped: the
+ * latest of their clocks and of the times their open requests were made
+ * (results.c prints the same figure for a failed run). */
+static uint64_t reached(const struct engine *r)
+{
+    uint64_t t = r->sim_end;
+    for (int i = 0; i < r->n; i++) {
+        const struct node *n = &r->nodes[i];
+        uint64_t u = n->state == NODE_BLOCKED && n->blk.time_ns > n->lb ? n->blk.time_ns : n->lb;
+        if (u > t)
+            t = u;
     }
-    fprintf(f, "]}\n");
-    return file_close_written(f);
+    return t;
+}
+
+/* A wait is traced when its answer comes; a node still waiting when the
+ * run stopped (a deadlock, a fault elsewhere, an interrupt) gets its wait
+ * up to the time the nodes had reached, so the timeline shows who waited
+ * for what at the end. */
+static void write_open_waits(struct out *o, const struct engine *r)
+{
+    uint64_t end = reached(r);
+    for (int i = 0; i < r->n; i++) {
+        const struct node *n = &r->nodes[i];
+        if (n->state != NODE_BLOCKED)
+            continue;
+        struct ev e = { .pid = 1, .tid = i, .t0 = n->blk.time_ns, .t1 = end > n->blk.time_ns ? end : n->blk.time_ns };
+        snprintf(e.name, sizeof e.name, "%s", engine_op_name(n->blk.op));
+        char src[11], tag[11];          /* a 32-bit number or "any" */
+        snprintf(src, sizeof src, n->blk.peer == NIC_ANY ? "any" : "%u", n->blk.peer);
+        snprintf(tag, sizeof tag, n->blk.tag == NIC_ANY ? "any" : "%u", n->blk.tag);
+        snprintf(e.detail, sizeof e.detail, "unanswered: src=%s tag=%s", src, tag);
+        write_event(o, &e);
+    }
+}
+
+int trace_write(const struct tracebuf *t, const struct engine *r, const char *path)
+{
+    struct out o = { fopen(path, "w"), 0 };
+    if (!o.f)
+        return -1;
+    fprintf(o.f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    write_tracks(&o, r);
+    for (size_t k = 0; k < t->n; k++)
+        write_event(&o, &t->ev[k]);
+    write_open_waits(&o, r);
+    fprintf(o.f, "\n]}\n");
+    return file_close_written(o.f);
 }

@@ -480,6 +480,19 @@ trace_matches_the_counters() {
   expect '[ "$(jq "[.traceEvents[] | select(.ph == \"X\" and .dur < 0)] | length" "$d/trace.json")" = 0 ]'
   expect '[ "$(jq -r "[.traceEvents[] | select(.ph == \"M\" and .pid == 1)] | length" "$d/trace.json")" = 17 ]'
 }
+# trace.json is valid JSON whatever the run holds: a run without a message
+# (only track names), and a deadlock, whose waits never got their answer:
+# each waiting node's wait is on its track, from when it began.
+trace_without_messages_and_of_a_deadlock() {
+  ws --app hello --topo mesh --dims 2x2 --trace >/dev/null 2>&1; expect '[ $? = 0 ]'
+  expect 'jq -e ".traceEvents | length == 14" "$(latest)/trace.json" >/dev/null' "$(tail -c 300 "$(latest)/trace.json")"
+  ws --app deadlock --topo mesh --dims 2x2 --trace >/dev/null 2>&1; expect '[ $? = 1 ]'
+  local open='[.traceEvents[] | select(.ph == "X" and .pid == 1 and (.args.detail | startswith("unanswered")))
+              | [.tid, .name, (.ts * 1000 | round), .args.detail]]'
+  local want='[.waiting[] | [.node, .op, .since_ns, "unanswered: src=\(.src) tag=\(.tag)"]]'
+  expect '[ "$(jq -c "$open" "$(latest)/trace.json")" = "$(summary "$want | tostring")" ]' \
+         "trace: $(jq -c "$open" "$(latest)/trace.json"), summary: $(summary "$want | tostring")"
+}
 
 # --- bad input: a clear message, exit 2, no run started --------------------
 bad_input() {   # args... -- expected message regex
@@ -771,6 +784,7 @@ for c in coll_pex_gen_4x5 coll_pex_gen_6x8 coll_pex_gen_shift_4x5 coll_pex_gen_s
 t determinism_under_load determinism
 t determinism_with_a_paused_node determinism_with_a_paused_node
 t trace_matches_the_counters trace_matches_the_counters
+t trace_without_messages_and_of_a_deadlock trace_without_messages_and_of_a_deadlock
 t wakeups_per_message wakeups_per_message arm
 t rv_wakeups_per_message wakeups_per_message riscv
 t ended_nodes_consoles_are_closed ended_nodes_consoles_are_closed
