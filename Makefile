@@ -14,7 +14,7 @@
 #   make report SWEEP=NAME  report.md and plots of any sweep, beside its CSV (METRIC= a CSV column,
 #                   DEF= its definition when neither results/NAME/sweep.def nor experiments/NAME.sweep is)
 #   make reproduce  every paper reproduction sweep, then make results
-#   make heatmap RUN=dir    per-link load PNG of one run
+#   make heatmap RUN=dir    per-link load PNG of one 2D mesh or torus run (METRIC= blocked ...)
 #   make calibrate-delta    fit presets/delta.conf on its declared training cells
 #   make gdb NODE=k attach gdb-multiarch to a node started with GDB=k
 #   make deps       install the Debian packages the project needs (root; the first step

@@ -30,15 +30,21 @@ case "$metric" in     # col: the links.csv column (host/out/report.c), by name
   worms) col=worms; what="messages (worms) carried" ;;
   busy) col=busy_cycles; what="busy cycles" ;;
   blocked) col=blocked_cycles; what="cycles blocked" ;;
-  *) echo "heatmap: --metric '$metric' is not one of: flits worms blocked busy" >&2; exit 2 ;;
+  *) echo "heatmap: metric '$metric' (METRIC= or --metric) is not one of: flits worms blocked busy" >&2; exit 2 ;;
 esac
-# A directory holding one run directory (a sweep's cell, results/NAME/runs/CELL) names it.
+# RUN must be a directory holding both files; the message names what is
+# missing. A directory holding one run directory (a sweep's cell,
+# results/NAME/runs/CELL) names it.
+[ -d "$run" ] || { echo "heatmap: no run directory '$run' (RUN= a run directory, such as runs/latest)" >&2; exit 2; }
 if ! [ -f "$run/summary.json" ] || ! [ -f "$run/links.csv" ]; then
+  if [ -f "$run/summary.json" ]; then lacks="no links.csv"
+  elif [ -f "$run/links.csv" ]; then lacks="no summary.json"
+  else lacks="neither summary.json nor links.csv"; fi
   inner=$(for d in "$run"/*/; do [ -L "${d%/}" ] || { [ -f "$d/summary.json" ] && [ -f "$d/links.csv" ] && echo "${d%/}"; }; done 2>/dev/null)   # (not a link such as latest)
   if [ -n "$inner" ] && [ "$(printf '%s\n' "$inner" | wc -l)" = 1 ]; then
-    echo "heatmap: $run has no summary.json and links.csv; the run directory in it is $inner (make heatmap RUN=$inner)" >&2
+    echo "heatmap: $run has $lacks; the run directory in it is $inner (make heatmap RUN=$inner)" >&2
   else
-    echo "heatmap: $run has no summary.json and links.csv; give a run directory (RUN=runs/latest)" >&2
+    echo "heatmap: $run has $lacks; give a run directory, which holds both (RUN=runs/latest)" >&2
   fi
   exit 2
 fi

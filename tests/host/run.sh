@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Host tools without QEMU: netsim (the interconnect on synthetic traffic),
-# and wormsim's refusals of bad input, which come before any node starts.
+# wormsim's refusals of bad input, which come before any node starts, and
+# make heatmap's refusals of a RUN it cannot draw.
 set -u
 cd "$(dirname "$0")/../.."
 NETSIM=${NETSIM:-build/host/netsim}
@@ -615,10 +616,25 @@ build_info_marks_changed_sources() {
   expect '[ "$(bi_dirty)" = 1 ]' "a source changed: $(sh "$g/host/build_info.sh")"
 }
 
+# make heatmap names what RUN lacks before it draws: a directory that does
+# not exist, or the file of the two (summary.json, links.csv) that is not
+# there; exit 2, nothing written.
+heatmap_names_what_the_run_lacks() {
+  local h=experiments/heatmap.sh e
+  mkdir -p "$TMP/hm/sum" "$TMP/hm/links" "$TMP/hm/empty"
+  echo '{}' > "$TMP/hm/sum/summary.json"; echo 'node,dim,dir,to_node,flits' > "$TMP/hm/links/links.csv"
+  e=$("$h" "$TMP/hm/nosuch" 2>&1); expect '[ $? = 2 ] && [ "$e" = "heatmap: no run directory '"'"'$TMP/hm/nosuch'"'"' (RUN= a run directory, such as runs/latest)" ]' "$e"
+  e=$("$h" "$TMP/hm/sum" 2>&1); expect '[ $? = 2 ] && [[ "$e" == "heatmap: $TMP/hm/sum has no links.csv; "* ]]' "$e"
+  e=$("$h" "$TMP/hm/links" 2>&1); expect '[ $? = 2 ] && [[ "$e" == "heatmap: $TMP/hm/links has no summary.json; "* ]]' "$e"
+  e=$("$h" "$TMP/hm/empty" 2>&1); expect '[ $? = 2 ] && [[ "$e" == "heatmap: $TMP/hm/empty has neither summary.json nor links.csv; "* ]]' "$e"
+  e=$("$h" --metric nope "$TMP/hm/sum" 2>&1); expect '[ $? = 2 ] && [[ "$e" == *"metric '"'"'nope'"'"' (METRIC= or --metric) is not one of: flits worms blocked busy" ]]' "$e"
+  expect '[ -z "$(find "$TMP/hm" -name "*.png" -o -name ".heatmap.*")" ]'
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
-         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources; do t $x $x; done
+         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
