@@ -146,6 +146,7 @@ static void usage(FILE *f)
 "                         (for --app mpi, the program's argv: any words, and the MPI\n"
 "                         library's settings MPIR_CVAR_<OP>_INTRA_ALGORITHM=name)\n"
 "  -g, --gdb NODE         start NODE halted with a gdbstub; attach with make gdb NODE=...\n"
+"                         (no wall-clock limit then: not with --timeout, --hang-timeout)\n"
 "      --runs-dir DIR     where run directories go (default runs)\n"
 "      --arch A           the nodes' ISA: arm (default), riscv, mixed (even ranks arm,\n"
 "                         odd ranks riscv), or a list such as arm,riscv,riscv that\n"
@@ -1635,6 +1636,14 @@ static int run_main(struct host *h, int argc, char **argv)
         if (parse_u32("GDB (node to debug)", gdb, 0, (uint32_t)rn.m.nodes - 1, &g))
             return 2;
         rn.gdb_node = (int)g;
+        /* Under gdb the run has no wall-clock limit (a person is at the
+         * controls): a limit given with it would be ignored, so it is refused. */
+        if (rn.timeout_s || rn.hang_s) {
+            fprintf(stderr, "wormsim: %s with GDB (--gdb): a run with a node under gdb has no wall-clock limit "
+                    "(it waits for the node; Ctrl-C ends it); give one or the other\n",
+                    rn.timeout_s ? "TIMEOUT (--timeout)" : "--hang-timeout");
+            return 2;
+        }
     }
     if (strlen(rn.args) >= sizeof ((struct nic_config *)0)->args) {
         fprintf(stderr, "wormsim: ARGS is longer than %zu characters\n", sizeof ((struct nic_config *)0)->args - 1);
