@@ -21,6 +21,10 @@ if [ -z "$given" ] && ! live; then
     sleep 0.1
   done
 fi
+if [ ! -e "$run" ]; then
+  echo "make gdb: no run under ${RUNS_DIR:-runs}/ ($run does not exist); start one with: make run ... GDB=<node>" >&2
+  exit 2
+fi
 if [ ! -f "$info" ]; then
   echo "make gdb: $run was not started with a gdbstub; start one with: make run ... GDB=<node>" >&2
   exit 2

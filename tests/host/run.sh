@@ -371,6 +371,12 @@ gdb_takes_no_wall_clock_limit() {
   refused --nodes 4 --gdb 1 --timeout 30 -- "^wormsim: TIMEOUT \\(--timeout\\) with GDB \\(--gdb\\): a run with a node under gdb has no wall-clock limit"
   refused --nodes 4 --gdb 1 --hang-timeout 30 -- "^wormsim: --hang-timeout with GDB \\(--gdb\\): .*give one or the other"
 }
+# make gdb with no run at all (a runs directory without latest) says so,
+# once it has waited for one to start.
+gdb_without_a_run_says_so() {
+  local e; e=$(RUNS_DIR=$TMP/noruns tests/gdb-attach.sh "" 1 "$TMP/none.elf" 2>&1); local rc=$?
+  expect '[ $rc = 2 ] && [ "$(echo "$e" | tail -1)" = "make gdb: no run under $TMP/noruns/ ($TMP/noruns/latest does not exist); start one with: make run ... GDB=<node>" ]' "rc $rc: $e"
+}
 # A machine that would not fit in memory is refused before anything starts,
 # with the estimate and the limit: 64 ARM nodes at 16.75 MiB, 1 MiB of NIC
 # memory and 128 KiB of the router's each, plus 33 MiB their QEMUs share and 8 MiB, are 1185 MiB.
@@ -641,6 +647,6 @@ echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
-         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit; do t $x $x; done
+         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
