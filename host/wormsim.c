@@ -60,6 +60,7 @@ struct host {
     int stop;                        /* serve: a signal asked the server to end */
     int run_nodes;                   /* serve: the last run's nodes, for pool_after_run */
     char last_dir[1024];             /* the last run's directory, "" if it made none */
+    int unattended;                  /* replay: no node waits for gdb (--gdb is left out) */
 };
 
 /* epoll kinds beyond the pool's (POOL_EV_*) */
@@ -1463,6 +1464,26 @@ static void find_default_files(struct run *rn)
     }
 }
 
+/* The run's invocation (host/out/replay.h): its options less the len
+ * entries at argv[at], a --gdb a replay left out, so that the command
+ * recorded is the one that ran. */
+static json_t *invocation(struct run *rn, int argc, char **argv, int at, int len)
+{
+    int used[ARCH_COUNT];                  /* an image was read for every ISA a node runs */
+    for (int a = 0; a < ARCH_COUNT; a++)
+        used[a] = rn->image[a] != NULL;
+    char **kept = calloc((size_t)argc + 1, sizeof *kept);
+    if (!kept)
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        if (!len || i < at || i >= at + len)
+            kept[n++] = argv[i];
+    json_t *inv = replay_invocation(n, kept, rn->kernel, used, ARCH_COUNT, arch_names);
+    free(kept);
+    return inv;
+}
+
 /* One run: its options, everything that can be checked before a node
  * starts, the run, its report. Returns the exit status. */
 static int run_main(struct host *h, int argc, char **argv)
@@ -1508,8 +1529,9 @@ static int run_main(struct host *h, int argc, char **argv)
         { O_CPU, "cpu_ps" }, { O_MSGMAX, "msg_max" }, { O_NICMEM, "nic_mem" },
     };
     int c, bad = 0;
+    int gdb_at = 0, gdb_len = 0;     /* argv[gdb_at ..] holds --gdb and its value, gdb_len entries */
     optind = 0;                      /* a server parses a run's options afresh each time */
-    while ((c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1) {
+    for (int at = 1; (c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1; at = optind) {
         int done = 0;
         for (size_t k = 0; k < sizeof shorthand / sizeof shorthand[0]; k++)
             if (c == shorthand[k].opt) {
@@ -1525,7 +1547,11 @@ static int run_main(struct host *h, int argc, char **argv)
         case 't': topo = optarg; break;
         case 'd': dims = *optarg ? optarg : NULL; break;
         case 'A': rn.args = optarg; break;
-        case 'g': gdb = *optarg ? optarg : NULL; break;
+        case 'g':
+            gdb = *optarg ? optarg : NULL;
+            gdb_at = at;
+            gdb_len = optind - at;
+            break;
         case O_RUNS: rn.runs_dir = optarg; break;
         case O_ARCH: rn.arch_spec = optarg; break;
         case O_KERNEL: rn.kernel[ARCH_ARM] = optarg; break;
@@ -1631,6 +1657,12 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     if (check_app(&rn) || check_memory(&rn) || check_files(&rn))
         return 2;
+    if (gdb && h->unattended) {
+        char b[SHOW_LEN];
+        printf("replay: the run had node %s under gdb (--gdb); the replay runs it unattended, as no figure "
+               "depends on it\n", show(b, gdb, 0));
+        gdb = NULL;
+    }
     if (gdb) {
         uint32_t g;
         if (parse_u32("GDB (node to debug)", gdb, 0, (uint32_t)rn.m.nodes - 1, &g))
@@ -1715,14 +1747,9 @@ static int run_main(struct host *h, int argc, char **argv)
     if (link_rank() > 0)
         return node_host_main(&rn);
     snprintf(h->last_dir, sizeof h->last_dir, "%s", rn.dir);
-    {
-        int used[ARCH_COUNT];                  /* an image was read for every ISA a node runs */
-        for (int a = 0; a < ARCH_COUNT; a++)
-            used[a] = rn.image[a] != NULL;
-        rn.out.invocation = replay_invocation(argc, argv, rn.kernel, used, ARCH_COUNT, arch_names);
-        if (!rn.out.invocation || replay_write_command(rn.dir, rn.out.invocation))
-            fprintf(stderr, "wormsim: cannot write %s/command\n", rn.dir);
-    }
+    rn.out.invocation = invocation(&rn, argc, argv, gdb_at, rn.gdb_node < 0 ? gdb_len : 0);
+    if (!rn.out.invocation || replay_write_command(rn.dir, rn.out.invocation))
+        fprintf(stderr, "wormsim: cannot write %s/command\n", rn.dir);
     {
         char path[1100];
         snprintf(path, sizeof path, "%s/params.conf", rn.dir);
@@ -1986,7 +2013,9 @@ static int replay(struct host *h, const char *dir)
     printf("\n");
     replay_note_build(from, stdout);
     fflush(stdout);
+    h->unattended = 1;
     rc = run_main(h, argc, argv);
+    h->unattended = 0;
     if (rc >= 128)                               /* ended by a signal: nothing to compare */
         goto out;
     if (!h->last_dir[0]) {

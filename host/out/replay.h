@@ -15,7 +15,9 @@
  * varies between host runs (wall_s, engine, placement, invocation), the
  * CSVs (messages, links, steps, records) and each node's log. Simulated
  * results are deterministic, so with the same build and images they match
- * bit for bit; a different commit or image is named before the run. */
+ * bit for bit; a different commit or image is named before the run. A
+ * run's --gdb is left out of its replay, which runs unattended (wormsim.c),
+ * and out of the replay's own invocation. */
 #ifndef REPLAY_H
 #define REPLAY_H
 

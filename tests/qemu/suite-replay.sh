@@ -182,8 +182,29 @@ netsim_replays_a_runs_messages() {
     "$NETSIM" --replay "$(latest)"
 }
 
+# A run made with a node under gdb replays unattended: no figure depends
+# on gdb, so the replay leaves --gdb out (in any of its forms), says so,
+# compares, and records the command that ran. (The run's argv gets the
+# option by sed: a JSON tool would rewrite the summary's numbers, 0.0 as 0.)
+replay_of_a_gdb_run_runs_unattended() {
+  ws --app alltoall_gen --topo mesh --dims 2x2 --args len=64 > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/o")"
+  local d; d=$(latest)
+  local argv; argv=$(jq -c .invocation.argv "$d/summary.json")
+  cp "$d/summary.json" "$TMP/s0"
+  local form
+  for form in '"--gdb", "1",' '"-g3",' '"--gdb=2",'; do
+    sed "s/^\( *\"argv\": \[\)\$/\1 $form/" "$TMP/s0" > "$d/summary.json"
+    expect '[ "$(jq -c .invocation.argv "$d/summary.json")" != "$argv" ]' "$(grep -A2 argv "$d/summary.json")"
+    timeout 60 "$WORMSIM" --replay "$d" > "$TMP/r" 2>&1; rc=$?
+    expect '[ $rc = 0 ] && grep -q "^replay: every figure matches" "$TMP/r"' "$form: rc $rc: $(grep -v "^  " "$TMP/r")"
+    expect 'grep -q "^replay: the run had node [0-9] under gdb (--gdb); the replay runs it unattended" "$TMP/r"' "$(cat "$TMP/r")"
+    expect '[ "$(jq -c .invocation.argv "$(latest)/summary.json")" = "$argv" ] && ! grep -q -- "-g" "$(latest)/command"' \
+           "$form: $(cat "$(latest)/command")"
+  done
+}
+
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
          replay_shows_no_control_bytes heatmap_keeps_a_run_dirs_text_as_text replay_refuses_what_is_not_a_run \
-         netsim_replays_a_runs_messages; do
+         netsim_replays_a_runs_messages replay_of_a_gdb_run_runs_unattended; do
   t $r $r
 done
