@@ -747,12 +747,15 @@ static void node_ended(struct run *rn, int rank, int status, const char *where)
     char on[300] = "";
     if (where)
         snprintf(on, sizeof on, " on host %s", where);
+    /* the node under gdb: its QEMU ends when gdb kills it */
+    const char *gdb = rank == rn->gdb_node ? " (gdb's kill ends the QEMU of the node under gdb; detach lets the "
+                                             "node run on)" : "";
     if (WIFEXITED(status))
-        fail(rn, "node %d: its QEMU%s exited with status %d before the node finished; see node-%03d.log",
-             rank, on, WEXITSTATUS(status), rank);
+        fail(rn, "node %d: its QEMU%s exited with status %d before the node finished%s; see node-%03d.log",
+             rank, on, WEXITSTATUS(status), gdb, rank);
     else
-        fail(rn, "node %d: its QEMU%s was killed by signal %d before the node finished; see node-%03d.log",
-             rank, on, WTERMSIG(status), rank);
+        fail(rn, "node %d: its QEMU%s was killed by signal %d before the node finished%s; see node-%03d.log",
+             rank, on, WTERMSIG(status), gdb, rank);
 }
 
 static void on_child(struct run *rn)

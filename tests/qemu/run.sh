@@ -453,6 +453,18 @@ gdb_node() {   # [--arch value] [ISA of node 2]
   expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "has ended .*: its gdbstub is gone; start one with: make run ... GDB=3"'
   expect 'tests/gdb-attach.sh "$TMP/nosuch" 1 "$KERNEL" 2>&1 | grep -q "make gdb: no run directory .*/nosuch"'
 }
+# gdb's kill ends the node's QEMU: the run fails naming the node and gdb,
+# and leaves no QEMU behind.
+gdb_kill_is_named() {
+  command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" --app hello --nodes 4 --gdb 1 > "$TMP/g" 2>&1 & local w=$!
+  for i in $(seq 100); do grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
+  timeout 60 tests/gdb-attach.sh "$(latest)" 1 "$KERNEL" -batch -ex 'break app_hello' -ex continue -ex kill > "$TMP/gdbout" 2>&1
+  wait $w; local rc=$?
+  expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/g")"
+  expect '[ "$(summary .error)" = "node 1: its QEMU exited with status 0 before the node finished (gdb'"'"'s kill ends the QEMU of the node under gdb; detach lets the node run on); see node-001.log" ]' "$(summary .error)"
+  expect '[ -z "$(qemu_of $w)" ]' "left: $(qemu_of $w)"
+}
 
 # A node stopped in gdb in the middle of the exchange, for 1.5 s of wall
 # time, changes nothing simulated: the run waits for it.
@@ -798,6 +810,7 @@ t concurrent_runs concurrent_runs
 t gdb_node gdb_node
 t rv_gdb_node gdb_node riscv
 t mixed_gdb_node gdb_node riscv,arm riscv
+t gdb_kill_is_named gdb_kill_is_named
 for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list bad_runs_dir bad_mpi_image bad_mcast_one_node bad_mdw_one_node bad_template \
          bad_param_key bad_param_val bad_torus_vcs bad_preset dup_preset_key missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done
