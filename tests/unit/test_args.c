@@ -336,7 +336,7 @@ TEST(fault_injection_apps)
     CHECK_STR(check("crash", line4(), "kind=dabortx"),
               "app crash: kind=dabortx is not known; accepted: dabort store undef pabort panic semihost scribble "
               "mark forge taint peek reset off");
-    CHECK_STR(check("hang", line4(), "how=xyz"), "app hang: how=xyz is not known; accepted: spin doorbell exit");
+    CHECK_STR(check("hang", line4(), "how=xyz"), "app hang: how=xyz is not known; accepted: spin doorbell exit print");
     CHECK_STR(check("baddesc", line4(), "what=xyz"),
               "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood record");
     CHECK_STR(check("crash", line4(), "node=4"), "app crash: node=4 is not a node; accepted: node=0..3");
@@ -438,7 +438,7 @@ TEST(list_apps_text)
     app_keys_str("hello", buf, sizeof buf);
     CHECK_STR(buf, "");
     app_keys_str("hang", buf, sizeof buf);
-    CHECK_STR(buf, "node=<node> [0], how=spin|doorbell|exit [spin]");
+    CHECK_STR(buf, "node=<node> [0], how=spin|doorbell|exit|print [spin]");
     app_keys_str("barrier_tree", buf, sizeof buf);
     CHECK_STR(buf, "len=0, late=<node> [p-1], delay=0..1000000000 [20000], sync=0..1 [1], runs=1..10000 [1], "
                    "oneshot=0..1 [0]");
