@@ -423,6 +423,21 @@ static int run_machine(const char *dir, struct topo_shape *m, char *err, size_t 
     return bad ? -1 : 0;
 }
 
+/* A run that failed (summary.json's ok false) recorded the messages it
+ * had sent until it ended: the replay takes those, and says so first, so
+ * that a short replay is not read as the run's whole traffic. */
+static void say_if_failed(const char *dir)
+{
+    char err[600], b[SHOW_LEN], e[SHOW_LEN];
+    json_t *s = results_load(dir, err, sizeof err);
+    if (s && json_is_false(json_object_get(s, "ok"))) {
+        const char *why = json_string_value(json_object_get(s, "error"));
+        fprintf(stderr, "netsim: --replay %s: the run failed (%s); its messages.csv holds what it sent before it "
+                "ended, and only that replays\n", show(b, dir, 0), why ? show(e, why, 0) : "summary.json: ok false");
+    }
+    json_decref(s);
+}
+
 /* The run's links.csv against the links network n counted (as
  * report_links_csv writes them): 0 if the same, else the first line that
  * differs; -1 with the reason in err if it cannot be read. */
@@ -732,6 +747,7 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
         return 2;
     }
+    say_if_failed(dir);
     int r = run_replay(c, dir, nsets > 0, err, sizeof err);
     if (r < 0)
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);

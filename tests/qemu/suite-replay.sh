@@ -180,6 +180,14 @@ netsim_replays_a_runs_messages() {
   expect '[ "$(summary .rendezvous_packets)" = 24 ]' "$(summary .rendezvous_packets)"
   refused 'the run sent 24 rendezvous requests and clears .summary.json, eager_max = 100., which messages.csv does not hold' \
     "$NETSIM" --replay "$(latest)"
+  # a failed run replays what it recorded, and the replay says the run failed
+  ws --app crash --nodes 4 --args 'node=2 kind=panic' > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 1 ]' "rc $rc: $(cat "$TMP/o")"
+  "$NETSIM" --replay "$(latest)" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "rc $rc: $(cat "$TMP/r")"
+  expect 'grep -q "^netsim: --replay .*: the run failed (node 2: .*); its messages.csv holds what it sent before it ended, and only that replays$" "$TMP/r"' "$(cat "$TMP/r")"
+  "$NETSIM" --replay "$d" > "$TMP/r" 2>&1
+  expect '! grep -q "the run failed" "$TMP/r"' "$(cat "$TMP/r")"
 }
 
 # A run made with a node under gdb replays unattended: no figure depends
