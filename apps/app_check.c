@@ -331,7 +331,7 @@ static void not_a_number(const struct app_key *k, const char *w, int rc, int p, 
     else
         snprintf(acc, sizeof acc, "%s=0..%d", k->name, p - 1);
     snprintf(err, errlen, "%s=%s is not a whole number%s; accepted: %s", k->name, w,
-             rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "", acc);
+             rc == NUMBER_OCTAL ? NUMBER_FORM : "", acc);
 }
 #endif
 
@@ -365,7 +365,7 @@ static int key_value(const struct app_key *k, const char *w, int p, long *out, c
     }
     if (rc && rc != NUMBER_BIG) {
         snprintf(err, errlen, "%s=%s is not a whole number%s", k->name, w,
-                 rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
+                 rc == NUMBER_OCTAL ? NUMBER_FORM : "");
         return -1;
     }
 #else

@@ -9,6 +9,9 @@
 
 enum { NUMBER_OK = 0, NUMBER_BAD = -1, NUMBER_OCTAL = -2, NUMBER_BIG = -3 };
 
+/* What a refusal for NUMBER_OCTAL adds, after "is not a whole number". */
+#define NUMBER_FORM " (decimal without a leading 0, or hexadecimal after 0x)"
+
 /* s as a number of at most max in magnitude: NUMBER_OK and *out, or why
  * not. */
 static inline int number_parse(const char *s, int signed_, unsigned long long max, long long *out)

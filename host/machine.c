@@ -8,6 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include "machine.h"
+#include "../apps/number.h"
 
 const char *const topo_names[] = { TOPO_NAMES };
 _Static_assert(sizeof topo_names / sizeof topo_names[0] == TOPO_COUNT, "a name for each topology");
@@ -27,16 +28,19 @@ const char *const routing_names[] = {
 };
 const char *const selection_names[] = { "first", "least_used", "random", NULL };
 
-static int parse_pos(const char *s, long max, long *out)
+/* A size from 1 to max in the syntax of every option (apps/number.h):
+ * 0, or the number_parse code (NUMBER_BAD when out of range). DIMS takes
+ * decimal only: its sizes are joined by 'x'. */
+static int parse_pos(const char *s, long max, int hex, long *out)
 {
-    char *end;
-    if (*s < '0' || *s > '9')            /* strtol would skip spaces and take a sign */
-        return -1;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > max)
-        return -1;
-    *out = v;
+    long long v;
+    int rc = hex || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') ? number_parse(s, 0, (unsigned long long)max, &v)
+                                                                : NUMBER_BAD;
+    if (rc)
+        return rc;
+    if (v < 1)
+        return NUMBER_BAD;
+    *out = (long)v;
     return 0;
 }
 
@@ -113,8 +117,10 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
     }
     m->topo = (enum topo)t;
     long nodes = 0;
-    if (nodes_s && parse_pos(nodes_s, 4096, &nodes)) {
-        snprintf(err, errlen, "NODES='%s' is not a whole number from 1 to 4096", nodes_s);
+    int rc = nodes_s ? parse_pos(nodes_s, 4096, 1, &nodes) : 0;
+    if (rc) {
+        snprintf(err, errlen, "NODES='%s' is not a whole number from 1 to 4096%s", nodes_s,
+                 rc == NUMBER_OCTAL ? NUMBER_FORM : "");
         return -1;
     }
     if (dims_s && *dims_s) {
@@ -128,7 +134,7 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
             memcpy(part, p, n);
             part[n] = 0;
             long v;
-            if (parse_pos(part, 4096, &v))
+            if ((rc = parse_pos(part, 4096, 0, &v)))
                 goto bad_dims;
             m->dims[m->ndims++] = (int)v;
             prod *= v;
@@ -218,7 +224,8 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
     return 0;
 bad_dims:
     snprintf(err, errlen, "DIMS='%s' is malformed; expected 1 to %d sizes joined by 'x' "
-             "(for example 8x8 or 4x4x4), at most 4096 nodes", dims_s, NIC_MAX_DIMS);
+             "(for example 8x8 or 4x4x4), at most 4096 nodes%s", dims_s, NIC_MAX_DIMS,
+             rc == NUMBER_OCTAL ? "; a size is decimal without a leading 0" : "");
     return -1;
 }
 

@@ -106,8 +106,9 @@ static void list_keys(char *err, size_t errlen)
 int params_number(const char *s, uint64_t *out)
 {
     long long v;
-    if (number_parse(s, 0, 0x7fffffffffffffffull, &v))
-        return -1;
+    int rc = number_parse(s, 0, 0x7fffffffffffffffull, &v);
+    if (rc)
+        return rc;
     *out = (uint64_t)v;
     return 0;
 }
@@ -144,9 +145,10 @@ int params_set(struct params *p, enum topo_port *pm, const char *key, const char
             return 0;
         }
         uint64_t v;
-        if (params_number(value, &v) || v < k->lo || v > k->hi) {
-            snprintf(err, errlen, "%s %s is not a whole number from %u to %u (%s)",
-                     key, show(q, value, 1), k->lo, k->hi, k->doc);
+        int rc = params_number(value, &v);
+        if (rc || v < k->lo || v > k->hi) {
+            snprintf(err, errlen, "%s %s is not a whole number from %u to %u%s (%s)",
+                     key, show(q, value, 1), k->lo, k->hi, rc == NUMBER_OCTAL ? NUMBER_FORM : "", k->doc);
             return -1;
         }
         *(uint32_t *)((char *)p + k->off) = (uint32_t)v;

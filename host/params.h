@@ -7,12 +7,14 @@
 
 #include <stdio.h>
 #include "machine.h"
+#include "../apps/number.h"
 
 /* The built-in defaults (the same values as presets/default.conf). */
 void params_defaults(struct params *p, enum topo_port *port_model);
 
 /* A whole number as every option and parameter takes it: the syntax of
- * apps/number.h, without a sign. 0, or -1 if s is not one. */
+ * apps/number.h, without a sign. 0, or apps/number.h's NUMBER_BAD,
+ * NUMBER_OCTAL (say NUMBER_FORM) or NUMBER_BIG if s is not one. */
 int params_number(const char *s, uint64_t *out);
 
 /* Set one key from text. Returns -1 with a message naming the key and the

@@ -212,8 +212,10 @@ static void usage(FILE *f)
 static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     uint64_t v;
-    if (params_number(s, &v) || v < lo || v > hi) {
-        fprintf(stderr, "wormsim: %s '%s' is not a whole number from %u to %u\n", opt, s, lo, hi);
+    int rc = params_number(s, &v);
+    if (rc || v < lo || v > hi) {
+        fprintf(stderr, "wormsim: %s '%s' is not a whole number from %u to %u%s\n", opt, s, lo, hi,
+                rc == NUMBER_OCTAL ? NUMBER_FORM : "");
         return -1;
     }
     *out = (uint32_t)v;
@@ -1583,10 +1585,11 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_MERGE: rn.merge_pages = 1; break;
         case O_LOGMAX: {
             uint64_t v;
-            if (params_number(optarg, &v) || v < LOG_MAX_MIN || v > LOG_MAX_MAX) {
+            int rc = params_number(optarg, &v);
+            if (rc || v < LOG_MAX_MIN || v > LOG_MAX_MAX) {
                 char b[SHOW_LEN];
-                fprintf(stderr, "wormsim: --log-max %s is not a whole number of bytes from %llu to %llu\n",
-                        show(b, optarg, 1), LOG_MAX_MIN, LOG_MAX_MAX);
+                fprintf(stderr, "wormsim: --log-max %s is not a whole number of bytes from %llu to %llu%s\n",
+                        show(b, optarg, 1), LOG_MAX_MIN, LOG_MAX_MAX, rc == NUMBER_OCTAL ? NUMBER_FORM : "");
                 bad = 1;
             }
             rn.log_max = v;

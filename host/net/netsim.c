@@ -627,7 +627,7 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
     if (rc || (uint64_t)v < lo) {
         fprintf(stderr, "netsim: %s '%s' is not a whole number from %llu to %llu%s\n", opt, s,
                 (unsigned long long)lo, (unsigned long long)hi,
-                rc == NUMBER_OCTAL ? " (decimal without a leading 0, or hexadecimal after 0x)" : "");
+                rc == NUMBER_OCTAL ? NUMBER_FORM : "");
         return -1;
     }
     *out = (uint64_t)v;

@@ -364,6 +364,18 @@ numbers_are_not_octal() {
   refused --gdb 010 -- "GDB \\(node to debug\\) '010' is not a whole number from 0 to 1"
   printf 't_recv_ns = 0100\n' > "$TMP/oct.conf"
   refused --preset "$TMP/oct.conf" -- "oct.conf:1: t_recv_ns '0100' is not a whole number"
+  # every option's refusal of a leading 0 says the form (NODES and DIMS
+  # took 04 as 4 where GDB refused 03)
+  local form="\\(decimal without a leading 0, or hexadecimal after 0x\\)"
+  refused --set 'vcs=02' -- "vcs '02' is not a whole number from 1 to 16 $form"
+  refused --gdb 01 -- "GDB \\(node to debug\\) '01' is not a whole number from 0 to 1 $form$"
+  refused --nodes 04 -- "NODES='04' is not a whole number from 1 to 4096 $form$"
+  refused --dims 04x4 -- "DIMS='04x4' is malformed; .*; a size is decimal without a leading 0$"
+  refused --log-max 01024 -- "--log-max '01024' is not a whole number of bytes from 1024 to 1099511627776 $form$"
+  refused --mem-limit 010 -- "--mem-limit '010' is not a whole number from 1 to 1073741824 $form$"
+  refused --nodes 5000 -- "NODES='5000' is not a whole number from 1 to 4096$"
+  "$WORMSIM" --check --nodes 0x10 --app hello --runs-dir "$RUNS" > "$TMP/b" 2>&1
+  expect 'grep -q "^wormsim: hello on torus 4x4 (16 nodes): accepted" "$TMP/b"' "$(cat "$TMP/b")"
 }
 # A run with a node under gdb has no wall-clock limit: a limit given with
 # GDB= would be ignored, and is refused before any node starts.
