@@ -4,11 +4,13 @@
 #
 #   experiments/calibrate.sh [options] --preset FILE --table FILE
 #
-# The table is a CSV ('#' lines are comments) of measured times, one row
-# per cell, columns found by name: app, dims, len, the time in seconds
-# (--time-col, default paper_s) and role: train (the fit reads it) or
-# heldout (only reported). experiments/paper/thakur.csv is one, for
-# presets/delta.conf. Only train rows are run.
+# The table is a CSV ('#' lines and blank lines are comments) of measured
+# times, one row per cell, columns found by name: app, dims, len, the time
+# in seconds (--time-col, default paper_s) and role: train (the fit reads
+# it) or heldout (only reported). experiments/paper/thakur.csv is one, for
+# presets/delta.conf. Only train rows are run. The table is checked whole
+# before any run (experiments/caltable.awk): a bad row is refused naming
+# its line.
 #
 # The fit: at the current values p the emulated time of each training
 # cell is taken as linear in each free parameter; one probe run per cell
@@ -94,15 +96,14 @@ setting() {  # [KEY VALUE]
   echo "${s# }"
 }
 
-# The table's cells by name: app dims len seconds role.
-cells=$(grep -v '^#' "$TABLE" | awk -F, -v tc="$TCOL" '
-  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-            split("app dims len role", need, " "); need[5] = tc
-            for (i = 1; i <= 5; i++) if (!(need[i] in c)) { print "the table has no column " need[i] > "/dev/stderr"; exit 2 }
-            next }
-  $c["role"] != "train" && $c["role"] != "heldout" { print "row " NR ": role " Q $c["role"] Q " is not train or heldout" > "/dev/stderr"; exit 2 }
-  $c[tc] !~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ || $c[tc] <= 0 { print "row " NR ": " tc " " Q $c[tc] Q " is not a positive number of seconds" > "/dev/stderr"; exit 2 }
-  { print $c["app"], $c["dims"], $c["len"], $c[tc], $c["role"] }' Q="'") || die "bad table $TABLE"
+WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
+[ -x "$WORMSIM" ] || die "no run tool at $WORMSIM (run make first)"
+# The apps a cell may name: those whose ARGS take len= (as the sweep's).
+APPS_LEN=$("$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
+  if (a != $0 && (a ~ /^any words/ || a ~ /(^|, )len=/)) print $1 }' | tr '\n' ' ')
+# The table's cells, checked whole (experiments/caltable.awk): one line
+# each, "app dims len seconds role LINE".
+cells=$(awk -F, -v file="$TABLE" -v tc="$TCOL" -v apps="${APPS_LEN% }" -f "$HERE/experiments/caltable.awk" "$TABLE") || exit 2
 train=$(awk '$5 == "train"' <<< "$cells")
 ntrain=$(grep -c . <<< "$train")
 [ "$ntrain" -ge ${#KEYS[@]} ] || die "$ntrain training cells for ${#KEYS[@]} free parameters: mark at least as many rows role=train"
@@ -115,7 +116,7 @@ sweep() {
   local def=$OUT/$1.sweep i=0 app dims len s role
   { echo "# Runs of experiments/calibrate.sh ($1)."
     echo "topo   = $TOPO"; echo "preset = $PRESET"
-    while read -r app dims len s role; do
+    while read -r app dims len s role line; do
       i=$((i + 1)); printf '[c%d]\napps = %s\ndims = %s\nlen = %s\nnet = %s\n' "$i" "$app" "$dims" "$len" "$2"
     done <<< "$train"; } > "$def"
   rm -rf "${OUT:?}/$1"

@@ -549,6 +549,37 @@ calibrate_recovers_known_parameters() {
   expect '[ $RC = 2 ] && grep -q "no whole-number key .nosuch." "$d/o"' "rc $RC: $(cat "$d/o")"
 }
 
+# A bad table of measured times is refused whole before any run: exit 2,
+# the table's own line (comments and blank lines counted), what is wrong
+# and what is accepted, and no output directory. A CRLF table, spaces
+# around fields and a blank last line are read as the plain table (here
+# they reach the count of training cells, which none of them has).
+cal_bad() {  # cal_bad TABLE-CONTENT EXPECTED-MESSAGE [OPTIONS..]
+  local d=$TMP/calbad want=$2 table=$1; shift 2
+  mkdir -p "$d"; rm -rf "$d/out"; cp presets/default.conf "$d/p.conf"
+  printf '%b' "$table" > "$d/t.csv"
+  experiments/calibrate.sh --preset "$d/p.conf" --table "$d/t.csv" --time-col s --out "$d/out" "$@" > "$d/o" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "rc $rc: $(cat "$d/o")"
+  expect 'grep -qF -- "$want" "$d/o"' "got: $(cat "$d/o")"
+  expect '[ ! -e "$d/out" ]' "left $(ls "$d/out")"
+}
+calibrate_refuses_bad_tables() {
+  local h='app,dims,len,s,role\n' ok='alltoall_pex,4x4,256,0.003,train\n'
+  cal_bad 'app,dims,len,role\n' "t.csv:1: the header has no column s (its columns: app, dims, len, role); accepted: a header naming app, dims, len, s (--time-col) and role"
+  cal_bad '' "t.csv has no header line"
+  cal_bad "# two\n# comments\n$h\n$ok"'alltoall_pex,4x4,1024,abc,train\n' "t.csv:6: s 'abc' is not a positive number of seconds"
+  cal_bad "$h$ok"'alltoall_nope,4x4,1024,0.006,train\n' "t.csv:3: app 'alltoall_nope' is unknown or takes no len; accepted: mpi pingpong alltoall_pex"
+  cal_bad "$h$ok"'hello,4x4,1024,0.006,train\n' "t.csv:3: app 'hello' is unknown or takes no len"
+  cal_bad "$h$ok"'alltoall_pex,4by4,1024,0.006,train\n' "t.csv:3: dims '4by4' is not a shape; accepted: such as 4x4, 16x30, 4x4x4 or n=16"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1k,0.006,train\n' "t.csv:3: len '1k' is not a whole number of bytes"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006\n' "t.csv:3: 4 fields where the header has 5"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\nalltoall_pex,4x4,256,0.004,heldout\n' \
+    "t.csv:4: alltoall_pex 4x4 len 256 is also on line 2; accepted: each cell once"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,guess\n' "t.csv:3: role 'guess' is not train or heldout"
+  cal_bad 'app, dims, len, s, role\r\nalltoall_pex, 4x4, 256, 0.003, heldout\r\n\n' \
+    "0 training cells for 2 free parameters"
+}
+
 # A figure depends only on what its run executes (docs/design.md, "How
 # simulated time arises"). Node images padded with an app, an algorithm
 # and a function that no stored cell runs, each first in its registry or
@@ -741,6 +772,7 @@ t node_code_diff_names_what_changed node_code_diff_names_what_changed
 git worktree remove --force "$TMP/wt" 2>/dev/null
 t fit_functions_give_known_answers fit_functions_give_known_answers
 t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
+t calibrate_refuses_bad_tables calibrate_refuses_bad_tables
 t figures_ignore_other_code figures_ignore_other_code
 t own_sweeps_are_not_rechecked own_sweeps_are_not_rechecked
 git worktree remove --force "$TMP/pad" 2>/dev/null
