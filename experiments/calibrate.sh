@@ -23,7 +23,8 @@
 #   --table FILE      the measured times (above)
 #   --fit 'K ..'      free parameters, numeric preset keys (default 'alpha byte_ps');
 #                     alpha stands for t_send_ns + t_recv_ns, split evenly
-#   --topo KIND       the machine's topology for every cell (default mesh)
+#   --topo KIND       the machine's topology for every cell (default mesh): mesh,
+#                     torus, hypercube, banyan, fattree or dragonfly
 #   --time-col NAME   the table's column of measured seconds (default paper_s)
 #   --iters N         fit rounds (default 2)
 #   --out DIR         the probe and check runs (default results/calibrate-NAME)
@@ -67,7 +68,7 @@ done
 [ -f "$PRESET" ] || die "no preset '$PRESET' (a file, or a name in presets/: $(cd "$HERE/presets" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' '))"
 [ -f "$TABLE" ] || die "no table '$TABLE'"
 [[ "$ITERS" =~ ^[1-9][0-9]?$ ]] || die "--iters '$ITERS' is not a count from 1 to 99"
-case "$TOPO" in mesh|torus|hypercube|banyan|fattree) ;; *) die "--topo '$TOPO' is unknown; accepted: mesh, torus, hypercube, banyan, fattree" ;; esac
+case "$TOPO" in mesh|torus|hypercube|banyan|fattree|dragonfly) ;; *) die "--topo '$TOPO' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" ;; esac
 [ -z "$HELDOUT" ] || [ -f "$HELDOUT" ] || die "no results file '$HELDOUT'"
 NAME=$(basename "$PRESET" .conf)
 OUT=${OUT:-$HERE/results/calibrate-$NAME}
@@ -107,6 +108,17 @@ cells=$(awk -F, -v file="$TABLE" -v tc="$TCOL" -v apps="${APPS_LEN% }" -f "$HERE
 train=$(awk '$5 == "train"' <<< "$cells")
 ntrain=$(grep -c . <<< "$train")
 [ "$ntrain" -ge ${#KEYS[@]} ] || die "$ntrain training cells for ${#KEYS[@]} free parameters: mark at least as many rows role=train"
+# Each training cell as its runs will start, judged by the run tool
+# (wormsim --check, memory aside): a machine, length or preset the app or
+# the tool refuses is the table's fault, found before any run.
+KERNEL=${KERNEL:-$HERE/build/arm/node.elf} KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
+. "$HERE/experiments/sweep-cell.sh"   # machine_opts
+while read -r app dims len s role line; do
+  [ "$role" = train ] || continue
+  machine_opts "$TOPO" "$dims" "$PRESET" one-port arm ""
+  why=$("$WORMSIM" --check --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len" --mem-limit 1073741824 2>&1 > /dev/null) ||
+    die "$TABLE:$line: $app on $TOPO $dims, len $len: ${why#wormsim: }"
+done <<< "$cells"
 mkdir -p "$OUT" || die "cannot create $OUT"
 echo "calibrate $NAME: ${#KEYS[@]} free parameters (${KEYS[*]}) on $ntrain training cells of $TABLE"
 

@@ -553,7 +553,9 @@ calibrate_recovers_known_parameters() {
 # the table's own line (comments and blank lines counted), what is wrong
 # and what is accepted, and no output directory. A CRLF table, spaces
 # around fields and a blank last line are read as the plain table (here
-# they reach the count of training cells, which none of them has).
+# they reach the count of training cells, which none of them has). The
+# run tool judges each training cell's machine and length (--topo any of
+# its topologies) before any run.
 cal_bad() {  # cal_bad TABLE-CONTENT EXPECTED-MESSAGE [OPTIONS..]
   local d=$TMP/calbad want=$2 table=$1; shift 2
   mkdir -p "$d"; rm -rf "$d/out"; cp presets/default.conf "$d/p.conf"
@@ -561,7 +563,7 @@ cal_bad() {  # cal_bad TABLE-CONTENT EXPECTED-MESSAGE [OPTIONS..]
   experiments/calibrate.sh --preset "$d/p.conf" --table "$d/t.csv" --time-col s --out "$d/out" "$@" > "$d/o" 2>&1; local rc=$?
   expect '[ $rc = 2 ]' "rc $rc: $(cat "$d/o")"
   expect 'grep -qF -- "$want" "$d/o"' "got: $(cat "$d/o")"
-  expect '[ ! -e "$d/out" ]' "left $(ls "$d/out")"
+  expect '[ ! -e "$d/out" ]' "left $(ls "$d/out" 2>/dev/null)"
 }
 calibrate_refuses_bad_tables() {
   local h='app,dims,len,s,role\n' ok='alltoall_pex,4x4,256,0.003,train\n'
@@ -578,6 +580,11 @@ calibrate_refuses_bad_tables() {
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,guess\n' "t.csv:3: role 'guess' is not train or heldout"
   cal_bad 'app, dims, len, s, role\r\nalltoall_pex, 4x4, 256, 0.003, heldout\r\n\n' \
     "0 training cells for 2 free parameters"
+  # the run tool judges each training cell as its runs would start it
+  cal_bad "$h$ok"'alltoall_pex,4x5,1024,0.006,train\n' \
+    "t.csv:3: alltoall_pex on mesh 4x5, len 1024: app alltoall_pex needs a power-of-two node count, not 20"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "t.csv:2: alltoall_pex on dragonfly 4x4, len 256: a dragonfly's DIMS are PxAxG" --topo dragonfly
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "--topo 'ring' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" --topo ring
 }
 
 # A figure depends only on what its run executes (docs/design.md, "How
