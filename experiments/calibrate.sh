@@ -21,14 +21,17 @@
 # Options:
 #   --preset FILE     the preset whose values are fitted (a presets/NAME or a path)
 #   --table FILE      the measured times (above)
-#   --fit 'K ..'      free parameters, numeric preset keys (default 'alpha byte_ps');
-#                     alpha stands for t_send_ns + t_recv_ns, split evenly
+#   --fit 'K ..'      free parameters, numeric keys of wormsim --list-params, each
+#                     once, each on a line of the preset (its value is where the
+#                     fit starts) (default 'alpha byte_ps'); alpha stands for
+#                     t_send_ns + t_recv_ns, split evenly
 #   --topo KIND       the machine's topology for every cell (default mesh): mesh,
 #                     torus, hypercube, banyan, fattree or dragonfly
 #   --time-col NAME   the table's column of measured seconds (default paper_s)
 #   --iters N         fit rounds (default 2)
 #   --out DIR         the probe and check runs (default results/calibrate-NAME)
-#   --write           write the fitted values into the preset file
+#   --write           write the fitted values into the preset file, in place of
+#                     the numbers on their lines (all else stays as it is)
 #   --heldout CSV     a sweep's results.csv with the preset: print the error of
 #                     its held-out cells, apart from the training cells'
 #   -h, --help
@@ -73,18 +76,35 @@ case "$TOPO" in mesh|torus|hypercube|banyan|fattree|dragonfly) ;; *) die "--topo
 NAME=$(basename "$PRESET" .conf)
 OUT=${OUT:-$HERE/results/calibrate-$NAME}
 
-# value KEY: a numeric key of the preset (alpha: t_send_ns + t_recv_ns).
+WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
+[ -x "$WORMSIM" ] || die "no run tool at $WORMSIM (run make first)"
+# The parameters: "KEY ACCEPTED DEFAULT" of each (wormsim --list-params);
+# a numeric one accepts LO..HI. alpha stands for t_send_ns + t_recv_ns.
+PARAMS=$("$WORMSIM" --list-params | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1, $2, $3 }')
+NUMERIC=$(awk '$2 ~ /^[0-9]+\.\.[0-9]+$/ { printf "%s ", $1 }' <<< "$PARAMS")
+FITTABLE="alpha (t_send_ns + t_recv_ns) or the numeric keys of wormsim --list-params: ${NUMERIC% }"
+# value KEY: KEY's whole-number value in the preset (alpha: t_send_ns +
+# t_recv_ns), the line found as the run tool reads it (spaces or tabs
+# around the key and the '=', a comment after the value).
 value() {
-  if [ "$1" = alpha ]; then echo $(( $(value t_send_ns) + $(value t_recv_ns) )); return; fi
-  local v; v=$(sed -n "s/^$1 *= *\([0-9][0-9]*\) *\(#.*\)\{0,1\}$/\1/p" "$PRESET" | tail -1)
-  [ -n "$v" ] || die "the preset $PRESET has no whole-number key '$1' to fit"
+  if [ "$1" = alpha ]; then local s r; s=$(value t_send_ns) && r=$(value t_recv_ns) || exit 2; echo $((s + r)); return; fi
+  local spec v; spec=$(awk -v k="$1" '$1 == k' <<< "$PARAMS")
+  [ -n "$spec" ] || die "--fit: '$1' is not a parameter; accepted: $FITTABLE"
+  [[ " $NUMERIC " == *" $1 "* ]] || die "--fit: '$1' takes $(cut -d' ' -f2 <<< "$spec"), not a number; accepted: $FITTABLE"
+  v=$(sed -n "s/^[ \t]*$1[ \t]*=[ \t]*\([0-9][0-9]*\)[ \t]*\(#.*\)\{0,1\}\$/\1/p" "$PRESET" | tail -1)
+  [ -n "$v" ] || die "the preset $PRESET has no line '$1 = N' to start the fit of $1 from; add one (the built-in value is ${spec##* })"
   echo "$v"
 }
+# hi KEY: the largest value KEY accepts.
+hi() { if [ "$1" = alpha ]; then echo $(( 2 * $(hi t_send_ns) )); else awk -v k="$1" '$1 == k { sub(/.*\.\./, "", $2); print $2 }' <<< "$PARAMS"; fi; }
 read -ra KEYS <<< "$FIT"
-[ ${#KEYS[@]} -ge 1 ] || die "--fit names no parameter"
+[ ${#KEYS[@]} -ge 1 ] || die "--fit names no parameter; accepted: $FITTABLE"
 declare -A P
 for k in "${KEYS[@]}"; do
-  [[ "$k" =~ ^[a-z_]+$ ]] || die "--fit: '$k' is not a preset key"
+  [[ "$k" =~ ^[a-z_]+$ ]] || die "--fit: '$k' is not a parameter; accepted: $FITTABLE"
+  [ -z "${P[$k]:-}" ] || die "--fit: '$k' is given twice; accepted: each key once"
+  [[ "$k" != t_send_ns && "$k" != t_recv_ns ]] || [[ " $FIT " != *" alpha "* ]] ||
+    die "--fit: alpha is t_send_ns + t_recv_ns; accepted: alpha or those keys, not both"
   P[$k]=$(value "$k") || exit 2
 done
 # setting: the --set words of the values in P, with KEY moved to VALUE.
@@ -97,8 +117,6 @@ setting() {  # [KEY VALUE]
   echo "${s# }"
 }
 
-WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
-[ -x "$WORMSIM" ] || die "no run tool at $WORMSIM (run make first)"
 # The apps a cell may name: those whose ARGS take len= (as the sweep's).
 APPS_LEN=$("$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
   if (a != $0 && (a ~ /^any words/ || a ~ /(^|, )len=/)) print $1 }' | tr '\n' ' ')
@@ -165,6 +183,7 @@ for it in $(seq 1 "$ITERS"); do
   for k in "${KEYS[@]}"; do
     v=$(awk -v p="${P[$k]}" -v d="${X[$i]}" 'BEGIN { printf "%.0f", p + d }'); i=$((i + 1))
     [ "$v" -ge 1 ] || { echo "calibrate: round $it moved $k to $v, below 1: the cells cannot fix it (try fewer --fit keys)"; exit 1; }
+    [ "$v" -le "$(hi "$k")" ] || { echo "calibrate: round $it moved $k to $v, above the $(hi "$k") it accepts: the cells cannot fix it (try fewer --fit keys)"; exit 1; }
     P[$k]=$v; line="$line $k = $v"
   done
   echo "round $it:$line"
@@ -186,13 +205,13 @@ if [ -n "$HELDOUT" ]; then
     "$HELDOUT" > "$OUT/t.heldout"
   report heldout "$OUT/t.heldout"
 fi
+# store KEY VALUE: VALUE in place of the number on KEY's lines of the
+# preset; the rest of each line (spacing, comment) and every other line stay.
+store() { sed -i "s/^\([ \t]*$1[ \t]*=[ \t]*\)[0-9][0-9]*/\1$2/" "$PRESET"; }
 if [ $WRITE = 1 ]; then
   for k in "${KEYS[@]}"; do
-    if [ "$k" = alpha ]; then
-      sed -i "s/^t_send_ns *= *[0-9]*/t_send_ns    = $((P[alpha] / 2))/; s/^t_recv_ns *= *[0-9]*/t_recv_ns    = $((P[alpha] - P[alpha] / 2))/" "$PRESET"
-    else
-      sed -i "s/^$k *= *[0-9]*/$(printf '%-12s' "$k") = ${P[$k]}/" "$PRESET"
-    fi
+    if [ "$k" = alpha ]; then store t_send_ns $((P[alpha] / 2)); store t_recv_ns $((P[alpha] - P[alpha] / 2))
+    else store "$k" "${P[$k]}"; fi
   done
   echo "wrote $(setting) into $PRESET"
 fi

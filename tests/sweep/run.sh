@@ -531,14 +531,15 @@ calibrate_recovers_known_parameters() {
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "app,dims,len,measured_s,role"; next }
            { print $c["app"] "," $c["dims"] "," $c["len"] "," $c["coll_ns"] / 1e9 "," ($c["len"] == 1024 ? "heldout" : "train") }' \
     "$d/truth/results.csv" > "$d/table.csv"
-  sed 's/^t_send_ns .*/t_send_ns    = 2000/; s/^t_recv_ns .*/t_recv_ns    = 2000/; s/^byte_ps .*/byte_ps      = 1500/' \
+  sed 's/^t_send_ns .*/t_send_ns    = 2000/; s/^t_recv_ns .*/t_recv_ns    = 2000/; s/^byte_ps .*/  byte_ps\t=\t1500   # my guess/' \
     presets/default.conf > "$d/start.conf"
   experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --out "$d/fit" \
     --heldout "$d/truth/results.csv" --write > "$d/o" 2>&1; RC=$?
   expect '[ $RC = 0 ]' "$(cat "$d/o")"
   local a b
   a=$(( $(sed -n 's/^t_send_ns *= *//p' "$d/start.conf") + $(sed -n 's/^t_recv_ns *= *//p' "$d/start.conf") ))
-  b=$(sed -n 's/^byte_ps *= *//p' "$d/start.conf")
+  b=$(sed -n 's/^  byte_ps\t=\t\([0-9]*\)   # my guess$/\1/p' "$d/start.conf")
+  expect '[ -n "$b" ]' "the byte_ps line lost its spacing or comment: $(grep byte_ps "$d/start.conf")"
   expect '[ $a -ge 1940 ] && [ $a -le 2060 ] && [ $b -ge 970 ] && [ $b -le 1030 ]' "fitted alpha $a, byte_ps $b: $(cat "$d/o")"
   expect 'grep -q "^train: 2 cells" "$d/o" && grep -q "^heldout: 1 cells" "$d/o"' "$(cat "$d/o")"
   sed 's/,train$/,guess/' "$d/table.csv" > "$d/bad.csv"
@@ -546,7 +547,7 @@ calibrate_recovers_known_parameters() {
   expect '[ $RC = 2 ] && grep -q "role .guess. is not train or heldout" "$d/o"' "rc $RC: $(cat "$d/o")"
   experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --fit 'alpha nosuch' \
     --out "$d/bad" > "$d/o" 2>&1; RC=$?
-  expect '[ $RC = 2 ] && grep -q "no whole-number key .nosuch." "$d/o"' "rc $RC: $(cat "$d/o")"
+  expect '[ $RC = 2 ] && grep -q -- "--fit: .nosuch. is not a parameter" "$d/o"' "rc $RC: $(cat "$d/o")"
 }
 
 # A bad table of measured times is refused whole before any run: exit 2,
@@ -585,6 +586,22 @@ calibrate_refuses_bad_tables() {
     "t.csv:3: alltoall_pex on mesh 4x5, len 1024: app alltoall_pex needs a power-of-two node count, not 20"
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "t.csv:2: alltoall_pex on dragonfly 4x4, len 256: a dragonfly's DIMS are PxAxG" --topo dragonfly
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "--topo 'ring' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" --topo ring
+}
+
+# The free parameters are numeric keys of the run tool's table, each once,
+# with a value in the preset to start from; anything else is refused
+# before any run, naming the key and what is accepted.
+calibrate_refuses_bad_fit_keys() {
+  local h='app,dims,len,s,role\nalltoall_pex,4x4,256,0.003,train\nalltoall_pex,4x4,1024,0.006,train\n'
+  cal_bad "$h" "--fit: 'link_cycles' is not a parameter; accepted: alpha (t_send_ns + t_recv_ns) or the numeric keys of wormsim --list-params: t_send_ns t_recv_ns" --fit 'alpha link_cycles'
+  cal_bad "$h" "--fit: 'switching' takes wormhole|cut-through|store-and-forward, not a number; accepted: alpha" --fit 'alpha switching'
+  cal_bad "$h" "the preset $TMP/calbad/p.conf has no line 'credit_delay = N' to start the fit of credit_delay from; add one (the built-in value is 0)" --fit 'alpha credit_delay'
+  cal_bad "$h" "--fit: 'byte_ps' is given twice; accepted: each key once" --fit 'byte_ps byte_ps'
+  cal_bad "$h" "--fit: alpha is t_send_ns + t_recv_ns; accepted: alpha or those keys, not both" --fit 't_send_ns alpha'
+  cal_bad "$h" "--fit names no parameter; accepted: alpha" --fit ' '
+  sed -i '/^t_recv_ns/d' "$TMP/calbad/p.conf"; cp "$TMP/calbad/p.conf" "$TMP/calbad/norecv.conf"
+  cal_bad "$h" "the preset $TMP/calbad/norecv.conf has no line 't_recv_ns = N'" --preset "$TMP/calbad/norecv.conf"
+  expect '! grep -q "syntax error" "$TMP/calbad/o"' "$(cat "$TMP/calbad/o")"
 }
 
 # A figure depends only on what its run executes (docs/design.md, "How
@@ -780,6 +797,7 @@ git worktree remove --force "$TMP/wt" 2>/dev/null
 t fit_functions_give_known_answers fit_functions_give_known_answers
 t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
 t calibrate_refuses_bad_tables calibrate_refuses_bad_tables
+t calibrate_refuses_bad_fit_keys calibrate_refuses_bad_fit_keys
 t figures_ignore_other_code figures_ignore_other_code
 t own_sweeps_are_not_rechecked own_sweeps_are_not_rechecked
 git worktree remove --force "$TMP/pad" 2>/dev/null
