@@ -41,7 +41,8 @@
 # r = emulated / measured (experiments/ratios.awk). A user with their own
 # machine's measurements writes such a table and a preset (docs/results.md,
 # "Calibrating a preset").
-# Exit: 0 fitted, 1 a run failed or the fit is singular, 2 bad use.
+# Exit: 0 fitted, 1 a run failed or the fit is singular, 2 bad use, 130
+# stopped (Ctrl-C, kill: the runs under way end, the preset is not written).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "calibrate: $*" >&2; exit 2; }
@@ -150,9 +151,21 @@ sweep() {
       i=$((i + 1)); printf '[c%d]\napps = %s\ndims = %s\nlen = %s\nnet = %s\n' "$i" "$app" "$dims" "$len" "$2"
     done <<< "$train"; } > "$def"
   rm -rf "${OUT:?}/$1"
-  "$HERE/experiments/sweep.sh" -o "$OUT/$1" "$def" > "$OUT/$1.log" 2>&1 ||
-    { echo "calibrate: the runs of $1 failed:"; tail -5 "$OUT/$1.log"; exit 1; }
+  "$HERE/experiments/sweep.sh" -o "$OUT/$1" "$def" > "$OUT/$1.log" 2>&1 &
+  SWEEP_PID=$!; wait "$SWEEP_PID"; local rc=$?; SWEEP_PID=""
+  [ $rc = 0 ] || { echo "calibrate: the runs of $1 failed:"; tail -5 "$OUT/$1.log"; exit 1; }
 }
+# Invariant: while the runs of a round go on, SWEEP_PID is their sweep's.
+# A stop (Ctrl-C, kill) stops that sweep, which ends its runs and node
+# pools, and then the calibration, the preset unwritten.
+SWEEP_PID=""
+stop() {
+  trap '' INT TERM
+  [ -z "$SWEEP_PID" ] || { kill -TERM "$SWEEP_PID" 2> /dev/null; wait "$SWEEP_PID"; }
+  echo "calibrate: stopped; $PRESET is unchanged (the runs so far are in $OUT)" >&2
+  exit 130
+}
+trap stop INT TERM
 # emulated CSV NET: "app dims len seconds" of each row run under NET.
 emulated() {
   awk -F, -v net="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -209,6 +222,7 @@ fi
 # preset; the rest of each line (spacing, comment) and every other line stay.
 store() { sed -i "s/^\([ \t]*$1[ \t]*=[ \t]*\)[0-9][0-9]*/\1$2/" "$PRESET"; }
 if [ $WRITE = 1 ]; then
+  trap '' INT TERM    # the preset is written whole
   for k in "${KEYS[@]}"; do
     if [ "$k" = alpha ]; then store t_send_ns $((P[alpha] / 2)); store t_recv_ns $((P[alpha] - P[alpha] / 2))
     else store "$k" "${P[$k]}"; fi

@@ -604,6 +604,31 @@ calibrate_refuses_bad_fit_keys() {
   expect '! grep -q "syntax error" "$TMP/calbad/o"' "$(cat "$TMP/calbad/o")"
 }
 
+# A calibration stopped during its runs stops them and their node pools,
+# says so and exits 130, the preset unwritten; it ran on as an orphan
+# sweep.
+calibrate_stop_leaves_no_processes() {
+  local d=$TMP/calstop
+  mkdir -p "$d"; cp presets/default.conf "$d/p.conf"; cp "$d/p.conf" "$d/p0.conf"
+  printf 'app,dims,len,s,role\nalltoall_pex,4x4,16384,0.05,train\nalltoall_pex,4x4,32768,0.1,train\n' > "$d/t.csv"
+  experiments/calibrate.sh --preset "$d/p.conf" --table "$d/t.csv" --time-col s --out "$d/out" --iters 5 --write > "$d/o" 2> "$d/e" &
+  local cp=$! i sp=""
+  for i in $(seq 1 300); do sp=$(pgrep -f -- "sweep.sh -o $d/out/round1" | head -1); [ -n "$sp" ] && [ -n "$(pgrep -f -- "--serve sweep-$sp-")" ] && break; sleep 0.1; done
+  expect '[ -n "$sp" ]' "no runs to stop: $(cat "$d/o" "$d/e")"
+  local pools; pools=$(pgrep -f -- "--serve sweep-$sp-" | tr '\n' ' ')
+  expect '[ -n "$pools" ]' "the runs have no node pool"
+  kill -TERM $cp; wait $cp; local rc=$?
+  expect '[ $rc = 130 ]' "rc $rc: $(cat "$d/o" "$d/e")"
+  expect 'grep -q "calibrate: stopped; $d/p.conf is unchanged (the runs so far are in $d/out)" "$d/e"' "$(cat "$d/e")"
+  sleep 0.5
+  expect '! kill -0 $sp 2>/dev/null' "its sweep $sp still runs"
+  local p; for p in $pools; do
+    expect '! kill -0 $p 2>/dev/null' "node pool $p still runs"
+    expect '[ -z "$(pgrep -f "path=wormsim-$p-")" ]' "QEMUs of pool $p still run"
+  done
+  expect 'cmp -s "$d/p.conf" "$d/p0.conf"'
+}
+
 # A figure depends only on what its run executes (docs/design.md, "How
 # simulated time arises"). Node images padded with an app, an algorithm
 # and a function that no stored cell runs, each first in its registry or
@@ -798,6 +823,7 @@ t fit_functions_give_known_answers fit_functions_give_known_answers
 t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
 t calibrate_refuses_bad_tables calibrate_refuses_bad_tables
 t calibrate_refuses_bad_fit_keys calibrate_refuses_bad_fit_keys
+t calibrate_stop_leaves_no_processes calibrate_stop_leaves_no_processes
 t figures_ignore_other_code figures_ignore_other_code
 t own_sweeps_are_not_rechecked own_sweeps_are_not_rechecked
 git worktree remove --force "$TMP/pad" 2>/dev/null
