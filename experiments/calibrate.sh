@@ -75,6 +75,12 @@ done
 case "$TOPO" in mesh|torus|hypercube|banyan|fattree|dragonfly) ;; *) die "--topo '$TOPO' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" ;; esac
 [ -z "$HELDOUT" ] || [ -f "$HELDOUT" ] || die "no results file '$HELDOUT'"
 NAME=$(basename "$PRESET" .conf)
+# PRESET_FILE: the file read and written, as the runs name it (a bare name
+# would send the run tool to presets/ first).
+PRESET_FILE=$(cd "$(dirname "$PRESET")" && pwd)/$(basename "$PRESET")
+# PM: the port model of every run, the preset's (a sweep's runs are
+# one-port unless their definition says otherwise, whatever the preset).
+PM=$(sed -n 's/^[ \t]*port_model[ \t]*=[ \t]*\([a-z-]*\).*/\1/p' "$PRESET" | tail -1); PM=${PM:-one-port}
 OUT=${OUT:-$HERE/results/calibrate-$NAME}
 
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
@@ -134,7 +140,7 @@ KERNEL=${KERNEL:-$HERE/build/arm/node.elf} KERNEL_RISCV=${KERNEL_RISCV:-$HERE/bu
 . "$HERE/experiments/sweep-cell.sh"   # machine_opts
 while read -r app dims len s role line; do
   [ "$role" = train ] || continue
-  machine_opts "$TOPO" "$dims" "$PRESET" one-port arm ""
+  machine_opts "$TOPO" "$dims" "$PRESET_FILE" "$PM" arm ""
   why=$("$WORMSIM" --check --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len" --mem-limit 1073741824 2>&1 > /dev/null) ||
     die "$TABLE:$line: $app on $TOPO $dims, len $len: ${why#wormsim: }"
 done <<< "$cells"
@@ -146,7 +152,7 @@ echo "calibrate $NAME: ${#KEYS[@]} free parameters (${KEYS[*]}) on $ntrain train
 sweep() {
   local def=$OUT/$1.sweep i=0 app dims len s role
   { echo "# Runs of experiments/calibrate.sh ($1)."
-    echo "topo   = $TOPO"; echo "preset = $PRESET"
+    echo "topo   = $TOPO"; echo "preset = $PRESET_FILE"; echo "port_model = $PM"
     while read -r app dims len s role line; do
       i=$((i + 1)); printf '[c%d]\napps = %s\ndims = %s\nlen = %s\nnet = %s\n' "$i" "$app" "$dims" "$len" "$2"
     done <<< "$train"; } > "$def"

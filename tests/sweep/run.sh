@@ -629,6 +629,22 @@ calibrate_stop_leaves_no_processes() {
   expect 'cmp -s "$d/p.conf" "$d/p0.conf"'
 }
 
+# The runs of a calibration take the preset it reads and writes, with its
+# port model: run where presets/p.conf is another file than ./p.conf, the
+# runs of --preset p.conf (vcs = 3, all-port) have vcs = 3 and all-port.
+calibrate_runs_the_presets_machine() {
+  local d=$TMP/calpm
+  mkdir -p "$d/presets"; cp presets/default.conf "$d/presets/p.conf"
+  sed 's/^vcs .*/vcs = 3/; s/^port_model .*/port_model = all-port/' presets/default.conf > "$d/p.conf"
+  printf 'app,dims,len,s,role\nalltoall_pex,2x2,256,0.00002,train\nalltoall_pex,2x2,1024,0.00003,train\n' > "$d/t.csv"
+  local root=$PWD
+  ( export WORMSIM=$(realpath "$WORMSIM") KERNEL=$(realpath "$KERNEL"); cd "$d" && "$root/experiments/calibrate.sh" --preset p.conf --table t.csv --time-col s --out "$d/out" --iters 1 ) > "$d/o" 2>&1
+  expect '[ -s "$d/out/check/results.csv" ]' "$(cat "$d/o")"
+  expect '[ "$(csv_cols "$d/out/check/results.csv" port_model | sort -u)" = all-port ]' "$(csv_cols "$d/out/check/results.csv" port_model)"
+  local pc; pc=$(ls "$d"/out/check/runs/*/latest/params.conf | head -1)
+  expect 'grep -q "^vcs *= 3 " "$pc"' "$(grep "^vcs" "$pc")"
+}
+
 # A figure depends only on what its run executes (docs/design.md, "How
 # simulated time arises"). Node images padded with an app, an algorithm
 # and a function that no stored cell runs, each first in its registry or
@@ -824,6 +840,7 @@ t calibrate_recovers_known_parameters calibrate_recovers_known_parameters
 t calibrate_refuses_bad_tables calibrate_refuses_bad_tables
 t calibrate_refuses_bad_fit_keys calibrate_refuses_bad_fit_keys
 t calibrate_stop_leaves_no_processes calibrate_stop_leaves_no_processes
+t calibrate_runs_the_presets_machine calibrate_runs_the_presets_machine
 t figures_ignore_other_code figures_ignore_other_code
 t own_sweeps_are_not_rechecked own_sweeps_are_not_rechecked
 git worktree remove --force "$TMP/pad" 2>/dev/null
