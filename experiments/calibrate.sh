@@ -28,12 +28,15 @@
 #   --topo KIND       the machine's topology for every cell (default mesh): mesh,
 #                     torus, hypercube, banyan, fattree or dragonfly
 #   --time-col NAME   the table's column of measured seconds (default paper_s)
-#   --iters N         fit rounds (default 2)
+#   --iters N         fit rounds (default 2); 0: no fit, only the check runs and
+#                     the error at the preset's values
 #   --out DIR         the probe and check runs (default results/calibrate-NAME)
 #   --write           write the fitted values into the preset file, in place of
 #                     the numbers on their lines (all else stays as it is)
 #   --heldout CSV     a sweep's results.csv with the preset: print the error of
-#                     its held-out cells, apart from the training cells'
+#                     its held-out cells, apart from the training cells' (its
+#                     rows of this preset, --topo and port model, no net; a
+#                     file with none of the table's held-out cells is refused)
 #   -h, --help
 # Prints each round's values, each training cell's measured and emulated
 # times and, for training and held-out cells apart: the cells, the median
@@ -71,7 +74,7 @@ done
 [ -f "$PRESET" ] || { [ -f "$HERE/presets/$PRESET.conf" ] && PRESET=$HERE/presets/$PRESET.conf; }
 [ -f "$PRESET" ] || die "no preset '$PRESET' (a file, or a name in presets/: $(cd "$HERE/presets" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' '))"
 [ -f "$TABLE" ] || die "no table '$TABLE'"
-[[ "$ITERS" =~ ^[1-9][0-9]?$ ]] || die "--iters '$ITERS' is not a count from 1 to 99"
+[[ "$ITERS" =~ ^(0|[1-9][0-9]?)$ ]] || die "--iters '$ITERS' is not a count from 0 to 99"
 case "$TOPO" in mesh|torus|hypercube|banyan|fattree|dragonfly) ;; *) die "--topo '$TOPO' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" ;; esac
 [ -z "$HELDOUT" ] || [ -f "$HELDOUT" ] || die "no results file '$HELDOUT'"
 NAME=$(basename "$PRESET" .conf)
@@ -144,6 +147,16 @@ while read -r app dims len s role line; do
   why=$("$WORMSIM" --check --app "$app" "${MACHINE_OPTS[@]}" --args "len=$len" --mem-limit 1073741824 2>&1 > /dev/null) ||
     die "$TABLE:$line: $app on $TOPO $dims, len $len: ${why#wormsim: }"
 done <<< "$cells"
+# The held-out cells' emulated times (--heldout), read before any run: a
+# file that holds none of the table's held-out cells on this machine and
+# preset is refused.
+if [ -n "$HELDOUT" ]; then
+  held=$(awk -F, -v file="$HELDOUT" -v name="$NAME" -v topo="$TOPO" -v pm="$PM" -f "$HERE/experiments/calheld.awk" "$HELDOUT") || exit 2
+  nheld=$(awk '$5 == "heldout"' <<< "$cells" | grep -c .)
+  [ "$nheld" -gt 0 ] || die "--heldout: $TABLE has no held-out cells (role heldout) to report"
+  found=$(awk 'NR == FNR { t[$1, $2, $3]; next } $5 == "heldout" && ($1, $2, $3) in t' <(echo "$held") <(echo "$cells") | grep -c .)
+  [ "$found" -gt 0 ] || die "--heldout: $HELDOUT holds none of the $nheld held-out cells of $TABLE run with preset $NAME on $TOPO ($PM, no net setting); accepted: the results of a sweep of them with 'preset = $PRESET', 'topo = $TOPO' and 'port_model = $PM'"
+fi
 mkdir -p "$OUT" || die "cannot create $OUT"
 echo "calibrate $NAME: ${#KEYS[@]} free parameters (${KEYS[*]}) on $ntrain training cells of $TABLE"
 
@@ -220,9 +233,10 @@ report() {
 }
 report train "$OUT/t.check"
 if [ -n "$HELDOUT" ]; then
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["status"] == "ok" && $c["net"] == "" { print $c["app"], $c["dims"], $c["len"], $c["coll_ns"] / 1e9 }' \
-    "$HELDOUT" > "$OUT/t.heldout"
+  echo "$held" > "$OUT/t.heldout"
   report heldout "$OUT/t.heldout"
+  [ "$ITERS" = 0 ] || echo "  (the held-out cells ran at the preset's values before this fit; --iters 0 reports both at those)"
+  [ "$found" = "$nheld" ] || echo "  ($((nheld - found)) of the $nheld held-out cells of $TABLE are not in $HELDOUT)"
 fi
 # store KEY VALUE: VALUE in place of the number on KEY's lines of the
 # preset; the rest of each line (spacing, comment) and every other line stay.

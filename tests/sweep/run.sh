@@ -534,14 +534,26 @@ calibrate_recovers_known_parameters() {
   sed 's/^t_send_ns .*/t_send_ns    = 2000/; s/^t_recv_ns .*/t_recv_ns    = 2000/; s/^byte_ps .*/  byte_ps\t=\t1500   # my guess/' \
     presets/default.conf > "$d/start.conf"
   experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --out "$d/fit" \
-    --heldout "$d/truth/results.csv" --write > "$d/o" 2>&1; RC=$?
+    --write > "$d/o" 2>&1; RC=$?
   expect '[ $RC = 0 ]' "$(cat "$d/o")"
   local a b
   a=$(( $(sed -n 's/^t_send_ns *= *//p' "$d/start.conf") + $(sed -n 's/^t_recv_ns *= *//p' "$d/start.conf") ))
   b=$(sed -n 's/^  byte_ps\t=\t\([0-9]*\)   # my guess$/\1/p' "$d/start.conf")
   expect '[ -n "$b" ]' "the byte_ps line lost its spacing or comment: $(grep byte_ps "$d/start.conf")"
   expect '[ $a -ge 1940 ] && [ $a -le 2060 ] && [ $b -ge 970 ] && [ $b -le 1030 ]' "fitted alpha $a, byte_ps $b: $(cat "$d/o")"
-  expect 'grep -q "^train: 2 cells" "$d/o" && grep -q "^heldout: 1 cells" "$d/o"' "$(cat "$d/o")"
+  expect 'grep -q "^train: 2 cells" "$d/o"' "$(cat "$d/o")"
+  # the held-out cell swept with the fitted preset, its error beside the
+  # training cells' at the same values (--iters 0: no fit)
+  printf 'topo = mesh\npreset = %s\napps = alltoall_pex\ndims = 4x4\nlen = 1024\n' "$d/start.conf" > "$d/held.sweep"
+  "$SWEEP" -o "$d/held" "$d/held.sweep" > "$d/log" 2>&1; RC=$?
+  expect '[ $RC = 0 ]' "$(tail -5 "$d/log")"
+  experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --out "$d/fit" \
+    --iters 0 --heldout "$d/held/results.csv" > "$d/o" 2>&1; RC=$?
+  expect '[ $RC = 0 ] && grep -q "^train: 2 cells" "$d/o" && grep -q "^heldout: 1 cells, median |r - 1| 0.0[0-3]" "$d/o"' "$(cat "$d/o")"
+  expect '! grep -q "^round" "$d/o"' "$(cat "$d/o")"
+  # the truth's own results are another preset's: refused before any run
+  cal_bad "$(cat "$d/table.csv")\n" "--heldout: $d/truth/results.csv holds none of the 1 held-out cells of $TMP/calbad/t.csv run with preset p on mesh (one-port, no net setting)" \
+    --time-col measured_s --heldout "$d/truth/results.csv"
   sed 's/,train$/,guess/' "$d/table.csv" > "$d/bad.csv"
   experiments/calibrate.sh --preset "$d/start.conf" --table "$d/bad.csv" --time-col measured_s --out "$d/bad" > "$d/o" 2>&1; RC=$?
   expect '[ $RC = 2 ] && grep -q "role .guess. is not train or heldout" "$d/o"' "rc $RC: $(cat "$d/o")"
@@ -586,6 +598,11 @@ calibrate_refuses_bad_tables() {
     "t.csv:3: alltoall_pex on mesh 4x5, len 1024: app alltoall_pex needs a power-of-two node count, not 20"
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "t.csv:2: alltoall_pex on dragonfly 4x4, len 256: a dragonfly's DIMS are PxAxG" --topo dragonfly
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "--topo 'ring' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" --topo ring
+  # --heldout takes a sweep's results.csv with held-out cells to report
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\nalltoall_pex,4x4,4096,0.02,heldout\n' \
+    "--heldout $TMP/calbad/t.csv has no column preset; accepted: the results.csv of a sweep (experiments/sweep.sh)" --heldout "$TMP/calbad/t.csv"
+  printf '%s\n' "$HEADER" > "$TMP/calbad/r.csv"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "--heldout: $TMP/calbad/t.csv has no held-out cells (role heldout) to report" --heldout "$TMP/calbad/r.csv"
 }
 
 # The free parameters are numeric keys of the run tool's table, each once,
