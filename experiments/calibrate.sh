@@ -38,8 +38,10 @@
 #                     rows of this preset, --topo and port model, no net; a
 #                     file with none of the table's held-out cells is refused)
 #   -h, --help
-# Prints each round's values, each training cell's measured and emulated
-# times and, for training and held-out cells apart: the cells, the median
+# Prints each round's values (alpha in ns; each key in its unit, wormsim
+# --list-params), each training cell's measured and emulated times, what
+# --write stored or would store, where the runs are, and, for training
+# and held-out cells apart: the cells, the median
 # of |r - 1|, the geometric mean of r and the cells within 15 %, with
 # r = emulated / measured (experiments/ratios.awk). A user with their own
 # machine's measurements writes such a table and a preset (docs/results.md,
@@ -150,9 +152,9 @@ done <<< "$cells"
 # The held-out cells' emulated times (--heldout), read before any run: a
 # file that holds none of the table's held-out cells on this machine and
 # preset is refused.
+nheld=$(awk '$5 == "heldout"' <<< "$cells" | grep -c .)
 if [ -n "$HELDOUT" ]; then
   held=$(awk -F, -v file="$HELDOUT" -v name="$NAME" -v topo="$TOPO" -v pm="$PM" -f "$HERE/experiments/calheld.awk" "$HELDOUT") || exit 2
-  nheld=$(awk '$5 == "heldout"' <<< "$cells" | grep -c .)
   [ "$nheld" -gt 0 ] || die "--heldout: $TABLE has no held-out cells (role heldout) to report"
   found=$(awk 'NR == FNR { t[$1, $2, $3]; next } $5 == "heldout" && ($1, $2, $3) in t' <(echo "$held") <(echo "$cells") | grep -c .)
   [ "$found" -gt 0 ] || die "--heldout: $HELDOUT holds none of the $nheld held-out cells of $TABLE run with preset $NAME on $TOPO ($PM, no net setting); accepted: the results of a sweep of them with 'preset = $PRESET', 'topo = $TOPO' and 'port_model = $PM'"
@@ -248,4 +250,8 @@ if [ $WRITE = 1 ]; then
     else store "$k" "${P[$k]}"; fi
   done
   echo "wrote $(setting) into $PRESET"
+else
+  echo "$PRESET is unchanged; --write stores $(setting)"
 fi
+[ -n "$HELDOUT" ] || [ "$nheld" = 0 ] || echo "$nheld held-out cells not run: sweep them with 'preset = $PRESET_FILE', 'topo = $TOPO' and 'port_model = $PM', then --iters 0 --heldout RESULTS.csv reports their error"
+echo "the runs: $OUT"

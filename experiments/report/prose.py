@@ -54,21 +54,32 @@ a report that finds none says so. The report of a reproduction's sweep
 also holds its section of this page, made by the same code.
 
 **Calibrating a preset.** `experiments/calibrate.sh` fits any preset to
-any machine's measured times. Write a CSV with the columns app, dims, len,
-the time in seconds and role (train for the cells the fit may read,
-heldout for the rest; decide them before any sweep), then:
+any machine's measured times. Copy a preset (`cp presets/delta.conf
+presets/mine.conf`) and write a CSV with the columns app, dims, len, the
+time in seconds and role (train for the cells the fit may read,
+heldout for the rest; decide them before any sweep; `#` lines and blank
+lines are comments), then:
 
     experiments/calibrate.sh --preset presets/mine.conf --table mine.csv \\
         --fit 'alpha byte_ps' --time-col seconds [--topo mesh] [--write]
 
-It runs the training cells only, fits the free parameters (any numeric
-preset keys; alpha is t_send_ns + t_recv_ns, split evenly) by least
-squares in relative error, prints each round's values and the training
-cells' error, and with --write stores the values in the preset. After a
-sweep of the other cells with that preset, `--heldout results/NAME/results.csv`
-prints their error apart from the training cells'. Only values the
-machine's documentation does not give belong in --fit; cite the rest in
-the preset, as presets/delta.conf does.
+The table is checked whole before any run: a row with an unknown app, a
+malformed dims, len or time, a cell given twice, or a cell the run tool
+refuses on that machine with that preset is refused, naming the table's
+line. It runs the training cells only, with the preset's port model,
+fits the free parameters (numeric keys of `wormsim --list-params`, each
+on a line of the preset, where the fit starts; alpha is t_send_ns +
+t_recv_ns, split evenly) by least squares in relative error, prints each
+round's values and the training cells' error, and with --write stores the
+values in the preset, in place of the numbers on their lines (comments
+and every other line stay). Its probe and check runs go to
+`results/calibrate-NAME` (`--out`); Ctrl-C stops them and leaves the preset
+as it was. Then sweep the held-out cells with the preset (`preset =
+presets/mine.conf`, the same `topo`, and `port_model` as the preset's),
+and `--iters 0 --heldout results/NAME/results.csv` prints their error
+apart from the training cells', both at the preset's values, without a
+new fit. Only values the machine's documentation does not give belong in
+--fit; cite the rest in the preset, as presets/delta.conf does.
 
 A sweep prints a progress line (runs done/total, elapsed, an estimate
 weighted by p^2 (m + 1 KB)), writes `results/NAME/results.csv` (one row

@@ -542,6 +542,7 @@ calibrate_recovers_known_parameters() {
   expect '[ -n "$b" ]' "the byte_ps line lost its spacing or comment: $(grep byte_ps "$d/start.conf")"
   expect '[ $a -ge 1940 ] && [ $a -le 2060 ] && [ $b -ge 970 ] && [ $b -le 1030 ]' "fitted alpha $a, byte_ps $b: $(cat "$d/o")"
   expect 'grep -q "^train: 2 cells" "$d/o"' "$(cat "$d/o")"
+  expect 'grep -q "^1 held-out cells not run: sweep them with .preset = $d/start.conf., .topo = mesh. and .port_model = one-port., then --iters 0 --heldout RESULTS.csv reports their error" "$d/o" && grep -q "^the runs: $d/fit$" "$d/o"' "$(cat "$d/o")"
   # the held-out cell swept with the fitted preset, its error beside the
   # training cells' at the same values (--iters 0: no fit)
   printf 'topo = mesh\npreset = %s\napps = alltoall_pex\ndims = 4x4\nlen = 1024\n' "$d/start.conf" > "$d/held.sweep"
@@ -550,7 +551,7 @@ calibrate_recovers_known_parameters() {
   experiments/calibrate.sh --preset "$d/start.conf" --table "$d/table.csv" --time-col measured_s --out "$d/fit" \
     --iters 0 --heldout "$d/held/results.csv" > "$d/o" 2>&1; RC=$?
   expect '[ $RC = 0 ] && grep -q "^train: 2 cells" "$d/o" && grep -q "^heldout: 1 cells, median |r - 1| 0.0[0-3]" "$d/o"' "$(cat "$d/o")"
-  expect '! grep -q "^round" "$d/o"' "$(cat "$d/o")"
+  expect '! grep -q "^round" "$d/o" && grep -q "^$d/start.conf is unchanged; --write stores t_send_ns=" "$d/o"' "$(cat "$d/o")"
   # the truth's own results are another preset's: refused before any run
   cal_bad "$(cat "$d/table.csv")\n" "--heldout: $d/truth/results.csv holds none of the 1 held-out cells of $TMP/calbad/t.csv run with preset p on mesh (one-port, no net setting)" \
     --time-col measured_s --heldout "$d/truth/results.csv"
