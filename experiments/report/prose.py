@@ -128,7 +128,10 @@ one track per node with a slice per message it sends (select it: the
 detail gives destination, tag and bytes; tag 16777216 is the start
 barrier); the "links" process has one track per directed link (`node 0
 dim 0 +`) with a slice per worm crossing it, named source->destination,
-so contention shows as overlapping or back-to-back worms on one link.
+so contention shows as overlapping or back-to-back worms on one link. A
+wait is a slice on its node's track from the request to its answer; in a
+failed run, a wait that never got one ends where the run stopped, its
+detail `unanswered: src=.. tag=..`.
 The search box finds every worm of a pair (e.g. `3->12`). Large
 machines give large traces; trace a small machine or one run at a time.
 """
