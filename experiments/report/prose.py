@@ -98,7 +98,10 @@ run's key), `group`, `status` (ok, fail, refused), `coll_ns` and
 `coll_ns_node0` (the largest of the times the nodes reported through
 their NICs, and node 0's: the run's records.csv), `sim_time_ns`, `steps`
 (node 0's report), `sends_per_node` and
-`startups_per_node` (largest over the nodes; sends + receives),
+`startups_per_node` (largest over the nodes: the messages.csv rows a
+node is the source of, and those and the rows it receives; a
+multidestination worm counts once a destination and a NIC's flood relay
+as its node's, where summary.json's per-node sends count the posts),
 `messages`, `bytes`, `bytes_per_node` (largest) and `max_msg_bytes`
 (these six count the collective only: messages.csv's steps from 1, the
 barrier's step 0 left out), `max_link_sharing` (steps.csv, the largest
