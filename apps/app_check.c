@@ -168,6 +168,15 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
     const struct coll_algo *a = coll_find_app(app);
     if (!a)
         return 0;                                  /* not a collective: no len= */
+#ifndef WORMSIM_NODE
+    const char *hook = coll_missing_hook(a);
+    if (hook) {                                    /* a NULL hook would crash the checks below */
+        snprintf(err, errlen, "app %s: its struct coll_algo (coll_%s, apps/coll/) gives no .%s; every algorithm "
+                 "gives nsteps, sends, max_msg_blocks and max_hold, an all-to-all or all-gather senders too "
+                 "(docs/collectives.md)", app, app, hook);
+        return -1;
+    }
+#endif
     /* The rooted operations: the call (root, segments ...) as the library
      * will plan it, on a copy of the shape. */
     struct coll_ctx cx = { 0 };

@@ -219,6 +219,12 @@ enum {
 extern const struct coll_algo *const coll_algos[];
 const struct coll_algo *coll_find_app(const char *app);          /* "alltoall_pex" */
 const struct coll_algo *coll_find(enum coll_op op, const char *name);
+/* The first hook an algorithm must give and does not ("nsteps", "sends",
+ * "senders", "max_msg_blocks", "max_hold"), or NULL. An `auto` gives none;
+ * every other algorithm gives all of them, senders() only if it is an
+ * all-to-all or all-gather. Host only: the run tool refuses such an app
+ * before any node starts (app_check), and test_coll_check names it. */
+const char *coll_missing_hook(const struct coll_algo *a);
 
 /* The algorithm `auto` picks for this machine and block length
  * (apps/coll/auto.c documents the table), and why, in `why`. */

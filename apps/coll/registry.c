@@ -111,3 +111,20 @@ unsigned long coll_mem_need(const struct coll_algo *a, const struct app_shape *s
     return (user_blocks(a, sh) + hold + msg) * (unsigned long)len + (13 * hold + 2 * msg) * sizeof(int) + direct +
            sched + 4096;
 }
+
+#ifndef WORMSIM_NODE
+const char *coll_missing_hook(const struct coll_algo *a)
+{
+    if (!strcmp(a->name, "auto"))
+        return NULL;
+    if (!a->nsteps)
+        return "nsteps";
+    if (!a->sends)
+        return "sends";
+    if (!a->senders && (a->op == COLL_ALLTOALL || a->op == COLL_ALLGATHER))
+        return "senders";
+    if (!a->max_msg_blocks)
+        return "max_msg_blocks";
+    return a->max_hold ? NULL : "max_hold";
+}
+#endif
