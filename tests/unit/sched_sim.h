@@ -325,7 +325,8 @@ static int sim_run(struct sim *s, const struct coll_algo *a, const struct app_sh
         qsort(rp.m, (size_t)rp.n, sizeof *rp.m, msg_cmp);
         for (int i = 0; i < sp.n || i < rp.n; i++) {
             if (i >= rp.n)
-                SIM_FAIL("step %d: node %d sends to node %d, which does not receive it", t, sp.m[i].from, sp.m[i].to);
+                SIM_FAIL("step %d: node %d sends to node %d, which does not receive it (node %d's senders() at step "
+                         "%d does not list node %d)", t, sp.m[i].from, sp.m[i].to, sp.m[i].to, t, sp.m[i].from);
             if (i >= sp.n)
                 SIM_FAIL("step %d: node %d waits for node %d, which sends it nothing", t, rp.m[i].to, rp.m[i].from);
             struct sim_msg *x = &sp.m[i], *y = &rp.m[i];

@@ -378,7 +378,9 @@ TEST(checker_catches_a_block_not_held)
 TEST(checker_catches_an_unmatched_send)
 {
     struct coll_algo a = { COLL_ALLTOALL, "x", "x", APP_ANY, p_steps, pex_sends, wrong_senders, one, all, NULL, NULL, 0 };
-    CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"), "which does not receive it");
+    CHECK_CONTAINS(sim_error(&a, "mesh", "4x4"),
+                   "step 1: node 15 sends to node 14, which does not receive it (node 14's senders() at step 1 "
+                   "does not list node 15)");
 }
 
 TEST(checker_catches_an_empty_step)
