@@ -654,11 +654,28 @@ heatmap_names_what_the_run_lacks() {
   e=$("$h" --metric nope "$TMP/hm/sum" 2>&1); expect '[ $? = 2 ] && [[ "$e" == *"metric '"'"'nope'"'"' (METRIC= or --metric) is not one of: flits worms blocked busy" ]]' "$e"
   expect '[ -z "$(find "$TMP/hm" -name "*.png" -o -name ".heatmap.*")" ]'
 }
+# Every algorithm of the registry (apps/coll/algos.def, worms.def), but an
+# auto (which runs one of the others; the README's `<op>_auto` row), is
+# named by the QEMU tests (tests/qemu/*.sh: `coll_ok --app NAME`, or a
+# suite's helper such as `red_ok NAME`) and by a row of the README's
+# tables of collective apps: a new one cannot be added without either.
+every_algorithm_has_a_readme_row_and_a_qemu_run() {
+  local app apps
+  apps=$(sed -n 's/^COLL_\(WORM_\)\{0,1\}ALGO(\([a-z0-9]*\), *\([a-z0-9_]*\),.*/\2_\3/p' apps/coll/algos.def apps/coll/worms.def)
+  expect '[ "$(echo "$apps" | wc -w)" -ge 40 ]' "the registry read: $apps"
+  for app in $apps; do
+    [ "${app%_auto}" = "$app" ] || continue
+    expect 'grep -qw -- "$app" tests/qemu/*.sh' \
+      "$app: no test of tests/qemu/*.sh runs it (a coll_ok --app $app ... in tests/qemu/run.sh or a suite, named in its list; docs/collectives.md)"
+    expect 'grep -qF "\`$app\`" README.md' "$app: no row of the README's tables of collective apps names \`$app\`"
+  done
+}
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
-         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so; do t $x $x; done
+         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
+         every_algorithm_has_a_readme_row_and_a_qemu_run; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
