@@ -212,7 +212,8 @@ enum {
 #undef COLL_WORM_ALGO
 #undef COLL_ALGO
 #define COLL_FACTS(op_, name_) \
-    .op = (enum coll_op)coll_op_##op_, .name = #name_, .app = #op_ "_" #name_, .restr = coll_restr_##op_##_##name_
+    .op = (enum coll_op)coll_op_##op_, .name = #name_, .app = #op_ "_" #name_, \
+    .restr = coll_restr_##op_##_##name_ /* undeclared: no COLL_ALGO(op, name, ...) line in algos.def gives it */
 
 /* The registry (apps/coll/registry.c), in the order of algos.def; the
  * `auto` entries have no schedule (sends == NULL). */
