@@ -315,6 +315,10 @@ coll_ring_torus_3d()     { coll_ok --app allgather_ring --topo torus --dims 4x2x
 coll_allgather_std_16()  { coll_ok --app allgather_std_exchange --topo hypercube --nodes 16 --args len=64
                            expect '[ "$(summary .bytes)" = $((16 * 15 * 64)) ]'; }
 coll_allgather_std_8()   { coll_ok --app allgather_std_exchange --topo hypercube --nodes 8 --args len=7; }
+coll_bruck_5x3()         { coll_ok --app allgather_bruck --topo mesh --dims 5x3 --args len=100
+                           # ceil(lg 15) = 4 messages per node, p - 1 blocks each
+                           expect '[ "$(summary .messages)" = $((15 * 4 + $(barrier_msgs 15))) ] && [ "$(summary .bytes)" = $((15 * 14 * 100)) ]'; }
+coll_bruck_torus_4x4()   { coll_ok --app allgather_bruck --topo torus --dims 4x4 --args len=1024; }
 coll_auto_allgather()    { coll_ok --app allgather_auto --topo torus --dims 5x5 --port-model all-port --args len=64
                            expect 'grep -q "allgather_auto: chose allgather_flood" "$(latest)/node-000.log"'; }
 coll_no_sync()           { coll_ok --app alltoall_gen --topo mesh --dims 4x5 --args 'len=100 sync=0'
@@ -790,7 +794,7 @@ for c in coll_pex_gen_4x5 coll_pex_gen_6x8 coll_pex_gen_shift_4x5 coll_pex_gen_s
          coll_direct_hypercube coll_direct_mesh_4x4 coll_std_exchange_16 coll_std_exchange_32 coll_binary_4x4 coll_binary_8x8 \
          coll_quadrant_4x4 coll_quadrant_8x8 coll_a1_8x8 coll_a1_16x16 coll_an1_4x4 coll_an1_8x8 coll_auto_a2a coll_auto_hypercube \
          coll_flood_5x5 coll_flood_7x7 coll_flood_mesh_4x4 coll_rowcol_5x5 coll_rowcol_4x5 coll_ring_4x5 coll_ring_torus_3d \
-         coll_allgather_std_16 coll_allgather_std_8 coll_auto_allgather coll_no_sync coll_persistent_runs coll_oneshot_calls \
+         coll_allgather_std_16 coll_allgather_std_8 coll_bruck_5x3 coll_bruck_torus_4x4 coll_auto_allgather coll_no_sync coll_persistent_runs coll_oneshot_calls \
          coll_corrupt_fails \
          bad_coll_shape bad_coll_port bad_coll_hyper bad_coll_len0 bad_coll_len_nan bad_coll_len_msg bad_coll_len_mem; do t $c $c; done
 t determinism_under_load determinism

@@ -92,7 +92,7 @@ static const char *shape_name(const struct app_shape *sh)
 /* --- the papers' formulas ----------------------------------------------- */
 
 static int side(const struct app_shape *sh) { return sh->dims[0]; }
-static int lg(int x) { int k = 0; while ((1 << k) < x) k++; return k; }   /* x a power of two */
+static int lg(int x) { int k = 0; while ((1 << k) < x) k++; return k; }   /* ceil(log2 x) */
 static int isqrt(int x) { int r = 0; while ((r + 1) * (r + 1) <= x) r++; return r; }
 
 struct formula {
@@ -143,6 +143,7 @@ static const struct formula formulas[] = {
     { "allgather", "rowcol", rowcol_steps, sum_w_1, NULL, 70 },       /* 2 floor(n/2) */
     { "allgather", "ring", sum_w_1, sum_w_1, NULL, 140 },
     { "allgather", "std_exchange", lg_n, lg_n, NULL, 7 },             /* n t_s */
+    { "allgather", "bruck", lg_n, lg_n, NULL, 140 },                  /* Bruck: ceil(lg p) rounds */
 };
 
 static const struct formula *formula_of(const struct coll_algo *a)
@@ -234,6 +235,7 @@ TEST(blocks_sent_per_node)
     sent_blocks(COLL_ALLTOALL, "gen", "mesh", "7x3", 20);
     sent_blocks(COLL_ALLGATHER, "std_exchange", "hypercube", "32", 31);
     sent_blocks(COLL_ALLGATHER, "ring", "torus", "4x5", 19);
+    sent_blocks(COLL_ALLGATHER, "bruck", "mesh", "7x3", 20);
     for (long N = 8; N <= 32; N *= 2) {
         char d[16];
         snprintf(d, sizeof d, "%ldx%ld", N, N);
