@@ -83,9 +83,6 @@ NAME=$(basename "$PRESET" .conf)
 # PRESET_FILE: the file read and written, as the runs name it (a bare name
 # would send the run tool to presets/ first).
 PRESET_FILE=$(cd "$(dirname "$PRESET")" && pwd)/$(basename "$PRESET")
-# PM: the port model of every run, the preset's (a sweep's runs are
-# one-port unless their definition says otherwise, whatever the preset).
-PM=$(sed -n 's/^[ \t]*port_model[ \t]*=[ \t]*\([a-z-]*\).*/\1/p' "$PRESET" | tail -1); PM=${PM:-one-port}
 OUT=${OUT:-$HERE/results/calibrate-$NAME}
 
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
@@ -142,7 +139,10 @@ ntrain=$(grep -c . <<< "$train")
 # (wormsim --check, memory aside): a machine, length or preset the app or
 # the tool refuses is the table's fault, found before any run.
 KERNEL=${KERNEL:-$HERE/build/arm/node.elf} KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
-. "$HERE/experiments/sweep-cell.sh"   # machine_opts
+. "$HERE/experiments/sweep-cell.sh"   # machine_opts, preset_port_model
+# PM: the port model of every run, the preset's as the run tool reads it
+# (the definitions of the rounds' sweeps name it).
+PM=$(preset_port_model "$PRESET_FILE")
 while read -r app dims len s role line; do
   [ "$role" = train ] || continue
   machine_opts "$TOPO" "$dims" "$PRESET_FILE" "$PM" arm ""

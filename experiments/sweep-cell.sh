@@ -26,6 +26,14 @@ machine_opts() {  # topo dims preset port_model arch net
   MACHINE_OPTS+=(--preset "$3" --port-model "$4" --arch "$5" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV")
   [ -z "$6" ] || MACHINE_OPTS+=(--set "$6")
 }
+# preset_port_model PRESET: the port model a run with that preset takes
+# (wormsim --params: the run tool's reading of it); one-port, the
+# built-in, if the run tool cannot read it (its check then says why).
+preset_port_model() {
+  local pm
+  pm=$("$WORMSIM" --preset "$1" --params 2>/dev/null | sed -n 's/^port_model *= *\([a-z-]*\).*/\1/p')
+  echo "${pm:-one-port}"
+}
 nodes_of() {  # dims -> node count
   case "$1" in n=*) echo "${1#n=}" ;; *) echo "$1" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}' ;; esac
 }

@@ -32,7 +32,7 @@
 #   net         alternatives of `--set` strings separated by | default none
 #   topo        mesh | torus | hypercube | banyan | fattree | dragonfly  default torus
 #   preset      a presets/NAME.conf or a file                  default default
-#   port_model  one-port | all-port                            default one-port
+#   port_model  one-port | all-port                            default the preset's
 #   arch        arm | riscv | mixed                            default arm
 #   args        extra app arguments, e.g. sync=0               default none
 #   timeout     wall-clock limit of one run, 1..86400 seconds  default 600 + nodes
@@ -133,7 +133,7 @@ APPS_LEN=$("$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
 KEYS_OK="apps dims len net topo preset port_model arch args timeout big_nodes"
 REPORT_KEYS="compare paper"   # read by the report only
 declare -A G=()      # current group's values
-declare -A D0=([len]=1024 [net]="" [topo]=torus [preset]=default [port_model]=one-port [arch]=arm [args]="" [timeout]="" [big_nodes]=128)
+declare -A D0=([len]=1024 [net]="" [topo]=torus [preset]=default [port_model]="" [arch]=arm [args]="" [timeout]="" [big_nodes]=128)
 declare -A D=()      # the defaults: D0, then the keys before the first header
 for k in "${!D0[@]}"; do D[$k]=${D0[$k]}; done
 groups=(); RUNS=()
@@ -143,6 +143,9 @@ bad() { echo "sweep: $DEF:$lineno: $*" >&2; exit 2; }
 . "$HERE/experiments/sweep-cell.sh"   # the functions the planner shares with the cells
 check_group() {  # validates G[] of the current group and expands it into RUNS
   local gname=$1 k
+  # no port_model given: the preset's, as a run of it alone would take
+  # (the run tool's --params), so that --port-model does not override it
+  [ -n "${G[port_model]}" ] || G[port_model]=$(preset_port_model "${G[preset]}")
   for k in apps dims; do [ -n "${G[$k]:-}" ] || { lineno=$2; bad "group [$gname] has no '$k' (required keys: apps, dims)"; }; done
   local app dims len net
   for app in ${G[apps]}; do

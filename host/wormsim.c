@@ -203,7 +203,10 @@ static void usage(FILE *f)
 "                         ARGS, memory, node images, QEMU), say so and exit: 0 accepted,\n"
 "                         2 refused with the reason; no node starts\n"
 "      --list-apps        print the node programs and exit\n"
-"      --list-params      print every --set/preset key, its accepted values and default, and exit\n",
+"      --list-params      print every --set/preset key, its accepted values and default, and exit\n"
+"      --params           print every parameter as a run of these options would take it\n"
+"                         (--preset, then --set and the shorthands, in order), in\n"
+"                         params.conf's form, and exit\n",
             machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY), topos);
     net_alloc_list(f);
     net_route_list(f);
@@ -1514,7 +1517,7 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
            O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_LISTP, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
-           O_CHECK, O_OUTPUT, O_MERGE, O_LOGMAX };
+           O_CHECK, O_OUTPUT, O_MERGE, O_LOGMAX, O_PARAMS };
     static const struct option opts[] = {
         { "app", 1, 0, 'a' }, { "nodes", 1, 0, 'n' }, { "topo", 1, 0, 't' }, { "dims", 1, 0, 'd' },
         { "args", 1, 0, 'A' }, { "gdb", 1, 0, 'g' }, { "port-model", 1, 0, O_PORT },
@@ -1527,13 +1530,13 @@ static int run_main(struct host *h, int argc, char **argv)
         { "nic-mem", 1, 0, O_NICMEM }, { "list-apps", 0, 0, O_LIST }, { "list-params", 0, 0, O_LISTP }, { "help", 0, 0, 'h' },
         { "preset", 1, 0, O_PRESET }, { "set", 1, 0, O_SET }, { "trace", 0, 0, O_TRACE }, { "no-jump", 0, 0, O_NOJUMP }, { "check-jump", 0, 0, O_CHECKJUMP }, { "mem-limit", 1, 0, O_MEMLIMIT },
         { "check", 0, 0, O_CHECK }, { "output", 1, 0, O_OUTPUT }, { "merge-pages", 0, 0, O_MERGE },
-        { "log-max", 1, 0, O_LOGMAX }, { 0, 0, 0, 0 },
+        { "log-max", 1, 0, O_LOGMAX }, { "params", 0, 0, O_PARAMS }, { 0, 0, 0, 0 },
     };
     static const struct { int opt; const char *key; } shorthand[] = {
         { O_PORT, "port_model" }, { O_TSEND, "t_send_ns" }, { O_TRECV, "t_recv_ns" },
         { O_CPU, "cpu_ps" }, { O_MSGMAX, "msg_max" }, { O_NICMEM, "nic_mem" },
     };
-    int c, bad = 0;
+    int c, bad = 0, show_params = 0;
     int gdb_at = 0, gdb_len = 0;     /* argv[gdb_at ..] holds --gdb and its value, gdb_len entries */
     optind = 0;                      /* a server parses a run's options afresh each time */
     for (int at = 1; (c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1; at = optind) {
@@ -1582,6 +1585,7 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_LIST: list_apps(stdout); return 0;
         case O_LISTP: params_list(stdout); return 0;
         case O_CHECK: rn.check_only = 1; break;
+        case O_PARAMS: show_params = 1; break;
         case O_MERGE: rn.merge_pages = 1; break;
         case O_LOGMAX: {
             uint64_t v;
@@ -1645,6 +1649,10 @@ static int run_main(struct host *h, int argc, char **argv)
         }
         free(set_key);
         free(set_val);
+    }
+    if (show_params) {               /* what a run of these options would take, as its params.conf */
+        params_write(stdout, &rn.p, port_model);
+        return 0;
     }
     char err[512];
     if (machine_parse(&rn.m, topo, nodes, dims, err, sizeof err)) {

@@ -433,6 +433,18 @@ options_say_what_they_accept() {
 # docs/network.md's table, no more and no fewer, with their defaults; a
 # value one past a key's range is refused naming that range, and the
 # default is accepted.
+# --params: the parameters a run of the given options would take, the
+# preset's and then the --set in order, as params.conf writes them; a
+# preset it cannot read is refused as a run would refuse it.
+params_are_what_a_run_takes() {
+  "$WORMSIM" --preset delta --set 'vcs=4 port_model=all-port' --t-send 5 --params > "$TMP/pp"; local rc=$?
+  expect '[ $rc = 0 ]'
+  expect 'grep -Eq "^vcs += 4 " "$TMP/pp" && grep -Eq "^port_model += all-port " "$TMP/pp"' "$(cat "$TMP/pp")"
+  expect 'grep -Eq "^t_send_ns += 5 " "$TMP/pp" && grep -Eq "^t_recv_ns += 97644 " "$TMP/pp"' "$(cat "$TMP/pp")"
+  expect '[ "$(grep -c " = " "$TMP/pp")" = "$(awk "NF == 0 { exit } NR > 1 && NF >= 3 && \$1 !~ /^\\(/" <("$WORMSIM" --list-params) | wc -l)" ]'
+  "$WORMSIM" --preset nosuch --params > "$TMP/pp" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "presets/nosuch.conf" "$TMP/pp"' "$(cat "$TMP/pp")"
+}
 list_params_is_what_is_accepted() {
   "$WORMSIM" --list-params > "$TMP/lp"; expect '[ $? = 0 ]'
   # the key table: its lines up to the first blank one (the routing functions follow)
@@ -673,7 +685,7 @@ every_algorithm_has_a_readme_row_and_a_qemu_run() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run; do t $x $x; done

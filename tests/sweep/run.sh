@@ -129,6 +129,21 @@ empty_net_alternative_is_the_defaults() {
   expect '[ $RC = 0 ] && grep -q "3 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
 }
 
+# A group without port_model takes its preset's, as a run of the preset
+# alone would (a sweep ran one-port whatever its preset said); one given
+# in the definition still wins.
+port_model_is_the_presets() {
+  printf 'port_model = all-port\n' > "$TMP/allport.conf"
+  printf 'apps = alltoall_pex\ndims = 2x2\nlen = 8\npreset = %s\n[its]\n[given]\nport_model = one-port\n' \
+    "$TMP/allport.conf" > "$TMP/pm.sweep"
+  "$SWEEP" --list -o "$TMP/pm" "$TMP/pm.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && [ "$(awk "{ print \$6 }" "$TMP/l" | sort | tr "\n" " ")" = "all-port one-port " ]' \
+    "rc $RC: $(cat "$TMP/l" "$TMP/e")"
+  printf 'apps = alltoall_pex\ndims = 2x2\nlen = 8\npreset = delta\n' > "$TMP/pm.sweep"
+  "$SWEEP" --list -o "$TMP/pm" "$TMP/pm.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && [ "$(awk "{ print \$6 }" "$TMP/l")" = one-port ]' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
+}
+
 # A sweep runs every app with len= (ARGS), so an app whose ARGS take no
 # len (wormsim --list-apps) is refused, before a run makes a refused row
 # of each of its cells; the apps that take len, and mpi's argv, are not.
@@ -830,6 +845,7 @@ t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_
 t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
 t repeats_are_refused repeats_are_refused
 t empty_net_alternative_is_the_defaults empty_net_alternative_is_the_defaults
+t port_model_is_the_presets port_model_is_the_presets
 t apps_without_len_are_refused apps_without_len_are_refused
 t args_are_checked_before_any_run args_are_checked_before_any_run
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
