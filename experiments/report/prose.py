@@ -75,7 +75,8 @@ values in the preset, in place of the numbers on their lines (comments
 and every other line stay). Its probe and check runs go to
 `results/calibrate-NAME` (`--out`); Ctrl-C stops them and leaves the preset
 as it was. Then sweep the held-out cells with the preset (`preset =
-presets/mine.conf`, the same `topo`, and `port_model` as the preset's),
+presets/mine.conf` and the same `topo`; a sweep takes the preset's port
+model when its definition names none),
 and `--iters 0 --heldout results/NAME/results.csv` prints their error
 apart from the training cells', both at the preset's values, without a
 new fit. Only values the machine's documentation does not give belong in
