@@ -215,6 +215,18 @@ fails_naming() {
   expect '[ $rc = 1 ]' "exit status $rc; $(head -3 "$TMP/emu.out")"
   expect 'grep -q "node $node exited with status [0-9]*: .*$text" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
 }
+# returns_as_wanted MODE [NODE..]: errors.c in MODE under
+# MPI_ERRORS_RETURN ends well, and each NODE's log (node 000 if none
+# given) is $TMP/want line for line: each call and the class it returned.
+returns_as_wanted() {
+  local mode=$1 node; shift
+  emu errors arm 4 "$mode"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  for node in "${@:-000}"; do
+    tr -d '\r' < "$(latest)/node-$node.log" > "$TMP/b"
+    expect 'cmp -s "$TMP/b" "$TMP/want"' "node $node: $(diff "$TMP/b" "$TMP/want")"
+  done
+}
 error_bad_rank() { fails_naming rank 1 "rank 1: MPI_Send: MPI_ERR_RANK: rank 9; accepted: 0..3"; }
 error_bad_tag() { fails_naming tag 0 "rank 0: MPI_Recv: MPI_ERR_TAG: tag 40000; accepted: 0..32767"; }
 error_bad_root() { fails_naming root 0 "rank 0: MPI_Bcast: MPI_ERR_ROOT: root -4"; }
@@ -226,22 +238,16 @@ error_null_buffer() { fails_naming nullbuf 0 "rank 0: MPI_Send: MPI_ERR_BUFFER: 
 error_in_place_buffer() { fails_naming inplace 2 "rank 2: MPI_Recv: MPI_ERR_BUFFER: MPI_IN_PLACE is not a buffer of point to point"; }
 error_in_place_receive() { fails_naming inplacerecv 0 "rank 0: MPI_Allreduce: MPI_ERR_BUFFER: MPI_IN_PLACE as the receive buffer"; }
 error_buffers_return() {
-  emu errors arm 4 buffers; local rc=$?
-  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
-  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
   printf 'buffers %d: MPI_ERR_BUFFER\n' 0 1 2 3 4 > "$TMP/want"; echo "buffers 5: MPI_SUCCESS" >> "$TMP/want"
-  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+  returns_as_wanted buffers
 }
 # Root -1 is a bad root like any other: refused with MPI_ERR_ROOT by every
 # rooted collective (the library took -1 for "no root", and the node
 # stopped on a send to a rank out of range).
 error_root_minus_one() { fails_naming root1 0 "rank 0: MPI_Bcast: MPI_ERR_ROOT: root -1"; }
 error_roots_return() {
-  emu errors arm 4 roots; local rc=$?
-  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
-  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
   printf 'roots %d: MPI_ERR_ROOT\n' 0 1 2 3 4 5 > "$TMP/want"
-  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+  returns_as_wanted roots
 }
 # A null pointer where a call writes its result (a request, a new
 # communicator, group or datatype, an int) is refused with MPI_ERR_ARG,
@@ -250,11 +256,8 @@ error_roots_return() {
 # MPI_STATUS_IGNORE. Under MPI_ERRORS_RETURN each call returns the class.
 error_null_request() { fails_naming nullreq 1 "rank 1: MPI_Isend: MPI_ERR_ARG: null pointer in parameter request"; }
 error_null_outputs_return() {
-  emu errors arm 4 nullouts; local rc=$?
-  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
-  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
   printf 'nullouts %d: MPI_ERR_ARG\n' $(seq 0 27) > "$TMP/want"
-  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+  returns_as_wanted nullouts
 }
 # The calls of an array of requests (Waitall, Testall, Waitany, Testany,
 # Waitsome, Startall) refuse a negative count with MPI_ERR_COUNT (they
@@ -262,11 +265,8 @@ error_null_outputs_return() {
 # MPI_ERR_ARG (the node stopped on a data abort).
 error_negative_count() { fails_naming waitneg 0 "rank 0: MPI_Waitall: MPI_ERR_COUNT: count -1 is negative"; }
 error_request_arrays_return() {
-  emu errors arm 4 counts; local rc=$?
-  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
-  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/b"
   { printf 'counts %d: MPI_ERR_COUNT\n' $(seq 0 5); printf 'counts %d: MPI_ERR_ARG\n' $(seq 6 11); } > "$TMP/want"
-  expect 'cmp -s "$TMP/b" "$TMP/want"' "$(diff "$TMP/b" "$TMP/want")"
+  returns_as_wanted counts
 }
 # MPI_IN_PLACE where a collective does not take it (MPI-3.1 5.2.1) is
 # refused with MPI_ERR_BUFFER by the rank that gives it, naming the
@@ -279,13 +279,8 @@ error_gather_in_place() {
   fails_naming gatherinplace 1 "rank 1: MPI_Gather: MPI_ERR_BUFFER: MPI_IN_PLACE as the send buffer of rank 1; only the root (0) gives it"
 }
 error_in_place_return() {
-  emu errors arm 4 inplaces; local rc=$? node
-  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
   printf 'inplaces %d: MPI_ERR_BUFFER\n' $(seq 0 29) > "$TMP/want"
-  for node in 000 001; do
-    tr -d '\r' < "$(latest)/node-$node.log" > "$TMP/b"
-    expect 'cmp -s "$TMP/b" "$TMP/want"' "node $node: $(diff "$TMP/b" "$TMP/want")"
-  done
+  returns_as_wanted inplaces 000 001
 }
 error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
 error_c_abort() { fails_naming cabort 3 "MPI error: rank 3: abort: signal 6"; }
