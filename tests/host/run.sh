@@ -683,11 +683,81 @@ every_algorithm_has_a_readme_row_and_a_qemu_run() {
   done
 }
 
+# presets/default.conf is the built-in values written out: it sets every
+# key wormsim --list-params lists, and a run of it takes what a run with
+# no preset takes.
+default_preset_is_the_built_in() {
+  "$WORMSIM" --preset default --params > "$TMP/d1"; expect '[ $? = 0 ]'
+  "$WORMSIM" --params > "$TMP/d2"
+  expect 'cmp -s "$TMP/d1" "$TMP/d2"' "$(diff "$TMP/d1" "$TMP/d2")"
+  local key missing=
+  for key in $(awk 'NF == 0 { exit } NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1 }' <("$WORMSIM" --list-params)); do
+    grep -Eq "^$key *=" presets/default.conf || missing="$missing $key"
+  done
+  expect '[ -z "$missing" ]' "keys presets/default.conf does not write out:$missing"
+}
+# Every preset's header comment names every key wormsim --list-params
+# lists: those it sets, with where each value comes from (a documented
+# figure and its source, a modelling choice, or a fit and its training
+# set), and those it leaves to the built-in default, which it says apply.
+# A key added to the parameters fails here until each preset says which
+# it is.
+every_preset_names_each_key_in_its_header() {
+  local f key keys missing= n=0
+  keys=$(awk 'NF == 0 { exit } NR > 1 && NF >= 3 && $1 !~ /^\(/ { print $1 }' <("$WORMSIM" --list-params))
+  for f in presets/*.conf; do
+    n=$((n + 1))
+    grep '^#' "$f" > "$TMP/hdr"
+    for key in $keys; do grep -qw -- "$key" "$TMP/hdr" || missing="$missing $f:$key"; done
+    for key in $(sed -n 's/^\([a-z_]*\) *=.*/\1/p' "$f"); do
+      grep -qw -- "$key" "$TMP/hdr" || missing="$missing $f:$key(set)"
+    done
+    [ "$f" = presets/default.conf ] || grep -q "built-in default" "$TMP/hdr" || missing="$missing $f:(no 'built-in default' line)"
+  done
+  expect '[ $n -ge 3 ] && [ -z "$missing" ]' "not named in the preset's header:$missing"
+}
+# What README.md's table of presets and docs/network.md's Parameters say of
+# each preset is the preset's: every presets/*.conf has a row and a mention,
+# and each figure a row quotes (N VCs, N-byte flits, N flits a VC, N cycle
+# a hop, N MHz or GHz nodes, N MB/s or N byte/ns links, N us start-ups) is
+# the value a run of that preset takes.
+docs_quote_the_presets() {
+  local f name row bad= v want
+  sed -n '/^## Parameters/,/^## /p' docs/network.md > "$TMP/params.md"
+  for f in presets/*.conf; do
+    name=$(basename "$f" .conf)
+    row=$(grep -E "^\| \`$name\` \|" README.md)
+    [ -n "$row" ] || { bad="$bad README:$name(no row)"; continue; }
+    grep -q "\`$name\`" "$TMP/params.md" || bad="$bad network.md:$name(not named)"
+    "$WORMSIM" --preset "$name" --params | sed 's/ *#.*//; s/ *= */=/' > "$TMP/pv"
+    val() { sed -n "s/^$1=//p" "$TMP/pv"; }
+    # figure, unit pattern, key, and the key's value from the figure (awk)
+    while IFS='|' read -r pat key expr; do
+      v=$(printf '%s\n' "$row" | grep -oE "$pat" | head -1 | grep -oE '[0-9.]+' | head -1)
+      [ -n "$v" ] || continue
+      want=$(awk -v x="$v" "BEGIN { printf \"%d\", $expr }")
+      [ "$(val "$key")" = "$want" ] || bad="$bad README:$name:$key(row '$v', preset $(val "$key"))"
+    done <<'EOT'
+[0-9]+ VCs|vcs|x
+[0-9]+-byte flits|flit_bytes|x
+x [0-9]+ flits|buf_flits|x
+[0-9]+ cycles? a hop|hop_cycles|x
+[0-9.]+ MHz nodes|cpu_ps|1e6 / x + 0.5
+[0-9.]+ GHz nodes|cpu_ps|1e3 / x + 0.5
+[0-9.]+ MB/s links|byte_ps|1e6 / x + 0.5
+[0-9.]+ byte/ns|byte_ps|1e3 / x + 0.5
+[0-9.]+ us start-ups|t_send_ns|x * 1000 + 0.5
+[0-9.]+ us start-ups|t_recv_ns|x * 1000 + 0.5
+EOT
+  done
+  expect '[ -z "$bad" ]' "docs quote a preset otherwise:$bad"
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
-         every_algorithm_has_a_readme_row_and_a_qemu_run; do t $x $x; done
+         every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
