@@ -29,7 +29,9 @@ class Costs:
     alpha_ns: a message's start-up, t_send + t_recv (the papers' t_s,
     alpha); byte_ns: one byte on a link (t_d, gamma; byte_ps / 1000);
     flit_ns: one flit through a link, the network's cycle (flit_bytes x
-    byte_ns).
+    byte_ns). Keys the preset leaves out take their built-in defaults
+    (wormsim --list-params). instr_ns: a node instruction (cpu_ps / 1000);
+    clock_text: the node clock as the docs quote it ("40 MHz", "1 GHz").
     """
 
     def __init__(self, values):
@@ -39,10 +41,14 @@ class Costs:
         self.byte_ps = int(values["byte_ps"])
         self.flit_bytes = int(values["flit_bytes"])
         self.nic_cycles = int(values.get("nic_cycles", "1"))
-        self.msg_max = int(values.get("msg_max", "0"))
+        self.msg_max = int(values.get("msg_max", "262144"))
+        self.cpu_ps = int(values.get("cpu_ps", "1000"))
         self.alpha_ns = self.t_send_ns + self.t_recv_ns
         self.byte_ns = self.byte_ps / 1000
         self.flit_ns = self.flit_bytes * self.byte_ps / 1000
+        self.instr_ns = self.cpu_ps / 1000
+        mhz = 1e6 / self.cpu_ps
+        self.clock_text = "%g GHz" % (mhz / 1000) if mhz >= 1000 else "%g MHz" % mhz
 
 
 def costs(root, name):

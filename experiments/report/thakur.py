@@ -55,9 +55,9 @@ def model_seconds(row, alpha, beta):
 
 
 def calibration_text(ctx, costs, alpha, beta):
-    return """Command: `make sweep SWEEP=thakur` (experiments/thakur.sweep), then
+    return ("""Command: `make sweep SWEEP=thakur` (experiments/thakur.sweep), then
 `make results`. Preset `delta` (presets/delta.conf, which gives the source
-of every value): a 2D mesh with XY wormhole routing, one-port nodes, 40 MHz
+of every value): a 2D mesh with XY wormhole routing, one-port nodes, {clock}
 nodes, links at twice the NIC rate and two virtual channels a link (the
 paper's gamma = 1: "even if two messages contend for a link, there is no
 increase in communication time", which one channel a link cannot give: a
@@ -72,7 +72,7 @@ slopes, and alpha = t_send + t_recv and byte_ps move to the least squares
 of the relative error over the five cells, twice. Result: **t_send =
 %.1f us, t_recv = %.1f us (alpha = %.1f us), byte_ps = %d** (a node
 injects a byte every %.3f us at nic_cycles = %d; the node's copying of the
-blocks at 25 ns per instruction adds the rest). Every other
+blocks at {instr_ns} ns per instruction adds the rest). Every other
 cell below is a prediction. The paper's model (dashed lines in the plots)
 is fitted on the same cells: alpha = %.0f us, beta_sat = %.3g us/byte
 (beta_ex = beta_sr = 2 beta_sat), with the paper's f(i) for PEX and GEN;
@@ -89,7 +89,8 @@ Each cell: emulated s / paper s (ratio emulated/paper); "-" not run.
 
 """ % (costs.t_send_ns / 1000, costs.t_recv_ns / 1000, costs.alpha_ns / 1000, costs.byte_ps,
        costs.byte_ps * costs.nic_cycles / 1e6, costs.nic_cycles, alpha * 1e6, beta * 1e6,
-       wall_time(ctx.sweep_dir(SWEEP)))
+       wall_time(ctx.sweep_dir(SWEEP)))).replace("{clock}", costs.clock_text).replace(
+           "{instr_ns}", "%g" % costs.instr_ns)
 
 
 def paper_tables(doc, cells):

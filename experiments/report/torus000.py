@@ -13,7 +13,7 @@ APPS = ("alltoall_a1", "alltoall_an1", "alltoall_pex", "alltoall_gen")
 CURVE_STEP = 1.414        # sqrt 2: two formula points per doubling of m
 
 INTRO = """Command: `make sweep SWEEP=torus000` (experiments/torus000.sweep), preset
-`default` (1 GHz nodes, alpha = 500 + 500 ns, 1 byte/ns links and NICs,
+`default` ({machine},
 one-port). N is the side of the N x N torus, m the block length.
 Measured per node (the largest over the nodes): **start-ups** = messages
 sent by the node; **transmitted** = blocks (bytes / m) the node sent;
@@ -142,16 +142,24 @@ def crossovers(doc, rows, costs):
         if below:
             text += (" The formulas' crossover leaves out the rearrangement term (10N^2 m t_r for A1, 0 for"
                      " the direct algorithms); on the emulated node rearranging is real work, copying and"
-                     " indexing blocks at 1 ns per instruction, and A1 relays blocks through master nodes"
-                     " (the relayed column).")
+                     " indexing blocks at %g ns per instruction, and A1 relays blocks through master nodes"
+                     " (the relayed column)." % costs.instr_ns)
         doc.line(text)
 
 
+def machine_text(costs):
+    """The preset's node clock, start-ups and link and NIC rates, as INTRO
+    quotes them."""
+    nic = " and NICs" if costs.nic_cycles == 1 else ", NICs at 1/%d of it" % costs.nic_cycles
+    return "%s nodes, alpha = %d + %d ns, %g byte/ns links%s" % (
+        costs.clock_text, costs.t_send_ns, costs.t_recv_ns, 1 / costs.byte_ns, nic)
+
+
 def section(ctx, doc):
-    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO)
+    costs = preset.of_rows(ctx.root, ctx.rows(SWEEP))
+    rows = md.open_section(ctx, doc, SWEEP, TITLE, INTRO.replace("{machine}", machine_text(costs)))
     if rows is None:
         return
-    costs = preset.of_rows(ctx.root, rows)
     count_table(doc, rows, costs)
     for dims in sorted({r["dims"] for r in rows}, key=str.encode):
         link = time_plot(ctx, dims, rows, costs)

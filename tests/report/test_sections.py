@@ -197,3 +197,24 @@ class Worms(unittest.TestCase):
         text = pathmc002.reading(t)
         self.assertIn("beat the single worm in 1 of 1 cases (16 nodes at 64 B).", text)
         self.assertIn("beats both U-mesh and recursive doubling in 1 of 1 mesh cases", text)
+
+
+class PresetFigures(unittest.TestCase):
+    """The sections quote their preset's node clock, start-ups and rates
+    from the preset itself, so an edit of presets/*.conf moves the prose
+    with it."""
+
+    def test_clock_and_instruction(self):
+        delta = preset.Costs({"t_send_ns": "97644", "t_recv_ns": "97644", "byte_ps": "132820",
+                              "flit_bytes": "4", "cpu_ps": "25000", "nic_cycles": "2"})
+        self.assertEqual((delta.clock_text, delta.instr_ns), ("40 MHz", 25))
+        self.assertEqual((DEFAULT.clock_text, DEFAULT.instr_ns), ("1 GHz", 1))
+        self.assertEqual(DEFAULT.msg_max, preset.Costs({"t_send_ns": "1", "t_recv_ns": "1", "byte_ps": "1",
+                                                        "flit_bytes": "1"}).msg_max)
+
+    def test_torus000_machine(self):
+        self.assertEqual(torus000.machine_text(DEFAULT), "1 GHz nodes, alpha = 500 + 500 ns, 1 byte/ns links and NICs")
+        slow = preset.Costs({"t_send_ns": "700", "t_recv_ns": "300", "byte_ps": "2000", "flit_bytes": "8",
+                             "cpu_ps": "6667", "nic_cycles": "2"})
+        self.assertEqual(torus000.machine_text(slow),
+                         "149.993 MHz nodes, alpha = 700 + 300 ns, 0.5 byte/ns links, NICs at 1/2 of it")
