@@ -42,6 +42,7 @@
 #include "relay/link.h"
 #include "relay/relay.h"
 #include "relay/node_host.h"
+#include "relay/same_run.h"
 #include "launch/app_mem.h"
 #include "out/replay.h"
 #include "files.h"
@@ -1417,6 +1418,56 @@ static int agree(int ok)
     return all;
 }
 
+/* This rank's run, summed up (relay/same_run.h): options, parameters,
+ * and each wanted ISA's node image and QEMU template. */
+static void same_note(const struct run *rn, int argc, char **argv, struct same_run *s)
+{
+    memset(s, 0, sizeof *s);
+    same_words(s, SAME_OPTIONS, argv + 1, argc - 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        params_write(f, &rn->p, rn->m.all_port);
+        fclose(f);
+    }
+    s->sum[SAME_PARAMS] = same_sum(SAME_START, text ? text : "", len);
+    free(text);
+    for (int a = 0; a < ARCH_COUNT; a++) {
+        if (!rn->image[a])
+            continue;
+        const struct node_image *im = &rn->image[a]->im;
+        uint64_t h = same_sum(SAME_START, &im->entry, sizeof im->entry);
+        for (int k = 0; k < im->nseg; k++) {
+            h = same_sum(h, &im->seg[k].off, sizeof im->seg[k].off);
+            h = same_sum(h, im->seg[k].bytes, im->seg[k].len);
+        }
+        s->sum[SAME_IMAGE_ARM + a] = h;
+        same_words(s, SAME_TEMPLATE_ARM + a, rn->tpl[a].argv, rn->tpl[a].argc);
+    }
+}
+
+/* Under MPI, after every rank accepted its options: 1 if every rank's
+ * run is rank 0's; else each rank that differs says what, and 0 (on every
+ * rank), before any node starts. */
+static int same_as_rank0(const struct run *rn, int argc, char **argv)
+{
+    struct same_run mine, root;
+    same_note(rn, argc, argv, &mine);
+    root = mine;
+    link_bcast(&root, sizeof root);
+    int d = same_first_diff(&mine, &root), root_ok;
+    if (d == SAME_OPTIONS)
+        fprintf(stderr, "wormsim: on host %s (rank %d): its options (%s) differ from rank 0's (%s); every rank "
+                "takes the same: mpirun -np K wormsim-mpi OPTIONS\n", link_host(), link_rank(), mine.options,
+                root.options);
+    else if (d >= 0)
+        fprintf(stderr, "wormsim: on host %s (rank %d): its %s differs from rank 0's on host %s; every host "
+                "needs the same checkout and build at the same path\n", link_host(), link_rank(),
+                same_item_name(d), link_host_of(0));
+    return link_agree(d < 0, &root_ok);
+}
+
 /* A node host's part of the run (rank > 0 of wormsim-mpi, host/relay/link.h). */
 static int node_host_main(struct run *rn)
 {
@@ -1725,7 +1776,7 @@ static int run_main(struct host *h, int argc, char **argv)
             return 2;
         }
     }
-    if (!agree(1))
+    if (!agree(1) || (link_size() > 1 && !same_as_rank0(&rn, argc, argv)))
         return 2;
     if (rn.check_only) {            /* everything above passed; no run directory, no node */
         int own;

@@ -100,6 +100,29 @@ mpi_bad_option_is_said_once() {
   expect '[ $rc != 0 ] && [ "$(grep -c "^wormsim: --pool needs a pool name" "$TMP/b")" = 1 ]' "exit $rc: $(cat "$TMP/b")"
 }
 
+# Every rank runs rank 0's machine: a rank given other options (mpirun's
+# "A : B" form), or whose host has another node image at the same path,
+# refuses the run, naming its rank and what differs, before any node starts.
+mpi_ranks_run_rank0s_machine() {
+  local before; before=$(ndirs)
+  timeout 60 mpirun -np 2 "$WORMSIM_MPI" --kernel "$KERNEL" --runs-dir "$RUNS" --app hello --nodes 4 \
+    : -np 1 "$WORMSIM_MPI" --kernel "$KERNEL" --runs-dir "$RUNS" --app hello --nodes 4 --arch riscv > "$TMP/d" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/d")"
+  expect '[ "$(grep -c "(rank 2): its options (.*--arch riscv) differ from rank 0.s (.*--nodes 4)" "$TMP/d")" = 1 ]' "$(cat "$TMP/d")"
+  expect '! grep -q "output of node\|(rank 1)" "$TMP/d"' "$(cat "$TMP/d")"
+  expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
+  # the same words, another image: node.elf read from each rank's directory
+  mkdir -p "$TMP/wd0" "$TMP/wd2"; cp "$KERNEL" "$TMP/wd0/node.elf"; cp "$KERNEL" "$TMP/wd2/node.elf"
+  local off; off=$(grep -obUa "hello from node" "$TMP/wd2/node.elf" | head -1 | cut -d: -f1)
+  printf H | dd of="$TMP/wd2/node.elf" bs=1 seek="$off" conv=notrunc status=none
+  local w; w=$(realpath "$WORMSIM_MPI")
+  timeout 60 mpirun -np 2 -wdir "$TMP/wd0" "$w" --kernel node.elf --runs-dir "$RUNS" --app hello --nodes 4 \
+    : -np 1 -wdir "$TMP/wd2" "$w" --kernel node.elf --runs-dir "$RUNS" --app hello --nodes 4 > "$TMP/d" 2>&1; rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/d")"
+  expect '[ "$(grep -c "(rank 2): its ARM node image differs from rank 0.s" "$TMP/d")" = 1 ]' "$(cat "$TMP/d")"
+  expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
+}
+
 # A run over 3 ranks that stays up (node 0 spins, the others wait), with
 # options "$@" besides; sets mpid (mpirun) and rpids (rank 0, 1, 2), and
 # waits for the 4 QEMUs. HUNG_TRAP: what else a failing test undoes.
@@ -221,7 +244,7 @@ mpi_gdb_names_the_host() {
 }
 
 for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_hostile_nodes_are_named_as_on_one_host \
-         mpi_bad_option_is_said_once mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
+         mpi_bad_option_is_said_once mpi_ranks_run_rank0s_machine mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
          mpi_interrupt_writes_the_summary mpi_gdb_names_the_host; do t $m $m; done
 if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/mm/ksm/run ] && printf '6.7\n%s\n' "$(uname -r)" | sort -V -C; then
   t mpi_merged_nodes_keep_figures mpi_merged_nodes_keep_figures
