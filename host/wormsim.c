@@ -115,6 +115,9 @@ struct run {
     struct remote *rem;
     struct pace_watch pace;          /* a paced start's progress (merge_pace_look) */
     int hosts_done;                  /* node hosts that answered END */
+    /* nodes whose console passed --log-max, on every host, and the lowest
+     * of them (-1: none); known once every host answered END */
+    int logs_cut, first_cut;
 };
 
 struct remote {
@@ -808,6 +811,11 @@ static void on_link(struct run *rn)
             break;
         case LINK_DONE:
             rn->hosts_done++;
+            if (h.value > 0 && h.node < (uint32_t)rn->m.nodes) {
+                rn->logs_cut += h.value;
+                if (rn->first_cut < 0 || (int)h.node < rn->first_cut)
+                    rn->first_cut = (int)h.node;
+            }
             break;
         case LINK_GDB:
             if (h.node != (uint32_t)rn->gdb_node || gdb_announce(rn, h.value, link_host_of(from)))
@@ -880,20 +888,29 @@ static void on_timer(struct run *rn)
 /* Every node goes back to the pool: kept warm after a run that went well
  * (it posted EXIT), killed and reaped otherwise. Its rings during the
  * run are counted first. */
+static void stop_node_hosts(struct run *rn);
 static void stop_nodes(struct run *rn)
 {
-    int over = 0, first = -1;
+    rn->logs_cut = 0;
+    rn->first_cut = -1;
     for (int i = 0; i < rn->m.nodes; i++)
         if (rn->nd[i]) {
             rn->out.doorbells += nic_mem_rings(&rn->nd[i]->mem);
-            if (pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]) && !over++)
-                first = i;
+            if (pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]) && !rn->logs_cut++)
+                rn->first_cut = i;
             rn->nd[i] = NULL;
         }
-    if (over)
+    stop_node_hosts(rn);
+    if (rn->logs_cut)
         printf("wormsim: %d node%s wrote more than --log-max (%llu bytes) to the console, node %d first; "
                "each log keeps the first bytes and says how many more came (node-%03d.log)\n",
-               over, over > 1 ? "s" : "", rn->log_max, first, first);
+               rn->logs_cut, rn->logs_cut > 1 ? "s" : "", rn->log_max, rn->first_cut, rn->first_cut);
+}
+
+/* The node hosts stop theirs and answer DONE, with their nodes whose
+ * logs were cut; their node logs are complete then. */
+static void stop_node_hosts(struct run *rn)
+{
     if (!rn->rem)
         return;
     /* The node hosts stop theirs and answer DONE; their node logs are

@@ -17,7 +17,8 @@
  *                   DIED    the node's QEMU ended (its wait status)
  *                   GDB     the node with the gdbstub waits on this host and port
  *                   ERROR   the host could not serve its nodes (text)
- *                   DONE    every node of the host is stopped
+ *                   DONE    every node of the host is stopped; value: how many wrote
+ *                           more console than their log keeps (--log-max), node: the first
  * Messages between two ranks arrive in the order sent (MPI's
  * non-overtaking rule: one communicator, one tag), so a CONFIG is applied
  * before the NOTIFY that brings the link up.
@@ -40,7 +41,8 @@ struct link_hdr {
     uint32_t node;        /* the node's rank in the machine */
     int32_t  value;       /* DIED: the wait status; GDB: the port; BELL: the node's
                              rings it stands for that brought nothing, counted
-                             from its eventfd (0 when it brings something) */
+                             from its eventfd (0 when it brings something);
+                             DONE: the host's nodes whose logs were cut */
     uint32_t len;         /* bytes of body after the header */
 };
 

@@ -144,13 +144,19 @@ static void paced_stalled(void *ctx, const char *err)
     node_host_error("%s", err);
 }
 
-static void stop_all(struct pool *p, struct hosted *hs, int nodes)
+/* Stop every node; returns how many wrote more than their log keeps
+ * (--log-max), *first the lowest of them (-1: none). */
+static int stop_all(struct pool *p, struct hosted *hs, int nodes, int *first)
 {
+    int over = 0;
+    *first = -1;
     for (int i = 0; i < nodes; i++)
         if (hs[i].nd) {
-            pool_give_back(p, hs[i].nd, 0);
+            if (pool_give_back(p, hs[i].nd, 0) && !over++)
+                *first = i;
             hs[i].nd = NULL;
         }
+    return over;
 }
 
 int node_host_run(const struct node_host_job *j)
@@ -237,9 +243,9 @@ int node_host_run(const struct node_host_job *j)
         if (rc < 0 && j->pace)
             pace_queue_run(&q, now_s(), PACE_LOOK_MS / 1000.0, &calls);
     }
-    stop_all(j->pool, hs, j->nodes);
+    int first, over = stop_all(j->pool, hs, j->nodes, &first);
     if (rc == 0)
-        link_send(0, LINK_DONE, 0, 0, NULL, 0);
+        link_send(0, LINK_DONE, over ? (uint32_t)first : 0, over, NULL, 0);
     pace_queue_free(&q);
     free(hs);
     return rc;

@@ -123,6 +123,17 @@ mpi_ranks_run_rank0s_machine() {
   expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
 }
 
+# --log-max caps the node logs a node host writes, and the run says so
+# once, as on one host: node 3, on rank 2, prints without end.
+mpi_log_max_reaches_node_hosts() {
+  wm 3 --app hang --nodes 4 --args 'node=3 how=print' --hang-timeout 2 --log-max 1024 > "$TMP/l" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/l")"
+  expect '[ "$(summary ".placement.node_rank[3]")" = 2 ]' "$(summary .placement)"
+  expect '[ "$(grep -c "^wormsim: 1 node wrote more than --log-max (1024 bytes) to the console, node 3 first" "$TMP/l")" = 1 ]' "$(cat "$TMP/l")"
+  expect 'tail -1 "$(latest)/node-003.log" | grep -q "^\[wormsim: this log keeps the node.s first 1024 console bytes"' "$(tail -c 300 "$(latest)/node-003.log")"
+  expect '[ "$(stat -c %s "$(latest)/node-003.log")" -lt 1300 ]' "$(stat -c %s "$(latest)/node-003.log") bytes"
+}
+
 # A run over 3 ranks that stays up (node 0 spins, the others wait), with
 # options "$@" besides; sets mpid (mpirun) and rpids (rank 0, 1, 2), and
 # waits for the 4 QEMUs. HUNG_TRAP: what else a failing test undoes.
@@ -244,7 +255,8 @@ mpi_gdb_names_the_host() {
 }
 
 for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_hostile_nodes_are_named_as_on_one_host \
-         mpi_bad_option_is_said_once mpi_ranks_run_rank0s_machine mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
+         mpi_bad_option_is_said_once mpi_ranks_run_rank0s_machine mpi_log_max_reaches_node_hosts \
+         mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
          mpi_interrupt_writes_the_summary mpi_gdb_names_the_host; do t $m $m; done
 if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/mm/ksm/run ] && printf '6.7\n%s\n' "$(uname -r)" | sort -V -C; then
   t mpi_merged_nodes_keep_figures mpi_merged_nodes_keep_figures
