@@ -1448,16 +1448,16 @@ static void same_note(const struct run *rn, int argc, char **argv, struct same_r
         params_write(f, &rn->p, rn->m.all_port);
         fclose(f);
     }
-    s->sum[SAME_PARAMS] = same_sum(SAME_START, text ? text : "", len);
+    s->sum[SAME_PARAMS] = fnv1a(FNV_START, text ? text : "", len);
     free(text);
     for (int a = 0; a < ARCH_COUNT; a++) {
         if (!rn->image[a])
             continue;
         const struct node_image *im = &rn->image[a]->im;
-        uint64_t h = same_sum(SAME_START, &im->entry, sizeof im->entry);
+        uint64_t h = fnv1a(FNV_START, &im->entry, sizeof im->entry);
         for (int k = 0; k < im->nseg; k++) {
-            h = same_sum(h, &im->seg[k].off, sizeof im->seg[k].off);
-            h = same_sum(h, im->seg[k].bytes, im->seg[k].len);
+            h = fnv1a(h, &im->seg[k].off, sizeof im->seg[k].off);
+            h = fnv1a(h, im->seg[k].bytes, im->seg[k].len);
         }
         s->sum[SAME_IMAGE_ARM + a] = h;
         same_words(s, SAME_TEMPLATE_ARM + a, rn->tpl[a].argv, rn->tpl[a].argc);

@@ -52,6 +52,7 @@
 #include "show.h"
 #include "files.h"
 #include "../apps/number.h"
+#include "../fnv.h"
 
 enum pattern { P_UNIFORM, P_TRANSPOSE, P_BITCOMP, P_BITREV, P_TORNADO, P_HOTSPOT, P_NEIGHBOR };
 static const char *const pattern_names[] = { "uniform", "transpose", "bitcomp", "bitrev", "tornado", "hotspot", "neighbor" };
@@ -293,16 +294,17 @@ static int run_once(const struct cfg *c, struct result *res, char *err, size_t e
     return 0;
 }
 
-static uint64_t fold(uint64_t h, uint64_t v)      /* FNV-1a over the 8 bytes of v */
+static uint64_t fold(uint64_t h, uint64_t v)      /* FNV-1a over the 8 bytes of v, low byte first */
 {
+    unsigned char b[8];
     for (int i = 0; i < 8; i++)
-        h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
-    return h;
+        b[i] = (unsigned char)(v >> (8 * i));
+    return fnv1a(h, b, sizeof b);
 }
 
 /* A run's digest: every message's times (fold_msg, in a fixed order),
  * then every link's counters and the network's totals (fold_net). */
-#define DIGEST_START 0xcbf29ce484222325ull
+#define DIGEST_START FNV_START
 static uint64_t fold_msg(uint64_t h, const struct net_msg *m)
 {
     h = fold(h, m->c_inject);

@@ -2,21 +2,11 @@
 #include <string.h>
 #include "same_run.h"
 
-uint64_t same_sum(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 void same_words(struct same_run *s, int i, char *const *words, int n)
 {
-    uint64_t h = SAME_START;
+    uint64_t h = FNV_START;
     for (int k = 0; k < n; k++)
-        h = same_sum(h, words[k], strlen(words[k]) + 1);
+        h = fnv1a(h, words[k], strlen(words[k]) + 1);
     s->sum[i] = h;
     if (i != SAME_OPTIONS)
         return;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "../fnv.h"            /* the sums: fnv1a from FNV_START */
 
 enum same_item {
     SAME_OPTIONS,           /* the run's command-line words */
@@ -28,9 +29,6 @@ struct same_run {
     char options[SAME_SHOWN];        /* the words, space-separated (cut short if longer) */
 };
 
-/* FNV-1a over n bytes, continuing h (start with SAME_START). */
-#define SAME_START 0xcbf29ce484222325ull
-uint64_t same_sum(uint64_t h, const void *p, size_t n);
 /* Item i summed over words (each with its terminating 0). */
 void same_words(struct same_run *s, int i, char *const *words, int n);
 /* The first item that differs, or -1. */
