@@ -237,7 +237,8 @@ run_refused() {
 # arch, port_model, preset and net that it refuses alone beside the shape;
 # else all of the machine's keys. Keys at their built-in default have no line.
 machine_fault() {
-  local topo=${G[topo]} dims=$2 net=$3 p=${D0[preset]} m=${D0[port_model]} a=${D0[arch]} at k keys=""
+  local topo=${G[topo]} dims=$2 net=$3 p=${D0[preset]} m a=${D0[arch]} at k keys=""
+  m=$(preset_port_model "$p")            # the default preset's, as a group naming none takes
   if machine_refused "$topo" "$dims" "$p" "$m" "$a" "" > /dev/null; then
     if "$WORMSIM" --check --app hello --topo "$topo" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV" \
          --mem-limit 1073741824 > /dev/null 2>&1; then at="dims topo"; else at=topo; fi

@@ -628,7 +628,9 @@ calibrate_refuses_bad_fit_keys() {
   local h='app,dims,len,s,role\nalltoall_pex,4x4,256,0.003,train\nalltoall_pex,4x4,1024,0.006,train\n'
   cal_bad "$h" "--fit: 'link_cycles' is not a parameter; accepted: alpha (t_send_ns + t_recv_ns) or the numeric keys of wormsim --list-params: t_send_ns t_recv_ns" --fit 'alpha link_cycles'
   cal_bad "$h" "--fit: 'switching' takes wormhole|cut-through|store-and-forward, not a number; accepted: alpha" --fit 'alpha switching'
-  cal_bad "$h" "the preset $TMP/calbad/p.conf has no line 'credit_delay = N' to start the fit of credit_delay from; add one (the built-in value is 0)" --fit 'alpha credit_delay'
+  sed '/^credit_delay/d' presets/default.conf > "$TMP/calbad/nocredit.conf"
+  cal_bad "$h" "the preset $TMP/calbad/nocredit.conf has no line 'credit_delay = N' to start the fit of credit_delay from; add one (the built-in value is 0)" \
+    --fit 'alpha credit_delay' --preset "$TMP/calbad/nocredit.conf"
   cal_bad "$h" "--fit: 'byte_ps' is given twice; accepted: each key once" --fit 'byte_ps byte_ps'
   cal_bad "$h" "--fit: alpha is t_send_ns + t_recv_ns; accepted: alpha or those keys, not both" --fit 't_send_ns alpha'
   cal_bad "$h" "--fit names no parameter; accepted: alpha" --fit ' '
