@@ -126,9 +126,9 @@ setting() {  # [KEY VALUE]
   echo "${s# }"
 }
 
-# The apps a cell may name: those whose ARGS take len= (as the sweep's).
-APPS_LEN=$("$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
-  if (a != $0 && (a ~ /^any words/ || a ~ /(^|, )len=/)) print $1 }' | tr '\n' ' ')
+KERNEL=${KERNEL:-$HERE/build/arm/node.elf} KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
+. "$HERE/experiments/sweep-cell.sh"   # apps_with_len, machine_opts, preset_port_model
+APPS_LEN=$(apps_with_len)            # the apps a cell may name, as a sweep's runs
 # The table's cells, checked whole (experiments/caltable.awk): one line
 # each, "app dims len seconds role LINE".
 cells=$(awk -F, -v file="$TABLE" -v tc="$TCOL" -v apps="${APPS_LEN% }" -f "$HERE/experiments/caltable.awk" "$TABLE") || exit 2
@@ -138,8 +138,6 @@ ntrain=$(grep -c . <<< "$train")
 # Each training cell as its runs will start, judged by the run tool
 # (wormsim --check, memory aside): a machine, length or preset the app or
 # the tool refuses is the table's fault, found before any run.
-KERNEL=${KERNEL:-$HERE/build/arm/node.elf} KERNEL_RISCV=${KERNEL_RISCV:-$HERE/build/riscv/node.elf}
-. "$HERE/experiments/sweep-cell.sh"   # machine_opts, preset_port_model
 # PM: the port model of every run, the preset's as the run tool reads it
 # (the definitions of the rounds' sweeps name it).
 PM=$(preset_port_model "$PRESET_FILE")

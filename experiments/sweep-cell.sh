@@ -11,8 +11,8 @@
 # WORMSIM, KERNEL, KERNEL_RISCV, NAME, TOTAL, TODO_W, SKIPPED, T0, TTY.
 #
 # Sourced (by sweep.sh), it only defines the functions the planner shares
-# with the cells: machine_opts, nodes_of, csv_col, csv_cols, key_of, weight, fmt_t,
-# collect, pool_up, pool_alive.
+# with the cells: machine_opts, apps_with_len, preset_port_model, nodes_of, csv_col,
+# csv_cols, key_of, weight, fmt_t, collect, pool_up, pool_alive.
 #
 # Invariant: a row is appended only when its run has ended, in one write
 # under $LOCK; a run killed by a signal leaves no row, so a resumed sweep
@@ -25,6 +25,13 @@ machine_opts() {  # topo dims preset port_model arch net
   case "$2" in n=*) MACHINE_OPTS+=(--nodes "${2#n=}") ;; *) MACHINE_OPTS+=(--dims "$2") ;; esac
   MACHINE_OPTS+=(--preset "$3" --port-model "$4" --arch "$5" --kernel "$KERNEL" --kernel-riscv "$KERNEL_RISCV")
   [ -z "$6" ] || MACHINE_OPTS+=(--set "$6")
+}
+# apps_with_len: the apps whose ARGS take len= (or any words, as mpi's
+# argv), space-separated (wormsim --list-apps): a sweep's runs and a
+# calibration's cells pass len=, so no other app can be one.
+apps_with_len() {
+  "$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
+    if (a != $0 && (a ~ /^any words/ || a ~ /(^|, )len=/)) print $1 }' | tr '\n' ' '
 }
 # preset_port_model PRESET: the port model a run with that preset takes
 # (wormsim --params: the run tool's reading of it); one-port, the

@@ -126,10 +126,6 @@ command -v parallel > /dev/null || die "runs need GNU parallel: install the Debi
 
 # --- Parse and check the definition: one line per run on stdout ----------
 APPS_OK=$("$WORMSIM" --list-apps | awk '{print $1}' | tr '\n' ' ')
-# The apps whose ARGS take len= (or any words, as mpi's argv): every run
-# of a sweep passes len=, so no other app can run in one.
-APPS_LEN=$("$WORMSIM" --list-apps | awk '{ a = $0; sub(/.* \(ARGS: /, "", a)
-  if (a != $0 && (a ~ /^any words/ || a ~ /(^|, )len=/)) print $1 }' | tr '\n' ' ')
 KEYS_OK="apps dims len net topo preset port_model arch args timeout big_nodes"
 REPORT_KEYS="compare paper"   # read by the report only
 declare -A G=()      # current group's values
@@ -141,6 +137,7 @@ lineno=0; group=""; ingroup=0
 
 bad() { echo "sweep: $DEF:$lineno: $*" >&2; exit 2; }
 . "$HERE/experiments/sweep-cell.sh"   # the functions the planner shares with the cells
+APPS_LEN=$(apps_with_len)            # every run of a sweep passes len=
 check_group() {  # validates G[] of the current group and expands it into RUNS
   local gname=$1 k
   # no port_model given: the preset's, as a run of it alone would take
