@@ -1624,3 +1624,15 @@ int engine_all_exited(const struct engine *r)
             return 0;
     return 1;
 }
+
+uint64_t engine_time_reached(const struct engine *r)
+{
+    uint64_t t = 0;
+    for (int i = 0; i < r->n; i++) {
+        const struct node *n = &r->nodes[i];
+        uint64_t u = n->state == NODE_BLOCKED && n->blk.time_ns > n->lb ? n->blk.time_ns : n->lb;
+        if (u > t)
+            t = u;
+    }
+    return t;
+}

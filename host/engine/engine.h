@@ -242,6 +242,11 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len);
 /* 1 if every node has posted EXIT. */
 int engine_all_exited(const struct engine *r);
 
+/* The latest simulated time a node is known to have reached: its clock,
+ * or the time of the request it waits on if later. For a run that
+ * stopped before its nodes exited (sim_end is the last exit). */
+uint64_t engine_time_reached(const struct engine *r);
+
 /* Mark a node failed (fault, death) so it no longer holds time back. */
 void engine_node_failed(struct engine *r, int rank);
 

@@ -168,13 +168,7 @@ void results_print(const struct engine *r, const struct report *rep, const struc
     if (!o->ok)
         fprintf(f, "  %s\n", o->error);
     fprintf(f, "  node ISA        %s\n", isa);
-    uint64_t reached = 0;            /* the latest time a node is known to have reached */
-    for (int i = 0; i < r->n; i++) {
-        const struct node *nd = &r->nodes[i];
-        uint64_t t = nd->state == NODE_BLOCKED && nd->blk.time_ns > nd->lb ? nd->blk.time_ns : nd->lb;
-        if (t > reached)
-            reached = t;
-    }
+    uint64_t reached = engine_time_reached(r);
     if (!o->ok && reached > r->sim_end)
         fprintf(f, "  simulated time  %llu ns (the last exit); the nodes had reached %llu ns when the run "
                 "stopped\n", (unsigned long long)r->sim_end, (unsigned long long)reached);

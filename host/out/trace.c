@@ -125,28 +125,15 @@ static void write_event(struct out *o, const struct ev *e)
           (double)(e->t1 - e->t0) / 1000.0, e->detail);
 }
 
-/* The simulated time the nodes had reached when the run stopped: the
- * latest of their clocks and of the times their open requests were made
- * (results.c prints the same figure for a failed run). */
-static uint64_t reached(const struct engine *r)
-{
-    uint64_t t = r->sim_end;
-    for (int i = 0; i < r->n; i++) {
-        const struct node *n = &r->nodes[i];
-        uint64_t u = n->state == NODE_BLOCKED && n->blk.time_ns > n->lb ? n->blk.time_ns : n->lb;
-        if (u > t)
-            t = u;
-    }
-    return t;
-}
-
 /* A wait is traced when its answer comes; a node still waiting when the
  * run stopped (a deadlock, a fault elsewhere, an interrupt) gets its wait
  * up to the time the nodes had reached, so the timeline shows who waited
  * for what at the end. */
 static void write_open_waits(struct out *o, const struct engine *r)
 {
-    uint64_t end = reached(r);
+    uint64_t end = engine_time_reached(r);   /* as the failed run's summary prints it */
+    if (end < r->sim_end)
+        end = r->sim_end;
     for (int i = 0; i < r->n; i++) {
         const struct node *n = &r->nodes[i];
         if (n->state != NODE_BLOCKED)
