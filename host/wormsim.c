@@ -115,9 +115,7 @@ struct run {
     struct remote *rem;
     struct pace_watch pace;          /* a paced start's progress (merge_pace_look) */
     int hosts_done;                  /* node hosts that answered END */
-    /* nodes whose console passed --log-max, on every host, and the lowest
-     * of them (-1: none); known once every host answered END */
-    int logs_cut, first_cut;
+    struct log_cuts cuts;            /* logs --log-max cut, on every host once each answered END */
 };
 
 struct remote {
@@ -811,11 +809,8 @@ static void on_link(struct run *rn)
             break;
         case LINK_DONE:
             rn->hosts_done++;
-            if (h.value > 0 && h.node < (uint32_t)rn->m.nodes) {
-                rn->logs_cut += h.value;
-                if (rn->first_cut < 0 || (int)h.node < rn->first_cut)
-                    rn->first_cut = (int)h.node;
-            }
+            if (h.node < (uint32_t)rn->m.nodes)
+                log_cuts_add(&rn->cuts, (int)h.node, h.value);
             break;
         case LINK_GDB:
             if (h.node != (uint32_t)rn->gdb_node || gdb_announce(rn, h.value, link_host_of(from)))
@@ -891,20 +886,18 @@ static void on_timer(struct run *rn)
 static void stop_node_hosts(struct run *rn);
 static void stop_nodes(struct run *rn)
 {
-    rn->logs_cut = 0;
-    rn->first_cut = -1;
+    rn->cuts = LOG_CUTS_NONE;
     for (int i = 0; i < rn->m.nodes; i++)
         if (rn->nd[i]) {
             rn->out.doorbells += nic_mem_rings(&rn->nd[i]->mem);
-            if (pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]) && !rn->logs_cut++)
-                rn->first_cut = i;
+            log_cuts_add(&rn->cuts, i, pool_give_back(&rn->h->pool, rn->nd[i], rn->out.ok && rn->back[i]) > 0);
             rn->nd[i] = NULL;
         }
     stop_node_hosts(rn);
-    if (rn->logs_cut)
+    if (rn->cuts.count)
         printf("wormsim: %d node%s wrote more than --log-max (%llu bytes) to the console, node %d first; "
                "each log keeps the first bytes and says how many more came (node-%03d.log)\n",
-               rn->logs_cut, rn->logs_cut > 1 ? "s" : "", rn->log_max, rn->first_cut, rn->first_cut);
+               rn->cuts.count, rn->cuts.count > 1 ? "s" : "", rn->log_max, rn->cuts.first, rn->cuts.first);
 }
 
 /* The node hosts stop theirs and answer DONE, with their nodes whose

@@ -143,6 +143,17 @@ static int free_slot(struct pool *p)
     return p->n++;
 }
 
+/* k console bytes into nd's log, as far as its cap (log_max) allows; the
+ * rest is counted in dropped. -1 if the log could not be written. */
+static int to_log(struct pool_node *nd, const char *buf, size_t k)
+{
+    unsigned long long room = nd->log_max - nd->logged;
+    size_t m = k < room ? k : (size_t)room;
+    nd->dropped += k - m;
+    nd->logged += m;
+    return m && write(nd->log, buf, m) < 0 ? -1 : 0;
+}
+
 /* Read what node nd's QEMU wrote to its console. At the end of the file
  * (the QEMU has ended: it held the pipe's only write end) the console is
  * closed: watched level-triggered, a pipe at its end would wake every
@@ -160,11 +171,7 @@ static void drain(struct pool *p, struct pool_node *nd)
         if (k <= 0)
             return;
         if (nd->log >= 0) {
-            unsigned long long room = nd->log_max - nd->logged;
-            size_t m = (unsigned long long)k < room ? (size_t)k : (size_t)room;
-            nd->dropped += (size_t)k - m;
-            nd->logged += m;
-            if (m && write(nd->log, buf, m) < 0)
+            if (to_log(nd, buf, (size_t)k))
                 return;
         } else {
             if (!nd->pending)
@@ -281,9 +288,8 @@ struct pool_node *pool_take(struct pool *p, const struct pool_spec *s, const cha
             return NULL;
         }
         nd->log_max = s->log_max;
-        nd->logged = nd->npending < s->log_max ? nd->npending : s->log_max;
-        nd->dropped = nd->npending - nd->logged;
-        if (nd->logged && write(nd->log, nd->pending, (size_t)nd->logged) < 0)
+        nd->logged = nd->dropped = 0;
+        if (to_log(nd, nd->pending, nd->npending))
             perror("wormsim: node log");
         nd->npending = 0;
         nd->state = PN_BUSY;

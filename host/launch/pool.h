@@ -167,6 +167,23 @@ void pool_after_run(struct pool *p, int run_nodes);
  * with a line saying so if more came: returns the bytes left out. */
 unsigned long long pool_give_back(struct pool *p, struct pool_node *nd, int ok);
 
+/* The nodes of a run whose logs were cut (pool_give_back returned more
+ * than 0), on one host or summed over the node hosts: how many, and the
+ * lowest of them (-1: none). */
+struct log_cuts {
+    int count, first;
+};
+#define LOG_CUTS_NONE ((struct log_cuts){ 0, -1 })
+/* count more cut logs, the lowest of them node */
+static inline void log_cuts_add(struct log_cuts *c, int node, int count)
+{
+    if (count <= 0)
+        return;
+    c->count += count;
+    if (c->first < 0 || node < c->first)
+        c->first = node;
+}
+
 /* The socket had a connection: hand each QEMU of ours its NIC. */
 void pool_on_accept(struct pool *p);
 /* Read a node's console into its log (or pending bytes). */

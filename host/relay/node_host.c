@@ -144,19 +144,16 @@ static void paced_stalled(void *ctx, const char *err)
     node_host_error("%s", err);
 }
 
-/* Stop every node; returns how many wrote more than their log keeps
- * (--log-max), *first the lowest of them (-1: none). */
-static int stop_all(struct pool *p, struct hosted *hs, int nodes, int *first)
+/* Stop every node; returns those whose logs were cut (--log-max). */
+static struct log_cuts stop_all(struct pool *p, struct hosted *hs, int nodes)
 {
-    int over = 0;
-    *first = -1;
+    struct log_cuts cuts = LOG_CUTS_NONE;
     for (int i = 0; i < nodes; i++)
         if (hs[i].nd) {
-            if (pool_give_back(p, hs[i].nd, 0) && !over++)
-                *first = i;
+            log_cuts_add(&cuts, i, pool_give_back(p, hs[i].nd, 0) > 0);
             hs[i].nd = NULL;
         }
-    return over;
+    return cuts;
 }
 
 int node_host_run(const struct node_host_job *j)
@@ -243,9 +240,9 @@ int node_host_run(const struct node_host_job *j)
         if (rc < 0 && j->pace)
             pace_queue_run(&q, now_s(), PACE_LOOK_MS / 1000.0, &calls);
     }
-    int first, over = stop_all(j->pool, hs, j->nodes, &first);
+    struct log_cuts cuts = stop_all(j->pool, hs, j->nodes);
     if (rc == 0)
-        link_send(0, LINK_DONE, over ? (uint32_t)first : 0, over, NULL, 0);
+        link_send(0, LINK_DONE, cuts.count ? (uint32_t)cuts.first : 0, cuts.count, NULL, 0);
     pace_queue_free(&q);
     free(hs);
     return rc;
