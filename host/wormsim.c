@@ -214,15 +214,27 @@ static void usage(FILE *f)
     net_route_list(f);
 }
 
-static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+/* Option opt's value s, a whole number of `unit` ("" or " of bytes")
+ * from lo to hi, in *out; -1, said, if it is not one. */
+static int parse_whole(const char *opt, const char *unit, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     uint64_t v;
     int rc = params_number(s, &v);
     if (rc || v < lo || v > hi) {
-        fprintf(stderr, "wormsim: %s '%s' is not a whole number from %u to %u%s\n", opt, s, lo, hi,
-                rc == NUMBER_OCTAL ? NUMBER_FORM : "");
+        char b[SHOW_LEN];
+        fprintf(stderr, "wormsim: %s %s is not a whole number%s from %llu to %llu%s\n", opt, show(b, s, 1), unit,
+                (unsigned long long)lo, (unsigned long long)hi, rc == NUMBER_OCTAL ? NUMBER_FORM : "");
         return -1;
     }
+    *out = v;
+    return 0;
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    uint64_t v;
+    if (parse_whole(opt, "", s, lo, hi, &v))
+        return -1;
     *out = (uint32_t)v;
     return 0;
 }
@@ -1650,14 +1662,10 @@ static int run_main(struct host *h, int argc, char **argv)
         case O_MERGE: rn.merge_pages = 1; break;
         case O_LOGMAX: {
             uint64_t v;
-            int rc = params_number(optarg, &v);
-            if (rc || v < LOG_MAX_MIN || v > LOG_MAX_MAX) {
-                char b[SHOW_LEN];
-                fprintf(stderr, "wormsim: --log-max %s is not a whole number of bytes from %llu to %llu%s\n",
-                        show(b, optarg, 1), LOG_MAX_MIN, LOG_MAX_MAX, rc == NUMBER_OCTAL ? NUMBER_FORM : "");
+            if (parse_whole("--log-max", " of bytes", optarg, LOG_MAX_MIN, LOG_MAX_MAX, &v))
                 bad = 1;
-            }
-            rn.log_max = v;
+            else
+                rn.log_max = v;
             break;
         }
         case O_OUTPUT: {
