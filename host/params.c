@@ -354,13 +354,18 @@ void params_value(const struct params *p, enum topo_port pm, int i, char *buf, s
         snprintf(buf, len, "%u", *(const uint32_t *)((const char *)p + k->off));
 }
 
+/* One line a key, "key = value  # meaning", with the '=' and the '#' of
+ * every line in one column: the keys padded to the longest. */
 void params_write(FILE *f, const struct params *p, enum topo_port pm)
 {
     char v[64];
-    int num;
+    int num, w = 0;
+    for (int i = 0; i < (int)NKEYS; i++)
+        if ((int)strlen(keys[i].name) > w)
+            w = (int)strlen(keys[i].name);
     for (int i = 0; i < (int)NKEYS; i++) {
         params_value(p, pm, i, v, sizeof v, &num);
-        fprintf(f, "%-13s = %-18s # %s\n", keys[i].name, v, keys[i].doc);
+        fprintf(f, "%-*s = %-18s # %s\n", w, keys[i].name, v, keys[i].doc);
     }
 }
 

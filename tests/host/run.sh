@@ -435,13 +435,16 @@ options_say_what_they_accept() {
 # default is accepted.
 # --params: the parameters a run of the given options would take, the
 # preset's and then the --set in order, as params.conf writes them; a
-# preset it cannot read is refused as a run would refuse it.
+# preset it cannot read is refused as a run would refuse it. Its '=' and
+# '#' stand in one column on every line.
 params_are_what_a_run_takes() {
   "$WORMSIM" --preset delta --set 'vcs=4 port_model=all-port' --t-send 5 --params > "$TMP/pp"; local rc=$?
   expect '[ $rc = 0 ]'
   expect 'grep -Eq "^vcs += 4 " "$TMP/pp" && grep -Eq "^port_model += all-port " "$TMP/pp"' "$(cat "$TMP/pp")"
   expect 'grep -Eq "^t_send_ns += 5 " "$TMP/pp" && grep -Eq "^t_recv_ns += 97644 " "$TMP/pp"' "$(cat "$TMP/pp")"
   expect '[ "$(grep -c " = " "$TMP/pp")" = "$(awk "NF == 0 { exit } NR > 1 && NF >= 3 && \$1 !~ /^\\(/" <("$WORMSIM" --list-params) | wc -l)" ]'
+  # every line's '=' and '#' in one column, whatever the key's length
+  expect '[ "$(awk "{ print index(\$0, \" = \"), index(\$0, \" # \") }" "$TMP/pp" | sort -u | wc -l)" = 1 ]' "$(cat "$TMP/pp")"
   "$WORMSIM" --preset nosuch --params > "$TMP/pp" 2>&1; rc=$?
   expect '[ $rc = 2 ] && grep -q "presets/nosuch.conf" "$TMP/pp"' "$(cat "$TMP/pp")"
 }
