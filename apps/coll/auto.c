@@ -29,8 +29,21 @@
  * All-to-all broadcast (allgather_auto):
  *   | hypercube                                | std_exchange | n steps, N-1 blocks in (McKinley 7)
  *   | all-port n x n mesh, all-port odd n x n torus | flood   | optimal transmission (slides 004)
+ *   | mesh, len p <= 4096; torus, len p <= 2048 | bruck       | ceil(lg p) start-ups (Bruck et al. 1997)
  *   | 2D torus                                 | rowcol       | both ways round the rings (slides 004)
  *   | mesh or torus                            | ring         | one ring per dimension (McKinley 7)
+ *   Bruck's row is where it beat ring and rowcol with the defaults, slowest
+ *   node, us (bruck / ring / rowcol): mesh 4x4 12 / 16 at len 16, 16.3 /
+ *   18.6 at 128, 22.2 / 22.4 at 256, 59 / 48 at 1024; 8x8 41.7 / 48.5 at
+ *   64, 95 / 76 at 256; 16x16 120.3 / 128.3 at 32, 175 / 146 at 64; 4x4x4
+ *   36.6 / 39.6 at 64, 49.4 / 49.2 at 128; 3x5 16.0 / 18.7 at 128, 33.4 /
+ *   30.3 at 512. Torus 4x4 14.6 / 17.0 / 15.4 at 64, 26.0 / 22.4 / 19.5
+ *   at 256; 8x8 36.6 / 44.9 / 41.6 at 32, 49.3 / 48.4 / 44.9 at 64;
+ *   16x16 109.7 / 120.6 / 114.0 at 16, 152.3 / 128.2 / 121.4 at 32; ring
+ *   of 16 29.5 / 33.3 at 128, 50.1 / 34.1 at 256; 4x4x4 32.3 / 35.2 at
+ *   32, 40.5 / 39.5 at 64; 3x7 19.6 / 23.1 / 20.8 at 64, 25.4 / 25.6 /
+ *   22.8 at 128. Its messages grow to p/2 blocks, which contend on a
+ *   mesh's links and a torus's rings, so the crossover falls as p grows.
  * Scatter, gather, reduce (scatter_auto ...):
  *   | mesh or torus                            | rd           | a dimension at a time, contention-free
  *   | otherwise (hypercube)                    | binomial     | the SBT
@@ -139,7 +152,11 @@ const struct coll_algo *coll_auto(enum coll_op op, const struct app_shape *sh, l
             a = pick(op, "std_exchange", "hypercube", sh, len, msg_max, why, whylen);
         else if (sh->all_port && square2d(sh) && (sh->topo == TOPO_MESH || N % 2 == 1))
             a = pick(op, "flood", "all-port square 2D mesh or odd torus", sh, len, msg_max, why, whylen);
-        else if (sh->topo == TOPO_TORUS && sh->ndims == 2)
+        if (!a && sh->topo == TOPO_MESH && len * p <= 4096)
+            a = pick(op, "bruck", "mesh, len p <= 4096: ceil(lg p) start-ups", sh, len, msg_max, why, whylen);
+        else if (!a && sh->topo == TOPO_TORUS && len * p <= 2048)
+            a = pick(op, "bruck", "torus, len p <= 2048: ceil(lg p) start-ups", sh, len, msg_max, why, whylen);
+        if (!a && sh->topo == TOPO_TORUS && sh->ndims == 2)
             a = pick(op, "rowcol", "2D torus", sh, len, msg_max, why, whylen);
         return a ? a : pick(op, "ring", "mesh or torus (or the others do not fit)", sh, len, msg_max,
                             why, whylen);

@@ -673,7 +673,8 @@ heatmap_names_what_the_run_lacks() {
 # auto (which runs one of the others; the README's `<op>_auto` row), is
 # named by the QEMU tests (tests/qemu/*.sh: `coll_ok --app NAME`, or a
 # suite's helper such as `red_ok NAME`) and by a row of the README's
-# tables of collective apps: a new one cannot be added without either.
+# tables of collective apps: a new one cannot be added without either;
+# and by docs/mpi.md's row of its operation's MPI setting.
 every_algorithm_has_a_readme_row_and_a_qemu_run() {
   local app apps
   apps=$(sed -n 's/^COLL_\(WORM_\)\{0,1\}ALGO(\([a-z0-9]*\), *\([a-z0-9_]*\),.*/\2_\3/p' apps/coll/algos.def apps/coll/worms.def)
@@ -683,6 +684,15 @@ every_algorithm_has_a_readme_row_and_a_qemu_run() {
     expect 'grep -qw -- "$app" tests/qemu/*.sh' \
       "$app: no test of tests/qemu/*.sh runs it (a coll_ok --app $app ... in tests/qemu/run.sh or a suite, named in its list; docs/collectives.md)"
     expect 'grep -qF "\`$app\`" README.md' "$app: no row of the README's tables of collective apps names \`$app\`"
+  done
+  # docs/mpi.md's table of settings names, per operation, the algorithms
+  # MPIR_CVAR_<OP>_INTRA_ALGORITHM takes: those of algos.def but auto
+  local op row reg doc
+  for op in alltoall allgather bcast reduce allreduce scan barrier; do
+    row=$(grep "^| .*\`MPIR_CVAR_${op^^}_INTRA_ALGORITHM\`" docs/mpi.md)
+    reg=$(sed -n "s/^COLL_ALGO($op, *\([a-z0-9_]*\),.*/\1/p" apps/coll/algos.def | grep -vx auto | sort | tr '\n' ' ')
+    doc=$(echo "$row" | awk -F' [|] ' '{ print $3 }' | tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ')
+    expect '[ -n "$reg" ] && [ "$reg" = "$doc" ]' "docs/mpi.md, MPIR_CVAR_${op^^}_INTRA_ALGORITHM: it names '$doc', the registry has '$reg'"
   done
 }
 

@@ -247,6 +247,16 @@ TEST(auto_of_the_other_operations_follows_its_table)
     CHECK_STR(auto_name(COLL_SCAN, "mesh", "3x5", 0, 64), "chain");
     CHECK_STR(auto_name(COLL_SCAN, "hypercube", "32", 0, 64), "std_exchange");
     CHECK_STR(auto_name(COLL_BARRIER, "mesh", "3x5", 0, 0), "dissemination");
+    /* allgather: Bruck's log p start-ups while len p is small (4096 on a
+     * mesh, 2048 on a torus), then the rings; flood and the hypercube's
+     * row come first */
+    CHECK_STR(auto_name(COLL_ALLGATHER, "mesh", "8x8", 0, 64), "bruck");
+    CHECK_STR(auto_name(COLL_ALLGATHER, "mesh", "8x8", 0, 65), "ring");
+    CHECK_STR(auto_name(COLL_ALLGATHER, "torus", "8x8", 0, 32), "bruck");
+    CHECK_STR(auto_name(COLL_ALLGATHER, "torus", "8x8", 0, 33), "rowcol");
+    CHECK_STR(auto_name(COLL_ALLGATHER, "torus", "4x4x4", 0, 64), "ring");
+    CHECK_STR(auto_name(COLL_ALLGATHER, "mesh", "5x5", 1, 16), "flood");
+    CHECK_STR(auto_name(COLL_ALLGATHER, "hypercube", "16", 0, 16), "std_exchange");
     CHECK_STR(auto_name(COLL_SCATTER, "hypercube", "32", 0, 64), "binomial");
     CHECK_STR(auto_name(COLL_GATHER, "torus", "5x5", 0, 64), "rd");
     CHECK_STR(auto_name(COLL_REDUCE, "mesh", "4x4", 0, 64), "rd");
