@@ -20,8 +20,8 @@
  * accepted throughput and the last run's share of it.
  *
  * --burst M instead gives every node M packets at cycle 0, destinations
- * by the pattern, as a collective's step would, and runs until all are
- * delivered: the engine's cost for a fixed amount of work. Its digest
+ * by the pattern (a packet to the node itself not sent), as a collective's
+ * step would, and runs until all are delivered: the engine's cost for a fixed amount of work. Its digest
  * folds every packet's times and every link's counters into one number,
  * so two runs (say with and without --no-jump) compare in one field.
  *
@@ -358,29 +358,37 @@ static void print_engine_run(const struct cfg *c, const struct net *n, uint64_t 
     }
 }
 
-/* --burst: M packets per node at cycle 0; one JSON object or table row. */
+/* --burst: M destinations drawn per node at cycle 0, a packet to each
+ * but the node itself (as under --rate, a packet a node would send itself
+ * is not sent); one JSON object or table row, whose packets are those
+ * sent. Each node's packets are numbered 0, 1, .. in the order sent. */
 static int run_burst(const struct cfg *c, char *err, size_t errlen)
 {
     struct net *n = new_net(c, err, errlen);
     if (!n)
         return -1;
     int N = c->m.nodes;
-    size_t total = (size_t)N * c->burst, k = 0;
-    struct net_msg *msg = calloc(total, sizeof *msg);
+    size_t drawn = (size_t)N * c->burst, total = 0;
+    struct net_msg *msg = calloc(drawn, sizeof *msg);
     uint64_t *rng = new_rngs(c);
     if (!msg || !rng) {
-        snprintf(err, errlen, "no memory for %zu packets", total);
+        snprintf(err, errlen, "no memory for %zu packets", drawn);
         return -1;
     }
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
+        uint64_t sent = 0;
         for (uint64_t j = 0; j < c->burst; j++) {
-            struct net_msg *m = &msg[k++];
+            int d = pattern_dst(c, i, &rng[i]);
+            if (d == i)
+                continue;
+            struct net_msg *m = &msg[total++];
             m->src = i;
-            m->dst = pattern_dst(c, i, &rng[i]);
+            m->dst = d;
             m->len = c->len;
-            m->seq = j;
+            m->seq = sent++;
             net_inject(n, m);
         }
+    }
     double w0 = now_s(), c0 = own_cpu_s();
     if (net_run_until(n, UINT64_MAX, err, errlen))
         return -1;
@@ -552,7 +560,8 @@ static void usage(FILE *f)
 "      --seed S          random seed (default 1)\n"
 "      --hot-frac F      hotspot: a packet goes to node 0 with probability F, else to a\n"
 "                        uniform node (default 0.1)\n"
-"      --burst M         instead: M packets per node at cycle 0, run until all are delivered\n"
+"      --burst M         instead: M packets per node at cycle 0 (less those to itself, which\n"
+"                        are not sent), run until all are delivered\n"
 "      --replay RUN_DIR  instead: the messages a wormsim run recorded (RUN_DIR/messages.csv),\n"
 "                        each handed over at its post time and entering when it was ready\n"
 "                        (t_ready_ns), on the run's machine and parameters (summary.json,\n"
@@ -841,6 +850,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: %s\n", err);
         return 2;
     }
+    if (refuse_no_traffic(&c, pat))
+        return 2;
     if (c.burst) {
         if (c.m.nodes * c.burst > 50000000) {
             fprintf(stderr, "netsim: --burst %llu on %d nodes is more than 50000000 packets\n",
@@ -853,8 +864,6 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (refuse_no_traffic(&c, pat))
-        return 2;
     c.drain_max = 20 * (c.warmup + c.measure) + 100000;
     double r0 = c.rate, r1 = c.rate, step = 1;
     if (sweep && parse_sweep(sweep, &r0, &r1, &step))

@@ -195,6 +195,20 @@ patterns_with_no_traffic_are_refused() {
   # one dimension of 2 is enough to stay, the others move
   ns --dims 4x2 --pattern tornado --cycles 2000 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" -gt 0 ]' "$(cat "$TMP/j")"
 }
+# A burst follows the rule of every netsim run: a packet a node would send
+# itself is not sent (the burst sent it through the node's own router).
+# Transpose on a 4x4 torus maps the 4 nodes of the diagonal onto
+# themselves, so a burst of 1 sends 12 packets; hotspot with --hot-frac 1
+# on 2x2 sends node 0 nothing of its own and every other node's 2 to node
+# 0: 6; tornado on a hypercube maps every node onto itself: refused.
+burst_sends_no_packet_to_itself() {
+  ns --dims 4x4 --pattern transpose --burst 1 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" = 12 ]' "$(cat "$TMP/j")"
+  ns --dims 2x2 --pattern hotspot --hot-frac 1 --burst 2 > "$TMP/j"
+  expect '[ $? = 0 ] && [ "$(field .packets)" = 6 ]' "$(cat "$TMP/j")"
+  netsim_refuses --topo hypercube --nodes 16 --pattern tornado --burst 2 -- \
+    "^netsim: pattern tornado on hypercube 2x2x2x2 gives every node itself as destination, and a packet a node would send itself is not sent: no traffic; accepted: "
+  netsim_refuses --nodes 1 --burst 1 -- "no traffic; accepted: a machine of 2 nodes or more$"
+}
 # An empty --preset is the built-in parameters, in netsim as in wormsim
 # (a sweep's 'preset =' reaches both): netsim looked for presets/.conf.
 empty_preset_is_the_built_in() {
@@ -253,7 +267,8 @@ replay_needs_a_run_directory() {
 }
 
 # --help names every topology the parser accepts (its refusal lists them)
-# and the node count a machine gets without --nodes or --dims, a
+# and the node count a machine gets without --nodes or --dims (a burst
+# of 1 under neighbor traffic sends one packet a node), a
 # dragonfly's included, for netsim and wormsim alike.
 usage_lists_every_topology() {
   "$NETSIM" --topo nosuch > /dev/null 2> "$TMP/e2"
@@ -268,7 +283,7 @@ usage_lists_every_topology() {
   local topo said
   for n in "torus:(default" "dragonfly:, a dragonfly"; do
     topo=${n%%:*}; said=${n#*:}
-    ns --topo $topo --burst 1 > "$TMP/j"; expect '[ $? = 0 ]' "$(cat "$TMP/j")"
+    ns --topo $topo --pattern neighbor --burst 1 > "$TMP/j"; expect '[ $? = 0 ]' "$(cat "$TMP/j")"
     for h in "$TMP/hn" "$TMP/hw"; do
       expect 'grep -- "--nodes N" "$h" | grep -qF "$said $(field .packets)"' \
              "$topo runs $(field .packets) nodes: $(grep -- "--nodes N" "$h")"
@@ -289,7 +304,7 @@ ignored_options_are_refused() {
   netsim_refuses --dims 2x2 --hot-frac 0.5 -- \
     "^netsim: --hot-frac and --pattern uniform do not go together \(--hot-frac is for --pattern hotspot\)$"
   netsim_refuses --dims 2x2 --hot-frac 0.5 --pattern tornado -- "^netsim: --hot-frac and --pattern tornado do not go together"
-  ns --dims 2x2 --pattern hotspot --hot-frac 0.5 --burst 2 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" = 8 ]' "$(cat "$TMP/j")"
+  ns --dims 2x2 --pattern hotspot --hot-frac 0.5 --burst 2 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" -gt 0 ]' "$(cat "$TMP/j")"
 }
 
 # wormsim on a 2-node machine whose node image does not exist: input it
@@ -768,7 +783,7 @@ EOT
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets; do t $x $x; done
