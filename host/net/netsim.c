@@ -538,6 +538,41 @@ static int run_replay(const struct cfg *c, const char *dir, int what_if, char *e
     return rc;
 }
 
+/* A latency of the run: JSON null when no packet was measured (there is
+ * no latency to give, and 0 is none a packet can have). */
+static json_t *latency_json(const struct result *r, double v)
+{
+    return r->measured ? json_real(v) : json_null();
+}
+
+/* One traffic run as one JSON object a line (docs/files.md, netsim --json). */
+static void print_traffic_json(const struct cfg *c, const char *dimstr, const char *pat, const struct result *r)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:I, s:b, s:f, s:f, s:f}",
+        "topology", topo_names[c->m.topo], "dims", dimstr, "pattern", pat, "len", (int)c->len,
+        "offered", r->offered, "generated", r->generated, "accepted", r->accepted,
+        "mean_latency", latency_json(r, r->mean), "p50_latency", latency_json(r, r->p50),
+        "p99_latency", latency_json(r, r->p99), "max_latency", latency_json(r, r->max_lat),
+        "packets", (json_int_t)r->measured, "saturated", r->saturated, "wall_s", r->wall_s,
+        "flit_hops_per_s", r->flit_hops_per_s, "router_cycles_per_s", r->router_cycles_per_s);
+    char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    puts(t);
+    free(t);
+    json_decref(o);
+}
+
+/* One traffic run as a table row; its latencies '-' when no packet was
+ * measured. */
+static void print_traffic_row(const struct result *r)
+{
+    if (r->measured)
+        printf("%8.3f %9.3f %9.1f %9.0f %9.0f %9.0f", r->offered, r->accepted, r->mean, r->p50, r->p99, r->max_lat);
+    else
+        printf("%8.3f %9.3f %9s %9s %9s %9s", r->offered, r->accepted, "-", "-", "-", "-");
+    printf(" %10llu %12.2f%s\n", (unsigned long long)r->measured, r->flit_hops_per_s / 1e6,
+           r->saturated ? "  saturated" : "");
+}
+
 static void usage(FILE *f)
 {
     char topos[256];
@@ -885,22 +920,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "netsim: %s\n", err);
             return 2;
         }
-        if (c.json) {
-            json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:f, s:f, s:f}",
-                "topology", topo_names[c.m.topo], "dims", dimstr, "pattern", pat, "len", (int)c.len,
-                "offered", res.offered, "generated", res.generated, "accepted", res.accepted, "mean_latency", res.mean,
-                "p50_latency", res.p50, "p99_latency", res.p99, "max_latency", res.max_lat,
-                "packets", (json_int_t)res.measured, "saturated", res.saturated, "wall_s", res.wall_s,
-                "flit_hops_per_s", res.flit_hops_per_s, "router_cycles_per_s", res.router_cycles_per_s);
-            char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(o);
-        } else {
-            printf("%8.3f %9.3f %9.1f %9.0f %9.0f %9.0f %10llu %12.2f%s\n", res.offered, res.accepted,
-                   res.mean, res.p50, res.p99, res.max_lat, (unsigned long long)res.measured,
-                   res.flit_hops_per_s / 1e6, res.saturated ? "  saturated" : "");
-        }
+        if (c.json)
+            print_traffic_json(&c, dimstr, pat, &res);
+        else
+            print_traffic_row(&res);
         fflush(stdout);
         if (res.accepted > peak) {
             peak = res.accepted;

@@ -209,6 +209,15 @@ burst_sends_no_packet_to_itself() {
     "^netsim: pattern tornado on hypercube 2x2x2x2 gives every node itself as destination, and a packet a node would send itself is not sent: no traffic; accepted: "
   netsim_refuses --nodes 1 --burst 1 -- "no traffic; accepted: a machine of 2 nodes or more$"
 }
+# A run that measured no packet has no latency: JSON null and '-' in the
+# table, not 0 (a latency no packet can have: every packet crosses at
+# least one link). At offered load 0 no packet is created.
+no_packet_no_latency() {
+  ns --dims 4x4 --rate 0 --cycles 1000 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" = 0 ]' "$(cat "$TMP/j")"
+  expect '[ "$(jq -c "[.mean_latency, .p50_latency, .p99_latency, .max_latency]" "$TMP/j")" = "[null,null,null,null]" ]' "$(cat "$TMP/j")"
+  "$NETSIM" --dims 4x4 --rate 0 --cycles 1000 > "$TMP/t"; expect '[ $? = 0 ]'
+  expect '[ "$(awk "!/^#/ && \$1 != \"offered\" { print \$3, \$4, \$5, \$6, \$7 }" "$TMP/t")" = "- - - - 0" ]' "$(cat "$TMP/t")"
+}
 # An empty --preset is the built-in parameters, in netsim as in wormsim
 # (a sweep's 'preset =' reaches both): netsim looked for presets/.conf.
 empty_preset_is_the_built_in() {
@@ -783,7 +792,7 @@ EOT
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets; do t $x $x; done
