@@ -608,7 +608,9 @@ static void usage(FILE *f)
 "                        results are the same)\n"
 "      --check-jump      also step a second model every cycle in every router (no shortcut);\n"
 "                        fail at the first difference\n"
-"      --preset NAME, --set 'k=v ..'   network parameters, as for wormsim (docs/network.md)\n"
+"      --preset NAME, --set 'k=v ..'   network parameters, as for wormsim (docs/network.md);\n"
+"                        --set takes the network's keys only (a node's, such as t_send_ns,\n"
+"                        is refused: it would change nothing)\n"
 "      --json            one JSON object per run instead of a table\n",
             topos, machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY));
 }
@@ -723,6 +725,26 @@ static int apply_sets(struct params *p, enum topo_port *pm, const char *const *s
     return 0;
 }
 
+/* 0, or -1 said: the --set options took `before` (the preset's or the
+ * run's parameters) to `after` changing only the network's keys; a node's
+ * (t_send_ns, cpu_ps, ..), which no netsim run reads, is refused with
+ * `why` and the keys that are read. */
+static int refuse_node_change(const struct params *before, const struct params *after, const char *opt,
+                              const char *why)
+{
+    const char *node_key = params_off_network_change(before, after);
+    if (!node_key)
+        return 0;
+    char err[1400];
+    int o = snprintf(err, sizeof err, "netsim: %s %s: %s, so only the network's parameters change it; accepted:",
+                     opt, node_key, why);
+    for (int i = 0; i < params_count() && o > 0 && (size_t)o < sizeof err; i++)
+        if (params_is_network(i))
+            o += snprintf(err + o, sizeof err - (size_t)o, " %s", params_key(i));
+    fprintf(stderr, "%s\n", err);
+    return -1;
+}
+
 /* The files of a run directory that --replay reads (wormsim writes them all). */
 static const char *const run_files[] = { "summary.json", "params.conf", "messages.csv", "links.csv" };
 
@@ -778,16 +800,9 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
     struct params run = c->p;
     if (apply_sets(&c->p, &pm, sets, nsets))
         return 2;
-    const char *node_key = params_off_network_change(&run, &c->p);
-    if (node_key) {                  /* the messages enter at their recorded times: it would change nothing */
-        int o = snprintf(err, sizeof err, "netsim: --replay --set %s: a replay hands the network each message at "
-                         "its recorded time, so only the network's parameters change it; accepted:", node_key);
-        for (int i = 0; i < params_count() && o > 0 && (size_t)o < sizeof err; i++)
-            if (params_is_network(i))
-                o += snprintf(err + o, sizeof err - (size_t)o, " %s", params_key(i));
-        fprintf(stderr, "%s\n", err);
+    if (refuse_node_change(&run, &c->p, "--replay --set", "a replay hands the network each message at its "
+                           "recorded time"))            /* so a node's key would change nothing */
         return 2;
-    }
     c->m.all_port = pm;
     if (params_check_net(&c->p, &c->m, NULL, nsets, err, sizeof err)) {
         fprintf(stderr, "netsim: --replay %s: %s\n", show(b, dir, 0), err);
@@ -857,7 +872,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "netsim: %s\n", err);
         return 2;
     }
+    struct params preset_p = c.p;
     if (apply_sets(&c.p, &pm, sets, nsets))
+        return 2;
+    if (refuse_node_change(&preset_p, &c.p, "--set", "netsim runs no nodes and none of the hardware beside the "
+                           "data network: a packet enters the network when it is created"))
         return 2;
     if (machine_parse(&c.m, topo, nodes, dims, err, sizeof err)) {
         fprintf(stderr, "netsim: %s\n", err);
