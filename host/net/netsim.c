@@ -815,6 +815,17 @@ static int replay_main(struct cfg *c, const char *dir, const char *traffic_opt, 
     return r < 0 ? 2 : r;
 }
 
+/* The node interface as the table's header names it: `ports = k` (k > 0)
+ * gives every node k channels whatever the port model (docs/network.md,
+ * the port model), so it is a k-port node; else one-port or all-port. */
+static void port_text(const struct net_params *np, enum topo_port pm, char *out, size_t len)
+{
+    if (np->ports)
+        snprintf(out, len, "%u-port", np->ports);
+    else
+        snprintf(out, len, "%s", pm == TOPO_ALL_PORT ? "all-port" : "one-port");
+}
+
 int main(int argc, char **argv)
 {
     show_guard_stderr();
@@ -922,12 +933,13 @@ int main(int argc, char **argv)
     double r0 = c.rate, r1 = c.rate, step = 1;
     if (sweep && parse_sweep(sweep, &r0, &r1, &step))
         return 2;
-    char dimstr[64];
+    char dimstr[64], ports[32];
     machine_dims_str(&c.m, dimstr, sizeof dimstr);
+    port_text(&c.p.net, pm, ports, sizeof ports);
     if (!c.json)
         printf("# %s %s, %s traffic, %u-byte packets, %s, %s, %u VCs x %u flits; latency in cycles of %.3f ns\n"
                "%8s %9s %9s %9s %9s %9s %10s %12s\n", topo_names[c.m.topo], dimstr, pat, c.len,
-               switching_names[c.p.net.switching], pm == TOPO_ALL_PORT ? "all-port" : "one-port",
+               switching_names[c.p.net.switching], ports,
                c.p.net.vcs, c.p.net.buf_flits, (double)c.p.net.flit_bytes * c.p.net.byte_ps / 1000.0,
                "offered", "accepted", "mean", "p50", "p99", "max", "packets", "Mflit-hop/s");
     double peak = -1, peak_at = 0;

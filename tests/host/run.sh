@@ -231,6 +231,18 @@ set_takes_network_keys_only() {
   ns --dims 4x4 --preset delta --cycles 200 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" -gt 0 ]' "$(cat "$TMP/j")"
   ns --dims 4x4 --set 'vcs=4 t_send_ns=500' --cycles 200 > "$TMP/j"; expect '[ $? = 0 ]' "the default value changes nothing"
 }
+# The table's header names the node interface the run had: ports = k
+# gives every node k injection and ejection channels whatever the port
+# model (docs/network.md, the port model), a k-port node; the header said
+# one-port (or all-port) whatever ports was.
+header_names_the_ports() {
+  local a set
+  for a in ":one-port" "port_model=all-port:all-port" "ports=2:2-port" "port_model=all-port ports=1:1-port"; do
+    set=${a%%:*}
+    "$NETSIM" --dims 4x4 --cycles 100 ${set:+--set "$set"} > "$TMP/t"; expect '[ $? = 0 ]' "$a"
+    expect 'head -1 "$TMP/t" | grep -q ", wormhole, ${a#*:}, "' "$a: $(head -1 "$TMP/t")"
+  done
+}
 # An empty --preset is the built-in parameters, in netsim as in wormsim
 # (a sweep's 'preset =' reaches both): netsim looked for presets/.conf.
 empty_preset_is_the_built_in() {
@@ -805,7 +817,7 @@ EOT
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets; do t $x $x; done
