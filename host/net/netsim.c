@@ -156,17 +156,41 @@ static int pattern_moves(const struct cfg *c, enum pattern pat)
     return 0;
 }
 
+/* The patterns defined on the machine that send some traffic on it,
+ * ", "-separated in acc ("" if none). */
+static void patterns_here(const struct cfg *c, char *acc, size_t len)
+{
+    *acc = 0;
+    for (int i = 0; i < N_PATTERNS; i++)
+        if (pattern_fits(&c->m, (enum pattern)i) && pattern_moves(c, (enum pattern)i))
+            snprintf(acc + strlen(acc), len - strlen(acc), "%s%s", *acc ? ", " : "", pattern_names[i]);
+}
+
+/* 0, or -1 said: the chosen pattern is not defined on this machine
+ * (pattern_fits); the message names the machine and the patterns that
+ * run on it. */
+static int refuse_unfit(const struct cfg *c, const char *pat)
+{
+    if (pattern_fits(&c->m, c->pat))
+        return 0;
+    char dimstr[64], acc[160];
+    machine_dims_str(&c->m, dimstr, sizeof dimstr);
+    patterns_here(c, acc, sizeof acc);
+    fprintf(stderr, "netsim: pattern %s needs a power-of-two node count%s, and %s %s has %d nodes%s; accepted "
+            "here: %s\n", pat, c->pat == P_TRANSPOSE ? " or a square 2D shape" : "", topo_names[c->m.topo], dimstr,
+            c->m.nodes, c->pat == P_TRANSPOSE ? ", not in a square" : "", *acc ? acc : "none");
+    return -1;
+}
+
 /* 0, or -1 said: the chosen pattern sends nothing on this machine; the
  * message names the patterns that do, if any. */
 static int refuse_no_traffic(const struct cfg *c, const char *pat)
 {
     if (pattern_moves(c, c->pat))
         return 0;
-    char dimstr[64], acc[160] = "";
+    char dimstr[64], acc[160];
     machine_dims_str(&c->m, dimstr, sizeof dimstr);
-    for (int i = 0; i < N_PATTERNS; i++)
-        if (pattern_fits(&c->m, (enum pattern)i) && pattern_moves(c, (enum pattern)i))
-            snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", *acc ? ", " : "", pattern_names[i]);
+    patterns_here(c, acc, sizeof acc);
     fprintf(stderr, "netsim: pattern %s on %s %s gives every node itself as destination, and a packet a node "
             "would send itself is not sent: no traffic; accepted: %s\n", pat, topo_names[c->m.topo], dimstr,
             *acc ? acc : "a machine of 2 nodes or more");
@@ -683,12 +707,18 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
 }
 
 /* Which of the options that only some runs use were given. */
-enum { GIVEN_RATE = 1, GIVEN_SWEEP = 2, GIVEN_WARMUP = 4, GIVEN_CYCLES = 8, GIVEN_HOT_FRAC = 16 };
+enum { GIVEN_RATE = 1, GIVEN_SWEEP = 2, GIVEN_WARMUP = 4, GIVEN_CYCLES = 8, GIVEN_HOT_FRAC = 16, GIVEN_SEED = 32,
+       GIVEN_NO_JUMP = 64, GIVEN_CHECK_JUMP = 128 };
+
+/* Whether pattern p draws random numbers: only uniform and hotspot do;
+ * the others are permutations of the nodes. */
+static int pattern_draws(enum pattern p) { return p == P_UNIFORM || p == P_HOTSPOT; }
 
 /* No option given is one the run would ignore: a burst has no offered
- * load, warm-up or window (it runs until its packets are delivered), a
- * sweep sets every rate itself, and only hotspot traffic has a hot
- * fraction. 0, or -1 with the first such pair said. */
+ * load, warm-up or window (it runs until its packets are delivered), nor
+ * a use for --seed under a pattern that draws nothing (a burst draws only
+ * destinations), a sweep sets every rate itself, only hotspot traffic has
+ * a hot fraction. 0, or -1 with the first such pair said. */
 static int refuse_ignored(const struct cfg *c, unsigned given, const char *pat)
 {
     static const struct { unsigned bit; const char *opt; } load[] = {
@@ -700,6 +730,12 @@ static int refuse_ignored(const struct cfg *c, unsigned given, const char *pat)
                     "cycle 0, run until all are delivered)\n", load[i].opt);
             return -1;
         }
+    if (c->burst && (given & GIVEN_SEED) && !pattern_draws(c->pat)) {
+        fprintf(stderr, "netsim: --burst, --seed and --pattern %s do not go together (a burst draws only "
+                "destinations, and %s draws none; --seed is for --rate, --sweep, or a burst of uniform or "
+                "hotspot traffic)\n", pat, pat);
+        return -1;
+    }
     if ((given & GIVEN_RATE) && (given & GIVEN_SWEEP)) {
         fprintf(stderr, "netsim: --rate and --sweep do not go together (the sweep gives every rate)\n");
         return -1;
@@ -710,6 +746,17 @@ static int refuse_ignored(const struct cfg *c, unsigned given, const char *pat)
         return -1;
     }
     return 0;
+}
+
+/* --no-jump and --check-jump each set the engine's mode, so given both the
+ * last would win and the other be dropped. 0, or -1 said. */
+static int refuse_both_jump_modes(unsigned given)
+{
+    if (!(given & GIVEN_NO_JUMP) || !(given & GIVEN_CHECK_JUMP))
+        return 0;
+    fprintf(stderr, "netsim: --no-jump and --check-jump do not go together (--check-jump runs the jumping "
+            "engine beside one stepped every cycle; --no-jump runs the stepped one alone)\n");
+    return -1;
 }
 
 /* The --set options, in their order, on p and pm; 0, or -1 with the
@@ -856,14 +903,14 @@ int main(int argc, char **argv)
         case 'S': sweep = optarg; traffic("--sweep"); given |= GIVEN_SWEEP; break;
         case 'W': bad |= parse_u64("--warmup", optarg, 0, 100000000, &c.warmup); traffic("--warmup"); given |= GIVEN_WARMUP; break;
         case 'C': bad |= parse_u64("--cycles", optarg, 1, 1000000000, &c.measure); traffic("--cycles"); given |= GIVEN_CYCLES; break;
-        case 's': bad |= parse_u64("--seed", optarg, 0, INT64_MAX, &c.seed); traffic("--seed"); break;
+        case 's': bad |= parse_u64("--seed", optarg, 0, INT64_MAX, &c.seed); traffic("--seed"); given |= GIVEN_SEED; break;
         case 'H': bad |= parse_double("--hot-frac", optarg, 0, 1, &c.hot_frac); traffic("--hot-frac"); given |= GIVEN_HOT_FRAC; break;
         case 'P': preset = *optarg ? optarg : NULL; traffic("--preset"); break;   /* '': the built-in parameters, as for wormsim */
         case 'X': sets[nsets++] = optarg; break;
         case 'j': c.json = 1; break;
         case 'B': bad |= parse_u64("--burst", optarg, 1, 1000000, &c.burst); traffic("--burst"); break;
-        case 'J': c.jump = NET_JUMP_OFF; break;
-        case 'K': c.jump = NET_JUMP_CHECK; break;
+        case 'J': c.jump = NET_JUMP_OFF; given |= GIVEN_NO_JUMP; break;
+        case 'K': c.jump = NET_JUMP_CHECK; given |= GIVEN_CHECK_JUMP; break;
         case 'R': replay = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -877,6 +924,8 @@ int main(int argc, char **argv)
     }
     c.len = (uint32_t)len;
     char err[1024];
+    if (refuse_both_jump_modes(given))
+        return 2;
     if (replay)
         return replay_main(&c, replay, traffic_opt, sets, nsets);
     if ((preset && params_load(&c.p, &pm, preset, err, sizeof err))) {
@@ -905,10 +954,8 @@ int main(int argc, char **argv)
                 "tornado, hotspot, neighbor\n", pat);
         return 2;
     }
-    if (!pattern_fits(&c.m, c.pat)) {
-        fprintf(stderr, "netsim: pattern %s needs a power-of-two node count (or, for transpose, a square 2D shape)\n", pat);
+    if (refuse_unfit(&c, pat))
         return 2;
-    }
     if (refuse_ignored(&c, given, pat))
         return 2;
     if (params_check_net(&c.p, &c.m, preset, nsets, err, sizeof err)) {   /* before any output */

@@ -158,8 +158,12 @@ bad_input() {
   expect 'grep -q "unknown pattern .zigzag.; accepted: uniform, transpose, bitcomp" "$TMP/e"'
   "$NETSIM" --rate 1.5 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
   expect 'grep -q "rate .1.5. is not a number from 0 to 1" "$TMP/e"'
+  # a pattern not defined on the machine: the message names the machine and
+  # the patterns that run on it
   "$NETSIM" --dims 3x3 --pattern bitrev > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
-  expect 'grep -q "needs a power-of-two node count" "$TMP/e"'
+  expect 'grep -q "^netsim: pattern bitrev needs a power-of-two node count, and torus 3x3 has 9 nodes; accepted here: uniform, transpose, tornado, hotspot, neighbor$" "$TMP/e"' "$(cat "$TMP/e")"
+  "$NETSIM" --topo mesh --dims 3x5 --pattern transpose > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
+  expect 'grep -q "^netsim: pattern transpose needs a power-of-two node count or a square 2D shape, and mesh 3x5 has 15 nodes, not in a square; accepted here: uniform, tornado, hotspot, neighbor$" "$TMP/e"' "$(cat "$TMP/e")"
   "$NETSIM" --sweep 0.5:0.1:0.1 > "$TMP/e" 2>&1; expect '[ $? = 2 ]'
   "$NETSIM" --set vcs=1 > "$TMP/e" 2> "$TMP/e2"; expect '[ $? = 2 ]'
   expect 'grep -q "at least 2 virtual channels" "$TMP/e2"'
@@ -339,6 +343,19 @@ ignored_options_are_refused() {
     "^netsim: --hot-frac and --pattern uniform do not go together \(--hot-frac is for --pattern hotspot\)$"
   netsim_refuses --dims 2x2 --hot-frac 0.5 --pattern tornado -- "^netsim: --hot-frac and --pattern tornado do not go together"
   ns --dims 2x2 --pattern hotspot --hot-frac 0.5 --burst 2 > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .packets)" -gt 0 ]' "$(cat "$TMP/j")"
+  # a burst draws only destinations, and a permutation draws none: --seed
+  # changed nothing there (it does under uniform traffic, below)
+  local p
+  for p in bitcomp transpose tornado neighbor bitrev; do
+    netsim_refuses --dims 4x4 --pattern $p --burst 2 --seed 3 -- \
+      "^netsim: --burst, --seed and --pattern $p do not go together \(a burst draws only destinations, and $p draws none; "
+  done
+  ns --dims 4x4 --burst 2 --seed 3 > "$TMP/j"; local d; d=$(field .digest)
+  ns --dims 4x4 --burst 2 --seed 4 > "$TMP/j"; expect '[ "$(field .digest)" != "$d" ]' "uniform: the seed counts"
+  # each sets the engine's mode: given both, the last won and the other was dropped
+  netsim_refuses --dims 2x2 --no-jump --check-jump -- "^netsim: --no-jump and --check-jump do not go together"
+  netsim_refuses --dims 2x2 --burst 1 --check-jump --no-jump -- "^netsim: --no-jump and --check-jump do not go together"
+  netsim_refuses --replay "$TMP" --check-jump --no-jump -- "^netsim: --no-jump and --check-jump do not go together"
 }
 
 # wormsim on a 2-node machine whose node image does not exist: input it
