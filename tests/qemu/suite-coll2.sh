@@ -11,6 +11,26 @@ c2_mcast_auto_mesh() {
   coll_ok --app mcast_auto --topo mesh --dims 4x4 --args 'len=300 m=6 seed=5 root=2'
   expect 'grep -q "mcast_auto: chose mcast_umesh" "$(latest)/node-000.log"'
 }
+# auto_picks APP WHAT_IT_CHOSE wormsim args...: a verified run of an auto app
+# on a machine where its table (apps/coll/auto.c) picks WHAT_IT_CHOSE
+auto_picks() {
+  local app=$1 chose=$2; shift 2
+  coll_ok --app "$app" "$@"
+  expect 'grep -q "$app: chose $chose[[:space:]]*$" "$(latest)/node-000.log"' "$(grep -h "chose" "$(latest)/node-000.log")"
+}
+c2_auto_rooted() {          # each operation's auto, a machine per row it has
+  auto_picks scatter_auto scatter_rd --topo mesh --dims 3x4 --args 'len=100 root=5'
+  auto_picks gather_auto gather_binomial --topo hypercube --nodes 8 --args 'len=64 root=3'
+  auto_picks reduce_auto reduce_rd --topo torus --dims 3x3 --args 'len=64 root=4 op=max type=int'
+  auto_picks allreduce_auto allreduce_std_exchange --topo mesh --dims 4x4 --args 'len=64'
+  auto_picks allreduce_auto allreduce_ring --topo torus --dims 3x4 --args 'len=4096 type=int'
+  auto_picks allreduce_auto allreduce_tree --topo mesh --dims 3x5 --args 'len=64'
+  auto_picks scan_auto scan_chain --topo mesh --dims 3x3 --args 'len=40 type=long'
+  auto_picks scan_auto scan_std_exchange --topo hypercube --nodes 8 --args 'len=40'
+  auto_picks barrier_auto barrier_dissemination --topo torus --dims 3x5
+  auto_picks allgather_auto allgather_bruck --topo mesh --dims 4x4 --args 'len=64'
+  auto_picks allgather_auto allgather_rowcol --topo torus --dims 4x4 --args 'len=256'
+}
 c2_tsengkd_5x5() { coll_ok --app bcast_tsengkd --topo torus --dims 5x5 --port-model all-port --args 'len=200 root=12'; }
 c2_tsengkd_4d()  { coll_ok --app bcast_tsengkd --topo torus --dims 3x3x3x3 --port-model all-port --args 'len=64 root=40'; }
 c2_oneshot_and_runs() {     # the one-call form, and a persistent request run three times
@@ -45,7 +65,7 @@ c2_bad_set()   { bad_input --app mcast_utorus --topo torus --dims 4x4 --args 'se
 c2_bad_empty() { bad_input --app mcast_ucube --topo hypercube --nodes 8 --args 'set=' -- "set= is empty"; }
 c2_bad_op()    { bad_input --app allreduce_tree --dims 2x2 --args 'op=bor type=double' -- "op=bor takes integers only"; }
 
-for c in c2_bcast_auto_allport c2_mcast_auto_mesh c2_tsengkd_5x5 c2_tsengkd_4d c2_oneshot_and_runs c2_padded_segments \
+for c in c2_bcast_auto_allport c2_mcast_auto_mesh c2_auto_rooted c2_tsengkd_5x5 c2_tsengkd_4d c2_oneshot_and_runs c2_padded_segments \
          c2_multi_send_small_nic \
          c2_corrupt_bcast c2_corrupt_bystander c2_corrupt_allreduce c2_corrupt_scan c2_barrier_waits \
          c2_bad_root c2_bad_set c2_bad_empty c2_bad_op; do t $c $c; done
