@@ -97,6 +97,8 @@ struct run {
     int merge_pages;                    /* --merge-pages: nodes share their identical pages (launch/merge.h) */
     struct app_need need;               /* what the app's ARGS ask: node memory, messages, spinning */
     unsigned long long held_room;       /* bytes of messages the router may hold (check_memory) */
+    unsigned long long mem_kept, mem_limit;   /* this rank's need and its host's limit (check_memory) */
+    char mem_hosts[256];                /* wormsim-mpi, rank 0: each host's ranks and their need */
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
     struct pool_image *image[ARCH_COUNT];   /* each ISA's node image, read once */
@@ -466,6 +468,8 @@ static int check_memory(struct run *rn)
     unsigned long long most = (unsigned long long)HELD_TOTAL_FACTOR * rn->p.held_max;
     unsigned long long kept = need + (rn->merge_pages && own ? slack : 0);   /* what must fit */
     rn->held_room = limit && limit - kept < most ? limit - kept : most;
+    rn->mem_kept = kept;
+    rn->mem_limit = limit;
     if (!limit || kept <= limit)
         return 0;
     char whose[64] = "", merged[160] = "";
@@ -485,13 +489,65 @@ static int check_memory(struct run *rn)
     fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u KiB per ARM node and %u MiB "
             "for all, %u KiB per RISC-V node and %u MiB for all, %lu KiB each for the app's buffers, %u KiB of NIC "
             "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer "
-            "nodes or a shorter len, free memory, or set --mem-limit%s\n",
+            "nodes%s or a shorter len, free memory, or set --mem-limit%s\n",
             own, whose, need >> 20, node_kib(rn, ARCH_ARM), arch_shared_mib[ARCH_ARM], node_kib(rn, ARCH_RISCV),
             arch_shared_mib[ARCH_RISCV], rn->need.heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), RUN_TOOL_MIB, ROUTER_NODE_KIB, limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo",
-            rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")", merged);
+            rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")",
+            own != rn->m.nodes ? " (or give them more node hosts: mpirun -np, one rank a host)" : "", merged);
     return -1;
+}
+
+/* wormsim-mpi: ranks on one host share its memory (--mem-limit is a
+ * host's). After each rank's check_memory passed, every rank's need
+ * (what must fit) and limit go to every rank; a host whose ranks need
+ * more together than its limit (the least they read) refuses the run,
+ * said once, by its first rank. Rank 0 keeps for the router's messages
+ * only what its host's ranks leave, and says each host's sum (--check).
+ * Returns 1 on every rank if every host holds its ranks, else 0. */
+static int ranks_fit_their_hosts(struct run *rn)
+{
+    int n = link_size(), me = link_rank(), root_ok;
+    unsigned long long mine[2] = { rn->mem_kept, rn->mem_limit };
+    unsigned long long *all = calloc((size_t)n * 2, sizeof *all);
+    if (!all) {
+        fprintf(stderr, "wormsim: no memory for %d ranks' memory figures\n", n);
+        link_abort(2);
+    }
+    link_allgather(mine, all, sizeof mine);
+    int ok = 1, at = 0;
+    rn->mem_hosts[0] = 0;
+    for (int h = 0; h < n; h++) {
+        int first = -1, ranks = 0;
+        unsigned long long sum = 0, limit = 0;
+        for (int r = 0; r < h && first < 0; r++)
+            if (!strcmp(link_host_of(r), link_host_of(h)))
+                first = r;
+        if (first >= 0)
+            continue;                /* host h was summed at its first rank */
+        for (int r = h; r < n; r++) {
+            if (strcmp(link_host_of(r), link_host_of(h)))
+                continue;
+            sum += all[2 * r];
+            limit = all[2 * r + 1] && (!limit || all[2 * r + 1] < limit) ? all[2 * r + 1] : limit;
+            ranks++;
+        }
+        int fits = !limit || sum <= limit;
+        if (!fits && me == h)
+            fprintf(stderr, "wormsim: the %d ranks on host %s need about %llu MiB of host memory together, more "
+                    "than the %llu MiB %s; give each host one rank (mpirun's --map-by node), more node hosts "
+                    "(mpirun -np), fewer nodes or a shorter len, or set --mem-limit\n", ranks, link_host_of(h),
+                    sum >> 20, limit >> 20, rn->mem_limit_mib ? "of --mem-limit" : "it has available");
+        ok &= fits;
+        if (!strcmp(link_host_of(h), link_host_of(0)) && fits && limit && me == 0 && limit - sum < rn->held_room)
+            rn->held_room = limit - sum;   /* the router's host: its node hosts' share is taken */
+        if (at < (int)sizeof rn->mem_hosts)
+            at += snprintf(rn->mem_hosts + at, sizeof rn->mem_hosts - (size_t)at, "%s%s (%d rank%s) about %llu MiB",
+                           at ? "; " : "", link_host_of(h), ranks, ranks > 1 ? "s" : "", sum >> 20);
+    }
+    free(all);
+    return link_agree(ok, &root_ok);
 }
 
 /* The run tool's own open files beside its nodes': its event sources,
@@ -1794,7 +1850,7 @@ static int run_main(struct host *h, int argc, char **argv)
             return 2;
         }
     }
-    if (!agree(1) || (link_size() > 1 && !same_as_rank0(&rn, argc, argv)))
+    if (!agree(1) || (link_size() > 1 && (!same_as_rank0(&rn, argc, argv) || !ranks_fit_their_hosts(&rn))))
         return 2;
     if (rn.check_only) {            /* everything above passed; no run directory, no node */
         int own;
@@ -1813,10 +1869,15 @@ static int run_main(struct host *h, int argc, char **argv)
         if (rn.merge_pages)
             snprintf(merging, sizeof merging, " once the nodes' pages are merged, and %d MiB kept free while they "
                      "start", MERGE_SLACK_MIB);
-        printf("wormsim: %s on %s %s (%d nodes): accepted; about %llu MiB of host memory%s (%s), and the router "
-               "holds at most %llu MiB of messages; limits %.0f s in all (--timeout), %.0f s with no NIC use "
-               "(--hang-timeout)\n", rn.app, topo_names[rn.m.topo], dims, rn.m.nodes, memory_need(&rn, &own) >> 20,
-               merging, lim, rn.held_room >> 20, rn.timeout_s, rn.hang_s);
+        char mem[sizeof rn.mem_hosts + 320];
+        if (link_size() > 1)         /* wormsim-mpi: each host's ranks together */
+            snprintf(mem, sizeof mem, "host memory: %s%s (%s each host)", rn.mem_hosts, merging, lim);
+        else
+            snprintf(mem, sizeof mem, "about %llu MiB of host memory%s (%s)", memory_need(&rn, &own) >> 20,
+                     merging, lim);
+        printf("wormsim: %s on %s %s (%d nodes): accepted; %s, and the router holds at most %llu MiB of "
+               "messages; limits %.0f s in all (--timeout), %.0f s with no NIC use (--hang-timeout)\n", rn.app,
+               topo_names[rn.m.topo], dims, rn.m.nodes, mem, rn.held_room >> 20, rn.timeout_s, rn.hang_s);
         run_free_inputs(&rn);
         return 0;
     }

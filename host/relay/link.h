@@ -62,6 +62,9 @@ const char *link_host_of(int rank);
 int  link_agree(int ok, int *root_ok);
 /* Rank 0's buf (len bytes) to every rank. */
 void link_bcast(void *buf, size_t len);
+/* Every rank's mine (len bytes) to every rank: all holds link_size()
+ * of them in rank order. */
+void link_allgather(const void *mine, void *all, size_t len);
 /* Queue a message of a header and a body of len bytes (may be empty);
  * the body is copied. Returns -1 if out of memory. */
 int  link_send(int to, uint32_t type, uint32_t node, int32_t value, const void *body, size_t len);

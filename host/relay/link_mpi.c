@@ -66,6 +66,11 @@ void link_bcast(void *buf, size_t len)
     MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
+void link_allgather(const void *mine, void *all, size_t len)
+{
+    MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD);
+}
+
 int link_send(int to, uint32_t type, uint32_t node, int32_t value, const void *body, size_t len)
 {
     struct link_hdr h = { type, node, value, (uint32_t)len };

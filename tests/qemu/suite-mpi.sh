@@ -123,6 +123,21 @@ mpi_ranks_run_rank0s_machine() {
   expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
 }
 
+# Ranks on one host share its memory: 3 ranks of a 128-node hello on this
+# host need about 2.5 GB together (each node host alone about 1.2 GB, which
+# --mem-limit 1500 admits). Refused once, naming the host and the sum,
+# before any node starts; --check says each host's sum when it fits.
+mpi_ranks_on_one_host_share_its_memory() {
+  local before; before=$(ndirs)
+  wm 3 --app hello --nodes 128 --mem-limit 1500 > "$TMP/m" 2>&1; local rc=$?
+  expect '[ $rc = 2 ]' "exit $rc: $(cat "$TMP/m")"
+  expect '[ "$(grep -c "the 3 ranks on host .* need about [0-9]* MiB of host memory together, more than the 1500 MiB of --mem-limit" "$TMP/m")" = 1 ]' "$(cat "$TMP/m")"
+  expect '[ "$(ndirs)" = "$before" ]' "a run directory was created: $(ls "$RUNS")"
+  expect '[ -z "$(pgrep -f "qemu-system.*$RUNS")" ]'
+  wm 3 --app hello --nodes 128 --mem-limit 3000 --check > "$TMP/m" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && grep -q "accepted; host memory: .* (3 ranks) about [0-9]* MiB (--mem-limit 3000 MiB each host)" "$TMP/m"' "exit $rc: $(cat "$TMP/m")"
+}
+
 # --log-max caps the node logs a node host writes, and the run says so
 # once, as on one host: node 3, on rank 2, prints without end.
 mpi_log_max_reaches_node_hosts() {
@@ -255,7 +270,8 @@ mpi_gdb_names_the_host() {
 }
 
 for m in mpi_placement_is_bit_identical mpi_hardware_collectives mpi_hostile_nodes_are_named_as_on_one_host \
-         mpi_bad_option_is_said_once mpi_ranks_run_rank0s_machine mpi_log_max_reaches_node_hosts \
+         mpi_bad_option_is_said_once mpi_ranks_run_rank0s_machine mpi_ranks_on_one_host_share_its_memory \
+         mpi_log_max_reaches_node_hosts \
          mpi_qemu_killed_ends_the_run mpi_node_host_killed_ends_the_run \
          mpi_interrupt_writes_the_summary mpi_gdb_names_the_host; do t $m $m; done
 if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/mm/ksm/run ] && printf '6.7\n%s\n' "$(uname -r)" | sort -V -C; then
