@@ -83,6 +83,12 @@ struct cfg {
 #define SATURATED_SHARE 0.9
 #define SATURATED_MIN_PACKETS 100
 
+/* netsim's JSON lines: compact, in the order written, and reals to 15
+ * significant digits, the most a double keeps of a decimal: an offered
+ * load of 0.3 (0.1 + 2 x 0.1 in a sweep) prints as 0.3, not as the 17
+ * digits of the nearest double, 0.30000000000000004. */
+#define NETSIM_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+
 struct result {
     double offered, accepted, mean, p50, p99, max_lat;
     double generated;             /* flits per node per cycle the window's packets carry */
@@ -380,7 +386,7 @@ static void print_engine_run(const struct cfg *c, const struct net *n, uint64_t 
             (json_int_t)v2, "cycles", (json_int_t)net_now(n), "digest", digest, "cycles_stepped",
             (json_int_t)stepped, "cycles_jumped", (json_int_t)jumped, "jumps", (json_int_t)jumps, "moves",
             (json_int_t)moves, "moves_jumped", (json_int_t)moves_jumped, "wall_s", wall, "engine_cpu_s", cpu);
-        char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        char *t = json_dumps(o, NETSIM_JSON_FLAGS);
         puts(t);
         free(t);
         json_decref(o);
@@ -589,7 +595,7 @@ static void print_traffic_json(const struct cfg *c, const char *dimstr, const ch
         "p99_latency", latency_json(r, r->p99), "max_latency", latency_json(r, r->max_lat),
         "packets", (json_int_t)r->measured, "saturated", r->saturated, "wall_s", r->wall_s,
         "flit_hops_per_s", r->flit_hops_per_s, "router_cycles_per_s", r->router_cycles_per_s);
-    char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *t = json_dumps(o, NETSIM_JSON_FLAGS);
     puts(t);
     free(t);
     json_decref(o);
