@@ -1013,6 +1013,43 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
     return waitany(count, requests, index, st);
 }
 
+/* Every request of the array that is complete now, in index order after
+ * the first (which Waitsome may have waited for, at index first), each
+ * with its status; the first error found is returned. */
+static int complete_some(int incount, MPI_Request requests[], int first, int *outcount, int indices[],
+                         MPI_Status statuses[])
+{
+    int k = 0, e = MPI_SUCCESS;
+    if (first != MPI_UNDEFINED)
+        indices[k++] = first;
+    for (int i = 0; i < incount; i++) {
+        struct req *q = req_of(requests[i]);
+        if (i == first || !q || (q->state == REQ_PERSIST && q->inner == MPI_REQUEST_NULL) || !ready(q))
+            continue;
+        int ei = wait_one(&requests[i], statuses ? &statuses[k] : NULL);
+        indices[k++] = i;
+        if (ei && !e)
+            e = ei;
+    }
+    *outcount = k;
+    return e;
+}
+
+/* 1 if some request of the array is active (not null, not an inactive
+ * persistent one); an invalid handle is an error. */
+static int any_active(int incount, const MPI_Request requests[], int *active)
+{
+    *active = 0;
+    for (int i = 0; i < incount; i++) {
+        struct req *q = req_of(requests[i]);
+        if (requests[i] != MPI_REQUEST_NULL && !q)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d (index %d) is not valid", requests[i], i);
+        if (q && !(q->state == REQ_PERSIST && q->inner == MPI_REQUEST_NULL))
+            *active = 1;
+    }
+    return MPI_SUCCESS;
+}
+
 /* At least one request, then every other that is complete at the call
  * (MPI-3.1 3.7.5), in index order after the first, each with its
  * status; the first error found is returned. */
@@ -1030,19 +1067,27 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
         *outcount = e ? 0 : MPI_UNDEFINED;
         return e;
     }
-    int k = 0;
-    indices[k++] = index;
-    for (int i = 0; i < incount; i++) {
-        struct req *q = req_of(requests[i]);
-        if (i == index || !q || (q->state == REQ_PERSIST && q->inner == MPI_REQUEST_NULL) || !ready(q))
-            continue;
-        int ei = wait_one(&requests[i], statuses ? &statuses[k] : NULL);
-        indices[k++] = i;
-        if (ei && !e)
-            e = ei;
+    return complete_some(incount, requests, index, outcount, indices, statuses);
+}
+
+/* Every request that is complete now, perhaps none (outcount 0); with
+ * no active request, outcount MPI_UNDEFINED (MPI-3.1 3.7.5). */
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    MPII_ENTER("MPI_Testsome");
+    int active, e = requests_ok(incount, requests);
+    if (e)
+        return e;
+    OUT_OR_ERR(MPI_COMM_WORLD, outcount);
+    if (incount > 0)
+        OUT_OR_ERR(MPI_COMM_WORLD, indices);
+    if ((e = any_active(incount, requests, &active)))
+        return e;
+    if (!active) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
     }
-    *outcount = k;
-    return e;
+    return complete_some(incount, requests, MPI_UNDEFINED, outcount, indices, statuses);
 }
 
 /* --- persistent requests (MPI-3.1 3.9): MPI_Start makes the call each time --- */
