@@ -30,19 +30,19 @@ int mpii_basic_size(MPI_Datatype t)
 
 #define MPII_USER_OPS 16
 #define USER_OP_BASE 32
-static struct { MPI_User_function *fn; } user_ops[MPII_USER_OPS];
+static struct { MPI_User_function *fn; int commute; } user_ops[MPII_USER_OPS];
 
-/* commute is not needed: a user operator always runs the library's own
- * reductions, which combine in rank order, right whether it commutes or
- * not (apps/mpi/coll.c, icoll.c). */
+/* commute is kept for MPI_Op_commutative: a user operator always runs
+ * the library's own reductions, which combine in rank order, right
+ * whether it commutes or not (apps/mpi/coll.c, icoll.c). */
 int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
     MPII_ENTER("MPI_Op_create");
     OUT_OR_ERR(MPI_COMM_WORLD, op);
-    (void)commute;
     for (int i = 0; i < MPII_USER_OPS; i++)
         if (!user_ops[i].fn) {
             user_ops[i].fn = fn;
+            user_ops[i].commute = commute != 0;
             *op = USER_OP_BASE + i;
             return MPI_SUCCESS;
         }
@@ -58,6 +58,41 @@ int MPI_Op_free(MPI_Op *op)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_OP, "operator %d is not a user operator", *op);
     user_ops[i].fn = NULL;
     *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+static bool user_op(MPI_Op op);
+
+/* Whether op commutes (MPI-3.1 5.9.7): every predefined operator does; a
+ * user operator as MPI_Op_create was told. */
+int MPI_Op_commutative(MPI_Op op, int *commute)
+{
+    MPII_ENTER("MPI_Op_commutative");
+    OUT_OR_ERR(MPI_COMM_WORLD, commute);
+    if (user_op(op))
+        *commute = user_ops[op - USER_OP_BASE].commute;
+    else if (op > MPI_OP_NULL && op <= MPI_MINLOC)
+        *commute = 1;
+    else
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_OP, "operator %d is not valid", op);
+    return MPI_SUCCESS;
+}
+
+/* inoutbuf = inbuf op inoutbuf, count elements, on this process alone
+ * (MPI-3.1 5.9.7); op and type as a reduction takes them. */
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype t, MPI_Op op)
+{
+    MPII_ENTER("MPI_Reduce_local");
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
+    if (!mpii_type_usable(t))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    int e = mpii_op_check(MPI_COMM_WORLD, op, t);
+    if (e)
+        return e;
+    if (count > 0 && (!inbuf || !inoutbuf || inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_BUFFER, "a null or MPI_IN_PLACE buffer for %d elements", count);
+    mpii_reduce_local(inbuf, inoutbuf, count, t, op);
     return MPI_SUCCESS;
 }
 
