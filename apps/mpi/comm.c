@@ -213,3 +213,49 @@ int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
 }
+
+/* MPI-3.1 6.4.2: MPI_COMM_TYPE_SHARED splits comm into the processes
+ * that share memory; a node is one process with its own memory, so each
+ * rank gets a communicator of itself. MPI_UNDEFINED gives MPI_COMM_NULL.
+ * Collective over comm, as a split is. */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Comm_split_type");
+    COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, newcomm);
+    (void)info;
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return mpii_err(comm, MPI_ERR_ARG, "split_type %d; accepted: MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",
+                        split_type);
+    int e = MPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : c->rank, key, newcomm);
+    mpii_call = "MPI_Comm_split_type";
+    return e;
+}
+
+/* The predefined attributes of MPI-3.1 8.1.2 (every communicator has
+ * them, as MPI_COMM_WORLD's): the largest tag; no host; every rank may do
+ * I/O (its output goes to its node log); clocks not said to be
+ * synchronised; the universe is the world; no application number. No
+ * other keyval exists: flag 0. */
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    MPII_ENTER("MPI_Comm_get_attr");
+    COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, flag);
+    static int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe;
+    int *v = NULL;
+    switch (keyval) {
+    case MPI_TAG_UB: v = &tag_ub; break;
+    case MPI_HOST: v = &host; break;
+    case MPI_IO: v = &io; break;
+    case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
+    case MPI_UNIVERSE_SIZE: universe = mpii_comms[MPI_COMM_WORLD].size; v = &universe; break;
+    default: break;
+    }
+    *flag = v != NULL;
+    if (v) {
+        OUT_OR_ERR(comm, attribute_val);
+        *(int **)attribute_val = v;
+    }
+    return MPI_SUCCESS;
+}

@@ -229,3 +229,124 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm
     free(list);
     return e;
 }
+
+/* --- set operations and ranges (MPI-3.1 6.3.2) --------------------------- */
+
+/* The nodes of g1 that are (in_g2 1) or are not (0) in g2, in g1's order,
+ * or (add_rest) every node of g1 then those of g2 not in g1, in g2's
+ * order: a new group. */
+static int group_combine(MPI_Group g1, MPI_Group g2, int in_g2, int add_rest, MPI_Group *out)
+{
+    int n = groups[g1].n + (add_rest ? groups[g2].n : 0), k = 0;
+    int *node = malloc((size_t)(n > 0 ? n : 1) * sizeof *node);
+    if (!node)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d bytes for a group", (int)(n * sizeof *node));
+    for (int r = 0; r < groups[g1].n; r++)
+        if (add_rest || (rank_in(g2, groups[g1].node[r]) != MPI_UNDEFINED) == in_g2)
+            node[k++] = groups[g1].node[r];
+    for (int r = 0; add_rest && r < groups[g2].n; r++)
+        if (rank_in(g1, groups[g2].node[r]) == MPI_UNDEFINED)
+            node[k++] = groups[g2].node[r];
+    int e = group_new(node, k, out);
+    free(node);
+    return e;
+}
+
+/* Every node of g1, then those of g2 not in g1. */
+int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_union");
+    GROUP_OR_ERR(g1);
+    GROUP_OR_ERR(g2);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
+    return group_combine(g1, g2, 1, 1, newgroup);
+}
+
+/* The nodes of g1 that are in g2, in g1's order. */
+int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_intersection");
+    GROUP_OR_ERR(g1);
+    GROUP_OR_ERR(g2);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
+    return group_combine(g1, g2, 1, 0, newgroup);
+}
+
+/* The nodes of g1 that are not in g2, in g1's order. */
+int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_difference");
+    GROUP_OR_ERR(g1);
+    GROUP_OR_ERR(g2);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
+    return group_combine(g1, g2, 0, 0, newgroup);
+}
+
+/* The ranks of n triplets (first, last, stride) of g, in order, in a
+ * malloc'ed *list of *count; every rank in g, the stride not 0, and no
+ * rank twice (MPI-3.1 6.3.2, MPI_GROUP_RANGE_INCL). */
+static int expand_ranges(MPI_Group g, int n, const int ranges[][3], int **list, int *count)
+{
+    *list = NULL;
+    *count = 0;
+    if (n < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "%d ranges; accepted: 0 or more", n);
+    if (n > 0 && !ranges)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter ranges for %d ranges", n);
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+        int f = ranges[i][0], l = ranges[i][1], s = ranges[i][2];
+        if (s == 0)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "range %d (%d, %d, %d) has stride 0", i, f, l, s);
+        if (f < 0 || f >= groups[g].n || l < 0 || l >= groups[g].n)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_RANK, "range %d (%d, %d, %d); accepted ranks: 0..%d", i, f, l,
+                            s, groups[g].n - 1);
+        if ((s > 0 && l >= f) || (s < 0 && l <= f))
+            total += (l - f) / s + 1;
+    }
+    if (total > groups[g].n)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_RANK, "the ranges name %ld ranks of a group of %d", total,
+                        groups[g].n);
+    int *r = malloc((size_t)(total > 0 ? total : 1) * sizeof *r), k = 0;
+    if (!r)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%ld ranks of ranges", total);
+    for (int i = 0; i < n; i++)
+        for (int x = ranges[i][0]; ranges[i][2] > 0 ? x <= ranges[i][1] : x >= ranges[i][1]; x += ranges[i][2])
+            r[k++] = x;
+    int e = check_ranks(g, k, r);
+    if (e) {
+        free(r);
+        return e;
+    }
+    *list = r;
+    *count = k;
+    return MPI_SUCCESS;
+}
+
+int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_range_incl");
+    GROUP_OR_ERR(g);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
+    int *list, k, e = expand_ranges(g, n, (const int (*)[3])ranges, &list, &k);
+    if (e)
+        return e;
+    e = MPI_Group_incl(g, k, list, newgroup);
+    mpii_call = "MPI_Group_range_incl";
+    free(list);
+    return e;
+}
+
+int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    MPII_ENTER("MPI_Group_range_excl");
+    GROUP_OR_ERR(g);
+    OUT_OR_ERR(MPI_COMM_WORLD, newgroup);
+    int *list, k, e = expand_ranges(g, n, (const int (*)[3])ranges, &list, &k);
+    if (e)
+        return e;
+    e = MPI_Group_excl(g, k, list, newgroup);
+    mpii_call = "MPI_Group_range_excl";
+    free(list);
+    return e;
+}

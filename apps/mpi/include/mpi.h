@@ -245,6 +245,17 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int MPI_Comm_set_name(MPI_Comm comm, const char *name);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+/* MPI_Comm_split_type: a node is one process with its own memory */
+#define MPI_COMM_TYPE_SHARED 1
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+/* The predefined attributes (MPI-3.1 8.1.2); no keyvals of the program's */
+#define MPI_KEYVAL_INVALID  (-1)
+#define MPI_TAG_UB          1
+#define MPI_HOST            2
+#define MPI_IO              3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE   5
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 
 /* Groups */
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
@@ -255,6 +266,11 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
 int MPI_Group_free(MPI_Group *group);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
 
 /* Cartesian topologies (apps/mpi/topo.c) */

@@ -1,0 +1,117 @@
+/* Group set operations and ranges (MPI-3.1 6.3.2), MPI_Comm_split_type
+ * (6.4.2) and the predefined attributes (8.1.2). Rank 0 prints each
+ * group's members as world ranks, which the standard fixes (union: the
+ * first group's in order, then the second's not in it; intersection and
+ * difference in the first group's order; a range (first, last, stride)
+ * in its order); tests/mpi/run.sh compares them with Open MPI's. Needs
+ * 2 ranks or more. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "check.h"
+
+static MPI_Group world;
+
+/* "NAME: n members: w0 w1 ..." with the world ranks of g's members */
+static void show(const char *name, MPI_Group g)
+{
+    int n, *in, *out;
+    MPI_Group_size(g, &n);
+    in = malloc((n + 1) * sizeof *in);
+    out = malloc((n + 1) * sizeof *out);
+    for (int i = 0; i < n; i++)
+        in[i] = i;
+    MPI_Group_translate_ranks(g, n, in, world, out);
+    if (rank == 0) {
+        printf("%s: %d members:", name, n);
+        for (int i = 0; i < n; i++)
+            printf(" %d", out[i]);
+        printf("\n");
+    }
+    free(in);
+    free(out);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+
+    int n_even = (size + 1) / 2, *ev = malloc(size * sizeof *ev);
+    for (int i = 0; i < n_even; i++)
+        ev[i] = 2 * i;
+    MPI_Group evens, odds, un, un2, inter, diff, none, rng, rngx, rev;
+    MPI_Group_incl(world, n_even, ev, &evens);
+    MPI_Group_excl(world, n_even, ev, &odds);
+    MPI_Group_union(odds, evens, &un);
+    MPI_Group_union(evens, world, &un2);
+    MPI_Group_intersection(world, odds, &inter);
+    MPI_Group_difference(world, evens, &diff);
+    MPI_Group_difference(evens, world, &none);
+    int r1[1][3] = { { size - 1, 0, -2 } }, r2[2][3] = { { 0, 0, 1 }, { size - 1, 1, -1 } };
+    MPI_Group_range_incl(world, 1, r1, &rng);
+    MPI_Group_range_excl(world, 1, r1, &rngx);
+    MPI_Group_range_incl(world, 2, r2, &rev);
+    show("union(odds, evens)", un);
+    show("union(evens, world)", un2);
+    show("intersection(world, odds)", inter);
+    show("difference(world, evens)", diff);
+    show("difference(evens, world)", none);
+    show("range_incl(last..0 by -2)", rng);
+    show("range_excl(last..0 by -2)", rngx);
+    show("range_incl(0; last..1)", rev);
+
+    int ru, c1, c2, c3, n;
+    MPI_Group_rank(un, &ru);
+    MPI_Group_compare(inter, diff, &c1);
+    MPI_Group_compare(un, world, &c2);
+    MPI_Group_compare(un2, world, &c3);
+    MPI_Group_size(none, &n);
+    int want_ru = rank % 2 ? rank / 2 : size / 2 + rank / 2;
+    check("union rank", ru == want_ru);
+    check("compare", c1 == MPI_IDENT && c2 == MPI_SIMILAR && c3 == (size <= 2 ? MPI_IDENT : MPI_SIMILAR) && n == 0);
+
+    /* a communicator of a range's group */
+    MPI_Comm rc;
+    MPI_Comm_create(MPI_COMM_WORLD, rng, &rc);
+    int sum = -1, want = 0;
+    for (int r = size - 1; r >= 0; r -= 2)
+        want += r;
+    if (rc != MPI_COMM_NULL) {
+        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, rc);
+        MPI_Comm_free(&rc);
+    }
+    check("comm of a range", (size - 1 - rank) % 2 ? sum == -1 : sum == want);
+
+    /* a node is one process with its own memory */
+    MPI_Comm sh, un_c;
+    int shs = 0, shr = -1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sh);
+    MPI_Comm_size(sh, &shs);
+    MPI_Comm_rank(sh, &shr);
+    int one = 1, got = 0;
+    MPI_Allreduce(&one, &got, 1, MPI_INT, MPI_SUM, sh);
+    check("split_type shared", shs >= 1 && shr >= 0 && got == shs);
+    MPI_Comm_free(&sh);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &un_c);
+    check("split_type undefined", un_c == MPI_COMM_NULL);
+
+    int *tag_ub, *wtime_global, flag1 = 0, flag2 = -1;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag1);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &wtime_global, &flag2);
+    check("attr tag_ub", flag1 && *tag_ub >= 32767);
+    check("attr wtime_is_global", flag2 == 0 || (flag2 == 1 && (*wtime_global == 0 || *wtime_global == 1)));
+
+    MPI_Group *all[] = { &evens, &odds, &un, &un2, &inter, &diff, &rng, &rngx, &rev, &world };
+    for (unsigned i = 0; i < sizeof all / sizeof *all; i++)
+        MPI_Group_free(all[i]);
+    if (none != MPI_GROUP_EMPTY)
+        MPI_Group_free(&none);
+    free(ev);
+    if (rank == 0 && !fails)
+        printf("groups: all ok\n");
+    MPI_Finalize();
+    return fails != 0;
+}
