@@ -6,6 +6,7 @@
  * A message of a type that is not one contiguous block is packed into a
  * contiguous buffer before it is sent and unpacked after it arrives
  * (apps/mpi/p2p.c, coll.c). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpii.h"
@@ -17,6 +18,8 @@ struct dtype {
     int used, committed;             /* used 2: freed, kept while requests use it */
     MPI_Aint size, lb, extent;
     int align;
+    MPI_Aint nelem;                  /* basic elements in one element of the type */
+    int esize;                       /* their common size, 0 if they differ */
     int nblk;
     struct blk *blk;
 };
@@ -43,7 +46,9 @@ static const struct dtype *view(MPI_Datatype t, struct dtype *tmp, struct blk *b
     int sz = mpii_basic_size(t);
     if (sz) {
         *b = (struct blk){ 0, sz };
+        int pair = t >= MPI_2INT && t <= MPI_SHORT_INT;   /* a value and an int: two elements */
         *tmp = (struct dtype){ .used = 1, .committed = 1, .size = sz, .extent = sz, .align = sz > 8 ? 8 : sz,
+                               .nelem = pair ? 2 : 1, .esize = !pair ? sz : t == MPI_2INT || t == MPI_FLOAT_INT ? 4 : 0,
                                .nblk = 1, .blk = b };
         return tmp;
     }
@@ -150,7 +155,7 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
     struct dtype *t = &derived[slot];
     if (t->used == 2)
         free(t->blk);
-    *t = (struct dtype){ .used = 1, .align = 1 };
+    *t = (struct dtype){ .used = 1, .align = 1, .esize = -1 };
     MPI_Aint lo = 0, hi = 0;
     int any = 0, cap = 0;
     for (int i = 0; i < n; i++) {
@@ -159,6 +164,10 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
         const struct dtype *d = view(types[one_type ? 0 : i], &tmp, &b);
         if (d->align > t->align)
             t->align = d->align;
+        if (lens[i] && d->nelem) {   /* elements for MPI_Get_elements */
+            t->nelem += lens[i] * d->nelem;
+            t->esize = t->esize == -1 || t->esize == d->esize ? d->esize : 0;
+        }
         for (int k = 0; k < lens[i]; k++) {
             MPI_Aint base = disp[i] + k * d->extent;
             if (!any || base + d->lb < lo)
@@ -176,6 +185,8 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
             }
         }
     }
+    if (t->esize == -1)
+        t->esize = 0;
     struct blk *fit = t->nblk ? realloc(t->blk, (size_t)t->nblk * sizeof *fit) : NULL;
     if (fit)
         t->blk = fit;
@@ -402,5 +413,194 @@ int MPI_Unpack(const void *in, int insize, int *position, void *out, int count, 
         return e;
     mpii_unpack((const unsigned char *)in + *position, (size_t)need, t, out);
     *position += (int)need;
+    return MPI_SUCCESS;
+}
+
+/* --- more constructors and queries (MPI-3.1 4.1.2, 4.1.3, 4.1.5, 4.1.7,
+ *     4.1.8, 4.1.11) ---------------------------------------------------- */
+
+/* The address of location (MPI-3.1 4.1.5): its byte address, which
+ * MPI_BOTTOM (0) displaces. */
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+    MPII_ENTER("MPI_Get_address");
+    OUT_OR_ERR(MPI_COMM_WORLD, address);
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+
+/* count blocks of blocklen elements of old, at displacement disp[i] in
+ * bytes (MPI_Type_create_hindexed_block) or in old's extents. */
+static int indexed_block(int count, int blocklen, const int *disp_ext, const MPI_Aint *disp_bytes,
+                         MPI_Datatype old, MPI_Datatype *newtype)
+{
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
+    if (count > 0 && !(disp_ext || disp_bytes))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter array_of_displacements");
+    MPI_Aint *d = malloc((size_t)(count ? count : 1) * sizeof *d);
+    int *lens = malloc((size_t)(count ? count : 1) * sizeof *lens), e;
+    if (!d || !lens)
+        e = mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "an index of %d blocks", count);
+    else {
+        for (int i = 0; i < count; i++)
+            d[i] = disp_bytes ? disp_bytes[i] : (MPI_Aint)disp_ext[i] * extent_of(old), lens[i] = blocklen;
+        e = build_one(count, d, lens, old, newtype);
+    }
+    free(d);
+    free(lens);
+    return e;
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklength, const int displs[], MPI_Datatype old,
+                                  MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_indexed_block");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
+    return indexed_block(count, blocklength, displs, NULL, old, newtype);
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displs[], MPI_Datatype old,
+                                   MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_hindexed_block");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
+    return indexed_block(count, blocklength, NULL, displs, old, newtype);
+}
+
+/* The same type map, lower bound and extent (MPI-3.1 4.1.10); the copy
+ * is committed if old is. */
+int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_dup");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *o = view(old, &tmp, &b);
+    if (!o)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", old);
+    MPI_Aint lb = o->lb, extent = o->extent, zero = 0;
+    int one = 1, committed = o->committed;
+    int e = build_one(1, &zero, &one, old, newtype);
+    if (!e) {
+        struct dtype *d = derived_of(*newtype);
+        d->lb = lb;
+        d->extent = extent;
+        d->committed = committed;
+    }
+    return e;
+}
+
+/* An ndims-dimensional subarray of an array of old (MPI-3.1 4.1.3):
+ * each run of subsizes[last] elements along the fastest dimension is a
+ * block; the type's lower bound is 0 and its extent the whole array's. */
+int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
+                             MPI_Datatype old, MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_subarray");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
+    if (ndims <= 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "ndims %d; accepted: 1 or more", ndims);
+    if (!sizes || !subsizes || !starts)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter %s", !sizes ? "array_of_sizes" :
+                        !subsizes ? "array_of_subsizes" : "array_of_starts");
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "order %d; accepted: MPI_ORDER_C or MPI_ORDER_FORTRAN", order);
+    MPI_Aint ext = extent_of(old), runs = 1, whole = ext;
+    if (!ext && !mpii_type_size(old))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", old);
+    for (int i = 0; i < ndims; i++) {
+        if (sizes[i] <= 0 || subsizes[i] <= 0 || subsizes[i] > sizes[i] || starts[i] < 0 ||
+            starts[i] > sizes[i] - subsizes[i])
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "dimension %d: size %d, subsize %d, start %d; accepted: "
+                            "0 < subsize <= size, 0 <= start <= size - subsize", i, sizes[i], subsizes[i], starts[i]);
+        whole *= sizes[i];
+    }
+    /* dimension k in C order: the slowest first */
+#define DIM(a, k) ((a)[order == MPI_ORDER_C ? (k) : ndims - 1 - (k)])
+    for (int k = 0; k < ndims - 1; k++)
+        runs *= DIM(subsizes, k);
+    MPI_Aint *disp = malloc((size_t)runs * sizeof *disp);
+    int *lens = malloc((size_t)runs * sizeof *lens), e;
+    if (!disp || !lens)
+        e = mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "a subarray of %ld runs", (long)runs);
+    else {
+        for (MPI_Aint r = 0; r < runs; r++) {
+            MPI_Aint rest = r, off = 0, stride = 1;   /* r's index in each dimension, fastest last */
+            for (int k = ndims - 1; k >= 0; k--) {
+                MPI_Aint idx = DIM(starts, k);
+                if (k < ndims - 1) {
+                    idx += rest % DIM(subsizes, k);
+                    rest /= DIM(subsizes, k);
+                }
+                off += idx * stride;
+                stride *= DIM(sizes, k);
+            }
+            disp[r] = off * ext;
+            lens[r] = DIM(subsizes, ndims - 1);
+        }
+        e = build_one((int)runs, disp, lens, old, newtype);
+    }
+#undef DIM
+    free(disp);
+    free(lens);
+    if (!e) {
+        struct dtype *d = derived_of(*newtype);
+        d->lb = 0;
+        d->extent = whole;
+    }
+    return e;
+}
+
+/* The bounds of the data itself, whatever lb and extent were set to
+ * (MPI-3.1 4.1.8). */
+int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    MPII_ENTER("MPI_Type_get_true_extent");
+    OUT_OR_ERR(MPI_COMM_WORLD, true_lb);
+    OUT_OR_ERR(MPI_COMM_WORLD, true_extent);
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    MPI_Aint lo = 0, hi = 0;
+    for (int i = 0; i < d->nblk; i++) {
+        if (!i || d->blk[i].off < lo)
+            lo = d->blk[i].off;
+        if (!i || d->blk[i].off + d->blk[i].len > hi)
+            hi = d->blk[i].off + d->blk[i].len;
+    }
+    *true_lb = lo;
+    *true_extent = hi - lo;
+    return MPI_SUCCESS;
+}
+
+/* The basic elements a status's message holds in elements of t (MPI-3.1
+ * 4.1.11): the whole elements' ones, and those of a last partial element
+ * when t's elements have one size. A partial element of a type of mixed
+ * sizes gives MPI_UNDEFINED (its boundaries are not kept). */
+int MPI_Get_elements(const MPI_Status *st, MPI_Datatype t, int *count)
+{
+    MPII_ENTER("MPI_Get_elements");
+    if (!st)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter status (MPI_STATUS_IGNORE); "
+                        "accepted: the status of a receive");
+    OUT_OR_ERR(MPI_COMM_WORLD, count);
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    long bytes = st->count_bytes_;
+    if (!d->size) {
+        *count = 0;
+        return MPI_SUCCESS;
+    }
+    long whole = bytes / d->size, rest = bytes % d->size;
+    if (rest && (!d->esize || rest % d->esize))
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(whole * d->nelem + (rest ? rest / d->esize : 0));
     return MPI_SUCCESS;
 }
