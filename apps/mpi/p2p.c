@@ -40,7 +40,7 @@ struct req {
     int src, tag;
     MPI_Status st;
     void *user;                      /* a type not contiguous: unpacked into user at completion */
-    MPI_Datatype type;
+    MPI_Datatype type;               /* that type while its copy waits; user may be MPI_BOTTOM (0) */
     struct mpii_sched *sched;        /* REQ_COLL: a nonblocking collective (apps/mpi/icoll.c) */
     /* REQ_PERSIST: the call MPI_Start makes (enum persist_kind), and the
      * request it started, MPI_REQUEST_NULL while inactive */
@@ -356,10 +356,12 @@ static void unpost(struct req *q)
         posted_tail = q->prev;
 }
 
-/* A receive of a type that is not contiguous: its packed copy into place. */
+/* A receive of a type that is not contiguous: its packed copy into place.
+ * The packed copy is known by its type, not by the user's buffer, which
+ * is MPI_BOTTOM (null) for a type of absolute addresses (MPI-3.1 4.1.5). */
 static void unpack_into_user(struct req *q)
 {
-    if (q->user) {
+    if (q->type != MPI_DATATYPE_NULL) {
         mpii_unpack(q->buf, (size_t)q->st.count_bytes_, q->type, q->user);
         free(q->buf);
         q->buf = q->user;
@@ -688,7 +690,7 @@ int mpii_pending_use(MPI_Comm comm, MPI_Datatype t)
         int live = q->state == REQ_RECV || q->state == REQ_SSEND || q->state == REQ_COLL ||
                    q->state == REQ_PERSIST;
         if (live && ((comm >= 0 && q->comm == comm) ||
-                     (t > 0 && ((q->state == REQ_RECV && q->user && q->type == t) ||
+                     (t > 0 && ((q->state == REQ_RECV && q->type == t) ||
                                 (q->state == REQ_PERSIST && q->ptype == t)))))
             return 1;
     }
