@@ -1092,6 +1092,68 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
     return complete_some(incount, requests, MPI_UNDEFINED, outcount, indices, statuses);
 }
 
+/* Whether a request is complete, and its status, without freeing or
+ * deactivating it (MPI-3.1 3.7.3): a receive whose message came takes it
+ * now (so its status is known), and stays for Wait or Test to end; a
+ * persistent request reports its started one. */
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Request_get_status");
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
+    struct req *q = req_of(request);
+    *flag = 1;
+    if (request == MPI_REQUEST_NULL) {
+        if (st)
+            *st = empty_status;
+        return MPI_SUCCESS;
+    }
+    if (!q)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", request);
+    struct req *in = q->state == REQ_PERSIST && q->inner != MPI_REQUEST_NULL ? &reqs[q->inner - 1] : q;
+    if (!ready(q)) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    if (in->state == REQ_RECV)       /* the arrived message is taken; the request stays */
+        complete(in);
+    if (st)
+        *st = in == q && q->state == REQ_PERSIST ? empty_status : in->st;
+    return MPI_SUCCESS;
+}
+
+/* Cancel a request (MPI-3.1 3.8.4): a receive not yet matched is removed
+ * and completes cancelled; a send has already left (sends are eager), so
+ * its cancellation fails, as the standard allows, and it completes
+ * normally. Either way Wait or Test still completes the request. */
+int MPI_Cancel(MPI_Request *request)
+{
+    MPII_ENTER("MPI_Cancel");
+    OUT_OR_ERR(MPI_COMM_WORLD, request);
+    struct req *q = req_of(*request);
+    if (!q)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    if (q->state == REQ_COLL)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "a nonblocking collective's request cannot be cancelled");
+    if (q->state == REQ_PERSIST && q->inner != MPI_REQUEST_NULL)
+        q = &reqs[q->inner - 1];
+    if (q->state == REQ_RECV && !ready(q)) {
+        unpost(q);
+        q->state = REQ_DONE;
+        q->st = (MPI_Status){ .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG, .cancelled_ = 1 };
+        unpack_into_user(q);         /* nothing: frees a packed copy */
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status *st, int *flag)
+{
+    MPII_ENTER("MPI_Test_cancelled");
+    OUT_OR_ERR(MPI_COMM_WORLD, st);
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
+    *flag = st->cancelled_ != 0;
+    return MPI_SUCCESS;
+}
+
 /* --- persistent requests (MPI-3.1 3.9): MPI_Start makes the call each time --- */
 
 static int persistent(enum persist_kind k, const void *buf, int count, MPI_Datatype t, int peer, int tag,
