@@ -166,6 +166,7 @@ int mpii_type_size(MPI_Datatype t);
 int mpii_basic_size(MPI_Datatype t);
 int mpii_type_contig(MPI_Datatype t);
 int mpii_type_usable(MPI_Datatype t);
+MPI_Aint mpii_type_extent(MPI_Datatype t);   /* 0 for an unknown handle */
 void mpii_pack(const void *in, int count, MPI_Datatype t, void *out);
 void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out);
 

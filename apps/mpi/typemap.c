@@ -206,6 +206,11 @@ static MPI_Aint extent_of(MPI_Datatype t)
     return d ? d->extent : 0;
 }
 
+MPI_Aint mpii_type_extent(MPI_Datatype t)
+{
+    return extent_of(t);
+}
+
 /* count copies of old at the byte displacements disp[i], lens[i] each */
 static int build_one(int count, const MPI_Aint *disp, const int *lens, MPI_Datatype old, MPI_Datatype *out)
 {
