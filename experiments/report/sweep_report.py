@@ -400,16 +400,37 @@ def numeric_columns(rows):
             and all(csvio.is_number(r[c]) or r[c] == "" for r in ok)]
 
 
-def check_metric(rows, metric, path):
-    """SweepError unless metric is a column of the rows whose values in
-    the ok rows are numbers (or empty)."""
-    if rows and metric not in rows[0]:
-        raise SweepError("--metric: '%s' is not a column of %s; accepted: %s" % (
-            metric, path, ", ".join(rows[0])))
-    text = [r[metric] for r in csvio.ok_rows(rows) if r[metric] != "" and not csvio.is_number(r[metric])]
+def check_numeric(rows, column, path, what):
+    """SweepError unless column is a column of the rows whose values in
+    the ok rows are numbers (or empty); what names the option or line
+    that gave it."""
+    if rows and column not in rows[0]:
+        raise SweepError("%s: '%s' is not a column of %s; accepted: %s" % (
+            what, column, path, ", ".join(rows[0])))
+    text = [r[column] for r in csvio.ok_rows(rows) if r[column] != "" and not csvio.is_number(r[column])]
     if text:
-        raise SweepError("--metric: the column '%s' of %s holds text ('%s'), not numbers; accepted: %s" % (
-            metric, path, text[0], ", ".join(numeric_columns(rows)) or "none"))
+        raise SweepError("%s: the column '%s' of %s holds text ('%s'), not numbers; accepted: %s" % (
+            what, column, path, text[0], ", ".join(numeric_columns(rows)) or "none"))
+
+
+def check_metric(rows, metric, path):
+    """SweepError unless metric is a column of numbers (check_numeric)."""
+    check_numeric(rows, metric, path, "--metric")
+
+
+def check_comparisons(rows, keys, definition, path):
+    """SweepError unless every comparison of the definition compares apps
+    of this sweep (those its rows hold or its apps lines name: an app
+    whose runs all failed, or have not run yet, is still the sweep's) by
+    a column of numbers. A misspelt app would compare nothing, and a
+    column of text would rank every cell as a tie of zeros."""
+    known = csvio.first_seen([r["app"] for r in rows] + keys.get("apps", []))
+    for c in keys["compare"]:
+        unknown = [a for a in c.apps if a not in known]
+        if unknown:
+            raise SweepError("%s: compare: '%s' is no app of this sweep (none of its rows, no apps line); accepted: %s"
+                             % (definition, unknown[0], ", ".join(known)))
+        check_numeric(rows, c.column, path, "%s: compare ... by" % definition)
 
 
 def build(ctx, sweep_arg, sweep_dir, metric, definition, tseng_test):
@@ -424,10 +445,7 @@ def build(ctx, sweep_arg, sweep_dir, metric, definition, tseng_test):
             keys = sweepdef.report_keys(definition, ctx.root)
         except sweepdef.DefinitionError as e:
             raise SweepError(str(e))
-    for c in keys["compare"]:
-        if rows and c.column not in rows[0]:
-            raise SweepError("%s: compare ... by '%s': not a column of results.csv; accepted: %s"
-                             % (definition, c.column, ", ".join(rows[0])))
+    check_comparisons(rows, keys, definition, os.path.join(sweep_dir, "results.csv"))
     doc = md.Doc()
     opening(ctx, doc, sweep_arg, sweep_dir, rows, definition, metric)
     cells = Cells(rows)

@@ -7,12 +7,17 @@ keys; they may stand anywhere in the file, and compare more than once:
   paper = FILE [by COLUMN]           a paper's table (experiments/paper/),
                                      its time in seconds in COLUMN (default
                                      paper_s), beside the emulated times
+
+The report refuses a compare whose apps are not the sweep's (its rows'
+or its apps lines') or whose COLUMN is not a column of numbers
+(sweep_report.check_comparisons).
 """
 
 import os
 import re
 
 REPORT_KEYS = ("compare", "paper")
+APPS_KEY = "apps"      # a sweep key the report reads too: the apps a compare may name
 DEFAULT_COMPARE_COLUMN = "coll_ns"
 DEFAULT_PAPER_COLUMN = "paper_s"
 _LINE = re.compile(r"^([A-Za-z_]+)\s*=\s*(.*)$")
@@ -66,12 +71,17 @@ def parse_paper(value, root):
 
 
 def report_keys(path, root):
-    """{"compare": [Comparison...], "paper": PaperTable or None} of a
-    sweep definition; DefinitionError names the file, line and fault."""
-    keys = {"compare": [], "paper": None}
+    """{"compare": [Comparison...], "paper": PaperTable or None, "apps":
+    [APP...]} of a sweep definition, "apps" being every app its groups'
+    apps lines name, in first-seen order; DefinitionError names the file,
+    line and fault."""
+    keys = {"compare": [], "paper": None, "apps": []}
     with open(path) as f:
         for number, line in enumerate(f, 1):
             m = _LINE.match(line.split("#", 1)[0].strip())
+            if m and m.group(1) == APPS_KEY:
+                keys["apps"] += [a for a in m.group(2).split() if a not in keys["apps"]]
+                continue
             if not m or m.group(1) not in REPORT_KEYS:
                 continue
             try:

@@ -108,6 +108,35 @@ class Sweep(ScratchTest):
         self.assertIn("bad.sweep:1: compare: give two apps or more", str(e.exception))
         self.assertEqual(sweep_report.find_sweep("mine", self.path("results")), ("mine", self.sweep))
 
+    def test_a_comparison_names_apps_of_the_sweep_by_a_column_of_numbers(self):
+        # a misspelt app compared nothing and a column of text ranked every
+        # cell a tie of zeros, both with exit 0; each is refused, naming
+        # the line's fault and what is accepted
+        cases = [("compare = a_x a_z by coll_ns\n", "compare: 'a_z' is no app of this sweep"),
+                 ("compare = a_x a_y by app\n", "compare ... by: the column 'app' of"),
+                 ("compare = a_x a_y by col_ns\n", "compare ... by: 'col_ns' is not a column of")]
+        for text, said in cases:
+            with open(self.path("c.sweep"), "w") as f:
+                f.write("apps = a_x a_y\n" + text)
+            with self.assertRaises(sweep_report.SweepError, msg=text) as e:
+                self.report(self.path("c.sweep"))
+            self.assertIn(said, str(e.exception))
+            self.assertIn("accepted: ", str(e.exception))
+        self.assertIn("accepted: a_x, a_y", self.refusal("compare = a_x a_z\n"))
+        self.assertIn("accepted: len, coll_ns", self.refusal("compare = a_x a_y by dims\n"))
+        # an app the definition runs but whose rows are not there yet (a
+        # stopped sweep) is the sweep's: compared, with nothing to compare
+        with open(self.path("c.sweep"), "w") as f:
+            f.write("apps = a_x a_y a_w\ncompare = a_x a_w\n")
+        self.assertIn("No ok run of a_w in this sweep.", self.report(self.path("c.sweep")))
+
+    def refusal(self, text):
+        with open(self.path("c.sweep"), "w") as f:
+            f.write("apps = a_x a_y\n" + text)
+        with self.assertRaises(sweep_report.SweepError) as e:
+            self.report(self.path("c.sweep"))
+        return str(e.exception)
+
     def test_the_definition_file_names_its_results(self):
         # make sweep SWEEP=FILE writes results/NAME; make report SWEEP=FILE
         # reads them, from any directory the file is in
