@@ -30,6 +30,7 @@
 #   dims        machine shapes, e.g. 4x4 16x30 (or n=N for a hypercube, banyan or fat tree of N)  required
 #   len         block lengths in bytes (0: barriers)           default 1024
 #   net         alternatives of `--set` strings separated by | default none
+#               (port_model is a key of its own, not a net setting)
 #   topo        mesh | torus | hypercube | banyan | fattree | dragonfly  default torus
 #   preset      a presets/NAME.conf or a file                  default default
 #   port_model  one-port | all-port                            default the preset's
@@ -185,6 +186,12 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
     v=$(repeated ${G[$k]}) && { lineno=${L[$k]}; bad "$k: '$v' is given twice; accepted: each value once"; }
   done
   v=$(repeated "${nets[@]}") && { lineno=${L[net]}; bad "net: '$v' is given twice; accepted: each alternative once"; }
+  # the port model is a key of the row (port_model): set in net it would
+  # override the run's --port-model and leave the row naming the other one
+  for v in "${nets[@]}"; do
+    [[ " $v" != *[[:space:]]port_model=* ]] || { lineno=${L[net]}
+      bad "net: '$v' sets port_model, which is a key of its own (the row's port_model column); accepted: a port_model line, e.g. 'port_model = all-port', and net for the other parameters"; }
+  done
   # The machine of every (dims, net): the run tool checks it as it would
   # start it (wormsim --check with hello, which runs anywhere; memory
   # aside). A machine it refuses is a mistake in the definition; an app

@@ -110,6 +110,10 @@ repeats_are_refused() {
   bad $'apps = alltoall_pex\ndims = 2x2 4x4 2x2' "bad.sweep:2: dims: '2x2' is given twice"
   bad $'apps = alltoall_pex alltoall_gen alltoall_pex\ndims = 2x2' "bad.sweep:1: apps: 'alltoall_pex' is given twice"
   bad $'apps = alltoall_pex\ndims = 2x2\nnet = vcs=4 | vcs=2 |  vcs=4 ' "bad.sweep:3: net: 'vcs=4' is given twice"
+  # port_model in net would run the other port model under the row's port_model
+  bad $'apps = alltoall_pex\ndims = 2x2\nnet = vcs=4 | vcs=2 port_model=all-port' \
+    "bad.sweep:3: net: 'vcs=2 port_model=all-port' sets port_model, which is a key of its own (the row's port_model column); accepted: a port_model line"
+  bad $'apps = alltoall_pex\ndims = 2x2\nport_model = one-port\nnet = port_model=all-port' "bad.sweep:4: net: 'port_model=all-port' sets port_model"
   printf 'len = 8\n[a]\napps = alltoall_pex\ndims = 2x2\nlen = 16\n' > "$TMP/over.sweep"
   "$SWEEP" --list -o "$TMP/over" "$TMP/over.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
   expect '[ $RC = 0 ] && [ "$(awk "{ print \$4 }" "$TMP/l")" = 16 ]' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
