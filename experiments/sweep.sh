@@ -334,12 +334,12 @@ done < <(csv_cols "$ROWS" app topo dims nodes len preset port_model net args arc
 
 # No row at the start: this session's line is timing.csv's first (session_line).
 FRESH=0; [ ${#DONE[@]} = 0 ] && FRESH=1
-TODO=(); skipped=0
+TODO=(); skipped=0; off_only=0; off_big=0
 for r in "${RUNS[@]}"; do
   IFS=$'\x1f' read -r app topo dims len preset pm net args arch gname tmo big <<< "$r"
-  [ -z "$ONLY" ] || [[ ",$ONLY," == *",$gname,"* ]] || continue
+  [ -z "$ONLY" ] || [[ ",$ONLY," == *",$gname,"* ]] || { off_only=$((off_only + 1)); continue; }
   n=$(nodes_of "$dims")
-  [ -z "$MAXN" ] || [ "$n" -le "$MAXN" ] || continue
+  [ -z "$MAXN" ] || [ "$n" -le "$MAXN" ] || { off_big=$((off_big + 1)); continue; }
   if [ -n "${DONE[$(key_of "$app" "$topo" "$dims" "$len" "$preset" "$pm" "$net" "$args" "$arch")]:-}" ]; then
     skipped=$((skipped + 1)); continue
   fi
@@ -352,9 +352,14 @@ sorted=()
 while IFS= read -r r; do sorted+=("${r#*$'\t'}"); done < <(
   [ ${#TODO[@]} = 0 ] || printf '%s\n' "${TODO[@]}" | sort -s -t$'\t' -n -k1,1)
 TODO=("${sorted[@]}")
+# The runs of the definition the options leave out, said where the runs to
+# do are counted: a sweep whose every run --max-nodes drops runs nothing.
+LEFT_OUT=""
+[ $off_only = 0 ] || LEFT_OUT+=", $off_only left out by --only $ONLY"
+[ $off_big = 0 ] || LEFT_OUT+=", $off_big left out by --max-nodes $MAXN"
 if [ $LIST = 1 ]; then
   for r in "${TODO[@]}"; do echo "$r" | cut -d"$US" -f1-10 | tr "$US" " "; done
-  echo "sweep $NAME: ${#TODO[@]} runs to do, $skipped already in $CSV" >&2
+  echo "sweep $NAME: ${#TODO[@]} runs to do, $skipped already in $CSV$LEFT_OUT" >&2
   exit 0
 fi
 
@@ -451,7 +456,7 @@ run_list() {
   PAR_PID=$!
   wait "$PAR_PID"; PAR_PID=""
 }
-echo "sweep $NAME: $TOTAL runs to do, $skipped already in $CSV, $JOBS at once" >&2
+echo "sweep $NAME: $TOTAL runs to do, $skipped already in $CSV$LEFT_OUT, $JOBS at once" >&2
 run_list "$SMALL" "$JOBS"
 # The big runs go one at a time, on slot 1's pool: the other slots' pools
 # end first, so that their idle nodes do not hold memory a big machine

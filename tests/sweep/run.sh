@@ -119,6 +119,19 @@ repeats_are_refused() {
   expect '[ $RC = 0 ] && [ "$(awk "{ print \$4 }" "$TMP/l")" = 16 ]' "rc $RC: $(cat "$TMP/l" "$TMP/e")"
 }
 
+# The runs --only and --max-nodes leave out are counted where the runs to
+# do are: a sweep whose every run they drop said only "0 runs to do".
+left_out_runs_are_counted() {
+  printf 'apps = alltoall_pex\ndims = 2x2 4x4\nlen = 8 16\n[a]\n[b]\ntopo = mesh\n' > "$TMP/lo.sweep"
+  "$SWEEP" --list --max-nodes 8 -o "$TMP/lo" "$TMP/lo.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "4 runs to do, 0 already in .*, 4 left out by --max-nodes 8$" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+  "$SWEEP" --list --only b --max-nodes 2 -o "$TMP/lo" "$TMP/lo.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "0 runs to do, 0 already in .*, 4 left out by --only b, 4 left out by --max-nodes 2$" "$TMP/e"' \
+    "rc $RC: $(cat "$TMP/e")"
+  "$SWEEP" --list -o "$TMP/lo" "$TMP/lo.sweep" > "$TMP/l" 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "8 runs to do, 0 already in [^,]*$" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+}
+
 # An empty alternative of net is the defaults', wherever it stands: first,
 # last or alone.
 empty_net_alternative_is_the_defaults() {
@@ -851,6 +864,7 @@ t timeout_outside_the_run_tools_bounds_is_refused timeout_outside_the_run_tools_
 t machine_faults_name_the_keys_line machine_faults_name_the_keys_line
 t repeats_are_refused repeats_are_refused
 t empty_net_alternative_is_the_defaults empty_net_alternative_is_the_defaults
+t left_out_runs_are_counted left_out_runs_are_counted
 t port_model_is_the_presets port_model_is_the_presets
 t apps_without_len_are_refused apps_without_len_are_refused
 t args_are_checked_before_any_run args_are_checked_before_any_run
