@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <openssl/evp.h>
@@ -169,6 +170,20 @@ void replay_free_argv(int argc, char **argv)
     free(argv);
 }
 
+/* A run a signal stopped (summary.json's interrupted_by_signal) kept the
+ * figures of the point it reached, which a replay, run to the end, cannot
+ * reproduce: say so before the list of differences. 1 if said, else 0. */
+static int note_stopped(json_t *summary, FILE *f)
+{
+    json_t *sig = json_object_get(summary, "interrupted_by_signal");
+    if (!json_is_integer(sig))
+        return 0;
+    fprintf(f, "replay: the run was stopped by signal %lld (%s); the replay runs to the end, so its figures "
+            "will differ from those the run kept\n", (long long)json_integer_value(sig),
+            json_integer_value(sig) > 0 && json_integer_value(sig) < NSIG ? strsignal((int)json_integer_value(sig)) : "?");
+    return 1;
+}
+
 int replay_note_build(const char *dir, FILE *f)
 {
     char err[512];
@@ -183,6 +198,7 @@ int replay_note_build(const char *dir, FILE *f)
                 build_dirty ? " (dirty)" : "");
         lines++;
     }
+    lines += note_stopped(s, f);
     json_object_foreach(images, isa, im) {
         const char *path = json_string_value(json_object_get(im, "path"));
         const char *was = json_string_value(json_object_get(im, "sha256"));

@@ -44,7 +44,9 @@ int  replay_load(const char *dir, int *argc, char ***argv, char *cwd, size_t cwd
 void replay_free_argv(int argc, char **argv);
 
 /* Print to f how DIR's build and images differ from this build's (one line
- * each), if they do. Returns the number of lines printed. */
+ * each), if they do, and that DIR's run was stopped by a signal, if it was
+ * (its figures end where the signal stopped it; a replay runs to the end,
+ * so they cannot match). Returns the number of lines printed. */
 int replay_note_build(const char *dir, FILE *f);
 
 /* Compare the figures of run directories a (the original) and b (the

@@ -211,8 +211,30 @@ replay_of_a_gdb_run_runs_unattended() {
   done
 }
 
+# A run a signal stopped kept the figures of where it stopped; its replay
+# runs to the end, so they differ: the replay says why before listing them
+# (Ctrl-C on a 16 KB exchange of 64 nodes, stopped once its nodes booted).
+replay_of_a_stopped_run_says_so() {
+  local before; before=$(readlink "$RUNS/latest")
+  # (the tool itself, not ws: $! of a function is a subshell's)
+  "$WORMSIM" "${POOL_OPT[@]}" --kernel "$KERNEL" --runs-dir "$RUNS" --app alltoall_pex --topo mesh --dims 8x8 \
+    --args len=16384 > "$TMP/o" 2>&1 & local pid=$!
+  local i; for i in $(seq 100); do [ "$(readlink "$RUNS/latest")" = "$before" ] || break; sleep 0.1; done
+  sleep 1; kill -INT $pid; wait $pid; rc=$?
+  local d; d=$(latest)
+  expect '[ "$(summary .interrupted_by_signal)" = 2 ]' "rc $rc: $(tail -3 "$TMP/o")"
+  timeout 120 "$WORMSIM" --replay "$d" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 1 ]' "rc $rc: $(grep -v "^  " "$TMP/r")"
+  expect 'grep -q "^replay: the run was stopped by signal 2 (Interrupt); the replay runs to the end, so its figures will differ" "$TMP/r"' \
+         "$(grep "^replay" "$TMP/r")"
+  # a run that ended by itself says nothing of the kind
+  ws --app hello --topo mesh --dims 2x2 > /dev/null 2>&1; expect '[ $? = 0 ]'
+  "$WORMSIM" --replay "$(latest)" > "$TMP/r" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && ! grep -q "stopped by signal" "$TMP/r"' "rc $rc: $(grep "^replay" "$TMP/r")"
+}
+
 for r in console_shows_the_nodes_output replay_matches_the_run replay_names_what_differs \
          replay_shows_no_control_bytes heatmap_keeps_a_run_dirs_text_as_text replay_refuses_what_is_not_a_run \
-         netsim_replays_a_runs_messages replay_of_a_gdb_run_runs_unattended; do
+         netsim_replays_a_runs_messages replay_of_a_gdb_run_runs_unattended replay_of_a_stopped_run_says_so; do
   t $r $r
 done
