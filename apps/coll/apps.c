@@ -265,6 +265,8 @@ static int coll_app_rooted(enum coll_op op, const char *algo)
             break;
         case COLL_BARRIER: {                 /* nobody left before the late node came */
             uint64_t t_out = t0 + t, late_in = t_in;
+            net_step(0);                     /* the check's messages are no step of the barrier's: step 0,
+                                              * with the start barrier (steps.csv, the sweep's columns) */
             for (int v = 0; me == late && v < p; v++)
                 if (v != me)
                     net_send(v, BARRIER_TAG - 1, &late_in, sizeof late_in);

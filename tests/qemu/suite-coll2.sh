@@ -60,6 +60,17 @@ c2_barrier_waits() {        # every node leaves after the late node came in, 50 
   local t; t=$(summary .records.coll_ns.node0)
   expect '[ "$t" -ge 50000 ]' "node 0 left after $t ns"
 }
+# The barrier's steps hold its own messages only: dissemination sends one
+# message a node a round (4 rounds of 16 on 4x4), the tree 2(p - 1) in
+# all; the check that nobody left early sends its p - 1 after step 0's mark.
+c2_barrier_steps_are_its_own() {
+  local hdr='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+  coll_ok --app barrier_dissemination --topo mesh --dims 4x4
+  expect '[ "$(awk -F, "$hdr"'"'"'$c["step"] >= 1 { print $c["messages"] }'"'"' "$(latest)/steps.csv" | sort -u)" = 16 ]' "$(cat "$(latest)/steps.csv")"
+  expect '[ "$(awk -F, "$hdr"'"'"'$c["step"] >= 1 { n++ } END { print n }'"'"' "$(latest)/steps.csv")" = 4 ]' "$(cat "$(latest)/steps.csv")"
+  coll_ok --app barrier_tree --topo mesh --dims 3x3
+  expect '[ "$(awk -F, "$hdr"'"'"'$c["step"] >= 1 { m += $c["messages"] } END { print m }'"'"' "$(latest)/steps.csv")" = 16 ]' "$(cat "$(latest)/steps.csv")"
+}
 c2_bad_root()  { bad_input --app scatter_binomial --topo mesh --dims 4x4 --args 'root=16' -- "root=16 is not a node; accepted: root=0..15"; }
 c2_bad_set()   { bad_input --app mcast_utorus --topo torus --dims 4x4 --args 'set=3,3' -- "set=3,3: rank 3 is named twice"; }
 c2_bad_empty() { bad_input --app mcast_ucube --topo hypercube --nodes 8 --args 'set=' -- "set= is empty"; }
@@ -68,4 +79,5 @@ c2_bad_op()    { bad_input --app allreduce_tree --dims 2x2 --args 'op=bor type=d
 for c in c2_bcast_auto_allport c2_mcast_auto_mesh c2_auto_rooted c2_tsengkd_5x5 c2_tsengkd_4d c2_oneshot_and_runs c2_padded_segments \
          c2_multi_send_small_nic \
          c2_corrupt_bcast c2_corrupt_bystander c2_corrupt_allreduce c2_corrupt_scan c2_barrier_waits \
+         c2_barrier_steps_are_its_own \
          c2_bad_root c2_bad_set c2_bad_empty c2_bad_op; do t $c $c; done
