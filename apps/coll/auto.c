@@ -18,11 +18,11 @@
  * The len thresholds of the first rows are the crossovers measured on
  * this emulator with its defaults (t_send = t_recv = 500 ns, 10 ns a
  * hop, 1 byte/ns, 1 ns an instruction, word-wise memcpy), slowest node:
- * standard exchange beats direct up to len 256 on 16 nodes (34.4 / 34.6
- * us) and 128 on 64 nodes (110.6 / 143.0; 175.2 / 145.7 at 256);
- * quadrant exchange beats PEX up to len 256 on 4 x 4 (31.9 / 34.6) and
- * 128 on 8 x 8 (105.8 / 143.2; 168.8 / 151.7 at 256); A1 beats PEX up to
- * len 32 (125.5 / 141.1) and loses from 64 (156.2 / 141.7) on the 8 x 8
+ * standard exchange beats direct up to len 256 on 16 nodes (34.4 / 34.8
+ * us) and 128 on 64 nodes (110.6 / 144.0; 175.3 / 146.7 at 256);
+ * quadrant exchange beats PEX up to len 256 on 4 x 4 (32.0 / 34.8) and
+ * 128 on 8 x 8 (105.7 / 144.2; 168.8 / 152.4 at 256); A1 beats PEX up to
+ * len 32 (125.6 / 142.0) and loses from 64 (156.3 / 142.6) on the 8 x 8
  * torus. Each row takes the smaller of its machines' thresholds. Under
  * the contention-free network GEN and PEX take the same time, so the
  * GEN / PEX rows follow the paper's measurements on the Delta.
@@ -51,8 +51,8 @@
  *   | p = 2^k, len <= 2048, or a hypercube     | std_exchange | lg p start-ups
  *   | mesh or torus, len >= 4096               | ring         | 2(p-1)/p of the vector per node
  *   | otherwise                                | tree         | 2 ceil(lg p) steps, any p
- *   (8x8 torus, int sum: std_exchange 15 / 163 / 1186 us, ring 82 / 131 /
- *   486 us at len 64 / 4096 / 32768.)
+ *   (8x8 torus, int sum: std_exchange 14.2 / 129.9 / 932.0 us, ring 84.5 /
+ *   104.9 / 284.2 us at len 64 / 4096 / 32768.)
  * Scan: std_exchange when p = 2^k (Kumar), else chain (meshes, tori).
  * Barrier: dissemination (ceil(lg p) rounds against the tree's 2 ceil(lg p)).
  * Broadcast (bcast_auto), first row that applies:
@@ -66,20 +66,20 @@
  *   | mesh or torus, len >= 65536               | scatter_collect | l(2 - 2/p) per node
  *   | mesh or torus                             | rd              | sum ceil(lg w_i) steps
  *   Measured here (defaults, word-wise memcpy, slowest node, us):
- *   7x7 all-port torus, tseng2d / rd: 12.9 / 11.6 at len 256 (four
+ *   7x7 all-port torus, tseng2d / rd: 13.0 / 11.6 at len 256 (four
  *   start-ups a step stagger the fan-out, the survey's "staggering due to
- *   sending latency"), 14.9 / 15.8 at 1024, 29.5 / 32.1 at 4096; 16-node
+ *   sending latency"), 15.1 / 15.8 at 1024, 29.6 / 32.1 at 4096; 16-node
  *   all-port ring, tsengkd / rd: 7.9 / 8.1 at 256, 11.3 / 12.5 at 1024;
- *   4x4x4 all-port torus, tseng3d / rd: 37.5 / 37.1 at 4096, 61.6 / 61.8
+ *   4x4x4 all-port torus, tseng3d / rd: 37.6 / 37.2 at 4096, 61.7 / 61.8
  *   at 8192 (four and more dimensions take this row unmeasured);
- *   32-node all-port hypercube, edst / sbt: 34.7 / 30.9 at 4096,
- *   48.9 / 51.5 at 8192; 8x8 all-port mesh, edn / rd: 24.9 / 24.8 at 2048,
- *   34.9 / 37.1 at 4096; 8x8 one-port mesh, edsf / scatter_collect / rd:
- *   72.6 / 102.1 / 61.8 at 8192, 84.3 / 142.1 / 111.0 at 16384 (the row
- *   keeps 8x8's threshold: on 4x8 edsf loses at 16384, 97.5 / 92.5, and
- *   wins from 32768, 151.5 / 174.5); scatter_collect / rd: 222.4 /
- *   209.4 at 32768 and 382.9 / 406.1 at 65536 on the 8x8 mesh, 386.7 /
- *   401.4 at 65536 on the 7x7 torus.
+ *   32-node all-port hypercube, edst / sbt: 34.8 / 31.0 at 4096,
+ *   49.0 / 51.6 at 8192; 8x8 all-port mesh, edn / rd: 25.0 / 24.9 at 2048,
+ *   35.0 / 37.2 at 4096; 8x8 one-port mesh, edsf / scatter_collect / rd:
+ *   73.0 / 102.2 / 61.8 at 8192, 84.7 / 142.4 / 111.1 at 16384 (the row
+ *   keeps 8x8's threshold: on 4x8 edsf loses at 16384, 97.9 / 92.6, and
+ *   wins from 32768, 151.8 / 174.6); scatter_collect / rd: 222.5 /
+ *   209.5 at 32768 and 383.1 / 406.3 at 65536 on the 8x8 mesh, 386.8 /
+ *   401.5 at 65536 on the 7x7 torus.
  * Multicast (mcast_auto): ucube, umesh or utorus by topology.
  * The algorithms on multidestination worms (apps/coll/worms.def) are never
  * chosen: they need routers that copy worms to their nodes, which only
