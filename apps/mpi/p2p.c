@@ -681,10 +681,15 @@ static int new_req(MPI_Comm comm, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
+static int matched_use(MPI_Comm comm);
+
 /* 1 while a request not yet complete uses communicator comm or datatype
- * t (-1: either): a freed one stays until then (comm.c, typemap.c). */
+ * t (-1: either), or a matched message not yet received uses comm: a
+ * freed one stays until then (comm.c, typemap.c). */
 int mpii_pending_use(MPI_Comm comm, MPI_Datatype t)
 {
+    if (comm >= 0 && matched_use(comm))
+        return 1;
     for (int i = 0; i < nreqs; i++) {
         const struct req *q = &reqs[i];
         int live = q->state == REQ_RECV || q->state == REQ_SSEND || q->state == REQ_COLL ||
@@ -1316,5 +1321,216 @@ int MPI_Get_count(const MPI_Status *st, MPI_Datatype t, int *count)
     if (!sz)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
     *count = st->count_bytes_ % sz ? MPI_UNDEFINED : st->count_bytes_ / sz;
+    return MPI_SUCCESS;
+}
+
+/* --- matched probe (MPI-3.1 3.8.2, 3.8.3) ---------------------------------
+ *
+ * MPI_Mprobe and MPI_Improbe match a message as a receive would, and take
+ * it out of the NIC (or the held list) whole into the library, where no
+ * other receive or probe can match it; MPI_Mrecv and MPI_Imrecv receive
+ * exactly that message. Earlier pending receives whose messages came
+ * take theirs first (settle), as before a receive. The message handle is
+ * its slot in `matched` plus 1; MPI_MESSAGE_NO_PROC is one of
+ * MPI_PROC_NULL. */
+struct matched {
+    struct held *h;                  /* NULL: a free slot */
+    MPI_Comm comm;
+};
+static struct matched *matched;
+static int nmatched;
+
+static int matched_use(MPI_Comm comm)
+{
+    for (int i = 0; i < nmatched; i++)
+        if (matched[i].h && matched[i].comm == comm)
+            return 1;
+    return 0;
+}
+
+/* The message whose first piece the NIC showed (first), every piece,
+ * out of the NIC into *out; the error class. */
+static int take_whole(MPI_Comm comm, const struct net_status *first, struct held **out)
+{
+    size_t max = net_msg_max(), want = first->len < max ? first->len : max, cap = 0;
+    int node = first->src;
+    uint32_t wire = (uint32_t)first->tag;
+    struct held *h = calloc(1, sizeof *h);
+    if (!h)
+        return mpii_err(comm, MPI_ERR_NO_MEM, "no memory to hold a matched message");
+    struct net_status ns;
+    do {
+        if (cap < h->len + want || !h->data) {
+            cap = h->len ? 2 * (h->len + want) : (want ? want : 1);
+            unsigned char *d = realloc(h->data, cap);
+            if (!d) {
+                free(h->data);
+                free(h);
+                return mpii_err(comm, MPI_ERR_NO_MEM, "no memory to hold a matched message of %lu bytes",
+                                (unsigned long)cap);
+            }
+            h->data = d;
+        }
+        net_recv_masked(node, (int)wire, MPII_MASK_TAG, h->data + h->len, want, &ns);
+        h->len += ns.len;
+        h->node = ns.src;
+        h->wire = (uint32_t)ns.tag;
+        want = max;                  /* its other pieces */
+    } while (ns.len == max);
+    *out = h;
+    return MPI_SUCCESS;
+}
+
+static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *st, int block)
+{
+    /* check_buf's checks of a probe, written out (as in mrecv_check) */
+    COMM_OR_ERR(c, comm);
+    if (!(source == MPI_PROC_NULL || source == MPI_ANY_SOURCE || (source >= 0 && source < c->size)))
+        return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d, MPI_ANY_SOURCE or MPI_PROC_NULL", source,
+                        c->size - 1);
+    if (!(tag == MPI_ANY_TAG || (tag >= 0 && tag <= MPI_TAG_UB_VALUE)))
+        return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d or MPI_ANY_TAG", tag, MPI_TAG_UB_VALUE);
+    OUT_OR_ERR(comm, message);
+    int e;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        if (st)
+            *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+        return MPI_SUCCESS;
+    }
+    for (;;) {                       /* as receive() waits, but polling */
+        int took = 0, waiting = settle(c, c->ctx, source, tag, next_seq, &took);
+        if (mpii_arrived(c, c->ctx, source, tag)) {
+            took = 0;
+            if (waiting && (settle(c, c->ctx, source, tag, next_seq, &took), took))
+                continue;            /* an earlier receive took what arrived meanwhile */
+            break;
+        }
+        if (!block) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        progress();
+    }
+    int slot = 0;
+    while (slot < nmatched && matched[slot].h)
+        slot++;
+    if (slot == nmatched) {
+        int n = nmatched ? 2 * nmatched : 8;
+        struct matched *m = realloc(matched, (size_t)n * sizeof *m);
+        if (!m)
+            return mpii_err(comm, MPI_ERR_NO_MEM, "no memory for %d matched messages", n);
+        memset(m + nmatched, 0, (size_t)(n - nmatched) * sizeof *m);
+        matched = m;
+        nmatched = n;
+    }
+    int node = source == MPI_ANY_SOURCE ? NET_ANY : c->world[source];
+    uint32_t wire = mpii_wire(c->ctx, tag == MPI_ANY_TAG ? 0 : tag);
+    uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
+    struct held **hp, *h = held_find(node, wire, mask, &hp);
+    struct net_status ns;
+    if (h)
+        *hp = h->next;               /* a probed long message: out of the held list */
+    else if (net_probe_masked(node, (int)wire, mask, &ns) && (e = take_whole(comm, &ns, &h)) != MPI_SUCCESS)
+        return e;
+    matched[slot] = (struct matched){ .h = h, .comm = comm };
+    *message = slot + 1;
+    *flag = 1;
+    if (st)
+        *st = (MPI_Status){ .MPI_SOURCE = comm_rank_of_node(c, h->node), .MPI_TAG = (int)(h->wire & MPII_TAG_MASK),
+                            .count_bytes_ = (int)h->len };
+    return MPI_SUCCESS;
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Mprobe");
+    int flag;
+    return mprobe(source, tag, comm, &flag, message, st, 1);
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Improbe");
+    OUT_OR_ERR(comm, flag);
+    return mprobe(source, tag, comm, flag, message, st, 0);
+}
+
+/* A matched message handle and a receive buffer of count elements of t
+ * checked: *mp the message, NULL for MPI_MESSAGE_NO_PROC; else an error
+ * class. */
+static int mrecv_check(const void *buf, int count, MPI_Datatype t, const MPI_Message *message, struct matched **mp)
+{
+    OUT_OR_ERR(MPI_COMM_WORLD, message);
+    *mp = NULL;
+    if (*message == MPI_MESSAGE_NO_PROC)
+        return MPI_SUCCESS;
+    if (*message < 1 || *message > nmatched || !matched[*message - 1].h)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "message %d is not a matched message%s", *message,
+                        *message == MPI_MESSAGE_NULL ? " (MPI_MESSAGE_NULL)" : "");
+    MPI_Comm comm = matched[*message - 1].comm;
+    if (count < 0)
+        return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
+    if (!mpii_type_usable(t))
+        return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
+    *mp = &matched[*message - 1];
+    /* buf_ok's checks, written out: a call more of it changes how the
+     * compiler lays out the sends' and receives' instructions */
+    if (buf == MPI_IN_PLACE)
+        return mpii_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is not a buffer of point to point");
+    if (!buf && count > 0 && mpii_type_size(t) > 0 && mpii_type_contig(t))
+        return mpii_err(comm, MPI_ERR_BUFFER, "a null buffer for %d elements of datatype %d", count, t);
+    return MPI_SUCCESS;
+}
+
+/* Receive matched message m (NULL: MPI_MESSAGE_NO_PROC) into count
+ * elements of t at buf, *message MPI_MESSAGE_NULL after; its status in
+ * *st (never null), whose MPI_ERROR is the error class returned. */
+static int mrecv(struct matched *m, void *buf, int count, MPI_Datatype t, MPI_Message *message, MPI_Status *st)
+{
+    *message = MPI_MESSAGE_NULL;
+    if (!m) {
+        *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+        return MPI_SUCCESS;
+    }
+    struct held *h = m->h;
+    MPI_Comm comm = m->comm;
+    size_t cap = (size_t)count * (size_t)mpii_type_size(t), got = h->len < cap ? h->len : cap;
+    if (mpii_type_contig(t))
+        memcpy(buf, h->data, got);
+    else
+        mpii_unpack(h->data, got, t, buf);
+    m->h = NULL;
+    int e = message_status(&mpii_comms[comm], h->node, h->wire, got, h->len, h->len > cap, cap, st);
+    free(h->data);
+    free(h);
+    return e;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *message, MPI_Status *st)
+{
+    MPII_ENTER("MPI_Mrecv");
+    MPI_Status own;
+    struct matched *m;
+    int e = mrecv_check(buf, count, t, message, &m);
+    return e ? e : mrecv(m, buf, count, t, message, st ? st : &own);
+}
+
+/* The message is here already: the receive completes at the call, and
+ * Wait or Test returns its status and its error (a truncation), as for
+ * MPI_Irecv. */
+int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *message, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Imrecv");
+    OUT_OR_ERR(MPI_COMM_WORLD, request);
+    struct matched *m;
+    int e = mrecv_check(buf, count, t, message, &m);
+    MPI_Comm comm = m ? m->comm : MPI_COMM_WORLD;
+    if (e || (e = new_req(comm, request)))
+        return e;
+    MPI_Status st;
+    mrecv(m, buf, count, t, message, &st);
+    reqs[*request - 1] = (struct req){ .state = REQ_DONE, .comm = comm, .st = st };
     return MPI_SUCCESS;
 }

@@ -26,6 +26,7 @@ typedef long MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
 typedef int MPI_Info;                /* no info objects are made: MPI_INFO_NULL only */
+typedef int MPI_Message;             /* a message matched by MPI_Mprobe or MPI_Improbe */
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -44,6 +45,8 @@ typedef struct MPI_Status {
 #define MPI_COMM_SELF  1
 
 #define MPI_REQUEST_NULL 0
+#define MPI_MESSAGE_NULL    0
+#define MPI_MESSAGE_NO_PROC (-1)     /* matched from MPI_PROC_NULL */
 #define MPI_GROUP_NULL  (-1)
 #define MPI_GROUP_EMPTY 0
 #define MPI_ERRHANDLER_NULL 0
@@ -237,6 +240,11 @@ int MPI_Startall(int count, MPI_Request requests[]);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+/* Matched probe and receive (MPI-3.1 3.8.2, 3.8.3) */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request);
 
 /* Communicators */
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
