@@ -223,3 +223,35 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     *errhandler = c->errh;
     return MPI_SUCCESS;
 }
+
+/* Memory for the program (MPI-3.1 8.2): the node's heap; no info keys
+ * are taken (MPI_INFO_NULL only). */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    MPII_ENTER("MPI_Alloc_mem");
+    OUT_OR_ERR(MPI_COMM_WORLD, baseptr);
+    if (size < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "size %ld is negative", (long)size);
+    if (info != MPI_INFO_NULL)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "info %d; accepted: MPI_INFO_NULL", info);
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%ld bytes", (long)size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+int MPI_Free_mem(void *base)
+{
+    MPII_ENTER("MPI_Free_mem");
+    free(base);
+    return MPI_SUCCESS;
+}
+
+/* Profiling control (MPI-3.1 14.2.4): no profiling library to tell. */
+int MPI_Pcontrol(const int level, ...)
+{
+    MPII_ENTER("MPI_Pcontrol");
+    (void)level;
+    return MPI_SUCCESS;
+}

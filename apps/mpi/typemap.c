@@ -6,7 +6,9 @@
  * A message of a type that is not one contiguous block is packed into a
  * contiguous buffer before it is sent and unpacked after it arrives
  * (apps/mpi/p2p.c, coll.c). */
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpii.h"
@@ -24,6 +26,7 @@ struct dtype {
     struct blk *blk;
 };
 static struct dtype derived[MPII_MAX_DERIVED];
+static char derived_named[MPII_MAX_DERIVED][MPI_MAX_OBJECT_NAME];   /* MPI_Type_set_name's; empty: none */
 
 /* Any type the library still holds (freed ones in use too), for its own
  * packing; the program's handles go through live(). */
@@ -156,6 +159,7 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
     if (t->used == 2)
         free(t->blk);
     *t = (struct dtype){ .used = 1, .align = 1, .esize = -1 };
+    derived_named[slot][0] = 0;
     MPI_Aint lo = 0, hi = 0;
     int any = 0, cap = 0;
     for (int i = 0; i < n; i++) {
@@ -607,5 +611,162 @@ int MPI_Get_elements(const MPI_Status *st, MPI_Datatype t, int *count)
         *count = MPI_UNDEFINED;
     else
         *count = (int)(whole * d->nelem + (rest ? rest / d->esize : 0));
+    return MPI_SUCCESS;
+}
+
+/* --- the MPI_Count forms (MPI-3.1 4.1.5, 4.1.8, 4.1.11) and setting a
+ * status's elements (13.3) ------------------------------------------------ */
+
+int MPI_Type_size_x(MPI_Datatype t, MPI_Count *size)
+{
+    MPII_ENTER("MPI_Type_size_x");
+    OUT_OR_ERR(MPI_COMM_WORLD, size);
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    *size = d->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype t, MPI_Count *lb, MPI_Count *extent)
+{
+    MPII_ENTER("MPI_Type_get_extent_x");
+    OUT_OR_ERR(MPI_COMM_WORLD, lb);
+    OUT_OR_ERR(MPI_COMM_WORLD, extent);
+    MPI_Aint l = 0, x = 0;
+    int e = MPI_Type_get_extent(t, &l, &x);
+    mpii_call = "MPI_Type_get_extent_x";
+    if (!e) {
+        *lb = l;
+        *extent = x;
+    }
+    return e;
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype t, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    MPII_ENTER("MPI_Type_get_true_extent_x");
+    OUT_OR_ERR(MPI_COMM_WORLD, true_lb);
+    OUT_OR_ERR(MPI_COMM_WORLD, true_extent);
+    MPI_Aint l = 0, x = 0;
+    int e = MPI_Type_get_true_extent(t, &l, &x);
+    mpii_call = "MPI_Type_get_true_extent_x";
+    if (!e) {
+        *true_lb = l;
+        *true_extent = x;
+    }
+    return e;
+}
+
+int MPI_Get_elements_x(const MPI_Status *st, MPI_Datatype t, MPI_Count *count)
+{
+    MPII_ENTER("MPI_Get_elements_x");
+    OUT_OR_ERR(MPI_COMM_WORLD, count);
+    int n;
+    int e = MPI_Get_elements(st, t, &n);
+    mpii_call = "MPI_Get_elements_x";
+    if (!e)
+        *count = n;
+    return e;
+}
+
+/* A status as of a receive of count basic elements of t, for
+ * MPI_Get_elements and MPI_Get_count to read (as a program's own
+ * nonblocking layer sets one): whole elements of t, then the basic
+ * elements of a last partial one, which the library can place only when
+ * t's basic elements have one size (as MPI_Get_elements counts them). */
+static int set_elements(MPI_Status *st, MPI_Datatype t, MPI_Count count)
+{
+    OUT_OR_ERR(MPI_COMM_WORLD, st);
+    struct dtype tmp;
+    struct blk b;
+    const struct dtype *d = view(t, &tmp, &b);
+    if (!d)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    if (count < 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
+    MPI_Count whole = d->nelem ? count / d->nelem : 0, rest = d->nelem ? count % d->nelem : count;
+    if (rest && !d->esize)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "%lld elements end inside an element of datatype %d, whose "
+                        "basic elements differ in size; accepted: a multiple of %ld", (long long)count, t,
+                        (long)d->nelem);
+    MPI_Count bytes = whole * d->size + rest * d->esize;
+    if (bytes > INT_MAX)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "%lld elements are %lld bytes; a status holds at most %d",
+                        (long long)count, (long long)bytes, INT_MAX);
+    st->count_bytes_ = (int)bytes;
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements(MPI_Status *st, MPI_Datatype t, int count)
+{
+    MPII_ENTER("MPI_Status_set_elements");
+    return set_elements(st, t, count);
+}
+
+int MPI_Status_set_elements_x(MPI_Status *st, MPI_Datatype t, MPI_Count count)
+{
+    MPII_ENTER("MPI_Status_set_elements_x");
+    return set_elements(st, t, count);
+}
+
+int MPI_Status_set_cancelled(MPI_Status *st, int flag)
+{
+    MPII_ENTER("MPI_Status_set_cancelled");
+    OUT_OR_ERR(MPI_COMM_WORLD, st);
+    st->cancelled_ = flag != 0;
+    return MPI_SUCCESS;
+}
+
+/* --- names (MPI-3.1 6.8) --------------------------------------------------
+ * A basic type is named as the standard names it until the program names
+ * it; a derived one has the empty name until then. */
+static const char *const basic_names[] = {
+    [MPI_CHAR] = "MPI_CHAR", [MPI_SIGNED_CHAR] = "MPI_SIGNED_CHAR", [MPI_UNSIGNED_CHAR] = "MPI_UNSIGNED_CHAR",
+    [MPI_BYTE] = "MPI_BYTE", [MPI_SHORT] = "MPI_SHORT", [MPI_UNSIGNED_SHORT] = "MPI_UNSIGNED_SHORT",
+    [MPI_INT] = "MPI_INT", [MPI_UNSIGNED] = "MPI_UNSIGNED", [MPI_LONG] = "MPI_LONG",
+    [MPI_UNSIGNED_LONG] = "MPI_UNSIGNED_LONG", [MPI_LONG_LONG] = "MPI_LONG_LONG",
+    [MPI_UNSIGNED_LONG_LONG] = "MPI_UNSIGNED_LONG_LONG", [MPI_FLOAT] = "MPI_FLOAT", [MPI_DOUBLE] = "MPI_DOUBLE",
+    [MPI_INT8_T] = "MPI_INT8_T", [MPI_UINT8_T] = "MPI_UINT8_T", [MPI_INT16_T] = "MPI_INT16_T",
+    [MPI_UINT16_T] = "MPI_UINT16_T", [MPI_INT32_T] = "MPI_INT32_T", [MPI_UINT32_T] = "MPI_UINT32_T",
+    [MPI_INT64_T] = "MPI_INT64_T", [MPI_UINT64_T] = "MPI_UINT64_T", [MPI_PACKED] = "MPI_PACKED",
+    [MPI_C_BOOL] = "MPI_C_BOOL", [MPI_WCHAR] = "MPI_WCHAR", [MPI_AINT] = "MPI_AINT", [MPI_COUNT] = "MPI_COUNT",
+    [MPI_2INT] = "MPI_2INT", [MPI_FLOAT_INT] = "MPI_FLOAT_INT", [MPI_DOUBLE_INT] = "MPI_DOUBLE_INT",
+    [MPI_LONG_INT] = "MPI_LONG_INT", [MPI_SHORT_INT] = "MPI_SHORT_INT",
+};
+static char basic_named[sizeof basic_names / sizeof basic_names[0]][MPI_MAX_OBJECT_NAME];
+
+/* Where t's name is kept, NULL if t is not a valid type. */
+static char *name_of(MPI_Datatype t)
+{
+    if (mpii_basic_size(t))
+        return basic_named[t];
+    return live(t) ? derived_named[t - MPII_FIRST_DERIVED] : NULL;
+}
+
+int MPI_Type_set_name(MPI_Datatype t, const char *name)
+{
+    MPII_ENTER("MPI_Type_set_name");
+    char *n = name_of(t);
+    if (!n)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    if (!name)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter type_name; accepted: a string");
+    snprintf(n, MPI_MAX_OBJECT_NAME, "%s", name);   /* a longer name is cut, as MPI-3.1 6.8 allows */
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_name(MPI_Datatype t, char *name, int *resultlen)
+{
+    MPII_ENTER("MPI_Type_get_name");
+    OUT_OR_ERR(MPI_COMM_WORLD, name);
+    OUT_OR_ERR(MPI_COMM_WORLD, resultlen);
+    char *n = name_of(t);
+    if (!n)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    const char *v = n[0] || !mpii_basic_size(t) ? n : basic_names[t];
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", v);
     return MPI_SUCCESS;
 }

@@ -190,6 +190,9 @@ int MPI_Error_class(int errorcode, int *errorclass);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Query_thread(int *provided);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
+int MPI_Pcontrol(const int level, ...);
 
 /* Point to point */
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
@@ -376,6 +379,15 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf, in
 int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype type,
                MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size);
+int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
+int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *true_lb, MPI_Count *true_extent);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *count);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count count);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+int MPI_Type_set_name(MPI_Datatype type, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
 
 /* Collectives */
 int MPI_Barrier(MPI_Comm comm);
