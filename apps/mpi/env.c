@@ -39,11 +39,38 @@ void mpii_check_init(void)
     }
 }
 
+/* The program's error handlers (MPI-3.1 8.3): handle MPII_FIRST_ERRH + i
+ * is user_errh[i]; refs counts the program's handles of it (from
+ * MPI_Comm_create_errhandler and MPI_Comm_get_errhandler, less those
+ * freed), and with none left it stays while a communicator has it. */
+#define MPII_FIRST_ERRH 3
+#define MPII_MAX_ERRH 32
+static struct { MPI_Comm_errhandler_function *fn; int refs; } user_errh[MPII_MAX_ERRH];
+
+static MPI_Comm_errhandler_function *user_errh_fn(MPI_Errhandler h)
+{
+    int i = h - MPII_FIRST_ERRH;
+    return i >= 0 && i < MPII_MAX_ERRH ? user_errh[i].fn : NULL;
+}
+
+/* A program's handler is called with the communicator and the code, and
+ * the call then returns the code; the call's name is kept across it
+ * (the handler may make MPI calls). */
+static int call_user(MPI_Comm_errhandler_function *fn, MPI_Comm comm, int code)
+{
+    const char *call = mpii_call;
+    fn(&comm, &code);
+    mpii_call = call;
+    return code;
+}
+
 int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...)
 {
     struct mpii_comm *c = mpii_comm(comm);
     if (c && c->errh == MPI_ERRORS_RETURN)
         return cls;
+    if (c && user_errh_fn(c->errh))
+        return call_user(user_errh_fn(c->errh), comm, cls);
     char detail[160];
     va_list ap;
     va_start(ap, fmt);
@@ -206,9 +233,11 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     struct mpii_comm *c = mpii_comm(comm);
     if (!c)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-        return mpii_err(comm, MPI_ERR_ARG, "error handler %d; accepted: MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN",
-                        errhandler);
+    int i = errhandler - MPII_FIRST_ERRH;
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN &&
+        !(user_errh_fn(errhandler) && user_errh[i].refs))
+        return mpii_err(comm, MPI_ERR_ARG, "error handler %d; accepted: MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN "
+                        "or one of MPI_Comm_create_errhandler's, not freed", errhandler);
     c->errh = errhandler;
     return MPI_SUCCESS;
 }
@@ -221,6 +250,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
     OUT_OR_ERR(comm, errhandler);
     *errhandler = c->errh;
+    if (user_errh_fn(c->errh))       /* a new handle of it, for the program to free */
+        user_errh[c->errh - MPII_FIRST_ERRH].refs++;
     return MPI_SUCCESS;
 }
 
@@ -253,5 +284,59 @@ int MPI_Pcontrol(const int level, ...)
 {
     MPII_ENTER("MPI_Pcontrol");
     (void)level;
+    return MPI_SUCCESS;
+}
+
+/* 1 if a communicator (freed ones kept for their requests too) has h. */
+static int errh_in_use(MPI_Errhandler h)
+{
+    for (int i = 0; i < MPII_MAX_COMMS; i++)
+        if (mpii_comms[i].used && mpii_comms[i].errh == h)
+            return 1;
+    return 0;
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    MPII_ENTER("MPI_Comm_create_errhandler");
+    OUT_OR_ERR(MPI_COMM_WORLD, errhandler);
+    if (!function)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter function; accepted: a function");
+    int i = 0;                       /* a freed one no communicator has any more is reused */
+    while (i < MPII_MAX_ERRH && user_errh[i].fn && (user_errh[i].refs || errh_in_use(MPII_FIRST_ERRH + i)))
+        i++;
+    if (i == MPII_MAX_ERRH)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d error handlers at once", MPII_MAX_ERRH);
+    user_errh[i].fn = function;
+    user_errh[i].refs = 1;
+    *errhandler = MPII_FIRST_ERRH + i;
+    return MPI_SUCCESS;
+}
+
+/* The handle is MPI_ERRHANDLER_NULL after; a communicator that has the
+ * handler keeps it, and so do the program's other handles of it
+ * (MPI-3.1 8.3.4). A predefined handler stays. */
+int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    MPII_ENTER("MPI_Errhandler_free");
+    OUT_OR_ERR(MPI_COMM_WORLD, errhandler);
+    int h = *errhandler, i = h - MPII_FIRST_ERRH;
+    if (h != MPI_ERRORS_ARE_FATAL && h != MPI_ERRORS_RETURN && !(user_errh_fn(h) && user_errh[i].refs))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "error handler %d is not valid", h);
+    if (user_errh_fn(h))
+        user_errh[i].refs--;
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+/* Invoke comm's error handler with errorcode, as an error of a call on
+ * comm would (MPI-3.1 8.3.5): MPI_ERRORS_ARE_FATAL ends the node, naming
+ * the code; otherwise the call returns MPI_SUCCESS once the handler has. */
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    MPII_ENTER("MPI_Comm_call_errhandler");
+    COMM_OR_ERR(c, comm);
+    (void)c;
+    mpii_err(comm, errorcode, "error code %d, raised by the program", errorcode);
     return MPI_SUCCESS;
 }

@@ -9,6 +9,8 @@
  *            memory (ram_mib=128), it writes all of it and checks it
  *   return   rank 2 returns 3 from main
  *   noinit   rank 0 sends before MPI_Init
+ *   callerr  rank 2 calls MPI_Comm_call_errhandler(MPI_COMM_WORLD,
+ *            MPI_ERR_OTHER): MPI_ERRORS_ARE_FATAL ends it (fatal)
  *   trunc    under MPI_ERRORS_RETURN, rank 1 receives 8 ints into room for 4:
  *            it prints the error class MPI_Recv returned and goes on
  *   nullbuf  rank 0 sends 4 ints from a null pointer (fatal)
@@ -173,6 +175,8 @@ int main(int argc, char **argv)
         MPI_Recv(buf, 1, MPI_INT, 1, 40000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (!strcmp(mode, "root"))
         MPI_Bcast(buf, 1, MPI_INT, -4, MPI_COMM_WORLD);
+    if (!strcmp(mode, "callerr") && rank == 2)
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER);
     if (!strcmp(mode, "abort") && rank == 1)
         MPI_Abort(MPI_COMM_WORLD, 7);
     if (!strcmp(mode, "oom") && rank == 1) {
