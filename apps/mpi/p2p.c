@@ -1021,25 +1021,31 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
 }
 
 /* Every request of the array that is complete now, in index order after
- * the first (which Waitsome may have waited for, at index first), each
- * with its status; the first error found is returned. */
-static int complete_some(int incount, MPI_Request requests[], int first, int *outcount, int indices[],
-                         MPI_Status statuses[])
+ * the first (which Waitsome may have waited for, at index first, ending
+ * with error first_e), each with its status. Any that failed make it
+ * MPI_ERR_IN_STATUS, each status's MPI_ERROR then its request's class
+ * (MPI-3.1 3.7.5, as Waitall). */
+static int complete_some(int incount, MPI_Request requests[], int first, int first_e, int *outcount,
+                         int indices[], MPI_Status statuses[])
 {
-    int k = 0, e = MPI_SUCCESS;
-    if (first != MPI_UNDEFINED)
+    int k = 0, failed = first_e != MPI_SUCCESS;
+    if (first != MPI_UNDEFINED) {
+        if (statuses)
+            statuses[k].MPI_ERROR = first_e;
         indices[k++] = first;
+    }
     for (int i = 0; i < incount; i++) {
         struct req *q = req_of(requests[i]);
         if (i == first || !q || (q->state == REQ_PERSIST && q->inner == MPI_REQUEST_NULL) || !ready(q))
             continue;
         int ei = wait_one(&requests[i], statuses ? &statuses[k] : NULL);
+        if (statuses)
+            statuses[k].MPI_ERROR = ei;
         indices[k++] = i;
-        if (ei && !e)
-            e = ei;
+        failed |= ei != MPI_SUCCESS;
     }
     *outcount = k;
-    return e;
+    return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
 /* 1 if some request of the array is active (not null, not an inactive
@@ -1059,22 +1065,24 @@ static int any_active(int incount, const MPI_Request requests[], int *active)
 
 /* At least one request, then every other that is complete at the call
  * (MPI-3.1 3.7.5), in index order after the first, each with its
- * status; the first error found is returned. */
+ * status; MPI_ERR_IN_STATUS if one failed. */
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
     MPII_ENTER("MPI_Waitsome");
-    int index, e = requests_ok(incount, requests);
+    int index = MPI_UNDEFINED, active, e = requests_ok(incount, requests);
     if (e)
         return e;
     OUT_OR_ERR(MPI_COMM_WORLD, outcount);
     if (incount > 0)
         OUT_OR_ERR(MPI_COMM_WORLD, indices);
-    e = waitany(incount, requests, &index, statuses);
-    if (e || index == MPI_UNDEFINED) {
-        *outcount = e ? 0 : MPI_UNDEFINED;
-        return e;
+    if ((e = any_active(incount, requests, &active)))
+        return e;                    /* an invalid handle: nothing completed */
+    if (!active) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
     }
-    return complete_some(incount, requests, index, outcount, indices, statuses);
+    e = waitany(incount, requests, &index, statuses);   /* e: the request at index failed */
+    return complete_some(incount, requests, index, e, outcount, indices, statuses);
 }
 
 /* Every request that is complete now, perhaps none (outcount 0); with
@@ -1094,7 +1102,7 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    return complete_some(incount, requests, MPI_UNDEFINED, outcount, indices, statuses);
+    return complete_some(incount, requests, MPI_UNDEFINED, MPI_SUCCESS, outcount, indices, statuses);
 }
 
 /* Whether a request is complete, and its status, without freeing or
