@@ -44,13 +44,18 @@ struct req {
     struct mpii_sched *sched;        /* REQ_COLL: a nonblocking collective (apps/mpi/icoll.c) */
     /* REQ_PERSIST: the call MPI_Start makes (enum persist_kind), and the
      * request it started, MPI_REQUEST_NULL while inactive */
-    int pkind, pcount, ppeer, ptag;
+    int pkind, pcount, ppeer, ptag;  /* (REQ_RECV: ppeer ORPHAN once MPI_Request_free freed it) */
     void *pbuf;
     MPI_Datatype ptype;
     MPI_Request inner;
     int prev, next;                  /* REQ_RECV: the posted-receive queue's links */
 };
 enum persist_kind { P_SEND, P_SSEND, P_BSEND, P_RECV };
+/* A receive the program freed before it completed (MPI_Request_free): it
+ * stays posted, completes on its own when its message comes (settle or
+ * progress takes it, as any pending receive), and its slot, REQ_DONE
+ * then, is reclaimed by the next MPI_Request_free. No node is this. */
+#define ORPHAN INT_MIN
 static struct req *reqs;
 static int nreqs;
 static unsigned long next_seq;
@@ -1249,6 +1254,11 @@ int MPI_Startall(int count, MPI_Request requests[])
     return e;
 }
 
+/* Free a request (MPI-3.1 3.7.3). A pending receive, started persistent
+ * ones' too, is left to complete on its own, into its buffer, when its
+ * message comes (ORPHAN), whenever the sender sends it; an Issend still
+ * waiting for its acknowledgement and a nonblocking collective complete
+ * first. */
 int MPI_Request_free(MPI_Request *request)
 {
     MPII_ENTER("MPI_Request_free");
@@ -1256,13 +1266,24 @@ int MPI_Request_free(MPI_Request *request)
     struct req *q = req_of(*request);
     if (!q)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "request %d is not valid", *request);
+    for (int i = 0; i < nreqs; i++)  /* freed receives completed since: their slots */
+        if (reqs[i].state == REQ_DONE && reqs[i].ppeer == ORPHAN)
+            reqs[i].state = REQ_FREE;
+    struct req *in = q->state == REQ_PERSIST && q->inner != MPI_REQUEST_NULL ? &reqs[q->inner - 1] : q;
+    if (in->state == REQ_RECV) {
+        in->ppeer = ORPHAN;
+        if (in != q)
+            q->state = REQ_FREE;
+        *request = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
     if (q->state == REQ_PERSIST) {   /* an active one completes first */
         int e = complete_persistent(q);
         reqs[*request - 1].state = REQ_FREE;
         *request = MPI_REQUEST_NULL;
         return e;
     }
-    if (q->state != REQ_DONE)        /* the receive still happens, into its buffer */
+    if (q->state != REQ_DONE)
         return wait_one(request, MPI_STATUS_IGNORE);
     finish(request, NULL);
     return MPI_SUCCESS;
