@@ -27,6 +27,24 @@ struct dtype {
 };
 static struct dtype derived[MPII_MAX_DERIVED];
 static char derived_named[MPII_MAX_DERIVED][MPI_MAX_OBJECT_NAME];   /* MPI_Type_set_name's; empty: none */
+/* How each derived type was made, for MPI_Type_get_envelope and
+ * MPI_Type_get_contents (MPI-3.1 4.1.13): the constructor and its
+ * arguments, as that section's table lists them. A derived type named in
+ * a recipe is kept (kept counts the recipes naming it) after the program
+ * frees it, so that get_contents can give it back; urefs counts the
+ * program's handles of a type (its constructor's, and get_contents'). */
+struct recipe {
+    int combiner, ni, na, nd;
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Datatype *types;
+};
+static struct recipe recipes[MPII_MAX_DERIVED];
+static int kept[MPII_MAX_DERIVED], urefs[MPII_MAX_DERIVED];
+struct seg { const int *p; int n; };   /* a run of a recipe's integers */
+static void forget_recipe(int slot);
+static int record(MPI_Datatype *t, int combiner, int nseg, const struct seg *segs, int na, const MPI_Aint *addrs,
+                  int nd, const MPI_Datatype *types);
 
 /* Any type the library still holds (freed ones in use too), for its own
  * packing; the program's handles go through live(). */
@@ -151,15 +169,18 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
     }
     int slot = 0;                    /* a freed one no request uses any more is reused */
     while (slot < MPII_MAX_DERIVED && derived[slot].used &&
-           (derived[slot].used == 1 || mpii_pending_use(-1, MPII_FIRST_DERIVED + slot)))
+           (derived[slot].used == 1 || kept[slot] || mpii_pending_use(-1, MPII_FIRST_DERIVED + slot)))
         slot++;
     if (slot == MPII_MAX_DERIVED)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d derived datatypes at once", MPII_MAX_DERIVED);
     struct dtype *t = &derived[slot];
-    if (t->used == 2)
+    if (t->used == 2) {
         free(t->blk);
+        forget_recipe(slot);
+    }
     *t = (struct dtype){ .used = 1, .align = 1, .esize = -1 };
     derived_named[slot][0] = 0;
+    urefs[slot] = 1;
     MPI_Aint lo = 0, hi = 0;
     int any = 0, cap = 0;
     for (int i = 0; i < n; i++) {
@@ -228,7 +249,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     MPII_ENTER("MPI_Type_contiguous");
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     MPI_Aint zero = 0;
-    return build_one(count < 0 ? count : 1, &zero, &count, old, newtype);
+    int e = build_one(count < 0 ? count : 1, &zero, &count, old, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_CONTIGUOUS, 1, (struct seg[]){ { (int[]){ count }, 1 } }, 0, NULL, 1, &old);
 }
 
 static int vector(int count, int blocklen, MPI_Aint stride_bytes, MPI_Datatype old, MPI_Datatype *newtype)
@@ -253,14 +275,18 @@ int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_D
 {
     MPII_ENTER("MPI_Type_vector");
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
-    return vector(count, blocklen, (MPI_Aint)stride * extent_of(old), old, newtype);
+    int e = vector(count, blocklen, (MPI_Aint)stride * extent_of(old), old, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_VECTOR, 1, (struct seg[]){ { (int[]){ count, blocklen, stride }, 3 } }, 0, NULL, 1,
+                          &old);
 }
 
 int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_create_hvector");
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
-    return vector(count, blocklen, stride, old, newtype);
+    int e = vector(count, blocklen, stride, old, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_HVECTOR, 1, (struct seg[]){ { (int[]){ count, blocklen }, 2 } }, 1, &stride, 1,
+                          &old);
 }
 
 static int indexed(int count, const int *lens, const MPI_Aint *disp_bytes, MPI_Datatype old, MPI_Datatype *newtype)
@@ -281,7 +307,8 @@ int MPI_Type_indexed(int count, const int lens[], const int displs[], MPI_Dataty
         d[i] = (MPI_Aint)displs[i] * extent_of(old);
     int e = indexed(count, lens, d, old, newtype);
     free(d);
-    return e;
+    return e ? e : record(newtype, MPI_COMBINER_INDEXED, 3,
+                          (struct seg[]){ { &count, 1 }, { lens, count }, { displs, count } }, 0, NULL, 1, &old);
 }
 
 int MPI_Type_create_hindexed(int count, const int lens[], const MPI_Aint displs[], MPI_Datatype old,
@@ -289,7 +316,9 @@ int MPI_Type_create_hindexed(int count, const int lens[], const MPI_Aint displs[
 {
     MPII_ENTER("MPI_Type_create_hindexed");
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
-    return indexed(count, lens, displs, old, newtype);
+    int e = indexed(count, lens, displs, old, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_HINDEXED, 2, (struct seg[]){ { &count, 1 }, { lens, count } }, count, displs,
+                          1, &old);
 }
 
 int MPI_Type_create_struct(int count, const int lens[], const MPI_Aint displs[], const MPI_Datatype types[],
@@ -299,7 +328,9 @@ int MPI_Type_create_struct(int count, const int lens[], const MPI_Aint displs[],
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
     if (count < 0)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %d is negative", count);
-    return build(count, displs, lens, types, 0, newtype);
+    int e = build(count, displs, lens, types, 0, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_STRUCT, 2, (struct seg[]){ { &count, 1 }, { lens, count } }, count, displs,
+                          count, types);
 }
 
 int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
@@ -314,7 +345,7 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_
         d->lb = lb;
         d->extent = extent;
     }
-    return e;
+    return e ? e : record(newtype, MPI_COMBINER_RESIZED, 0, NULL, 2, (MPI_Aint[]){ lb, extent }, 1, &old);
 }
 
 int MPI_Type_commit(MPI_Datatype *type)
@@ -336,10 +367,15 @@ int MPI_Type_free(MPI_Datatype *type)
     struct dtype *d = live(*type);
     if (!d)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not a derived datatype", *type);
-    if (mpii_pending_use(-1, *type))
-        d->used = 2;                 /* pending operations of the type complete normally (MPI-3.1 4.1.9) */
+    int slot = *type - MPII_FIRST_DERIVED;
+    if (--urefs[slot] > 0)
+        ;                            /* the program has another handle of it (MPI_Type_get_contents') */
+    else if (kept[slot] || mpii_pending_use(-1, *type))
+        d->used = 2;                 /* pending operations of the type complete normally (MPI-3.1 4.1.9),
+                                      * and a type made of it can still give it back */
     else {
         free(d->blk);
+        forget_recipe(slot);
         d->used = 0;
     }
     *type = MPI_DATATYPE_NULL;
@@ -466,7 +502,9 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displs[]
 {
     MPII_ENTER("MPI_Type_create_indexed_block");
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
-    return indexed_block(count, blocklength, displs, NULL, old, newtype);
+    int e = indexed_block(count, blocklength, displs, NULL, old, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_INDEXED_BLOCK, 2,
+                          (struct seg[]){ { (int[]){ count, blocklength }, 2 }, { displs, count } }, 0, NULL, 1, &old);
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displs[], MPI_Datatype old,
@@ -474,7 +512,9 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint di
 {
     MPII_ENTER("MPI_Type_create_hindexed_block");
     OUT_OR_ERR(MPI_COMM_WORLD, newtype);
-    return indexed_block(count, blocklength, NULL, displs, old, newtype);
+    int e = indexed_block(count, blocklength, NULL, displs, old, newtype);
+    return e ? e : record(newtype, MPI_COMBINER_HINDEXED_BLOCK, 1, (struct seg[]){ { (int[]){ count, blocklength }, 2 } }, count,
+                          displs, 1, &old);
 }
 
 /* The same type map, lower bound and extent (MPI-3.1 4.1.10); the copy
@@ -497,7 +537,7 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
         d->extent = extent;
         d->committed = committed;
     }
-    return e;
+    return e ? e : record(newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
 }
 
 /* An ndims-dimensional subarray of an array of old (MPI-3.1 4.1.3):
@@ -558,7 +598,9 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
         d->lb = 0;
         d->extent = whole;
     }
-    return e;
+    return e ? e : record(newtype, MPI_COMBINER_SUBARRAY, 5,
+                          (struct seg[]){ { &ndims, 1 }, { sizes, ndims }, { subsizes, ndims }, { starts, ndims },
+                                          { &order, 1 } }, 0, NULL, 1, &old);
 }
 
 /* The bounds of the data itself, whatever lb and extent were set to
@@ -768,5 +810,114 @@ int MPI_Type_get_name(MPI_Datatype t, char *name, int *resultlen)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
     const char *v = n[0] || !mpii_basic_size(t) ? n : basic_names[t];
     *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", v);
+    return MPI_SUCCESS;
+}
+
+/* --- how a type was made (MPI-3.1 4.1.13) ---------------------------------- */
+
+/* New type *t's recipe: its combiner, its integers (the runs of segs),
+ * addresses and types; the derived ones among them kept. On no memory
+ * the type is freed again and *t is MPI_DATATYPE_NULL. */
+static int record(MPI_Datatype *t, int combiner, int nseg, const struct seg *segs, int na, const MPI_Aint *addrs,
+                  int nd, const MPI_Datatype *types)
+{
+    struct recipe *r = &recipes[*t - MPII_FIRST_DERIVED];
+    int ni = 0;
+    for (int i = 0; i < nseg; i++)
+        ni += segs[i].n;
+    *r = (struct recipe){ .combiner = combiner, .ni = ni, .na = na, .nd = nd,
+                          .ints = malloc((size_t)(ni ? ni : 1) * sizeof(int)),
+                          .addrs = malloc((size_t)(na ? na : 1) * sizeof(MPI_Aint)),
+                          .types = malloc((size_t)(nd ? nd : 1) * sizeof(MPI_Datatype)) };
+    if (!r->ints || !r->addrs || !r->types) {
+        free(r->ints);
+        free(r->addrs);
+        free(r->types);
+        *r = (struct recipe){ 0 };
+        const char *call = mpii_call;
+        MPI_Type_free(t);
+        mpii_call = call;
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "no memory to keep how a datatype was made");
+    }
+    for (int i = 0, k = 0; i < nseg; k += segs[i].n, i++)
+        if (segs[i].n)
+            memcpy(r->ints + k, segs[i].p, (size_t)segs[i].n * sizeof(int));
+    if (na)
+        memcpy(r->addrs, addrs, (size_t)na * sizeof(MPI_Aint));
+    for (int i = 0; i < nd; i++) {
+        r->types[i] = types[i];
+        if (derived_of(types[i]))
+            kept[types[i] - MPII_FIRST_DERIVED]++;
+    }
+    return MPI_SUCCESS;
+}
+
+static void forget_recipe(int slot)
+{
+    struct recipe *r = &recipes[slot];
+    for (int i = 0; i < r->nd; i++)
+        if (derived_of(r->types[i]))
+            kept[r->types[i] - MPII_FIRST_DERIVED]--;
+    free(r->ints);
+    free(r->addrs);
+    free(r->types);
+    *r = (struct recipe){ 0 };
+}
+
+int MPI_Type_get_envelope(MPI_Datatype t, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner)
+{
+    MPII_ENTER("MPI_Type_get_envelope");
+    OUT_OR_ERR(MPI_COMM_WORLD, num_integers);
+    OUT_OR_ERR(MPI_COMM_WORLD, num_addresses);
+    OUT_OR_ERR(MPI_COMM_WORLD, num_datatypes);
+    OUT_OR_ERR(MPI_COMM_WORLD, combiner);
+    if (mpii_basic_size(t)) {
+        *num_integers = *num_addresses = *num_datatypes = 0;
+        *combiner = MPI_COMBINER_NAMED;
+        return MPI_SUCCESS;
+    }
+    if (!live(t))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    const struct recipe *r = &recipes[t - MPII_FIRST_DERIVED];
+    *num_integers = r->ni;
+    *num_addresses = r->na;
+    *num_datatypes = r->nd;
+    *combiner = r->combiner;
+    return MPI_SUCCESS;
+}
+
+/* The arguments that made t. A derived type among them is given back as
+ * a handle the program frees (MPI-3.1 4.1.13), the same type (one handle
+ * more of it), even if the program freed it since. */
+int MPI_Type_get_contents(MPI_Datatype t, int max_integers, int max_addresses, int max_datatypes, int integers[],
+                          MPI_Aint addresses[], MPI_Datatype datatypes[])
+{
+    MPII_ENTER("MPI_Type_get_contents");
+    if (mpii_basic_size(t))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is predefined (MPI_COMBINER_NAMED): it has no "
+                        "contents", t);
+    if (!live(t))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
+    const struct recipe *r = &recipes[t - MPII_FIRST_DERIVED];
+    if (max_integers < r->ni || max_addresses < r->na || max_datatypes < r->nd)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "room for %d integers, %d addresses, %d datatypes; the type "
+                        "has %d, %d, %d", max_integers, max_addresses, max_datatypes, r->ni, r->na, r->nd);
+    if ((r->ni && !integers) || (r->na && !addresses) || (r->nd && !datatypes))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter %s", r->ni && !integers ?
+                        "array_of_integers" : r->na && !addresses ? "array_of_addresses" : "array_of_datatypes");
+    if (r->ni)
+        memcpy(integers, r->ints, (size_t)r->ni * sizeof(int));
+    if (r->na)
+        memcpy(addresses, r->addrs, (size_t)r->na * sizeof(MPI_Aint));
+    for (int i = 0; i < r->nd; i++) {
+        MPI_Datatype d = r->types[i];
+        struct dtype *o = derived_of(d);
+        if (o) {                     /* one handle more; a freed one lives again */
+            int slot = d - MPII_FIRST_DERIVED;
+            urefs[slot] = o->used == 1 ? urefs[slot] + 1 : 1;
+            o->used = 1;
+        }
+        datatypes[i] = d;
+    }
     return MPI_SUCCESS;
 }

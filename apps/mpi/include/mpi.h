@@ -393,6 +393,27 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *c
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count);
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count count);
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+/* How a datatype was made (MPI-3.1 4.1.13) */
+#define MPI_COMBINER_NAMED          1
+#define MPI_COMBINER_DUP            2
+#define MPI_COMBINER_CONTIGUOUS     3
+#define MPI_COMBINER_VECTOR         4
+#define MPI_COMBINER_HVECTOR        5
+#define MPI_COMBINER_INDEXED        6
+#define MPI_COMBINER_HINDEXED       7
+#define MPI_COMBINER_INDEXED_BLOCK  8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT         10
+#define MPI_COMBINER_SUBARRAY       11
+#define MPI_COMBINER_DARRAY         12
+#define MPI_COMBINER_F90_REAL       13
+#define MPI_COMBINER_F90_COMPLEX    14
+#define MPI_COMBINER_F90_INTEGER    15
+#define MPI_COMBINER_RESIZED        16
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses, int *num_datatypes,
+                          int *combiner);
+int MPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
 int MPI_Type_set_name(MPI_Datatype type, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
 
