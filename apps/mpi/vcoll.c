@@ -35,8 +35,12 @@ int mpii_contig_type(MPI_Comm comm, MPI_Datatype t, int *size)
     return MPI_SUCCESS;
 }
 
-static int counts_ok(MPI_Comm comm, const struct mpii_comm *c, const int *counts, const int *displs)
+/* A call's counts and, when it takes them (takes_displs), displacements:
+ * arrays of the communicator's size, none null, no entry negative. */
+static int counts_ok(MPI_Comm comm, const struct mpii_comm *c, const int *counts, const int *displs, int takes_displs)
 {
+    if (!counts || (takes_displs && !displs))
+        return mpii_err(comm, MPI_ERR_ARG, "the %s array is a null pointer", counts ? "displacements" : "counts");
     for (int r = 0; r < c->size; r++)
         if (counts[r] < 0 || (displs && displs[r] < 0))
             return mpii_err(comm, MPI_ERR_COUNT, "rank %d's count %d or displacement %d is negative", r, counts[r],
@@ -195,7 +199,7 @@ int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const
         return e;
     if (send != MPI_IN_PLACE && (e = typed_ok(comm, st)))
         return e;
-    if (c->rank == root && ((e = typed_ok(comm, rt)) || (e = counts_ok(comm, c, rcounts, displs))))
+    if (c->rank == root && ((e = typed_ok(comm, rt)) || (e = counts_ok(comm, c, rcounts, displs, 1))))
         return e;
     int own = send == MPI_IN_PLACE || mpii_type_contig(st), all = c->rank != root || mpii_type_contig(rt);
     if (!own || !all)
@@ -216,7 +220,7 @@ int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_
         return e;
     if (recv != MPI_IN_PLACE && (e = typed_ok(comm, rt)))
         return e;
-    if (c->rank == root && ((e = typed_ok(comm, st)) || (e = counts_ok(comm, c, scounts, displs))))
+    if (c->rank == root && ((e = typed_ok(comm, st)) || (e = counts_ok(comm, c, scounts, displs, 1))))
         return e;
     int own = recv == MPI_IN_PLACE || mpii_type_contig(rt), all = c->rank != root || mpii_type_contig(st);
     if (!own || !all)
@@ -251,7 +255,7 @@ int MPI_Allgatherv(const void *send, int scount, MPI_Datatype st, void *recv, co
     struct mpii_comm *c;
     int e = comm_of(comm, &c), rs = 0, ss = 0;
     if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
-        (e = typed_ok(comm, rt)) || (e = counts_ok(comm, c, rcounts, displs)) ||
+        (e = typed_ok(comm, rt)) || (e = counts_ok(comm, c, rcounts, displs, 1)) ||
         (send != MPI_IN_PLACE && (e = typed_ok(comm, st))))
         return e;
     if (!mpii_type_contig(rt) || (send != MPI_IN_PLACE && !mpii_type_contig(st)))
@@ -376,10 +380,10 @@ int MPI_Alltoallv(const void *send, const int scounts[], const int sdispls[], MP
     struct mpii_comm *c;
     int e = comm_of(comm, &c), ss = 0, rs = 0;
     if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
-        (e = typed_ok(comm, rt)) || (e = counts_ok(comm, c, rcounts, rdispls)))
+        (e = typed_ok(comm, rt)) || (e = counts_ok(comm, c, rcounts, rdispls, 1)))
         return e;
     if (send != MPI_IN_PLACE &&
-        ((e = typed_ok(comm, st)) || (e = counts_ok(comm, c, scounts, sdispls))))
+        ((e = typed_ok(comm, st)) || (e = counts_ok(comm, c, scounts, sdispls, 1))))
         return e;
     if (!mpii_type_contig(rt) || (send != MPI_IN_PLACE && !mpii_type_contig(st))) {
         struct blocks sb = { scounts, sdispls, NULL, st, 0 }, rb = { rcounts, rdispls, NULL, rt, 0 };
@@ -406,7 +410,7 @@ int MPI_Alltoallw(const void *send, const int scounts[], const int sdispls[], co
     struct mpii_comm *c;
     int e = comm_of(comm, &c);
     if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
-        (e = counts_ok(comm, c, rcounts, rdispls)))
+        (e = counts_ok(comm, c, rcounts, rdispls, 1)))
         return e;
     int *ssz = malloc((size_t)c->size * sizeof *ssz), *rsz = malloc((size_t)c->size * sizeof *rsz);
     if (!ssz || !rsz)
@@ -419,7 +423,7 @@ int MPI_Alltoallw(const void *send, const int scounts[], const int sdispls[], co
             ssz[r] = mpii_type_size(st[r]), contig &= mpii_type_contig(st[r]);
     }
     if (!e && send != MPI_IN_PLACE)
-        e = counts_ok(comm, c, scounts, sdispls);
+        e = counts_ok(comm, c, scounts, sdispls, 1);
     if (!e && !contig) {
         struct blocks sb = { scounts, sdispls, st, MPI_DATATYPE_NULL, 1 }, rb = { rcounts, rdispls, rt, MPI_DATATYPE_NULL, 1 };
         e = alltoall_typed(comm, c, send, &sb, recv, &rb);
@@ -436,7 +440,7 @@ int MPI_Reduce_scatter(const void *send, void *recv, const int rcounts[], MPI_Da
     struct mpii_comm *c;
     int e = comm_of(comm, &c), sz = 0, n = 0;
     if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)) ||
-        (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL)) ||
+        (e = mpii_contig_type(comm, t, &sz)) || (e = counts_ok(comm, c, rcounts, NULL, 0)) ||
         (e = mpii_op_check(comm, op, t)))
         return e;
     int *displs = malloc((size_t)c->size * sizeof *displs);

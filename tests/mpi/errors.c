@@ -33,6 +33,10 @@
  *   counts   under MPI_ERRORS_RETURN, rank 0 calls the calls of arrays of
  *            requests with count -1, then with a null array of 2; it
  *            prints the classes returned
+ *   nullcounts  every rank's MPI_Reduce_scatter has a null pointer as
+ *            its counts (fatal)
+ *   nulldispls  every rank's MPI_Alltoallv has a null pointer as its send
+ *            displacements (fatal)
  *   bcastinplace  every rank broadcasts MPI_IN_PLACE (fatal)
  *   gatherinplace rank 1 gives MPI_IN_PLACE as its send buffer of a
  *            gather to rank 0 (fatal)
@@ -260,6 +264,14 @@ int main(int argc, char **argv)
         MPI_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!strcmp(mode, "gatherinplace"))
         MPI_Gather(rank == 1 ? MPI_IN_PLACE : buf, 1, MPI_INT, buf + 4, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!strcmp(mode, "nullcounts")) {
+        int one[4] = { 1, 1, 1, 1 };
+        MPI_Reduce_scatter(one, buf, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+    if (!strcmp(mode, "nulldispls")) {
+        int one[4] = { 1, 1, 1, 1 }, at[4] = { 0, 1, 2, 3 }, from[4] = { 0 };
+        MPI_Alltoallv(from, one, NULL, MPI_INT, buf, one, at, MPI_INT, MPI_COMM_WORLD);
+    }
     if (!strcmp(mode, "nullouts") || !strcmp(mode, "counts") || !strcmp(mode, "inplaces"))
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (!strcmp(mode, "nullouts"))
