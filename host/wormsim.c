@@ -506,6 +506,15 @@ static int check_memory(struct run *rn)
  * said once, by its first rank. Rank 0 keeps for the router's messages
  * only what its host's ranks leave, and says each host's sum (--check).
  * Returns 1 on every rank if every host holds its ranks, else 0. */
+/* The lowest rank on rank r's host. */
+static int host_first_rank(int r)
+{
+    int f = 0;
+    while (strcmp(link_host_of(f), link_host_of(r)))
+        f++;
+    return f;
+}
+
 static int ranks_fit_their_hosts(struct run *rn)
 {
     int n = link_size(), me = link_rank(), root_ok;
@@ -519,13 +528,10 @@ static int ranks_fit_their_hosts(struct run *rn)
     int ok = 1, at = 0;
     rn->mem_hosts[0] = 0;
     for (int h = 0; h < n; h++) {
-        int first = -1, ranks = 0;
-        unsigned long long sum = 0, limit = 0;
-        for (int r = 0; r < h && first < 0; r++)
-            if (!strcmp(link_host_of(r), link_host_of(h)))
-                first = r;
-        if (first >= 0)
+        if (host_first_rank(h) != h)
             continue;                /* host h was summed at its first rank */
+        int ranks = 0;
+        unsigned long long sum = 0, limit = 0;
         for (int r = h; r < n; r++) {
             if (strcmp(link_host_of(r), link_host_of(h)))
                 continue;
@@ -540,7 +546,7 @@ static int ranks_fit_their_hosts(struct run *rn)
                     "(mpirun -np), fewer nodes or a shorter len, or set --mem-limit\n", ranks, link_host_of(h),
                     sum >> 20, limit >> 20, rn->mem_limit_mib ? "of --mem-limit" : "it has available");
         ok &= fits;
-        if (!strcmp(link_host_of(h), link_host_of(0)) && fits && limit && me == 0 && limit - sum < rn->held_room)
+        if (h == 0 && me == 0 && fits && limit && limit - sum < rn->held_room)
             rn->held_room = limit - sum;   /* the router's host: its node hosts' share is taken */
         if (at < (int)sizeof rn->mem_hosts)
             at += snprintf(rn->mem_hosts + at, sizeof rn->mem_hosts - (size_t)at, "%s%s (%d rank%s) about %llu MiB",
