@@ -6,7 +6,9 @@
  * The rules: a mesh or a hypercube; kind one of enum nic_mdw; 1 .. N-1
  * destinations, each a node, none the source, none twice; NIC_MDW_HPATH
  * only on a 2D mesh, the labels of the source and the destinations
- * (nic_hp_label; rank = x + W y) rising, or falling, along the list. */
+ * (nic_hp_label; rank = x + W y) rising, or falling, along the list.
+ * The count n is checked before any destination is read (dst may be NULL
+ * when n is outside 1..N-1). */
 #ifndef NIC_MDW_H
 #define NIC_MDW_H
 

@@ -1330,7 +1330,8 @@ static void sent(struct engine *r, struct node *n, const struct nic_desc *d, uin
 /* NIC_OP_MSEND: one multidestination worm (net_model.h), whose copies
  * are the messages each destination receives. The router reads the node's
  * list once, into the copies; the network checks it (netdev/nic_mdw.h)
- * before anything is counted, and a bad one fails the node. */
+ * before anything is counted, and a bad one fails the node. Its count is
+ * checked first: the router makes at most nodes - 1 copies of a worm. */
 static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     struct layout l = layout_of(r, n);
@@ -1347,6 +1348,11 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
     if (pay > l.tx_size || d->len > l.tx_size - pay)
         return fail(r, n, "MSEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
                     d->seq, pay, d->len, l.tx_size);
+    char err[256] = "out of memory";
+    if (m < 1 || m > (uint32_t)r->n - 1) {   /* the count before a destination is read or a copy made */
+        net_mc_check(r->net, (int)kind, n->rank, NULL, m > INT32_MAX ? INT32_MAX : (int)m, err, sizeof err);
+        return fail(r, n, "MSEND descriptor %u: %s", d->seq, err);
+    }
     if (nic_queue_check(r, n, d) || held_room(r, n, d, (uint64_t)m * (d->len + NIC_MSG_HELD_BYTES)))
         return -1;
     struct msg *w = msg_new(r, MSG_MDW, n->rank, -1, d->tag,
@@ -1372,7 +1378,6 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
         worm_of(c, d->time_ns + r->p.t_send_ns, 0);
         mc->copy[k] = &c->nm;
     }
-    char err[256] = "out of memory";
     w->dst = k ? mc->copy[0]->dst : -1;
     worm_of(w, d->time_ns + r->p.t_send_ns, 0);
     w->nm.mc = mc;

@@ -70,24 +70,31 @@ static int hop_kid(struct net *n, struct net_mc *mc, int *cap, int h, int p)
     return x;
 }
 
-static int check_list(struct net *n, const struct net_msg *m, char *err, size_t errlen)
+int net_mc_check(const struct net *n, int kind, int src, const int *dst, int nd, char *err, size_t errlen)
 {
-    const struct net_mc *mc = m->mc;
-    int dims[NIC_MAX_DIMS], *dst = malloc((size_t)(mc->ncopy > 0 ? mc->ncopy : 1) * sizeof *dst);
-    if (!dst) {
-        snprintf(err, errlen, "no memory for the destination list");
-        return -1;
-    }
+    int dims[NIC_MAX_DIMS];
     for (int i = 0; i < n->m.ndims && i < NIC_MAX_DIMS; i++)
         dims[i] = (int)n->m.dims[i];
-    for (int i = 0; i < mc->ncopy; i++)
-        dst[i] = mc->copy[i]->dst;
-    int rc = nic_mdw_check(mc->kind, n->m.topo, n->m.ndims, dims, n->m.nodes, m->src, dst, mc->ncopy, err, errlen);
-    free(dst);
+    int rc = nic_mdw_check(kind, n->m.topo, n->m.ndims, dims, n->m.nodes, src, dst, nd, err, errlen);
     if (rc && n->m.topo != TOPO_MESH && n->m.topo != TOPO_HYPERCUBE) {
         size_t k = strlen(err);
         snprintf(err + k, errlen > k ? errlen - k : 0, " (this machine is %s)", topo_names[n->m.topo]);
     }
+    return rc;
+}
+
+static int check_list(struct net *n, const struct net_msg *m, char *err, size_t errlen)
+{
+    const struct net_mc *mc = m->mc;
+    int *dst = malloc((size_t)(mc->ncopy > 0 ? mc->ncopy : 1) * sizeof *dst);
+    if (!dst) {
+        snprintf(err, errlen, "no memory for the destination list");
+        return -1;
+    }
+    for (int i = 0; i < mc->ncopy; i++)
+        dst[i] = mc->copy[i]->dst;
+    int rc = net_mc_check(n, mc->kind, m->src, dst, mc->ncopy, err, errlen);
+    free(dst);
     return rc;
 }
 

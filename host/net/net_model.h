@@ -215,6 +215,11 @@ struct net_mc {
  * topology without multidestination worms, a destination that is the
  * source or listed twice, an HPATH order that is not monotone). */
 int net_inject_mc(struct net *n, struct net_msg *m, char *err, size_t errlen);
+/* 0 if the routers take a worm of kind from src to dst[0..nd) (the rules of
+ * netdev/nic_mdw.h), else -1 with the reason in err. A count nd outside
+ * 1..nodes-1 is refused before dst is read, so dst may be NULL then: the
+ * router checks a node's count before it reads or copies a destination. */
+int net_mc_check(const struct net *n, int kind, int src, const int *dst, int nd, char *err, size_t errlen);
 /* The directed links a worm of kind from src to dst[0..nd) takes, as
  * net_link_stats indices (each once: a tree's shared links are one), at
  * most max; -1 with the reason if net_inject_mc would refuse it. */

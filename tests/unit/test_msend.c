@@ -77,6 +77,30 @@ TEST(bad_worms_fail_their_node)
     }
 }
 
+/* A list longer than the machine's other nodes is refused by its count
+ * before the router reads a destination or makes a copy: with 10000
+ * destinations of 4096 bytes the error named the router's held-bytes limit
+ * (the copies it was about to make), and of 8 bytes the router numbered
+ * (allocated) 10000 copies before refusing the list. */
+TEST(a_list_longer_than_the_machine_is_refused_by_its_count)
+{
+    static const uint32_t lens[] = { 4096, 8 };
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        REQUIRE(fx_setup("mesh", "4", NULL, 1) == 0);
+        const struct lay *l = &F.lay[2];
+        uint32_t m = 10000, off = 4096, *list = (uint32_t *)(F.buf[2] + l->tx_off + off);
+        list[NIC_MSEND_KIND] = NIC_MDW_PATH;
+        list[NIC_MSEND_PAY] = 0;
+        for (uint32_t k = 0; k < m; k++)
+            list[NIC_MSEND_DST + k] = 1 + k % 3;
+        post(2, NIC_OP_MSEND, 0, m, 1, lens[i], off);
+        EXPECT_REJECTED(2, "MSEND descriptor 0: 10000 destinations; a multidestination worm takes 1..3");
+        CHECK_EQ_U64(F.r.nodes[2].next_seq, 0);        /* no copy was made */
+        CHECK_EQ_U64(F.r.held_total, 0);
+        fx_done();
+    }
+}
+
 /* Figure 31 through the router: on a one-port 8-node line, worms 0 -> 1,6
  * and 7 -> 6,1 each take one node's only consumption channel and wait
  * for the other's. The run stops, naming both, as a network deadlock. */
