@@ -40,16 +40,24 @@ static int in_tx(const struct relay_layout *l, uint64_t off, uint64_t len)
     return off <= l->tx_size && len <= l->tx_size - off;
 }
 
+/* An MSEND's payload offset, the second word of its list at tx + d->off,
+ * read once (the node may rewrite it at any time); 0 if the list is not
+ * in the area. The caller keeps the value: the body carries the list as
+ * the node host read this word, whatever the node wrote after. */
+static uint32_t msend_pay(const struct relay_layout *l, const struct nic_desc *d, const volatile uint8_t *tx)
+{
+    if (d->op != NIC_OP_MSEND || !in_tx(l, d->off, nic_msend_list_bytes(d->peer)))
+        return 0;
+    return *(const volatile uint32_t *)(tx + d->off + 4 * NIC_MSEND_PAY);
+}
+
 /* Region k (0 or 1) of the transmit area that descriptor d names, which
  * the router reads from its mirror (nic_shm.h): the payload [off, +len) of
  * a SEND, FLOOD_RULES or FLOOD; an MSEND's list [off, +nic_msend_list_bytes(m)),
- * then the payload [list[NIC_MSEND_PAY], +len) the list names. tx is the transmit area as
- * this side holds it: the node's memory when sending, the mirror when
- * applying, where region 0 has been copied before region 1 is asked. The
- * length (0: none); regions outside the area carry nothing, the router
+ * then the payload [pay, +len) at the offset its list names (msend_pay).
+ * The length (0: none); regions outside the area carry nothing, the router
  * refusing those descriptors itself (engine.c). */
-static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, const volatile uint8_t *tx, int k,
-                       uint32_t *off)
+static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, uint32_t pay, int k, uint32_t *off)
 {
     switch (d->op) {
     case NIC_OP_SEND:
@@ -67,7 +75,6 @@ static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, c
             *off = d->off;
             return (uint32_t)list;
         }
-        uint32_t pay = *(const volatile uint32_t *)(tx + d->off + 4 * NIC_MSEND_PAY);
         if (!in_tx(l, pay, d->len))
             return 0;
         *off = pay;
@@ -93,26 +100,30 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
         count = 0;                    /* beyond the ring: the router says so from prod */
     struct nic_desc *d = malloc((count ? count : 1) * sizeof *d);
     uint32_t (*rg)[2][2] = malloc((count ? count : 1) * sizeof *rg);   /* [k][off, len], read once */
-    if (!d || !rg) {
+    uint32_t *pay = malloc((count ? count : 1) * sizeof *pay);         /* each MSEND's, read once */
+    if (!d || !rg || !pay) {
         free(d);
         free(rg);
+        free(pay);
         return NULL;
     }
-    size_t pay = 0;
+    size_t bytes = 0;
     for (uint32_t k = 0; k < count; k++) {
         memcpy(&d[k], shm + l->ring_off + ((first + k) % l->ring_slots) * sizeof *d, sizeof *d);
+        pay[k] = msend_pay(l, &d[k], shm + l->tx_off);
         for (int j = 0; j < 2; j++) {
             rg[k][j][0] = 0;
-            rg[k][j][1] = region(l, &d[k], shm + l->tx_off, j, &rg[k][j][0]);
-            pay += rg[k][j][1];
+            rg[k][j][1] = region(l, &d[k], pay[k], j, &rg[k][j][0]);
+            bytes += rg[k][j][1];
         }
     }
     size_t head = BELL_HEAD;
-    *len = head + count * sizeof *d + pay;
+    *len = head + count * sizeof *d + bytes;
     uint8_t *b = malloc(*len);
     if (!b) {
         free(d);
         free(rg);
+        free(pay);
         return NULL;
     }
     memcpy(b, &st, sizeof st);
@@ -123,10 +134,13 @@ uint8_t *relay_bell(const uint8_t *shm, const struct relay_layout *l, uint32_t *
     for (uint32_t k = 0; k < count; k++)       /* the regions sized above: the node may scribble meanwhile */
         for (int j = 0; j < 2; j++) {
             memcpy(p, shm + l->tx_off + rg[k][j][0], rg[k][j][1]);
+            if (j == 0 && d[k].op == NIC_OP_MSEND && rg[k][0][1])   /* the offset region 1 was read at */
+                memcpy(p + 4 * NIC_MSEND_PAY, &pay[k], sizeof pay[k]);
             p += rg[k][j][1];
         }
     free(d);
     free(rg);
+    free(pay);
     *sent = first + count;
     return b;
 }
@@ -150,13 +164,16 @@ int relay_apply_bell(uint8_t *mirror, const struct relay_layout *l, const uint8_
     for (uint32_t k = 0; k < count; k++) {
         struct nic_desc d;
         memcpy(&d, body + head + k * sizeof d, sizeof d);
+        uint32_t pay = 0;
         for (int j = 0; j < 2; j++) {
-            uint32_t off = 0, n = region(l, &d, mirror + l->tx_off, j, &off);
+            uint32_t off = 0, n = region(l, &d, pay, j, &off);
             if ((size_t)(body + len - p) < n) {
                 snprintf(err, errlen, "a BELL's payloads are shorter than its descriptors say");
                 return -1;
             }
             memcpy(mirror + l->tx_off + off, p, n);
+            if (j == 0)                   /* an MSEND's list, now in the router's memory */
+                pay = msend_pay(l, &d, mirror + l->tx_off);
             p += n;
         }
         memcpy(mirror + l->ring_off + ((first + k) % l->ring_slots) * sizeof d, &d, sizeof d);

@@ -5,8 +5,10 @@
  * scribbled descriptor or a malformed body must never move bytes outside
  * the memory: every buffer has an inaccessible page on each side.
  */
+#define _GNU_SOURCE                 /* REG_EFL (flip_page.h) */
 #include <sys/mman.h>
 #include "check.h"
+#include "flip_page.h"
 #include "relay/relay.h"
 
 #define SIZE (256u << 10)
@@ -121,6 +123,55 @@ TEST(bell_carries_flood_and_multidestination_payloads)
     CHECK(!memcmp(mirror + TX_OFF + 5000, node + TX_OFF + 5000, 300));
     CHECK(!memcmp(mirror + TX_OFF + 6000, bad, sizeof bad));
     CHECK_EQ_U64(mirror[TX_OFF + TX_SIZE - 10], 0);        /* nothing beyond */
+}
+
+/* A node rewrites an MSEND's payload offset (the list's second word)
+ * between any two reads of the node host (flip_page.h), cycling through
+ * two payloads in the area and an offset outside it. The body must carry
+ * the offset it read and the payload at that offset: the mirror's list
+ * names bytes that are the node's there, and the router parses the body.
+ * The offset was read twice (to size the payload, then with the list's
+ * bytes), so the mirror's list named one payload's offset and held the
+ * other payload's bytes there, or the router looked for more payload than
+ * the body carried. */
+static uint32_t flip_i;
+static void next_payload_offset(uint8_t *page)
+{
+    static const uint32_t offs[] = { 5000, 9000, TX_SIZE - 10 };
+    memcpy(page + 4 * NIC_MSEND_PAY, &offs[flip_i++ % 3], 4);
+}
+
+TEST(bell_reads_a_multidestination_list_once)
+{
+    FLIP_PAGE_OR_SKIP();
+    uint8_t *node = node_memory(), *mirror = node_memory();
+    struct relay_layout l;
+    REQUIRE(relay_layout_of(node, SIZE, &l) == 0);
+    uint32_t list[5] = { NIC_MDW_PATH, 5000, 1, 2, 3 };
+    memcpy(node + TX_OFF, list, sizeof list);              /* the list alone on its page */
+    memset(node + TX_OFF + 5000, 0xaa, 300);
+    memset(node + TX_OFF + 9000, 0xbb, 300);
+    post(node, 0, NIC_OP_MSEND, 0, 300);
+    for (int i = 0; i < 6; i++) {                          /* each offset first, twice */
+        uint32_t sent = 0, pay;
+        size_t len;
+        char err[200] = "";
+        memset(mirror + TX_OFF, 0, 10000);
+        flip_i = (uint32_t)i;
+        flip_arm(node + TX_OFF, next_payload_offset);
+        uint8_t *b = relay_bell(node, &l, &sent, &len);
+        flip_disarm();
+        REQUIRE(b != NULL);
+        CHECK(flip_accesses > 0);
+        int rc = relay_apply_bell(mirror, &l, b, len, err, sizeof err);
+        free(b);
+        CHECK_EQ_INT(rc, 0);
+        if (rc)
+            printf("    the router refused the BELL: %s\n", err);
+        memcpy(&pay, mirror + TX_OFF + 4 * NIC_MSEND_PAY, 4);
+        if (!rc && pay + 300 <= TX_SIZE)
+            CHECK(!memcmp(mirror + TX_OFF + pay, node + TX_OFF + pay, 300));
+    }
 }
 
 TEST(bell_follows_the_ring_around)
