@@ -1216,8 +1216,9 @@ static int handle_flood(struct engine *r, struct node *n, const struct nic_desc 
         if (!(f = flood_get(r, n, d->tag, d->len)))
             return -1;
         f->have[n->rank] = f->got[n->rank] = 1;   /* its own: never relayed back, not counted */
-        memcpy(f->data + (size_t)n->rank * d->len, n->shm + l.tx_off + d->off, d->len);
-        if (flood_relay(r, n->rank, (uint32_t)n->rank, d->tag, n->shm + l.tx_off + d->off, d->len,
+        uint8_t *own = f->data + (size_t)n->rank * d->len;
+        memcpy(own, n->shm + l.tx_off + d->off, d->len);   /* read once: what it keeps and every port sends */
+        if (flood_relay(r, n->rank, (uint32_t)n->rank, d->tag, own, d->len,
                         d->time_ns, d->time_ns + r->p.t_send_ns, n->step, 0))
             return -1;
         n->sends++;
@@ -1329,9 +1330,10 @@ static void sent(struct engine *r, struct node *n, const struct nic_desc *d, uin
 
 /* NIC_OP_MSEND: one multidestination worm (net_model.h), whose copies
  * are the messages each destination receives. The router reads the node's
- * list once, into the copies; the network checks it (netdev/nic_mdw.h)
- * before anything is counted, and a bad one fails the node. Its count is
- * checked first: the router makes at most nodes - 1 copies of a worm. */
+ * list and its payload once, into the copies; the network checks the list
+ * (netdev/nic_mdw.h) before anything is counted, and a bad one fails the
+ * node. Its count is checked first: the router makes at most nodes - 1
+ * copies of a worm. */
 static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     struct layout l = layout_of(r, n);
@@ -1365,6 +1367,7 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
     w->step = n->step;
     w->value = m;
     uint32_t k = 0;
+    const uint8_t *payload = n->shm + l.tx_off + pay;   /* read once, into the first copy */
     for (; k < m; k++) {
         uint32_t to = list[NIC_MSEND_DST + k];
         struct msg *c = msg_new(r, MSG_DATA, n->rank, to > (uint32_t)INT32_MAX ? -1 : (int)to, d->tag, d->len,
@@ -1374,7 +1377,8 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
         c->step = n->step;
         c->mdw = w;
         c->mdw_copy = 1;
-        memcpy(c->data, (const void *)(n->shm + l.tx_off + pay), d->len);
+        memcpy(c->data, payload, d->len);
+        payload = c->data;
         worm_of(c, d->time_ns + r->p.t_send_ns, 0);
         mc->copy[k] = &c->nm;
     }

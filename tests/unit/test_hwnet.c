@@ -2,7 +2,9 @@
  * router, driven by fake nodes (router_fixture.h): the barrier circuits'
  * firing time and misuse, the control network's results and times, and
  * fetch-and-increment packets on the data network. */
+#define _GNU_SOURCE                 /* REG_EFL (flip_page.h) */
 #include "router_fixture.h"
+#include "flip_page.h"
 
 /* Barrier stages of 5 ns, control stages of 7 ns, a NIC's fetch-and-
  * increment service 3 ns; the data network as router_fixture.h's
@@ -361,6 +363,42 @@ TEST(a_nic_flood_relays_each_origin_once_without_the_processors)
     for (int i = 0; i < 4; i++)                       /* the answer came with the last first arrival */
         CHECK(reply(i)->value <= last_arrival(i));
     CHECK_EQ_U64(F.r.nodes[0].sends, 1);
+    fx_done();
+}
+
+/* The flood message's first 16 bytes, rewritten before every access (flip_page.h). */
+static uint8_t flip_byte;
+static void rewrite_flood(uint8_t *page) { memset(page, ++flip_byte, 16); }
+
+/* A node rewrites its flood message while its NIC takes it: both
+ * neighbours its rule names, and the node's own FLOOD_WAIT, get the same
+ * bytes. The router read the message from the node's memory once for
+ * what it kept and once more for each port's copy. */
+TEST(a_flood_message_is_read_once_for_every_port)
+{
+    FLIP_PAGE_OR_SKIP();
+    REQUIRE(hw_setup("4") == 0);
+    uint32_t rules[4] = { 1u | 4u, 0, 0, 0 };        /* origin 0: ports +x and +y, to nodes 1 and 2 */
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, rules, sizeof rules);
+    REQUIRE(poll_node(0) == 0);
+    F.tx_next[0] = 0;                                /* the message at the transmit area's start */
+    uint8_t zero[16] = { 0 };
+    payload(0, NIC_OP_FLOOD, 0, 0, 7, zero, sizeof zero);
+    flip_arm(F.buf[0] + F.lay[0].tx_off, rewrite_flood);
+    int rc = poll_node(0);
+    flip_disarm();
+    REQUIRE(rc == 0);
+    CHECK(flip_accesses > 0);
+    uint32_t w[3];
+    for (int i = 0; i < 3; i++) {                    /* node 0 waits for none, 1 and 2 for its message */
+        w[i] = post(i, NIC_OP_FLOOD_WAIT, 1000, i ? 1 : 0, 7, 0, 0);
+        REQUIRE(poll_node(i) == 0);
+    }
+    exit_node(3, 1000, 0);
+    for (int i = 0; i < 3; i++)
+        CHECK(answered(i, w[i]));
+    CHECK_MEM(rx(1), rx(0), 16);                     /* origin 0's slot, the first */
+    CHECK_MEM(rx(2), rx(0), 16);
     fx_done();
 }
 

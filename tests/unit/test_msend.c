@@ -3,7 +3,9 @@
  * (router_fixture.h). Each listed node receives its copy as a message of
  * the sender's; a list or a descriptor a buggy node writes fails that
  * node with the reason; worms that deadlock stop the run, named. */
+#define _GNU_SOURCE                 /* REG_EFL (flip_page.h) */
 #include "router_fixture.h"
+#include "flip_page.h"
 
 /* Node rank posts one worm of len bytes to dst[0..n): the payload, then
  * its list (kind, the payload's offset, the destinations). */
@@ -99,6 +101,38 @@ TEST(a_list_longer_than_the_machine_is_refused_by_its_count)
         CHECK_EQ_U64(F.r.held_total, 0);
         fx_done();
     }
+}
+
+/* The payload's first 16 bytes, rewritten before every access (flip_page.h). */
+static uint8_t flip_byte;
+static void rewrite_payload(uint8_t *page) { memset(page, ++flip_byte, 16); }
+
+/* A node rewrites its worm's payload while the router takes it: every
+ * destination still receives one message, the same bytes. The router
+ * read the payload from the node's memory once for each copy, so each
+ * destination got different bytes from one worm. */
+TEST(every_copy_of_a_worm_carries_the_bytes_read_once)
+{
+    FLIP_PAGE_OR_SKIP();
+    REQUIRE(fx_setup("mesh", "4", NULL, 1) == 0);
+    uint8_t data[16] = { 0 };
+    uint32_t dst[] = { 1, 2, 3 };
+    msend(0, 0, NIC_MDW_TREE, dst, 3, 9, data, sizeof data);   /* payload at the transmit area's start */
+    flip_arm(F.buf[0] + F.lay[0].tx_off, rewrite_payload);
+    int rc = poll_node(0);
+    flip_disarm();
+    REQUIRE(rc == 0);
+    CHECK(flip_accesses > 0);
+    for (int i = 1; i < 4; i++) {
+        recv(i, 0, 0, 9, 100);
+        REQUIRE(poll_node(i) == 0);
+    }
+    exit_node(0, 1000, 0);
+    for (int i = 1; i < 4; i++)
+        CHECK_EQ_U64(reply(i)->len, 16);
+    CHECK_MEM(rx(2), rx(1), 16);
+    CHECK_MEM(rx(3), rx(1), 16);
+    fx_done();
 }
 
 /* Figure 31 through the router: on a one-port 8-node line, worms 0 -> 1,6
