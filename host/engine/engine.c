@@ -305,6 +305,7 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     snprintf(c->app, sizeof c->app, "%s", app);
     snprintf(c->args, sizeof c->args, "%s", args ? args : "");
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
+    n->link_up = 0;
     n->state = NODE_BOOT;
     touch(r, n);
 }
@@ -325,10 +326,10 @@ int engine_node_hello(struct engine *r, int rank)
     struct node *n = &r->nodes[rank];
     volatile struct nic_status *st = status_of(n);
     uint32_t hello = st->hello;
-    if (n->state != NODE_BOOT || !hello || hello == st->link_up)
+    if (n->state != NODE_BOOT || !hello || hello == n->link_up)
         return 0;
     __sync_synchronize();            /* the configuration before link_up */
-    st->link_up = hello;
+    st->link_up = n->link_up = hello;
     n->state = NODE_RUNNING;
     n->lb = 0;
     touch(r, n);
@@ -1561,7 +1562,7 @@ int engine_node_poll(struct engine *r, int rank)
     __sync_synchronize();
     /* A hello before EXIT is a node that reset itself mid-run; after EXIT
      * a node may be reset (nic_shm.h). */
-    if (n->state != NODE_EXITED && hello != status_of(n)->link_up)
+    if (n->state != NODE_EXITED && hello != n->link_up)
         return fail(r, n, "restarted during the run (its NIC said hello again)");
     if (status_of(n)->want_space)
         r->notify(r->ctx, n->rank);

@@ -133,6 +133,8 @@ struct flood_rx {
 struct node {
     int rank;
     enum node_state state;
+    uint32_t link_up;             /* the hello the router answered (0: none yet); nic_status.link_up is
+                                     its copy for the node, which the node can write too */
     uint8_t *shm;
     size_t shm_size;
     uint32_t cons;                /* descriptors consumed */

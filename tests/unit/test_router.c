@@ -68,6 +68,31 @@ TEST(a_restart_is_a_new_hello)
     fx_done();
 }
 
+/* link_up is the router's word, in memory the node can write: the router
+ * keeps its own. A node that writes link_up itself before the router
+ * answered its hello is still linked up (the router waited for it for
+ * ever, and a booting node stops the hang check, so the run lasted to its
+ * wall-clock limit), and one that scribbles link_up mid-run has not
+ * restarted (the router said so, and failed it). */
+TEST(the_router_keeps_its_own_link_up)
+{
+    REQUIRE(fx_setup("mesh", "2", NULL, 0) == 0);
+    status(0)->hello = 1;
+    status(0)->link_up = 1;                        /* the node's own answer */
+    CHECK_EQ_INT(engine_node_hello(&F.r, 0), 1);
+    CHECK_EQ_INT(F.r.nodes[0].state, NODE_RUNNING);
+    status(1)->hello = 1;
+    CHECK_EQ_INT(engine_node_hello(&F.r, 1), 1);
+    status(1)->link_up = 12345;                    /* scribbled mid-run */
+    post(1, NIC_OP_STEP, 0, 0, 1, 0, 0);
+    CHECK_EQ_INT(poll_node(1), 0);
+    CHECK_EQ_U64(F.r.nodes[1].cons, 1);
+    status(1)->hello = 2;                          /* a real restart is still one */
+    CHECK_EQ_INT(poll_node(1), -1);
+    CHECK(strstr(F.r.error, "node 1: restarted during the run") != NULL);
+    fx_done();
+}
+
 /* A node of a pool posts EXIT and at once restarts and says hello again,
  * while the router polls it from another thread: whatever the
  * interleaving, the router must take the hello as the restart after EXIT,
