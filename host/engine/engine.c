@@ -727,22 +727,25 @@ static int flood_over(const struct node *n, uint32_t tag)
 
 static uint64_t flood_bytes(const struct engine *r, uint32_t len) { return (uint64_t)r->n * (len + 2u); }
 
-/* Node n's flood of tag, begun now if new; NULL once the run must stop. */
-static struct flood_rx *flood_get(struct engine *r, struct node *n, uint32_t tag, uint32_t len)
+/* Node n's flood of tag, begun now if new, for a message of len bytes
+ * from origin (n itself, or the node whose flood reached n's NIC: the
+ * node an error names); NULL once the run must stop. */
+static struct flood_rx *flood_get(struct engine *r, struct node *n, uint32_t tag, uint32_t len, int origin)
 {
     struct flood_rx *f = flood_find(n, tag);
     if (f) {
         if (f->len != len) {
-            stop(r, "node %d: flood messages of tag %u with %u and %u bytes: a flood's messages are all of one "
-                 "length", n->rank, tag, f->len, len);
+            stop(r, "node %d: its flood message of tag %u has %u bytes, where node %d's of that tag has %u (at node "
+                 "%d's NIC): a flood's messages are all of one length", origin, tag, len, f->origin, f->len,
+                 n->rank);
             return NULL;
         }
         return f;
     }
     if (r->held_total + flood_bytes(r, len) > r->held_limit) {
-        stop(r, "node %d: a flood of tag %u would make the router hold %llu bytes, more than it may (%llu: "
-             HELD_LIMIT_WHY "): too many floods at once", n->rank, tag,
-             (unsigned long long)(r->held_total + flood_bytes(r, len)), (unsigned long long)r->held_limit);
+        stop(r, "node %d: its flood of tag %u would make the router hold %llu bytes at node %d's NIC, more than it "
+             "may (%llu: " HELD_LIMIT_WHY "): too many floods at once", origin, tag,
+             (unsigned long long)(r->held_total + flood_bytes(r, len)), n->rank, (unsigned long long)r->held_limit);
         return NULL;
     }
     struct flood_rx *a = realloc(n->floods, (size_t)(n->nfloods + 1) * sizeof *a);
@@ -752,7 +755,7 @@ static struct flood_rx *flood_get(struct engine *r, struct node *n, uint32_t tag
     }
     n->floods = a;
     f = &a[n->nfloods];
-    *f = (struct flood_rx){ .tag = tag, .len = len };
+    *f = (struct flood_rx){ .tag = tag, .len = len, .origin = origin };
     f->have = calloc((size_t)r->n, 1);
     f->got = calloc((size_t)r->n, 1);
     f->data = calloc((size_t)r->n * len + 1, 1);
@@ -777,9 +780,9 @@ static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_
     int from, port, to;
     net_link_ends(r->net, src * net_link_ports(r->net) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
     if (r->held_total + len + NIC_MSG_HELD_BYTES > r->held_limit)
-        return stop(r, "the router would hold %llu bytes of messages and flood copies, more than it may (%llu: "
-                    HELD_LIMIT_WHY ")", (unsigned long long)(r->held_total + len + NIC_MSG_HELD_BYTES),
-                    (unsigned long long)r->held_limit);
+        return stop(r, "node %u: its flood of tag %u: the router would hold %llu bytes of messages and flood "
+                    "copies, more than it may (%llu: " HELD_LIMIT_WHY ")", origin, tag,
+                    (unsigned long long)(r->held_total + len + NIC_MSG_HELD_BYTES), (unsigned long long)r->held_limit);
     struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t_post, nic_made);
     if (!m)
         return -1;
@@ -819,7 +822,7 @@ static int flood_heads(struct engine *r, struct net_msg *heads)
         m->first = 0;
         if (flood_over(n, m->tag))
             continue;                        /* a late copy of a flood over here: dropped */
-        struct flood_rx *f = flood_get(r, n, m->tag, m->len);
+        struct flood_rx *f = flood_get(r, n, m->tag, m->len, (int)origin);
         if (!f)
             return -1;
         if (f->have[origin])
@@ -1214,7 +1217,7 @@ static int handle_flood(struct engine *r, struct node *n, const struct nic_desc 
         if (f && f->len != d->len)
             return fail(r, n, "%s descriptor %u: %u bytes, where the flood of tag %u has %u", op, d->seq, d->len,
                         d->tag, f->len);
-        if (!(f = flood_get(r, n, d->tag, d->len)))
+        if (!(f = flood_get(r, n, d->tag, d->len, n->rank)))
             return -1;
         f->have[n->rank] = f->got[n->rank] = 1;   /* its own: never relayed back, not counted */
         uint8_t *own = f->data + (size_t)n->rank * d->len;

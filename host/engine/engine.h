@@ -123,6 +123,7 @@ struct msg_record {
 /* What a node's NIC holds of one flood (NIC_OP_FLOOD*), by tag. */
 struct flood_rx {
     uint32_t tag, len;
+    int origin;                   /* the node whose message began it at this NIC (its len) */
     uint8_t *have;                /* [origin]: its first message's head has come (or it is this node's own) */
     uint8_t *got;                 /* [origin]: that message delivered (simulated-time order) */
     uint8_t *data;                /* [origin x len]: its content */

@@ -679,6 +679,56 @@ TEST(a_partial_flood_wait_in_either_order)
         CHECK_EQ_U64(v[0][k], v[1][k]);
 }
 
+/* A flood message that the router may not take at another node's NIC
+ * names its origin, the node that posted it, not the NIC it reached:
+ * two origins flooding one tag with different lengths (the router named
+ * the NIC where they met, which flooded nothing), and one whose flood the
+ * router has no room for at a neighbour (named the neighbour) or for
+ * whose copies it has none (named nobody). */
+TEST(a_flood_the_router_refuses_names_its_origin)
+{
+    REQUIRE(hw_setup("4") == 0);
+    uint32_t four = 4, eight[2] = { 8, 8 };
+    flood_everywhere(0);
+    flood_everywhere(3);
+    payload(0, NIC_OP_FLOOD, 0, 0, 7, &four, 4);
+    payload(3, NIC_OP_FLOOD, 0, 0, 7, eight, 8);
+    REQUIRE(poll_node(0) == 0);
+    REQUIRE(poll_node(3) == 0);
+    for (int i = 0; i < 4; i++) {                     /* the network runs as the nodes end */
+        post(i, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        engine_node_poll(&F.r, i);
+    }
+    CHECK(F.r.stopped);
+    CHECK(strncmp(F.r.error, "node 0: ", 8) == 0 || strncmp(F.r.error, "node 3: ", 8) == 0);
+    CHECK_CONTAINS(F.r.error, "flood message of tag 7 has ");
+    CHECK(strstr(F.r.error, "where node 0's of that tag has 4") || strstr(F.r.error, "where node 3's of that tag has 8"));
+    fx_done();
+
+    REQUIRE(hw_setup("4") == 0);                      /* room for node 0's flood and its copies, not node 1's */
+    uint32_t rules[4] = { 1u | 4u, 0, 0, 0 };
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, rules, sizeof rules);
+    payload(0, NIC_OP_FLOOD, 0, 0, 7, &four, 4);
+    engine_set_held_limit(&F.r, 4 * 6 + 2 * (4 + NIC_MSG_HELD_BYTES) + 10);
+    REQUIRE(poll_node(0) == 0);
+    for (int i = 0; i < 4; i++) {
+        post(i, NIC_OP_EXIT, 1000, 0, 0, 0, 0);
+        engine_node_poll(&F.r, i);
+    }
+    CHECK(F.r.stopped);
+    CHECK_CONTAINS(F.r.error, "node 0: its flood of tag 7 would make the router hold 568 bytes at node ");
+    fx_done();
+
+    REQUIRE(hw_setup("4") == 0);                      /* no room for its second copy */
+    payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, rules, sizeof rules);
+    payload(0, NIC_OP_FLOOD, 0, 0, 7, &four, 4);
+    engine_set_held_limit(&F.r, 4 * 6 + (4 + NIC_MSG_HELD_BYTES) + 10);
+    CHECK_EQ_INT(poll_node(0), -1);
+    CHECK_CONTAINS(F.r.error, "node 0: its flood of tag 7: the router would hold 544 bytes of messages and flood "
+                              "copies, more than it may (294: ");
+    fx_done();
+}
+
 TEST(flood_tags_and_indirect_networks_are_refused)
 {
     REQUIRE(hw_setup("2") == 0);                      /* a tag flooded twice */
