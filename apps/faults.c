@@ -171,6 +171,40 @@ static int forge(void)
     return 0;
 }
 
+/* The NIC's memory as any node program finds it: BAR2 of the ivshmem
+ * device (PCI 1af4:1110), which the kernel placed below 4 GiB at boot
+ * (kernel/pci.c). */
+static volatile uint8_t *nic_memory(void)
+{
+    struct pci_dev d;
+    if (pci_find(0x1af4, 0x1110, &d))
+        return NULL;
+    return (volatile uint8_t *)(uintptr_t)(*(volatile uint32_t *)(d.cfg + 0x18) & ~0xfu);
+}
+
+/* kind=fakefault: reports a fault of a kind the kernel has not (99),
+ * rewriting the fault's pc and address in its status block all the while,
+ * before and after it says FAULT and rings: the run names the kind, and
+ * says one pc and one address in its message and in summary.json. */
+static int fake_fault(void)
+{
+    if (!chosen())
+        return others_wait();
+    volatile uint8_t *nic = nic_memory();
+    if (!nic)
+        return 2;
+    volatile struct nic_status *st = (volatile struct nic_status *)(nic + NIC_STATUS_OFF);
+    st->fault_kind = 99;
+    for (uint32_t v = 0x1000;; v++) {
+        st->fault_pc = v;
+        st->fault_addr = v;
+        if (v == 0x1000 + (1u << 16)) {
+            st->state = NIC_STATE_FAULT;
+            nic_test_doorbell();
+        }
+    }
+}
+
 int app_crash(void)
 {
     const char *kind = net_arg("kind");
@@ -184,6 +218,8 @@ int app_crash(void)
         return taint();
     if (kind && !strcmp(kind, "peek"))
         return peek();
+    if (kind && !strcmp(kind, "fakefault"))
+        return fake_fault();
     if (!chosen())
         return others_wait();
     /* Every board keeps the first MiB inaccessible, so these fault on
@@ -214,7 +250,7 @@ int app_crash(void)
     if (!strcmp(kind, "off"))
         board_exit(0);
     printf("crash: kind must be dabort, store, undef, pabort, panic, semihost, scribble, mark, forge, taint, "
-           "peek, reset or off\n");
+           "peek, fakefault, reset or off\n");
     return 2;
 }
 

@@ -716,21 +716,30 @@ static void fail_exit(struct run *rn, int i)
          word[0] ? ": " : "", word, i);
 }
 
-/* A node reported a fault in its status block. */
+/* A node reported a fault in its status block. The node writes the
+ * fault, then its state (netdev/nic.c, nic_fault), and may go on writing:
+ * the block is read once, after the state, and the run's message and
+ * summary.json's fault say what that read found. */
 static int check_fault(struct run *rn, int rank)
 {
     uint8_t *map = rn->rem && rn->rem[rank].mirror ? rn->rem[rank].mirror : rn->nd[rank]->mem.map;
-    volatile struct nic_status *st = (volatile struct nic_status *)(map + NIC_STATUS_OFF);
-    if (st->state != NIC_STATE_FAULT)
+    if (((volatile struct nic_status *)(map + NIC_STATUS_OFF))->state != NIC_STATE_FAULT)
         return 0;
+    __sync_synchronize();
+    struct nic_status st;
+    memcpy(&st, map + NIC_STATUS_OFF, sizeof st);
 #define KIND_NAME(name, value, text) [value] = text,
     static const char *const kinds[NIC_FAULT_COUNT] = { NIC_FAULT_KINDS(KIND_NAME) };
 #undef KIND_NAME
-    uint32_t k = st->fault_kind;
-    rn->out.fault = (struct node_fault){ rank, k < NIC_FAULT_COUNT ? kinds[k] : "fault", st->fault_pc, st->fault_addr };
+    char unknown[80] = "";
+    if (st.fault_kind >= NIC_FAULT_COUNT)
+        snprintf(unknown, sizeof unknown, " of unknown kind %u (the kinds are 0..%d)", st.fault_kind,
+                 NIC_FAULT_COUNT - 1);
+    rn->out.fault = (struct node_fault){ rank, unknown[0] ? "fault" : kinds[st.fault_kind], st.fault_pc,
+                                         st.fault_addr };
     engine_node_failed(&rn->r, rank);
-    fail(rn, "node %d: %s at pc 0x%08x (address 0x%08x); see node-%03d.log",
-         rank, rn->out.fault.kind, st->fault_pc, st->fault_addr, rank);
+    fail(rn, "node %d: %s%s at pc 0x%08x (address 0x%08x); see node-%03d.log",
+         rank, rn->out.fault.kind, unknown, st.fault_pc, st.fault_addr, rank);
     return 1;
 }
 

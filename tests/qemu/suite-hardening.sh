@@ -66,6 +66,19 @@ harden_step_mark_costs_no_memory() {
 harden_time_past_limit()  { baddesc time "descriptor [0-9]+ has time 4611686018427387904 ns, past the simulated-time limit"; }
 harden_time_backwards()   { baddesc backwards "descriptor [0-9]+ has time 18446744073709551605 ns, past the simulated-time limit"; }
 
+# A node that reports a fault of a kind the kernel has not (99), then
+# keeps rewriting the fault's pc and address: the run names the kind (it
+# said "fault"), and its message and summary.json give the one pc and
+# address the router read (it read them twice, so they could differ).
+harden_fault_report_read_once() {
+  ws --app crash --nodes 4 --args 'node=1 kind=fakefault' > "$TMP/x" 2>&1; local rc=$?
+  expect '[ $rc = 1 ]' "exit $rc: $(cat "$TMP/x")"
+  expect 'summary .error | grep -Eq "^node 1: fault of unknown kind 99 \(the kinds are 0\.\.11\) at pc 0x[0-9a-f]{8} \(address 0x[0-9a-f]{8}\); see node-001.log$"' "$(summary .error)"
+  local at; at=$(printf 'at pc 0x%08x (address 0x%08x)' "$(summary .fault.pc)" "$(summary .fault.addr)")
+  expect 'summary .error | grep -qF "$at"' "summary.json's fault: $at; its error: $(summary .error)"
+  expect '[ "$(summary .fault.node)" = 1 ] && [ "$(summary .fault.kind)" = fault ]' "$(summary .fault)"
+}
+
 # Legal 256 KiB sends to itself that it never receives: the router's
 # memory once grew 100 MB/s without end. Now the run ends at held_max,
 # naming the node.
@@ -172,7 +185,8 @@ harden_open_file_limit_is_checked_up_front() {
 
 for h in harden_no_semihosting_arm harden_no_semihosting_rv harden_semihost_probe_is_live \
          harden_templates_have_no_semihosting harden_huge_step_marks harden_step_mark_costs_no_memory \
-         harden_time_past_limit harden_time_backwards harden_flood_is_bounded harden_exit_then_run \
+         harden_time_past_limit harden_time_backwards harden_fault_report_read_once harden_flood_is_bounded \
+         harden_exit_then_run \
          harden_doorbell_spin_is_a_hang harden_signal_while_starting harden_held_messages_fit_the_memory_limit \
          harden_open_file_limit_is_checked_up_front harden_console_flood_is_capped; do
   t $h $h

@@ -332,10 +332,10 @@ TEST(fault_injection_apps)
     }
     CHECK_STR(check("crash", line4(), "kind=xyz"),
               "app crash: kind=xyz is not known; accepted: dabort store undef pabort panic semihost scribble mark "
-              "forge taint peek reset off");
+              "forge taint peek fakefault reset off");
     CHECK_STR(check("crash", line4(), "kind=dabortx"),
               "app crash: kind=dabortx is not known; accepted: dabort store undef pabort panic semihost scribble "
-              "mark forge taint peek reset off");
+              "mark forge taint peek fakefault reset off");
     CHECK_STR(check("hang", line4(), "how=xyz"), "app hang: how=xyz is not known; accepted: spin doorbell exit print");
     CHECK_STR(check("baddesc", line4(), "what=xyz"),
               "app baddesc: what=xyz is not known; accepted: dst len op off ring step steps time backwards flood record");
