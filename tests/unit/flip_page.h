@@ -7,8 +7,9 @@
  * the page inaccessible again. Two reads of one word by the code under
  * test see two different values, whatever the host's scheduling: no
  * racing thread, no luck. Each test runs in its own process (check.h), so
- * the handlers end with it. A test begins with FLIP_PAGE_OR_SKIP(): on a
- * host other than x86-64 it says it was skipped.
+ * the handlers end with it. A test begins with FLIP_PAGE_OR_FAIL(): on a
+ * host other than x86-64 it cannot run, and fails saying so (a check not
+ * made is not passed).
  */
 #ifndef FLIP_PAGE_H
 #define FLIP_PAGE_H
@@ -24,8 +25,8 @@
 
 #if !defined(__x86_64__)
 /* No trap flag to step one instruction with: a test of a second read
- * says it was skipped (the router's host is x86-64, nic_shm.h). */
-#define FLIP_PAGE_OR_SKIP() do { printf("    skipped: flip_page.h steps instructions on x86-64 only\n"); return; } while (0)
+ * cannot run, and fails (the router's host is x86-64, nic_shm.h). */
+#define FLIP_PAGE_OR_FAIL() do { check_fail(__FILE__, __LINE__, "not run: flip_page.h steps instructions with x86-64's trap flag only"); return; } while (0)
 static unsigned long flip_accesses;
 static void flip_arm(uint8_t *page, void (*change)(uint8_t *page)) { (void)page; (void)change; }
 static void flip_disarm(void) {}
@@ -33,7 +34,7 @@ static void flip_disarm(void) {}
 #ifndef REG_EFL
 #error "flip_page.h needs _GNU_SOURCE defined before any include (REG_EFL)"
 #endif
-#define FLIP_PAGE_OR_SKIP() do { } while (0)
+#define FLIP_PAGE_OR_FAIL() do { } while (0)
 #define FLIP_TRAP_FLAG 0x100ull     /* EFLAGS.TF: a debug trap after the next instruction */
 
 static uint8_t *flip_at;            /* the armed page */

@@ -376,7 +376,7 @@ static void rewrite_flood(uint8_t *page) { memset(page, ++flip_byte, 16); }
  * what it kept and once more for each port's copy. */
 TEST(a_flood_message_is_read_once_for_every_port)
 {
-    FLIP_PAGE_OR_SKIP();
+    FLIP_PAGE_OR_FAIL();
     REQUIRE(hw_setup("4") == 0);
     uint32_t rules[4] = { 1u | 4u, 0, 0, 0 };        /* origin 0: ports +x and +y, to nodes 1 and 2 */
     payload(0, NIC_OP_FLOOD_RULES, 0, 0, 0, rules, sizeof rules);

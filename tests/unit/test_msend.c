@@ -113,7 +113,7 @@ static void rewrite_payload(uint8_t *page) { memset(page, ++flip_byte, 16); }
  * destination got different bytes from one worm. */
 TEST(every_copy_of_a_worm_carries_the_bytes_read_once)
 {
-    FLIP_PAGE_OR_SKIP();
+    FLIP_PAGE_OR_FAIL();
     REQUIRE(fx_setup("mesh", "4", NULL, 1) == 0);
     uint8_t data[16] = { 0 };
     uint32_t dst[] = { 1, 2, 3 };
