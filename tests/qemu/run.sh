@@ -51,6 +51,7 @@ ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
 # Each test runs in a subshell; a failing `expect` prints why and fails it.
 # Lines a passing test prints as "info: ..." are shown under its name.
 expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+. tests/doc-figures.sh
 t() {
   local name=$1; shift
   [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return

@@ -45,8 +45,7 @@ ap_figures_of_the_docs() {
     # shellcheck disable=SC2086  # machine holds several options
     ws --app "$app" $machine --port-model all-port --args "len=$len" > /dev/null 2>&1 || { echo "run failed: $app $machine" >&2; exit 1; }
     got=$(jq -r '.records.coll_ns.max / 100 | round / 10 | tostring | if test("[.]") then . else . + ".0" end' "$(latest)/summary.json")
-    expect '[ "$got" = "$want" ]' "$app $machine len=$len: $got us, the table here says $want"
-    expect 'grep -qE "[ (]$want (us|against)" docs/collectives.md' "docs/collectives.md does not quote $app at $want us"
+    doc_figure docs/collectives.md "$app $machine len=$len, us" "$got" "$want" '[ (]@ (us|against)'
   done <<'FIGURES'
 bcast_tseng2d 256 13.0 --topo torus --dims 7x7
 bcast_rd 256 11.6 --topo torus --dims 7x7

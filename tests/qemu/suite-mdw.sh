@@ -28,6 +28,9 @@ mdw_figure31_named() {
   expect '[ $rc != 0 ]' "$(tail -3 "$TMP/o")"
   expect 'grep -q "network deadlock at .*: multidestination worms deadlocked, each holding channels another waits for: the path worm 7 -> 6,1 waits for node 1.s ejection channel 0, held by the path worm 0 -> 1,6; the path worm 0 -> 1,6 waits for node 6.s ejection channel 0, held by the path worm 7 -> 6,1" "$TMP/o"' "$(head -3 "$TMP/o")"
   expect '! grep -q "model error" "$TMP/o"'
+  # docs/network.md ("Deadlock") quotes this run's report
+  doc_figure docs/network.md "Figure 31's deadlock, ns" "$(sed -n 's/^  network deadlock at \([0-9]*\) ns: .*/\1/p' "$TMP/o")" 10288 \
+    '"network deadlock at @ ns: [.][.][.] the path worm 0 -> 1,6'
   coll_ok --app mdw --topo mesh --dims 8 --port-model all-port --args 'src=0 dst=1,6 src2=7 dst2=6,1 len=2048'
 }
 # Replication trees (Figure 30(a), the survey's warning about the
