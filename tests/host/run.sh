@@ -10,6 +10,7 @@ TMP=$(mktemp -d /tmp/wormsim-host.XXXXXX); trap 'rm -rf "$TMP"' EXIT
 RUNS=$TMP/runs
 pass=0; fail=0; failed=()
 expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+. tests/doc-figures.sh
 t() {
   local name=$1; shift
   if ( "$@" ) > "$TMP/out" 2>&1; then pass=$((pass + 1)); echo "  ok    $name"
@@ -840,11 +841,79 @@ EOT
   expect '[ -z "$bad" ]' "docs quote a preset otherwise:$bad"
 }
 
+# The netsim figures docs/network.md quotes, each from the command it
+# names there (doc_figure, tests/doc-figures.sh).
+thousands() { printf '%s\n' "$1" | sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta'; }
+network_figures_of_the_docs() {
+  local page=docs/network.md len got want net vcs set rate context
+  # Speed: a collective step's worms start and end together, so the
+  # cycles stepped stop growing with the length
+  for len in 1024 4096 16384; do
+    ns -t mesh -d 32x16 --preset delta --pattern bitcomp --burst 2 -l $len > "$TMP/j"
+    doc_figure $page "cycles stepped, bitcomp burst at $len B" "$(thousands "$(field .cycles_stepped)")" 5,583 \
+      '--burst 2` steps @ cycles at 1, 4 and 16 KB'
+  done
+  ns -t mesh -d 32x16 --preset delta --pattern bitcomp --burst 2 -l 256 > "$TMP/j"
+  doc_figure $page "cycles stepped, bitcomp burst at 256 B" "$(thousands "$(field .cycles_stepped)")" 2,894 '[(]@ of 3,116 at 256 B'
+  doc_figure $page "cycles, bitcomp burst at 256 B" "$(thousands "$(field .cycles)")" 3,116 '[(]2,894 of @ at 256 B'
+  # and under uniform traffic each worm's end pays its own transient
+  ns -t torus -d 16x16 --pattern uniform --burst 8 -l 16384 > "$TMP/j"
+  doc_figure $page "packets, uniform burst" "$(thousands "$(field .packets)")" 2,038 'burst 8`, @ packets'
+  doc_figure $page "groups frozen, uniform burst" "$(thousands "$(field .jumps)")" 5,480 ' @ groups froze'
+  doc_figure $page "cycles stepped, uniform burst" "$(thousands "$(field .cycles_stepped)")" 26,281 ' @ of the 185,841 cycles'
+  doc_figure $page "cycles, uniform burst" "$(thousands "$(field .cycles)")" 185,841 ' 26,281 of the @ cycles'
+  doc_figure $page "flit moves jumped, uniform burst, %" "$(jq -r '.moves_jumped * 100 / .moves | floor' "$TMP/j")" 98 \
+    '16x16 torus: @ % of'
+  # Fidelity against BookSim2: the mean latencies of "here" and "here,
+  # nic_vcs = vcs" (-r RATE --warmup 3000 --cycles 20000), each row found
+  # by its BookSim2 figure
+  while IFS=';' read -r net vcs set rate want context; do
+    # shellcheck disable=SC2086  # net holds several options
+    got=$(for v in "" " nic_vcs=$vcs"; do
+            ns $net -r "$rate" --warmup 3000 --cycles 20000 --set "$set$v" | jq -r .mean_latency | xargs printf '%.1f\n'
+          done | paste -sd'|' | sed 's/|/ | /')
+    doc_figure $page "mean latency, $net $set at $rate" "$got" "$want" "$context"
+  done <<'ROWS'
+-t mesh -d 8x8;2;hop_cycles=3;0.1;28.4 | 28.1;^\| mesh 8x8, dor / deterministic \| uniform \| 0\.1 \| 32\.6 \| @ \|
+-t mesh -d 8x8;2;hop_cycles=3;0.2;36.0 | 33.9;^\| \| \| 0\.2 \| 38\.6 \| @ \|
+-t mesh -d 8x8;2;hop_cycles=3;0.3;78.9 | 54.1;^\| \| \| 0\.3 \| 69\.4 \| @ \|
+-t mesh -d 8x8;2;hop_cycles=3 routing=duato;0.1;27.4 | 27.2;^\| mesh 8x8, min_adapt / duato \| uniform \| 0\.1 \| 32\.8 \| @ \|
+-t mesh -d 8x8;2;hop_cycles=3 routing=duato;0.2;34.4 | 32.9;^\| \| \| 0\.2 \| 40\.9 \| @ \|
+-t torus -d 8x8;2;hop_cycles=3;0.1;22.6 | 22.8;^\| torus 8x8, dim_order / deterministic \| uniform \| 0\.1 \| 36\.2 \| @ \|
+-t torus -d 8x8;2;hop_cycles=3;0.2;28.2 | 28.6;^\| \| \| 0\.2 \| 54\.5 \| @ \|
+-t dragonfly -n 72;2;hop_cycles=3;0.1;23.2 | 23.1;^\| dragonfly 72, min / deterministic \| uniform \| 0\.1 \| 22\.6 \| @ \|
+-t dragonfly -n 72;2;hop_cycles=3;0.2;27.7 | 27.4;^\| \| \| 0\.2 \| 28\.4 \| @ \|
+-t dragonfly -n 72;3;hop_cycles=3 routing=ugal vcs=3;0.1;23.5 | 23.5;^\| dragonfly 72, ugal / ugal \| uniform \| 0\.1 \| 22\.6 \| @ \|
+-t dragonfly -n 72;3;hop_cycles=3 routing=ugal vcs=3;0.2;29.0 | 28.3;^\| \| \| 0\.2 \| 28\.7 \| @ \|
+ROWS
+  # the accepted throughput at offered load 1.0 (-r 1.0 --warmup 3000 --cycles 10000)
+  while IFS=';' read -r net set want context; do
+    # shellcheck disable=SC2086
+    got=$(ns $net -r 1.0 --warmup 3000 --cycles 10000 --set "$set" | jq -r .accepted | xargs printf '%.3f')
+    doc_figure $page "accepted at 1.0, $net $set" "$got" "$want" "$context"
+  done <<'ROWS'
+-t mesh -d 8x8 -p uniform;hop_cycles=3;0.312;^\| mesh 8x8, dor \| uniform \| .* \| 0\.331 / @ [(]
+-t mesh -d 8x8 -p uniform;hop_cycles=3 nic_vcs=2;0.337;^\| mesh 8x8, dor \| uniform \| .* \| [*]*@ [(]
+-t mesh -d 8x8 -p transpose;hop_cycles=3;0.218;^\| mesh 8x8, dor \| transpose \| .* \| 0\.325 / @ [(]
+-t mesh -d 8x8 -p uniform;hop_cycles=3 routing=duato;0.270;^\| mesh 8x8, min_adapt / duato \| uniform \| .* \| 0\.293 / @ [(]
+-t torus -d 8x8 -p uniform;hop_cycles=3;0.276;^\| torus 8x8, dim_order \| uniform \| .* \| 0\.246 / @ [(]
+-t torus -d 8x8 -p uniform;hop_cycles=3 nic_vcs=2;0.257;^\| torus 8x8, dim_order \| uniform \| .* \| [*]*@ [(]
+-t dragonfly -n 72 -p uniform;hop_cycles=3;0.366;^\| dragonfly 72, min \| uniform \| .* \| 0\.349 / @ [(]
+-t dragonfly -n 72 -p uniform;hop_cycles=3 routing=ugal vcs=3;0.347;^\| dragonfly 72, ugal \| uniform \| .* \| 0\.340 / @ [(]
+-t mesh -d 8x8 -p uniform;hop_cycles=3 credit_delay=1 nic_vcs=2;0.327;saturates at @ against 0\.331
+-t dragonfly -n 72 -p uniform;hop_cycles=3 credit_delay=1 nic_vcs=2;0.331;the same loop gives @ against 0\.349
+ROWS
+  # a deadlock of free_adapt, named as the page quotes its first worm
+  "$NETSIM" -t mesh -d 8x8 -r 0.3 --set 'routing=free_adapt selection=random' > "$TMP/o" 2>&1
+  doc_figure $page "free_adapt's deadlock, its first worm" "$(grep -o 'waits for: the worm [^;]*' "$TMP/o" | sed 's/^waits for: //')" \
+    "the worm 0 -> 52 waits for room on link 1 -> 9 (VC 1), filled by the worm 7 -> 25" '^    @; [.][.][.]$'
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
-         every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets; do t $x $x; done
+         every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
