@@ -16,3 +16,6 @@ doc_figure() {
   expect '[ "$got" = "$want" ]' "$what: the run gives $got, the test's table says $want"
   expect 'grep -qE -- "$re" "$page"' "$page does not quote $what as $want (where $context matches)"
 }
+# A number as the docs write it, thousands apart: 185841 is 185,841,
+# 4438.2 is 4,438.2.
+thousands() { printf '%s\n' "$1" | sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta'; }

@@ -843,7 +843,6 @@ EOT
 
 # The netsim figures docs/network.md quotes, each from the command it
 # names there (doc_figure, tests/doc-figures.sh).
-thousands() { printf '%s\n' "$1" | sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta'; }
 network_figures_of_the_docs() {
   local page=docs/network.md len got want net vcs set rate context
   # Speed: a collective step's worms start and end together, so the

@@ -25,6 +25,7 @@ t() {
   else fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name"; sed 's/^/      | /' "$TMP/out" | tail -20; fi
 }
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
+. tests/doc-figures.sh
 
 # Each program once per ISA, and natively.
 for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents; do
@@ -200,6 +201,38 @@ plan_kept_across_calls() {
   expect '[ -n "$first" ] && [ -n "$again" ] && awk -v a="$again" -v f="$first" "BEGIN { exit !(a < 0.9 * f) }"' \
     "first call $first us, the call after a warm-up $again us"
   echo "info: MPI_Alltoall by PEX on 16 nodes at 1 KB: $first us planning included, $again us on the kept plan"
+}
+# docs/mpi.md's example ("MPI_Wtime and simulated time"): the all-to-all
+# latency benchmark by PEX on the default 8x8 torus against the
+# alltoall_pex app, planned before its start barrier and at the call; the
+# rows of its table, in us, and the differences the text draws from them.
+app_pex_64_us() {   # ARGS -> the slowest node's coll_ns in us, to 0.1
+  "$WORMSIM" --app alltoall_pex --nodes 64 --kernel "$KERNEL" --args "$1" --runs-dir "$RUNS" --output none > "$TMP/app.out" 2>&1 ||
+    { echo "alltoall_pex $1 failed: $(head -3 "$TMP/app.out")" >&2; return 1; }
+  jq -r '.records.coll_ns.max / 1000' "$(latest)/summary.json" | xargs printf '%.1f'
+}
+alltoall_figures_of_the_docs() {
+  local len want got avg max planned at_call more1 less16 plans
+  emu alltoall_latency arm 64 "-m 1024:16384 -i 2 -x 1 MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pex"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  cp "$(latest)/node-000.log" "$TMP/bench"
+  while IFS=';' read -r len want; do
+    avg=$(awk -v n="$len" '$1 == n { printf "%.1f", $2 }' "$TMP/bench")
+    max=$(awk -v n="$len" '$1 == n { printf "%.1f", $4 }' "$TMP/bench")
+    planned=$(app_pex_64_us "len=$len") || exit 1
+    at_call=$(app_pex_64_us "len=$len oneshot=1 sync=1") || exit 1
+    got="$len | $(thousands "$avg") / $(thousands "$max") us | $(thousands "$planned") us | $(thousands "$at_call") us"
+    doc_figure docs/mpi.md "the example's row at $len bytes" "$got" "$want" '^\| @ \|$'
+    [ "$len" = 1024 ] && more1=$(awk -v m="$max" -v a="$planned" 'BEGIN { printf "%.1f", (m / a - 1) * 100 }') &&
+      plans=$(awk -v c="$at_call" -v a="$planned" 'BEGIN { printf "%.0f", (c / a - 1) * 100 }')
+    [ "$len" = 16384 ] && less16=$(awk -v m="$max" -v a="$planned" 'BEGIN { printf "%.1f", (1 - m / a) * 100 }')
+  done <<'ROWS'
+1024;1024 | 313.3 / 315.5 us | 313.4 us | 433.4 us
+16384;16384 | 4,438.2 / 4,478.4 us | 4,483.4 us | 5,044.6 us
+ROWS
+  doc_figure docs/mpi.md "the MPI call's cost over the app's at 1 KB, %" "$more1" 0.7 'collective costs: @ % more at 1 KB'
+  doc_figure docs/mpi.md "the MPI call's saving on the app's at 16 KB, %" "$less16" 0.1 '% more at 1 KB and @ % less at 16 KB'
+  doc_figure docs/mpi.md "the cost of planning at the call at 1 KB, %" "$plans" 38 'costs @ % more at 1 KB'
 }
 alltoall_latency_mixed_16() {
   emu alltoall_latency mixed 16 "-m 1:64 -i 2"; local rc=$?
@@ -563,7 +596,7 @@ worked_example_as_written() {
 
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
-         alltoall_latency_64 plan_kept_across_calls alltoall_latency_mixed_16 \
+         alltoall_latency_64 plan_kept_across_calls alltoall_figures_of_the_docs alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
