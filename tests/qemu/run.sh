@@ -208,6 +208,22 @@ step_times_from_messages() {
          b[s] += $5 }
        END { for (s in fp) printf "%s %s %s %.0f %s %.0f\n", s, fp[s], la[s], mn[s], mb[s], b[s] }' | sort -n
 }
+# docs/network.md ("Where the time goes") reads the steps.csv of Thakur's
+# 8x8 PEX at 16 KB on the Delta: the longest time a message of step 1,
+# alone on its links, spent in the network, and the range of that figure
+# over steps 4-7 and over steps 32-63, in ms.
+network_ms_of_steps() {   # FIRST LAST [DECIMALS]: min-max of max_network_ns over those steps
+  paste -d' ' <(csv_col "$(latest)/steps.csv" step) <(csv_col "$(latest)/steps.csv" max_network_ns) |
+    awk -v a="$1" -v b="$2" -v d="${3:-1}" '$1 >= a && $1 <= b { if (n++ == 0 || $2 < lo) lo = $2; if ($2 > hi) hi = $2 }
+                                          END { f = "%." d "f"; printf f, lo / 1e6; if (lo != hi) printf "-" f, hi / 1e6 }'
+}
+steps_figures_of_the_docs() {
+  ws --app alltoall_pex --topo mesh --dims 8x8 --preset delta --args len=16384 > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ]' "$(tail -5 "$TMP/o")"
+  doc_figure docs/network.md "step 1's message, ms" "$(network_ms_of_steps 1 1 2)" 4.35 'a message alone takes @ ms in'
+  doc_figure docs/network.md "steps 4-7, ms" "$(network_ms_of_steps 4 7)" 8.5-8.7 'NIC rate\), @ ms, as'
+  doc_figure docs/network.md "steps 32-63, ms" "$(network_ms_of_steps 32 63 | sed 's/-/ to /')" "13.0 to 21.8" 'keep some @ ms in the network'
+}
 
 # --- the same apps on RISC-V nodes and on mixed machines -----------------
 rv_hello_mesh() {
@@ -786,6 +802,7 @@ t default_preset_is_the_default default_preset_is_the_default
 t params_conf_reproduces_the_run params_conf_reproduces_the_run
 t presets_run presets_run
 t reports_match_the_model reports_match_the_model
+t steps_figures_of_the_docs steps_figures_of_the_docs
 t rv_hello_mesh rv_hello_mesh
 t isa_hello_4x4 isa_hello_4x4
 t isa_pingpong_mesh4x4 isa_pingpong_mesh4x4
