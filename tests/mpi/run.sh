@@ -328,6 +328,13 @@ error_out_of_memory() {
   emu errors arm 4 oom; local rc=$?
   expect '[ $rc = 1 ] && grep -q "node 1 exited with status 1" "$TMP/emu.out"' "$(head -3 "$TMP/emu.out")"
   expect 'grep -q "MPI: rank 1: out of node memory: a request of 104857[0-9]* bytes; [0-9]* of the heap.s [0-9]* bytes are free" "$(latest)/node-001.log"'
+  # docs/mpi.md quotes this line, and the heap in MiB
+  local heap; heap=$(sed -n "s/.* of the heap's \([0-9]*\) bytes are free.*/\1/p" "$(latest)/node-001.log")
+  doc_figure docs/mpi.md "the out-of-memory line of errors.c oom" \
+    "$(tr -d '\r' < "$(latest)/node-001.log" | grep -o "[0-9]* of the heap's [0-9]* bytes are free (ram_mib=32)")" \
+    "31973332 of the heap's 31973376 bytes are free (ram_mib=32)" '^  bytes; @`$'
+  doc_figure docs/mpi.md "the heap of a 32 MiB node, MiB" "$(awk -v h="$heap" 'BEGIN { printf "%.1f", h / 1048576 }')" 30.5 \
+    'of which about @ MiB is heap'
 }
 # With ram_mib=128 the same 100 MiB request is met, on both ISAs (rank 1
 # is RISC-V on mixed nodes): the program writes all of it, checks it, and
