@@ -83,14 +83,16 @@ sweep_prints_a_curve() {
 # at 1.0 is within 10% of the sweep's peak, for uniform and transpose
 # traffic on 8x8 and 16x16 tori with the default network. Fixed priority
 # collapses on transpose (0.69 of peak on 8x8); round robin alone drops to
-# 0.82 on 16x16 uniform with hop_cycles=3 buf_flits=8, where age holds.
-# share_at_full_load PATTERN DIMS [--set ...]: accepted at 1.0 / peak
-share_at_full_load() {
+# 0.80 on 16x16 uniform with hop_cycles=3 buf_flits=8, where age holds.
+# peak_and_share PATTERN DIMS [--set ...]: the sweep's peak accepted
+# throughput and the accepted at 1.0 / that peak
+peak_and_share() {
   local pat=$1 dims=$2; shift 2
   ns --dims "$dims" --pattern "$pat" --sweep 0.1:1.0:0.1 --cycles 5000 "$@" > "$TMP/sw" || return 1
   expect '[ "$(jq -s length "$TMP/sw")" = 10 ] && [ "$(jq -s ".[-1].offered" "$TMP/sw")" = 1 ]' "$(cat "$TMP/sw")"
-  jq -s '(map(.accepted) | max) as $m | .[-1].accepted / $m' "$TMP/sw"
+  jq -rs '(map(.accepted) | max) as $m | "\($m) \(.[-1].accepted / $m)"' "$TMP/sw"
 }
+share_at_full_load() { peak_and_share "$@" | cut -d' ' -f2; }   # PATTERN DIMS [--set ...]
 throughput_holds_past_saturation() {
   local d p s
   for d in 8x8 16x16; do
@@ -934,11 +936,33 @@ boards_md_names_every_template_placeholder() {
   expect '[ -n "$filled" ] && [ "$named" = "$filled" ]' "docs/boards.md names $named; host/launch/launch.c fills in $filled"
 }
 
+# docs/network.md's table of the allocators ("Arbitration"), each cell
+# the sweep's peak and share at 1.0, to 0.001, as the page writes them.
+arbitration_table_of_the_docs() {
+  local dims pat set want row a
+  while IFS=';' read -r dims pat set want; do
+    row=""
+    for a in round-robin age fixed output-first; do
+      # shellcheck disable=SC2046,SC2183  # peak_and_share prints the two numbers
+      row="$row${row:+ | }$(printf '%.3f, %.3f' $(peak_and_share "$pat" "$dims" --set "${set}alloc=$a"))"
+    done
+    doc_figure docs/network.md "the allocators on $dims $pat ${set:-defaults}" "$row" "$want" \
+      "^\\| ${dims}(, \`${set% }\`| torus, defaults) \\| $pat \\| @ \\|\$"
+  done <<'ROWS'
+8x8;uniform;;0.302, 0.980 | 0.337, 0.982 | 0.311, 0.935 | 0.305, 0.969
+8x8;transpose;;0.215, 1.000 | 0.220, 0.996 | 0.207, 0.687 | 0.215, 1.000
+16x16;uniform;;0.165, 0.909 | 0.194, 0.941 | 0.165, 0.964 | 0.164, 0.913
+16x16;transpose;;0.118, 1.000 | 0.116, 1.000 | 0.112, 0.733 | 0.118, 1.000
+8x8;transpose;hop_cycles=3 buf_flits=8 ;0.216, 1.000 | 0.219, 0.997 | 0.207, 0.722 | 0.216, 1.000
+16x16;uniform;hop_cycles=3 buf_flits=8 ;0.198, 0.796 | 0.211, 0.968 | 0.199, 0.800 | 0.198, 0.802
+ROWS
+}
+
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
-         every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs readme_quotes_the_memory_estimates boards_md_names_every_template_placeholder; do t $x $x; done
+         every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs readme_quotes_the_memory_estimates boards_md_names_every_template_placeholder arbitration_table_of_the_docs; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
