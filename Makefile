@@ -41,7 +41,7 @@ CC       ?= cc
 # V=1 on the command line shows every compile and link command as make
 # runs it, and apt-get's and the test suites' whole output as it comes. By
 # default a recipe line that compiles or links, written
-# $(Q)$(call say,CC) (or LD), prints one short line ("  CC      build/host/net.o"),
+# $(Q)$(call say,CC) (or LD), prints one short line ("  CC      build/host/net/net.o"),
 # none under make -s or -n, and the compiler's warnings and errors as ever;
 # under make test the short lines go to BUILD_LOG, $(BUILD)/test-build.log.
 ifeq ($(origin V),command line)
