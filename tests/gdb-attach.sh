@@ -47,4 +47,9 @@ ghost=$(awk '$1=="host"{print $2}' "$info")
 if [ -n "$ghost" ] && [ "$ghost" != "$(hostname)" ]; then
   echo "make gdb: node $gnode runs on host $ghost; forward its gdbstub first: ssh -N -L $port:127.0.0.1:$port $ghost &" >&2
 fi
-exec gdb-multiarch -q "$kernel" -ex "target remote 127.0.0.1:$port" "$@"
+# A call of the node's code from gdb (print net_rank(), call f()) runs that
+# code on the node: its instructions count in the node's simulated clock
+# (icount), so the run's figures would differ from those of the run
+# without gdb. Calls are off; the user may turn them on knowingly.
+echo "make gdb: gdb may not call the node's functions (print f()): they would run on the node and move its simulated clock; 'set may-call-functions on' allows it" >&2
+exec gdb-multiarch -q "$kernel" -ex 'set may-call-functions off' -ex "target remote 127.0.0.1:$port" "$@"

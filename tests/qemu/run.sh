@@ -452,6 +452,7 @@ concurrent_runs() {
 gdb_node() {   # [--arch value] [ISA of node 2]
   local arch=${1:-arm} isa=${2:-${1:-arm}}
   command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  rm -f "$TMP/g"   # (an earlier test's output would end the wait below at once)
   ws --arch "$arch" --app hello --nodes 4 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
   for i in $(seq 100); do [ -f "$(latest)/gdb" ] && grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
   expect 'grep -q "node 2 is halted with its gdbstub on 127.0.0.1:" "$TMP/g"'
@@ -463,7 +464,7 @@ gdb_node() {   # [--arch value] [ISA of node 2]
   expect 'kill -0 $w'
   expect 'tests/gdb-attach.sh "$(latest)" 3 "$KERNEL" 2>&1 | grep -q "node 3 has no gdbstub in .*; node 2 has (make gdb NODE=2)"'
   timeout 60 tests/gdb-attach.sh "$(latest)" 2 /nonexistent -batch -ex 'break app_hello' -ex continue \
-      -ex 'print net_rank()' -ex 'print $pc' -ex continue > "$TMP/gdbout" 2>&1
+      -ex 'print cfg->rank' -ex 'print $pc' -ex continue > "$TMP/gdbout" 2>&1
   wait $w; local rc=$?
   expect '[ $rc = 0 ]' "$(cat "$TMP/g")"
   expect 'grep -q "Breakpoint 1, app_hello" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
@@ -478,6 +479,7 @@ gdb_node() {   # [--arch value] [ISA of node 2]
 # and leaves no QEMU behind.
 gdb_kill_is_named() {
   command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  rm -f "$TMP/g"   # (an earlier test's output would end the wait below at once)
   "$WORMSIM" --kernel "$KERNEL" --runs-dir "$RUNS" --app hello --nodes 4 --gdb 1 > "$TMP/g" 2>&1 & local w=$!
   for i in $(seq 100); do grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
   timeout 60 tests/gdb-attach.sh "$(latest)" 1 "$KERNEL" -batch -ex 'break app_hello' -ex continue -ex kill > "$TMP/gdbout" 2>&1
@@ -493,6 +495,7 @@ determinism_with_a_paused_node() {
   command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
   ws --app alltoall_pex --dims 4x4 --args len=300 >/dev/null 2>&1; expect '[ $? = 0 ]'
   local a; a=$(summary '[.sim_time_ns, .finish_ns, .links.max_blocked_cycles] | tostring')
+  rm -f "$TMP/g"   # (an earlier test's output would end the wait below at once)
   ws --app alltoall_pex --dims 4x4 --args len=300 --gdb 2 > "$TMP/g" 2>&1 & local w=$!
   for i in $(seq 100); do grep -q 'is halted' "$TMP/g" 2>/dev/null && break; sleep 0.1; done
   timeout 60 tests/gdb-attach.sh "$(latest)" 2 "$KERNEL" -batch -ex 'break net_recv' -ex continue \
@@ -502,6 +505,33 @@ determinism_with_a_paused_node() {
   expect '[ "$(grep -c "Breakpoint 1, net_recv" "$TMP/gdbout")" = 3 ]' "$(cat "$TMP/gdbout")"
   local b; b=$(summary '[.sim_time_ns, .finish_ns, .links.max_blocked_cycles] | tostring')
   expect '[ "$a" = "$b" ]' "undisturbed $a, paused $b"
+}
+# A user's session on node 3, in a collective's hook: break, step into the
+# call, finish, print, try a call of the node's code (print net_rank(),
+# which would run on the node and move its clock: make gdb keeps calls
+# off), detach. The run ends ok, and its replay, without gdb, matches
+# every figure (summary, messages, links, steps, records, node logs).
+gdb_session_keeps_the_figures() {   # ISA list
+  command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  rm -f "$TMP/g"   # (an earlier test's output would end the wait below at once)
+  ws --arch "$1" --app alltoall_pex --topo mesh --dims 4x2 --args len=256 --gdb 3 > "$TMP/g" 2>&1 & local w=$!
+  local run=""   # this run's directory, from its "attach with" line
+  for i in $(seq 100); do
+    run=$(sed -n 's/.*attach with: make gdb NODE=3 RUN=\([^ ]*\) .*/\1/p' "$TMP/g" 2>/dev/null); [ -n "$run" ] && break; sleep 0.1
+  done
+  expect '[ -n "$run" ] || { kill $w; false; }' "$(cat "$TMP/g")"
+  timeout 60 tests/gdb-attach.sh "$run" 3 "$KERNEL" -batch -ex 'break coll_xor_sends' -ex continue \
+      -ex next -ex step -ex finish -ex 'print sh->nodes' -ex 'print net_rank()' -ex 'info args' -ex detach > "$TMP/gdbout" 2>&1
+  wait $w; local rc=$?
+  expect '[ $rc = 0 ]' "$(cat "$TMP/g")"
+  expect 'grep -qE "Breakpoint 1, coll_xor_sends \(.*node=(node@entry=)?3," "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
+  expect 'grep -q "^\$1 = 8" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
+  expect 'grep -q "detached" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
+  ok_run
+  "$WORMSIM" --replay "$run" > "$TMP/replay" 2>&1; local same=$?
+  expect '[ $same = 0 ]' "$(cat "$TMP/replay")"
+  expect 'grep -q "may-call-functions is off" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
+  expect 'grep -q "make gdb: gdb may not call the node.s functions .*move its simulated clock" "$TMP/gdbout"'
 }
 trace_matches_the_counters() {
   ws --app alltoall_pex --topo mesh --dims 4x4 --args len=128 --trace >/dev/null 2>&1; expect '[ $? = 0 ]'
@@ -833,6 +863,9 @@ t gdb_node gdb_node
 t rv_gdb_node gdb_node riscv
 t mixed_gdb_node gdb_node riscv,arm riscv
 t gdb_kill_is_named gdb_kill_is_named
+t gdb_session_keeps_the_figures gdb_session_keeps_the_figures arm
+t rv_gdb_session_keeps_the_figures gdb_session_keeps_the_figures riscv
+t mixed_gdb_session_keeps_the_figures gdb_session_keeps_the_figures mixed
 for b in bad_app bad_nodes_dims bad_dims bad_topo bad_hypercube bad_pex_size bad_gdb bad_option bad_arch bad_arch_list bad_runs_dir bad_mpi_image bad_mcast_one_node bad_mdw_one_node bad_template \
          bad_param_key bad_param_val bad_torus_vcs bad_preset dup_preset_key missing_preset \
          missing_qemu missing_qemu_riscv missing_cross_compiler; do t $b $b; done

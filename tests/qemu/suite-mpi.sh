@@ -258,12 +258,13 @@ mpi_merged_nodes_keep_figures() {
 # gdb on a node of another rank: the run says which host and port.
 mpi_gdb_names_the_host() {
   command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing"; exit 1; }
+  rm -f "$TMP/g"   # (an earlier test's output would end the wait below at once)
   wm 3 --app hello --nodes 4 --gdb 3 > "$TMP/g" 2>&1 & local w=$!
   for i in $(seq 200); do grep -q 'is halted' "$TMP/g" && break; sleep 0.1; done
   expect 'grep -q "node 3 is halted with its gdbstub on host $(hostname), 127.0.0.1:" "$TMP/g"' "$(cat "$TMP/g")"
   expect 'grep -q "^host $(hostname)\$" "$(latest)/gdb"' "$(cat "$(latest)/gdb")"
   timeout 60 tests/gdb-attach.sh "$(latest)" 3 /nonexistent -batch -ex 'break app_hello' -ex continue \
-      -ex 'print net_rank()' -ex continue > "$TMP/gdbout" 2>&1
+      -ex 'print cfg->rank' -ex continue > "$TMP/gdbout" 2>&1
   wait $w; local rc=$?
   expect '[ $rc = 0 ]' "exit $rc: $(cat "$TMP/g")"
   expect 'grep -q "\$1 = 3" "$TMP/gdbout"' "$(cat "$TMP/gdbout")"
