@@ -442,6 +442,24 @@ static unsigned long long memory_need(const struct run *rn, int *own)
     return (need + (1ull << 20) - 1) & ~((1ull << 20) - 1);
 }
 
+/* The node costs memory_need counted, for the message of check_memory:
+ * "K KiB per ARM node and M MiB for all", for each ISA among this host's
+ * nodes (an ISA the run does not use costs nothing and is not named). */
+static void isa_costs(const struct run *rn, char *buf, size_t n)
+{
+    static const char *const isa_label[ARCH_COUNT] = { [ARCH_ARM] = "ARM", [ARCH_RISCV] = "RISC-V" };
+    int used[ARCH_COUNT] = { 0 };
+    size_t at = 0;
+    for (int i = 0; i < rn->m.nodes; i++)
+        if (link_owner(i, rn->m.nodes) == link_rank())
+            used[rn->arch[i]] = 1;
+    buf[0] = 0;
+    for (int a = 0; a < ARCH_COUNT && at < n; a++)
+        if (used[a])
+            at += (size_t)snprintf(buf + at, n - at, "%u KiB per %s node and %u MiB for all, ", node_kib(rn, a),
+                                   isa_label[a], arch_shared_mib[a]);
+}
+
 /* What a run may use of host memory: --mem-limit, or the host's available
  * memory and what the pool's idle nodes hold (*idle; this run reuses them,
  * and memory_need counts them again, or ends them). 0: unknown. */
@@ -486,12 +504,12 @@ static int check_memory(struct run *rn)
     }
     if (own != rn->m.nodes)     /* wormsim-mpi: this host's block, and rank 0's mirrors */
         snprintf(whose, sizeof whose, " (this host's, of %d)", rn->m.nodes);
-    fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%u KiB per ARM node and %u MiB "
-            "for all, %u KiB per RISC-V node and %u MiB for all, %lu KiB each for the app's buffers, %u KiB of NIC "
-            "memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; run fewer "
-            "nodes%s or a shorter len, free memory, or set --mem-limit%s\n",
-            own, whose, need >> 20, node_kib(rn, ARCH_ARM), arch_shared_mib[ARCH_ARM], node_kib(rn, ARCH_RISCV),
-            arch_shared_mib[ARCH_RISCV], rn->need.heap >> 10,
+    char isas[160];
+    isa_costs(rn, isas, sizeof isas);
+    fprintf(stderr, "wormsim: %d nodes%s need about %llu MiB of host memory (%s%lu KiB each for the app's buffers, "
+            "%u KiB of NIC memory each, %d MiB and %d KiB a node for the run tool), more than the %llu MiB %s%s; "
+            "run fewer nodes%s or a shorter len, free memory, or set --mem-limit%s\n",
+            own, whose, need >> 20, isas, rn->need.heap >> 10,
             (unsigned)(rn->p.nic_mem >> 10), RUN_TOOL_MIB, ROUTER_NODE_KIB, limit >> 20,
             rn->mem_limit_mib ? "of --mem-limit" : "this host has available (MemAvailable in /proc/meminfo",
             rn->mem_limit_mib ? "" : idle ? ", and what the pool's idle nodes hold)" : ")",

@@ -471,6 +471,12 @@ gdb_without_a_run_says_so() {
 # memory and 128 KiB of the router's each, plus 33 MiB their QEMUs share and 8 MiB, are 1185 MiB.
 too_big_for_memory() {
   refused --nodes 64 --mem-limit 1000 -- "64 nodes need about 1185 MiB of host memory \(17152 KiB per ARM node and 33 MiB for all.*more than the 1000 MiB of --mem-limit"
+  # the costs named are those of the ISAs the run uses: 8 RISC-V nodes at
+  # 12685 KiB and their NIC's 1024, 49 MiB shared, 8 MiB and 8 x 128 KiB: 166 MiB
+  expect '! grep -q RISC-V "$TMP/b"' "$(cat "$TMP/b")"
+  refused --nodes 8 --arch riscv --mem-limit 100 -- "8 nodes need about 166 MiB of host memory \(12685 KiB per RISC-V node and 49 MiB for all, 0 KiB each for the app's buffers"
+  expect '! grep -q ARM "$TMP/b"' "$(cat "$TMP/b")"
+  refused --nodes 8 --arch mixed --mem-limit 100 -- "\(17152 KiB per ARM node and 33 MiB for all, 12685 KiB per RISC-V node and 49 MiB for all, 0 KiB each"
   # without --mem-limit the limit is the host's available memory (4096 nodes need 73257 MiB)
   if [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -lt 73257 ]; then
     refused --nodes 4096 --dims 64x64 -- "4096 nodes need about 73257 MiB of host memory .*this host has available \(MemAvailable"
