@@ -995,7 +995,7 @@ static int record(struct engine *r, const struct msg *m)
         m->src, m->dst, x->hops, m->tag, m->len, m->step, x->flits, m->t_post,
         net_cycle_to_ns(r->net, x->c_inject), net_cycle_to_ns(r->net, x->c_head),
         m->t_arrive, x->blocked_cycles, m->seq, x->t_ready_ns, x->route_at, x->route_len, x->c_inject,
-        m->kind == MSG_FLOOD ? REC_FLOOD : m->mdw_copy ? REC_MDW : REC_DATA };
+        m->kind == MSG_FLOOD ? REC_FLOOD : m->mdw_copy ? REC_MDW : REC_DATA, m->worm, m->mdw_kind };
     return 0;
 }
 
@@ -1381,6 +1381,8 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
         c->step = n->step;
         c->mdw = w;
         c->mdw_copy = 1;
+        c->mdw_kind = (uint8_t)kind;
+        c->worm = w->seq + 1;
         memcpy(c->data, payload, d->len);
         payload = c->data;
         worm_of(c, d->time_ns + r->p.t_send_ns, 0);

@@ -96,6 +96,8 @@ struct msg {
     struct msg *pair_prev, *pair_next; /* earlier and later messages of its pair not yet handed over (pair_order.h) */
     uint8_t chained, arrived;     /* in its pair's chain; its tail arrived (and it waits for an earlier one) */
     uint8_t mdw_copy;             /* a copy of a multidestination worm (mdw may be gone: record) */
+    uint8_t mdw_kind;             /* a copy: its worm's kind (enum net_mc_kind) */
+    uint64_t worm;                /* a copy: 1 + its worm's seq, which its copies share; else 0 */
     uint8_t rdv_data;             /* a rendezvous' data message: matched before it is sent */
     struct msg *rdv;              /* MSG_RTS and MSG_CTS: the data message they stand for */
     uint8_t data[];
@@ -118,6 +120,8 @@ struct msg_record {
     uint32_t route_at, route_len;   /* the links it took (net_taken) */
     uint64_t c_inject;              /* the cycle its head entered (t_inject is it in ns, rounded down) */
     enum rec_kind kind;
+    uint64_t worm;                  /* REC_MDW: 1 + its worm's seq, the same for every copy of it */
+    int mdw_kind;                   /* REC_MDW: its worm's kind (enum net_mc_kind) */
 };
 
 /* What a node's NIC holds of one flood (NIC_OP_FLOOD*), by tag. */

@@ -82,6 +82,49 @@ static int record_links(const struct engine *r, const struct msg_record *m, int 
     return net_taken(r->net, &x, path, max);
 }
 
+/* The links message order[k] of a step (order[first..end)) counts in its
+ * link sharing: its route; for a copy of a multidestination worm, the
+ * links the worm took (net_mc_links of every copy of it in the step, in
+ * the order its source listed them: their seq), at its first copy in the
+ * step only, so that one worm counts once on a link however many of its
+ * copies pass it, and none for the other copies. */
+static int step_links(const struct engine *r, const struct by_step *order, size_t first, size_t end, size_t k,
+                      int *path, int max)
+{
+    const struct msg_record *m = &r->log[order[k].i];
+    if (m->kind != REC_MDW)
+        return record_links(r, m, path, max);
+    for (size_t j = first; j < k; j++)
+        if (r->log[order[j].i].kind == REC_MDW && r->log[order[j].i].worm == m->worm &&
+            r->log[order[j].i].src == m->src)
+            return 0;
+    size_t nd = 0;
+    for (size_t j = k; j < end; j++)
+        nd += r->log[order[j].i].kind == REC_MDW && r->log[order[j].i].worm == m->worm &&
+              r->log[order[j].i].src == m->src;
+    const struct msg_record **cp = malloc(nd * sizeof *cp);
+    int *dst = malloc(nd * sizeof *dst), n = 0;
+    if (cp && dst) {
+        size_t c = 0;
+        for (size_t j = k; j < end; j++) {
+            const struct msg_record *x = &r->log[order[j].i];
+            if (x->kind == REC_MDW && x->worm == m->worm && x->src == m->src) {
+                size_t at = c++;                     /* insertion by seq: the source's list order */
+                for (; at > 0 && cp[at - 1]->seq > x->seq; at--)
+                    cp[at] = cp[at - 1];
+                cp[at] = x;
+            }
+        }
+        for (size_t i = 0; i < nd; i++)
+            dst[i] = cp[i]->dst;
+        char err[160];
+        n = net_mc_links(r->net, m->mdw_kind, m->src, dst, (int)nd, path, max, err, sizeof err);
+    }
+    free(cp);
+    free(dst);
+    return n < 0 ? 0 : n;
+}
+
 /* Returns the steps that have messages, in increasing order, or NULL
  * (with *nsteps 0) if there are none or memory ran out. */
 static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
@@ -117,14 +160,13 @@ static struct step_stat *step_stats(const struct engine *r, size_t *nsteps)
         for (size_t k = first; k < end; k++) {
             const struct msg_record *m = &r->log[order[k].i];
             step_add_times(r, cur, m, k == first);
-            int n = record_links(r, m, path, 4096);
+            int n = step_links(r, order, first, end, k, path, 4096);
             for (int j = 0; j < n; j++)
                 if (++use[path[j]] > cur->max_share)
                     cur->max_share = use[path[j]];
         }
         for (size_t k = first; k < end; k++) {     /* clear what this step used */
-            const struct msg_record *m = &r->log[order[k].i];
-            int n = record_links(r, m, path, 4096);
+            int n = step_links(r, order, first, end, k, path, 4096);
             for (int j = 0; j < n; j++)
                 use[path[j]] = 0;
         }

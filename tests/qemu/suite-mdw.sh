@@ -82,4 +82,22 @@ mdw_coll_corrupt() {
   expect '[ "$(record 8 wrong)" = 1 ] && [ "$(summary .records.wrong.nodes)" = 1 ]' "$(summary .records.wrong)"
 }
 mdw_multipath_one_port() { bad_input --app mcast_multipath --topo mesh --dims 4x4 --args 'set=all' -- "needs the all-port model"; }
-for c in mdw_dualpath mdw_multipath mdw_pandasingal mdw_hokao_path mdw_coll_corrupt mdw_multipath_one_port; do t $c $c; done
+# A multidestination worm is one worm on each link it takes: its copies
+# (a line of messages.csv each) share no link with each other in
+# steps.csv, which counts the links the worm took, not the route from its
+# source to each copy's destination. A step of one dual-path worm, or of
+# Panda and Singal's row worm and then its column worms, is
+# contention-free; two worms on one link still share it (mdw: 0 -> 1, 2,
+# 3 and 1 -> 2, 3 along row 0 share the links 1 -> 2 and 2 -> 3).
+mdw_worm_shares_no_link_with_itself() {
+  coll_ok --app mcast_dualpath --topo mesh --dims 4x2 --args 'len=64'
+  expect '[ "$(summary ".steps[1] | [.step, .messages, .max_link_sharing, .contention_free] | tostring")" = "[1,7,1,true]" ]' \
+         "$(cat "$(latest)/steps.csv")"
+  coll_ok --app bcast_pandasingal --topo mesh --dims 4x2 --arch riscv --args 'len=64'
+  expect '[ "$(summary "[.steps[1:][] | [.step, .messages, .max_link_sharing]] | tostring")" = "[[1,3,1],[2,4,1]]" ]' \
+         "$(cat "$(latest)/steps.csv")"
+  coll_ok --app mdw --topo mesh --dims 4x2 --args 'src=0 dst=1,2,3 src2=1 dst2=2,3'
+  expect '[ "$(summary ".steps[0] | [.messages, .max_link_sharing] | tostring")" = "[5,2]" ]' "$(cat "$(latest)/steps.csv")"
+}
+for c in mdw_dualpath mdw_multipath mdw_pandasingal mdw_hokao_path mdw_coll_corrupt mdw_multipath_one_port \
+         mdw_worm_shares_no_link_with_itself; do t $c $c; done
