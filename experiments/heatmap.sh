@@ -93,7 +93,7 @@ labels=""; [ $((X * Y)) -le 64 ] && labels="$(gq "$tmp/nodes") using 1:2:3 with 
 gnuplot <<EOF > /dev/null || { echo "heatmap: gnuplot could not draw $out" >&2; exit 1; }
 set terminal pngcairo size $W,$H font ',10'
 set output $(gq "$part")
-set title $(gq "$app ($args) on $topo $dims: $what per directed channel (max $max)") noenhanced
+set title $(gq "$app${args:+ ($args)} on $topo $dims: $what per directed channel (max $max)") noenhanced
 set size ratio -1
 unset xtics; unset ytics; unset border; unset key
 set xrange [-2:$((3 * X - 1))]; set yrange [$((3 * Y - 1)):-2]
