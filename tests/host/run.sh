@@ -332,7 +332,7 @@ usage_lists_every_topology() {
   local topo said
   for n in "torus:(default" "dragonfly:, a dragonfly"; do
     topo=${n%%:*}; said=${n#*:}
-    ns --topo $topo --pattern neighbor --burst 1 > "$TMP/j"; expect '[ $? = 0 ]' "$(cat "$TMP/j")"
+    ns --topo $topo --pattern neighbor --burst 1 > "$TMP/j"; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/j")"
     for h in "$TMP/hn" "$TMP/hw"; do
       expect 'grep -- "--nodes N" "$h" | grep -qF "$said $(field .packets)"' \
              "$topo runs $(field .packets) nodes: $(grep -- "--nodes N" "$h")"
@@ -765,7 +765,7 @@ heatmap_title_names_the_args() {
   for args in "" "len=64"; do
     jq -n --arg a "$args" '{app: "hello", args: $a, topology: "mesh", dims: "2x2"}' > "$TMP/hmt/run/summary.json"
     PATH="$TMP/hmt/bin:$PATH" HM_SCRIPT="$TMP/hmt/script" experiments/heatmap.sh "$TMP/hmt/run" "$TMP/hmt/h.png" > "$TMP/hmt/o" 2>&1
-    expect '[ $? = 0 ]' "$(cat "$TMP/hmt/o" "$TMP/hmt/bin/gnuplot")"
+    local rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/hmt/o" "$TMP/hmt/bin/gnuplot")"
     title=$(sed -n "s/^set title '\([^:]*\):.*/\1/p" "$TMP/hmt/script")
     expect '[ "$title" = "hello${args:+ ($args)} on mesh 2x2" ]' "title: $title"
   done

@@ -62,7 +62,7 @@ dragonfly_valiant_mix() { coll_ok --app bcast_auto --topo dragonfly --dims 1x2x3
 dragonfly_reduce_rv()   { coll_ok --app reduce_binomial --topo dragonfly --dims 2x2x3 --arch riscv --set 'routing=ugal vcs=6 selection=least_used'; }
 # hello names every topology (netdev/topo.h's names): on a dragonfly it
 # once read past its table of names and faulted.
-dragonfly_hello()       { ws --app hello --topo dragonfly --nodes 6 > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+dragonfly_hello()       { ws --app hello --topo dragonfly --nodes 6 > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
                           ok_run
                           expect "grep -q 'hello from node 5 of 6, dragonfly, coordinates (0,1,2)' $(latest)/node-005.log"; }
 dragonfly_bad_nodes()   { bad_input --topo dragonfly --nodes 64 -- "a balanced dragonfly \(a = 2p = 2h\) has NODES = 6, 72, 342, 1056 or 2550, not 64"; }

@@ -518,7 +518,7 @@ stored_results_are_current() {
 # kept file from an older build lacks what summary.json gained since.
 kept_runs_are_this_builds() {
   "$WORMSIM" --app alltoall_pex --nodes 4 --args len=16 --kernel "$KERNEL" --runs-dir "$TMP/kr" --output none \
-    > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+    > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   local shape='[keys, (.network | keys), (.engine | keys), (.message_time | keys), (.per_node[0] | keys),
                (.steps[0] | keys), (.links | keys)]'
   local now; now=$(jq -c "$shape" "$TMP/kr/latest/summary.json")
@@ -824,7 +824,7 @@ definition_goes_with_the_results() {
 # it draws leaves no temporary file either.
 heatmap_output_is_checked() {
   "$WORMSIM" --app alltoall_pex --topo mesh --dims 2x2 --args len=16 --kernel "$KERNEL" --runs-dir "$TMP/hm" \
-    --output none > "$TMP/o" 2>&1; expect '[ $? = 0 ]' "$(cat "$TMP/o")"
+    --output none > "$TMP/o" 2>&1; rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/o")"
   local run=$TMP/hm/latest rc
   # a directory holding one run directory (a sweep's cell) names it; a
   # machine it cannot draw names links.csv
