@@ -24,7 +24,8 @@ done
 set -- "${POS[@]}"
 [ $# -ge 1 ] || { echo "heatmap: give a run directory (RUN=runs/latest)" >&2; exit 2; }
 [ $# -le 2 ] || { echo "heatmap: a run directory and an output file at most (got $#: $*)" >&2; exit 2; }
-run=$1; out=${2:-$run/heatmap-$metric.png}
+# RUN without a trailing slash, so that the paths printed have no //
+run=${1%/}; run=${run:-/}; out=${2:-$run/heatmap-$metric.png}
 case "$metric" in     # col: the links.csv column (host/out/report.c), by name
   flits) col=flits; what="flits carried" ;;
   worms) col=worms; what="messages (worms) carried" ;;

@@ -770,6 +770,14 @@ heatmap_title_names_the_args() {
     expect '[ "$title" = "hello${args:+ ($args)} on mesh 2x2" ]' "title: $title"
   done
 }
+# RUN given with a trailing slash (as a shell completes it): the paths the
+# heatmap prints and writes have no //.
+heatmap_run_with_a_slash() {
+  heatmap_title_names_the_args > /dev/null      # its stand-in gnuplot and run
+  PATH="$TMP/hmt/bin:$PATH" HM_SCRIPT="$TMP/hmt/script" experiments/heatmap.sh "$TMP/hmt/run/" > "$TMP/hmt/o" 2>&1
+  local rc=$?; expect '[ $rc = 0 ]' "$(cat "$TMP/hmt/o")"
+  expect '! grep -q "//" "$TMP/hmt/o" "$TMP/hmt/script" && [ -s "$TMP/hmt/run/heatmap-flits.png" ]' "$(cat "$TMP/hmt/o")"
+}
 # Every algorithm of the registry (apps/coll/algos.def, worms.def), but an
 # auto (which runs one of the others; the README's `<op>_auto` row), is
 # named by the QEMU tests (tests/qemu/*.sh: `coll_ok --app NAME`, or a
@@ -998,7 +1006,7 @@ echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
-         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks heatmap_title_names_the_args gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
+         a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks heatmap_title_names_the_args heatmap_run_with_a_slash gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs readme_quotes_the_memory_estimates boards_md_names_every_template_placeholder arbitration_table_of_the_docs readme_quotes_a_build_line; do t $x $x; done
 echo "host: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
