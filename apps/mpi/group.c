@@ -185,8 +185,9 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm)
     return e;
 }
 
-/* Only the group's members call it: they agree on a context through the
- * group's first member, on comm's collective context with the caller's tag. */
+/* The group's members agree on a context through the group's first
+ * member, on comm's collective context with the caller's tag; a rank not
+ * in the group (MPI_GROUP_EMPTY, say) gets MPI_COMM_NULL without sending. */
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_create_group");
@@ -209,8 +210,11 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm
             e = mpii_err(comm, MPI_ERR_GROUP, "the group's rank %d is not in the communicator", i);
         list[i] = r;
     }
-    if (!e && me == MPI_UNDEFINED)
-        e = mpii_err(comm, MPI_ERR_GROUP, "the calling rank is not in the group");
+    if (!e && me == MPI_UNDEFINED) {   /* MPI-3.1 6.4.2: a local call, giving MPI_COMM_NULL */
+        free(list);
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
     uint32_t ctx = mpii_next_ctx, theirs;
     tag = MPII_TAG_CREATE + tag % (MPI_TAG_UB_VALUE - MPII_TAG_CREATE);   /* below TAG_COMM, apart from the others */
     for (int i = 1; i < n && !e && me == 0; i++) {

@@ -3,7 +3,8 @@
  * group's members as world ranks, which the standard fixes (union: the
  * first group's in order, then the second's not in it; intersection and
  * difference in the first group's order; a range (first, last, stride)
- * in its order); tests/mpi/run.sh compares them with Open MPI's. Needs
+ * in its order); tests/mpi/run.sh compares them with Open MPI's. A
+ * communicator of a group made by every rank, members or not. Needs
  * 2 ranks or more. */
 #include <mpi.h>
 #include <stdio.h>
@@ -84,6 +85,18 @@ int main(int argc, char **argv)
         MPI_Comm_free(&rc);
     }
     check("comm of a range", (size - 1 - rank) % 2 ? sum == -1 : sum == want);
+
+    /* MPI_Comm_create_group called by every rank: one not in the group,
+     * and every rank with MPI_GROUP_EMPTY, gets MPI_COMM_NULL (MPI-3.1 6.4.2) */
+    MPI_Comm gc, ec;
+    int gsum = -1;
+    MPI_Comm_create_group(MPI_COMM_WORLD, rng, 5, &gc);
+    if (gc != MPI_COMM_NULL) {
+        MPI_Allreduce(&rank, &gsum, 1, MPI_INT, MPI_SUM, gc);
+        MPI_Comm_free(&gc);
+    }
+    MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, 6, &ec);
+    check("create_group, non-members", ((size - 1 - rank) % 2 ? gsum == -1 : gsum == want) && ec == MPI_COMM_NULL);
 
     /* a node is one process with its own memory */
     MPI_Comm sh, un_c;
