@@ -85,5 +85,7 @@ done
 # argv[0] of the program: its name (apps/mpi_app.c)
 printf 'const char mpi_program_name[] = "%s";\n' "$(printf %s "$name" | tr -c 'A-Za-z0-9_.+-' _)" > "$tmp/name.c"
 ${!cc_v} ${!cflags_v} -c "$tmp/name.c" -o "$tmp/name.o" || exit 1
+# The image's entry calls main weakly (apps/mpi_app.c), so that an image
+# without a program links; a program's image must define it, as cc requires.
 # shellcheck disable=SC2086
-${!cc_v} ${!ldflags_v} ${!objs_v} "${objs[@]}" "${objs_in[@]}" "$tmp/name.o" "${ldflags[@]}" -o "$out" || exit 1
+${!cc_v} ${!ldflags_v} ${!objs_v} "${objs[@]}" "${objs_in[@]}" "$tmp/name.o" "${ldflags[@]}" -Wl,--require-defined=main -o "$out" || exit 1

@@ -555,6 +555,20 @@ mpicc_output_directory_must_exist() {
   "$MPICC" -o "$TMP/x.elf" tests/mpi/basics.c > "$TMP/o" 2>&1; rc=$?
   expect '[ $rc = 0 ] && [ -s "$TMP/x.elf" ]' "$(cat "$TMP/o")"
 }
+# An image is of a program: files without main are refused at the link,
+# as cc refuses them (the image's entry calls main weakly, so that the
+# project's own images link), and no image is written; -c compiles them.
+mpicc_requires_main() {
+  printf '#include <mpi.h>\nint twice(int x) { return 2 * x; }\n' > "$TMP/nomain.c"
+  local a rc
+  for a in arm riscv; do
+    "$MPICC" --arch $a -o "$TMP/nomain.elf" "$TMP/nomain.c" > "$TMP/o" 2>&1; rc=$?
+    expect '[ $rc = 1 ] && grep -q "required symbol .main. not defined" "$TMP/o"' "$(cat "$TMP/o")"
+    expect '[ ! -e "$TMP/nomain.elf" ]'
+  done
+  "$MPICC" -c -o "$TMP/nomain.o" "$TMP/nomain.c" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 0 ] && [ -s "$TMP/nomain.o" ]' "$(cat "$TMP/o")"
+}
 # A call the library lacks stops the build, as docs/mpi.md says: one-sided
 # calls at compile time (their types are not declared), an
 # intercommunicator's at link time; the doc quotes each error.
@@ -605,7 +619,7 @@ for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_figures_of_the_docs alltoall_latency_mixed_16 \
          subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
-         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
+         error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist mpicc_requires_main unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
 echo "mpi: $pass passed, $fail failed"
