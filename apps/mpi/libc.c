@@ -1,6 +1,6 @@
 /* What the C library of a node lacks and MPI programs call: the time of
  * day and the clocks (the node's simulated time since the run began),
- * sysconf. Linked into MPI programs' images only. */
+ * the sleeps, sysconf. Linked into MPI programs' images only. */
 #define _POSIX_TIMERS 1            /* as MPI programs are built (Makefile, MPI_USER_CFLAGS) */
 #define _POSIX_MONOTONIC_CLOCK 200112L
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../kernel/kernel.h"
 #include "../../netdev/net.h"
 #include "mpii.h"
 
@@ -38,6 +39,39 @@ int clock_getres(clockid_t id, struct timespec *ts)
     (void)id;
     if (ts)
         *ts = (struct timespec){ .tv_sec = 0, .tv_nsec = 1 };
+    return 0;
+}
+
+/* A sleep idles the node for the time asked: its simulated clock moves on
+ * by that much at once, as an idle processor's time passes, and nothing
+ * runs meanwhile (what arrives waits in the NIC). Never interrupted, so
+ * nothing is left of it (POSIX: usleep, sleep, nanosleep). */
+static void idle_ns(uint64_t ns)
+{
+    clock_set_ns(clock_now_ns() + ns);
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    if (!req || req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999) {
+        errno = EINVAL;              /* POSIX: tv_nsec is 0..999,999,999 */
+        return -1;
+    }
+    idle_ns((uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec);
+    if (rem)
+        *rem = (struct timespec){ 0 };
+    return 0;
+}
+
+int usleep(useconds_t us)
+{
+    idle_ns((uint64_t)us * 1000u);
+    return 0;
+}
+
+unsigned sleep(unsigned s)
+{
+    idle_ns((uint64_t)s * 1000000000u);
     return 0;
 }
 
