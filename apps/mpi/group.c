@@ -169,8 +169,11 @@ int MPI_Group_free(MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-/* Every rank of comm calls it with the same group: a split whose color
- * says membership and whose key is the rank in the group. */
+/* Every rank of comm calls it, each with a group that is the same as
+ * every other member's of it or disjoint from theirs (MPI-3.1 6.4.2): one
+ * communicator a group. A split whose color names the group by its first
+ * member's node, which no other group holds, and whose key is the rank in
+ * the group. */
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_create");
@@ -180,7 +183,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
     OUT_OR_ERR(comm, newcomm);
     int r = rank_in(g, c->world[c->rank]);
-    int e = MPI_Comm_split(comm, r == MPI_UNDEFINED ? MPI_UNDEFINED : 0, r, newcomm);
+    int e = MPI_Comm_split(comm, r == MPI_UNDEFINED ? MPI_UNDEFINED : groups[g].node[0], r, newcomm);
     mpii_call = "MPI_Comm_create";
     return e;
 }

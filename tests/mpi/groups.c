@@ -4,7 +4,8 @@
  * first group's in order, then the second's not in it; intersection and
  * difference in the first group's order; a range (first, last, stride)
  * in its order); tests/mpi/run.sh compares them with Open MPI's. A
- * communicator of a group made by every rank, members or not. Needs
+ * communicator of each of two disjoint groups, made at once, and one of a
+ * group made by every rank, members or not. Needs
  * 2 ranks or more. */
 #include <mpi.h>
 #include <stdio.h>
@@ -85,6 +86,21 @@ int main(int argc, char **argv)
         MPI_Comm_free(&rc);
     }
     check("comm of a range", (size - 1 - rank) % 2 ? sum == -1 : sum == want);
+
+    /* MPI_Comm_create of disjoint groups, the evens giving theirs and the
+     * odds theirs: a communicator each (MPI-3.1 6.4.2) */
+    MPI_Comm half;
+    int hsize = -1, hrank = -1, hsum = -1, hwant = 0;
+    MPI_Comm_create(MPI_COMM_WORLD, rank % 2 ? odds : evens, &half);
+    if (half != MPI_COMM_NULL) {
+        MPI_Comm_size(half, &hsize);
+        MPI_Comm_rank(half, &hrank);
+        MPI_Allreduce(&rank, &hsum, 1, MPI_INT, MPI_SUM, half);
+        MPI_Comm_free(&half);
+    }
+    for (int r = rank % 2; r < size; r += 2)
+        hwant += r;
+    check("create of disjoint groups", hsize == (rank % 2 ? size / 2 : n_even) && hrank == rank / 2 && hsum == hwant);
 
     /* MPI_Comm_create_group called by every rank: one not in the group,
      * and every rank with MPI_GROUP_EMPTY, gets MPI_COMM_NULL (MPI-3.1 6.4.2) */
