@@ -87,5 +87,8 @@ printf 'const char mpi_program_name[] = "%s";\n' "$(printf %s "$name" | tr -c 'A
 ${!cc_v} ${!cflags_v} -c "$tmp/name.c" -o "$tmp/name.o" || exit 1
 # The image's entry calls main weakly (apps/mpi_app.c), so that an image
 # without a program links; a program's image must define it, as cc requires.
+# A program's stack is 1 MiB (the project's own images have 64 KiB,
+# linker/*.ld): C programs keep arrays of tens of KiB as locals.
 # shellcheck disable=SC2086
-${!cc_v} ${!ldflags_v} ${!objs_v} "${objs[@]}" "${objs_in[@]}" "$tmp/name.o" "${ldflags[@]}" -Wl,--require-defined=main -o "$out" || exit 1
+${!cc_v} ${!ldflags_v} ${!objs_v} "${objs[@]}" "${objs_in[@]}" "$tmp/name.o" "${ldflags[@]}" -Wl,--require-defined=main \
+  -Wl,--defsym=__stack_size=0x100000 -o "$out" || exit 1
