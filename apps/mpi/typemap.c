@@ -627,10 +627,90 @@ int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint *true_lb, MPI_Aint *true_e
     return MPI_SUCCESS;
 }
 
+/* --- basic elements in part of an element (MPI-3.1 4.1.11, 13.3) ---------
+ * A type's data is its basic elements in the order of its type map, which
+ * is the order of its constructor's arguments (the recipe): so the basic
+ * elements in the first bytes of a partial element of a type whose basic
+ * elements differ in size are counted by walking its recipe. */
+
+/* Part i of one element of derived type slot, in its type map's order:
+ * *count elements of type *sub; 0 past the last part. */
+static int recipe_part(int slot, int i, MPI_Datatype *sub, MPI_Aint *count)
+{
+    const struct recipe *r = &recipes[slot];
+    const int *n = r->ints;
+    *sub = r->types[0];
+    switch (r->combiner) {
+    case MPI_COMBINER_INDEXED: case MPI_COMBINER_HINDEXED: case MPI_COMBINER_STRUCT:
+        if (i >= n[0])
+            return 0;
+        *count = n[1 + i];           /* ints: count, blocklengths[count], ... */
+        if (r->combiner == MPI_COMBINER_STRUCT)
+            *sub = r->types[i];
+        return 1;
+    case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_INDEXED_BLOCK: case MPI_COMBINER_HINDEXED_BLOCK:
+        *count = (MPI_Aint)n[0] * n[1];   /* count, blocklength */
+        return i == 0;
+    case MPI_COMBINER_CONTIGUOUS:
+        *count = n[0];
+        return i == 0;
+    case MPI_COMBINER_SUBARRAY:      /* ndims, sizes[], subsizes[], starts[], order */
+        *count = 1;
+        for (int k = 0; k < n[0]; k++)
+            *count *= n[1 + n[0] + k];
+        return i == 0;
+    default:                         /* resized, dup: one element of the old type */
+        *count = 1;
+        return i == 0;
+    }
+}
+
+/* What is left to count: bytes of data, basic elements; split when the
+ * bytes end inside a basic element. */
+struct budget { MPI_Aint bytes, elems; int split; };
+
+/* Takes up to n elements of t, whole basic elements at a time, while the
+ * budget lasts; 1 if it took all n. */
+static int take(MPI_Datatype t, MPI_Aint n, struct budget *b)
+{
+    struct dtype tmp;
+    struct blk bk;
+    const struct dtype *d = held(t, &tmp, &bk);
+    if (!d->size || n == 0)
+        return 1;
+    MPI_Aint whole = b->bytes / d->size < n ? b->bytes / d->size : n;
+    if (d->nelem && b->elems / d->nelem < whole)
+        whole = b->elems / d->nelem;
+    b->bytes -= whole * d->size;
+    b->elems -= whole * d->nelem;
+    if (whole == n)
+        return 1;
+    if (!b->bytes || !b->elems)
+        return 0;
+    int slot = t - MPII_FIRST_DERIVED;
+    if (slot < 0) {                  /* a basic type, or a pair's value then its int */
+        MPI_Aint value = d->nelem == 2 ? (t == MPI_DOUBLE_INT ? (MPI_Aint)sizeof(double) : t == MPI_SHORT_INT
+                                          ? (MPI_Aint)sizeof(short) : t == MPI_LONG_INT ? (MPI_Aint)sizeof(long) : 4)
+                                      : d->size;
+        if (d->nelem == 2 && b->bytes >= value) {
+            b->bytes -= value;
+            b->elems -= 1;
+        } else
+            b->split = 1;
+        return 0;
+    }
+    MPI_Datatype sub;
+    MPI_Aint count;
+    for (int i = 0; recipe_part(slot, i, &sub, &count); i++)
+        if (!take(sub, count, b))
+            return 0;
+    return 0;
+}
+
 /* The basic elements a status's message holds in elements of t (MPI-3.1
- * 4.1.11): the whole elements' ones, and those of a last partial element
- * when t's elements have one size. A partial element of a type of mixed
- * sizes gives MPI_UNDEFINED (its boundaries are not kept). */
+ * 4.1.11): the whole elements' ones, and those of a last partial element;
+ * MPI_UNDEFINED if the message ends inside a basic element. */
 int MPI_Get_elements(const MPI_Status *st, MPI_Datatype t, int *count)
 {
     MPII_ENTER("MPI_Get_elements");
@@ -649,10 +729,13 @@ int MPI_Get_elements(const MPI_Status *st, MPI_Datatype t, int *count)
         return MPI_SUCCESS;
     }
     long whole = bytes / d->size, rest = bytes % d->size;
-    if (rest && (!d->esize || rest % d->esize))
-        *count = MPI_UNDEFINED;
-    else
-        *count = (int)(whole * d->nelem + (rest ? rest / d->esize : 0));
+    struct budget left = { rest, LONG_MAX, 0 };
+    if (d->esize) {                  /* basic elements of one size */
+        left.elems -= rest / d->esize;
+        left.bytes = rest % d->esize;
+    } else if (rest)
+        take(t, 1, &left);
+    *count = left.split || left.bytes ? MPI_UNDEFINED : (int)(whole * d->nelem + (LONG_MAX - left.elems));
     return MPI_SUCCESS;
 }
 
@@ -717,8 +800,7 @@ int MPI_Get_elements_x(const MPI_Status *st, MPI_Datatype t, MPI_Count *count)
 /* A status as of a receive of count basic elements of t, for
  * MPI_Get_elements and MPI_Get_count to read (as a program's own
  * nonblocking layer sets one): whole elements of t, then the basic
- * elements of a last partial one, which the library can place only when
- * t's basic elements have one size (as MPI_Get_elements counts them). */
+ * elements of a last partial one, in its type map's order. */
 static int set_elements(MPI_Status *st, MPI_Datatype t, MPI_Count count)
 {
     OUT_OR_ERR(MPI_COMM_WORLD, st);
@@ -730,11 +812,10 @@ static int set_elements(MPI_Status *st, MPI_Datatype t, MPI_Count count)
     if (count < 0)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
     MPI_Count whole = d->nelem ? count / d->nelem : 0, rest = d->nelem ? count % d->nelem : count;
-    if (rest && !d->esize)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "%lld elements end inside an element of datatype %d, whose "
-                        "basic elements differ in size; accepted: a multiple of %ld", (long long)count, t,
-                        (long)d->nelem);
-    MPI_Count bytes = whole * d->size + rest * d->esize;
+    struct budget left = { LONG_MAX, (MPI_Aint)rest, 0 };
+    if (rest)
+        take(t, 1, &left);
+    MPI_Count bytes = whole * d->size + (LONG_MAX - left.bytes);
     if (bytes > INT_MAX)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "%lld elements are %lld bytes; a status holds at most %d",
                         (long long)count, (long long)bytes, INT_MAX);

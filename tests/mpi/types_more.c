@@ -163,6 +163,33 @@ int main(int argc, char **argv)
                ne3);
     check("get_elements", ne == 5 && ne2 == 5 && nc == MPI_UNDEFINED && ne3 == 16);
 
+    /* ... and of a struct of an int and 256 chars, whose basic elements
+     * differ in size: an int and 16 chars are 17 elements, 2 chars end
+     * inside the int; a status set to 5 elements holds an int and 4 chars
+     * (MPICH's datatype/getpartelm) */
+    MPI_Datatype ic;
+    int icl[2] = { 1, 256 };
+    MPI_Aint icd[2] = { 0, sizeof(int) };
+    MPI_Datatype ict[2] = { MPI_INT, MPI_CHAR };
+    MPI_Type_create_struct(2, icl, icd, ict, &ic);
+    MPI_Type_commit(&ic);
+    int pe = -1, pe2 = -1, pe5 = -1, pc = -1, pb = -1, icbuf[80];
+    MPI_Sendrecv(src, 5, MPI_INT, to, 7, icbuf, 1, ic, from, 7, MPI_COMM_WORLD, &stt);
+    MPI_Get_elements(&stt, ic, &pe);
+    MPI_Get_count(&stt, ic, &pc);
+    MPI_Sendrecv(src, 2, MPI_CHAR, to, 8, icbuf, 1, ic, from, 8, MPI_COMM_WORLD, &stt);
+    MPI_Get_elements(&stt, ic, &pe2);
+    MPI_Status_set_elements(&stt, ic, 5);
+    MPI_Get_elements(&stt, ic, &pe5);
+    MPI_Get_count(&stt, MPI_BYTE, &pb);
+    if (rank == 0)
+        printf("get_elements of int and chars: %d, count %s; in the int: %s; set 5: %d elements, %d bytes\n", pe,
+               pc == MPI_UNDEFINED ? "MPI_UNDEFINED" : "defined", pe2 == MPI_UNDEFINED ? "MPI_UNDEFINED" : "defined",
+               pe5, pb);
+    check("get_elements, mixed sizes", pe == 17 && pc == MPI_UNDEFINED && pe2 == MPI_UNDEFINED && pe5 == 5 &&
+                                       pb == (int)sizeof(int) + 4);
+    MPI_Type_free(&ic);
+
     MPI_Datatype *all[] = { &sc, &sf, &face, &ib, &hb, &dup, &ibi };
     for (unsigned i = 0; i < sizeof all / sizeof *all; i++)
         MPI_Type_free(all[i]);
