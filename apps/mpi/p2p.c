@@ -1358,9 +1358,12 @@ int MPI_Get_count(const MPI_Status *st, MPI_Datatype t, int *count)
                         "accepted: the status of a receive");
     OUT_OR_ERR(MPI_COMM_WORLD, count);
     int sz = mpii_type_size(t);
-    if (!sz)
+    if (!sz && !mpii_type_usable(t))
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
-    *count = st->count_bytes_ % sz ? MPI_UNDEFINED : st->count_bytes_ / sz;
+    if (!sz)                         /* a type of no data: a count of zero (MPI-3.1 3.2.5) */
+        *count = 0;
+    else
+        *count = st->count_bytes_ % sz ? MPI_UNDEFINED : st->count_bytes_ / sz;
     return MPI_SUCCESS;
 }
 

@@ -190,6 +190,19 @@ int main(int argc, char **argv)
                                        pb == (int)sizeof(int) + 4);
     MPI_Type_free(&ic);
 
+    /* a type of no data (hindexed blocks of length 0): a count of zero,
+     * no elements (MPI-3.1 3.2.5; MPICH's datatype/hindexed_zeros) */
+    MPI_Datatype none;
+    int zl[3] = { 0, 0, 0 }, zc = -1, ze = -1, zerr;
+    MPI_Aint zd[3] = { 0, 4, 16 };
+    MPI_Type_create_hindexed(3, zl, zd, MPI_INT, &none);
+    MPI_Type_commit(&none);
+    MPI_Sendrecv(NULL, 1, none, to, 9, NULL, 2, none, from, 9, MPI_COMM_WORLD, &stt);
+    zerr = MPI_Get_count(&stt, none, &zc);
+    MPI_Get_elements(&stt, none, &ze);
+    check("count of a type of no data", zerr == MPI_SUCCESS && zc == 0 && ze == 0);
+    MPI_Type_free(&none);
+
     MPI_Datatype *all[] = { &sc, &sf, &face, &ib, &hb, &dup, &ibi };
     for (unsigned i = 0; i < sizeof all / sizeof *all; i++)
         MPI_Type_free(all[i]);
