@@ -193,20 +193,26 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
             t->nelem += lens[i] * d->nelem;
             t->esize = t->esize == -1 || t->esize == d->esize ? d->esize : 0;
         }
-        for (int k = 0; k < lens[i]; k++) {
+        /* Elements that tile (one block, as long as their extent) are
+         * taken all at once, as one element of lens[i] times the length:
+         * the block append would make merging them one by one. */
+        int tile = d->nblk == 1 && d->blk[0].len == d->extent;
+        int steps = tile && lens[i] ? 1 : lens[i];
+        MPI_Aint per = tile ? lens[i] : 1;                /* elements a step takes */
+        for (int k = 0; k < steps; k++) {
             MPI_Aint base = disp[i] + k * d->extent;
             if (!any || base + d->lb < lo)
                 lo = base + d->lb;
-            if (!any || base + d->lb + d->extent > hi)
-                hi = base + d->lb + d->extent;
+            if (!any || base + d->lb + per * d->extent > hi)
+                hi = base + d->lb + per * d->extent;
             any = 1;
             for (int j = 0; j < d->nblk; j++) {
-                if (d->blk[j].len && append(t, &cap, (struct blk){ base + d->blk[j].off, d->blk[j].len })) {
+                if (d->blk[j].len && append(t, &cap, (struct blk){ base + d->blk[j].off, per * d->blk[j].len })) {
                     free(t->blk);
                     t->used = 0;
                     return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d blocks of a datatype", cap);
                 }
-                t->size += d->blk[j].len;
+                t->size += per * d->blk[j].len;
             }
         }
     }
