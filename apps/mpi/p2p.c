@@ -27,6 +27,10 @@
 #include "mpii.h"
 #include "../../netdev/net.h"
 
+/* What a receive or probe from MPI_PROC_NULL gives (MPI-3.1 3.11): source
+ * MPI_PROC_NULL, tag MPI_ANY_TAG, count 0. */
+#define PROC_NULL_STATUS ((MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG })
+
 /* REQ_SSEND: an Issend whose data went, waiting for the receiver's
  * acknowledgement (ppeer: the node, ctx and tag its wire tag's). */
 enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL, REQ_PERSIST, REQ_SSEND };
@@ -467,7 +471,7 @@ int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src,
 {
     if (src == MPI_PROC_NULL) {
         if (st)
-            *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+            *st = PROC_NULL_STATUS;
         return MPI_SUCCESS;
     }
     MPI_Status own;
@@ -785,7 +789,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
     }
     if (source == MPI_PROC_NULL) {
         q->state = REQ_DONE;
-        q->st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+        q->st = PROC_NULL_STATUS;
     } else
         post(*request - 1);
     return MPI_SUCCESS;
@@ -1307,6 +1311,12 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st, 
     int e = check_buf(comm, &c, NULL, 0, MPI_BYTE, source, 1, tag, 1, &len);
     if (e)
         return e;
+    if (source == MPI_PROC_NULL) {   /* found at once */
+        *flag = 1;
+        if (st)
+            *st = PROC_NULL_STATUS;
+        return MPI_SUCCESS;
+    }
     int node = source == MPI_ANY_SOURCE ? NET_ANY : c->world[source];
     uint32_t wire = mpii_wire(c->ctx, tag == MPI_ANY_TAG ? 0 : tag);
     uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
@@ -1439,7 +1449,7 @@ static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
         if (st)
-            *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+            *st = PROC_NULL_STATUS;
         return MPI_SUCCESS;
     }
     for (;;) {                       /* as receive() waits, but polling */
@@ -1534,7 +1544,7 @@ static int mrecv(struct matched *m, void *buf, int count, MPI_Datatype t, MPI_Me
 {
     *message = MPI_MESSAGE_NULL;
     if (!m) {
-        *st = (MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG };
+        *st = PROC_NULL_STATUS;
         return MPI_SUCCESS;
     }
     struct held *h = m->h;

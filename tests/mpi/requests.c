@@ -10,7 +10,8 @@
  *            first (persistent, started, too)
  *   procnull receives from MPI_PROC_NULL of a type that is not
  *            contiguous, 40 of 2 MB of data each: 80 MB in all, more
- *            than a node's heap, so none may keep memory
+ *            than a node's heap, so none may keep memory; MPI_Iprobe and
+ *            MPI_Probe of MPI_PROC_NULL find it at once (3.11)
  * One of them as argv[1], all without. Needs 2 ranks or more. */
 #include <mpi.h>
 #include <stdio.h>
@@ -106,6 +107,18 @@ static void procnull(void)
     free(buf);
     MPI_Type_free(&every2);
     check("irecv from MPI_PROC_NULL keeps nothing", ok);
+
+    /* a probe of MPI_PROC_NULL finds at once source MPI_PROC_NULL, tag
+     * MPI_ANY_TAG and count 0 (MPI-3.1 3.11; MPICH's pt2pt/probenull) */
+    MPI_Status ps = { .MPI_SOURCE = -7, .MPI_TAG = -7 }, bs = ps;
+    int flag = 0, pc = -1, bc = -1;
+    MPI_Iprobe(MPI_PROC_NULL, 10, MPI_COMM_WORLD, &flag, &ps);
+    MPI_Get_count(&ps, MPI_INT, &pc);
+    if (flag)                        /* MPI_Probe would wait for ever where Iprobe finds nothing */
+        MPI_Probe(MPI_PROC_NULL, 10, MPI_COMM_WORLD, &bs);
+    MPI_Get_count(&bs, MPI_INT, &bc);
+    check("probe of MPI_PROC_NULL", flag && ps.MPI_SOURCE == MPI_PROC_NULL && ps.MPI_TAG == MPI_ANY_TAG && pc == 0 &&
+                                    bs.MPI_SOURCE == MPI_PROC_NULL && bs.MPI_TAG == MPI_ANY_TAG && bc == 0);
 }
 
 int main(int argc, char **argv)
