@@ -5,30 +5,59 @@
 #include <string.h>
 #include "mpii.h"
 
-#define MPII_MAX_GROUPS 64
-static struct { int used, n; int *node; } groups[MPII_MAX_GROUPS] = { [0] = { .used = 1 } };
+/* The table of groups grows as a program makes them (MPICH's
+ * group/groupcreate holds thousands at once); entry 0 is MPI_GROUP_EMPTY. */
+struct group { int used, n; int *node; };
+static struct group empty_only[1] = { { .used = 1 } };
+static struct group *groups = empty_only;
+static int ngroups = 1;
 
 static int group_ok(MPI_Group g)
 {
-    return g >= 0 && g < MPII_MAX_GROUPS && groups[g].used;
+    return g >= 0 && g < ngroups && groups[g].used;
+}
+
+/* A free entry of the table, which doubles when it is full; 0 if there is
+ * no memory for it. */
+static int free_entry(void)
+{
+    for (int g = 1; g < ngroups; g++)
+        if (!groups[g].used)
+            return g;
+    int n = 2 * ngroups < 16 ? 16 : 2 * ngroups;
+    struct group *t = malloc((size_t)n * sizeof *t);
+    if (!t)
+        return 0;
+    memcpy(t, groups, (size_t)ngroups * sizeof *t);
+    memset(t + ngroups, 0, (size_t)(n - ngroups) * sizeof *t);
+    if (groups != empty_only)
+        free(groups);
+    groups = t;
+    int g = ngroups;
+    ngroups = n;
+    return g;
 }
 #define GROUP_OR_ERR(g)                                                                        \
     if (!group_ok(g))                                                                          \
     return mpii_err(MPI_COMM_WORLD, MPI_ERR_GROUP, "group %d is not valid", g)
 
-/* A new group of n nodes (node[] copied), in *out. */
+/* A new group of n nodes (node[] copied), in *out; a group of none is
+ * MPI_GROUP_EMPTY, as MPICH and Open MPI give it (MPI-3.1 6.3.2 so has
+ * MPI_Group_incl of none). */
 static int group_new(const int *node, int n, MPI_Group *out)
 {
-    int g = 1;
-    while (g < MPII_MAX_GROUPS && groups[g].used)
-        g++;
-    if (g == MPII_MAX_GROUPS)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d groups at once", MPII_MAX_GROUPS);
+    if (n == 0) {
+        *out = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    int g = free_entry();
+    if (!g)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d groups at once", ngroups + 1);
     int *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
     if (!copy)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d bytes for a group", (int)(n * sizeof *copy));
     memcpy(copy, node, (size_t)n * sizeof *copy);
-    groups[g] = (typeof(groups[0])){ .used = 1, .n = n, .node = copy };
+    groups[g] = (struct group){ .used = 1, .n = n, .node = copy };
     *out = g;
     return MPI_SUCCESS;
 }
@@ -161,8 +190,10 @@ int MPI_Group_free(MPI_Group *group)
     MPII_ENTER("MPI_Group_free");
     OUT_OR_ERR(MPI_COMM_WORLD, group);
     GROUP_OR_ERR(*group);
-    if (*group == MPI_GROUP_EMPTY)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_GROUP_EMPTY cannot be freed");
+    if (*group == MPI_GROUP_EMPTY) {  /* as a constructor gives it: nothing to free, as in MPICH and Open MPI */
+        *group = MPI_GROUP_NULL;
+        return MPI_SUCCESS;
+    }
     free(groups[*group].node);
     groups[*group].used = 0;
     *group = MPI_GROUP_NULL;

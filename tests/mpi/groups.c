@@ -5,7 +5,8 @@
  * difference in the first group's order; a range (first, last, stride)
  * in its order); tests/mpi/run.sh compares them with Open MPI's. A
  * communicator of each of two disjoint groups, made at once, and one of a
- * group made by every rank, members or not. Needs
+ * group made by every rank, members or not. Groups of none; many groups.
+ * Needs
  * 2 ranks or more. */
 #include <mpi.h>
 #include <stdio.h>
@@ -132,6 +133,34 @@ int main(int argc, char **argv)
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &wtime_global, &flag2);
     check("attr tag_ub", flag1 && *tag_ub >= 32767);
     check("attr wtime_is_global", flag2 == 0 || (flag2 == 1 && (*wtime_global == 0 || *wtime_global == 1)));
+
+    /* a group of none is MPI_GROUP_EMPTY (MPI_Group_incl of none, MPI-3.1
+     * 6.3.2; an exclusion of all, as MPICH and Open MPI give it), which the
+     * program may free as it frees what it made */
+    MPI_Group ginc, gexc;
+    int *everyone = malloc(size * sizeof *everyone);
+    for (int i = 0; i < size; i++)
+        everyone[i] = i;
+    MPI_Group_incl(world, 0, everyone, &ginc);
+    MPI_Group_excl(world, size, everyone, &gexc);
+    int empty_ok = ginc == MPI_GROUP_EMPTY && gexc == MPI_GROUP_EMPTY;
+    empty_ok &= MPI_Group_free(&gexc) == MPI_SUCCESS && gexc == MPI_GROUP_NULL;
+    check("empty groups", empty_ok);
+    free(everyone);
+
+    /* 300 groups at once, each of the first i % size + 1 ranks (MPICH's
+     * group/groupcreate holds thousands) */
+    MPI_Group many[300];
+    int many_ok = 1;
+    for (int i = 0; i < 300; i++) {
+        int r[1][3] = { { 0, i % size, 1 } }, n_in = 0;
+        many_ok &= MPI_Group_range_incl(world, 1, r, &many[i]) == MPI_SUCCESS;
+        MPI_Group_size(many[i], &n_in);
+        many_ok &= n_in == i % size + 1;
+    }
+    for (int i = 0; i < 300; i++)
+        many_ok &= MPI_Group_free(&many[i]) == MPI_SUCCESS;
+    check("300 groups at once", many_ok);
 
     MPI_Group *all[] = { &evens, &odds, &un, &un2, &inter, &diff, &rng, &rngx, &rev, &world };
     for (unsigned i = 0; i < sizeof all / sizeof *all; i++)
