@@ -388,18 +388,87 @@ static void take(struct req *q)
     unpack_into_user(q);
 }
 
+static int take_in_order(struct req *q, int *took);
+
+/* The first message there (held, then in the NIC) of (src, tag) on ctx:
+ * its node and wire tag; 0 if none. */
+static int first_there(const struct mpii_comm *c, uint32_t ctx, int src, int tag, int *node, uint32_t *wire)
+{
+    int from = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
+    uint32_t w = mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag);
+    uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
+    struct held *h = held_find(from, w, mask, NULL);
+    struct net_status ns;
+    if (h) {
+        *node = h->node;
+        *wire = h->wire;
+        return 1;
+    }
+    if (!net_probe_masked(from, (int)w, mask, &ns))
+        return 0;
+    *node = ns.src;
+    *wire = (uint32_t)ns.tag;
+    return 1;
+}
+
+/* The earliest pending receive posted before `before` that the message
+ * (node, wire) on ctx matches; NULL if none. */
+static struct req *owner_of(const struct mpii_comm *c, uint32_t ctx, int node, uint32_t wire, unsigned long before)
+{
+    for (int i = posted_head; i >= 0 && reqs[i].seq < before; i = reqs[i].next) {
+        struct req *r = &reqs[i];
+        if (&mpii_comms[r->comm] == c && r->ctx == ctx && (r->src == MPI_ANY_SOURCE || c->world[r->src] == node) &&
+            (r->tag == MPI_ANY_TAG || r->tag == (int)(wire & MPII_TAG_MASK)))
+            return r;
+    }
+    return NULL;
+}
+
+/* MPI's order rule (MPI-3.1 3.5): a message goes to the earliest posted
+ * receive it matches. So while the first message there of (src, tag) is
+ * an earlier receive's, that receive takes its own first message (its
+ * earlier ones settled the same way first); then what is first is the
+ * caller's. Matching each message, not each receive's pattern, keeps to
+ * the rule when messages arrive while receives are looked at. */
+static void __attribute__((noinline)) hand_over(const struct mpii_comm *c, uint32_t ctx, int src, int tag,
+                                                unsigned long before, int *took)
+{
+    int node;
+    uint32_t wire;
+    struct req *owner;
+    while (first_there(c, ctx, src, tag, &node, &wire) && (owner = owner_of(c, ctx, node, wire, before)) != NULL)
+        take_in_order(owner, took);
+}
+
+/* Pending receive q takes its first message, once every message there
+ * before it that an earlier receive matches went there; 1 if it did, 0
+ * if no message of its is left there (an earlier receive took what was),
+ * and it still waits. *took counts the receives that took one, q too. */
+static int __attribute__((noinline)) take_in_order(struct req *q, int *took)
+{
+    const struct mpii_comm *c = &mpii_comms[q->comm];
+    int node;
+    uint32_t wire;
+    hand_over(c, q->ctx, q->src, q->tag, q->seq, took);
+    if (!first_there(c, q->ctx, q->src, q->tag, &node, &wire))
+        return 0;
+    take(q);                         /* the message found, which no later arrival can pass */
+    ++*took;
+    return 1;
+}
+
 /* Earlier pending receives overlapping the pattern whose messages are
- * there take them, in posting order; 1 if one of them still waits. *took
- * counts those that took one. */
+ * there take them, in posting order (each its own: take_in_order); 1 if
+ * one of them still waits. *took is nonzero if one took one. */
 static int settle(const struct mpii_comm *c, uint32_t ctx, int src, int tag, unsigned long before, int *took)
 {
     int waiting = 0;
     for (int i = posted_head, next; i >= 0 && reqs[i].seq < before; i = next) {
-        next = reqs[i].next;         /* take() unlinks i */
+        next = reqs[i].next;         /* take_in_order() unlinks i and earlier ones only */
         if (!overlaps(&reqs[i], c, ctx, src, tag))
             continue;
         if (mpii_arrived(c, reqs[i].ctx, reqs[i].src, reqs[i].tag)) {
-            take(&reqs[i]);
+            waiting |= !take_in_order(&reqs[i], took);
             ++*took;
         } else
             waiting = 1;
@@ -434,8 +503,8 @@ static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int
             break;                   /* nothing else can take it: block in the NIC */
         if (mpii_arrived(c, ctx, src, tag)) {
             took = 0;
-            settle(c, ctx, src, tag, seq, &took);
-            if (!took)               /* no earlier receive took what arrived meanwhile */
+            hand_over(c, ctx, src, tag, seq, &took);
+            if (!took)               /* what is first is no earlier receive's */
                 break;
             continue;
         }
@@ -457,8 +526,8 @@ static int complete_recv(struct req *q)
         }
         if (mpii_arrived(c, q->ctx, q->src, q->tag)) {
             took = 0;
-            settle(c, q->ctx, q->src, q->tag, q->seq, &took);
-            if (!took)               /* no earlier receive took what arrived meanwhile */
+            hand_over(c, q->ctx, q->src, q->tag, q->seq, &took);
+            if (!took)               /* what is first is no earlier receive's */
                 take(q);
             continue;
         }

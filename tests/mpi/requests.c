@@ -12,6 +12,9 @@
  *            contiguous, 40 of 2 MB of data each: 80 MB in all, more
  *            than a node's heap, so none may keep memory; MPI_Iprobe and
  *            MPI_Probe of MPI_PROC_NULL find it at once (3.11)
+ *   order    receives from MPI_ANY_SOURCE with MPI_ANY_TAG, completed by
+ *            MPI_Waitany, each get the message they match in posting
+ *            order (3.5)
  * One of them as argv[1], all without. Needs 2 ranks or more. */
 #include <mpi.h>
 #include <stdio.h>
@@ -121,6 +124,42 @@ static void procnull(void)
                                     bs.MPI_SOURCE == MPI_PROC_NULL && bs.MPI_TAG == MPI_ANY_TAG && bc == 0);
 }
 
+/* Receives posted from MPI_ANY_SOURCE with MPI_ANY_TAG, 30 of lengths
+ * 30 down to 1, completed by MPI_Waitany while rank 0 sends messages of
+ * those lengths in that order: each receive gets the message of its
+ * length, the one matching it in posting order (MPI-3.1 3.5; MPICH's
+ * pt2pt/anyall), however the messages arrive while the library looks. */
+#define NORD 30
+static void order(void)
+{
+    static int buf[NORD][NORD];
+    int ok = 1;
+    if (rank == 0) {
+        for (int i = 0; i < NORD; i++)
+            for (int j = 0; j < NORD; j++)
+                buf[i][j] = i * NORD + j;
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < NORD; i++)
+            MPI_Send(buf[i], NORD - i, MPI_INT, 1, 3, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Request r[NORD];
+        for (int i = 0; i < NORD; i++)
+            MPI_Irecv(buf[i], NORD - i, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r[i]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int k = 0; k < NORD; k++) {
+            int idx = -1, cnt = -1;
+            MPI_Status st;
+            ok &= MPI_Waitany(NORD, r, &idx, &st) == MPI_SUCCESS && idx >= 0;
+            if (idx < 0)
+                break;
+            MPI_Get_count(&st, MPI_INT, &cnt);
+            ok &= cnt == NORD - idx && buf[idx][0] == idx * NORD && buf[idx][cnt - 1] == idx * NORD + cnt - 1;
+        }
+    } else
+        MPI_Barrier(MPI_COMM_WORLD);
+    check("wildcard receives in posting order", ok);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -137,6 +176,8 @@ int main(int argc, char **argv)
         freed(to, from);
     if (!*only || !strcmp(only, "procnull"))
         procnull();
+    if (!*only || !strcmp(only, "order"))
+        order();
     if (rank == 0)
         printf(fails ? "requests: FAILED\n" : "requests: all ok\n");
     MPI_Finalize();
