@@ -819,6 +819,14 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MP
     return isend_call(buf, count, t, dest, tag, comm, request, 1);
 }
 
+/* Ready mode: the matching receive is posted (the program's promise), so
+ * the eager send is what a standard one is (MPI-3.1 3.7.2). */
+int MPI_Irsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Irsend");
+    return isend_call(buf, count, t, dest, tag, comm, request, 0);
+}
+
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     MPII_ENTER("MPI_Ibsend");

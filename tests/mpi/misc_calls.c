@@ -2,7 +2,8 @@
  * (14.2.4), the MPI_Count forms MPI_Type_size_x, MPI_Type_get_extent_x,
  * MPI_Type_get_true_extent_x and MPI_Get_elements_x (4.1.5, 4.1.8,
  * 4.1.11), MPI_Status_set_elements(_x) and MPI_Status_set_cancelled
- * (13.3), MPI_Type_set_name and MPI_Type_get_name (6.8; a type made
+ * (13.3), MPI_Irsend (3.7.2), MPI_Comm_test_inter (6.6.1),
+ * MPI_Type_set_name and MPI_Type_get_name (6.8; a type made
  * from a named one is left out: Open MPI 4.1 names it "Dup ..." where the
  * standard gives an unnamed type the empty name). Each result is
  * checked against the standard's values for a vector of 3 blocks of 2
@@ -124,6 +125,21 @@ int main(int argc, char **argv)
     MPI_Type_get_name(pair, name, &len);
     check("a new type is unnamed", len == 0 && name[0] == 0);
     MPI_Type_free(&pair);
+    /* MPI_Irsend (3.7.2): the receive posted before the barrier, the
+     * ready-mode send after it; MPI_Comm_test_inter (6.6.1) of
+     * intracommunicators is false */
+    int rs = rank * 7, rr = -1, inter = -1, inter2 = -1;
+    MPI_Request rq[2];
+    MPI_Comm dupw;
+    MPI_Irecv(&rr, 1, MPI_INT, from, 11, MPI_COMM_WORLD, &rq[0]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Irsend(&rs, 1, MPI_INT, to, 11, MPI_COMM_WORLD, &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dupw);
+    MPI_Comm_test_inter(MPI_COMM_WORLD, &inter);
+    MPI_Comm_test_inter(dupw, &inter2);
+    MPI_Comm_free(&dupw);
+    check("irsend, comm_test_inter", rr == from * 7 && inter == 0 && inter2 == 0);
     if (rank == 0)
         printf(fails ? "misc_calls: FAILED\n" : "misc_calls: all ok\n");
     MPI_Finalize();
