@@ -368,7 +368,7 @@ static int reduce_p2p(MPI_Comm comm, struct mpii_comm *c, const void *send, void
             memcpy(x, send, len);
         else
             e = RECV(x, len, r);
-        if (!e && r < c->size - 1 && mpii_reduce_local(in, acc, count, t, op))
+        if (!e && r < c->size - 1 && mpii_reduce(in, acc, count, t, op))
             e = mpii_err(comm, MPI_ERR_OP, "operator %d does not apply to datatype %d", op, t);
     }
     if (!e)
@@ -553,7 +553,7 @@ static int scan_p2p(MPI_Comm comm, struct mpii_comm *c, const void *send, void *
     unsigned char *out = scratch(comm, len, &e);
     if (out && !e) {
         memcpy(out, send, len);
-        if (c->rank > 0 && mpii_reduce_local(prefix, out, count, t, op))
+        if (c->rank > 0 && mpii_reduce(prefix, out, count, t, op))
             e = mpii_err(comm, MPI_ERR_OP, "operator %d does not apply to datatype %d", op, t);
         if (!e && c->rank < c->size - 1)
             e = SEND(out, len, c->rank + 1);

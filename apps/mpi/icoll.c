@@ -193,7 +193,7 @@ static int rounds(struct mpii_sched *s, int block)
             struct sop *o = &s->ops[i];
             if (o->kind == S_COPY && o->dst != o->src)
                 memmove(o->dst, o->src, o->len);
-            if (o->kind == S_REDUCE && mpii_reduce_local(o->src, o->dst, o->count, o->type, o->op))
+            if (o->kind == S_REDUCE && mpii_reduce(o->src, o->dst, o->count, o->type, o->op))
                 s->err = mpii_err(s->comm, MPI_ERR_OP, "operator %d does not apply to datatype %d", o->op, o->type);
         }
         s->next = end < s->n ? end + 1 : end;

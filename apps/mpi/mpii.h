@@ -164,6 +164,7 @@ int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...) __attribute__((format
  * data into out, contiguous; mpii_unpack puts bytes of data back. */
 int mpii_type_size(MPI_Datatype t);
 int mpii_basic_size(MPI_Datatype t);
+int mpii_basic_align(MPI_Datatype t);
 int mpii_type_contig(MPI_Datatype t);
 int mpii_type_usable(MPI_Datatype t);
 MPI_Aint mpii_type_extent(MPI_Datatype t);   /* 0 for an unknown handle */
@@ -236,8 +237,15 @@ int mpii_scatter_linear(struct mpii_comm *c, const void *send, const int *counts
 int *mpii_even_counts(MPI_Comm comm, int n, int *e);
 
 /* Reduction: y = x op y elementwise over n elements of type t; 0, or -1
- * if op does not apply to t. */
+ * if op does not apply to t. mpii_reduce_local takes the user operators
+ * and the types before long double, mpii_reduce_more long double,
+ * MPI_OFFSET and the complex types (apps/mpi/dtype.c); mpii_reduce either. */
 int mpii_reduce_local(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op);
+int mpii_reduce_more(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op);
+static inline int mpii_reduce(const void *x, void *y, int n, MPI_Datatype t, MPI_Op op)
+{
+    return mpii_reduce_local(x, y, n, t, op) && mpii_reduce_more(x, y, n, t, op) ? -1 : 0;
+}
 /* MPI_SUCCESS if op applies to t, else the error of comm for MPI_ERR_OP. */
 int mpii_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype t);
 

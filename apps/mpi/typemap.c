@@ -67,7 +67,7 @@ static const struct dtype *view(MPI_Datatype t, struct dtype *tmp, struct blk *b
     int sz = mpii_basic_size(t);
     if (sz) {
         *b = (struct blk){ 0, sz };
-        int pair = t >= MPI_2INT && t <= MPI_SHORT_INT;   /* a value and an int: two elements */
+        int pair = t >= MPI_2INT && t <= MPI_LONG_DOUBLE_INT;   /* a value and an int: two elements */
         *tmp = (struct dtype){ .used = 1, .committed = 1, .size = sz, .extent = sz, .align = sz > 8 ? 8 : sz,
                                .nelem = pair ? 2 : 1, .esize = !pair ? sz : t == MPI_2INT || t == MPI_FLOAT_INT ? 4 : 0,
                                .nblk = 1, .blk = b };
@@ -187,8 +187,9 @@ static int build(int n, const MPI_Aint *disp, const int *lens, const MPI_Datatyp
         struct dtype tmp;
         struct blk b;
         const struct dtype *d = view(types[one_type ? 0 : i], &tmp, &b);
-        if (d->align > t->align)
-            t->align = d->align;
+        int align = mpii_basic_size(types[one_type ? 0 : i]) ? mpii_basic_align(types[one_type ? 0 : i]) : d->align;
+        if (align > t->align)        /* a basic type's is its C type's (view's is its size up to 8) */
+            t->align = align;
         if (lens[i] && d->nelem) {   /* elements for MPI_Get_elements */
             t->nelem += lens[i] * d->nelem;
             t->esize = t->esize == -1 || t->esize == d->esize ? d->esize : 0;
@@ -697,7 +698,8 @@ static int take(MPI_Datatype t, MPI_Aint n, struct budget *b)
     int slot = t - MPII_FIRST_DERIVED;
     if (slot < 0) {                  /* a basic type, or a pair's value then its int */
         MPI_Aint value = d->nelem == 2 ? (t == MPI_DOUBLE_INT ? (MPI_Aint)sizeof(double) : t == MPI_SHORT_INT
-                                          ? (MPI_Aint)sizeof(short) : t == MPI_LONG_INT ? (MPI_Aint)sizeof(long) : 4)
+                                          ? (MPI_Aint)sizeof(short) : t == MPI_LONG_INT ? (MPI_Aint)sizeof(long)
+                                          : t == MPI_LONG_DOUBLE_INT ? (MPI_Aint)sizeof(long double) : 4)
                                       : d->size;
         if (d->nelem == 2 && b->bytes >= value) {
             b->bytes -= value;
@@ -863,7 +865,9 @@ static const char *const basic_names[] = {
     [MPI_INT64_T] = "MPI_INT64_T", [MPI_UINT64_T] = "MPI_UINT64_T", [MPI_PACKED] = "MPI_PACKED",
     [MPI_C_BOOL] = "MPI_C_BOOL", [MPI_WCHAR] = "MPI_WCHAR", [MPI_AINT] = "MPI_AINT", [MPI_COUNT] = "MPI_COUNT",
     [MPI_2INT] = "MPI_2INT", [MPI_FLOAT_INT] = "MPI_FLOAT_INT", [MPI_DOUBLE_INT] = "MPI_DOUBLE_INT",
-    [MPI_LONG_INT] = "MPI_LONG_INT", [MPI_SHORT_INT] = "MPI_SHORT_INT",
+    [MPI_LONG_INT] = "MPI_LONG_INT", [MPI_SHORT_INT] = "MPI_SHORT_INT", [MPI_LONG_DOUBLE_INT] = "MPI_LONG_DOUBLE_INT",
+    [MPI_LONG_DOUBLE] = "MPI_LONG_DOUBLE", [MPI_OFFSET] = "MPI_OFFSET", [MPI_C_FLOAT_COMPLEX] = "MPI_C_FLOAT_COMPLEX",
+    [MPI_C_DOUBLE_COMPLEX] = "MPI_C_DOUBLE_COMPLEX", [MPI_C_LONG_DOUBLE_COMPLEX] = "MPI_C_LONG_DOUBLE_COMPLEX",
 };
 static char basic_named[sizeof basic_names / sizeof basic_names[0]][MPI_MAX_OBJECT_NAME];
 

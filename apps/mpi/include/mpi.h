@@ -152,6 +152,16 @@ typedef struct MPI_Status {
 #define MPI_DOUBLE_INT         30
 #define MPI_LONG_INT           31
 #define MPI_SHORT_INT          32
+#define MPI_LONG_DOUBLE_INT    33
+/* more basic C types (MPI-3.1 3.2.2): long double and the complex types
+ * are the node's own, 8 or 16 bytes (long double is a double on an ARM
+ * node, a quad on a RISC-V one) */
+#define MPI_LONG_DOUBLE        34
+#define MPI_OFFSET             35
+#define MPI_C_FLOAT_COMPLEX    36
+#define MPI_C_COMPLEX          MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX   37
+#define MPI_C_LONG_DOUBLE_COMPLEX 38
 
 /* Reduction operators */
 #define MPI_OP_NULL 0
