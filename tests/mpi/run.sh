@@ -323,6 +323,20 @@ error_in_place_return() {
   returns_as_wanted inplaces 000 001
 }
 error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
+# The library's limits end the call with MPI_ERR_INTERN naming them, as
+# docs/mpi.md's "Limits of this version" says.
+error_limits() {
+  local mode node what page
+  while IFS='|' read -r mode node what page; do
+    fails_naming "$mode" "$node" "MPI_ERR_INTERN: more than [0-9]* $what"
+    doc_figure docs/mpi.md "$what" "$(thousands "$(grep -o "more than [0-9]* $what" "$TMP/emu.out" | grep -o '[0-9]*')")" \
+      "${page%%|*}" "${page#*|}"
+  done <<'EOF'
+comms|0|communicators at once|64|At most @ communicators at once
+ctxs|0|communicators made in one run|4,096|and @ made in one run
+dtypes|1|derived datatypes at once|256|At most @ derived datatypes at once
+EOF
+}
 error_c_abort() { fails_naming cabort 3 "MPI error: rank 3: abort: signal 6"; }
 error_out_of_memory() {
   emu errors arm 4 oom; local rc=$?
@@ -633,7 +647,7 @@ worked_example_as_written() {
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_figures_of_the_docs alltoall_latency_mixed_16 \
-         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist mpicc_requires_main unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
