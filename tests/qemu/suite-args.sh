@@ -43,7 +43,7 @@ args_list_apps() {
   ws --list-apps > "$TMP/l" 2>&1; expect '[ $? = 0 ]'
   expect 'grep -q "^  pingpong .*(ARGS: a=<node> \[0\], b=<node> \[p-1\], len=<bytes> \[256\], iters=1\.\.1000000 \[4\])$" "$TMP/l"' \
          "$(grep pingpong "$TMP/l")"
-  expect 'grep -q "^  crash .*kind=dabort|store|undef|pabort|panic|semihost|scribble|mark|forge|taint|peek|reset|off \[dabort\], addr=0\.\.2147483647 \[16\])$" "$TMP/l"' \
+  expect 'grep -q "^  crash .*kind=dabort|store|undef|pabort|panic|semihost|scribble|mark|forge|taint|peek|fakefault|reset|off \[dabort\], addr=0\.\.2147483647 \[16\])$" "$TMP/l"' \
          "$(grep crash "$TMP/l")"
   expect 'grep -q "^  hello  *every node prints its rank and coordinates$" "$TMP/l"'
   expect '[ "$(grep -c "^  alltoall_.*(ARGS: len=<bytes> \[1024\], sync=0\.\.1 \[1\], runs=1\.\.10000 \[1\], oneshot=0\.\.1 \[0\], corrupt=<node>)$" "$TMP/l")" = "$(grep -c "^COLL_ALGO(alltoall," apps/coll/algos.def)" ]'
