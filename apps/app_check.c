@@ -49,7 +49,7 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len, 
 /* len outside what the operation could take at all: what this algorithm
  * takes on this machine, as the checks give it for the longest length the
  * operation could take, or else that range. */
-static void len_refused(const char *app, int restr, const struct app_shape *sh, long len, int es,
+static void len_refused(const char *app, int restr, const struct app_shape *sh, long len, int es, const char *ename,
                         unsigned long msg_max, const char *shape_s, char *err, size_t errlen)
 {
     const struct coll_algo *a = coll_find_app(app);
@@ -58,12 +58,15 @@ static void len_refused(const char *app, int restr, const struct app_shape *sh, 
     unsigned long most = whole || es > 1 ? APP_NODE_HEAP_BYTES : msg_max;
     char tight[512];
     const char *acc;
+    char elems[96] = "";                 /* a vector's: len is also a whole number of elements */
+    if (es > 1)
+        snprintf(elems, sizeof elems, ", a multiple of %d (%s elements)", es, ename);
     if (app_check(app, restr, sh, (long)most, msg_max, tight, sizeof tight) &&
         (acc = strstr(tight, "; accepted: len=")))
-        snprintf(err, errlen, "app %s: len=%ld is not a %s it takes on %s%s", app, len, what, shape_s, acc);
+        snprintf(err, errlen, "app %s: len=%ld is not a %s it takes on %s%s%s", app, len, what, shape_s, acc, elems);
     else
-        snprintf(err, errlen, "app %s: len=%ld is not a %s from %d to %lu bytes%s", app, len, what, es, most,
-                 es > 1 || whole ? " (node memory)" : " (the largest message, --msg-max)");
+        snprintf(err, errlen, "app %s: len=%ld is not a %s from %d to %lu bytes%s%s", app, len, what, es, most,
+                 es > 1 || whole ? " (node memory)" : " (the largest message, --msg-max)", elems);
 }
 
 /* A word where a number goes: what the key takes. */
@@ -203,7 +206,7 @@ int app_check(const char *app, int restr, const struct app_shape *sh, long len,
                  ? APP_NODE_HEAP_BYTES : msg_max, es > 1 || a->op == COLL_BCAST || a->op == COLL_MCAST
                  ? " (node memory)" : " (the largest message, --msg-max)");
 #else
-        len_refused(app, restr, sh, len, es, msg_max, shape_s, err, errlen);
+        len_refused(app, restr, sh, len, es, coll_dtype_names[cx.dtype], msg_max, shape_s, err, errlen);
 #endif
         return -1;
     }

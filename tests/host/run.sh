@@ -469,6 +469,15 @@ gdb_without_a_run_says_so() {
 # A machine that would not fit in memory is refused before anything starts,
 # with the estimate and the limit: 64 ARM nodes at 16.75 MiB, 1 MiB of NIC
 # memory and 128 KiB of the router's each, plus 33 MiB their QEMUs share and 8 MiB, are 1185 MiB.
+# A vector's length out of range names both rules: the range, and that it
+# is a whole number of the type's elements (a length in range but not a
+# multiple has its own refusal, which says so too).
+vector_length_names_its_elements() {
+  refused --nodes 4 --app allreduce_ring --args len=3 -- \
+    "app allreduce_ring: len=3 is not a vector length it takes on torus 2x2; accepted: len=4\.\.[0-9]+, a multiple of 4 \(int elements\)$"
+  refused --nodes 4 --app allreduce_ring --args 'len=2 type=double' -- "accepted: len=8\.\.[0-9]+, a multiple of 8 \(double elements\)$"
+  refused --nodes 4 --app allreduce_ring --args len=6 -- "len=6 is not a whole number of int elements \(4 bytes each\); accepted: a multiple of 4, such as len=4$"
+}
 too_big_for_memory() {
   refused --nodes 64 --mem-limit 1000 -- "64 nodes need about 1185 MiB of host memory \(17152 KiB per ARM node and 33 MiB for all.*more than the 1000 MiB of --mem-limit"
   # the costs named are those of the ISAs the run uses: 8 RISC-V nodes at
@@ -1004,7 +1013,7 @@ readme_quotes_a_build_line() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted too_big_for_memory vector_length_names_its_elements check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks heatmap_title_names_the_args heatmap_run_with_a_slash gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs readme_quotes_the_memory_estimates boards_md_names_every_template_placeholder arbitration_table_of_the_docs readme_quotes_a_build_line; do t $x $x; done
