@@ -517,13 +517,6 @@ static int check_memory(struct run *rn)
     return -1;
 }
 
-/* wormsim-mpi: ranks on one host share its memory (--mem-limit is a
- * host's). After each rank's check_memory passed, every rank's need
- * (what must fit) and limit go to every rank; a host whose ranks need
- * more together than its limit (the least they read) refuses the run,
- * said once, by its first rank. Rank 0 keeps for the router's messages
- * only what its host's ranks leave, and says each host's sum (--check).
- * Returns 1 on every rank if every host holds its ranks, else 0. */
 /* The lowest rank on rank r's host. */
 static int host_first_rank(int r)
 {
@@ -533,6 +526,13 @@ static int host_first_rank(int r)
     return f;
 }
 
+/* wormsim-mpi: ranks on one host share its memory (--mem-limit is a
+ * host's). After each rank's check_memory passed, every rank's need
+ * (what must fit) and limit go to every rank; a host whose ranks need
+ * more together than its limit (the least they read) refuses the run,
+ * said once, by its first rank. Rank 0 keeps for the router's messages
+ * only what its host's ranks leave, and says each host's sum (--check).
+ * Returns 1 on every rank if every host holds its ranks, else 0. */
 static int ranks_fit_their_hosts(struct run *rn)
 {
     int n = link_size(), me = link_rank(), root_ok;
