@@ -39,10 +39,13 @@
 #   timeout     wall-clock limit of one run, 1..86400 seconds  default 600 + nodes
 #   big_nodes   a run of more nodes runs alone                 default 128
 # Two keys are for the sweep's report (make report SWEEP=NAME,
-# experiments/report/sweepdef.py) and the sweep ignores them, wherever
-# they stand: `compare = APP APP.. [by COLUMN]` (the winner per cell;
-# more than one line may compare) and `paper = FILE [by COLUMN]` (a
-# paper's table of times in seconds, experiments/paper/).
+# experiments/report/sweepdef.py), wherever they stand: `compare = APP
+# APP.. [by COLUMN]` (the winner per cell; more than one line may compare)
+# and `paper = FILE [by COLUMN]` (a paper's table of times in seconds,
+# experiments/paper/). The sweep runs nothing for them, but refuses,
+# before any run, one the report would refuse: a compare of an app no
+# apps line names or by a column results.csv lacks, a paper table that is
+# missing or lacks its column.
 #
 # Output DIR/results.csv: a header, then one row per finished run (the
 # columns are listed in COLUMNS below and in docs/results.md). A row is
@@ -133,7 +136,7 @@ declare -A G=()      # current group's values
 declare -A D0=([len]=1024 [net]="" [topo]=torus [preset]=default [port_model]="" [arch]=arm [args]="" [timeout]="" [big_nodes]=128)
 declare -A D=()      # the defaults: D0, then the keys before the first header
 for k in "${!D0[@]}"; do D[$k]=${D0[$k]}; done
-groups=(); RUNS=()
+groups=(); RUNS=(); REPORT_LINES=0
 lineno=0; group=""; ingroup=0
 
 bad() { echo "sweep: $DEF:$lineno: $*" >&2; exit 2; }
@@ -289,7 +292,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   fi
   [[ "$line" =~ ^([A-Za-z_]+)[[:space:]]*=[[:space:]]*(.*)$ ]] || bad "not 'key = value' or '[group]': $line"
   k=${BASH_REMATCH[1]}; v=${BASH_REMATCH[2]}
-  [[ " $REPORT_KEYS " != *" $k "* ]] || continue
+  [[ " $REPORT_KEYS " != *" $k "* ]] || { REPORT_LINES=1; continue; }
   [[ " $KEYS_OK " == *" $k "* ]] || bad "unknown key '$k'; accepted: $KEYS_OK $REPORT_KEYS"
   if [ $ingroup = 0 ] && [ ${#G[@]} = 0 ]; then start_group; fi
   # once per group (the keys before the first header are one): a second
@@ -301,6 +304,15 @@ if [ $ingroup = 1 ]; then check_group "$group" $gstart
 else [ ${#G[@]} -gt 0 ] || { lineno=0; bad "empty sweep definition"; }; groups=("$NAME"); check_group "$NAME" 1; fi
 if [ -n "$ONLY" ]; then
   for g in ${ONLY//,/ }; do [[ " ${groups[*]} " == *" $g "* ]] || die "--only: no group '$g'; groups: ${groups[*]}"; done
+fi
+# The report's lines, by the report's own check against the apps lines and
+# the columns written here: a misspelt app or column, or a paper table
+# that is not there, would otherwise be found by make report only, once
+# every run has ended.
+if [ $REPORT_LINES = 1 ]; then
+  command -v python3 > /dev/null ||
+    die "the compare and paper lines of $DEF are checked by the report's code, which needs python3 (Debian package python3)"
+  why=$(python3 -B "$HERE/experiments/report" --check-def "$DEF" --columns "$COLUMNS_CSV" 2>&1) || die "${why#report: }"
 fi
 
 # --- The runs still to do --------------------------------------------------

@@ -4,6 +4,7 @@ for any sweep.
     python3 experiments/report [--results DIR] [--out FILE.md] [--img DIR]
     python3 experiments/report --sweep NAME|DIR|FILE.sweep [--metric COLUMN] [--def FILE.sweep]
                                [--results DIR] [--out FILE.md] [--img DIR]
+    python3 experiments/report --check-def FILE.sweep --columns COLUMN,COLUMN..
 
 (or `cd experiments && python3 -m report ...`; `make results` and `make
 report SWEEP=NAME` run these.)
@@ -28,6 +29,11 @@ paper's table its definition declares (--def, else the copy the sweep
 keeps beside its CSV, DIR/sweep.def, else experiments/NAME.sweep; see
 experiments/report/sweepdef.py); a heatmap of the slowest run when its
 run directory is here; each run not ok with its reason.
+
+With --check-def: checks a sweep definition's compare and paper lines
+against its apps lines and the columns its sweep writes (--columns, the
+header of results.csv), writing nothing; experiments/sweep.sh runs it
+before any run. A line at fault exits 2, naming the file and line.
 
 Needs Python 3 (standard library only), gnuplot (Debian gnuplot-nox) and,
 for the heatmaps (experiments/heatmap.sh), jq.

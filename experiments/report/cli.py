@@ -14,8 +14,10 @@ from .context import ROOT, Context, remove_scratch, shown, warn
 from .csvio import SweepError
 
 VALUES = {"--results": "DIR", "--out": "FILE.md", "--img": "DIR",
-          "--sweep": "NAME|DIR|FILE.sweep", "--metric": "COLUMN", "--def": "FILE.sweep"}
+          "--sweep": "NAME|DIR|FILE.sweep", "--metric": "COLUMN", "--def": "FILE.sweep",
+          "--check-def": "FILE.sweep", "--columns": "COLUMN,COLUMN.."}
 SWEEP_ONLY = ("--metric", "--def")
+CHECK_DEF = ("--check-def", "--columns")   # together, and with no other option
 ACCEPTED = ", ".join("%s %s" % kv for kv in VALUES.items()) + ", -h, --help"
 TOOLS = (("gnuplot", "gnuplot-nox"), ("jq", "jq"))
 
@@ -69,6 +71,11 @@ def parse(argv):
     for o in SWEEP_ONLY:
         if o in opts and "--sweep" not in opts:
             raise UsageError("%s applies to a sweep's report only: give --sweep NAME|DIR too" % o)
+    if any(o in opts for o in CHECK_DEF):
+        others = [o for o in opts if o not in CHECK_DEF + ("help",)]
+        if others or not all(o in opts for o in CHECK_DEF):
+            raise UsageError("--check-def FILE.sweep and --columns COLUMN,COLUMN.. go together, and with no other "
+                             "option%s" % (" (not %s)" % ", ".join(others) if others else ""))
     return opts
 
 
@@ -129,6 +136,20 @@ def sweep_page(opts, tseng_test):
     return out, img
 
 
+def check_definition(definition, header):
+    """Exit status of checking a sweep definition's report lines before
+    its sweep runs (sweep_report.check_definition): 0, or 2 naming the
+    line at fault. Draws nothing, so it needs no gnuplot."""
+    try:
+        if not os.path.isfile(definition):
+            raise SweepError("no sweep definition %s" % definition)
+        sweep_report.check_definition(definition, ROOT, header)
+    except SweepError as e:
+        print("report: %s" % e, file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv):
     """The command's exit status; a stop (SIGTERM, SIGHUP, or Ctrl-C's
     SIGINT) ends it with 128 + the signal's number once its temporary
@@ -156,6 +177,8 @@ def report(argv):
     if opts.get("help"):
         print(USAGE.strip("\n"))
         return 0
+    if "--check-def" in opts:
+        return check_definition(opts["--check-def"], opts["--columns"].split(","))
     problem = missing_tool()
     if problem:
         print("report: " + problem, file=sys.stderr)

@@ -41,16 +41,19 @@ the block length, one line per app; the largest link sharing per step of
 every cell; a heatmap of the slowest run when its run directory is
 there; and each run not ok with its reason (its summary.json's error, or
 the run tool's refusal in its wormsim.out). A sweep definition may
-declare, for its report only (the sweep ignores them;
-experiments/sweep.sh), comparisons, `compare = alltoall_pex alltoall_gen
-by coll_ns`, whose winner the report states per cell, and a
-paper's table, `paper = experiments/paper/thakur.csv by paper_s` (the
-paper's time in seconds, cells named by the columns the table shares with
-results.csv), whose figures it puts beside the emulated ones with the
-error summary of section 1. It reads them from the copy of the definition
-the sweep keeps beside its CSV (`results/NAME/sweep.def`), else from
-`experiments/NAME.sweep`; `DEF=FILE.sweep` (`--def`) names another, and
-a report that finds none says so. The report of a reproduction's sweep
+declare, for its report only (the sweep runs nothing for them, but
+refuses before any run a line the report would refuse: an app no apps
+line names, a column results.csv lacks, a paper's table that is missing
+or lacks its column; experiments/sweep.sh), comparisons, `compare =
+alltoall_pex alltoall_gen by coll_ns`, whose winner the report states per
+cell, and a paper's table, `paper = experiments/paper/thakur.csv by
+paper_s` (the paper's time in seconds, cells named by the columns the
+table shares with results.csv), whose figures it puts beside the
+emulated ones with the error summary of section 1. It reads them from
+the copy of the definition the sweep keeps beside its CSV
+(`results/NAME/sweep.def`), else from `experiments/NAME.sweep`;
+`DEF=FILE.sweep` (`--def`) names another, and a report that finds none
+says so. The report of a reproduction's sweep
 also holds its section of this page, made by the same code.
 
 **Calibrating a preset.** `experiments/calibrate.sh` fits any preset to

@@ -255,7 +255,7 @@ def paper_section(ctx, doc, rows, table, metric):
     """The paper's cells that ran here, emulated beside the paper, with
     the error summary of section 1 (errors.ErrorSummary)."""
     time_column = metric if metric.endswith("_ns") else "coll_ns"
-    paper_rows = csvio.read_rows(table.path, comments=True, required=(table.column,))
+    paper_rows = paper_rows_of(table, list(rows[0]) if rows else paper.KEY_COLUMNS)
     cells = paper.join(paper_rows, rows, table.column, time_column, ctx.shown(table.path))
     run = paper.run_cells(cells)
     keys = paper.key_columns(paper_rows, rows)
@@ -400,13 +400,19 @@ def numeric_columns(rows):
             and all(csvio.is_number(r[c]) or r[c] == "" for r in ok)]
 
 
+def check_column(header, column, path, what):
+    """SweepError unless column is one of the header's; what names the
+    option or line that gave it."""
+    if column not in header:
+        raise SweepError("%s: '%s' is not a column of %s; accepted: %s" % (what, column, path, ", ".join(header)))
+
+
 def check_numeric(rows, column, path, what):
     """SweepError unless column is a column of the rows whose values in
     the ok rows are numbers (or empty); what names the option or line
     that gave it."""
-    if rows and column not in rows[0]:
-        raise SweepError("%s: '%s' is not a column of %s; accepted: %s" % (
-            what, column, path, ", ".join(rows[0])))
+    if rows:
+        check_column(list(rows[0]), column, path, what)
     text = [r[column] for r in csvio.ok_rows(rows) if r[column] != "" and not csvio.is_number(r[column])]
     if text:
         raise SweepError("%s: the column '%s' of %s holds text ('%s'), not numbers; accepted: %s" % (
@@ -426,11 +432,44 @@ def check_comparisons(rows, keys, definition, path):
     column of text would rank every cell as a tie of zeros."""
     known = csvio.first_seen([r["app"] for r in rows] + keys.get("apps", []))
     for c in keys["compare"]:
+        where = c.where or definition
         unknown = [a for a in c.apps if a not in known]
         if unknown:
             raise SweepError("%s: compare: '%s' is no app of this sweep (none of its rows, no apps line); accepted: %s"
-                             % (definition, unknown[0], ", ".join(known)))
-        check_numeric(rows, c.column, path, "%s: compare ... by" % definition)
+                             % (where, unknown[0], ", ".join(known) or "none"))
+        check_numeric(rows, c.column, path, "%s: compare ... by" % where)
+
+
+def paper_rows_of(table, header):
+    """The rows of the definition's paper table, SweepError naming its
+    line when the table lacks its time column or shares no run key with
+    the sweep's header."""
+    where = table.where + ": paper: " if table.where else ""
+    try:
+        rows = csvio.read_rows(table.path, comments=True, required=(table.column,))
+        paper.key_columns(rows, [dict.fromkeys(header)], shown(table.path))
+    except SweepError as e:
+        raise SweepError(where + str(e))
+    return rows
+
+
+def check_definition(definition, root, header):
+    """SweepError for a compare or paper line of a sweep definition that
+    its sweep's results could not satisfy, judged before any run
+    (experiments/sweep.sh): a line it cannot parse, a compare naming an
+    app no apps line runs or a column the sweep does not write (header:
+    the columns it writes), a paper table without its time column or
+    without a run key. A column of text is found by the report, which
+    has the values."""
+    try:
+        keys = sweepdef.report_keys(definition, root)
+    except sweepdef.DefinitionError as e:
+        raise SweepError(str(e))
+    check_comparisons([], keys, definition, "results.csv")
+    for c in keys["compare"]:
+        check_column(header, c.column, "the sweep's results.csv", "%s: compare ... by" % c.where)
+    if keys["paper"]:
+        paper_rows_of(keys["paper"], header)
 
 
 def build(ctx, sweep_arg, sweep_dir, metric, definition, tseng_test):

@@ -1,6 +1,7 @@
 """What a sweep definition (experiments/NAME.sweep; format in
-experiments/sweep.sh) declares for its report. The sweep ignores these
-keys; they may stand anywhere in the file, and compare more than once:
+experiments/sweep.sh) declares for its report. The sweep runs nothing for
+these keys; they may stand anywhere in the file, and compare more than
+once:
 
   compare = APP APP... [by COLUMN]   the winner (smallest COLUMN, default
                                      coll_ns) of these apps per cell
@@ -10,7 +11,10 @@ keys; they may stand anywhere in the file, and compare more than once:
 
 The report refuses a compare whose apps are not the sweep's (its rows'
 or its apps lines') or whose COLUMN is not a column of numbers
-(sweep_report.check_comparisons).
+(sweep_report.check_comparisons). The sweep checks both lines before any
+run (python3 experiments/report --check-def, sweep_report.check_definition),
+against the apps lines and the columns it writes, so that a mistake in
+them is not found only once every run has ended.
 """
 
 import os
@@ -28,18 +32,20 @@ class DefinitionError(Exception):
 
 
 class Comparison:
-    def __init__(self, apps, column):
+    def __init__(self, apps, column, where=""):
         self.apps = apps
         self.column = column
+        self.where = where   # "FILE:LINE" of its line, for the refusals that come later
 
     def __repr__(self):
         return "Comparison(%r, %r)" % (self.apps, self.column)
 
 
 class PaperTable:
-    def __init__(self, path, column):
+    def __init__(self, path, column, where=""):
         self.path = path
         self.column = column
+        self.where = where   # "FILE:LINE" of its line
 
 
 def split_by(value):
@@ -53,21 +59,21 @@ def split_by(value):
     return words, None
 
 
-def parse_compare(value):
+def parse_compare(value, where=""):
     apps, column = split_by(value)
     if len(apps) < 2:
         raise DefinitionError("compare: give two apps or more, e.g. 'compare = alltoall_pex alltoall_gen by coll_ns'")
-    return Comparison(apps, column or DEFAULT_COMPARE_COLUMN)
+    return Comparison(apps, column or DEFAULT_COMPARE_COLUMN, where)
 
 
-def parse_paper(value, root):
+def parse_paper(value, root, where=""):
     words, column = split_by(value)
     if len(words) != 1:
         raise DefinitionError("paper: give one file, e.g. 'paper = experiments/paper/thakur.csv by paper_s'")
     path = words[0] if os.path.isabs(words[0]) else os.path.join(root, words[0])
     if not os.path.isfile(path):
         raise DefinitionError("paper: no file %s" % words[0])
-    return PaperTable(path, column or DEFAULT_PAPER_COLUMN)
+    return PaperTable(path, column or DEFAULT_PAPER_COLUMN, where)
 
 
 def report_keys(path, root):
@@ -84,11 +90,12 @@ def report_keys(path, root):
                 continue
             if not m or m.group(1) not in REPORT_KEYS:
                 continue
+            where = "%s:%d" % (path, number)
             try:
                 if m.group(1) == "compare":
-                    keys["compare"].append(parse_compare(m.group(2)))
+                    keys["compare"].append(parse_compare(m.group(2), where))
                 else:
-                    keys["paper"] = parse_paper(m.group(2), root)
+                    keys["paper"] = parse_paper(m.group(2), root, where)
             except DefinitionError as e:
-                raise DefinitionError("%s:%d: %s" % (path, number, e))
+                raise DefinitionError("%s: %s" % (where, e))
     return keys

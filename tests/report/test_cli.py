@@ -36,6 +36,19 @@ class Options(ScratchTest):
         self.assertEqual(rc, 2)
         self.assertIn("--metric applies to a sweep's report only", err)
 
+    def test_check_def_goes_alone(self):
+        rc, _, err = run(["--check-def", "x.sweep"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--check-def FILE.sweep and --columns COLUMN,COLUMN.. go together", err)
+        rc, _, err = run(["--check-def", "x.sweep", "--columns", "app", "--sweep", "s"])
+        self.assertEqual(rc, 2)
+        self.assertIn("with no other option (not --sweep)", err)
+        rc, _, err = run(["--check-def", self.path("none.sweep"), "--columns", "app"])
+        self.assertEqual((rc, err), (2, "report: no sweep definition %s\n" % self.path("none.sweep")))
+        with open(self.path("ok.sweep"), "w") as f:
+            f.write("apps = a_x a_y\ncompare = a_x a_y by coll_ns\n")
+        self.assertEqual(run(["--check-def", self.path("ok.sweep"), "--columns", "app,coll_ns"]), (0, "", ""))
+
     def test_values_either_way(self):
         self.assertEqual(cli.parse(["--out=x.md", "--img", "d"]), {"--out": "x.md", "--img": "d"})
 

@@ -130,6 +130,37 @@ class Sweep(ScratchTest):
             f.write("apps = a_x a_y a_w\ncompare = a_x a_w\n")
         self.assertIn("No ok run of a_w in this sweep.", self.report(self.path("c.sweep")))
 
+    def test_report_lines_are_judged_before_any_run(self):
+        # the sweep asks check_definition before any run (experiments/sweep.sh):
+        # a compare or paper line the report would refuse once every run had
+        # ended is refused with no row, naming its file and line
+        write_csv(self.path("paper.csv"), [{"app": "a_x", "dims": "4x4", "len": "256", "secs": "1"}])
+        write_csv(self.path("keyless.csv"), [{"machine": "x", "secs": "1"}])
+        header = ["app", "topo", "dims", "len", "status", "coll_ns"]
+        cases = [("compare = a_x a_z\n", "c.sweep:3: compare: 'a_z' is no app of this sweep", "accepted: a_x, a_y"),
+                 ("compare = a_x a_y by col_ns\n", "c.sweep:3: compare ... by: 'col_ns' is not a column of",
+                  "accepted: app, topo, dims, len, status, coll_ns"),
+                 ("compare = a_x\n", "c.sweep:3: compare: give two apps or more", "e.g. 'compare ="),
+                 ("paper = %s\n" % self.path("nosuch.csv"), "c.sweep:3: paper: no file", "nosuch.csv"),
+                 ("paper = %s by paper_s\n" % self.path("paper.csv"), "c.sweep:3: paper: ", "lacks the column paper_s"),
+                 ("paper = %s by secs\n" % self.path("keyless.csv"), "c.sweep:3: paper: ", "shares no run key")]
+        for text, said, also in cases:
+            with open(self.path("c.sweep"), "w") as f:
+                f.write("apps = a_x\n[g]\n" + text + "apps = a_y\n")
+            with self.assertRaises(sweep_report.SweepError, msg=text) as e:
+                sweep_report.check_definition(self.path("c.sweep"), ROOT, header)
+            self.assertIn(said, str(e.exception))
+            self.assertIn(also, str(e.exception))
+        with open(self.path("c.sweep"), "w") as f:
+            f.write("apps = a_x a_y\ncompare = a_x a_y by coll_ns\npaper = %s by secs\n" % self.path("paper.csv"))
+        sweep_report.check_definition(self.path("c.sweep"), ROOT, header)
+        # the report's own refusal of a compare names its line too
+        with open(self.path("c.sweep"), "w") as f:
+            f.write("apps = a_x a_y\n\ncompare = a_x a_y by app\n")
+        with self.assertRaises(sweep_report.SweepError) as e:
+            self.report(self.path("c.sweep"))
+        self.assertIn("c.sweep:3: compare ... by: the column 'app' of", str(e.exception))
+
     def refusal(self, text):
         with open(self.path("c.sweep"), "w") as f:
             f.write("apps = a_x a_y\n" + text)

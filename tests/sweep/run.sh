@@ -189,6 +189,26 @@ args_are_checked_before_any_run() {
   expect '[ $RC = 0 ] && grep -q "4 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
 }
 
+# The report's lines (compare, paper) are the report's to read, but a
+# mistake in one is refused before any run, naming its line: the sweep
+# ran every run and only make report refused the line.
+report_lines_are_checked_before_any_run() {
+  local ok=$'topo = mesh\napps = alltoall_pex alltoall_gen\ndims = 2x2\nlen = 64'
+  bad "$ok"$'\ncompare = alltoall_pex alltoall_gen by coll_nss' \
+    "sweep: $TMP/bad.sweep:5: compare ... by: 'coll_nss' is not a column of the sweep's results.csv; accepted: app, topo, dims, nodes, len"
+  bad "$ok"$'\ncompare = alltoall_pex alltoall_bruck' \
+    "bad.sweep:5: compare: 'alltoall_bruck' is no app of this sweep (none of its rows, no apps line); accepted: alltoall_pex, alltoall_gen"
+  bad $'compare = alltoall_pex\n'"$ok" "bad.sweep:1: compare: give two apps or more"
+  bad "$ok"$'\npaper = experiments/paper/nosuch.csv by paper_s' "bad.sweep:5: paper: no file experiments/paper/nosuch.csv"
+  bad "$ok"$'\npaper = experiments/paper/thakur.csv by seconds' \
+    "bad.sweep:5: paper: $PWD/experiments/paper/thakur.csv lacks the column seconds; its columns: table, app"
+  # every apps line counts for a compare, the defaults' and a group's
+  printf '%s\n' "$ok" 'compare = alltoall_pex alltoall_direct' '[more]' 'apps = alltoall_direct' 'dims = 2x2' \
+    'paper = experiments/paper/thakur.csv by paper_s' > "$TMP/rep.sweep"
+  "$SWEEP" --list -o "$TMP/rep" "$TMP/rep.sweep" > /dev/null 2> "$TMP/e"; RC=$?
+  expect '[ $RC = 0 ] && grep -q "1 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
+}
+
 # The CI slice with one job, then with two: the same rows, the same
 # simulated figures (only wall_s and run_dir may differ).
 slice_runs_and_parallel_is_deterministic() {
@@ -868,6 +888,7 @@ t left_out_runs_are_counted left_out_runs_are_counted
 t port_model_is_the_presets port_model_is_the_presets
 t apps_without_len_are_refused apps_without_len_are_refused
 t args_are_checked_before_any_run args_are_checked_before_any_run
+t report_lines_are_checked_before_any_run report_lines_are_checked_before_any_run
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
