@@ -32,7 +32,8 @@
 #   net         alternatives of `--set` strings separated by | default none
 #               (port_model is a key of its own, not a net setting)
 #   topo        mesh | torus | hypercube | banyan | fattree | dragonfly  default torus
-#   preset      a presets/NAME.conf or a file                  default default
+#   preset      a presets/NAME.conf or a file (its path with   default default
+#               no comma or quote: results.csv holds it)
 #   port_model  one-port | all-port                            default the preset's
 #   arch        arm | riscv | mixed                            default arm
 #   args        extra app arguments, e.g. sync=0               default none
@@ -175,8 +176,11 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   [[ -z "$tmo" || ( "$tmo" =~ ^[1-9][0-9]{0,4}$ && "$tmo" -le 86400 ) ]] || { lineno=${L[timeout]}
     bad "timeout: '$tmo' is not a whole number of seconds from 1 to 86400; accepted: 1 to 86400 (the bounds of wormsim --timeout), or none for 600 + nodes"; }
   [[ "${G[big_nodes]}" =~ ^[1-9][0-9]*$ ]] || { lineno=${L[big_nodes]}; bad "big_nodes: '${G[big_nodes]}' is not a positive integer"; }
-  local v; for v in net args; do
-    [[ "${G[$v]}" != *[,\"]* ]] || { lineno=${L[$v]}; bad "$v: commas and quotes are not allowed"; }
+  # results.csv holds these keys as written, unquoted (docs/files.md): a
+  # comma or a quote in one would shift its row's columns
+  local v; for v in net args preset; do
+    [[ "${G[$v]}" != *[,\"]* ]] || { lineno=${L[$v]}
+      bad "$v: '${G[$v]}' holds a comma or a quote, which results.csv's $v column cannot hold; accepted: a value without commas and quotes"; }
   done
   local IFS_save=$IFS nets=() i
   # (a | closes the last alternative: read drops an empty last field, so

@@ -189,6 +189,19 @@ args_are_checked_before_any_run() {
   expect '[ $RC = 0 ] && grep -q "4 runs to do" "$TMP/e"' "rc $RC: $(cat "$TMP/e")"
 }
 
+# A key results.csv holds unquoted is refused with a comma or a quote in
+# it: a preset's path with a comma made a row one column too long, which
+# the sweep's summary then read as a failed run (and a resume never
+# matched).
+csv_keys_hold_no_comma() {
+  cp presets/default.conf "$TMP/a,b.conf"
+  bad $'topo = mesh\napps = alltoall_pex\ndims = 2x2\npreset = '"$TMP/a,b.conf" \
+    "bad.sweep:4: preset: '$TMP/a,b.conf' holds a comma or a quote, which results.csv's preset column cannot hold; accepted: a value without commas and quotes"
+  bad $'preset = "delta"\n[g]\napps = alltoall_pex\ndims = 2x2' "bad.sweep:1: preset: '\"delta\"' holds a comma or a quote"
+  bad $'apps = alltoall_pex\ndims = 2x2\nnet = vcs=2,alloc=age' "bad.sweep:3: net: 'vcs=2,alloc=age' holds a comma or a quote, which results.csv's net column"
+  bad $'apps = alltoall_pex\ndims = 2x2\nargs = sync="0"' "bad.sweep:3: args: 'sync=\"0\"' holds a comma or a quote"
+}
+
 # The report's lines (compare, paper) are the report's to read, but a
 # mistake in one is refused before any run, naming its line: the sweep
 # ran every run and only make report refused the line.
@@ -889,6 +902,7 @@ t port_model_is_the_presets port_model_is_the_presets
 t apps_without_len_are_refused apps_without_len_are_refused
 t args_are_checked_before_any_run args_are_checked_before_any_run
 t report_lines_are_checked_before_any_run report_lines_are_checked_before_any_run
+t csv_keys_hold_no_comma csv_keys_hold_no_comma
 t slice_runs_and_parallel_is_deterministic slice_runs_and_parallel_is_deterministic
 t csv_columns_and_values csv_columns_and_values
 t slice_matches_the_paper slice_matches_the_paper
