@@ -4,9 +4,9 @@
 #   awk -F, -v file=TABLE -v tc=TIME_COLUMN -v apps='APP ..' -f caltable.awk TABLE
 #
 # Lines: '#' comments and blank lines are skipped; the first other line is
-# the header, columns found by name (app, dims, len, tc, role; others are
-# ignored). Fields are trimmed of spaces, and a line of a CRLF file of its
-# CR. Each row: role train or heldout, a positive time in seconds, len a
+# the header, columns found by name (app, dims, len, tc, role, each once;
+# others are ignored). Fields are trimmed of spaces, and a line of a CRLF
+# file of its CR. Each row: role train or heldout, a positive time in seconds, len a
 # whole number of bytes, dims a shape (4x4, 4x4x4, n=16), app one of apps
 # (the node programs that take len), and no cell (app, dims, len) twice.
 # Output, one line a row: "app dims len seconds role LINE", LINE the
@@ -18,8 +18,16 @@ function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
 /^[ \t]*(#|$)/ { next }
 !head {
   head = 1; cols = ""
-  for (i = 1; i <= NF; i++) { $i = trim($i); c[$i] = i; cols = cols (i > 1 ? ", " : "") $i }
-  n = split("app dims len " tc " role", need, " "); miss = ""
+  n = split("app dims len " tc " role", need, " ")
+  for (i = 1; i <= n; i++) needed[need[i]] = 1
+  for (i = 1; i <= NF; i++) {
+    $i = trim($i)
+    # a column read twice would leave the reading to its last place
+    if (($i in c) && ($i in needed))
+      bad("the header names " $i " twice (columns " c[$i] " and " i "); accepted: app, dims, len, " tc " (--time-col) and role, each once")
+    c[$i] = i; cols = cols (i > 1 ? ", " : "") $i
+  }
+  miss = ""
   for (i = 1; i <= n; i++) if (!(need[i] in c)) miss = miss (miss ? ", " : "") need[i]
   if (miss) bad("the header has no column " miss " (its columns: " cols "); accepted: a header naming app, dims, len, " tc " (--time-col) and role")
   ncol = NF; next

@@ -66,11 +66,12 @@ lines are comments), then:
     experiments/calibrate.sh --preset presets/mine.conf --table mine.csv \\
         --fit 'alpha byte_ps' --time-col seconds [--topo mesh] [--write]
 
-The table is checked whole before any run: a row with an unknown app, a
-malformed dims, len or time, a cell given twice, or a cell the run tool
-refuses on that machine with that preset is refused, naming the table's
-line. It runs the training cells only, with the preset's port model,
-fits the free parameters (numeric keys of `wormsim --list-params`, each
+The table is checked whole before any run: a header that lacks one of
+those columns or names one twice, a row with an unknown app, a malformed
+dims, len or time, a cell given twice, or a cell the run tool refuses on
+that machine with that preset is refused, naming the table's line. It
+runs the training cells only, with the preset's port model, fits the
+free parameters (numeric keys of `wormsim --list-params`, each
 on a line of the preset, where the fit starts; alpha is t_send_ns +
 t_recv_ns, split evenly) by least squares in relative error, prints each
 round's values and the training cells' error, and with --write stores the

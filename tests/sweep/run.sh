@@ -648,6 +648,8 @@ calibrate_refuses_bad_tables() {
   local h='app,dims,len,s,role\n' ok='alltoall_pex,4x4,256,0.003,train\n'
   cal_bad 'app,dims,len,role\n' "t.csv:1: the header has no column s (its columns: app, dims, len, role); accepted: a header naming app, dims, len, s (--time-col) and role"
   cal_bad '' "t.csv has no header line"
+  cal_bad "# measured\napp,dims,len,s,role,s\nalltoall_pex,4x4,256,0.003,train,9\n" \
+    "t.csv:2: the header names s twice (columns 4 and 6); accepted: app, dims, len, s (--time-col) and role, each once"
   cal_bad "# two\n# comments\n$h\n$ok"'alltoall_pex,4x4,1024,abc,train\n' "t.csv:6: s 'abc' is not a positive number of seconds"
   cal_bad "$h$ok"'alltoall_nope,4x4,1024,0.006,train\n' "t.csv:3: app 'alltoall_nope' is unknown or takes no len; accepted: mpi pingpong alltoall_pex"
   cal_bad "$h$ok"'hello,4x4,1024,0.006,train\n' "t.csv:3: app 'hello' is unknown or takes no len"
