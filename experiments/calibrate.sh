@@ -83,6 +83,9 @@ NAME=$(basename "$PRESET" .conf)
 # PRESET_FILE: the file read and written, as the runs name it (a bare name
 # would send the run tool to presets/ first).
 PRESET_FILE=$(cd "$(dirname "$PRESET")" && pwd)/$(basename "$PRESET")
+# the runs' sweeps write it into results.csv, unquoted (experiments/sweep.sh)
+[[ "$PRESET_FILE" != *[,\"]* ]] ||
+  die "--preset: the path $PRESET_FILE holds a comma or a quote, which the runs' results.csv cannot hold; accepted: a preset whose path has none"
 OUT=${OUT:-$HERE/results/calibrate-$NAME}
 
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}

@@ -665,6 +665,10 @@ calibrate_refuses_bad_tables() {
   cal_bad "$h$ok"'alltoall_pex,4x5,1024,0.006,train\n' \
     "t.csv:3: alltoall_pex on mesh 4x5, len 1024: app alltoall_pex needs a power-of-two node count, not 20"
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "t.csv:2: alltoall_pex on dragonfly 4x4, len 256: a dragonfly's DIMS are PxAxG" --topo dragonfly
+  cp presets/default.conf "$TMP/calbad/a,b.conf"
+  cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' \
+    "calibrate: --preset: the path $TMP/calbad/a,b.conf holds a comma or a quote, which the runs' results.csv cannot hold" \
+    --preset "$TMP/calbad/a,b.conf"
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\n' "--topo 'ring' is unknown; accepted: mesh, torus, hypercube, banyan, fattree, dragonfly" --topo ring
   # --heldout takes a sweep's results.csv with held-out cells to report
   cal_bad "$h$ok"'alltoall_pex,4x4,1024,0.006,train\nalltoall_pex,4x4,4096,0.02,heldout\n' \
