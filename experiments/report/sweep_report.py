@@ -186,10 +186,17 @@ def metric_plot(ctx, cells, machine, metric):
     return link if drawn else None
 
 
+NO_OK_RUN = "No run of this sweep is ok, so there is nothing to tabulate; the runs not ok are below, each with its reason."
+
+
 def metric_section(ctx, doc, cells, metric):
     unit, _ = scaled(metric)
     doc.line("## %s against block length" % metric)
     doc.line()
+    if not cells.apps:   # an empty table would read as a sweep of no runs
+        doc.line(NO_OK_RUN)
+        doc.line()
+        return
     body = cells.table(metric, lambda r: show(csvio.number(r[metric]), metric))
     doc.lines(md.table(["machine", "len"] + ["%s%s" % (a, " (%s)" % unit if unit else "") for a in cells.apps], body))
     doc.line()
@@ -206,6 +213,10 @@ def sharing_section(doc, cells):
     doc.line("The most messages of one step on one link (`max_link_sharing`, from the run's steps.csv): "
              "1 means every step was free of contention.")
     doc.line()
+    if not cells.apps:
+        doc.line(NO_OK_RUN)
+        doc.line()
+        return
     doc.lines(md.table(["machine", "len"] + cells.apps,
                        cells.table("max_link_sharing", lambda r: r["max_link_sharing"])))
     doc.line()

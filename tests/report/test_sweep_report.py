@@ -77,6 +77,17 @@ class Sweep(ScratchTest):
         self.assertIn("| a_x | 4x4 | 256 | 2e-06 / 0.000002 (1.00) |", text)
         self.assertIn("| training | 1 | 0.000 | 1.000 | 1 of 1 |", text)
 
+    def test_no_ok_run_is_said_not_tabulated(self):
+        # a sweep whose every run was refused had two empty tables
+        # (a header alone) and nothing to say why
+        write_csv(os.path.join(self.sweep, "results.csv"),
+                  [row(app="a_x", dims="3x3", len=64, status="refused", coll_ns=""),
+                   row(app="a_y", dims="3x3", len=64, status="refused", coll_ns="")])
+        text = self.report()
+        self.assertEqual(text.count("No run of this sweep is ok, so there is nothing to tabulate"), 2)
+        self.assertNotIn("| machine | len |\n", text)
+        self.assertIn("Runs: 2 refused.", text)
+
     def test_the_slowest_run_by_simulated_time(self):
         self.assertIn("## The slowest run\n\na_x on mesh 4x4 at 1024 B: coll_ns = 9.0 us.\n", self.report())
         # another metric for the tables leaves the slowest run the slowest
