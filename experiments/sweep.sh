@@ -43,7 +43,7 @@
 # experiments/report/sweepdef.py), wherever they stand: `compare = APP
 # APP.. [by COLUMN]` (the winner per cell; more than one line may compare)
 # and `paper = FILE [by COLUMN]` (a paper's table of times in seconds,
-# experiments/paper/). The sweep runs nothing for them, but refuses,
+# experiments/paper/; FILE absolute or from the top of the tree). The sweep runs nothing for them, but refuses,
 # before any run, one the report would refuse: a compare of an app no
 # apps line names or by a column results.csv lacks, a paper table that is
 # missing or lacks its column.

@@ -5,9 +5,11 @@ once:
 
   compare = APP APP... [by COLUMN]   the winner (smallest COLUMN, default
                                      coll_ns) of these apps per cell
-  paper = FILE [by COLUMN]           a paper's table (experiments/paper/),
-                                     its time in seconds in COLUMN (default
-                                     paper_s), beside the emulated times
+  paper = FILE [by COLUMN]           a paper's table (experiments/paper/;
+                                     FILE absolute or from the top of the
+                                     tree), its time in seconds in COLUMN
+                                     (default paper_s), beside the emulated
+                                     times
 
 The report refuses a compare whose apps are not the sweep's (its rows'
 or its apps lines') or whose COLUMN is not a column of numbers
@@ -72,7 +74,9 @@ def parse_paper(value, root, where=""):
         raise DefinitionError("paper: give one file, e.g. 'paper = experiments/paper/thakur.csv by paper_s'")
     path = words[0] if os.path.isabs(words[0]) else os.path.join(root, words[0])
     if not os.path.isfile(path):
-        raise DefinitionError("paper: no file %s" % words[0])
+        # a relative path is the tree's, wherever the definition lies
+        raise DefinitionError("paper: no file %s%s; accepted: a CSV file, its path absolute or from the top of "
+                              "the tree" % (words[0], "" if path == words[0] else " (%s)" % path))
     return PaperTable(path, column or DEFAULT_PAPER_COLUMN, where)
 
 

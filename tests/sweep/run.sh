@@ -212,7 +212,7 @@ report_lines_are_checked_before_any_run() {
   bad "$ok"$'\ncompare = alltoall_pex alltoall_bruck' \
     "bad.sweep:5: compare: 'alltoall_bruck' is no app of this sweep (none of its rows, no apps line); accepted: alltoall_pex, alltoall_gen"
   bad $'compare = alltoall_pex\n'"$ok" "bad.sweep:1: compare: give two apps or more"
-  bad "$ok"$'\npaper = experiments/paper/nosuch.csv by paper_s' "bad.sweep:5: paper: no file experiments/paper/nosuch.csv"
+  bad "$ok"$'\npaper = experiments/paper/nosuch.csv by paper_s' "bad.sweep:5: paper: no file experiments/paper/nosuch.csv ($PWD/experiments/paper/nosuch.csv); accepted: a CSV file, its path absolute or from the top of the tree"
   bad "$ok"$'\npaper = experiments/paper/thakur.csv by seconds' \
     "bad.sweep:5: paper: $PWD/experiments/paper/thakur.csv lacks the column seconds; its columns: table, app"
   # every apps line counts for a compare, the defaults' and a group's
