@@ -11,7 +11,8 @@
 #   run [ARCH..]    running nodes and the tests: jq, gdb-multiarch and the
 #                   QEMU of each ARCH (arm: qemu-system-arm, riscv:
 #                   qemu-system-misc); no ARCH means arm
-#   sweep           sweeps (make sweep, make reproduce, make test): GNU parallel, jq
+#   sweep           sweeps (make sweep, make reproduce, make test): GNU parallel, jq,
+#                   python3 (the check of a definition's compare and paper lines)
 #   plot            plots and heatmaps (make results, make heatmap): gnuplot-nox
 #   report          the report generator (make report): python3, gnuplot-nox
 #   mpi             wormsim-mpi, a machine over several hosts: openmpi-bin,
@@ -62,7 +63,7 @@ check_one() {
     fuzz) need_cmd clang clang; need_glob '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' libclang-rt-14-dev ;;
     plot) need_cmd gnuplot gnuplot-nox; need_cmd jq jq ;;
     report) need_cmd python3 python3; need_cmd gnuplot gnuplot-nox ;;
-    sweep) need_cmd parallel parallel; need_cmd jq jq ;;
+    sweep) need_cmd parallel parallel; need_cmd jq jq; need_cmd python3 python3 ;;
     *) echo "check-deps: unknown step '$1'; usage: $0 $STEPS" >&2; exit 2 ;;
   esac
 }
