@@ -8,6 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include "machine.h"
+#include "show.h"
 #include "../apps/number.h"
 
 const char *const topo_names[] = { TOPO_NAMES };
@@ -95,10 +96,7 @@ int machine_default_nodes(enum topo t)
 
 void machine_topo_list(char *buf, size_t len, const char *sep)
 {
-    size_t o = 0;
-    buf[0] = 0;
-    for (int i = 0; i < TOPO_COUNT && o < len; i++)
-        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? sep : "", topo_names[i]);
+    show_names(buf, len, topo_names, TOPO_COUNT, sep);
 }
 
 int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,

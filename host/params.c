@@ -11,6 +11,8 @@
 #include "../apps/number.h"
 
 enum kind { K_U32, K_NAMED, K_PORT_MODEL };
+/* K_PORT_MODEL's words, indexed by enum topo_port. */
+static const char *const port_model_names[] = { [TOPO_ONE_PORT] = "one-port", [TOPO_ALL_PORT] = "all-port", NULL };
 /* K_NAMED fields are enums, stored as an int */
 _Static_assert(sizeof(enum switching) == sizeof(int) && sizeof(enum alloc) == sizeof(int) &&
                sizeof(enum tie) == sizeof(int) && sizeof(enum routing) == sizeof(int) &&
@@ -22,7 +24,7 @@ static const struct key {
     size_t off;
     uint32_t lo, hi;
     const char *doc;
-    const char *const *names;       /* K_NAMED: the accepted words, NULL-ended; the value is the index */
+    const char *const *names;       /* K_NAMED, K_PORT_MODEL: the accepted words, NULL-ended; the value is the index */
 } keys[] = {
 #define P(f) offsetof(struct params, f)
     { "t_send_ns", K_U32, P(t_send_ns), 0, 1000000000, "software start-up of a send, ns (alpha's sending part)", NULL },
@@ -62,7 +64,7 @@ static const struct key {
       "first (in the routing's order), least_used (most credits) or random", selection_names },
     { "route_seed", K_U32, P(net.route_seed), 0, 0xffffffffu, "seed of valiant's intermediate nodes and "
       "selection=random", NULL },
-    { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port", NULL },
+    { "port_model", K_PORT_MODEL, 0, 0, 0, "one-port or all-port", port_model_names },
     { "barrier_stage_ns", K_U32, P(barrier_stage_ns), 0, 1000000000, "barrier circuits: delay of one stage of "
       "the AND tree and of the fan-out back, ns (a barrier fires 2 ceil(lg N) stages after the last bit is set)", NULL },
     { "ctrl_stage_ns", K_U32, P(ctrl_stage_ns), 0, 1000000000, "control network: delay of one stage of its "
@@ -98,9 +100,13 @@ void params_defaults(struct params *p, enum topo_port *pm)
 static void list_keys(char *err, size_t errlen)
 {
     size_t o = strlen(err);
-    o += (size_t)snprintf(err + o, errlen - o, "; accepted keys:");
-    for (size_t i = 0; i < NKEYS && o < errlen; i++)
-        o += (size_t)snprintf(err + o, errlen - o, " %s", keys[i].name);
+    o += (size_t)snprintf(err + o, errlen - o, "; accepted keys: ");
+    if (o < errlen) {
+        const char *names[NKEYS];
+        for (size_t i = 0; i < NKEYS; i++)
+            names[i] = keys[i].name;
+        show_names(err + o, errlen - o, names, (int)NKEYS, " ");
+    }
 }
 
 int params_number(const char *s, uint64_t *out)
@@ -121,28 +127,21 @@ int params_set(struct params *p, enum topo_port *pm, const char *key, const char
         const struct key *k = &keys[i];
         if (strcmp(k->name, key))
             continue;
-        if (k->kind == K_NAMED) {
+        if (k->names) {
             for (int v = 0; k->names[v]; v++)
                 if (!strcmp(value, k->names[v])) {
-                    memcpy((char *)p + k->off, &v, sizeof v);
+                    if (k->kind == K_PORT_MODEL)
+                        *pm = (enum topo_port)v;
+                    else
+                        memcpy((char *)p + k->off, &v, sizeof v);
                     return 0;
                 }
-            size_t o = (size_t)snprintf(err, errlen, "%s %s is unknown; accepted:", key, show(q, value, 1));
-            for (int v = 0; k->names[v] && o < errlen; v++)
-                o += (size_t)snprintf(err + o, errlen - o, "%s %s", v ? "," : "", k->names[v]);
+            size_t o = (size_t)snprintf(err, errlen, "%s %s is unknown; accepted: ", key, show(q, value, 1));
+            if (o < errlen)
+                o += show_names(err + o, errlen - o, k->names, -1, ", ");
+            if (k->kind == K_PORT_MODEL && o < errlen)
+                snprintf(err + o, errlen - o, " (a k-port node: ports = k)");
             return -1;
-        }
-        if (k->kind == K_PORT_MODEL) {
-            if (!strcmp(value, "one-port"))
-                *pm = TOPO_ONE_PORT;
-            else if (!strcmp(value, "all-port"))
-                *pm = TOPO_ALL_PORT;
-            else {
-                snprintf(err, errlen, "port_model %s is unknown; accepted: one-port, all-port "
-                         "(a k-port node: ports = k)", show(q, value, 1));
-                return -1;
-            }
-            return 0;
         }
         uint64_t v;
         int rc = params_number(value, &v);
@@ -157,6 +156,26 @@ int params_set(struct params *p, enum topo_port *pm, const char *key, const char
     snprintf(err, errlen, "unknown parameter %s", show(q, key, 1));
     list_keys(err, errlen);
     return -1;
+}
+
+void params_accepted(const char *key, char *buf, size_t len, const char *sep)
+{
+    buf[0] = 0;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].name, key) && keys[i].names)
+            show_names(buf, len, keys[i].names, -1, sep);
+}
+
+void params_default(const char *key, char *buf, size_t len)
+{
+    struct params d;
+    enum topo_port pm;
+    int numeric;
+    params_defaults(&d, &pm);
+    buf[0] = 0;
+    for (int i = 0; i < (int)NKEYS; i++)
+        if (!strcmp(keys[i].name, key))
+            params_value(&d, pm, i, buf, len, &numeric);
 }
 
 static char *trim(char *s)
@@ -349,7 +368,7 @@ void params_value(const struct params *p, enum topo_port pm, int i, char *buf, s
         memcpy(&v, (const char *)p + k->off, sizeof v);
         snprintf(buf, len, "%s", k->names[v]);
     } else if (k->kind == K_PORT_MODEL)
-        snprintf(buf, len, "%s", pm == TOPO_ALL_PORT ? "all-port" : "one-port");
+        snprintf(buf, len, "%s", k->names[pm]);
     else
         snprintf(buf, len, "%u", *(const uint32_t *)((const char *)p + k->off));
 }
@@ -381,11 +400,8 @@ void params_list(FILE *f)
         int num;
         if (k->kind == K_U32)
             snprintf(acc, sizeof acc, "%u..%u", k->lo, k->hi);
-        else if (k->kind == K_PORT_MODEL)
-            snprintf(acc, sizeof acc, "one-port|all-port");
         else
-            for (int w = 0; k->names[w]; w++)
-                snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", w ? "|" : "", k->names[w]);
+            show_names(acc, sizeof acc, k->names, -1, "|");
         params_value(&d, pm, i, def, sizeof def, &num);
         fprintf(f, "%-17s %-38s %-13s %s\n", k->name, acc, def, k->doc);
     }

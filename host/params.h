@@ -30,6 +30,13 @@ int params_set(struct params *p, enum topo_port *port_model, const char *key, co
 int params_load(struct params *p, enum topo_port *port_model, const char *name_or_path,
                 char *err, size_t errlen);
 
+/* The words a named key (port_model, routing, ...) accepts, joined by sep,
+ * in buf; "" for a numeric or unknown key. */
+void params_accepted(const char *key, char *buf, size_t len, const char *sep);
+/* Key's built-in default (params_defaults) as text, in buf; "" for an
+ * unknown key. */
+void params_default(const char *key, char *buf, size_t len);
+
 /* Apply "k=v k=v ..." (the --set option), of any length. */
 int params_set_list(struct params *p, enum topo_port *port_model, const char *list, char *err, size_t errlen);
 

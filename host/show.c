@@ -97,6 +97,17 @@ static int distance(const char *a, const char *b, int most)
     return row[lb];
 }
 
+size_t show_names(char *buf, size_t len, const char *const *names, int n, const char *sep)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; (n < 0 ? names[i] != NULL : i < n) && o + 1 < len; i++) {
+        int w = snprintf(buf + o, len - o, "%s%s", i ? sep : "", names[i]);
+        o = w < 0 || (size_t)w >= len - o ? len - 1 : o + (size_t)w;
+    }
+    return o;
+}
+
 void show_nearest(char *out, size_t len, const char *s, const char *const *names, int n)
 {
     int least = -1, shown = 0;

@@ -27,6 +27,11 @@ const char *show(char buf[SHOW_LEN], const char *s, int quoted);
  * "did you mean". */
 void show_nearest(char *out, size_t len, const char *s, const char *const *names, int n);
 
+/* The accepted values a message lists: names[0..n-1] (n < 0: up to the
+ * first NULL) joined by sep, into buf (room for len > 0 bytes, cut there).
+ * Returns strlen(buf). */
+size_t show_names(char *buf, size_t len, const char *const *names, int n, const char *sep);
+
 /* Make stderr show every control byte but newline and tab as '?', for the
  * messages that quote text without show(). Call first thing in main(). */
 void show_guard_stderr(void);

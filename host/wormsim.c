@@ -136,17 +136,28 @@ static int node_host_main(struct run *rn);
 
 #define EXIT_GRACE_S 10.0
 
+#define TIMEOUT_MAX_S 86400             /* the longest --timeout and --hang-timeout, s */
+/* --log-max: a node log keeps at most this much of its console, so a node
+ * printing in a loop cannot fill the host's disk (a node wrote about
+ * 0.45 MB/s of console under QEMU, two printing on 2 cores). */
+#define LOG_MAX_DEFAULT (1ull << 20)
+#define LOG_MAX_MIN 1024ull
+#define LOG_MAX_MAX (1ull << 40)
+
 static void usage(FILE *f)
 {
-    char topos[256];
+    char topos[256], port_models[64], port_model[32], outputs[64];
     machine_topo_list(topos, sizeof topos, " | ");
+    params_accepted("port_model", port_models, sizeof port_models, " | ");
+    params_default("port_model", port_model, sizeof port_model);
+    show_names(outputs, sizeof outputs, output_shown_names, OUTPUT_SHOWN_COUNT, " | ");
     fprintf(f,
 "usage: wormsim [options]\n"
 "  -a, --app NAME         node program (default alltoall_pex); --list-apps lists them\n"
 "  -n, --nodes N          node count (default %d, a dragonfly %d; or the product of --dims)\n"
 "  -t, --topo KIND        %s (default torus)\n"
 "  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
-"      --port-model M     one-port | all-port (default one-port; --set port_model=)\n"
+"      --port-model M     %s (default %s; --set port_model=)\n"
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
 "                         (for --app mpi, the program's argv: any words, and the MPI\n"
 "                         library's settings MPIR_CVAR_<OP>_INTRA_ALGORITHM=name)\n"
@@ -167,7 +178,7 @@ static void usage(FILE *f)
 "                         the app's ARGS ask (runs=, iters=, items=, len= of the\n"
 "                         control-network apps): 1 ms of a host core a message or\n"
 "                         operation, and fetchinc's work= at 50 M instructions a\n"
-"                         second a core; at most 86400 s. An MPI program takes the\n"
+"                         second a core; at most %d s. An MPI program takes the\n"
 "                         default: the host cannot know its length)\n"
 "      --hang-timeout S   end the run when nothing moved for S seconds (default 15 s,\n"
 "                         nodes x the app's buffer bytes at 8 MiB/s a host core, and\n"
@@ -186,10 +197,10 @@ static void usage(FILE *f)
 "                         (routing=NAME and selection=NAME: unicast routing, below)\n"
 "      --t-send NS, --t-recv NS, --cpu-ps PS, --msg-max BYTES, --nic-mem BYTES\n"
 "                         shorthands for --set t_send_ns=, t_recv_ns=, cpu_ps=, msg_max=, nic_mem=\n"
-"      --output WHICH     the nodes' output shown after the summary: node0 (default), all\n"
-"                         or none; at most 20 lines, the rest in the run's node-*.log\n"
+"      --output WHICH     the nodes' output shown after the summary: %s\n"
+"                         (default %s); at most %d lines, the rest in the run's node-*.log\n"
 "      --log-max BYTES    the most of a node's console its node-*.log keeps (default\n"
-"                         1048576, at least 1024); what comes later is counted, not kept\n"
+"                         %llu, at least %llu); what comes later is counted, not kept\n"
 "      --replay RUN_DIR   run RUN_DIR's command again (its summary.json's \"invocation\"),\n"
 "                         from the directory it ran in, and say whether every figure\n"
 "                         matches; exit 0 same, 1 different (alone: no other option)\n"
@@ -211,7 +222,9 @@ static void usage(FILE *f)
 "      --params           print every parameter as a run of these options would take it\n"
 "                         (--preset, then --set and the shorthands, in order), in\n"
 "                         params.conf's form, and exit\n",
-            machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY), topos);
+            machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY), topos, port_models,
+            port_model, TIMEOUT_MAX_S, outputs, output_shown_names[OUTPUT_NODE0], OUTPUT_LINES,
+            LOG_MAX_DEFAULT, LOG_MAX_MIN);
     net_alloc_list(f);
     net_route_list(f);
 }
@@ -241,13 +254,6 @@ static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, u
     return 0;
 }
 
-#define TIMEOUT_MAX_S 86400             /* the longest --timeout and --hang-timeout, s */
-/* --log-max: a node log keeps at most this much of its console, so a node
- * printing in a loop cannot fill the host's disk (a node wrote about
- * 0.45 MB/s of console under QEMU, two printing on 2 cores). */
-#define LOG_MAX_DEFAULT (1ull << 20)
-#define LOG_MAX_MIN 1024ull
-#define LOG_MAX_MAX (1ull << 40)
 static int parse_seconds(const char *opt, const char *s, double *out)
 {
     char *end;
@@ -1758,15 +1764,15 @@ static int run_main(struct host *h, int argc, char **argv)
             break;
         }
         case O_OUTPUT: {
-            static const char *const shown[] = { [OUTPUT_NODE0] = "node0", [OUTPUT_ALL] = "all", [OUTPUT_NONE] = "none" };
             int w = 0;
-            while (w <= OUTPUT_NONE && strcmp(optarg, shown[w]))
+            while (w < OUTPUT_SHOWN_COUNT && strcmp(optarg, output_shown_names[w]))
                 w++;
-            if (w <= OUTPUT_NONE) {
+            if (w < OUTPUT_SHOWN_COUNT) {
                 rn.output = (enum output_shown)w;
             } else {
-                char b[SHOW_LEN];
-                fprintf(stderr, "wormsim: --output %s: accepted: node0, all, none\n", show(b, optarg, 1));
+                char b[SHOW_LEN], accepted[64];
+                show_names(accepted, sizeof accepted, output_shown_names, OUTPUT_SHOWN_COUNT, ", ");
+                fprintf(stderr, "wormsim: --output %s: accepted: %s\n", show(b, optarg, 1), accepted);
                 bad = 1;
             }
             break;

@@ -92,9 +92,9 @@ static const char *kind_fault(const char *kind, char *why, size_t len)
                      "run with multidestination worms does not replay", kind);
             return why;
         }
-    int at = snprintf(why, len, "kind %s is not known; accepted:", show(b, kind, 1));
-    for (int k = 0; k < REC_KINDS && at >= 0 && (size_t)at < len; k++)
-        at += snprintf(why + at, len - (size_t)at, "%s %s", k ? "," : "", rec_kind_names[k]);
+    int at = snprintf(why, len, "kind %s is not known; accepted: ", show(b, kind, 1));
+    if (at >= 0 && (size_t)at < len)
+        show_names(why + at, len - (size_t)at, rec_kind_names, REC_KINDS, ", ");
     return why;
 }
 

@@ -221,6 +221,10 @@ static long read_line(FILE *log, char buf[LINE_SHOWN], int *cut)
     return n;
 }
 
+const char *const output_shown_names[OUTPUT_SHOWN_COUNT] = {
+    [OUTPUT_NODE0] = "node0", [OUTPUT_ALL] = "all", [OUTPUT_NONE] = "none",
+};
+
 void results_print_output(const char *run_dir, int nodes, enum output_shown which, FILE *f)
 {
     if (which == OUTPUT_NONE)

@@ -47,7 +47,8 @@ void results_print(const struct engine *r, const struct report *rep, const struc
 
 /* The nodes' output (their logs' lines) shown after the summary: node 0's,
  * every node's (each line after its node's number), or none. */
-enum output_shown { OUTPUT_NODE0, OUTPUT_ALL, OUTPUT_NONE };
+enum output_shown { OUTPUT_NODE0, OUTPUT_ALL, OUTPUT_NONE, OUTPUT_SHOWN_COUNT };
+extern const char *const output_shown_names[OUTPUT_SHOWN_COUNT];   /* --output's words: "node0", ... */
 #define OUTPUT_LINES 20          /* lines shown at most; the rest stay in the logs */
 
 /* Print the output chosen from run_dir's node logs of nodes nodes to f:
