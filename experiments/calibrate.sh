@@ -51,7 +51,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "calibrate: $*" >&2; exit 2; }
-usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+. "$HERE/experiments/usage.sh"
 
 PRESET=""; TABLE=""; FIT="alpha byte_ps"; TOPO=mesh; TCOL=paper_s; ITERS=2; OUT=""; WRITE=0; HELDOUT=""
 while [ $# -gt 0 ]; do
@@ -68,7 +68,7 @@ while [ $# -gt 0 ]; do
     --heldout) HELDOUT=$2; shift 2 ;;
     --write) WRITE=1; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) die "unknown option '$1'; accepted: --preset, --table, --fit, --topo, --time-col, --iters, --out, --write, --heldout, --help" ;;
+    *) die "unknown option '$1'; accepted: $(usage_options)" ;;
   esac
 done
 [ -n "$PRESET" ] || die "give --preset FILE (a presets/NAME or a path)"

@@ -9,15 +9,18 @@
 # RUN is a run directory (with summary.json and links.csv); OUT defaults to
 # RUN/heatmap-METRIC.png, and its directory must exist and be writable.
 set -u
-metric=flits; POS=()
+. "$(dirname "$0")/usage.sh"
+# The metrics, each a case of the `case "$metric"` below, the first the default.
+METRICS="flits worms blocked busy"
+metric=${METRICS%% *}; POS=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --metric) [ $# -ge 2 ] || { echo "heatmap: --metric needs a value: flits worms blocked busy" >&2; exit 2; }
+    --metric) [ $# -ge 2 ] || { echo "heatmap: --metric needs a value: $METRICS" >&2; exit 2; }
               metric=$2; shift 2 ;;
     --metric=*) metric=${1#*=}; shift ;;
-    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --) shift; POS+=("$@"); break ;;
-    -*) echo "heatmap: unknown option '$1'; accepted: --metric flits|worms|blocked|busy, -h, --help" >&2; exit 2 ;;
+    -*) echo "heatmap: unknown option '$1'; accepted: --metric ${METRICS// /|}, -h, --help" >&2; exit 2 ;;
     *) POS+=("$1"); shift ;;
   esac
 done
@@ -31,7 +34,7 @@ case "$metric" in     # col: the links.csv column (host/out/report.c), by name
   worms) col=worms; what="messages (worms) carried" ;;
   busy) col=busy_cycles; what="busy cycles" ;;
   blocked) col=blocked_cycles; what="cycles blocked" ;;
-  *) echo "heatmap: metric '$metric' (METRIC= or --metric) is not one of: flits worms blocked busy" >&2; exit 2 ;;
+  *) echo "heatmap: metric '$metric' (METRIC= or --metric) is not one of: $METRICS" >&2; exit 2 ;;
 esac
 # RUN must be a directory holding both files; the message names what is
 # missing. A directory holding one run directory (a sweep's cell,

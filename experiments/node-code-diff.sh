@@ -19,8 +19,9 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 REV=${1:-HEAD}
 die() { echo "node-code-diff: $*" >&2; exit 2; }
+. "$HERE/experiments/usage.sh"
 case "$REV" in
-  -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) usage; exit 0 ;;
   -*) die "unknown option '$REV'; usage: experiments/node-code-diff.sh [REV] (or -h, --help)" ;;
 esac
 [ $# -le 1 ] || die "one revision at most (got $#: $*)"

@@ -27,7 +27,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "recheck: $*" >&2; exit 2; }
-usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+. "$HERE/experiments/usage.sh"
 
 PER=2; RESULTS=$HERE/results; OUT=""; NAMES=(); LIST=0
 while [ $# -gt 0 ]; do
@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=${2:-}; shift 2 ;;
     --list) LIST=1; shift ;;
     -h|--help) usage; exit 0 ;;
-    -*) die "unknown option '$1'; accepted: --per K, --results DIR, --out DIR, --list, --help" ;;
+    -*) die "unknown option '$1'; accepted: $(usage_options)" ;;
     *) NAMES+=("$1"); shift ;;
   esac
 done

@@ -14,8 +14,8 @@
 #                       (after this tool's columns changed), then exit
 #       --list          print the runs (key fields) and exit
 #       --cold          start every run's nodes afresh instead of on node pools
-#       --mem-limit MIB host memory a run may use (wormsim --mem-limit; default
-#                       what the host has available when the run starts)
+#       --mem-limit MIB  host memory a run may use (wormsim --mem-limit;
+#                       default what the host has available when the run starts)
 #       --wormsim PATH, --kernel ELF, --kernel-riscv ELF
 #   -h, --help
 # Exit: 0 every row ok, 3 some rows refused and the rest ok, 1 a run
@@ -84,7 +84,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,min_link_worms,max_link_flits,wall_s,run_dir"
 
 die() { echo "sweep: $*" >&2; exit 2; }
-usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+. "$HERE/experiments/usage.sh"
 
 POS=(); JOBS=""; OUT=""; ONLY=""; MAXN=""; RETRY=0; LIST=0; RECOLLECT=0; COLD=0; MEMLIM=""
 WORMSIM=${WORMSIM:-$HERE/build/host/wormsim}
@@ -109,7 +109,7 @@ while [ $# -gt 0 ]; do
     --kernel) KERNEL=$2; shift 2 ;;
     --kernel-riscv) KERNEL_RISCV=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    -*) die "unknown option '$1'; accepted: -j/--jobs N, -o/--out DIR, --only GROUPS, --max-nodes N, --retry-failed, --recollect, --list, --cold, --mem-limit MIB, --wormsim PATH, --kernel ELF, --kernel-riscv ELF, -h/--help" ;;
+    -*) die "unknown option '$1'; accepted: $(usage_options)" ;;
     *) POS+=("$1"); shift ;;
   esac
 done

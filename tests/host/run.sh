@@ -794,6 +794,17 @@ heatmap_names_what_the_run_lacks() {
   e=$("$h" "$TMP/hm/empty" 2>&1); expect '[ $? = 2 ] && [[ "$e" == "heatmap: $TMP/hm/empty has neither summary.json nor links.csv; "* ]]' "$e"
   e=$("$h" --metric nope "$TMP/hm/sum" 2>&1); expect '[ $? = 2 ] && [[ "$e" == *"metric '"'"'nope'"'"' (METRIC= or --metric) is not one of: flits worms blocked busy" ]]' "$e"
   expect '[ -z "$(find "$TMP/hm" -name "*.png" -o -name ".heatmap.*")" ]'
+  # each metric the refusal lists is taken (the run directory is checked
+  # next), and the usage line and the option's refusal list the same
+  local listed m
+  listed=$("$h" --metric nope "$TMP/hm/nosuch" 2>&1 | sed -n 's/.* is not one of: //p')
+  expect '[ "$(echo $listed | wc -w)" -ge 4 ]' "$listed"
+  for m in $listed; do
+    e=$("$h" --metric "$m" "$TMP/hm/nosuch" 2>&1); expect '[[ "$e" == "heatmap: no run directory "* ]]' "--metric $m: $e"
+  done
+  expect '"$h" --help | grep -qF -- "[--metric ${listed// /|}] RUN"' "$("$h" --help | grep -- --metric) -- listed: $listed"
+  e=$("$h" --nosuch 2>&1); expect '[[ "$e" == *"accepted: --metric ${listed// /|}, "* ]]' "$e"
+  e=$("$h" --metric 2>&1); expect '[ "$e" = "heatmap: --metric needs a value: $listed" ]' "$e"
 }
 # The heatmap's title names the app, and the run's ARGS when it had any:
 # "hello on mesh 2x2: ...", "hello (len=64) on mesh 2x2: ..." (a gnuplot

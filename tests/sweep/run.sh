@@ -804,13 +804,15 @@ node_code_diff_names_what_changed() {
   expect '[ $rc = 2 ] && grep -q "not a revision" "$TMP/d"' "rc $rc: $(cat "$TMP/d")"
 }
 
-# Every experiments/*.sh, run from an empty directory: --help prints its
+# Every experiments/*.sh tool (the executable ones: usage.sh is sourced by
+# them), run from an empty directory: --help prints its
 # usage (the header comment's first line, no stray `set -u`, nothing on
 # stderr) and exits 0; an unknown option is refused before any work, exit
 # 2, the option named; neither leaves anything in the directory.
 experiment_scripts_refuse_bad_options() {
   local s name first d rc
   for s in "$PWD"/experiments/*.sh; do
+    [ -x "$s" ] || continue
     name=$(basename "$s"); first=$(sed -n '2s/^# \{0,1\}//p' "$s")
     d=$(mktemp -d "$TMP/opts.XXXXXX")
     (cd "$d" && timeout 30 "$s" --help < /dev/null > "$TMP/o" 2> "$TMP/e"); rc=$?
@@ -823,6 +825,29 @@ experiment_scripts_refuse_bad_options() {
     expect '[ $rc = 2 ]' "$name --no-such-option: rc $rc: $(head -5 "$TMP/o")"
     expect 'grep -q -- "unknown option .--no-such-option." "$TMP/o"' "$name --no-such-option: $(head -5 "$TMP/o")"
     expect '[ -z "$(ls -A "$d")" ]' "$name --no-such-option left $(ls -A "$d") in the directory"
+  done
+}
+
+# Every experiments/*.sh tool takes the options its refusal of an unknown one
+# lists, and lists each option its parser takes: each option word of the
+# refusal, given a value and then --help, is not refused; each `-x)` or
+# `--name)` pattern of the script is a word of the refusal.
+experiment_scripts_take_the_options_they_list() {
+  local s name d listed o taken
+  for s in "$PWD"/experiments/*.sh; do
+    [ -x "$s" ] || continue
+    name=$(basename "$s"); d=$(mktemp -d "$TMP/opts.XXXXXX")
+    listed=$(cd "$d" && timeout 30 "$s" --no-such-option < /dev/null 2>&1 | sed -n "s/.*unknown option '--no-such-option'; //p")
+    expect '[ -n "$listed" ]' "$name: its refusal of --no-such-option lists nothing"
+    for o in $(printf '%s\n' $listed | tr -d ',;()[]' | grep -E '^--?[a-z][-a-z]*$' | sort -u); do
+      (cd "$d" && timeout 30 "$s" "$o" x --help < /dev/null > "$TMP/o" 2>&1)
+      expect '! grep -q -- "unknown option .$o." "$TMP/o"' "$name lists $o and refuses it: $(head -3 "$TMP/o")"
+    done
+    taken=$(grep -oE '^ *-[-a-z|]*(=\*)?\)' "$s" | tr -d ' )' | sed 's/=\*$//' | tr '|' '\n' | grep -vx -- '-\*\|--\|' | sort -u)
+    expect '[ -n "$taken" ]' "$name: no option patterns found"
+    for o in $taken; do
+      expect 'printf "%s\n" $listed | tr -d ",;()[]" | grep -qx -- "$o"' "$name takes $o, and its refusal does not list it: $listed"
+    done
   done
 }
 
@@ -924,6 +949,7 @@ t refused_run_is_recorded refused_run_is_recorded
 t refused_runs_are_named_in_the_report refused_runs_are_named_in_the_report
 t progress_counts_refused_apart progress_counts_refused_apart
 t experiment_scripts_refuse_bad_options experiment_scripts_refuse_bad_options
+t experiment_scripts_take_the_options_they_list experiment_scripts_take_the_options_they_list
 t definition_goes_with_the_results definition_goes_with_the_results
 t heatmap_output_is_checked heatmap_output_is_checked
 t stored_results_are_current stored_results_are_current
