@@ -188,10 +188,12 @@ static char *trim(char *s)
     return s;
 }
 
-/* A parameter file is a regular file of at most this many bytes. */
-#define PARAMS_FILE_MAX (1 << 20)
-#define PRESET_ACCEPTED "; accepted: a name in presets/ (for example default, delta, t3d) " \
-                        "or the path of a regular file of at most 1 MiB"
+/* A parameter file is a regular file of at most this many MiB. */
+#define PARAMS_FILE_MAX_MIB 1
+#define PARAMS_FILE_MAX (PARAMS_FILE_MAX_MIB << 20)
+#define PRESET_EXAMPLES "default, delta, t3d"      /* files of presets/ */
+#define PRESET_ACCEPTED "; accepted: a name in presets/ (for example " PRESET_EXAMPLES ") " \
+                        "or the path of a regular file of at most %d MiB"
 
 /* The file at path, opened once and checked on the opened descriptor. */
 static FILE *open_params(const char *path, char *err, size_t errlen)
@@ -211,17 +213,18 @@ static FILE *open_params(const char *path, char *err, size_t errlen)
     }
     case FILE_UNREADABLE:
         snprintf(err, errlen, "cannot read parameter file %s: %s (presets are named by the files "
-                 "in presets/, for example default, delta, t3d)", show(q, path, 0), strerror(errno));
+                 "in presets/, for example " PRESET_EXAMPLES ")", show(q, path, 0), strerror(errno));
         break;
     case FILE_DIRECTORY:
-        snprintf(err, errlen, "preset %s is a directory" PRESET_ACCEPTED, show(q, path, 1));
+        snprintf(err, errlen, "preset %s is a directory" PRESET_ACCEPTED, show(q, path, 1), PARAMS_FILE_MAX_MIB);
         break;
     case FILE_NOT_REGULAR:
-        snprintf(err, errlen, "preset %s is not a regular file" PRESET_ACCEPTED, show(q, path, 1));
+        snprintf(err, errlen, "preset %s is not a regular file" PRESET_ACCEPTED, show(q, path, 1),
+                 PARAMS_FILE_MAX_MIB);
         break;
     case FILE_TOO_BIG:
-        snprintf(err, errlen, "preset %s is %lld bytes, more than the 1 MiB a parameter file may have",
-                 show(q, path, 1), size);
+        snprintf(err, errlen, "preset %s is %lld bytes, more than the %d MiB a parameter file may have",
+                 show(q, path, 1), size, PARAMS_FILE_MAX_MIB);
         break;
     }
     return NULL;
@@ -269,8 +272,8 @@ int params_load(struct params *p, enum topo_port *pm, const char *name, char *er
         ln++;
         total += (size_t)n;
         if (total > PARAMS_FILE_MAX) {
-            snprintf(err, errlen, "preset %s is more than the 1 MiB a parameter file may have",
-                     show(q, path, 1));
+            snprintf(err, errlen, "preset %s is more than the %d MiB a parameter file may have",
+                     show(q, path, 1), PARAMS_FILE_MAX_MIB);
             rc = -1;
             break;
         }

@@ -25,7 +25,8 @@ int params_set(struct params *p, enum topo_port *port_model, const char *key, co
 /* Apply a config file: "key = value" lines of any length, '#' comments. A
  * name without '/' means presets/<name>.conf (or presets/<name> if it ends
  * in .conf), else, if there is no such preset, the file of that name in
- * the current directory. The file must be a regular file of at most 1 MiB.
+ * the current directory. The file must be a regular file of at most
+ * PARAMS_FILE_MAX_MIB (params.c).
  * Errors name the file and line. */
 int params_load(struct params *p, enum topo_port *port_model, const char *name_or_path,
                 char *err, size_t errlen);

@@ -35,7 +35,7 @@ static int word_arch(const char *w, size_t n)
 
 int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_t errlen)
 {
-    unsigned char cycle[64];
+    unsigned char cycle[ARCH_LIST_MAX];
     int len = 0;
     if (!strcmp(spec, "mixed"))
         spec = "arm,riscv";
@@ -43,9 +43,11 @@ int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_
         size_t n = strcspn(p, ",");
         int a = word_arch(p, n);
         if (a < 0 || len == (int)sizeof cycle) {
-            snprintf(err, errlen, a < 0 ? "unknown arch '%s'; accepted: " ARCH_ACCEPTED
-                                        : "arch list '%s' is longer than 64 words; accepted: " ARCH_ACCEPTED,
-                     spec);
+            if (a < 0)
+                snprintf(err, errlen, "unknown arch '%s'; accepted: " ARCH_ACCEPTED, spec);
+            else
+                snprintf(err, errlen, "arch list '%s' is longer than %d words; accepted: " ARCH_ACCEPTED, spec,
+                         ARCH_LIST_MAX);
             return -1;
         }
         cycle[len++] = (unsigned char)a;

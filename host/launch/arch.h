@@ -9,6 +9,7 @@
 enum node_arch { ARCH_ARM = 0, ARCH_RISCV = 1, ARCH_COUNT };
 extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
 
+#define ARCH_LIST_MAX 64   /* words of an --arch list at most */
 #define ARCH_ACCEPTED "arm, riscv, mixed (even ranks arm, odd ranks riscv), " \
                       "or a comma-separated list of arm and riscv that node i reads at i mod its length"
 

@@ -646,6 +646,20 @@ unknown_app_says_what_was_meant() {
 preset_too_large() {
   yes 'vcs = 2' | head -c 2000000 > "$TMP/big.conf"
   refused --preset "$TMP/big.conf" -- "preset '$TMP/big.conf' is 2000000 bytes, more than the 1 MiB a parameter file may have"
+  # the limit the refusals name is the one applied: a file of exactly that
+  # many bytes is read, one byte more is refused; each example preset is one
+  local mib bytes ex
+  mib=$(sed -n 's/.* is a directory; accepted: .*at most \([0-9]*\) MiB$/\1/p' <(ws --preset "$TMP" 2>&1))
+  expect '[ -n "$mib" ]' "$(ws --preset "$TMP" 2>&1)"
+  bytes=$((mib << 20))
+  { echo 'vcs = 2'; yes '#' | head -c $((bytes - 8)); } > "$TMP/edge.conf"
+  expect '[ "$(stat -c %s "$TMP/edge.conf")" = $bytes ]'
+  refused --preset "$TMP/edge.conf" --check -- "node image $TMP/none.elf is missing"
+  echo >> "$TMP/edge.conf"
+  refused --preset "$TMP/edge.conf" --check -- "is $((bytes + 1)) bytes, more than the $mib MiB a parameter file may have"
+  for ex in $(ws --preset "$TMP" 2>&1 | sed -n 's/.*(for example \([^)]*\)).*/\1/p' | tr -d ,); do
+    expect '[ -f "presets/$ex.conf" ]' "the refusal names preset $ex, which presets/ lacks"
+  done
 }
 preset_long_line() {   # a 2000-character comment is one line, all of it a comment
   { printf '# %02000d\n' 0; echo 'msg_max = 600000'; } > "$TMP/long.conf"

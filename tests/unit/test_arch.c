@@ -51,6 +51,31 @@ TEST(a_list_is_read_cyclically)
     CHECK_STR(describe(7), "mixed: 4 arm, 3 riscv");
 }
 
+/* A list of as many words as the refusal of a longer one names is read;
+ * one word more is refused. */
+TEST(a_list_is_as_long_as_its_refusal_says)
+{
+    char spec[8 * 200] = "", *end;
+    size_t o = 0;
+    for (int i = 0; i < 200 && !err[0]; i++) {
+        o += (size_t)snprintf(spec + o, sizeof spec - o, "%sriscv", i ? "," : "");
+        if (parse(spec, 8))
+            break;
+    }
+    REQUIRE(err[0]);
+    const char *said = strstr(err, "is longer than ");
+    REQUIRE(said != NULL);
+    long most = strtol(said + strlen("is longer than "), &end, 10);
+    CHECK_PREFIX(end, " words; accepted: arm, riscv, mixed");
+    /* the list refused has most + 1 words, and most of them are read */
+    int words = 1;
+    for (const char *c = spec; *c; c++)
+        words += *c == ',';
+    CHECK_EQ_INT(words, (int)most + 1);
+    *strrchr(spec, ',') = 0;
+    CHECK_EQ_INT(parse(spec, 8), 0);
+}
+
 TEST(unknown_words_are_refused_with_the_accepted_values)
 {
     const char *bad[] = { "sparc", "", "ARM", "arm,", ",arm", "arm,,riscv", "arm riscv", "mixed,arm" };
