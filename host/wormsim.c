@@ -144,6 +144,17 @@ static int node_host_main(struct run *rn);
 #define LOG_MAX_MIN 1024ull
 #define LOG_MAX_MAX (1ull << 40)
 
+/* What a run takes when its options do not say (the usage names each). */
+#define DEFAULT_APP "alltoall_pex"
+#define DEFAULT_TOPO TOPO_TORUS
+#define DEFAULT_RUNS_DIR "runs"
+/* The files a run reads unless told otherwise, from the project's tree
+ * (file_in_tree: found from another directory too). */
+static const char *const default_kernel[ARCH_COUNT] = { [ARCH_ARM] = "build/arm/node.elf",
+                                                        [ARCH_RISCV] = "build/riscv/node.elf" };
+static const char *const default_template[ARCH_COUNT] = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
+                                                          [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" };
+
 static void usage(FILE *f)
 {
     char topos[256], port_models[64], port_model[32], outputs[64];
@@ -153,9 +164,9 @@ static void usage(FILE *f)
     show_names(outputs, sizeof outputs, output_shown_names, OUTPUT_SHOWN_COUNT, " | ");
     fprintf(f,
 "usage: wormsim [options]\n"
-"  -a, --app NAME         node program (default alltoall_pex); --list-apps lists them\n"
+"  -a, --app NAME         node program (default %s); --list-apps lists them\n"
 "  -n, --nodes N          node count (default %d, a dragonfly %d; or the product of --dims)\n"
-"  -t, --topo KIND        %s (default torus)\n"
+"  -t, --topo KIND        %s (default %s)\n"
 "  -d, --dims AxB[xC..]   sizes per dimension, dimension 0 first (default: near-square 2D)\n"
 "      --port-model M     %s (default %s; --set port_model=)\n"
 "  -A, --args 'k=v ..'    arguments for the node program (for example 'len=4096')\n"
@@ -163,16 +174,16 @@ static void usage(FILE *f)
 "                         library's settings MPIR_CVAR_<OP>_INTRA_ALGORITHM=name)\n"
 "  -g, --gdb NODE         start NODE halted with a gdbstub; attach with make gdb NODE=...\n"
 "                         (no wall-clock limit then: not with --timeout, --hang-timeout)\n"
-"      --runs-dir DIR     where run directories go (default runs)\n"
+"      --runs-dir DIR     where run directories go (default %s)\n"
 "      --arch A           the nodes' ISA: arm (default), riscv, mixed (even ranks arm,\n"
 "                         odd ranks riscv), or a list such as arm,riscv,riscv that\n"
 "                         node i reads at i mod its length\n"
-"      --kernel ELF       ARM node image (default build/arm/node.elf)\n"
+"      --kernel ELF       ARM node image (default %s)\n"
 "                         an MPI program's image: build/bin/wormsim-mpicc -o ELF prog.c,\n"
 "                         run with --app mpi; make run MPI='prog.c ..' does both (docs/mpi.md)\n"
-"      --kernel-riscv ELF RISC-V node image (default build/riscv/node.elf)\n"
-"      --qemu-template F  ARM QEMU command template (default qemu-scripts/arm-virt.args)\n"
-"      --qemu-template-riscv F  RISC-V template (default qemu-scripts/riscv-virt.args)\n"
+"      --kernel-riscv ELF RISC-V node image (default %s)\n"
+"      --qemu-template F  ARM QEMU command template (default %s)\n"
+"      --qemu-template-riscv F  RISC-V template (default %s)\n"
 "      --timeout S        wall-clock limit of the whole run (default 60 + nodes/2 s, the\n"
 "                         time the nodes may take on the app's buffers, below, and what\n"
 "                         the app's ARGS ask (runs=, iters=, items=, len= of the\n"
@@ -222,8 +233,9 @@ static void usage(FILE *f)
 "      --params           print every parameter as a run of these options would take it\n"
 "                         (--preset, then --set and the shorthands, in order), in\n"
 "                         params.conf's form, and exit\n",
-            machine_default_nodes(TOPO_TORUS), machine_default_nodes(TOPO_DRAGONFLY), topos, port_models,
-            port_model, TIMEOUT_MAX_S, outputs, output_shown_names[OUTPUT_NODE0], OUTPUT_LINES,
+            DEFAULT_APP, machine_default_nodes(DEFAULT_TOPO), machine_default_nodes(TOPO_DRAGONFLY), topos,
+            topo_names[DEFAULT_TOPO], port_models, port_model, DEFAULT_RUNS_DIR, default_kernel[ARCH_ARM],
+            default_kernel[ARCH_RISCV], default_template[ARCH_ARM], default_template[ARCH_RISCV], TIMEOUT_MAX_S, outputs, output_shown_names[OUTPUT_NODE0], OUTPUT_LINES,
             LOG_MAX_DEFAULT, LOG_MAX_MIN);
     net_alloc_list(f);
     net_route_list(f);
@@ -1619,13 +1631,6 @@ out:
     return rc;
 }
 
-/* The files a run reads unless told otherwise, from the project's tree
- * (file_in_tree: found from another directory too). */
-static const char *const default_kernel[ARCH_COUNT] = { [ARCH_ARM] = "build/arm/node.elf",
-                                                        [ARCH_RISCV] = "build/riscv/node.elf" };
-static const char *const default_template[ARCH_COUNT] = { [ARCH_ARM] = "qemu-scripts/arm-virt.args",
-                                                          [ARCH_RISCV] = "qemu-scripts/riscv-virt.args" };
-
 /* Each default file the options left in place, found in the tree. */
 static void find_default_files(struct run *rn)
 {
@@ -1660,29 +1665,119 @@ static json_t *invocation(struct run *rn, int argc, char **argv, int at, int len
     return inv;
 }
 
-/* One run: its options, everything that can be checked before a node
- * starts, the run, its report. Returns the exit status. */
-static int run_main(struct host *h, int argc, char **argv)
+/* --check's answer once every check has passed: the machine, the host
+ * memory it needs against what it may use, and the run's time limits. */
+static void print_accepted(struct run *rn)
 {
-    struct run rn = {
-        .h = h,
-        .app = "alltoall_pex", .args = "", .runs_dir = "runs", .arch_spec = "arm",
-        .kernel = { [ARCH_ARM] = default_kernel[ARCH_ARM], [ARCH_RISCV] = default_kernel[ARCH_RISCV] },
-        .template_path = { [ARCH_ARM] = default_template[ARCH_ARM], [ARCH_RISCV] = default_template[ARCH_RISCV] },
-        .gdb_node = -1, .jump = NET_JUMP_ON, .log_max = LOG_MAX_DEFAULT,
-    };
-    enum topo_port port_model;
-    params_defaults(&rn.p, &port_model);
-    const char *topo = "torus", *nodes = NULL, *dims = NULL, *gdb = NULL, *preset = NULL;
-    /* parameter assignments, applied after the preset in command-line order;
-     * each takes an argument, so argc entries hold them all */
-    const char **set_key = calloc((size_t)argc, sizeof *set_key);
-    const char **set_val = calloc((size_t)argc, sizeof *set_val);
-    int nset = 0;
-    if (!set_key || !set_val) {
-        perror("wormsim");
-        return 1;
+    int own;
+    char dims[64], lim[160];
+    unsigned long long idle, limit = memory_limit(rn, &idle);
+    int nidle = pool_idle(&rn->h->pool);
+    machine_dims_str(&rn->m, dims, sizeof dims);
+    if (rn->mem_limit_mib)
+        snprintf(lim, sizeof lim, "--mem-limit %llu MiB", rn->mem_limit_mib);
+    else if (nidle)
+        snprintf(lim, sizeof lim, "%llu MiB available, of which %d idle pool nodes hold %llu MiB",
+                 limit >> 20, nidle, idle >> 20);
+    else
+        snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
+    char merging[80] = "";
+    if (rn->merge_pages)
+        snprintf(merging, sizeof merging, " once the nodes' pages are merged, and %d MiB kept free while they "
+                 "start", MERGE_SLACK_MIB);
+    char mem[sizeof rn->mem_hosts + 320];
+    if (link_size() > 1)         /* wormsim-mpi: each host's ranks together */
+        snprintf(mem, sizeof mem, "host memory: %s%s (%s each host)", rn->mem_hosts, merging, lim);
+    else
+        snprintf(mem, sizeof mem, "about %llu MiB of host memory%s (%s)", memory_need(rn, &own) >> 20,
+                 merging, lim);
+    printf("wormsim: %s on %s %s (%d nodes): accepted; %s, and the router holds at most %llu MiB of "
+           "messages; limits %.0f s in all (--timeout), %.0f s with no NIC use (--hang-timeout)\n", rn->app,
+           topo_names[rn->m.topo], dims, rn->m.nodes, mem, rn->held_room >> 20, rn->timeout_s, rn->hang_s);
+}
+
+/* A run that has ended: its results, trace and summary written and
+ * printed, its nodes' output shown, and all it holds freed. Returns the
+ * run tool's exit status. */
+static int report_run(struct run *rn)
+{
+    rn->out.app = rn->app;
+    rn->out.args = rn->args;
+    rn->out.run_dir = rn->dir;
+    rn->out.gdb_node = rn->gdb_node;
+    rn->out.arch = rn->arch;
+    int *node_rank = NULL;
+    const char **rank_host = NULL;
+    if (link_size() > 1 && (node_rank = calloc((size_t)rn->m.nodes, sizeof *node_rank)) &&
+        (rank_host = calloc((size_t)link_size(), sizeof *rank_host))) {
+        for (int i = 0; i < rn->m.nodes; i++)
+            node_rank[i] = link_owner(i, rn->m.nodes);
+        for (int k = 0; k < link_size(); k++)
+            rank_host[k] = link_host_of(k);
+        rn->out.node_rank = node_rank;
+        rn->out.rank_host = rank_host;
+        rn->out.ranks = link_size();
     }
+    struct report rep;
+    report_build(&rep, &rn->r);
+    /* A run whose results are not all written has failed, whatever its
+     * nodes did: what the files would have said is printed below. */
+    int unwritten = results_write(&rn->r, &rep, &rn->out) != 0;
+    if (rn->r.timeline) {
+        char tp[1100];
+        snprintf(tp, sizeof tp, "%s/trace.json", rn->dir);
+        rn->out.trace_written = !trace_write(rn->r.timeline, &rn->r, tp);
+        if (!rn->out.trace_written) {
+            fprintf(stderr, "wormsim: cannot write %s\n", tp);
+            unwritten = 1;
+        } else if (trace_lost(rn->r.timeline)) {
+            fprintf(stderr, "wormsim: %s lacks %zu events: no memory to keep them\n", tp,
+                    trace_lost(rn->r.timeline));
+        }
+        trace_free(rn->r.timeline);
+        rn->r.timeline = NULL;
+    }
+    if (unwritten && rn->out.ok) {
+        rn->out.ok = 0;
+        snprintf(rn->out.error, sizeof rn->out.error, "its results could not all be written in %s (a full disk?)",
+                 rn->dir);
+    }
+    results_print(&rn->r, &rep, &rn->out);
+    results_print_output(rn->dir, rn->m.nodes, rn->output, rn->out.ok ? stdout : stderr);
+    json_decref(rn->out.invocation);
+    free(node_rank);
+    free(rank_host);
+    report_free(&rep);
+    if (!rn->out.ok)
+        results_print_waiting(&rn->r, stderr, 16);
+    if (rn->h->pool.keep)
+        printf("node pool       %d of %d nodes warm\n", rn->warm, rn->m.nodes);
+    free(rn->nd);
+    free(rn->back);
+    free(rn->empty_bells);
+    engine_free(&rn->r);
+    run_free_inputs(rn);
+    if (rn->out.interrupted)
+        return 128 + rn->out.interrupted;
+    return rn->out.ok ? 0 : 1;
+}
+
+/* What the command line gives beside struct run's own fields. */
+struct cli {
+    const char *topo, *nodes, *dims, *gdb, *preset;
+    /* parameter assignments, applied after the preset in command-line
+     * order (a NULL key: a whole --set list); each takes an argument, so
+     * argc entries hold them all */
+    const char **set_key, **set_val;
+    int nset, show_params;
+    int gdb_at, gdb_len;     /* argv[gdb_at ..] holds --gdb and its value, gdb_len entries */
+};
+
+/* Read the options into rn and cl. Returns -1 when the run goes on, else
+ * the exit status: 0 after --help, --list-apps or --list-params, 2 (said)
+ * for a bad option. */
+static int parse_options(struct run *rn, struct cli *cl, int argc, char **argv)
+{
     enum { O_PORT = 256, O_RUNS, O_ARCH, O_KERNEL, O_KERNEL_RV, O_TPL, O_TPL_RV, O_TIMEOUT, O_HANG,
            O_TSEND, O_TRECV, O_CPU, O_MSGMAX, O_NICMEM, O_LIST, O_LISTP, O_PRESET, O_SET, O_TRACE, O_NOJUMP, O_CHECKJUMP, O_MEMLIMIT,
            O_CHECK, O_OUTPUT, O_MERGE, O_LOGMAX, O_PARAMS };
@@ -1704,63 +1799,62 @@ static int run_main(struct host *h, int argc, char **argv)
         { O_PORT, "port_model" }, { O_TSEND, "t_send_ns" }, { O_TRECV, "t_recv_ns" },
         { O_CPU, "cpu_ps" }, { O_MSGMAX, "msg_max" }, { O_NICMEM, "nic_mem" },
     };
-    int c, bad = 0, show_params = 0;
-    int gdb_at = 0, gdb_len = 0;     /* argv[gdb_at ..] holds --gdb and its value, gdb_len entries */
+    int c, bad = 0;
     optind = 0;                      /* a server parses a run's options afresh each time */
     for (int at = 1; (c = getopt_long(argc, argv, "a:n:t:d:A:g:h", opts, NULL)) != -1; at = optind) {
         int done = 0;
         for (size_t k = 0; k < sizeof shorthand / sizeof shorthand[0]; k++)
             if (c == shorthand[k].opt) {
-                set_key[nset] = shorthand[k].key;
-                set_val[nset++] = optarg;
+                cl->set_key[cl->nset] = shorthand[k].key;
+                cl->set_val[cl->nset++] = optarg;
                 done = 1;
             }
         if (done)
             continue;
         switch (c) {
-        case 'a': rn.app = optarg; break;
-        case 'n': nodes = *optarg ? optarg : NULL; break;
-        case 't': topo = optarg; break;
-        case 'd': dims = *optarg ? optarg : NULL; break;
-        case 'A': rn.args = optarg; break;
+        case 'a': rn->app = optarg; break;
+        case 'n': cl->nodes = *optarg ? optarg : NULL; break;
+        case 't': cl->topo = optarg; break;
+        case 'd': cl->dims = *optarg ? optarg : NULL; break;
+        case 'A': rn->args = optarg; break;
         case 'g':
-            gdb = *optarg ? optarg : NULL;
-            gdb_at = at;
-            gdb_len = optind - at;
+            cl->gdb = *optarg ? optarg : NULL;
+            cl->gdb_at = at;
+            cl->gdb_len = optind - at;
             break;
-        case O_RUNS: rn.runs_dir = optarg; break;
-        case O_ARCH: rn.arch_spec = optarg; break;
-        case O_KERNEL: rn.kernel[ARCH_ARM] = optarg; break;
-        case O_KERNEL_RV: rn.kernel[ARCH_RISCV] = optarg; break;
-        case O_TPL: rn.template_path[ARCH_ARM] = optarg; break;
-        case O_TPL_RV: rn.template_path[ARCH_RISCV] = optarg; break;
-        case O_TIMEOUT: bad |= parse_seconds("--timeout", optarg, &rn.timeout_s); break;
-        case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn.hang_s); break;
-        case O_PRESET: preset = *optarg ? optarg : NULL; break;
-        case O_TRACE: rn.want_trace = 1; break;
-        case O_NOJUMP: rn.jump = NET_JUMP_OFF; break;
-        case O_CHECKJUMP: rn.jump = NET_JUMP_CHECK; break;
+        case O_RUNS: rn->runs_dir = optarg; break;
+        case O_ARCH: rn->arch_spec = optarg; break;
+        case O_KERNEL: rn->kernel[ARCH_ARM] = optarg; break;
+        case O_KERNEL_RV: rn->kernel[ARCH_RISCV] = optarg; break;
+        case O_TPL: rn->template_path[ARCH_ARM] = optarg; break;
+        case O_TPL_RV: rn->template_path[ARCH_RISCV] = optarg; break;
+        case O_TIMEOUT: bad |= parse_seconds("--timeout", optarg, &rn->timeout_s); break;
+        case O_HANG: bad |= parse_seconds("--hang-timeout", optarg, &rn->hang_s); break;
+        case O_PRESET: cl->preset = *optarg ? optarg : NULL; break;
+        case O_TRACE: rn->want_trace = 1; break;
+        case O_NOJUMP: rn->jump = NET_JUMP_OFF; break;
+        case O_CHECKJUMP: rn->jump = NET_JUMP_CHECK; break;
         case O_MEMLIMIT: {
             uint32_t v = 0;
             bad |= parse_u32("--mem-limit", optarg, 1, 1u << 30, &v);
-            rn.mem_limit_mib = v;
+            rn->mem_limit_mib = v;
             break;
         }
         case O_SET:
-            set_key[nset] = NULL;                   /* a whole list */
-            set_val[nset++] = optarg;
+            cl->set_key[cl->nset] = NULL;                   /* a whole list */
+            cl->set_val[cl->nset++] = optarg;
             break;
         case O_LIST: list_apps(stdout); return 0;
         case O_LISTP: params_list(stdout); return 0;
-        case O_CHECK: rn.check_only = 1; break;
-        case O_PARAMS: show_params = 1; break;
-        case O_MERGE: rn.merge_pages = 1; break;
+        case O_CHECK: rn->check_only = 1; break;
+        case O_PARAMS: cl->show_params = 1; break;
+        case O_MERGE: rn->merge_pages = 1; break;
         case O_LOGMAX: {
             uint64_t v;
             if (parse_whole("--log-max", " of bytes", optarg, LOG_MAX_MIN, LOG_MAX_MAX, &v))
                 bad = 1;
             else
-                rn.log_max = v;
+                rn->log_max = v;
             break;
         }
         case O_OUTPUT: {
@@ -1768,7 +1862,7 @@ static int run_main(struct host *h, int argc, char **argv)
             while (w < OUTPUT_SHOWN_COUNT && strcmp(optarg, output_shown_names[w]))
                 w++;
             if (w < OUTPUT_SHOWN_COUNT) {
-                rn.output = (enum output_shown)w;
+                rn->output = (enum output_shown)w;
             } else {
                 char b[SHOW_LEN], accepted[64];
                 show_names(accepted, sizeof accepted, output_shown_names, OUTPUT_SHOWN_COUNT, ", ");
@@ -1786,45 +1880,74 @@ static int run_main(struct host *h, int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    find_default_files(&rn);
-    if (!*rn.runs_dir) {             /* "/<date>-..." would land in the root directory */
-        fprintf(stderr, "wormsim: --runs-dir is empty; give a directory (default runs)\n");
+    find_default_files(rn);
+    if (!*rn->runs_dir) {            /* "/<date>-..." would land in the root directory */
+        fprintf(stderr, "wormsim: --runs-dir is empty; give a directory (default " DEFAULT_RUNS_DIR ")\n");
         bad = 1;
     }
-    if (bad)
+    return bad ? 2 : -1;
+}
+
+/* The run's parameters: the preset's, then each assignment in order,
+ * checked together. Returns 0, or 2 with the reason said. */
+static int apply_params(struct run *rn, struct cli *cl, enum topo_port *port_model)
+{
+    char perr[1024];
+    if (cl->preset && params_load(&rn->p, port_model, cl->preset, perr, sizeof perr)) {
+        fprintf(stderr, "wormsim: %s\n", perr);
         return 2;
-    {
-        char perr[1024];
-        if (preset && params_load(&rn.p, &port_model, preset, perr, sizeof perr)) {
-            fprintf(stderr, "wormsim: %s\n", perr);
-            return 2;
-        }
-        for (int k = 0; k < nset; k++) {
-            int rc = set_key[k] ? params_set(&rn.p, &port_model, set_key[k], set_val[k], perr, sizeof perr)
-                                : params_set_list(&rn.p, &port_model, set_val[k], perr, sizeof perr);
-            if (rc) {
-                fprintf(stderr, "wormsim: %s\n", perr);
-                return 2;
-            }
-        }
-        if (params_check(&rn.p, perr, sizeof perr)) {
-            fprintf(stderr, "wormsim: %s\n", perr);
-            return 2;
-        }
-        free(set_key);
-        free(set_val);
     }
-    if (show_params) {               /* what a run of these options would take, as its params.conf */
+    for (int k = 0; k < cl->nset; k++) {
+        int rc = cl->set_key[k] ? params_set(&rn->p, port_model, cl->set_key[k], cl->set_val[k], perr, sizeof perr)
+                                : params_set_list(&rn->p, port_model, cl->set_val[k], perr, sizeof perr);
+        if (rc) {
+            fprintf(stderr, "wormsim: %s\n", perr);
+            return 2;
+        }
+    }
+    if (params_check(&rn->p, perr, sizeof perr)) {
+        fprintf(stderr, "wormsim: %s\n", perr);
+        return 2;
+    }
+    free(cl->set_key);
+    free(cl->set_val);
+    return 0;
+}
+
+/* One run: its options, everything that can be checked before a node
+ * starts, the run, its report. Returns the exit status. */
+static int run_main(struct host *h, int argc, char **argv)
+{
+    struct run rn = {
+        .h = h,
+        .app = DEFAULT_APP, .args = "", .runs_dir = DEFAULT_RUNS_DIR, .arch_spec = "arm",
+        .kernel = { [ARCH_ARM] = default_kernel[ARCH_ARM], [ARCH_RISCV] = default_kernel[ARCH_RISCV] },
+        .template_path = { [ARCH_ARM] = default_template[ARCH_ARM], [ARCH_RISCV] = default_template[ARCH_RISCV] },
+        .gdb_node = -1, .jump = NET_JUMP_ON, .log_max = LOG_MAX_DEFAULT,
+    };
+    enum topo_port port_model;
+    params_defaults(&rn.p, &port_model);
+    struct cli cl = { .topo = topo_names[DEFAULT_TOPO] };
+    cl.set_key = calloc((size_t)argc, sizeof *cl.set_key);
+    cl.set_val = calloc((size_t)argc, sizeof *cl.set_val);
+    if (!cl.set_key || !cl.set_val) {
+        perror("wormsim");
+        return 1;
+    }
+    int rc = parse_options(&rn, &cl, argc, argv);
+    if (rc >= 0 || (rc = apply_params(&rn, &cl, &port_model)))
+        return rc;
+    if (cl.show_params) {            /* what a run of these options would take, as its params.conf */
         params_write(stdout, &rn.p, port_model);
         return 0;
     }
     char err[512];
-    if (machine_parse(&rn.m, topo, nodes, dims, err, sizeof err)) {
+    if (machine_parse(&rn.m, cl.topo, cl.nodes, cl.dims, err, sizeof err)) {
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }
     rn.m.all_port = port_model;
-    if (params_check_net(&rn.p, &rn.m, preset, nset, err, sizeof err)) {   /* before any node starts */
+    if (params_check_net(&rn.p, &rn.m, cl.preset, cl.nset, err, sizeof err)) {   /* before any node starts */
         fprintf(stderr, "wormsim: %s\n", err);
         return 2;
     }
@@ -1835,15 +1958,15 @@ static int run_main(struct host *h, int argc, char **argv)
     }
     if (check_app(&rn) || check_memory(&rn) || check_files(&rn))
         return 2;
-    if (gdb && h->unattended) {
+    if (cl.gdb && h->unattended) {
         char b[SHOW_LEN];
         printf("replay: the run had node %s under gdb (--gdb); the replay runs it unattended, as no figure "
-               "depends on it\n", show(b, gdb, 0));
-        gdb = NULL;
+               "depends on it\n", show(b, cl.gdb, 0));
+        cl.gdb = NULL;
     }
-    if (gdb) {
+    if (cl.gdb) {
         uint32_t g;
-        if (parse_u32("GDB (node to debug)", gdb, 0, (uint32_t)rn.m.nodes - 1, &g))
+        if (parse_u32("GDB (node to debug)", cl.gdb, 0, (uint32_t)rn.m.nodes - 1, &g))
             return 2;
         rn.gdb_node = (int)g;
         /* Under gdb the run has no wall-clock limit (a person is at the
@@ -1892,35 +2015,11 @@ static int run_main(struct host *h, int argc, char **argv)
     if (!agree(1) || (link_size() > 1 && (!same_as_rank0(&rn, argc, argv) || !ranks_fit_their_hosts(&rn))))
         return 2;
     if (rn.check_only) {            /* everything above passed; no run directory, no node */
-        int own;
-        char dims[64], lim[160];
-        unsigned long long idle, limit = memory_limit(&rn, &idle);
-        int nidle = pool_idle(&h->pool);
-        machine_dims_str(&rn.m, dims, sizeof dims);
-        if (rn.mem_limit_mib)
-            snprintf(lim, sizeof lim, "--mem-limit %llu MiB", rn.mem_limit_mib);
-        else if (nidle)
-            snprintf(lim, sizeof lim, "%llu MiB available, of which %d idle pool nodes hold %llu MiB",
-                     limit >> 20, nidle, idle >> 20);
-        else
-            snprintf(lim, sizeof lim, "%llu MiB available", limit >> 20);
-        char merging[80] = "";
-        if (rn.merge_pages)
-            snprintf(merging, sizeof merging, " once the nodes' pages are merged, and %d MiB kept free while they "
-                     "start", MERGE_SLACK_MIB);
-        char mem[sizeof rn.mem_hosts + 320];
-        if (link_size() > 1)         /* wormsim-mpi: each host's ranks together */
-            snprintf(mem, sizeof mem, "host memory: %s%s (%s each host)", rn.mem_hosts, merging, lim);
-        else
-            snprintf(mem, sizeof mem, "about %llu MiB of host memory%s (%s)", memory_need(&rn, &own) >> 20,
-                     merging, lim);
-        printf("wormsim: %s on %s %s (%d nodes): accepted; %s, and the router holds at most %llu MiB of "
-               "messages; limits %.0f s in all (--timeout), %.0f s with no NIC use (--hang-timeout)\n", rn.app,
-               topo_names[rn.m.topo], dims, rn.m.nodes, mem, rn.held_room >> 20, rn.timeout_s, rn.hang_s);
+        print_accepted(&rn);
         run_free_inputs(&rn);
         return 0;
     }
-    /* rank 0 names the run directory; a node host writes its nodes' logs there */
+    /* rank 0 names the run directory; a node host writes its cl.nodes' logs there */
     int dir_ok = link_rank() != 0 || !make_run_dir(&rn);
     if (!dir_ok)
         rn.dir[0] = 0;
@@ -1930,7 +2029,7 @@ static int run_main(struct host *h, int argc, char **argv)
     if (link_rank() > 0)
         return node_host_main(&rn);
     snprintf(h->last_dir, sizeof h->last_dir, "%s", rn.dir);
-    rn.out.invocation = invocation(&rn, argc, argv, gdb_at, rn.gdb_node < 0 ? gdb_len : 0);
+    rn.out.invocation = invocation(&rn, argc, argv, cl.gdb_at, rn.gdb_node < 0 ? cl.gdb_len : 0);
     if (!rn.out.invocation || replay_write_command(rn.dir, rn.out.invocation))
         fprintf(stderr, "wormsim: cannot write %s/command\n", rn.dir);
     {
@@ -1962,71 +2061,13 @@ static int run_main(struct host *h, int argc, char **argv)
     if (rn.nd)
         stop_nodes(&rn);
     run_timer(h, 0);                 /* an idle pool sleeps */
-    /* A server resets its nodes once the client has its answer. */
+    /* A server resets its cl.nodes once the client has its answer. */
     h->run_nodes = rn.m.nodes;
     if (h->client < 0)
         pool_after_run(&h->pool, rn.m.nodes);
     rn.out.wall_s = now_s() - rn.t0;
     rn.out.router_cpu_s = own_cpu_s() - cpu0;
-    rn.out.app = rn.app;
-    rn.out.args = rn.args;
-    rn.out.run_dir = rn.dir;
-    rn.out.gdb_node = rn.gdb_node;
-    rn.out.arch = rn.arch;
-    int *node_rank = NULL;
-    const char **rank_host = NULL;
-    if (link_size() > 1 && (node_rank = calloc((size_t)rn.m.nodes, sizeof *node_rank)) &&
-        (rank_host = calloc((size_t)link_size(), sizeof *rank_host))) {
-        for (int i = 0; i < rn.m.nodes; i++)
-            node_rank[i] = link_owner(i, rn.m.nodes);
-        for (int k = 0; k < link_size(); k++)
-            rank_host[k] = link_host_of(k);
-        rn.out.node_rank = node_rank;
-        rn.out.rank_host = rank_host;
-        rn.out.ranks = link_size();
-    }
-    struct report rep;
-    report_build(&rep, &rn.r);
-    /* A run whose results are not all written has failed, whatever its
-     * nodes did: what the files would have said is printed below. */
-    int unwritten = results_write(&rn.r, &rep, &rn.out) != 0;
-    if (rn.r.timeline) {
-        char tp[1100];
-        snprintf(tp, sizeof tp, "%s/trace.json", rn.dir);
-        rn.out.trace_written = !trace_write(rn.r.timeline, &rn.r, tp);
-        if (!rn.out.trace_written) {
-            fprintf(stderr, "wormsim: cannot write %s\n", tp);
-            unwritten = 1;
-        } else if (trace_lost(rn.r.timeline)) {
-            fprintf(stderr, "wormsim: %s lacks %zu events: no memory to keep them\n", tp,
-                    trace_lost(rn.r.timeline));
-        }
-        trace_free(rn.r.timeline);
-        rn.r.timeline = NULL;
-    }
-    if (unwritten && rn.out.ok) {
-        rn.out.ok = 0;
-        snprintf(rn.out.error, sizeof rn.out.error, "its results could not all be written in %s (a full disk?)",
-                 rn.dir);
-    }
-    results_print(&rn.r, &rep, &rn.out);
-    results_print_output(rn.dir, rn.m.nodes, rn.output, rn.out.ok ? stdout : stderr);
-    json_decref(rn.out.invocation);
-    free(node_rank);
-    free(rank_host);
-    report_free(&rep);
-    if (!rn.out.ok)
-        results_print_waiting(&rn.r, stderr, 16);
-    if (h->pool.keep)
-        printf("node pool       %d of %d nodes warm\n", rn.warm, rn.m.nodes);
-    free(rn.nd);
-    free(rn.back);
-    free(rn.empty_bells);
-    engine_free(&rn.r);
-    run_free_inputs(&rn);
-    if (rn.out.interrupted)
-        return 128 + rn.out.interrupted;
-    return rn.out.ok ? 0 : 1;
+    return report_run(&rn);
 }
 
 /* The event sources and the pool; keep: nodes are reset and stay. */
