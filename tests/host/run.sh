@@ -8,14 +8,8 @@ NETSIM=${NETSIM:-build/host/netsim}
 WORMSIM=${WORMSIM:-build/host/wormsim}
 TMP=$(mktemp -d /tmp/wormsim-host.XXXXXX); trap 'rm -rf "$TMP"' EXIT
 RUNS=$TMP/runs
-pass=0; fail=0; failed=()
-expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+. tests/harness.sh
 . tests/doc-figures.sh
-t() {
-  local name=$1; shift
-  if ( "$@" ) > "$TMP/out" 2>&1; then pass=$((pass + 1)); echo "  ok    $name"
-  else fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name"; sed 's/^/      | /' "$TMP/out" | tail -20; fi
-}
 ns() { "$NETSIM" --json "$@"; }
 field() { jq -r "$1" "$TMP/j"; }
 

@@ -16,14 +16,8 @@ TMP=$(mktemp -d /tmp/wormsim-mpi-tests.XXXXXX)
 RUNS=$TMP/runs
 trap 'rm -rf "$TMP"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-pass=0; fail=0; failed=()
 
-expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
-t() {
-  local name=$1; shift
-  if ( "$@" ) > "$TMP/out" 2>&1; then pass=$((pass + 1)); echo "  ok    $name"; sed -n 's/^info: /        /p' "$TMP/out"
-  else fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name"; sed 's/^/      | /' "$TMP/out" | tail -20; fi
-}
+. tests/harness.sh
 latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 . tests/doc-figures.sh
 

@@ -11,7 +11,6 @@ KERNEL=${KERNEL:-build/arm/node.elf}
 KERNEL_RISCV=${KERNEL_RISCV:-build/riscv/node.elf}
 TMP=$(mktemp -d /tmp/wormsim-tests.XXXXXX)
 RUNS=$TMP/runs
-pass=0; fail=0; failed=()
 
 # The tests' runs go to one node pool (wormsim --serve), so nodes start
 # once, not once per run; tests of what a run alone does (signals, memory)
@@ -48,20 +47,8 @@ storm_counts_its_rings() {
 qemu_of() { pgrep -f "path=wormsim-$1-" 2>/dev/null; }   # QEMUs of the run tool with pid $1
 ndirs() { ls -d "$RUNS"/*/ 2>/dev/null | wc -l; }
 
-# Each test runs in a subshell; a failing `expect` prints why and fails it.
-# Lines a passing test prints as "info: ..." are shown under its name.
-expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
+. tests/harness.sh
 . tests/doc-figures.sh
-t() {
-  local name=$1; shift
-  [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
-  local t0=$SECONDS
-  if ( set -u; "$@" ) > "$TMP/out" 2>&1; then
-    pass=$((pass + 1)); echo "  ok    $name ($((SECONDS - t0)) s)"; sed -n 's/^info: /        /p' "$TMP/out"
-  else
-    fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name ($((SECONDS - t0)) s)"; sed 's/^/      | /' "$TMP/out" | tail -25
-  fi
-}
 
 # Every result file of two runs the same, less wall time and the engine
 # block (which varies between host runs; docs/network.md) and the

@@ -8,13 +8,7 @@ cd "$(dirname "$0")/../.."
 export WORMSIM=${WORMSIM:-build/host/wormsim} KERNEL=${KERNEL:-build/arm/node.elf}
 SWEEP=experiments/sweep.sh
 TMP=$(mktemp -d /tmp/wormsim-sweep.XXXXXX); trap 'rm -rf "$TMP"' EXIT
-pass=0; fail=0; failed=()
-expect() { if ! eval "$1"; then echo "    expected: $1" >&2; [ $# -gt 1 ] && echo "    $2" >&2; exit 1; fi; }
-t() {
-  local name=$1; shift
-  if ( "$@" ) > "$TMP/out" 2>&1; then pass=$((pass + 1)); echo "  ok    $name"
-  else fail=$((fail + 1)); failed+=("$name"); echo "  FAIL  $name"; sed 's/^/      | /' "$TMP/out" | tail -20; fi
-}
+. tests/harness.sh
 HEADER="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,min_link_worms,max_link_flits,wall_s,run_dir"
 rows() { echo $(( $(wc -l < "$1") - 1 )); }
 # csv_cols CSV COLUMN..: those columns of every row, by header name (Python's
