@@ -73,19 +73,32 @@ static int dragonfly_dims(const struct topo_shape *m, const char *dims_s, char *
     return 0;
 }
 
-/* The balanced dragonfly of `nodes` nodes (Kim et al.: a = 2p = 2h). */
+/* The node count of the balanced dragonfly of p nodes a router (Kim et
+ * al.: a = 2p = 2h): p a routers in each of its a h + 1 groups. */
+static long dragonfly_balanced_nodes(int p)
+{
+    return 2L * p * p * (2L * p * p + 1);
+}
+
+/* The balanced dragonfly of `nodes` nodes, or -1 with the node counts
+ * there are, up to MACHINE_MAX_NODES, in err. */
 static int dragonfly_balanced(struct topo_shape *m, long nodes, char *err, size_t errlen)
 {
-    for (int p = 1; 2L * p * p * (2L * p * p + 1) <= 4096; p++)
-        if (2L * p * p * (2L * p * p + 1) == nodes) {
+    int p = 1;
+    for (; dragonfly_balanced_nodes(p) <= MACHINE_MAX_NODES; p++)
+        if (dragonfly_balanced_nodes(p) == nodes) {
             m->ndims = 3;
             m->dims[0] = p;
             m->dims[1] = 2 * p;
             m->dims[2] = 2 * p * p + 1;
             return 0;
         }
-    snprintf(err, errlen, "a balanced dragonfly (a = 2p = 2h) has NODES = 6, 72, 342, 1056 or 2550, not %ld; "
-             "or give DIMS=PxAxG (such as 2x4x9)", nodes);
+    size_t o = (size_t)snprintf(err, errlen, "a balanced dragonfly (a = 2p = 2h) has NODES =");
+    for (int q = 1; q < p && o < errlen; q++)
+        o += (size_t)snprintf(err + o, errlen - o, "%s %ld", q == 1 ? "" : q == p - 1 ? " or" : ",",
+                              dragonfly_balanced_nodes(q));
+    if (o < errlen)
+        snprintf(err + o, errlen - o, ", not %ld; or give DIMS=PxAxG (such as 2x4x9)", nodes);
     return -1;
 }
 
@@ -115,9 +128,9 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
     }
     m->topo = (enum topo)t;
     long nodes = 0;
-    int rc = nodes_s ? parse_pos(nodes_s, 4096, 1, &nodes) : 0;
+    int rc = nodes_s ? parse_pos(nodes_s, MACHINE_MAX_NODES, 1, &nodes) : 0;
     if (rc) {
-        snprintf(err, errlen, "NODES='%s' is not a whole number from 1 to 4096%s", nodes_s,
+        snprintf(err, errlen, "NODES='%s' is not a whole number from 1 to %d%s", nodes_s, MACHINE_MAX_NODES,
                  rc == NUMBER_OCTAL ? NUMBER_FORM : "");
         return -1;
     }
@@ -132,11 +145,11 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
             memcpy(part, p, n);
             part[n] = 0;
             long v;
-            if ((rc = parse_pos(part, 4096, 0, &v)))
+            if ((rc = parse_pos(part, MACHINE_MAX_NODES, 0, &v)))
                 goto bad_dims;
             m->dims[m->ndims++] = (int)v;
             prod *= v;
-            if (prod > 4096)
+            if (prod > MACHINE_MAX_NODES)
                 goto bad_dims;
             p += n;
             if (!*p)
@@ -197,7 +210,7 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
             }
             if (!k) {
                 snprintf(err, errlen, "a fat tree needs NODES = k^n, a power of 4 (a 4-ary tree) or of 2 "
-                         "(binary), from 2 to 4096, or DIMS=kxkx.. for another k; not %ld", nodes);
+                         "(binary), from 2 to %d, or DIMS=kxkx.. for another k; not %ld", MACHINE_MAX_NODES, nodes);
                 return -1;
             }
             for (long x = 1; x < nodes; x *= k)
@@ -205,8 +218,8 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
         } else if (m->topo == TOPO_BANYAN) {
             /* log2(nodes) stages of 2x2 switches */
             if (nodes < 2 || (nodes & (nodes - 1))) {
-                snprintf(err, errlen, "a banyan needs NODES a power of two from 2 to 4096 "
-                         "(2, 4, 8, 16, ...), not %ld", nodes);
+                snprintf(err, errlen, "a banyan needs NODES a power of two from 2 to %d "
+                         "(2, 4, 8, 16, ...), not %ld", MACHINE_MAX_NODES, nodes);
                 return -1;
             }
             m->ndims = 1;
@@ -222,7 +235,7 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
     return 0;
 bad_dims:
     snprintf(err, errlen, "DIMS='%s' is malformed; expected 1 to %d sizes joined by 'x' "
-             "(for example 8x8 or 4x4x4), at most 4096 nodes%s", dims_s, NIC_MAX_DIMS,
+             "(for example 8x8 or 4x4x4), at most %d nodes%s", dims_s, NIC_MAX_DIMS, MACHINE_MAX_NODES,
              rc == NUMBER_OCTAL ? "; a size is decimal without a leading 0" : "");
     return -1;
 }

@@ -94,6 +94,10 @@ int machine_parse(struct topo_shape *m, const char *topo_s, const char *nodes_s,
 /* The node count of a machine given neither NODES nor DIMS. */
 int machine_default_nodes(enum topo t);
 
+/* The most nodes a machine has (NODES and the product of DIMS): a
+ * hypercube of TOPO_MAX_DIMS dimensions. */
+#define MACHINE_MAX_NODES (1 << TOPO_MAX_DIMS)
+
 /* Every accepted topology name, in topo_names' order, joined by sep,
  * into buf (cut at len): the list usage texts and refusals show. */
 void machine_topo_list(char *buf, size_t len, const char *sep);

@@ -132,6 +132,64 @@ TEST(bad_nodes_are_errors)
     CHECK_EQ_INT(m.nodes, 4096);
 }
 
+/* The node limit every refusal names is the one parsing applies: NODES
+ * and the product of DIMS up to it are taken, one more is not. */
+TEST(the_node_limit_is_the_one_the_refusals_name)
+{
+    struct topo_shape m;
+    char nodes[32], dims[32], want[64];
+    REQUIRE(parse(&m, "torus", "999999", NULL) == -1);
+    const char *at = strstr(err, "from 1 to ");
+    REQUIRE(at != NULL);
+    long most = strtol(at + strlen("from 1 to "), NULL, 10);
+    REQUIRE(most > 1 && (most & (most - 1)) == 0);
+    snprintf(nodes, sizeof nodes, "%ld", most);
+    CHECK_EQ_INT(parse(&m, "torus", nodes, NULL), 0);
+    static const char *const powers_of_two[] = { "hypercube", "banyan", "fattree" };
+    for (size_t i = 0; i < sizeof powers_of_two / sizeof powers_of_two[0]; i++)
+        CHECK_EQ_INT(parse(&m, powers_of_two[i], nodes, NULL), 0);
+    snprintf(dims, sizeof dims, "%ldx2", most / 2);
+    CHECK_EQ_INT(parse(&m, "mesh", NULL, dims), 0);
+    snprintf(dims, sizeof dims, "%ldx2", most / 2 + 1);
+    CHECK_EQ_INT(parse(&m, "mesh", NULL, dims), -1);
+    snprintf(want, sizeof want, "at most %ld nodes", most);
+    CHECK_CONTAINS(err, want);
+    snprintf(nodes, sizeof nodes, "%ld", 2 * most);
+    CHECK_EQ_INT(parse(&m, "banyan", nodes, NULL), -1);
+    CHECK_EQ_INT(parse(&m, "banyan", "3", NULL), -1);
+    snprintf(want, sizeof want, "from 2 to %ld", most);
+    CHECK_CONTAINS(err, want);
+    CHECK_EQ_INT(parse(&m, "fattree", "3", NULL), -1);
+    CHECK_CONTAINS(err, want);
+}
+
+/* The balanced dragonfly's refusal lists the node counts it takes: each
+ * listed count is taken, and no other count up to the node limit. */
+TEST(balanced_dragonfly_takes_the_node_counts_it_lists)
+{
+    struct topo_shape m;
+    REQUIRE(parse(&m, "dragonfly", "5", NULL) == -1);
+    const char *at = strstr(err, "NODES ="), *end = strstr(err, ", not 5;");
+    REQUIRE(at != NULL && end != NULL && at < end);
+    long listed[16];
+    int nlisted = 0;
+    for (const char *c = at; c < end && nlisted < 16; c++)
+        if (*c >= '0' && *c <= '9' && c[-1] == ' ')
+            listed[nlisted++] = strtol(c, NULL, 10);
+    CHECK(nlisted >= 5);
+    for (long n = 1; n <= MACHINE_MAX_NODES; n++) {
+        char s[16];
+        int named = 0;
+        for (int k = 0; k < nlisted; k++)
+            named |= listed[k] == n;
+        snprintf(s, sizeof s, "%ld", n);
+        int taken = parse(&m, "dragonfly", s, NULL) == 0;
+        if (named != taken)
+            check_fail(__FILE__, __LINE__, "dragonfly NODES=%ld: %s, and the refusal lists %d counts", n,
+                       taken ? "taken" : "refused", nlisted);
+    }
+}
+
 TEST(unknown_topology_lists_the_accepted_ones)
 {
     struct topo_shape m;
