@@ -599,6 +599,29 @@ docs_name_the_balanced_dragonflies() {
   expect 'tr "\n" " " < docs/network.md | grep -qF -- "(a = 2p = 2h): $counts nodes"' \
     "docs/network.md's dragonfly does not list: $counts"
 }
+# The words of the run tool that the experiment tools' usages and the
+# Makefile's header list are the ones it takes: the topologies (sweep,
+# calibrate), the port models (sweep), the first words of --arch (sweep,
+# Makefile) and of --output (Makefile).
+tools_list_the_run_tools_words() {
+  local topos pms arch outputs
+  topos=$("$WORMSIM" --topo nosuch 2>&1 | sed -n "s/.*unknown topology 'nosuch'; accepted: //p")
+  expect '[ "$(echo $topos | wc -w)" -ge 6 ]' "$topos"
+  pms=$(awk '$1 == "port_model" { print $2 }' <("$WORMSIM" --list-params))
+  arch=$(ws --arch nosuch --check 2>&1 | sed -n "s/.*unknown arch 'nosuch'; accepted: \([a-z]*, [a-z]*, [a-z]*\) .*/\1/p")
+  expect '[ -n "$arch" ]' "$(ws --arch nosuch --check 2>&1)"
+  outputs=$(ws --output nosuch 2>&1 | sed -n "s/.*--output 'nosuch': accepted: //p")
+  expect '[ -n "$outputs" ]'
+  experiments/sweep.sh --help > "$TMP/sh"
+  expect 'grep -qE -- "^  topo +${topos//, / \| }  " "$TMP/sh"' "sweep.sh's topo line: $(grep "^  topo " "$TMP/sh"); accepted: $topos"
+  expect 'grep -qE -- "^  port_model +${pms//|/ \| }  " "$TMP/sh"' "sweep.sh's port_model line: $(grep "^  port_model " "$TMP/sh"); accepted: $pms"
+  expect 'grep -qE -- "^  arch +${arch//, / \| }  " "$TMP/sh"' "sweep.sh's arch line: $(grep "^  arch " "$TMP/sh"); accepted: $arch"
+  local last=${topos##*, }
+  experiments/calibrate.sh --help | tr -s ' \n' '  ' > "$TMP/ch"
+  expect 'grep -qF -- "(default mesh): ${topos%, *} or $last " "$TMP/ch"' "calibrate.sh's --topo does not list: $topos"
+  expect 'grep -qF -- "ARCH=${arch//, /|} " Makefile' "Makefile's header: $(grep -o "ARCH=[^ ]*" Makefile | head -1); accepted: $arch"
+  expect 'grep -qF -- "OUTPUT=${outputs//, /|} " Makefile' "Makefile's header: $(grep -o "OUTPUT=[^ ]*" Makefile | head -1); accepted: $outputs"
+}
 preset_directory() {
   refused --preset "$TMP" -- "preset '$TMP' is a directory; accepted: a name in presets/ .*or the path of a regular file of at most 1 MiB"
 }
@@ -1077,7 +1100,7 @@ readme_quotes_a_build_line() {
 
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
-         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted help_says_what_is_accepted docs_name_the_balanced_dragonflies too_big_for_memory vector_length_names_its_elements check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
+         every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted help_says_what_is_accepted docs_name_the_balanced_dragonflies tools_list_the_run_tools_words too_big_for_memory vector_length_names_its_elements check_only limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
          preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks heatmap_title_names_the_args heatmap_run_with_a_slash gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs readme_quotes_the_memory_estimates boards_md_names_every_template_placeholder arbitration_table_of_the_docs readme_quotes_a_build_line; do t $x $x; done
