@@ -548,11 +548,18 @@ list_params_is_what_is_accepted() {
     refused --check --set "$key=$def" -- "node image $TMP/none.elf is missing"
     case "$acc" in
       *..*) lo=${acc%..*}; hi=${acc#*..}
-            refused --set "$key=$((hi + 1))" -- "$key '$((hi + 1))' is not a whole number from $lo to $hi"; n=$((n + 1)) ;;
+            refused --set "$key=$((hi + 1))" -- "$key '$((hi + 1))' is not a whole number from $lo to $hi"; n=$((n + 1))
+            # a range the docs' row gives is this one
+            local docrange; docrange=$(grep "^| \`$key\` |" "$TMP/params.md" | grep -oE "[0-9]+ to [0-9]+" | head -1)
+            expect '[ -z "$docrange" ] || [ "$docrange" = "$lo to $hi" ]' "$key: $lo..$hi here, $docrange in docs/network.md" ;;
       *) refused --set "$key=nosuch" -- "'nosuch' is unknown; accepted: ${acc//|/, }"
-         # and every word listed is taken, as --params shows it back
-         local word
+         # and every word listed is taken, as --params shows it back; a docs
+         # row that names any of the words names each
+         local word row named=""; row=$(grep "^| \`$key\` |" "$TMP/params.md")
+         for word in ${acc//|/ }; do [[ "$row" != *"\`$word\`"* ]] || named=$word; done
          for word in ${acc//|/ }; do
+           [ -z "$named" ] || [[ "$row" == *"\`$word\`"* ]] ||
+             expect false "$key: docs/network.md's row names \`$named\` but not \`$word\`: $row"
            "$WORMSIM" --set "$key=$word" --params > "$TMP/pp" 2>&1
            expect 'grep -Eq "^$key += $word " "$TMP/pp"' "--set $key=$word: $(head -3 "$TMP/pp")"
          done ;;
