@@ -12,9 +12,10 @@
 #
 # For each NAME it takes the --per ok rows of results/NAME/results.csv with
 # the fewest nodes (the first ones in the file among equals), runs exactly
-# those cells with experiments/sweep.sh, and compares the columns from
-# status to max_link_flits by name (wall_s and run_dir are facts about the
-# host). Options:
+# those cells with experiments/sweep.sh, and compares the figures the runs
+# simulated, each column from status to max_link_flits, by name (wall_s
+# and run_dir are facts about the host; FIGURE_COLUMNS in
+# experiments/sweep-cell.sh). Options:
 #   --per K          rows per reproduction (default 2)
 #   --results DIR    where the stored results are (default results)
 #   --out DIR        where the re-runs go (default a temporary directory,
@@ -62,8 +63,7 @@ done
 [ $LIST = 0 ] || { printf '%s\n' "${NAMES[@]}"; exit 0; }
 if [ -z "$OUT" ]; then OUT=$(mktemp -d /tmp/wormsim-recheck.XXXXXX); trap 'rm -rf "$OUT"' EXIT; fi
 
-KEYS="app topo dims len preset port_model net args arch"
-FIGURES="status coll_ns coll_ns_node0 sim_time_ns steps sends_per_node startups_per_node messages bytes bytes_per_node max_msg_bytes max_link_sharing max_link_worms min_link_worms max_link_flits"
+. "$HERE/experiments/sweep-cell.sh"   # KEY_COLUMNS, FIGURE_COLUMNS
 
 # The sample of one stored CSV as sweep groups, one cell each.
 sample_definition() {
@@ -89,7 +89,7 @@ sample_definition() {
 # Compare the re-runs with the stored rows of the same cells; prints each
 # difference. Returns 1 if any figure differs or a cell has no re-run.
 compare() {  # STORED_CSV RERUN_CSV
-  awk -F, -v keys="$KEYS" -v figs="$FIGURES" '
+  awk -F, -v keys="$KEY_COLUMNS" -v figs="$FIGURE_COLUMNS" '
     FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
     { nk = split(keys, K, " "); key = ""
       for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]

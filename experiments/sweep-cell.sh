@@ -18,6 +18,17 @@
 # under $LOCK; a run killed by a signal leaves no row, so a resumed sweep
 # runs it again.
 
+# The columns of a sweep's results.csv, in order (docs/results.md lists
+# them; tests/report/test_result_columns.py compares): a run's key with
+# its node count, its group, the figures it simulated (collect's, but
+# wall_s), and two facts about the host, wall_s and run_dir.
+COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,min_link_worms,max_link_flits,wall_s,run_dir"
+# A run's key (key_of's fields: what resume and recheck match; nodes
+# follows from dims) and its simulated figures (what recheck compares),
+# each a part of COLUMNS_CSV.
+KEY_COLUMNS=${COLUMNS_CSV%%,group,*}; KEY_COLUMNS=${KEY_COLUMNS/,nodes,/,}; KEY_COLUMNS=${KEY_COLUMNS//,/ }
+FIGURE_COLUMNS=${COLUMNS_CSV#*,group,}; FIGURE_COLUMNS=${FIGURE_COLUMNS%,wall_s,run_dir}; FIGURE_COLUMNS=${FIGURE_COLUMNS//,/ }
+
 # The run tool's options for a machine, in MACHINE_OPTS: what a run's
 # command and the definition's check (sweep.sh) share.
 machine_opts() {  # topo dims preset port_model arch net

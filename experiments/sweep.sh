@@ -49,21 +49,21 @@
 # missing or lacks its column.
 #
 # Output DIR/results.csv: a header, then one row per finished run (the
-# columns are listed in COLUMNS below and in docs/results.md). A row is
-# appended only when its run has ended, in one write under a lock, so a
-# killed sweep leaves whole rows only; run it again and it skips every run
-# whose key (app, topo, dims, len, preset, port_model, net, args, arch) has
-# a row. DIR/runs/ keeps each run's directory (links.csv, messages.csv,
-# node logs ...). DIR/sweep.def is a copy of the definition, made at the
-# start of each session (the report reads its compare and paper lines).
-# DIR/joblog is GNU parallel's log of every run (start, seconds, exit),
-# appended session after session.
-# DIR/timing.csv gets a line per session under its header row: date,
-# jobs, runs (to do), done, elapsed_s (docs/results.md and make bench sum
-# them per sweep). It holds the sessions that made the rows of
-# results.csv: a session that starts with no row in it (a first sweep, or
-# a regeneration after results.csv was removed) starts timing.csv anew,
-# since the earlier sessions' rows are gone.
+# columns are COLUMNS_CSV in experiments/sweep-cell.sh; docs/results.md
+# lists them). A row is appended only when its run has ended, in one write
+# under a lock, so a killed sweep leaves whole rows only; run it again and
+# it skips every run whose key (app, topo, dims, len, preset, port_model,
+# net, args, arch) has a row. DIR/runs/ keeps each run's directory
+# (links.csv, messages.csv, node logs ...). DIR/sweep.def is a copy of the
+# definition, made at the start of each session (the report reads its
+# compare and paper lines). DIR/joblog is GNU parallel's log of every run
+# (start, seconds, exit), appended session after session. DIR/timing.csv
+# gets a line per session under its header row: date, jobs, runs (to do),
+# done, elapsed_s (docs/results.md and make bench sum them per sweep). It
+# holds the sessions that made the rows of results.csv: a session that
+# starts with no row in it (a first sweep, or a regeneration after
+# results.csv was removed) starts timing.csv anew, since the earlier
+# sessions' rows are gone.
 #
 # Parallel runs: this script checks the definition and plans the runs;
 # GNU parallel runs them, each through experiments/sweep-cell.sh (the run
@@ -81,7 +81,6 @@
 set -u
 set -m    # each run in its own process group, so a stop can end it whole
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-COLUMNS_CSV="app,topo,dims,nodes,len,preset,port_model,net,args,arch,group,status,coll_ns,coll_ns_node0,sim_time_ns,steps,sends_per_node,startups_per_node,messages,bytes,bytes_per_node,max_msg_bytes,max_link_sharing,max_link_worms,min_link_worms,max_link_flits,wall_s,run_dir"
 
 die() { echo "sweep: $*" >&2; exit 2; }
 . "$HERE/experiments/usage.sh"

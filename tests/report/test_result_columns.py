@@ -1,7 +1,8 @@
 """results.csv's columns are the ones docs/results.md lists ("The columns
 of results.csv", from experiments/report/prose.py), in order: the header
-experiments/sweep.sh writes, every stored results.csv's, the tests' own
-rows', and every column the report requires."""
+experiments/sweep.sh writes (COLUMNS_CSV, experiments/sweep-cell.sh),
+every stored results.csv's, the tests' own rows', and every column the
+report requires."""
 
 import glob
 import os
@@ -25,7 +26,7 @@ def documented():
 
 
 def sweep_header():
-    with open(os.path.join(ROOT, "experiments", "sweep.sh"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "experiments", "sweep-cell.sh"), encoding="utf-8") as f:
         return re.search(r'^COLUMNS_CSV="([^"]*)"', f.read(), re.M).group(1).split(",")
 
 

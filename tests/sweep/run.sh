@@ -27,7 +27,7 @@ for r in rows: w.writerow([r[k] for k in keep])' "$@"
 }
 csv_cols() { csv_pick cols "$@"; }
 csv_without() { csv_pick without "$@"; }
-# The key columns of a row (sweep.sh's COLUMNS before the figures).
+# The key columns of a row (COLUMNS_CSV's before the figures, experiments/sweep-cell.sh).
 KEY_COLS="app topo dims nodes len preset port_model net args arch"
 # field CSV ROWMATCH COLUMN: the named column of the first row matching an awk condition
 field() { awk -F, -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } '"$2"' { print $k; exit }' "$1"; }
