@@ -1504,7 +1504,10 @@ static void loop(struct run *rn)
     }
 }
 
-/* The run's tick every ns nanoseconds, or none (0). */
+/* The run's tick every ns nanoseconds, or none (0). A run, and a node
+ * host's share of one, ticks every RUN_TICK_NS: link-up kicks, lost
+ * doorbells, hangs (on_timer). */
+#define RUN_TICK_NS 5000000
 static void run_timer(struct host *h, long ns)
 {
     struct itimerspec its = { .it_interval = { 0, ns }, .it_value = { 0, ns } };
@@ -1621,7 +1624,7 @@ static int node_host_main(struct run *rn)
     struct node_host_job j = { &h->pool, h->epfd, h->sigfd, h->timerfd, EV_SIG, EV_TIMER, specs, rn->arch,
                                rn->m.nodes, rn->gdb_node, port, rn->dir,
                                rn->merge_pages ? node_host_pace : NULL, rn };
-    run_timer(h, 5000000);
+    run_timer(h, RUN_TICK_NS);
     rc = node_host_run(&j);
     run_timer(h, 0);
 out:
@@ -2047,7 +2050,7 @@ static int run_main(struct host *h, int argc, char **argv)
     rn.out.ok = 1;
     rn.t0 = rn.last_progress = now_s();
     double cpu0 = own_cpu_s();
-    run_timer(h, 5000000);           /* link-up kicks, lost doorbells, hangs: a run's only */
+    run_timer(h, RUN_TICK_NS);       /* a run's only */
     if (setup(&rn))
         fail(&rn, "the router could not start");
     else
