@@ -9,7 +9,6 @@
 #include "files.h"
 #include "net/net_model.h"
 #include "../apps/number.h"
-#include "../apps/restrict.h"
 
 enum kind { K_U32, K_NAMED, K_PORT_MODEL };
 /* K_PORT_MODEL's words, indexed by enum topo_port. */
@@ -19,9 +18,8 @@ _Static_assert(sizeof(enum switching) == sizeof(int) && sizeof(enum alloc) == si
                sizeof(enum tie) == sizeof(int) && sizeof(enum routing) == sizeof(int) &&
                sizeof(enum selection) == sizeof(int), "named keys are ints");
 
-/* Figures the key docs below quote from the node side's constants. */
+/* A figure the key docs below quote from the node side's constants. */
 _Static_assert(NIC_MSG_HELD_BYTES == 256, "held_max's doc: payload + 256 a message (netdev/nic_shm.h)");
-_Static_assert(APP_NODE_HEAP_BYTES == 30ul << 20, "ram_mib's doc: the apps' 30 MiB heap (apps/restrict.h)");
 
 static const struct key {
     const char *name;
