@@ -394,6 +394,11 @@ void params_write(FILE *f, const struct params *p, enum topo_port pm)
     }
 }
 
+/* NIC memory holds two messages of msg_max (its tx and rx areas) and this
+ * much beside them (its config, status and descriptor ring, with room to
+ * spare: the router's layout, host/engine/engine.c layout_of). */
+#define NIC_MEM_SPARE_KIB 16
+
 void params_list(FILE *f)
 {
     struct params d;
@@ -411,8 +416,8 @@ void params_list(FILE *f)
         params_value(&d, pm, i, def, sizeof def, &num);
         fprintf(f, "%-17s %-38s %-13s %s\n", k->name, acc, def, k->doc);
     }
-    fprintf(f, "(across keys: nic_mem a power of two, 2 msg_max + 16 KiB <= nic_mem, msg_max <= held_max; "
-               "a torus needs vcs >= 2; unidirectional on a torus only)\n");
+    fprintf(f, "(across keys: nic_mem a power of two, 2 msg_max + %d KiB <= nic_mem, msg_max <= held_max; "
+               "a torus needs vcs >= 2; unidirectional on a torus only)\n", NIC_MEM_SPARE_KIB);
     net_alloc_list(f);
     net_route_list(f);
 }
@@ -427,9 +432,9 @@ int params_check(const struct params *p, char *err, size_t errlen)
         snprintf(err, errlen, "nic_mem %u is not a power of two", p->nic_mem);
         return -1;
     }
-    if ((uint64_t)p->msg_max * 2 + 0x4000 > p->nic_mem) {
-        snprintf(err, errlen, "msg_max %u needs nic_mem of at least twice that plus 16 KiB (now %u)",
-                 p->msg_max, p->nic_mem);
+    if ((uint64_t)p->msg_max * 2 + (NIC_MEM_SPARE_KIB << 10) > p->nic_mem) {
+        snprintf(err, errlen, "msg_max %u needs nic_mem of at least twice that plus %d KiB (now %u)",
+                 p->msg_max, NIC_MEM_SPARE_KIB, p->nic_mem);
         return -1;
     }
     return 0;
