@@ -168,7 +168,7 @@ check_group() {  # validates G[] of the current group and expands it into RUNS
   for len in ${G[len]}; do
     [[ "$len" =~ ^(0|[1-9][0-9]*)$ ]] || { lineno=${L[len]}; bad "len: '$len' is not a number of bytes (0 for the apps that move none)"; }
   done
-  # the run tool's --timeout bounds (host/wormsim.c, parse_seconds): a
+  # the run tool's --timeout bounds (host/run/options.c, parse_seconds): a
   # timeout it refuses would make refused rows, which a corrected timeout
   # (not part of the key) would not replace
   local tmo=${G[timeout]}

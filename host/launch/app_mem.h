@@ -1,7 +1,7 @@
 #ifndef APP_MEM_H
 #define APP_MEM_H
 /* What an app's ARGS ask of the host: node memory for the run tool's
- * memory check, and work for its default time limits (wormsim.c). Host
+ * memory check, and work for its default time limits (host/run/checks.c). Host
  * only: the node's own check (apps/app_check.c) is part of a collective's
  * timed work, so its code stays as it is. */
 #include "../../apps/restrict.h"

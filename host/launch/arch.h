@@ -23,7 +23,7 @@ extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
  * len=1024: ARM 1,128 MiB at 64 nodes, 4,394 at 256 (17.0 MiB more a node,
  * 39 MiB beside), 17,513 at 1,024; RISC-V 878 at 64, 3,349 at 256 (12.9 a
  * node, 54 beside); the two figures are set so that with the NIC memory
- * and the run tool's (memory_need, host/wormsim.c) the estimate is 5 %
+ * and the run tool's (memory_need, host/run/checks.c) the estimate is 5 %
  * over those peaks (docs/scale.md; make bench; tests/qemu/suite-pool.sh
  * memory_estimate_is_close checks 1.00 to 1.10). */
 extern const unsigned arch_node_kib[ARCH_COUNT];
