@@ -142,18 +142,64 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return e;
 }
 
+/* The communicator of slot c, made free; its context is not used again. */
+static void release(MPI_Comm comm, struct mpii_comm *c)
+{
+    mpii_info_release(mpii_comm_hints(comm));
+    if (mpii_pending_use(comm, -1))
+        c->used = 2;                 /* its pending operations complete normally (MPI-3.1 6.4.3) */
+    else {
+        free(c->world);
+        mpii_topo_free(c);
+        c->used = 0;
+    }
+}
+
+/* comm duplicated (MPI-3.1 6.4.2): its group, its topology, its
+ * attributes as their copy callbacks say (6.7.2) and the hints of info
+ * (comm's own for MPI_Comm_dup). A callback's error frees the duplicate
+ * again (the delete callbacks of the attributes copied run) and is the
+ * call's, *newcomm being MPI_COMM_NULL. */
+static int dup_with_hints(MPI_Comm comm, struct mpii_comm *c, MPI_Info hints, MPI_Comm *newcomm)
+{
+    const char *call = mpii_call;
+    int e = MPI_Comm_split(comm, 0, c->rank, newcomm);
+    mpii_call = call;
+    if (e)
+        return e;
+    struct mpii_comm *d = &mpii_comms[*newcomm];
+    e = mpii_topo_copy(comm, d, c);
+    if (!e)
+        e = mpii_info_copy(comm, hints, mpii_comm_hints(*newcomm));
+    if (!e)
+        e = mpii_attr_copy(MPII_ATTR_COMM, comm, *newcomm, comm);
+    if (e) {
+        mpii_attr_delete_all(MPII_ATTR_COMM, *newcomm, comm);
+        release(*newcomm, d);
+        *newcomm = MPI_COMM_NULL;
+    }
+    return e;
+}
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_dup");
     COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, newcomm);
-    int e = MPI_Comm_split(comm, 0, c->rank, newcomm);
-    mpii_call = "MPI_Comm_dup";
-    if (!e)                          /* a duplicate keeps the topology (MPI-3.1 6.4.2) */
-        e = mpii_topo_copy(comm, &mpii_comms[*newcomm], c);
-    return e;
+    return dup_with_hints(comm, c, *mpii_comm_hints(comm), newcomm);
 }
 
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPII_ENTER("MPI_Comm_dup_with_info");
+    COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, newcomm);
+    int e = mpii_info_check(comm, info);
+    return e ? e : dup_with_hints(comm, c, info, newcomm);
+}
+
+/* Its attributes are deleted first (MPI-3.1 6.7.3); a delete callback's
+ * error leaves it, and is the call's. */
 int MPI_Comm_free(MPI_Comm *comm)
 {
     MPII_ENTER("MPI_Comm_free");
@@ -161,13 +207,10 @@ int MPI_Comm_free(MPI_Comm *comm)
     COMM_OR_ERR(c, *comm);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return mpii_err(*comm, MPI_ERR_COMM, "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
-    if (mpii_pending_use(*comm, -1))
-        c->used = 2;                 /* its pending operations complete normally (MPI-3.1 6.4.3) */
-    else {
-        free(c->world);
-        mpii_topo_free(c);
-        c->used = 0;
-    }
+    int e = mpii_attr_delete_all(MPII_ATTR_COMM, *comm, *comm);
+    if (e)
+        return e;
+    release(*comm, c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
@@ -235,39 +278,13 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     MPII_ENTER("MPI_Comm_split_type");
     COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, newcomm);
-    (void)info;
+    int e = mpii_info_check(comm, info);
+    if (e)
+        return e;
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         return mpii_err(comm, MPI_ERR_ARG, "split_type %d; accepted: MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",
                         split_type);
-    int e = MPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : c->rank, key, newcomm);
+    e = MPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : c->rank, key, newcomm);
     mpii_call = "MPI_Comm_split_type";
     return e;
-}
-
-/* The predefined attributes of MPI-3.1 8.1.2 (every communicator has
- * them, as MPI_COMM_WORLD's): the largest tag; no host; every rank may do
- * I/O (its output goes to its node log); clocks not said to be
- * synchronised; the universe is the world; no application number. No
- * other keyval exists: flag 0. */
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    MPII_ENTER("MPI_Comm_get_attr");
-    COMM_OR_ERR(c, comm);
-    OUT_OR_ERR(comm, flag);
-    static int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe;
-    int *v = NULL;
-    switch (keyval) {
-    case MPI_TAG_UB: v = &tag_ub; break;
-    case MPI_HOST: v = &host; break;
-    case MPI_IO: v = &io; break;
-    case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
-    case MPI_UNIVERSE_SIZE: universe = mpii_comms[MPI_COMM_WORLD].size; v = &universe; break;
-    default: break;
-    }
-    *flag = v != NULL;
-    if (v) {
-        OUT_OR_ERR(comm, attribute_val);
-        *(int **)attribute_val = v;
-    }
-    return MPI_SUCCESS;
 }

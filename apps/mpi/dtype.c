@@ -3,6 +3,8 @@
  * the predefined and user operators. Derived types: apps/mpi/typemap.c. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <wchar.h>
 #include "mpii.h"
 
@@ -40,6 +42,34 @@ int mpii_basic_align(MPI_Datatype t)
     case MPI_LONG_DOUBLE: case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_LONG_DOUBLE_INT: return _Alignof(long double);
     default: return mpii_basic_size(t) > 8 ? 8 : mpii_basic_size(t);
     }
+}
+
+/* The basic type of a kind and size (MPI-3.1 17.1.9): the library has
+ * no Fortran types, so the node's C ones, signed for integers; the
+ * handle is the predefined type's own. */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    MPII_ENTER("MPI_Type_match_size");
+    OUT_OR_ERR(MPI_COMM_WORLD, datatype);
+    static const MPI_Datatype integer[] = { MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG_LONG },
+                              real[] = { MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE },
+                              complex[] = { MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX };
+    const MPI_Datatype *list = typeclass == MPI_TYPECLASS_INTEGER ? integer : typeclass == MPI_TYPECLASS_REAL ? real
+                             : typeclass == MPI_TYPECLASS_COMPLEX ? complex : NULL;
+    int n = typeclass == MPI_TYPECLASS_INTEGER ? 4 : 3;
+    if (!list)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "typeclass %d; accepted: MPI_TYPECLASS_REAL, "
+                        "MPI_TYPECLASS_INTEGER or MPI_TYPECLASS_COMPLEX", typeclass);
+    char sizes_of[40] = "";          /* the sizes this class takes, "1, 2, 4, 8" */
+    for (int i = 0; i < n; i++) {
+        if (mpii_basic_size(list[i]) == size) {
+            *datatype = list[i];
+            return MPI_SUCCESS;
+        }
+        snprintf(sizes_of + strlen(sizes_of), sizeof sizes_of - strlen(sizes_of), i ? ", %d" : "%d",
+                 mpii_basic_size(list[i]));
+    }
+    return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "size %d of typeclass %d; accepted: %s", size, typeclass, sizes_of);
 }
 
 /* --- operators -------------------------------------------------------- */

@@ -20,14 +20,20 @@ static const char *const class_names[] = {
     [MPI_ERR_DIMS] = "MPI_ERR_DIMS", [MPI_ERR_ARG] = "MPI_ERR_ARG", [MPI_ERR_UNKNOWN] = "MPI_ERR_UNKNOWN",
     [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE", [MPI_ERR_OTHER] = "MPI_ERR_OTHER", [MPI_ERR_INTERN] = "MPI_ERR_INTERN",
     [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS", [MPI_ERR_PENDING] = "MPI_ERR_PENDING",
-    [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM",
+    [MPI_ERR_INFO] = "MPI_ERR_INFO", [MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY",
+    [MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE", [MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY",
+    [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM", [MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL",
 };
+
+int (*mpii_at_finalize)(void);
+const char *(*mpii_added_name)(int code);
 
 static const char *class_name(int cls)
 {
     if (cls >= 0 && cls < (int)(sizeof class_names / sizeof class_names[0]) && class_names[cls])
         return class_names[cls];
-    return "MPI_ERR_UNKNOWN";
+    const char *added = mpii_added_name ? mpii_added_name(cls) : NULL;
+    return added ? added : "MPI_ERR_UNKNOWN";
 }
 
 void mpii_check_init(void)
@@ -130,14 +136,17 @@ int MPI_Query_thread(int *provided)
     return MPI_SUCCESS;
 }
 
-/* Every node ends with its NIC's queue drained: nothing it sent is lost
- * by its leaving (net_wait_sent). */
+/* First the attributes of MPI_COMM_SELF and MPI_COMM_WORLD are deleted
+ * (apps/mpi/attr.c, MPI-3.1 8.7.1), MPI not yet finalized for their
+ * callbacks. Every node ends with its NIC's queue drained: nothing it
+ * sent is lost by its leaving (net_wait_sent). */
 int MPI_Finalize(void)
 {
     MPII_ENTER("MPI_Finalize");
+    int e = mpii_at_finalize ? mpii_at_finalize() : MPI_SUCCESS;
     net_wait_sent();
     finalized = 1;
-    return MPI_SUCCESS;
+    return e;
 }
 
 /* The calls a program may make before MPI_Init and after MPI_Finalize
@@ -210,20 +219,40 @@ int MPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
+/* A predefined class's name; a class or code of the program's, the
+ * string it set ("" if none, MPI-3.1 8.5). */
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     mpii_call = "MPI_Error_string";
     OUT_OR_ERR(MPI_COMM_WORLD, string);
     OUT_OR_ERR(MPI_COMM_WORLD, resultlen);
-    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_name(errorcode));
+    const char *s = mpii_added_string(errorcode);
+    if (!s)
+        s = class_name(errorcode);
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);
     return MPI_SUCCESS;
 }
 
+/* A predefined code is its class; a code of the program's has the class
+ * it was added to. */
 int MPI_Error_class(int errorcode, int *errorclass)
 {
     mpii_call = "MPI_Error_class";
     OUT_OR_ERR(MPI_COMM_WORLD, errorclass);
-    *errorclass = errorcode;
+    int added = mpii_added_class(errorcode);
+    if (added < 0 && (errorcode < MPI_SUCCESS || errorcode > MPI_ERR_LASTCODE))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "error code %d is not valid; accepted: %d..%d", errorcode,
+                        MPI_SUCCESS, mpii_last_used_code());
+    *errorclass = added < 0 ? errorcode : added;
+    return MPI_SUCCESS;
+}
+
+/* The node runs one thread, the main one (MPI-3.1 12.4.3). */
+int MPI_Is_thread_main(int *flag)
+{
+    MPII_ENTER("MPI_Is_thread_main");
+    OUT_OR_ERR(MPI_COMM_WORLD, flag);
+    *flag = 1;
     return MPI_SUCCESS;
 }
 
@@ -255,16 +284,17 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-/* Memory for the program (MPI-3.1 8.2): the node's heap; no info keys
- * are taken (MPI_INFO_NULL only). */
+/* Memory for the program (MPI-3.1 8.2): the node's heap; info's hints
+ * are not used. */
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     MPII_ENTER("MPI_Alloc_mem");
     OUT_OR_ERR(MPI_COMM_WORLD, baseptr);
     if (size < 0)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "size %ld is negative", (long)size);
-    if (info != MPI_INFO_NULL)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "info %d; accepted: MPI_INFO_NULL", info);
+    int e = mpii_info_check(MPI_COMM_WORLD, info);
+    if (e)
+        return e;
     void *p = malloc(size ? (size_t)size : 1);
     if (!p)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%ld bytes", (long)size);

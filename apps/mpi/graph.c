@@ -190,9 +190,9 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     COMM_OR_ERR(c, comm_old);
     OUT_OR_ERR(comm_old, comm_dist_graph);
     (void)reorder;
-    if (info != MPI_INFO_NULL)
-        return mpii_err(comm_old, MPI_ERR_ARG, "info %d; accepted: MPI_INFO_NULL", info);
-    int e = ranks_ok(comm_old, c->size, "sources", indegree, sources, weights_of(sourceweights));
+    int e = mpii_info_check(comm_old, info);   /* its hints are not used */
+    if (!e)
+        e = ranks_ok(comm_old, c->size, "sources", indegree, sources, weights_of(sourceweights));
     if (!e)
         e = ranks_ok(comm_old, c->size, "destinations", outdegree, destinations, weights_of(destweights));
     if (e)
@@ -256,9 +256,9 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     COMM_OR_ERR(c, comm_old);
     OUT_OR_ERR(comm_old, comm_dist_graph);
     (void)reorder;
-    if (info != MPI_INFO_NULL)
-        return mpii_err(comm_old, MPI_ERR_ARG, "info %d; accepted: MPI_INFO_NULL", info);
-    int e = ranks_ok(comm_old, c->size, "sources", n, sources, NULL), ne = 0;
+    int ne = 0, e = mpii_info_check(comm_old, info);   /* its hints are not used */
+    if (!e)
+        e = ranks_ok(comm_old, c->size, "sources", n, sources, NULL);
     for (int i = 0; i < n && !e; i++) {
         if (degrees[i] < 0)
             return mpii_err(comm_old, MPI_ERR_ARG, "degrees[%d] = %d; accepted: 0 or more", i, degrees[i]);

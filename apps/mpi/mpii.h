@@ -216,6 +216,52 @@ int mpii_pending_use(MPI_Comm comm, MPI_Datatype t);
 /* 1 if a message of (ctx, src, tag) has arrived by now. */
 int mpii_arrived(const struct mpii_comm *c, uint32_t ctx, int src, int tag);
 
+/* Caching (apps/mpi/attr.c, MPI-3.1 6.7): the attributes of object obj,
+ * a communicator or a datatype. mpii_attr_copy runs the copy callback of
+ * each attribute of from, in the order they were set, and sets on to
+ * those it says to keep (MPI_Comm_dup, MPI_Type_dup); mpii_attr_delete_all
+ * runs the delete callback of each attribute of obj, the last set first,
+ * and removes it (MPI_Comm_free, MPI_Type_free, MPI_Finalize). A callback's
+ * error stops either, which returns it through errcomm's error handler
+ * (the attributes not yet done stay). */
+enum mpii_attr_kind { MPII_ATTR_COMM = 1, MPII_ATTR_TYPE = 2 };
+int mpii_attr_copy(enum mpii_attr_kind kind, int from, int to, MPI_Comm errcomm);
+int mpii_attr_delete_all(enum mpii_attr_kind kind, int obj, MPI_Comm errcomm);
+/* 1 if t is a basic type or a derived one the program holds (typemap.c). */
+int mpii_type_known(MPI_Datatype t);
+/* The largest error class or code in use, the program's too (errcode.c). */
+int mpii_last_used_code(void);
+
+/* Info objects (apps/mpi/info.c, MPI-3.1 chapter 9). mpii_info_check:
+ * MPI_SUCCESS if info is MPI_INFO_NULL or an info object, else comm's
+ * error MPI_ERR_INFO (a call that takes hints and uses none checks its
+ * info so). mpii_info_copy: *to is a new info of from's keys, held by the
+ * library (MPI_INFO_NULL for MPI_INFO_NULL); mpii_info_release frees one
+ * (none for MPI_INFO_NULL) and sets it to MPI_INFO_NULL. */
+int mpii_info_check(MPI_Comm comm, MPI_Info info);
+int mpii_info_copy(MPI_Comm comm, MPI_Info from, MPI_Info *to);
+void mpii_info_release(MPI_Info *info);
+/* Where communicator comm's hints are kept: a library-held info, or
+ * MPI_INFO_NULL (none set); MPI_Comm_free releases it. Kept apart from
+ * struct mpii_comm, as the hooks below, so that a program that uses no
+ * hints, caching or error classes of its own links none of them: an MPI
+ * image's layout shows in its figures (a kilobyte more of the library's
+ * data and code in a program that used none of it moved docs/mpi.md's
+ * MPI_Alltoall times). */
+MPI_Info *mpii_comm_hints(MPI_Comm comm);
+
+/* Hooks set by the parts a program uses (NULL until then): MPI_Finalize's
+ * deletion of attributes (apps/mpi/attr.c), and the name of an error
+ * class or code of the program's for the error path, NULL if code is not
+ * one (apps/mpi/errcode.c). */
+extern int (*mpii_at_finalize)(void);
+extern const char *(*mpii_added_name)(int code);
+/* The program's error classes and codes (apps/mpi/errcode.c): code's
+ * class, or -1 if the program added no such code; its string ("" if none
+ * set), or NULL. */
+int mpii_added_class(int code);
+const char *mpii_added_string(int code);
+
 /* The next context pair this node may use; a communicator's pair is the
  * largest of its members' (apps/mpi/comm.c). */
 extern uint32_t mpii_next_ctx;

@@ -84,6 +84,11 @@ static const struct dtype *held(MPI_Datatype t, struct dtype *tmp, struct blk *b
     return d ? d : derived_of(t);
 }
 
+int mpii_type_known(MPI_Datatype t)
+{
+    return mpii_basic_size(t) || live(t);
+}
+
 int mpii_type_size(MPI_Datatype t)
 {
     const struct dtype *d = derived_of(t);
@@ -375,6 +380,11 @@ int MPI_Type_free(MPI_Datatype *type)
     if (!d)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not a derived datatype", *type);
     int slot = *type - MPII_FIRST_DERIVED;
+    if (urefs[slot] == 1) {          /* the program's last handle: the type's attributes go (MPI-3.1 6.7.4) */
+        int e = mpii_attr_delete_all(MPII_ATTR_TYPE, *type, MPI_COMM_WORLD);
+        if (e)
+            return e;
+    }
     if (--urefs[slot] > 0)
         ;                            /* the program has another handle of it (MPI_Type_get_contents') */
     else if (kept[slot] || mpii_pending_use(-1, *type))
@@ -525,7 +535,8 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint di
 }
 
 /* The same type map, lower bound and extent (MPI-3.1 4.1.10); the copy
- * is committed if old is. */
+ * is committed if old is, and has old's attributes as their copy
+ * callbacks say (6.7.4). */
 int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     MPII_ENTER("MPI_Type_dup");
@@ -544,7 +555,13 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
         d->extent = extent;
         d->committed = committed;
     }
-    return e ? e : record(newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
+    if (!e)
+        e = record(newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
+    if (!e && (e = mpii_attr_copy(MPII_ATTR_TYPE, old, *newtype, MPI_COMM_WORLD))) {
+        MPI_Type_free(newtype);      /* a copy callback failed: the copies made are deleted again (6.7.4) */
+        mpii_call = "MPI_Type_dup";
+    }
+    return e;
 }
 
 /* An ndims-dimensional subarray of an array of old (MPI-3.1 4.1.3):

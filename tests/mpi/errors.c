@@ -43,11 +43,23 @@
  *   inplaces under MPI_ERRORS_RETURN, every rank calls every collective
  *            with MPI_IN_PLACE where that rank may not give it (the root
  *            one buffer, the others another, as each call has it); ranks
- *            0 (the root) and 1 print the classes returned */
+ *            0 (the root) and 1 print the classes returned
+ *   keyval   rank 1 gets an attribute of a keyval it freed (fatal)
+ *   copyfail every rank duplicates MPI_COMM_WORLD, which has an attribute
+ *            whose copy callback returns MPI_ERR_OTHER (fatal)
+ *   nthkey   rank 0 asks for key 3 of an info of 3 keys (fatal)
+ *   infokey  rank 2 sets a key of 256 characters (fatal)
+ *   codes    rank 0 adds error classes for ever (fatal) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int copy_fails(MPI_Comm c, int k, void *x, void *in, void *out, int *flag)
+{
+    (void)c, (void)k, (void)x, (void)in, (void)out, (void)flag;
+    return MPI_ERR_OTHER;
+}
 
 static void print_classes(const char *mode, const int *e, int n)
 {
@@ -204,6 +216,41 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "dtypes") && rank == 1)   /* past the derived types held at once */
         for (MPI_Datatype t;;)
             MPI_Type_contiguous(2, MPI_INT, &t);
+    if (!strcmp(mode, "keyval") && rank == 1) {
+        int k, stale, flag;
+        void *v;
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, NULL);
+        stale = k;
+        MPI_Comm_free_keyval(&k);
+        MPI_Comm_get_attr(MPI_COMM_WORLD, stale, &v, &flag);
+    }
+    if (!strcmp(mode, "copyfail")) {
+        int k;
+        MPI_Comm c;
+        MPI_Comm_create_keyval(copy_fails, MPI_COMM_NULL_DELETE_FN, &k, NULL);
+        MPI_Comm_set_attr(MPI_COMM_WORLD, k, NULL);
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    }
+    if (!strcmp(mode, "nthkey") && rank == 0) {
+        MPI_Info info;
+        char key[MPI_MAX_INFO_KEY + 1];
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "a", "1");
+        MPI_Info_set(info, "b", "2");
+        MPI_Info_set(info, "c", "3");
+        MPI_Info_get_nthkey(info, 3, key);
+    }
+    if (!strcmp(mode, "infokey") && rank == 2) {
+        MPI_Info info;
+        char key[257];
+        memset(key, 'k', 256);
+        key[256] = 0;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, key, "1");
+    }
+    if (!strcmp(mode, "codes") && rank == 0)   /* past the program's error classes and codes */
+        for (int c;;)
+            MPI_Add_error_class(&c);
     if (!strcmp(mode, "cabort") && rank == 3)
         abort();
     if (!strcmp(mode, "return") && rank == 2)

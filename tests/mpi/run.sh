@@ -22,7 +22,7 @@ latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 . tests/doc-figures.sh
 
 # Each program once per ISA, and natively.
-for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents stack c_types; do
+for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents stack c_types attrs info error_classes; do
   for a in arm riscv; do
     "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
   done
@@ -317,6 +317,15 @@ error_in_place_return() {
   returns_as_wanted inplaces 000 001
 }
 error_abort() { fails_naming abort 1 "MPI_Abort: rank 1: error code 7"; }
+# Caching's and info's errors name what was wrong: a freed keyval, a copy
+# callback's error (the call returns the callback's code, MPI-3.1 6.7.2),
+# n out of range, a key too long.
+error_freed_keyval() { fails_naming keyval 1 "rank 1: MPI_Comm_get_attr: MPI_ERR_KEYVAL: keyval 16 was freed, and no attribute of it is left"; }
+error_copy_callback() {
+  fails_naming copyfail 0 "rank 0: MPI_Comm_dup: MPI_ERR_OTHER: the copy callback of keyval 16 returned 16"
+}
+error_info_nthkey() { fails_naming nthkey 0 "rank 0: MPI_Info_get_nthkey: MPI_ERR_ARG: n 3; accepted: 0..2 (the info has 3 keys)"; }
+error_info_key_too_long() { fails_naming infokey 2 "rank 2: MPI_Info_set: MPI_ERR_INFO_KEY: a key of 256 characters; accepted: 1..255"; }
 # The library's limits end the call with MPI_ERR_INTERN naming them, as
 # docs/mpi.md's "Limits of this version" says.
 error_limits() {
@@ -329,6 +338,7 @@ error_limits() {
 comms|0|communicators at once|64|At most @ communicators at once
 ctxs|0|communicators made in one run|4,096|and @ made in one run
 dtypes|1|derived datatypes at once|256|At most @ derived datatypes at once
+codes|0|error classes and codes of the program's|128|At most @ error classes and codes
 EOF
 }
 error_c_abort() { fails_naming cabort 3 "MPI error: rank 3: abort: signal 6"; }
@@ -340,8 +350,8 @@ error_out_of_memory() {
   local heap; heap=$(sed -n "s/.* of the heap's \([0-9]*\) bytes are free.*/\1/p" "$(latest)/node-001.log")
   doc_figure docs/mpi.md "the out-of-memory line of errors.c oom" \
     "$(tr -d '\r' < "$(latest)/node-001.log" | grep -o "[0-9]* of the heap's [0-9]* bytes are free (ram_mib=32)")" \
-    "30990292 of the heap's 30990336 bytes are free (ram_mib=32)" '^  bytes; @`$'
-  doc_figure docs/mpi.md "the heap of a 32 MiB node, MiB" "$(awk -v h="$heap" 'BEGIN { printf "%.1f", h / 1048576 }')" 29.6 \
+    "30973908 of the heap's 30973952 bytes are free (ram_mib=32)" '^  bytes; @`$'
+  doc_figure docs/mpi.md "the heap of a 32 MiB node, MiB" "$(awk -v h="$heap" 'BEGIN { printf "%.1f", h / 1048576 }')" 29.5 \
     'of which about @ MiB is heap'
 }
 # With ram_mib=128 the same 100 MiB request is met, on both ISAs (rank 1
@@ -411,6 +421,103 @@ testsome_mixed_2() { same_as_open_mpi testsome mixed 2 ""; }
 # user operator that does not commute.
 ops_local_arm_4() { same_as_open_mpi ops_local arm 4 ""; }
 ops_local_mixed_3() { same_as_open_mpi ops_local mixed 3 ""; }
+# Caching (MPI-3.1 6.7; none of its calls linked): keyvals and attributes
+# on communicators and datatypes, each callback's calls counted and in
+# order (the copies of MPI_Comm_dup, dup_with_info and MPI_Type_dup, the
+# deletes of set over a value, delete_attr, MPI_Comm_free, MPI_Type_free,
+# and MPI_Finalize's, MPI_COMM_SELF's first, the last set first), a
+# callback's error returned by the call.
+attrs_arm_4() { same_as_open_mpi attrs arm 4 ""; }
+attrs_mixed_3() { same_as_open_mpi attrs mixed 3 ""; }
+# Info objects and a communicator's hints (MPI-3.1 9, 6.4.4; none of
+# their calls linked), their errors, and the calls that take an info.
+info_arm_3() { same_as_open_mpi info arm 3 ""; }
+info_mixed_2() { same_as_open_mpi info mixed 2 ""; }
+# MPI_Add_error_class, _code and _string, MPI_Type_match_size and
+# MPI_Is_thread_main (none of them linked).
+error_classes_arm_3() { same_as_open_mpi error_classes arm 3 ""; }
+error_classes_riscv_2() { same_as_open_mpi error_classes riscv 2 ""; }
+# own_answers PROG ARCH NODES: PROG -x, where the library answers as
+# MPI-3.1 leaves it to (or where Open MPI 4.1 departs from it), ends well
+# and node 0's lines of those answers are $TMP/want.
+own_answers() {
+  emu "$1" "$2" "$3" "-x"; local rc=$?
+  expect '[ $rc = 0 ]' "$(head -3 "$TMP/emu.out")"
+  tr -d '\r' < "$(latest)/node-000.log" > "$TMP/log"
+  expect 'grep -q "all ok" "$TMP/log" && ! grep -q FAILED "$TMP/log"' "$(cat "$TMP/log")"
+  grep -e '^bad ' -e '^finalized ' -e '^match_size ' "$TMP/log" > "$TMP/got"
+  expect 'cmp -s "$TMP/got" "$TMP/want"' "$(diff "$TMP/got" "$TMP/want")"
+}
+# A keyval not valid, freed, of the other kind, or predefined where it is
+# set, deleted or freed: MPI_ERR_KEYVAL; MPI_Finalized false in the
+# callbacks of MPI_Finalize (MPI-3.1 8.7).
+attrs_own_answers() {
+  cat > "$TMP/want" <<'EOF'
+bad get_attr MPI_KEYVAL_INVALID: MPI_ERR_KEYVAL
+bad get_attr 12345: MPI_ERR_KEYVAL
+bad get_attr freed: MPI_ERR_KEYVAL
+bad set_attr freed: MPI_ERR_KEYVAL
+bad free_keyval twice: MPI_ERR_KEYVAL
+bad set_attr a type keyval: MPI_ERR_KEYVAL
+bad type_set_attr a comm keyval: MPI_ERR_KEYVAL
+bad type_get_attr MPI_TAG_UB: MPI_ERR_KEYVAL
+bad type_set_attr no type: MPI_ERR_TYPE
+bad set_attr MPI_TAG_UB: MPI_ERR_KEYVAL
+bad delete_attr MPI_TAG_UB: MPI_ERR_KEYVAL
+bad free_keyval MPI_TAG_UB: MPI_ERR_KEYVAL
+bad set_attr no comm: MPI_ERR_COMM
+bad get_attr null flag: MPI_ERR_ARG
+bad create_keyval null keyval: MPI_ERR_ARG
+bad done: MPI_SUCCESS
+finalized in its callbacks: no
+EOF
+  own_answers attrs mixed 2
+}
+# The hints given back are those set (kept by MPI_Comm_dup, replaced by
+# MPI_Comm_dup_with_info's); a key of MPI_MAX_INFO_KEY characters is
+# taken; MPI_INFO_ENV is empty; a bad handle is MPI_ERR_INFO.
+info_own_answers() {
+  cat > "$TMP/want" <<'EOF'
+bad set on no info: MPI_ERR_INFO
+bad set on a freed info: MPI_ERR_INFO
+bad set an empty key: MPI_ERR_INFO_KEY
+bad set an empty value: MPI_ERR_INFO_VALUE
+bad set on MPI_INFO_ENV: MPI_ERR_INFO
+bad free MPI_INFO_ENV: MPI_ERR_INFO
+bad free MPI_INFO_NULL: MPI_ERR_INFO
+bad get valuelen -1: MPI_ERR_ARG
+bad nthkey of an empty info: MPI_ERR_ARG
+bad nthkey 2 of 2 keys: MPI_ERR_ARG
+bad comm_set_info MPI_INFO_NULL: MPI_ERR_INFO
+bad dup_with_info no info: MPI_ERR_INFO
+bad alloc_mem no info: MPI_ERR_INFO
+EOF
+  own_answers info arm 2
+  expect 'grep -q "^own: the hints set are given back *ok" "$TMP/log" && grep -q "^own: a key of MPI_MAX_INFO_KEY, env empty *ok" "$TMP/log"' \
+    "$(cat "$TMP/log")"
+}
+# MPI_Type_match_size gives the node's C types, on RISC-V nodes too; a
+# class of the program's is its own class.
+error_classes_own_answers() {
+  cat > "$TMP/want" <<'EOF'
+match_size 2 1: MPI_SIGNED_CHAR
+match_size 2 2: MPI_SHORT
+match_size 2 4: MPI_INT
+match_size 2 8: MPI_LONG_LONG
+match_size 1 4: MPI_FLOAT
+match_size 1 8: MPI_DOUBLE
+match_size 3 8: MPI_C_FLOAT_COMPLEX
+match_size 3 16: MPI_C_DOUBLE_COMPLEX
+bad match_size integer 3: MPI_ERR_ARG
+bad match_size class 99: MPI_ERR_ARG
+bad add_error_string to MPI_ERR_ARG: MPI_ERR_ARG
+bad add_error_string to 9999: MPI_ERR_ARG
+bad add_error_code of class 9999: MPI_ERR_ARG
+bad error_class of 9999: MPI_ERR_ARG
+EOF
+  own_answers error_classes riscv 2
+  expect 'grep -q "^own: the class of a class *ok" "$TMP/log"' "$(cat "$TMP/log")"
+}
 # Group unions, intersections, differences and ranges, MPI_Comm_split_type
 # and MPI_Comm_get_attr (none of them linked): each group's members in
 # the standard's order, as Open MPI lists them.
@@ -641,7 +748,7 @@ worked_example_as_written() {
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_figures_of_the_docs alltoall_latency_mixed_16 \
-         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 attrs_arm_4 attrs_mixed_3 info_arm_3 info_mixed_2 error_classes_arm_3 error_classes_riscv_2 attrs_own_answers info_own_answers error_classes_own_answers errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_freed_keyval error_copy_callback error_info_nthkey error_info_key_too_long error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist mpicc_requires_main unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done

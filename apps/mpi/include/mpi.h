@@ -25,7 +25,7 @@ typedef int MPI_Group;
 typedef long MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
-typedef int MPI_Info;                /* no info objects are made: MPI_INFO_NULL only */
+typedef int MPI_Info;                /* an info object (MPI-3.1 chapter 9) */
 typedef int MPI_Message;             /* a message matched by MPI_Mprobe or MPI_Improbe */
 
 typedef struct MPI_Status {
@@ -60,6 +60,9 @@ typedef struct MPI_Status {
 #define MPI_UNDEFINED  (-32766)
 #define MPI_TAG_UB_VALUE 32767       /* the largest tag (the MPI_TAG_UB attribute) */
 #define MPI_INFO_NULL  0
+#define MPI_INFO_ENV   1             /* the environment's info (MPI-3.1 9): empty */
+#define MPI_MAX_INFO_KEY 255         /* a key's longest strlen; buffers take one more */
+#define MPI_MAX_INFO_VAL 1024        /* a value's longest strlen */
 
 #define MPI_MAX_PROCESSOR_NAME 128
 #define MPI_MAX_ERROR_STRING   256
@@ -111,8 +114,13 @@ typedef struct MPI_Status {
 #define MPI_ERR_INTERN     17
 #define MPI_ERR_IN_STATUS  18
 #define MPI_ERR_PENDING    19
+#define MPI_ERR_INFO       28
+#define MPI_ERR_INFO_KEY   29
+#define MPI_ERR_INFO_VALUE 30
+#define MPI_ERR_INFO_NOKEY 31
 #define MPI_ERR_NO_MEM     34
-#define MPI_ERR_LASTCODE   64
+#define MPI_ERR_KEYVAL     48
+#define MPI_ERR_LASTCODE   64        /* the program's classes and codes come after */
 
 /* Datatypes: the basic C types. A type's size is the node's own (long is
  * 4 bytes on ARM nodes and 8 on RISC-V ones): on a mixed machine, use the
@@ -197,6 +205,11 @@ int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
 int MPI_Error_class(int errorcode, int *errorclass);
+/* The program's error classes, codes and strings (MPI-3.1 8.5) */
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+int MPI_Is_thread_main(int *flag);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 /* The program's error handlers (MPI-3.1 8.3.1): called with the
@@ -282,14 +295,75 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 /* MPI_Comm_split_type: a node is one process with its own memory */
 #define MPI_COMM_TYPE_SHARED 1
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
-/* The predefined attributes (MPI-3.1 8.1.2); no keyvals of the program's */
+/* The predefined attributes (MPI-3.1 8.1.2, 8.5's MPI_LASTUSEDCODE and
+ * 10.5.3's MPI_APPNUM) */
 #define MPI_KEYVAL_INVALID  (-1)
 #define MPI_TAG_UB          1
 #define MPI_HOST            2
 #define MPI_IO              3
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE   5
+#define MPI_LASTUSEDCODE    6
+#define MPI_APPNUM          7
+/* Caching (MPI-3.1 6.7): the program's keyvals and attributes on
+ * communicators and datatypes, and the predefined callbacks */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                          void *extra_state);
+int mpii_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int mpii_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int mpii_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+int mpii_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int mpii_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int mpii_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN   mpii_comm_null_copy_fn
+#define MPI_COMM_DUP_FN         mpii_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN mpii_comm_null_delete_fn
+#define MPI_TYPE_NULL_COPY_FN   mpii_type_null_copy_fn
+#define MPI_TYPE_DUP_FN         mpii_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN mpii_type_null_delete_fn
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+/* The MPI-1 forms, deprecated since MPI-2.0 (MPI-3.1 15.2): the
+ * communicator's calls under their old names */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN   mpii_comm_null_copy_fn
+#define MPI_DUP_FN         mpii_comm_dup_fn
+#define MPI_NULL_DELETE_FN mpii_comm_null_delete_fn
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* Info objects (MPI-3.1 chapter 9), and a communicator's hints (6.4.4) */
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 /* Groups */
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
@@ -429,6 +503,11 @@ int MPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses
                           int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
 int MPI_Type_set_name(MPI_Datatype type, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
+/* A basic type of a kind and size (MPI-3.1 17.1.9): the node's C types */
+#define MPI_TYPECLASS_REAL    1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 
 /* Collectives */
 int MPI_Barrier(MPI_Comm comm);
