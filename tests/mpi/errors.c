@@ -49,7 +49,9 @@
  *            whose copy callback returns MPI_ERR_OTHER (fatal)
  *   nthkey   rank 0 asks for key 3 of an info of 3 keys (fatal)
  *   infokey  rank 2 sets a key of 256 characters (fatal)
- *   codes    rank 0 adds error classes for ever (fatal) */
+ *   codes    rank 0 adds error classes for ever (fatal)
+ *   matchsize rank 0 asks MPI_Type_match_size for a real of 16 bytes,
+ *            which an ARM node has not (fatal) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +253,10 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "codes") && rank == 0)   /* past the program's error classes and codes */
         for (int c;;)
             MPI_Add_error_class(&c);
+    if (!strcmp(mode, "matchsize") && rank == 0) {
+        MPI_Datatype t;
+        MPI_Type_match_size(MPI_TYPECLASS_REAL, 16, &t);
+    }
     if (!strcmp(mode, "cabort") && rank == 3)
         abort();
     if (!strcmp(mode, "return") && rank == 2)
