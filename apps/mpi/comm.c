@@ -159,7 +159,9 @@ static void release(MPI_Comm comm, struct mpii_comm *c)
  * attributes as their copy callbacks say (6.7.2) and the hints of info
  * (comm's own for MPI_Comm_dup). A callback's error frees the duplicate
  * again (the delete callbacks of the attributes copied run) and is the
- * call's, *newcomm being MPI_COMM_NULL. */
+ * call's, *newcomm being MPI_COMM_NULL. Should a delete callback fail
+ * too, the duplicate's slot stays taken, with the attributes it kept:
+ * freed, the next communicator made there would have them. */
 static int dup_with_hints(MPI_Comm comm, struct mpii_comm *c, MPI_Info hints, MPI_Comm *newcomm)
 {
     const char *call = mpii_call;
@@ -174,8 +176,8 @@ static int dup_with_hints(MPI_Comm comm, struct mpii_comm *c, MPI_Info hints, MP
     if (!e)
         e = mpii_attr_copy(MPII_ATTR_COMM, comm, *newcomm, comm);
     if (e) {
-        mpii_attr_delete_all(MPII_ATTR_COMM, *newcomm, comm);
-        release(*newcomm, d);
+        if (!mpii_attr_delete_all(MPII_ATTR_COMM, *newcomm, comm))
+            release(*newcomm, d);
         *newcomm = MPI_COMM_NULL;
     }
     return e;

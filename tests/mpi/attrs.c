@@ -13,7 +13,9 @@
  * checked by each rank after it (printed by rank 0). With -x, the
  * library's own answers where MPI-3.1 leaves them to the implementation
  * or Open MPI 4.1 departs from it: a line per bad argument, its class;
- * and whether MPI_Finalized was true in the callbacks of MPI_Finalize
+ * a dup whose copy and then delete callbacks fail leaving no attribute
+ * on the next communicator made; and whether MPI_Finalized was true in
+ * the callbacks of MPI_Finalize
  * (8.7: it is true once MPI_Finalize has completed; Open MPI 4.1 says
  * true there). Needs 2 ranks or more. */
 #include <mpi.h>
@@ -150,6 +152,31 @@ static void bad_arguments(void)
     e |= MPI_Type_free_keyval(&kt);
     if (rank == 0)
         printf("bad done: %s\n", class_name(e));
+
+    /* a dup whose second copy callback fails, and then the delete callback
+     * of the first attribute copied too: the next communicator made (in
+     * the lowest free slot, apps/mpi/comm.c, which was the duplicate's)
+     * has none of the attributes the duplicate kept */
+    MPI_Comm a, b, c;
+    int kd, kc, flag2;
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);       /* MPI_ERRORS_RETURN, as the world now */
+    MPI_Comm_create_keyval(MPI_COMM_DUP_FN, delete_note, &kd, V(8));
+    MPI_Comm_create_keyval(copy_plus, MPI_COMM_NULL_DELETE_FN, &kc, V(9));
+    MPI_Comm_set_attr(a, kd, V(80));
+    MPI_Comm_set_attr(a, kc, V(90));
+    copy_fail = delete_fail = 1;
+    e = MPI_Comm_dup(a, &b);
+    copy_fail = delete_fail = 0;
+    int ok = e != MPI_SUCCESS && b == MPI_COMM_NULL && logged("c9:90 d8:80");
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_get_attr(c, kd, &v, &flag2);
+    ok &= !flag2;
+    MPI_Comm_free(&c);
+    MPI_Comm_free(&a);
+    ok &= logged("d8:80");
+    MPI_Comm_free_keyval(&kd);
+    MPI_Comm_free_keyval(&kc);
+    check("own: a failed dup leaves no attribute behind", ok);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 

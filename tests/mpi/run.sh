@@ -487,7 +487,10 @@ own_answers() {
 }
 # A keyval not valid, freed, of the other kind, or predefined where it is
 # set, deleted or freed: MPI_ERR_KEYVAL; MPI_Finalized false in the
-# callbacks of MPI_Finalize (MPI-3.1 8.7).
+# callbacks of MPI_Finalize (MPI-3.1 8.7); a duplicate whose copy callback
+# failed, and then a delete callback of what it had copied, leaves none of
+# its attributes to the next communicator (the slot it freed gave them
+# to it).
 attrs_own_answers() {
   cat > "$TMP/want" <<'EOF'
 bad get_attr MPI_KEYVAL_INVALID: MPI_ERR_KEYVAL
