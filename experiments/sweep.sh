@@ -23,7 +23,8 @@
 #
 # The definition: `key = value` lines, `#` comments, `[group]` headers.
 # Keys before the first header are defaults for every group; a file without
-# headers is one group named after the file. A key is given once in a
+# headers is one group named after the file (a name without a comma or a
+# quote, as results.csv's group column holds it). A key is given once in a
 # group (a group's key replaces a default), a value once in a list. Each
 # group runs the cross product of its list keys:
 #   apps        node programs that take len (wormsim --list-apps)  required
@@ -304,7 +305,11 @@ while IFS= read -r line || [ -n "$line" ]; do
   G[$k]=$v; L[$k]=$lineno
 done < "$DEF"
 if [ $ingroup = 1 ]; then check_group "$group" $gstart
-else [ ${#G[@]} -gt 0 ] || { lineno=0; bad "empty sweep definition"; }; groups=("$NAME"); check_group "$NAME" 1; fi
+else [ ${#G[@]} -gt 0 ] || { lineno=0; bad "empty sweep definition"; }
+  # its one group is named after the file, and results.csv holds the name unquoted
+  [[ "$NAME" != *[,\"]* ]] || { lineno=0
+    bad "a definition without [group] lines names its group after its file, '$NAME', which results.csv's group column cannot hold (it has a comma or a quote); accepted: a file name without commas and quotes, or a [name] line"; }
+  groups=("$NAME"); check_group "$NAME" 1; fi
 if [ -n "$ONLY" ]; then
   for g in ${ONLY//,/ }; do [[ " ${groups[*]} " == *" $g "* ]] || die "--only: no group '$g'; groups: ${groups[*]}"; done
 fi

@@ -194,6 +194,17 @@ csv_keys_hold_no_comma() {
   bad $'preset = "delta"\n[g]\napps = alltoall_pex\ndims = 2x2' "bad.sweep:1: preset: '\"delta\"' holds a comma or a quote"
   bad $'apps = alltoall_pex\ndims = 2x2\nnet = vcs=2,alloc=age' "bad.sweep:3: net: 'vcs=2,alloc=age' holds a comma or a quote, which results.csv's net column"
   bad $'apps = alltoall_pex\ndims = 2x2\nargs = sync="0"' "bad.sweep:3: args: 'sync=\"0\"' holds a comma or a quote"
+  # so is the group a definition without [group] lines names after its
+  # file (an ok run of 'c,d.sweep' was named not ok, its row one column
+  # too long); a [name] line makes the file's name no key of the rows
+  printf 'topo = mesh\napps = alltoall_pex\ndims = 2x2\nlen = 64\n' > "$TMP/c,d.sweep"
+  "$SWEEP" -o "$TMP/bad" "$TMP/c,d.sweep" > "$TMP/e" 2>&1; local rc=$?
+  expect '[ $rc = 2 ] && [ ! -e "$TMP/bad/results.csv" ]' "rc $rc: $(cat "$TMP/e")"
+  expect 'grep -qF -- "c,d.sweep:0: a definition without [group] lines names its group after its file, '"'c,d'"', which results.csv'"'"'s group column cannot hold" "$TMP/e"' \
+    "got: $(cat "$TMP/e")"
+  printf '[g]\n' >> "$TMP/c,d.sweep"; printf 'apps = alltoall_pex\ndims = 2x2\n' >> "$TMP/c,d.sweep"
+  "$SWEEP" --list -o "$TMP/bad" "$TMP/c,d.sweep" > /dev/null 2> "$TMP/e"; rc=$?
+  expect '[ $rc = 0 ] && grep -q "1 runs to do" "$TMP/e"' "rc $rc: $(cat "$TMP/e")"
 }
 
 # The report's lines (compare, paper) are the report's to read, but a
