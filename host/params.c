@@ -36,7 +36,7 @@ static const struct key {
     { "msg_max", K_U32, P(msg_max), 1, 64u << 20, "largest message, bytes", NULL },
     { "nic_mem", K_U32, P(nic_mem), 65536, 256u << 20, "NIC memory per node, bytes (a power of two)", NULL },
     { "ram_mib", K_U32, P(ram_mib), NODE_RAM_MIN_MIB, NODE_RAM_MAX_MIB, "node RAM, MiB: an MPI program's heap is "
-      "what its image leaves of it; the project's apps keep their 30 MiB heap (docs/mpi.md)", NULL },
+      "what its image leaves of it (docs/mpi.md); the project's apps keep their 30 MiB heap", NULL },
     { "eager_max", K_U32, P(eager_max), 0, 64u << 20, "the longest message sent eagerly, bytes; a longer one "
       "(SEND, not MSEND) waits in its sender's NIC until its receiver posts a matching receive (rendezvous: "
       "a request-to-send worm, a clear-to-send worm back, then the data); 0: every message is sent eagerly", NULL },

@@ -4,6 +4,7 @@
  */
 #include "check.h"
 #include "sched_sim.h"
+#include "../../host/params.h"
 
 /* --- the registry ------------------------------------------------------ */
 
@@ -190,6 +191,22 @@ TEST(len_too_large_for_node_memory)
     CHECK(app_check(a->app, a->restr, &sh, max + 1, 262144, err, sizeof err) != 0);
     CHECK(coll_mem_need(a, &sh, max) <= APP_NODE_HEAP_BYTES);
     CHECK(coll_mem_need(a, &sh, max + 1) > APP_NODE_HEAP_BYTES);
+}
+
+/* The apps' heap the run tool's ram_mib line quotes (--list-params,
+ * host/params.c, which cannot include apps/restrict.h) is the one the
+ * memory check applies. */
+TEST(list_params_quotes_the_apps_heap)
+{
+    char *text = NULL, want[64];
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    REQUIRE(f != NULL);
+    params_list(f);
+    fclose(f);
+    snprintf(want, sizeof want, "the project's apps keep their %lu MiB heap", (unsigned long)(APP_NODE_HEAP_BYTES >> 20));
+    CHECK_CONTAINS(text, want);
+    free(text);
 }
 
 TEST(len_from_the_run_tools_args)
