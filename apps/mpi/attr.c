@@ -307,7 +307,7 @@ int MPI_Comm_free_keyval(int *keyval)
 
 static int comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     (void)c;
     if (predefined(keyval))
         return mpii_err(comm, MPI_ERR_KEYVAL, "keyval %d is predefined (MPI-3.1 8.1.2): it is read, not set", keyval);
@@ -323,7 +323,7 @@ static int comm_set_attr(MPI_Comm comm, int keyval, void *val)
  * as one of several has none, flag 0). */
 static int comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
 {
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     (void)c;
     static int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe,
                lastused;
@@ -351,7 +351,7 @@ static int comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
 
 static int comm_delete_attr(MPI_Comm comm, int keyval)
 {
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     (void)c;
     if (predefined(keyval))
         return mpii_err(comm, MPI_ERR_KEYVAL, "keyval %d is predefined (MPI-3.1 8.1.2): it is read, not deleted",

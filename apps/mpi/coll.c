@@ -176,8 +176,9 @@ static int coll_types(MPI_Datatype t, MPI_Op op, enum coll_dtype *d, enum coll_r
 
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
-    return mpii_check(comm, cp, count, t, root, 1, len);
+    return mpii_check(comm, cp, count, t, root, MPII_CONTIG, len);
 }
+
 
 int mpii_in_place_ok(MPI_Comm comm, enum mpii_in_place where, int root, const void *send, const void *recv)
 {
@@ -238,9 +239,11 @@ static void *pack_copy(MPI_Comm comm, const void *in, long count, MPI_Datatype t
     return p;
 }
 
+/* The size of comm; an intercommunicator's remote group's (the blocks of
+ * its Allgather's receive buffer, MPI-3.1 5.7). */
 static int size_of(MPI_Comm comm)
 {
-    struct mpii_comm *c = mpii_comm(comm);
+    struct mpii_comm *c = mpii_comm_any(comm);
     return c ? c->size : 0;
 }
 
@@ -295,7 +298,7 @@ int MPI_Barrier(MPI_Comm comm)
     size_t len;
     int e = check(comm, &c, 0, MPI_BYTE, MPII_NO_ROOT, &len);
     if (e)
-        return e;
+        return e == MPII_IS_INTER ? mpii_ic_barrier(comm) : e;
     struct coll_call call = { .op = COLL_BARRIER };
     if ((e = project(c, comm, "BARRIER", &call, NULL, NULL)) != P2P)
         return e;
@@ -323,6 +326,15 @@ static int bcast_p2p(struct mpii_comm *c, void *buf, size_t len, int root)
     return e;
 }
 
+/* This rank in a Bcast of packed bytes on intercommunicator comm (MPI-3.1
+ * 5.2.2): the root's group (root MPI_ROOT or MPI_PROC_NULL) is as the
+ * root (me == root), a rank of MPI_PROC_NULL packing for nothing; the
+ * other group (root a rank of it) receives. me, rank_of's, elsewhere. */
+static int __attribute__((noinline)) bcast_me(MPI_Comm comm, int root, int me)
+{
+    return !mpii_inter(comm) ? me : root < 0 ? root : MPI_PROC_NULL;
+}
+
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
 {
     MPII_ENTER("MPI_Bcast");
@@ -331,7 +343,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
         return ip;
     if (!mpii_type_contig(t)) {
         size_t len;
-        int e = packed_len(comm, count, t, &len), me = rank_of(comm);
+        int e = packed_len(comm, count, t, &len), me = bcast_me(comm, root, rank_of(comm));
         void *p = e ? NULL : scratch(comm, len, &e);
         if (p && me == root)
             mpii_pack(buf, count, t, p);
@@ -345,7 +357,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
     size_t len;
     int e = check(comm, &c, count, t, root, &len);
     if (e)
-        return e;
+        return e == MPII_IS_INTER ? mpii_ic_bcast(comm, buf, len, root) : e;
     struct coll_call call = { .op = COLL_BCAST, .len = len, .cx = { .root = root } };
     if ((e = project(c, comm, "BCAST", &call, buf, buf)) != P2P)
         return e;
@@ -485,7 +497,9 @@ int MPI_Allgather(const void *send, int scount, MPI_Datatype st, void *recv, int
     struct mpii_comm *c;
     size_t len;
     int e = check(comm, &c, rcount, rt, MPII_NO_ROOT, &len);
-    if (e || (e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)))
+    if (e)
+        return e == MPII_IS_INTER ? mpii_ic_allgather(comm, send, scount, st, recv, rcount, rt) : e;
+    if ((e = mpii_in_place_ok(comm, MPII_IP_SEND, MPII_NO_ROOT, send, recv)))
         return e;
     if (send == MPI_IN_PLACE)
         send = (unsigned char *)recv + (size_t)c->rank * len;
@@ -581,7 +595,7 @@ static int reduction(enum reduction_kind k, const void *send, void *recv, int co
     if (!e)
         e = mpii_in_place_ok(comm, k == RED_REDUCE ? MPII_IP_ROOT_SEND : MPII_IP_SEND, root, send, recv);
     if (e)
-        return e;
+        return e == MPII_IS_INTER ? mpii_ic_allreduce(comm, send, recv, count, t, op) : e;
     if (send == MPI_IN_PLACE)
         send = recv;
     static const enum coll_op ops[] = { COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN };

@@ -9,6 +9,7 @@
 #include "../../netdev/net.h"
 
 struct mpii_comm mpii_comms[MPII_MAX_COMMS];
+MPI_Comm mpii_locals[MPII_MAX_COMMS];   /* an intercommunicator's local group (mpii.h) */
 uint32_t mpii_next_ctx = 4;          /* 0, 1: COMM_WORLD; 2, 3: COMM_SELF */
 #define TAG_COMM MPI_TAG_UB_VALUE    /* the collective context's tag for making communicators */
 
@@ -17,17 +18,41 @@ struct mpii_comm *mpii_comm(MPI_Comm c)
     return c >= 0 && c < MPII_MAX_COMMS && mpii_comms[c].used == 1 ? &mpii_comms[c] : NULL;
 }
 
-int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len)
+struct mpii_comm *mpii_inter(MPI_Comm c)
 {
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    return c >= 0 && c < MPII_MAX_COMMS && mpii_comms[c].used == MPII_USED_INTER ? &mpii_comms[c] : NULL;
+}
+
+struct mpii_comm *mpii_comm_any(MPI_Comm c)
+{
+    struct mpii_comm *k = mpii_comm(c);
+    return k ? k : mpii_inter(c);
+}
+
+int mpii_comm_refused(MPI_Comm comm)
+{
+    return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
+}
+
+int mpii_not_inter(MPI_Comm comm)
+{
+    if (mpii_comm(comm))
+        return mpii_err(comm, MPI_ERR_COMM, "communicator %d is an intracommunicator; accepted: an "
+                        "intercommunicator", comm);
+    return mpii_comm_refused(comm);
+}
+
+/* mpii_check's checks but that of the communicator: c, comm's. */
+static inline __attribute__((always_inline)) int check_args(MPI_Comm comm, struct mpii_comm *c,
+                                                            struct mpii_comm **cp, int count, MPI_Datatype t,
+                                                            int root, int how, size_t *len)
+{
     *cp = c;
     if (count < 0)
         return mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", count);
     if (!mpii_type_usable(t))
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
-    if (contig && !mpii_type_contig(t))
+    if (how && !mpii_type_contig(t))   /* MPII_CONTIG */
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which %s does not take yet", t, mpii_call);
     if (root != MPII_NO_ROOT && (root < 0 || root >= c->size))
         return mpii_err(comm, MPI_ERR_ROOT, "root %d; accepted: 0..%d", root, c->size - 1);
@@ -35,10 +60,52 @@ int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, 
     return MPI_SUCCESS;
 }
 
+/* mpii_check of comm, which is not an intracommunicator (see `how`,
+ * mpii.h): an intercommunicator is checked as one for point to point,
+ * and so for a collective with a form for one, which then gets
+ * MPII_IS_INTER (and *len); else the refusal. */
+static int __attribute__((noinline, cold)) not_intra(MPI_Comm comm, struct mpii_comm **cp, int count, int how, MPI_Datatype t, int root, size_t *len)
+{
+    struct mpii_comm *c = mpii_inter(comm);
+    if (c && how == MPII_P2P && root == MPII_NO_ROOT)
+        return check_args(comm, c, cp, count, t, root, how, len);
+    if (!c || !mpii_ic_call(mpii_call))
+        return mpii_comm_refused(comm);
+    int e = check_args(comm, c, cp, count, t, MPII_NO_ROOT, how, len);   /* its root: its own (inter.c) */
+    return e ? e : MPII_IS_INTER;
+}
+
+/* Its intracommunicator path is as it was before intercommunicators (the
+ * same instructions: the figures of docs/mpi.md follow them). */
+int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int how, size_t *len)
+{
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return not_intra(comm, cp, count, how, t, root, len);
+    return check_args(comm, c, cp, count, t, root, how, len);
+}
+
+/* MPI_Comm_rank's and MPI_Comm_size's answer (*out) for comm, which is
+ * not an intracommunicator: an intercommunicator's rank or size in its
+ * local group (MPI-3.1 6.6.1), else the refusal. Apart, so that the
+ * intracommunicator's path keeps its instructions (a program's figures
+ * count them from its first instruction). */
+static int __attribute__((noinline)) local_rank_size(MPI_Comm comm, int *out, int size)
+{
+    struct mpii_comm *c = mpii_inter(comm);
+    if (!c)
+        return mpii_comm_refused(comm);
+    OUT_OR_ERR(comm, out);
+    *out = size ? mpii_comms[mpii_local(c)].size : c->rank;
+    return MPI_SUCCESS;
+}
+
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     MPII_ENTER("MPI_Comm_rank");
-    COMM_OR_ERR(c, comm);
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return local_rank_size(comm, rank, 0);
     OUT_OR_ERR(comm, rank);
     *rank = c->rank;
     return MPI_SUCCESS;
@@ -47,7 +114,9 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
     MPII_ENTER("MPI_Comm_size");
-    COMM_OR_ERR(c, comm);
+    struct mpii_comm *c = mpii_comm(comm);
+    if (!c)
+        return local_rank_size(comm, size, 1);
     OUT_OR_ERR(comm, size);
     *size = c->size;
     return MPI_SUCCESS;
@@ -71,30 +140,61 @@ static int allgather_ints(struct mpii_comm *c, const int *mine, int n, int *all)
     return e;
 }
 
-int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out)
+/* A free slot for a communicator of n ranks, and its world of n nodes
+ * (malloc'ed, to fill); else an error of errcomm's. */
+static int new_slot(MPI_Comm errcomm, int n, int *out, int **world)
 {
     int slot = 2;                    /* a freed one no request uses any more is reused */
     while (slot < MPII_MAX_COMMS && mpii_comms[slot].used &&
-           (mpii_comms[slot].used == 1 || mpii_pending_use(slot, -1)))
+           (mpii_comms[slot].used != 2 || mpii_pending_use(slot, -1)))
         slot++;
     if (slot < MPII_MAX_COMMS && mpii_comms[slot].used == 2) {
         free(mpii_comms[slot].world);
         mpii_topo_free(&mpii_comms[slot]);
+        mpii_comms[slot].used = 0;
     }
     if (slot == MPII_MAX_COMMS)
-        return mpii_err(parent, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
+        return mpii_err(errcomm, MPI_ERR_INTERN, "more than %d communicators at once", MPII_MAX_COMMS);
+    if (!(*world = malloc((size_t)(n ? n : 1) * sizeof **world)))
+        return mpii_err(errcomm, MPI_ERR_NO_MEM, "%d bytes for a communicator", (int)(n * sizeof **world));
+    *out = slot;
+    return MPI_SUCCESS;
+}
+
+static void ctx_taken(uint32_t ctx)
+{
+    if (ctx + 2 > mpii_next_ctx)
+        mpii_next_ctx = ctx + 2;
+}
+
+int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out)
+{
+    int slot, *w, e = new_slot(parent, n, &slot, &w);
+    if (e)
+        return e;
     struct mpii_comm *p = &mpii_comms[parent], *c = &mpii_comms[slot];
-    int *w = malloc((size_t)n * sizeof *w);
-    if (!w)
-        return mpii_err(parent, MPI_ERR_NO_MEM, "%d bytes for a communicator", (int)(n * sizeof *w));
     for (int i = 0; i < n; i++)
         w[i] = p->world[list[i]];
     *c = (struct mpii_comm){ .used = 1, .size = n, .rank = me, .world = w, .ctx = ctx, .errh = p->errh,
                              .identity = n == net_nodes() };
     for (int i = 0; i < n; i++)
         c->identity &= w[i] == i;
-    if (ctx + 2 > mpii_next_ctx)
-        mpii_next_ctx = ctx + 2;
+    ctx_taken(ctx);
+    *out = slot;
+    return MPI_SUCCESS;
+}
+
+int mpii_inter_make(MPI_Comm errcomm, MPI_Comm local, const int *nodes, int n, uint32_t ctx, MPI_Errhandler errh,
+                    MPI_Comm *out)
+{
+    int slot, *w, e = new_slot(errcomm, n, &slot, &w);
+    if (e)
+        return e;
+    memcpy(w, nodes, (size_t)n * sizeof *w);
+    mpii_comms[slot] = (struct mpii_comm){ .used = MPII_USED_INTER, .size = n, .rank = mpii_comms[local].rank,
+                                           .world = w, .ctx = ctx, .errh = errh };
+    mpii_locals[slot] = local;
+    ctx_taken(ctx);
     *out = slot;
     return MPI_SUCCESS;
 }
@@ -145,6 +245,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 /* The communicator of slot c, made free; its context is not used again. */
 static void release(MPI_Comm comm, struct mpii_comm *c)
 {
+    if (c->used == MPII_USED_INTER)  /* its local group's communicator goes with it */
+        release(mpii_local(c), &mpii_comms[mpii_local(c)]);
     mpii_info_release(mpii_comm_hints(comm));
     if (mpii_pending_use(comm, -1))
         c->used = 2;                 /* its pending operations complete normally (MPI-3.1 6.4.3) */
@@ -165,7 +267,7 @@ static void release(MPI_Comm comm, struct mpii_comm *c)
 static int dup_with_hints(MPI_Comm comm, struct mpii_comm *c, MPI_Info hints, MPI_Comm *newcomm)
 {
     const char *call = mpii_call;
-    int e = MPI_Comm_split(comm, 0, c->rank, newcomm);
+    int e = c->used == MPII_USED_INTER ? mpii_inter_dup(comm, c, newcomm) : MPI_Comm_split(comm, 0, c->rank, newcomm);
     mpii_call = call;
     if (e)
         return e;
@@ -186,7 +288,7 @@ static int dup_with_hints(MPI_Comm comm, struct mpii_comm *c, MPI_Info hints, MP
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_dup");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, newcomm);
     return dup_with_hints(comm, c, *mpii_comm_hints(comm), newcomm);
 }
@@ -194,7 +296,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_dup_with_info");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, newcomm);
     int e = mpii_info_check(comm, info);
     return e ? e : dup_with_hints(comm, c, info, newcomm);
@@ -206,7 +308,7 @@ int MPI_Comm_free(MPI_Comm *comm)
 {
     MPII_ENTER("MPI_Comm_free");
     OUT_OR_ERR(MPI_COMM_WORLD, comm);
-    COMM_OR_ERR(c, *comm);
+    ANY_COMM_OR_ERR(c, *comm);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return mpii_err(*comm, MPI_ERR_COMM, "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
     int e = mpii_attr_delete_all(MPII_ATTR_COMM, *comm, *comm);
@@ -217,16 +319,10 @@ int MPI_Comm_free(MPI_Comm *comm)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+/* Two groups of nodes: MPI_CONGRUENT (the same in the same order),
+ * MPI_SIMILAR (the same members) or MPI_UNEQUAL. */
+static int compare_groups(const struct mpii_comm *a, const struct mpii_comm *b)
 {
-    MPII_ENTER("MPI_Comm_compare");
-    COMM_OR_ERR(a, comm1);
-    COMM_OR_ERR(b, comm2);
-    OUT_OR_ERR(comm1, result);
-    if (comm1 == comm2) {
-        *result = MPI_IDENT;
-        return MPI_SUCCESS;
-    }
     int same_order = a->size == b->size, same_set = a->size == b->size;
     for (int i = 0; i < a->size && same_set; i++) {
         same_order &= a->world[i] == b->world[i];
@@ -235,26 +331,55 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
             found = a->world[i] == b->world[j];
         same_set &= found;
     }
-    *result = same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
+    return same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
+}
+
+/* MPI-3.1 6.4.1: of two intercommunicators, both their local and their
+ * remote groups are compared (the weaker answer of the two); an
+ * intercommunicator and an intracommunicator are MPI_UNEQUAL. */
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    MPII_ENTER("MPI_Comm_compare");
+    ANY_COMM_OR_ERR(a, comm1);
+    ANY_COMM_OR_ERR(b, comm2);
+    OUT_OR_ERR(comm1, result);
+    int inter = (a->used == MPII_USED_INTER) + (b->used == MPII_USED_INTER);
+    if (comm1 == comm2)
+        *result = MPI_IDENT;
+    else if (inter == 1)
+        *result = MPI_UNEQUAL;
+    else if (inter == 2) {           /* MPI_CONGRUENT < MPI_SIMILAR < MPI_UNEQUAL */
+        int l = compare_groups(&mpii_comms[mpii_local(a)], &mpii_comms[mpii_local(b)]), r = compare_groups(a, b);
+        *result = l > r ? l : r;
+    } else
+        *result = compare_groups(a, b);
     return MPI_SUCCESS;
 }
 
-/* Every communicator of the library is an intracommunicator (docs/mpi.md:
- * no intercommunicators), so a program asking is told false. */
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     MPII_ENTER("MPI_Comm_test_inter");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, flag);
-    (void)c;
-    *flag = 0;
+    *flag = c->used == MPII_USED_INTER;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    MPII_ENTER("MPI_Comm_remote_size");
+    struct mpii_comm *c = mpii_inter(comm);
+    if (!c)
+        return mpii_not_inter(comm);
+    OUT_OR_ERR(comm, size);
+    *size = c->size;                 /* an intercommunicator's size is its remote group's (mpii.h) */
     return MPI_SUCCESS;
 }
 
 int MPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     MPII_ENTER("MPI_Comm_set_name");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     strncpy(c->name, name, MPI_MAX_OBJECT_NAME - 1);
     c->name[MPI_MAX_OBJECT_NAME - 1] = 0;
     return MPI_SUCCESS;
@@ -263,7 +388,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *name)
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     MPII_ENTER("MPI_Comm_get_name");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, name);
     OUT_OR_ERR(comm, resultlen);
     strcpy(name, c->name);

@@ -70,9 +70,29 @@ static int call_user(MPI_Comm_errhandler_function *fn, MPI_Comm comm, int code)
     return code;
 }
 
+const char mpii_comm_invalid[] = "communicator %d is not valid";
+
+/* comm's refusal (mpii_comm_invalid) where comm is an intercommunicator,
+ * under its error handler, else MPI_SUCCESS. */
+static int refused_inter(MPI_Comm comm, int cls)
+{
+    if (!mpii_inter(comm))
+        return MPI_SUCCESS;
+    return mpii_err(comm, cls, "communicator %d is an intercommunicator, which %s does not take (docs/mpi.md lists "
+                    "the calls that do)", comm, mpii_call);
+}
+
 int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...)
 {
-    struct mpii_comm *c = mpii_comm(comm);
+    if (fmt == mpii_comm_invalid) {
+        va_list ap;
+        va_start(ap, fmt);
+        int e = refused_inter(va_arg(ap, MPI_Comm), cls);
+        va_end(ap);
+        if (e)
+            return e;
+    }
+    struct mpii_comm *c = mpii_comm_any(comm);
     if (c && c->errh == MPI_ERRORS_RETURN)
         return cls;
     if (c && user_errh_fn(c->errh))
@@ -259,9 +279,9 @@ int MPI_Is_thread_main(int *flag)
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     MPII_ENTER("MPI_Comm_set_errhandler");
-    struct mpii_comm *c = mpii_comm(comm);
+    struct mpii_comm *c = mpii_comm_any(comm);
     if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
     int i = errhandler - MPII_FIRST_ERRH;
     if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN &&
         !(user_errh_fn(errhandler) && user_errh[i].refs))
@@ -274,9 +294,9 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     MPII_ENTER("MPI_Comm_get_errhandler");
-    struct mpii_comm *c = mpii_comm(comm);
+    struct mpii_comm *c = mpii_comm_any(comm);
     if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
     OUT_OR_ERR(comm, errhandler);
     *errhandler = c->errh;
     if (user_errh_fn(c->errh))       /* a new handle of it, for the program to free */
@@ -365,7 +385,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     MPII_ENTER("MPI_Comm_call_errhandler");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     (void)c;
     mpii_err(comm, errorcode, "error code %d, raised by the program", errorcode);
     return MPI_SUCCESS;

@@ -74,11 +74,21 @@ static int rank_in(MPI_Group g, int node)
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     MPII_ENTER("MPI_Comm_group");
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    ANY_COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, group);
+    if (c->used == MPII_USED_INTER)  /* the local group (MPI-3.1 6.6.1) */
+        c = &mpii_comms[mpii_local(c)];
     return group_new(c->world, c->size, group);
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    MPII_ENTER("MPI_Comm_remote_group");
+    struct mpii_comm *c = mpii_inter(comm);
+    if (!c)
+        return mpii_not_inter(comm);
+    OUT_OR_ERR(comm, group);
+    return group_new(c->world, c->size, group);   /* an intercommunicator's world is its remote group (mpii.h) */
 }
 
 int MPI_Group_size(MPI_Group g, int *size)
@@ -209,9 +219,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm)
 {
     MPII_ENTER("MPI_Comm_create");
     GROUP_OR_ERR(g);
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, newcomm);
     int r = rank_in(g, c->world[c->rank]);
     int e = MPI_Comm_split(comm, r == MPI_UNDEFINED ? MPI_UNDEFINED : groups[g].node[0], r, newcomm);
@@ -226,9 +234,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm
 {
     MPII_ENTER("MPI_Comm_create_group");
     GROUP_OR_ERR(g);
-    struct mpii_comm *c = mpii_comm(comm);
-    if (!c)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+    COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, newcomm);
     if (tag < 0 || tag > MPI_TAG_UB_VALUE)
         return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d", tag, MPI_TAG_UB_VALUE);

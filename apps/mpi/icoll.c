@@ -278,7 +278,7 @@ static int launch(struct mpii_sched *s, MPI_Request *request)
 
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
-    return mpii_check(comm, cp, count, t, root, 1, len);
+    return mpii_check(comm, cp, count, t, root, MPII_CONTIG, len);
 }
 
 /* A second type of the call (the send side, or the root's other side):

@@ -308,7 +308,7 @@ int MPI_Info_free(MPI_Info *info)
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     MPII_ENTER("MPI_Comm_set_info");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     if (info == MPI_INFO_NULL)
         return mpii_err(comm, MPI_ERR_INFO, "info MPI_INFO_NULL; accepted: an info object");
     (void)c;
@@ -325,7 +325,7 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     MPII_ENTER("MPI_Comm_get_info");
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     OUT_OR_ERR(comm, info_used);
     (void)c;
     if (hints[comm] != MPI_INFO_NULL)

@@ -41,7 +41,8 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 }
 
 /* Tags on a communicator's collective context: the blocking collectives'
- * (apps/mpi/coll.c 1, vcoll.c 2, neighbor.c 4, comm.c MPI_TAG_UB_VALUE),
+ * (apps/mpi/coll.c 1, vcoll.c 2, neighbor.c 4, inter.c 8, comm.c
+ * MPI_TAG_UB_VALUE),
  * the nonblocking ones' from MPII_TAG_ICOLL, and MPI_Comm_create_group's
  * from MPII_TAG_CREATE (the program's tag modulo 16383 after it). */
 #define MPII_TAG_ICOLL  16
@@ -77,8 +78,21 @@ static inline int *graph_inw(const struct mpii_graph *g) { return graph_in(g) + 
 static inline int *graph_out(const struct mpii_graph *g) { return graph_inw(g) + g->nin; }
 static inline int *graph_outw(const struct mpii_graph *g) { return graph_out(g) + g->nout; }
 
+/* An intercommunicator (MPI-3.1 6.6) is used MPII_USED_INTER, not 1, so
+ * the lookup of every call that does not take one (mpii_comm) finds none
+ * and refuses it, naming the call (mpii_comm_refused). Its size and world
+ * are the remote group's, so that point to point, which names a remote
+ * process by its rank (6.6.1), runs as on an intracommunicator; rank is
+ * this process's in the local group, and mpii_local(c) an
+ * intracommunicator of the local group on a context of its own (made with
+ * it, freed with it), for the local group's size and group and for the
+ * local half of the intercommunicator collectives (apps/mpi/inter.c).
+ * That handle is kept apart from struct mpii_comm, whose size (the
+ * stride of mpii_comms) is in the instructions of the point-to-point
+ * path. */
+#define MPII_USED_INTER 3
 struct mpii_comm {
-    int used;                        /* 2: freed by the program, kept while requests use it */
+    int used;                        /* 2: freed by the program, kept while requests use it; MPII_USED_INTER */
     int size, rank;
     int *world;                      /* world[r]: the node of rank r */
     int identity;                    /* world[r] = r for every rank of every node */
@@ -108,14 +122,35 @@ int mpii_split_with_topology(MPI_Comm comm, int color, int key, struct mpii_cart
  * (apps/mpi/vcoll.c). */
 int mpii_contig_type(MPI_Comm comm, MPI_Datatype t, int *size);
 extern struct mpii_comm mpii_comms[MPII_MAX_COMMS];
+extern MPI_Comm mpii_locals[MPII_MAX_COMMS];
+static inline MPI_Comm mpii_local(const struct mpii_comm *ic) { return mpii_locals[ic - mpii_comms]; }
 
-/* The communicator of a handle, or NULL. */
+/* The intracommunicator of a handle, or NULL; mpii_comm_any: the
+ * intracommunicator or intercommunicator, or NULL; mpii_inter: the
+ * intercommunicator, or NULL. */
 struct mpii_comm *mpii_comm(MPI_Comm c);
-/* In a call: c, the communicator of handle comm, or return MPI_ERR_COMM. */
+struct mpii_comm *mpii_comm_any(MPI_Comm c);
+struct mpii_comm *mpii_inter(MPI_Comm c);
+/* The refusal of a communicator handle, the format of mpii_err's detail
+ * (its argument the handle): "communicator %d is not valid", or, if the
+ * handle is an intercommunicator, that the call does not take one (apps/
+ * mpi/env.c). mpii_comm_refused(comm) is that error, of a call given
+ * comm, which mpii_comm did not find. */
+extern const char mpii_comm_invalid[];
+int mpii_comm_refused(MPI_Comm comm);
+/* The error MPI_ERR_COMM of a call that takes intercommunicators alone,
+ * given comm, which mpii_inter did not find. */
+int mpii_not_inter(MPI_Comm comm);
+/* In a call: c, the intracommunicator of handle comm, or return
+ * MPI_ERR_COMM; ANY_COMM_OR_ERR: an intercommunicator too. */
 #define COMM_OR_ERR(c, comm)                                                                   \
     struct mpii_comm *c = mpii_comm(comm);                                                     \
     if (!c)                                                                                    \
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm)
+#define ANY_COMM_OR_ERR(c, comm)                                                               \
+    struct mpii_comm *c = mpii_comm_any(comm);                                                 \
+    if (!c)                                                                                    \
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm)
 /* In a call: return MPI_ERR_ARG (MPICH's class for it) if p, a pointer
  * the call writes its result through (or a handle it frees or sets), is
  * null; comm's error handler decides. The message names the parameter:
@@ -139,12 +174,28 @@ struct mpii_comm *mpii_comm(MPI_Comm c);
  * MPI_SUCCESS; without MPI_IN_PLACE it returns at once (apps/mpi/coll.c). */
 enum mpii_in_place { MPII_IP_NONE, MPII_IP_SEND, MPII_IP_ROOT_SEND, MPII_IP_ROOT_RECV };
 int mpii_in_place_ok(MPI_Comm comm, enum mpii_in_place where, int root, const void *send, const void *recv);
-/* A call's communicator (in *cp), count, type (contiguous if contig) and
- * root (MPII_NO_ROOT: none) checked, and its bytes in *len; else an error
- * class. No root is a value no rank can be: -1 is a program's bad root,
- * refused with MPI_ERR_ROOT as any other (MPI-3.1 5.4). */
+/* A call's communicator (in *cp), count, type and root (MPII_NO_ROOT:
+ * none) checked, and its bytes in *len; else an error class. No root is
+ * a value no rank can be: -1 is a program's bad root, refused with
+ * MPI_ERR_ROOT as any other (MPI-3.1 5.4). `how` says the caller:
+ * MPII_CONTIG, a collective of a contiguous type (another refused), or 0:
+ * point to point (MPII_P2P) if root is MPII_NO_ROOT, else a collective
+ * with a root that checks its types itself (MPII_ROOTED: Gatherv,
+ * Scatterv). Point to point takes an intercommunicator, its ranks the
+ * remote group's. A collective given one refuses it, unless the call
+ * (mpii_call) is one with an intercommunicator form (mpii_ic_call,
+ * apps/mpi/inter.c): then mpii_check checks the count and type, and
+ * returns MPII_IS_INTER, no error raised, where the caller would return
+ * an error; the caller runs that form. So the intracommunicator path
+ * runs the instructions it ran before intercommunicators, which the
+ * figures of docs/mpi.md follow. */
 #define MPII_NO_ROOT INT_MIN
-int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int contig, size_t *len);
+#define MPII_P2P     0
+#define MPII_ROOTED  0
+#define MPII_CONTIG  1
+#define MPII_IS_INTER (-1)
+int mpii_ic_call(const char *call);
+int mpii_check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, int how, size_t *len);
 
 /* Every call starts with MPII_ENTER("MPI_Send"), which checks that MPI is
  * initialised and names the call for the error path. */
@@ -299,5 +350,25 @@ int mpii_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype t);
  * chooses for an operation, "auto" if none (apps/mpi/cvar.c). */
 const char *mpii_cvar_algorithm(const char *op);
 void mpii_cvar_read(void);     /* at MPI_Init: reads and checks the settings */
+
+/* The intercommunicator forms of the collectives that have one (MPI-3.1
+ * 5.2.2, apps/mpi/inter.c), on intercommunicator comm, once mpii_check
+ * has checked the count and the type (contiguous: the caller packs
+ * another) and found it one; the arguments are the call's, Bcast's
+ * length in bytes. */
+int mpii_ic_barrier(MPI_Comm comm);
+int mpii_ic_bcast(MPI_Comm comm, void *buf, size_t len, int root);
+int mpii_ic_allreduce(MPI_Comm comm, const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op);
+int mpii_ic_allgather(MPI_Comm comm, const void *send, int scount, MPI_Datatype st, void *recv, int rcount,
+                      MPI_Datatype rt);
+/* Make an intercommunicator (apps/mpi/comm.c) in *out: remote group
+ * nodes[0..n), local group `local` (an intracommunicator it owns from
+ * then on; this process's rank is its rank there), context ctx, error
+ * handler errh. */
+int mpii_inter_make(MPI_Comm errcomm, MPI_Comm local, const int *nodes, int n, uint32_t ctx, MPI_Errhandler errh,
+                    MPI_Comm *out);
+/* A duplicate of intercommunicator comm (ic), in *newcomm: the same
+ * groups on a new context (MPI-3.1 6.4.2, apps/mpi/inter.c). */
+int mpii_inter_dup(MPI_Comm comm, struct mpii_comm *ic, MPI_Comm *newcomm);
 
 #endif

@@ -578,7 +578,7 @@ static int buf_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatype t)
 static int check_buf(MPI_Comm comm, struct mpii_comm **cp, const void *buf, int count, MPI_Datatype t, int peer,
                      int any_ok, int tag, int tag_any_ok, size_t *len)
 {
-    int e = mpii_check(comm, cp, count, t, MPII_NO_ROOT, 0, len);
+    int e = mpii_check(comm, cp, count, t, MPII_NO_ROOT, MPII_P2P, len);
     if (!e)
         e = buf_ok(comm, buf, count, t);
     if (e)
@@ -1514,7 +1514,7 @@ static int take_whole(MPI_Comm comm, const struct net_status *first, struct held
 static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *st, int block)
 {
     /* check_buf's checks of a probe, written out (as in mrecv_check) */
-    COMM_OR_ERR(c, comm);
+    ANY_COMM_OR_ERR(c, comm);
     if (!(source == MPI_PROC_NULL || source == MPI_ANY_SOURCE || (source >= 0 && source < c->size)))
         return mpii_err(comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d, MPI_ANY_SOURCE or MPI_PROC_NULL", source,
                         c->size - 1);

@@ -21,7 +21,7 @@
 static int comm_of(MPI_Comm comm, struct mpii_comm **c)
 {
     if (!(*c = mpii_comm(comm)))
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
     return MPI_SUCCESS;
 }
 
@@ -194,7 +194,7 @@ int MPI_Gatherv(const void *send, int scount, MPI_Datatype st, void *recv, const
     MPII_ENTER("MPI_Gatherv");
     struct mpii_comm *c;
     size_t none;
-    int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
+    int e = mpii_check(comm, &c, 0, MPI_BYTE, root, MPII_ROOTED, &none), ss = 0, rs = 0;
     if (e || (e = mpii_in_place_ok(comm, MPII_IP_ROOT_SEND, root, send, recv)))
         return e;
     if (send != MPI_IN_PLACE && (e = typed_ok(comm, st)))
@@ -215,7 +215,7 @@ int MPI_Scatterv(const void *send, const int scounts[], const int displs[], MPI_
     MPII_ENTER("MPI_Scatterv");
     struct mpii_comm *c;
     size_t none;
-    int e = mpii_check(comm, &c, 0, MPI_BYTE, root, 0, &none), ss = 0, rs = 0;
+    int e = mpii_check(comm, &c, 0, MPI_BYTE, root, MPII_ROOTED, &none), ss = 0, rs = 0;
     if (e || (e = mpii_in_place_ok(comm, MPII_IP_ROOT_RECV, root, send, recv)))
         return e;
     if (recv != MPI_IN_PLACE && (e = typed_ok(comm, rt)))
@@ -464,7 +464,7 @@ int *mpii_even_counts(MPI_Comm comm, int n, int *e)
     struct mpii_comm *c = mpii_comm(comm);
     int *counts = NULL;
     if (!c)
-        *e = mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, "communicator %d is not valid", comm);
+        *e = mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
     else if (n < 0)
         *e = mpii_err(comm, MPI_ERR_COUNT, "count %d is negative", n);
     else if (!(counts = malloc((size_t)c->size * sizeof *counts)))

@@ -1,5 +1,13 @@
 /* The MPI library's failure paths, one per argument (tests/mpi/run.sh):
  *   rank     rank 1 sends to a rank the communicator lacks (fatal)
+ *   interall every rank calls MPI_Alltoall on an intercommunicator of
+ *            the even and the odd ranks, a collective the library does
+ *            not take one for (fatal)
+ *   intercalls under MPI_ERRORS_RETURN, on that intercommunicator:
+ *            MPI_Alltoall, MPI_Reduce, MPI_Comm_split, MPI_Ibarrier,
+ *            MPI_Allreduce with MPI_IN_PLACE and MPI_Bcast from a root
+ *            past the remote group; MPI_Comm_remote_size of
+ *            MPI_COMM_WORLD; rank 0 prints the classes returned
  *   tag      rank 0 receives with a tag above MPI_TAG_UB (fatal)
  *   root     every rank broadcasts from root -4 (fatal)
  *   abort    rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
@@ -178,6 +186,32 @@ static void in_place_refused(int rank, int size)
         print_classes("inplaces", e, n);
 }
 
+/* An intercommunicator of the even and the odd ranks, and calls that
+ * refuse it (mode interall, intercalls). */
+static void inter_calls(const char *mode, int rank)
+{
+    MPI_Comm local, ic, part;
+    int b[8] = { 0 }, r[8], e[8], n = 0, flag;
+    MPI_Request rq;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 3, &ic);
+    if (!strcmp(mode, "interall"))
+        MPI_Alltoall(b, 1, MPI_INT, r, 1, MPI_INT, ic);
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    e[n++] = MPI_Alltoall(b, 1, MPI_INT, r, 1, MPI_INT, ic);
+    e[n++] = MPI_Reduce(b, r, 1, MPI_INT, MPI_SUM, 0, ic);
+    e[n++] = MPI_Comm_split(ic, 0, 0, &part);
+    e[n++] = MPI_Ibarrier(ic, &rq);
+    e[n++] = MPI_Allreduce(MPI_IN_PLACE, r, 1, MPI_INT, MPI_SUM, ic);
+    e[n++] = MPI_Bcast(b, 1, MPI_INT, 9, ic);
+    e[n++] = MPI_Comm_remote_size(MPI_COMM_WORLD, &flag);
+    if (rank == 0)
+        print_classes("intercalls", e, n);
+    MPI_Comm_free(&ic);
+    MPI_Comm_free(&local);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -187,6 +221,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(mode, "interall") || !strcmp(mode, "intercalls"))
+        inter_calls(mode, rank);
     if (!strcmp(mode, "rank") && rank == 1)
         MPI_Send(buf, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
     if (!strcmp(mode, "tag") && rank == 0)

@@ -22,7 +22,7 @@ latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 . tests/doc-figures.sh
 
 # Each program once per ISA, and natively.
-for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents stack c_types attrs info error_classes; do
+for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents stack c_types attrs info error_classes intercomm; do
   for a in arm riscv; do
     "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
   done
@@ -308,6 +308,17 @@ error_buffers_return() {
 # rooted collective (the library took -1 for "no root", and the node
 # stopped on a send to a rank out of range).
 error_root_minus_one() { fails_naming root1 0 "rank 0: MPI_Bcast: MPI_ERR_ROOT: root -1"; }
+# A collective the library has no intercommunicator form of refuses one,
+# naming the call (never a hang or a wrong answer); under
+# MPI_ERRORS_RETURN so do the others, with MPI_IN_PLACE and a root past
+# the remote group refused as such, and MPI_Comm_remote_size refuses an
+# intracommunicator.
+error_inter_collective() { fails_naming interall 0 "rank 0: MPI_Alltoall: MPI_ERR_COMM: communicator [0-9]* is an intercommunicator, which MPI_Alltoall does not take"; }
+error_inter_calls_return() {
+  printf 'intercalls %d: %s\n' 0 MPI_ERR_COMM 1 MPI_ERR_COMM 2 MPI_ERR_COMM 3 MPI_ERR_COMM 4 MPI_ERR_BUFFER 5 MPI_ERR_ROOT \
+    6 MPI_ERR_COMM > "$TMP/want"
+  returns_as_wanted intercalls
+}
 error_roots_return() {
   printf 'roots %d: MPI_ERR_ROOT\n' 0 1 2 3 4 5 > "$TMP/want"
   returns_as_wanted roots
@@ -570,6 +581,12 @@ c_types_riscv_3() { same_as_open_mpi c_types riscv 3 ""; }
 # 1 MiB (it was the project's own 64 KiB, and the arrays overran it).
 stack_arm_2() { same_as_open_mpi stack arm 2 ""; }
 stack_mixed_3() { same_as_open_mpi stack mixed 3 ""; }
+# Intercommunicators (tests/mpi/intercomm.c): groups of the even and the
+# odd ranks, of different sizes, and of one rank each.
+intercomm_arm_5() { same_as_open_mpi intercomm arm 5 ""; }
+intercomm_mixed_8() { same_as_open_mpi intercomm mixed 8 ""; }
+intercomm_arm_2() { same_as_open_mpi intercomm arm 2 ""; }
+intercomm_riscv_3() { same_as_open_mpi intercomm riscv 3 ""; }
 groups_arm_7() { same_as_open_mpi groups arm 7 ""; }
 groups_mixed_4() { same_as_open_mpi groups mixed 4 ""; }
 # Subarrays, indexed and hindexed blocks, Type_dup, Get_address, true
@@ -740,16 +757,16 @@ mpicc_requires_main() {
   expect '[ $rc = 0 ] && [ -s "$TMP/nomain.o" ]' "$(cat "$TMP/o")"
 }
 # A call the library lacks stops the build, as docs/mpi.md says: one-sided
-# calls at compile time (their types are not declared), an
-# intercommunicator's at link time; the doc quotes each error.
+# calls at compile time (their types are not declared),
+# MPI_Comm_idup at link time; the doc quotes each error.
 unsupported_calls_as_documented() {
   printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Win w; MPI_Init(&c, &v); MPI_Win_free(&w); return MPI_Finalize(); }\n' > "$TMP/win.c"
-  printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Comm k; MPI_Init(&c, &v);\n  MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 1, 7, &k); return MPI_Finalize(); }\n' > "$TMP/inter.c"
+  printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Comm k; MPI_Request r; MPI_Init(&c, &v);\n  MPI_Comm_idup(MPI_COMM_WORLD, &k, &r); return MPI_Finalize(); }\n' > "$TMP/idup.c"
   "$MPICC" -o "$TMP/win.elf" "$TMP/win.c" > "$TMP/o" 2>&1; local rc=$?
   expect '[ $rc = 1 ] && grep -q "error: unknown type name .MPI_Win." "$TMP/o"' "$(cat "$TMP/o")"
-  "$MPICC" -o "$TMP/inter.elf" "$TMP/inter.c" > "$TMP/o" 2>&1; rc=$?
-  expect '[ $rc = 1 ] && grep -q "undefined reference to .MPI_Intercomm_create." "$TMP/o"' "$(cat "$TMP/o")"
-  expect 'grep -q "unknown type name .MPI_Win." docs/mpi.md && grep -q "undefined reference to .MPI_Intercomm_create." docs/mpi.md' \
+  "$MPICC" -o "$TMP/idup.elf" "$TMP/idup.c" > "$TMP/o" 2>&1; rc=$?
+  expect '[ $rc = 1 ] && grep -q "undefined reference to .MPI_Comm_idup." "$TMP/o"' "$(cat "$TMP/o")"
+  expect 'grep -q "unknown type name .MPI_Win." docs/mpi.md && grep -q "undefined reference to .MPI_Comm_idup." docs/mpi.md' \
     "docs/mpi.md does not quote the two errors"
 }
 # make (all) writes build/bin/wormsim-mpicc, as docs/mpi.md says: the
@@ -788,7 +805,7 @@ worked_example_as_written() {
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_figures_of_the_docs figures_ignore_the_data_layout alltoall_latency_mixed_16 \
-         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 attrs_arm_4 attrs_mixed_3 info_arm_3 info_mixed_2 error_classes_arm_3 error_classes_riscv_2 attrs_own_answers info_own_answers error_classes_own_answers errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_freed_keyval error_copy_callback error_info_nthkey error_info_key_too_long error_match_size error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 intercomm_arm_5 intercomm_mixed_8 intercomm_arm_2 intercomm_riscv_3 stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 attrs_arm_4 attrs_mixed_3 info_arm_3 info_mixed_2 error_classes_arm_3 error_classes_riscv_2 attrs_own_answers info_own_answers error_classes_own_answers errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_inter_collective error_inter_calls_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_freed_keyval error_copy_callback error_info_nthkey error_info_key_too_long error_match_size error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist mpicc_requires_main unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done
