@@ -398,7 +398,7 @@ error_out_of_memory() {
   local heap; heap=$(sed -n "s/.* of the heap's \([0-9]*\) bytes are free.*/\1/p" "$(latest)/node-001.log")
   doc_figure docs/mpi.md "the out-of-memory line of errors.c oom" \
     "$(tr -d '\r' < "$(latest)/node-001.log" | grep -o "[0-9]* of the heap's [0-9]* bytes are free (ram_mib=32)")" \
-    "30973908 of the heap's 30973952 bytes are free (ram_mib=32)" '^  bytes; @`$'
+    "30957524 of the heap's 30957568 bytes are free (ram_mib=32)" '^  bytes; @`$'
   doc_figure docs/mpi.md "the heap of a 32 MiB node, MiB" "$(awk -v h="$heap" 'BEGIN { printf "%.1f", h / 1048576 }')" 29.5 \
     'of which about @ MiB is heap'
 }
