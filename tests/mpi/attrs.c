@@ -108,15 +108,6 @@ static int fin_delete(MPI_Comm comm, int keyval, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
-static const char *class_name(int e)
-{
-    int c;
-    MPI_Error_class(e, &c);
-    return c == MPI_SUCCESS ? "MPI_SUCCESS" : c == MPI_ERR_KEYVAL ? "MPI_ERR_KEYVAL" : c == MPI_ERR_TYPE ? "MPI_ERR_TYPE"
-         : c == MPI_ERR_COMM ? "MPI_ERR_COMM" : c == MPI_ERR_ARG ? "MPI_ERR_ARG" : c == MPI_ERR_OTHER ? "MPI_ERR_OTHER"
-         : "another class";
-}
-
 /* -x: bad arguments, each call and its class. */
 static void bad_arguments(void)
 {

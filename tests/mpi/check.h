@@ -19,4 +19,23 @@ static void check(const char *what, int ok)
     fails += !all;
 }
 
+/* The name of error code e's class, for the classes the programs print
+ * (attrs.c, info.c, error_classes.c); "another class" for the rest. */
+static inline const char *class_name(int e)
+{
+    static const struct { int cls; const char *name; } names[] = {
+        { MPI_SUCCESS, "MPI_SUCCESS" },           { MPI_ERR_ARG, "MPI_ERR_ARG" },
+        { MPI_ERR_COMM, "MPI_ERR_COMM" },         { MPI_ERR_TYPE, "MPI_ERR_TYPE" },
+        { MPI_ERR_OTHER, "MPI_ERR_OTHER" },       { MPI_ERR_KEYVAL, "MPI_ERR_KEYVAL" },
+        { MPI_ERR_INFO, "MPI_ERR_INFO" },         { MPI_ERR_INFO_KEY, "MPI_ERR_INFO_KEY" },
+        { MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE" }, { MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY" },
+    };
+    int c;
+    MPI_Error_class(e, &c);
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].cls == c)
+            return names[i].name;
+    return "another class";
+}
+
 #endif

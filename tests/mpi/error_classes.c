@@ -21,13 +21,6 @@ static void handler(MPI_Comm *comm, int *code, ...)
     handled = *code;
 }
 
-static const char *class_name(int e)
-{
-    int c;
-    MPI_Error_class(e, &c);
-    return c == MPI_SUCCESS ? "MPI_SUCCESS" : c == MPI_ERR_ARG ? "MPI_ERR_ARG" : "another class";
-}
-
 static void own_answers(void)
 {
     MPI_Datatype t;

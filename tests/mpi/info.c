@@ -16,15 +16,6 @@
 #include <string.h>
 #include "check.h"
 
-static const char *class_name(int e)
-{
-    int c;
-    MPI_Error_class(e, &c);
-    return c == MPI_SUCCESS ? "MPI_SUCCESS" : c == MPI_ERR_INFO ? "MPI_ERR_INFO" : c == MPI_ERR_INFO_KEY ? "MPI_ERR_INFO_KEY"
-         : c == MPI_ERR_INFO_VALUE ? "MPI_ERR_INFO_VALUE" : c == MPI_ERR_INFO_NOKEY ? "MPI_ERR_INFO_NOKEY"
-         : c == MPI_ERR_ARG ? "MPI_ERR_ARG" : c == MPI_ERR_COMM ? "MPI_ERR_COMM" : "another class";
-}
-
 /* The keys of info in order, "a=1 b=2". */
 static void entries(MPI_Info info, char *out, size_t cap)
 {
