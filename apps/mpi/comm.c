@@ -1,8 +1,9 @@
 /* MPI communicators (MPI-3.1 chapter 6): COMM_WORLD (every node, rank =
  * node), COMM_SELF, and those made from them by MPI_Comm_dup and
  * MPI_Comm_split. A communicator is a list of nodes and a context pair
- * (mpii.h) that every member agrees on: the largest of the members' next
- * free contexts, so no node ever holds two communicators of one context. */
+ * (mpii.h) that every member agrees on: one none of them holds
+ * (apps/mpi/ctx.c), so no node ever holds two communicators of one
+ * context. */
 #include <stdlib.h>
 #include <string.h>
 #include "mpii.h"
@@ -10,7 +11,6 @@
 
 struct mpii_comm mpii_comms[MPII_MAX_COMMS];
 MPI_Comm mpii_locals[MPII_MAX_COMMS];   /* an intercommunicator's local group (mpii.h) */
-uint32_t mpii_next_ctx = 4;          /* 0, 1: COMM_WORLD; 2, 3: COMM_SELF */
 #define TAG_COMM MPI_TAG_UB_VALUE    /* the collective context's tag for making communicators */
 
 struct mpii_comm *mpii_comm(MPI_Comm c)
@@ -151,6 +151,7 @@ static int new_slot(MPI_Comm errcomm, int n, int *out, int **world)
     if (slot < MPII_MAX_COMMS && mpii_comms[slot].used == 2) {
         free(mpii_comms[slot].world);
         mpii_topo_free(&mpii_comms[slot]);
+        mpii_ctx_drop(mpii_comms[slot].ctx);
         mpii_comms[slot].used = 0;
     }
     if (slot == MPII_MAX_COMMS)
@@ -159,12 +160,6 @@ static int new_slot(MPI_Comm errcomm, int n, int *out, int **world)
         return mpii_err(errcomm, MPI_ERR_NO_MEM, "%d bytes for a communicator", (int)(n * sizeof **world));
     *out = slot;
     return MPI_SUCCESS;
-}
-
-static void ctx_taken(uint32_t ctx)
-{
-    if (ctx + 2 > mpii_next_ctx)
-        mpii_next_ctx = ctx + 2;
 }
 
 int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out)
@@ -179,7 +174,7 @@ int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx
                              .identity = n == net_nodes() };
     for (int i = 0; i < n; i++)
         c->identity &= w[i] == i;
-    ctx_taken(ctx);
+    mpii_ctx_hold(ctx);
     *out = slot;
     return MPI_SUCCESS;
 }
@@ -194,7 +189,7 @@ int mpii_inter_make(MPI_Comm errcomm, MPI_Comm local, const int *nodes, int n, u
     mpii_comms[slot] = (struct mpii_comm){ .used = MPII_USED_INTER, .size = n, .rank = mpii_comms[local].rank,
                                            .world = w, .ctx = ctx, .errh = errh };
     mpii_locals[slot] = local;
-    ctx_taken(ctx);
+    mpii_ctx_hold(ctx);
     *out = slot;
     return MPI_SUCCESS;
 }
@@ -206,26 +201,23 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     OUT_OR_ERR(comm, newcomm);
     if (color < 0 && color != MPI_UNDEFINED)
         return mpii_err(comm, MPI_ERR_ARG, "color %d; accepted: 0 or more, or MPI_UNDEFINED", color);
-    int mine[3] = { color, key, (int)mpii_next_ctx }, n = 0, me = -1;
+    int mine[2] = { color, key }, n = 0, me = -1;
     int *all = malloc((size_t)c->size * sizeof mine), *list = malloc((size_t)c->size * sizeof *list);
     if (!all || !list) {
         free(all);
         free(list);
         return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes to split a communicator", (int)(c->size * sizeof mine));
     }
-    int e = allgather_ints(c, mine, 3, all);
     uint32_t ctx = 0;
-    for (int r = 0; r < c->size; r++)
-        if ((uint32_t)all[3 * r + 2] > ctx)
-            ctx = (uint32_t)all[3 * r + 2];
-    if (!e && ctx + 2 > MPII_CTX_MAX)
-        e = mpii_err(comm, MPI_ERR_INTERN, "more than %u communicators made in one run", MPII_CTX_MAX / 2);
+    int e = allgather_ints(c, mine, 2, all);
+    if (!e)                          /* every member agrees, MPI_UNDEFINED's too: their masks are in it */
+        e = mpii_ctx_agree(c, NULL, c->size, c->rank, TAG_COMM, &ctx);
     /* members of this color, by (key, rank in comm): insertion sort */
     for (int r = 0; r < c->size && !e && color != MPI_UNDEFINED; r++) {
-        if (all[3 * r] != color)
+        if (all[2 * r] != color)
             continue;
         int i = n++;
-        while (i > 0 && all[3 * list[i - 1] + 1] > all[3 * r + 1])
+        while (i > 0 && all[2 * list[i - 1] + 1] > all[2 * r + 1])
             list[i] = list[i - 1], i--;
         list[i] = r;
     }
@@ -233,16 +225,15 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         if (list[i] == c->rank)
             me = i;
     *newcomm = MPI_COMM_NULL;
-    if (!e && color == MPI_UNDEFINED)
-        mpii_next_ctx = ctx + 2;
-    else if (!e)
+    if (!e && color != MPI_UNDEFINED)
         e = mpii_comm_make(comm, list, n, me, ctx, newcomm);
     free(all);
     free(list);
     return e;
 }
 
-/* The communicator of slot c, made free; its context is not used again. */
+/* The communicator of slot c, made free: its context pair with it, or
+ * (requests pending on it) when new_slot takes the slot again. */
 static void release(MPI_Comm comm, struct mpii_comm *c)
 {
     if (c->used == MPII_USED_INTER)  /* its local group's communicator goes with it */
@@ -253,6 +244,7 @@ static void release(MPI_Comm comm, struct mpii_comm *c)
     else {
         free(c->world);
         mpii_topo_free(c);
+        mpii_ctx_drop(c->ctx);
         c->used = 0;
     }
 }

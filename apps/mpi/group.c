@@ -255,19 +255,10 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    uint32_t ctx = mpii_next_ctx, theirs;
+    uint32_t ctx = 0;
     tag = MPII_TAG_CREATE + tag % (MPI_TAG_UB_VALUE - MPII_TAG_CREATE);   /* below TAG_COMM, apart from the others */
-    for (int i = 1; i < n && !e && me == 0; i++) {
-        e = mpii_recv(c, c->ctx + 1, &theirs, sizeof theirs, list[i], tag, NULL);
-        if (theirs > ctx)
-            ctx = theirs;
-    }
-    for (int i = 1; i < n && !e && me == 0; i++)
-        e = mpii_send(c, c->ctx + 1, &ctx, sizeof ctx, list[i], tag, 0);
-    if (!e && me > 0 && !(e = mpii_send(c, c->ctx + 1, &ctx, sizeof ctx, list[0], tag, 0)))
-        e = mpii_recv(c, c->ctx + 1, &ctx, sizeof ctx, list[0], tag, NULL);
-    if (!e && ctx + 2 > MPII_CTX_MAX)
-        e = mpii_err(comm, MPI_ERR_INTERN, "more than %u communicators made in one run", MPII_CTX_MAX / 2);
+    if (!e)
+        e = mpii_ctx_agree(c, list, n, me, tag, &ctx);
     if (!e)
         e = mpii_comm_make(comm, list, n, me, ctx, newcomm);
     free(list);

@@ -45,35 +45,35 @@ static int leaders_swap(struct mpii_comm *ic, const void *out, size_t olen, void
         mpii_call = (call);                                                                   \
     } while (0)
 
-/* MPI_SUCCESS if the context pair ctx may be used, else comm's error (as
- * MPI_Comm_split's, apps/mpi/comm.c). */
-static int ctx_ok(MPI_Comm comm, uint32_t ctx)
-{
-    if (ctx + 2 > MPII_CTX_MAX)
-        return mpii_err(comm, MPI_ERR_INTERN, "more than %u communicators made in one run", MPII_CTX_MAX / 2);
-    return MPI_SUCCESS;
-}
+/* The context pairs a group's members hold between them (the union of
+ * their masks, apps/mpi/ctx.c), and its leader's word for the other's. */
+struct offer {
+    uint64_t held[MPII_CTX_WORDS];
+    int mine;
+};
 
-/* The context pair both groups of ic may use, in *ctx: the largest next
- * free context of every member of both (as comm.c agrees on one for an
+/* The context pair both groups of ic may use, in *ctx: the lowest that no
+ * member of either holds (as apps/mpi/ctx.c agrees on one for an
  * intracommunicator), through lc (the local group, ranked as ic) and the
  * leaders; with it each leader's `mine` for the other group (*theirs) and
  * its own group (*ours). */
 static int agree(struct mpii_comm *ic, MPI_Comm lc, int mine, uint32_t *ctx, int *ours, int *theirs)
 {
     const char *call = mpii_call;
-    int next = (int)mpii_next_ctx, lmax = 0, e;
-    LOCAL(call, ic, lc, e, MPI_Allreduce(&next, &lmax, 1, MPI_INT, MPI_MAX, lc));
-    int out[2] = { lmax, mine }, in[2] = { 0, 0 }, all[3];
+    struct offer out = { .mine = mine }, in = { .mine = 0 };
+    int all[3] = { 0, mine, 0 }, e;
+    LOCAL(call, ic, lc, e, MPI_Allreduce(mpii_ctx_held, out.held, MPII_CTX_WORDS, MPI_UINT64_T, MPI_BOR, lc));
     if (!e)
-        e = leaders_swap(ic, out, sizeof out, in, sizeof in);
-    all[0] = in[0] > lmax ? in[0] : lmax;
-    all[1] = mine;
-    all[2] = in[1];
+        e = leaders_swap(ic, &out, sizeof out, &in, sizeof in);
+    if (!e && !ic->rank) {
+        mpii_ctx_union(out.held, in.held);
+        all[0] = (int)mpii_ctx_lowest_free(out.held);
+        all[2] = in.mine;
+    }
     if (!e)
         LOCAL(call, ic, lc, e, MPI_Bcast(all, 3, MPI_INT, 0, lc));
-    if (!e)
-        e = ctx_ok(lc, (uint32_t)all[0]);
+    if (!e && !all[0])
+        e = mpii_ctx_none(lc);
     *ctx = (uint32_t)all[0];
     *ours = all[1];
     *theirs = all[2];
@@ -103,25 +103,27 @@ int mpii_inter_dup(MPI_Comm comm, struct mpii_comm *ic, MPI_Comm *newcomm)
 }
 
 /* The remote group's leader sends this group's leader the group's size
- * and largest next context, then its nodes; over peer, on its
- * point-to-point context with the program's tag (6.6.2). Only the local
- * leader calls it. *nodes is malloc'ed. */
-static int leaders_meet(struct mpii_comm *peer, int remote_leader, int tag, const int *mine, int n, int next,
-                        int *rn, int *rnext, int **nodes)
+ * and the context pairs its members hold (struct offer, `mine` the
+ * size), then its nodes; over peer, on its point-to-point context with
+ * the program's tag (6.6.2). Only the local leader calls it; `held` comes
+ * back with the remote group's pairs added. *nodes is malloc'ed. */
+static int leaders_meet(struct mpii_comm *peer, int remote_leader, int tag, const int *mine, int n,
+                        uint64_t *held, int *rn, int **nodes)
 {
-    int out[2] = { n, next }, in[2];
-    int e = mpii_send(peer, peer->ctx, out, sizeof out, remote_leader, tag, 0);
+    struct offer out = { .mine = n }, in;
+    memcpy(out.held, held, sizeof out.held);
+    int e = mpii_send(peer, peer->ctx, &out, sizeof out, remote_leader, tag, 0);
     if (!e)
         e = mpii_send(peer, peer->ctx, mine, (size_t)n * sizeof *mine, remote_leader, tag, 0);
     if (!e)
-        e = mpii_recv(peer, peer->ctx, in, sizeof in, remote_leader, tag, NULL);
+        e = mpii_recv(peer, peer->ctx, &in, sizeof in, remote_leader, tag, NULL);
     if (e)
         return e;
-    *rn = in[0];
-    *rnext = in[1];
-    if (!(*nodes = malloc((size_t)(in[0] > 0 ? in[0] : 1) * sizeof **nodes)))
-        return mpii_err(peer - mpii_comms, MPI_ERR_NO_MEM, "%d bytes for a remote group", in[0]);
-    return mpii_recv(peer, peer->ctx, *nodes, (size_t)in[0] * sizeof **nodes, remote_leader, tag, NULL);
+    *rn = in.mine;
+    mpii_ctx_union(held, in.held);
+    if (!(*nodes = malloc((size_t)(in.mine > 0 ? in.mine : 1) * sizeof **nodes)))
+        return mpii_err(peer - mpii_comms, MPI_ERR_NO_MEM, "%d bytes for a remote group", in.mine);
+    return mpii_recv(peer, peer->ctx, *nodes, (size_t)in.mine * sizeof **nodes, remote_leader, tag, NULL);
 }
 
 /* MPI-3.1 6.6.2. Errors knowable by every member (the local leader, the
@@ -147,16 +149,16 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
                             remote_leader, peer->size - 1);
     }
     MPI_Comm lc = MPI_COMM_NULL;
-    int e = local_dup(local_comm, &lc), next = 0, hdr[2] = { 0, 0 }, *nodes = NULL;
+    uint64_t held[MPII_CTX_WORDS];
+    int e = local_dup(local_comm, &lc), hdr[2] = { 0, 0 }, *nodes = NULL;
     if (!e) {
-        int mine = (int)mpii_next_ctx;
-        e = MPI_Allreduce(&mine, &next, 1, MPI_INT, MPI_MAX, lc);
+        e = MPI_Allreduce(mpii_ctx_held, held, MPII_CTX_WORDS, MPI_UINT64_T, MPI_BOR, lc);
         mpii_call = "MPI_Intercomm_create";
     }
     if (!e && peer)                  /* hdr: the remote group's size, the context agreed */
-        e = leaders_meet(peer, remote_leader, tag, c->world, c->size, next, &hdr[0], &hdr[1], &nodes);
+        e = leaders_meet(peer, remote_leader, tag, c->world, c->size, held, &hdr[0], &nodes);
     if (!e) {
-        hdr[1] = hdr[1] > next ? hdr[1] : next;
+        hdr[1] = (int)mpii_ctx_lowest_free(held);
         e = MPI_Bcast(hdr, 2, MPI_INT, local_leader, lc);
     }
     if (!e && !nodes && !(nodes = malloc((size_t)(hdr[0] > 0 ? hdr[0] : 1) * sizeof *nodes)))
@@ -169,8 +171,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
             if (nodes[i] == c->world[r])
                 e = mpii_err(local_comm, MPI_ERR_COMM, "the local and remote groups share node %d; they must be "
                              "disjoint (MPI-3.1 6.6.2)", nodes[i]);
-    if (!e)
-        e = ctx_ok(local_comm, (uint32_t)hdr[1]);
+    if (!e && !hdr[1])
+        e = mpii_ctx_none(local_comm);
     if (!e)
         e = mpii_inter_make(local_comm, lc, nodes, hdr[0], (uint32_t)hdr[1], c->errh, newintercomm);
     else if (lc != MPI_COMM_NULL)

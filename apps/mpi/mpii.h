@@ -313,9 +313,20 @@ extern const char *(*mpii_added_name)(int code);
 int mpii_added_class(int code);
 const char *mpii_added_string(int code);
 
-/* The next context pair this node may use; a communicator's pair is the
- * largest of its members' (apps/mpi/comm.c). */
-extern uint32_t mpii_next_ctx;
+/* Context pairs (apps/mpi/ctx.c): bit p of mpii_ctx_held, pair p
+ * (contexts 2p and 2p + 1) held by a communicator of this node. Hold and
+ * drop by a pair's even context; the union of two masks; the lowest pair
+ * free in a mask, as its even context (0: none); the error of none free;
+ * the agreement of members list[0..n) of c (all of c if NULL), this node
+ * list[me], through list[0] with tag on c's collective context. */
+#define MPII_CTX_WORDS ((int)(MPII_CTX_MAX / 2 / 64))
+extern uint64_t mpii_ctx_held[MPII_CTX_WORDS];
+void mpii_ctx_hold(uint32_t ctx);
+void mpii_ctx_drop(uint32_t ctx);
+void mpii_ctx_union(uint64_t *acc, const uint64_t *mask);
+uint32_t mpii_ctx_lowest_free(const uint64_t *held);
+int mpii_ctx_none(MPI_Comm comm);
+int mpii_ctx_agree(struct mpii_comm *c, const int *list, int n, int me, int tag, uint32_t *ctx);
 /* Make a communicator of the parent's ranks list[0..n), this node being
  * list[me], on context ctx, in *out. */
 int mpii_comm_make(MPI_Comm parent, const int *list, int n, int me, uint32_t ctx, MPI_Comm *out);

@@ -246,11 +246,6 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "comms"))          /* past the communicators held at once */
         for (MPI_Comm c;;)
             MPI_Comm_dup(MPI_COMM_WORLD, &c);
-    if (!strcmp(mode, "ctxs"))           /* past the communicators made in one run */
-        for (MPI_Comm c;;) {
-            MPI_Comm_dup(MPI_COMM_WORLD, &c);
-            MPI_Comm_free(&c);
-        }
     if (!strcmp(mode, "dtypes") && rank == 1)   /* past the derived types held at once */
         for (MPI_Datatype t;;)
             MPI_Type_contiguous(2, MPI_INT, &t);
