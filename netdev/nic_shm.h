@@ -150,43 +150,62 @@ struct nic_status {
     uint32_t reserved[7];
 };
 
-enum nic_op {
-    NIC_OP_SEND = 1,       /* peer=dst, tag, len, off: payload at tx_off+off */
-    NIC_OP_RECV = 2,       /* peer=src|ANY, tag|ANY, len=capacity; blocking; off = the
-                              tag bits that must match (0: all of them) */
-    NIC_OP_PROBE = 3,      /* peer=src|ANY, tag|ANY, off as RECV's; blocking; answers
-                              arrived-by-time */
-    NIC_OP_WAIT_SENT = 4,  /* blocking; answers when all my sends have left the node */
-    NIC_OP_STEP = 5,       /* tag = step number the node enters */
-    NIC_OP_EXIT = 6,       /* tag = exit status; the node's last descriptor */
-    NIC_OP_BARRIER_SET = 7,  /* tag = circuit 0..NIC_BARRIERS-1: set this node's bit of it */
-    NIC_OP_BARRIER_WAIT = 8, /* tag = circuit; blocking; answers when the circuit has fired
-                                since this node set its bit (every node set it) */
-    NIC_OP_CTRL = 9,       /* control network; tag = enum nic_ctrl, peer = root (BCAST),
-                              the 64-bit value in len (low word) and off (high word);
-                              blocking; every node posts one per operation, the same tag and
-                              root; answers the result in reply.value */
-    NIC_OP_FETCH_INC = 10, /* peer = node, tag = register 0..NIC_FI_REGS-1; blocking;
-                              answers the register's value before the increment */
-    NIC_OP_FLOOD_RULES = 11, /* len = nodes x 4, payload at off: for each origin o, a
-                                uint32 mask of this node's link ports (bit 2 dim + (dir == -1))
-                                its NIC relays o's flood messages to */
-    NIC_OP_FLOOD = 12,     /* tag, len, off: this node's flood message; after the send
-                              start-up the NIC sends it to the ports of its own rule */
-    NIC_OP_FLOOD_WAIT = 13, /* tag, peer = how many other origins' messages to wait for;
-                               blocking; answers when they have arrived, origin o's at
-                               rx_off + o x len (reply.len bytes in all), reply.value = when
-                               the last of them arrived */
-    NIC_OP_MSEND = 14,     /* a multidestination worm: tag, len = payload bytes, peer = m
-                              destinations; at tx_off + off its list, uint32s: the enum
-                              nic_mdw, the payload's offset in the transmit area, then the m
-                              destinations in the worm's order. Worms of one payload share
-                              it (net_msend_group). Each destination receives it as a SEND
-                              from this node */
-    NIC_OP_RECORD = 15,    /* tag = enum nic_record, the value (below 2^63) in len (low
-                              word) and off (high word); not blocking. A node's later
-                              record of a key replaces its earlier one */
-};
+/* The descriptors' operations (struct nic_desc's op), each with the name
+ * the run tool prints for it (hang reports, traces):
+ *   SEND          peer=dst, tag, len, off: payload at tx_off+off
+ *   RECV          peer=src|ANY, tag|ANY, len=capacity; blocking; off = the
+ *                 tag bits that must match (0: all of them)
+ *   PROBE         peer=src|ANY, tag|ANY, off as RECV's; blocking; answers
+ *                 arrived-by-time
+ *   WAIT_SENT     blocking; answers when all my sends have left the node
+ *   STEP          tag = step number the node enters
+ *   EXIT          tag = exit status; the node's last descriptor
+ *   BARRIER_SET   tag = circuit 0..NIC_BARRIERS-1: set this node's bit of it
+ *   BARRIER_WAIT  tag = circuit; blocking; answers when the circuit has
+ *                 fired since this node set its bit (every node set it)
+ *   CTRL          control network; tag = enum nic_ctrl, peer = root
+ *                 (BCAST), the 64-bit value in len (low word) and off (high
+ *                 word); blocking; every node posts one per operation, the
+ *                 same tag and root; answers the result in reply.value
+ *   FETCH_INC     peer = node, tag = register 0..NIC_FI_REGS-1; blocking;
+ *                 answers the register's value before the increment
+ *   FLOOD_RULES   len = nodes x 4, payload at off: for each origin o, a
+ *                 uint32 mask of this node's link ports (bit 2 dim + (dir ==
+ *                 -1)) its NIC relays o's flood messages to
+ *   FLOOD         tag, len, off: this node's flood message; after the send
+ *                 start-up the NIC sends it to the ports of its own rule
+ *   FLOOD_WAIT    tag, peer = how many other origins' messages to wait for;
+ *                 blocking; answers when they have arrived, origin o's at
+ *                 rx_off + o x len (reply.len bytes in all), reply.value =
+ *                 when the last of them arrived
+ *   MSEND         a multidestination worm: tag, len = payload bytes, peer =
+ *                 m destinations; at tx_off + off its list, uint32s: the
+ *                 enum nic_mdw, the payload's offset in the transmit area,
+ *                 then the m destinations in the worm's order. Worms of one
+ *                 payload share it (net_msend_group). Each destination
+ *                 receives it as a SEND from this node
+ *   RECORD        tag = enum nic_record, the value (below 2^63) in len (low
+ *                 word) and off (high word); not blocking. A node's later
+ *                 record of a key replaces its earlier one */
+#define NIC_OPS(X)                                 \
+    X(NIC_OP_SEND,          1, "SEND")             \
+    X(NIC_OP_RECV,          2, "RECV")             \
+    X(NIC_OP_PROBE,         3, "PROBE")            \
+    X(NIC_OP_WAIT_SENT,     4, "WAIT_SENT")        \
+    X(NIC_OP_STEP,          5, "STEP")             \
+    X(NIC_OP_EXIT,          6, "EXIT")             \
+    X(NIC_OP_BARRIER_SET,   7, "BARRIER_SET")      \
+    X(NIC_OP_BARRIER_WAIT,  8, "BARRIER_WAIT")     \
+    X(NIC_OP_CTRL,          9, "CTRL")             \
+    X(NIC_OP_FETCH_INC,    10, "FETCH_INC")        \
+    X(NIC_OP_FLOOD_RULES,  11, "FLOOD_RULES")      \
+    X(NIC_OP_FLOOD,        12, "FLOOD")            \
+    X(NIC_OP_FLOOD_WAIT,   13, "FLOOD_WAIT")       \
+    X(NIC_OP_MSEND,        14, "MSEND")            \
+    X(NIC_OP_RECORD,       15, "RECORD")
+#define NIC_OP_ENUM_(name, value, text) name = value,
+enum nic_op { NIC_OPS(NIC_OP_ENUM_) NIC_OP_END };
+#undef NIC_OP_ENUM_
 
 /* The figures a node reports with NIC_OP_RECORD (net_record), by key:
  * results are data, not console text. The run tool writes every node's in

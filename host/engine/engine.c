@@ -47,12 +47,13 @@ static struct layout layout_of(const struct engine *r, const struct node *n)
     return l;
 }
 
+#define OP_NAME_(name, value, text) [value] = text,
+static const char *const op_names[NIC_OP_END] = { NIC_OPS(OP_NAME_) };
+#undef OP_NAME_
+
 const char *engine_op_name(uint32_t op)
 {
-    static const char *const names[] = { "?", "SEND", "RECV", "PROBE", "WAIT_SENT", "STEP", "EXIT",
-                                         "BARRIER_SET", "BARRIER_WAIT", "CTRL", "FETCH_INC",
-                                         "FLOOD_RULES", "FLOOD", "FLOOD_WAIT", "MSEND", "RECORD" };
-    return op < sizeof names / sizeof names[0] ? names[op] : "?";
+    return op < NIC_OP_END && op_names[op] ? op_names[op] : "?";
 }
 
 #define REC_NAME_(name, value, text) [value] = text,

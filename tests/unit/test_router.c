@@ -913,12 +913,28 @@ TEST(bad_send_payload_outside_transmit_area)
 
 TEST(bad_op)
 {
-    uint32_t ops[] = { 0, NIC_OP_RECORD + 1, 99, 0xffffffffu };
+    uint32_t ops[] = { 0, NIC_OP_END, 99, 0xffffffffu };
     for (int i = 0; i < 4; i++) {
         BAD_SETUP();
         post(2, ops[i], 0, 0, 0, 0, 0);
         EXPECT_REJECTED(2, "unknown operation");
         fx_done();
+    }
+}
+
+/* Every operation has its own name in hang reports and traces, from
+ * nic_shm.h's NIC_OPS; anything else is "?". */
+TEST(op_names)
+{
+    CHECK_STR(engine_op_name(NIC_OP_SEND), "SEND");
+    CHECK_STR(engine_op_name(NIC_OP_RECORD), "RECORD");
+    CHECK_STR(engine_op_name(0), "?");
+    CHECK_STR(engine_op_name(NIC_OP_END), "?");
+    CHECK_STR(engine_op_name(0xffffffffu), "?");
+    for (uint32_t a = 1; a < NIC_OP_END; a++) {
+        CHECK(strcmp(engine_op_name(a), "?"));
+        for (uint32_t b = 1; b < a; b++)
+            CHECK(strcmp(engine_op_name(a), engine_op_name(b)));
     }
 }
 
