@@ -525,11 +525,13 @@ static void answer_value(struct engine *r, struct node *n, uint64_t value, uint6
     answer(r, n, NIC_REPLY_OK, NULL, t);
 }
 
-/* Block node n on descriptor d until the hardware answers it. */
-static void block_on_hw(struct engine *r, struct node *n, const struct nic_desc *d)
+/* Block node n on descriptor d until it is answered. checked: nothing
+ * is to be checked at its time (struct node's blk_checked), since an
+ * event answers it (the hardware, the last tail leaving, a delivery). */
+static void block_on(struct engine *r, struct node *n, const struct nic_desc *d, int checked)
 {
     n->blk = *d;
-    n->blk_checked = 1;           /* no time to check: the hardware answers */
+    n->blk_checked = checked;
     n->state = NODE_BLOCKED;
     touch(r, n);
 }
@@ -1240,10 +1242,7 @@ static int handle_flood(struct engine *r, struct node *n, const struct nic_desc 
     if (flood_over(n, d->tag))
         return fail(r, n, "%s descriptor %u: waits on flood tag %u, which it has waited for already", op, d->seq,
                     d->tag);
-    n->blk = *d;
-    n->blk_checked = 0;
-    n->state = NODE_BLOCKED;
-    touch(r, n);
+    block_on(r, n, d, 0);
     return 0;
 }
 
@@ -1276,13 +1275,13 @@ static int handle_hw(struct engine *r, struct node *n, const struct nic_desc *d)
         rc = hwnet_barrier_wait(&r->hw, n->rank, d->tag, d->time_ns, &t, err, sizeof err);
         if (rc < 0)
             return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
-        block_on_hw(r, n, d);
+        block_on(r, n, d, 1);
         if (rc == 1)
             answer_value(r, n, 0, t);
         return 0;
     case NIC_OP_CTRL: {
         int64_t v = (int64_t)((uint64_t)d->off << 32 | d->len);
-        block_on_hw(r, n, d);
+        block_on(r, n, d, 1);
         int culprit;
         rc = hwnet_ctrl(&r->hw, n->rank, d->tag, d->peer, v, d->time_ns, &t, &culprit, err, sizeof err);
         if (rc == -1)
@@ -1304,7 +1303,7 @@ static int handle_hw(struct engine *r, struct node *n, const struct nic_desc *d)
         if (d->tag >= NIC_FI_REGS)
             return fail(r, n, "%s descriptor %u: register %u out of range 0..%d", op, d->seq, d->tag,
                         NIC_FI_REGS - 1);
-        block_on_hw(r, n, d);
+        block_on(r, n, d, 1);
         return inject_fi(r, MSG_FI_REQUEST, n->rank, (int)d->peer, d->tag, d->time_ns);
     }
 }
@@ -1414,76 +1413,120 @@ static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
     return 0;
 }
 
+/* SEND: the payload copied out of the transmit area into a message,
+ * injected (or offered, past eager_max, apps' rendezvous). */
+static int send_op(struct engine *r, struct node *n, const struct nic_desc *d)
+{
+    struct layout l = layout_of(r, n);
+    if (d->peer >= (uint32_t)r->n)
+        return fail(r, n, "SEND descriptor %u: destination %u out of range 0..%d", d->seq, d->peer, r->n - 1);
+    if (d->len > r->p.msg_max)
+        return fail(r, n, "SEND descriptor %u: length %u exceeds the largest message, %u bytes", d->seq, d->len,
+                    r->p.msg_max);
+    if (d->off > l.tx_size || d->len > l.tx_size - d->off)
+        return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", d->seq, d->off,
+                    d->len, l.tx_size);
+    if (nic_queue_check(r, n, d))
+        return -1;
+    if (held_room(r, n, d, (uint64_t)d->len + NIC_MSG_HELD_BYTES))
+        return -1;
+    struct msg *m = msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
+    if (!m)
+        return -1;
+    m->step = n->step;
+    memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
+    r->held_total += held_of(m);
+    if (r->p.eager_max && d->len > r->p.eager_max) {
+        if (rdv_send(r, m)) {
+            release(r, m);
+            return -1;
+        }
+    } else {
+        inject(r, m);
+    }
+    if (r->timeline) {
+        char dd[40];
+        snprintf(dd, sizeof dd, "to %u, tag %u, %u bytes", d->peer, d->tag, d->len);
+        trace_node(r->timeline, n->rank, "send", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
+    }
+    sent(r, n, d, 1);
+    return 0;
+}
+
+/* RECORD: a figure of the node's (nic_shm.h's NIC_RECORDS), kept for
+ * records.csv and summary.json. */
+static int record_op(struct engine *r, struct node *n, const struct nic_desc *d)
+{
+    if (d->tag >= NIC_REC_COUNT) {
+        char keys[160] = "";
+        for (unsigned k = 0; k < NIC_REC_COUNT; k++)
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%u %s", k ? ", " : "", k,
+                     record_names[k]);
+        return fail(r, n, "RECORD descriptor %u: key %u; the keys are %s", d->seq, d->tag, keys);
+    }
+    uint64_t v = (uint64_t)d->off << 32 | d->len;
+    if (v > INT64_MAX)                       /* summary.json's integers are signed 64-bit */
+        return fail(r, n, "RECORD descriptor %u: %s = %llu, beyond the largest figure, 2^63 - 1", d->seq,
+                    record_names[d->tag], (unsigned long long)v);
+    n->rec[d->tag] = v;
+    n->rec_set |= 1u << d->tag;
+    n->lb = d->time_ns;
+    touch(r, n);
+    return 0;
+}
+
+/* EXIT: the node's last descriptor; its mailbox goes. */
+static int exit_op(struct engine *r, struct node *n, const struct nic_desc *d)
+{
+    n->state = NODE_EXITED;
+    touch(r, n);
+    n->exit_code = (int)d->tag;
+    n->finish_ns = d->time_ns;
+    if (d->time_ns > r->sim_end)
+        r->sim_end = d->time_ns;
+    drop_mbox(r, n, d->time_ns);
+    return 0;
+}
+
+/* The checks every descriptor passes first: the node is not waiting for
+ * an answer, and its time is within the limit and not before its clock. */
+static int desc_ok(struct engine *r, struct node *n, const struct nic_desc *d)
+{
+    if (n->state == NODE_BLOCKED)
+        return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered", engine_op_name(d->op), d->seq,
+                    engine_op_name(n->blk.op));
+    if (d->time_ns > SIM_TIME_MAX_NS)
+        return fail(r, n, "descriptor %u has time %llu ns, past the simulated-time limit of %llu ns "
+                    "(about 13 days)", d->seq, (unsigned long long)d->time_ns, SIM_TIME_MAX_NS);
+    if (d->time_ns < n->lb)
+        return fail(r, n, "descriptor %u has time %llu ns, before the node's clock (%llu ns)", d->seq,
+                    (unsigned long long)d->time_ns, (unsigned long long)n->lb);
+    return 0;
+}
+
 static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     if (r->desc_log)
         fprintf(r->desc_log, "%12llu node %d: %s #%u peer %d tag %d len %u\n", (unsigned long long)d->time_ns,
                 n->rank, engine_op_name(d->op), d->seq, (int)d->peer, (int)d->tag, d->len);
-    struct layout l = layout_of(r, n);
-    if (n->state == NODE_BLOCKED)
-        return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered",
-                    engine_op_name(d->op), d->seq, engine_op_name(n->blk.op));
-    if (d->time_ns > SIM_TIME_MAX_NS)
-        return fail(r, n, "descriptor %u has time %llu ns, past the simulated-time limit of %llu ns "
-                    "(about 13 days)", d->seq, (unsigned long long)d->time_ns, SIM_TIME_MAX_NS);
-    if (d->time_ns < n->lb)
-        return fail(r, n, "descriptor %u has time %llu ns, before the node's clock (%llu ns)",
-                    d->seq, (unsigned long long)d->time_ns, (unsigned long long)n->lb);
+    if (desc_ok(r, n, d))
+        return -1;
     switch (d->op) {
-    case NIC_OP_SEND: {
-        if (d->peer >= (uint32_t)r->n)
-            return fail(r, n, "SEND descriptor %u: destination %u out of range 0..%d",
-                        d->seq, d->peer, r->n - 1);
-        if (d->len > r->p.msg_max)
-            return fail(r, n, "SEND descriptor %u: length %u exceeds the largest message, %u bytes",
-                        d->seq, d->len, r->p.msg_max);
-        if (d->off > l.tx_size || d->len > l.tx_size - d->off)
-            return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
-                        d->seq, d->off, d->len, l.tx_size);
-        if (nic_queue_check(r, n, d))
-            return -1;
-        if (held_room(r, n, d, (uint64_t)d->len + NIC_MSG_HELD_BYTES))
-            return -1;
-        struct msg *m = msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
-        if (!m)
-            return -1;
-        m->step = n->step;
-        memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
-        r->held_total += held_of(m);
-        if (r->p.eager_max && d->len > r->p.eager_max) {
-            if (rdv_send(r, m)) {
-                release(r, m);
-                return -1;
-            }
-        } else {
-            inject(r, m);
-        }
-        if (r->timeline) {
-            char dd[40];
-            snprintf(dd, sizeof dd, "to %u, tag %u, %u bytes", d->peer, d->tag, d->len);
-            trace_node(r->timeline, n->rank, "send", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
-        }
-        sent(r, n, d, 1);
-        return 0;
-    }
+    case NIC_OP_SEND:
+        return send_op(r, n, d);
     case NIC_OP_RECV:
     case NIC_OP_PROBE:
         if (d->peer != NIC_ANY && d->peer >= (uint32_t)r->n)
-            return fail(r, n, "%s descriptor %u: source %u out of range 0..%d",
-                        engine_op_name(d->op), d->seq, d->peer, r->n - 1);
-        n->blk = *d;
-        n->blk_checked = 0;
-        n->state = NODE_BLOCKED;
-        touch(r, n);
+            return fail(r, n, "%s descriptor %u: source %u out of range 0..%d", engine_op_name(d->op), d->seq,
+                        d->peer, r->n - 1);
+        block_on(r, n, d, 0);
         return 0;
     case NIC_OP_WAIT_SENT:
-        n->blk = *d;
-        if (!n->unleft) {
+        if (n->unleft)
+            block_on(r, n, d, 1);            /* answered when its last tail leaves */
+        else {
+            n->blk = *d;
             answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > d->time_ns ? n->last_leave : d->time_ns);
-        } else {
-            n->blk_checked = 1;           /* answered when its last tail leaves */
-            n->state = NODE_BLOCKED;
-            touch(r, n);
         }
         return 0;
     case NIC_OP_STEP:
@@ -1502,31 +1545,9 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_MSEND:
         return msend(r, n, d);
     case NIC_OP_RECORD:
-        if (d->tag >= NIC_REC_COUNT) {
-            char keys[160] = "";
-            for (unsigned k = 0; k < NIC_REC_COUNT; k++)
-                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%u %s", k ? ", " : "", k,
-                         record_names[k]);
-            return fail(r, n, "RECORD descriptor %u: key %u; the keys are %s", d->seq, d->tag, keys);
-        }
-        uint64_t v = (uint64_t)d->off << 32 | d->len;
-        if (v > INT64_MAX)                   /* summary.json's integers are signed 64-bit */
-            return fail(r, n, "RECORD descriptor %u: %s = %llu, beyond the largest figure, 2^63 - 1", d->seq,
-                        record_names[d->tag], (unsigned long long)v);
-        n->rec[d->tag] = v;
-        n->rec_set |= 1u << d->tag;
-        n->lb = d->time_ns;
-        touch(r, n);
-        return 0;
+        return record_op(r, n, d);
     case NIC_OP_EXIT:
-        n->state = NODE_EXITED;
-        touch(r, n);
-        n->exit_code = (int)d->tag;
-        n->finish_ns = d->time_ns;
-        if (d->time_ns > r->sim_end)
-            r->sim_end = d->time_ns;
-        drop_mbox(r, n, d->time_ns);
-        return 0;
+        return exit_op(r, n, d);
     default:
         return fail(r, n, "descriptor %u has unknown operation %u", d->seq, d->op);
     }
