@@ -20,7 +20,7 @@ static void check(const char *what, int ok)
 }
 
 /* The name of error code e's class, for the classes the programs print
- * (attrs.c, info.c, error_classes.c); "another class" for the rest. */
+ * (attrs.c, info.c, error_classes.c, rma.c); "another class" for the rest. */
 static inline const char *class_name(int e)
 {
     static const struct { int cls; const char *name; } names[] = {
@@ -29,6 +29,7 @@ static inline const char *class_name(int e)
         { MPI_ERR_OTHER, "MPI_ERR_OTHER" },       { MPI_ERR_KEYVAL, "MPI_ERR_KEYVAL" },
         { MPI_ERR_INFO, "MPI_ERR_INFO" },         { MPI_ERR_INFO_KEY, "MPI_ERR_INFO_KEY" },
         { MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE" }, { MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY" },
+        { MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC" }, { MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE" },
     };
     int c;
     MPI_Error_class(e, &c);

@@ -223,6 +223,18 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (!strcmp(mode, "interall") || !strcmp(mode, "intercalls"))
         inter_calls(mode, rank);
+    if (!strcmp(mode, "rmaepoch") || !strcmp(mode, "rmatype")) {
+        MPI_Win w;                       /* a put before any fence; one to a strided target type */
+        MPI_Datatype every2;
+        MPI_Type_vector(2, 1, 2, MPI_INT, &every2);
+        MPI_Type_commit(&every2);
+        MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+        if (!strcmp(mode, "rmatype"))
+            MPI_Win_fence(0, w);
+        if (rank == 2)
+            MPI_Put(buf, 2, MPI_INT, 0, 0, 1, strcmp(mode, "rmatype") ? MPI_INT : every2, w);
+        MPI_Win_fence(0, w);
+    }
     if (!strcmp(mode, "rank") && rank == 1)
         MPI_Send(buf, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
     if (!strcmp(mode, "tag") && rank == 0)
@@ -246,6 +258,9 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "comms"))          /* past the communicators held at once */
         for (MPI_Comm c;;)
             MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    if (!strcmp(mode, "wins"))           /* past the windows held at once */
+        for (MPI_Win w;;)
+            MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
     if (!strcmp(mode, "dtypes") && rank == 1)   /* past the derived types held at once */
         for (MPI_Datatype t;;)
             MPI_Type_contiguous(2, MPI_INT, &t);

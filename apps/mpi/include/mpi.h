@@ -114,6 +114,12 @@ typedef struct MPI_Status {
 #define MPI_ERR_INTERN     17
 #define MPI_ERR_IN_STATUS  18
 #define MPI_ERR_PENDING    19
+#define MPI_ERR_BASE       20
+#define MPI_ERR_DISP       21
+#define MPI_ERR_SIZE       22
+#define MPI_ERR_WIN        23
+#define MPI_ERR_RMA_SYNC   24
+#define MPI_ERR_RMA_RANGE  25
 #define MPI_ERR_INFO       28
 #define MPI_ERR_INFO_KEY   29
 #define MPI_ERR_INFO_VALUE 30
@@ -185,6 +191,8 @@ typedef struct MPI_Status {
 #define MPI_BXOR  10
 #define MPI_MAXLOC 11
 #define MPI_MINLOC 12
+#define MPI_REPLACE 13               /* one-sided accumulates only (below) */
+#define MPI_NO_OP   14
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
@@ -584,6 +592,46 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
               MPI_Request *request);
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                 MPI_Request *request);
+
+/* One-sided communication (MPI-3.1 chapter 11) with fence synchronization
+ * (apps/mpi/win.c) */
+typedef int MPI_Win;
+#define MPI_WIN_NULL (-1)
+#define MPI_MODE_NOCHECK   1024      /* the fence's assertions, which the library may ignore (11.5.5) */
+#define MPI_MODE_NOSTORE   2048
+#define MPI_MODE_NOPUT     4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_WIN_BASE          10     /* window attributes (11.2.6) */
+#define MPI_WIN_SIZE          11
+#define MPI_WIN_DISP_UNIT     12
+#define MPI_WIN_CREATE_FLAVOR 13
+#define MPI_WIN_MODEL         14
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED  2
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *name);
+int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,473 @@
+/* One-sided communication (MPI-3.1 chapter 11) with fence
+ * synchronization (11.5.1): windows made by MPI_Win_create and
+ * MPI_Win_allocate; MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate
+ * and MPI_Fetch_and_op between fences.
+ *
+ * A node has no agent that could reach into another's memory, so an
+ * operation is carried out at the fence that ends its epoch, by
+ * messages on the window's own communicator (a split of the program's,
+ * so no program message meets them):
+ *   1. the ranks tell each other how many operations each has for each
+ *      (an MPI_Alltoall of counts);
+ *   2. each sends its operations, a header (struct rma) and the origin's
+ *      data, in the order the program called them (sends complete at
+ *      once, apps/mpi/p2p.c);
+ *   3. each serves the operations aimed at it, each origin's in its
+ *      order, origin by origin: a put's data lands in the window, an
+ *      accumulate's is combined into it, a get's bytes (and a
+ *      get-accumulate's old ones) go back;
+ *   4. each takes the answers to its own gets, in the order it called
+ *      them, into their result buffers.
+ * So when the fence returns every operation of the epoch is done at its
+ * origin and, when the target's fence returns, at its target, as 11.5.1
+ * asks; a target applies operations only inside its fence, so loads and
+ * stores of the window between fences see them all or none. Operations
+ * to one target from one origin are applied in program order, which
+ * gives accumulates the standard's default ordering (11.7.2). The
+ * fence's assertions are taken as hints and not used (11.5.5 allows).
+ *
+ * Target datatypes are contiguous (a basic type, or a derived one of
+ * contiguous bytes); an accumulate's is a basic type, with a predefined
+ * operator, MPI_REPLACE or (get-accumulate) MPI_NO_OP. Origin datatypes
+ * may be any committed type. Not here: passive target (MPI_Win_lock),
+ * post-start-complete-wait, request-based operations, dynamic and
+ * shared windows, MPI_Compare_and_swap (docs/mpi.md). */
+#include <stdlib.h>
+#include <string.h>
+#include "mpii.h"
+
+#define MAX_WINS  16
+#define TAG_OP    1                  /* on the window's point-to-point context */
+#define TAG_REPLY 2
+
+enum rma_kind { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC };
+
+/* An operation's header on the wire: the same layout on every ISA. */
+struct rma {
+    int32_t kind, op, type, count;   /* count elements of basic type `type` at the target (accumulates) */
+    int64_t at, len;                 /* bytes from the window's base; bytes of data (sent, or asked for) */
+};
+
+/* An operation queued at its origin until the fence. */
+struct rma_op {
+    struct rma h;
+    int target;
+    unsigned char *data;             /* the origin's packed data (put, accumulates) */
+    void *result;                    /* get, get-accumulate: where the answer goes */
+    int rcount;
+    MPI_Datatype rtype;
+};
+
+static struct win {
+    int used;
+    MPI_Comm comm;                   /* the window's own: a split of the program's */
+    void *base;
+    MPI_Aint size;
+    int disp_unit, flavor, model;
+    int epoch;                       /* 1 between fences (the access epoch is open) */
+    MPI_Aint *sizes;                 /* every rank's window size in bytes, and disp unit */
+    int *units;
+    struct rma_op *ops;
+    int nops, cap;
+    char name[MPI_MAX_OBJECT_NAME];
+} wins[MAX_WINS];
+
+static struct win *win_of(MPI_Win w) { return w >= 0 && w < MAX_WINS && wins[w].used ? &wins[w] : NULL; }
+
+#define WIN_OR_ERR(w, handle)                                                                       \
+    struct win *w = win_of(handle);                                                                 \
+    if (!w)                                                                                         \
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_WIN, "window %d is not valid", handle)
+
+/* A window of comm's ranks over base (size bytes, disp_unit), in *out;
+ * flavor says who owns base. Every rank learns every rank's size and
+ * unit, so an operation's range is checked where it is called. */
+static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, int flavor,
+                    MPI_Win *out)
+{
+    COMM_OR_ERR(c, comm);
+    OUT_OR_ERR(comm, out);
+    int e = mpii_info_check(comm, info);
+    if (e)
+        return e;
+    if (size < 0)
+        return mpii_err(comm, MPI_ERR_SIZE, "size %ld; accepted: 0 or more bytes", (long)size);
+    if (disp_unit <= 0)
+        return mpii_err(comm, MPI_ERR_DISP, "disp_unit %d; accepted: 1 or more bytes", disp_unit);
+    int slot = 0;
+    while (slot < MAX_WINS && wins[slot].used)
+        slot++;
+    if (slot == MAX_WINS)
+        return mpii_err(comm, MPI_ERR_INTERN, "more than %d windows at once", MAX_WINS);
+    struct win *w = &wins[slot];
+    *w = (struct win){ .base = base, .size = size, .disp_unit = disp_unit, .flavor = flavor,
+                       .model = MPI_WIN_SEPARATE, .comm = MPI_COMM_NULL };
+    w->sizes = malloc((size_t)c->size * sizeof *w->sizes);
+    w->units = malloc((size_t)c->size * sizeof *w->units);
+    if (!w->sizes || !w->units) {
+        free(w->sizes);
+        free(w->units);
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%d bytes for a window", (int)(c->size * sizeof(MPI_Aint)));
+    }
+    const char *call = mpii_call;
+    int64_t mine[2] = { size, disp_unit }, *all = malloc((size_t)c->size * sizeof mine);
+    e = all ? MPI_Comm_split(comm, 0, c->rank, &w->comm) : mpii_err(comm, MPI_ERR_NO_MEM, "for a window");
+    if (!e)
+        e = MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, w->comm);
+    mpii_call = call;
+    for (int r = 0; !e && r < c->size; r++) {
+        w->sizes[r] = (MPI_Aint)all[2 * r];
+        w->units[r] = (int)all[2 * r + 1];
+    }
+    free(all);
+    if (e) {
+        if (w->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&w->comm);
+        free(w->sizes);
+        free(w->units);
+        mpii_call = call;
+        return e;
+    }
+    mpii_comms[w->comm].errh = MPI_ERRORS_ARE_FATAL;   /* a window's own default (11.6) */
+    w->used = 1;
+    *out = slot;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    MPII_ENTER("MPI_Win_create");
+    return win_make(base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    MPII_ENTER("MPI_Win_allocate");
+    OUT_OR_ERR(comm, baseptr);
+    void *base = size > 0 ? malloc((size_t)size) : NULL;
+    if (size > 0 && !base)
+        return mpii_err(comm, MPI_ERR_NO_MEM, "%ld bytes for a window", (long)size);
+    int e = win_make(base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    if (e)
+        free(base);
+    else
+        *(void **)baseptr = base;
+    return e;
+}
+
+int MPI_Win_free(MPI_Win *win)
+{
+    MPII_ENTER("MPI_Win_free");
+    OUT_OR_ERR(MPI_COMM_WORLD, win);
+    WIN_OR_ERR(w, *win);
+    if (w->nops)
+        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "%d operations not yet completed by MPI_Win_fence", w->nops);
+    int e = MPI_Barrier(w->comm);
+    mpii_call = "MPI_Win_free";
+    if (e)
+        return e;
+    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+        free(w->base);
+    free(w->sizes);
+    free(w->units);
+    free(w->ops);
+    MPI_Comm_free(&w->comm);
+    w->used = 0;
+    *win = MPI_WIN_NULL;
+    return MPI_SUCCESS;
+}
+
+/* --- operations, queued at the origin ----------------------------------- */
+
+/* The checks every operation makes where it is called, then its place in
+ * the queue (*op, its header filled but the data); target_count of
+ * target_type must hold the origin's bytes, `acc` asks a basic target
+ * type and an operator that applies to it. */
+static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint disp, int tcount,
+                 MPI_Datatype tt, int kind, MPI_Op op, struct rma_op **out)
+{
+    struct mpii_comm *c = &mpii_comms[w->comm];
+    int acc = kind == RMA_ACC || kind == RMA_GACC;
+    if (!w->epoch)
+        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "outside an access epoch: call MPI_Win_fence first (the "
+                        "library has fence synchronization only)");
+    if (target < 0 || target >= c->size)
+        return mpii_err(w->comm, MPI_ERR_RANK, "target_rank %d; accepted: 0..%d", target, c->size - 1);
+    if (count < 0 || tcount < 0)
+        return mpii_err(w->comm, MPI_ERR_COUNT, "count %d; accepted: 0 or more", count < 0 ? count : tcount);
+    if (!mpii_type_usable(t) || !mpii_type_usable(tt))
+        return mpii_err(w->comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed",
+                        mpii_type_usable(t) ? tt : t);
+    if (!mpii_type_contig(tt) || (acc && !mpii_basic_size(tt)))
+        return mpii_err(w->comm, MPI_ERR_TYPE, "target datatype %d is not %s, which %s does not take yet", tt,
+                        acc ? "a basic type" : "contiguous", mpii_call);
+    if (acc && op != MPI_REPLACE && !(op == MPI_NO_OP && kind == RMA_GACC) &&
+        (op > MPI_MINLOC || mpii_reduce(NULL, NULL, 0, tt, op)))
+        return mpii_err(w->comm, MPI_ERR_OP, "operator %d on datatype %d; accepted: a predefined operator that "
+                        "applies to it, or MPI_REPLACE%s", op, tt, kind == RMA_GACC ? " or MPI_NO_OP" : "");
+    int64_t len = (int64_t)tcount * mpii_type_size(tt), at = (int64_t)disp * w->units[target];
+    if (kind != RMA_GET && !(kind == RMA_GACC && op == MPI_NO_OP) && (int64_t)count * mpii_type_size(t) != len)
+        return mpii_err(w->comm, MPI_ERR_TYPE, "the origin's %lld bytes against the target's %lld",
+                        (long long)count * mpii_type_size(t), (long long)len);
+    if (disp < 0 || at + len > w->sizes[target])
+        return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "bytes [%lld, %lld) of rank %d's window of %ld bytes",
+                        (long long)at, (long long)(at + len), target, (long)w->sizes[target]);
+    if (w->nops == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 16;
+        struct rma_op *o = realloc(w->ops, (size_t)cap * sizeof *o);
+        if (!o)
+            return mpii_err(w->comm, MPI_ERR_NO_MEM, "%d operations queued", cap);
+        w->ops = o;
+        w->cap = cap;
+    }
+    struct rma_op *o = &w->ops[w->nops];
+    *o = (struct rma_op){ .h = { .kind = kind, .op = op, .type = tt, .at = at, .len = len }, .target = target };
+    if (acc)                         /* elements of the basic type, for the reduction */
+        o->h.count = (int32_t)(len / mpii_basic_size(tt));
+    *out = o;
+    return MPI_SUCCESS;
+}
+
+/* The origin's data packed into o (put, accumulates), the op counted. */
+static int take_data(struct win *w, struct rma_op *o, const void *origin, int count, MPI_Datatype t)
+{
+    if (o->h.len && !(o->data = malloc((size_t)o->h.len)))
+        return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an operation", (long long)o->h.len);
+    if (o->h.len)
+        mpii_pack(origin, count, t, o->data);
+    w->nops++;
+    return MPI_SUCCESS;
+}
+
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPII_ENTER("MPI_Put");
+    WIN_OR_ERR(w, win);
+    struct rma_op *o;
+    int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  RMA_PUT, MPI_OP_NULL, &o);
+    return e ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
+}
+
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPII_ENTER("MPI_Accumulate");
+    WIN_OR_ERR(w, win);
+    struct rma_op *o;
+    int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  RMA_ACC, op, &o);
+    return e ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
+}
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPII_ENTER("MPI_Get");
+    WIN_OR_ERR(w, win);
+    struct rma_op *o;
+    int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  RMA_GET, MPI_OP_NULL, &o);
+    if (e)
+        return e;
+    if ((int64_t)origin_count * mpii_type_size(origin_datatype) != o->h.len)
+        return mpii_err(w->comm, MPI_ERR_TYPE, "the origin's %lld bytes against the target's %lld",
+                        (long long)origin_count * mpii_type_size(origin_datatype), (long long)o->h.len);
+    o->result = origin_addr;
+    o->rcount = origin_count;
+    o->rtype = origin_datatype;
+    w->nops++;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPII_ENTER("MPI_Get_accumulate");
+    WIN_OR_ERR(w, win);
+    struct rma_op *o;
+    int e = queue(w, op == MPI_NO_OP ? 0 : origin_count, origin_datatype, target_rank, target_disp, target_count,
+                  target_datatype, RMA_GACC, op, &o);
+    if (e)
+        return e;
+    if (!mpii_type_usable(result_datatype) ||
+        (int64_t)result_count * mpii_type_size(result_datatype) != o->h.len)
+        return mpii_err(w->comm, MPI_ERR_TYPE, "the result buffer's %lld bytes against the target's %lld",
+                        (long long)result_count * mpii_type_size(result_datatype), (long long)o->h.len);
+    o->result = result_addr;
+    o->rcount = result_count;
+    o->rtype = result_datatype;
+    if (op == MPI_NO_OP) {
+        w->nops++;
+        return MPI_SUCCESS;
+    }
+    return take_data(w, o, origin_addr, origin_count, origin_datatype);
+}
+
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    int e = MPI_Get_accumulate(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank, target_disp, 1,
+                               datatype, op, win);
+    mpii_call = "MPI_Fetch_and_op";
+    return e;
+}
+
+/* --- the fence ------------------------------------------------------------ */
+
+/* Operation h from rank src, at this target: its data (if any) comes
+ * next; the answer of a get or get-accumulate goes back. */
+static int serve(struct win *w, struct mpii_comm *c, int src, const struct rma *h)
+{
+    unsigned char *at = (unsigned char *)w->base + h->at, *tmp = NULL;
+    int e = MPI_SUCCESS;
+    if (h->at < 0 || h->len < 0 || h->at + h->len > w->size)   /* the origin checked it against our size */
+        return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "rank %d's bytes [%lld, %lld) of this window of %ld bytes",
+                        src, (long long)h->at, (long long)(h->at + h->len), (long)w->size);
+    if (h->kind == RMA_GET || h->kind == RMA_GACC)
+        e = mpii_send(c, c->ctx, at, (size_t)h->len, src, TAG_REPLY, 0);
+    if (e || h->kind == RMA_GET || (h->kind == RMA_GACC && h->op == MPI_NO_OP))
+        return e;
+    if (h->kind == RMA_PUT || h->op == MPI_REPLACE)
+        return mpii_recv(c, c->ctx, at, (size_t)h->len, src, TAG_OP, NULL);
+    if (!(tmp = malloc((size_t)h->len ? (size_t)h->len : 1)))
+        return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an accumulate", (long long)h->len);
+    e = mpii_recv(c, c->ctx, tmp, (size_t)h->len, src, TAG_OP, NULL);
+    if (!e)
+        mpii_reduce(tmp, at, h->count, h->type, h->op);
+    free(tmp);
+    return e;
+}
+
+/* Steps 2-4 of the fence (above), given how many operations each rank
+ * sends this one (in[r]). */
+static int complete(struct win *w, const int *in)
+{
+    struct mpii_comm *c = &mpii_comms[w->comm];
+    int e = MPI_SUCCESS;
+    for (int i = 0; i < w->nops && !e; i++) {
+        struct rma_op *o = &w->ops[i];
+        e = mpii_send(c, c->ctx, &o->h, sizeof o->h, o->target, TAG_OP, 0);
+        if (!e && o->data)
+            e = mpii_send(c, c->ctx, o->data, (size_t)o->h.len, o->target, TAG_OP, 0);
+    }
+    for (int src = 0; src < c->size && !e; src++)
+        for (int k = 0; k < in[src] && !e; k++) {
+            struct rma h;
+            e = mpii_recv(c, c->ctx, &h, sizeof h, src, TAG_OP, NULL);
+            if (!e)
+                e = serve(w, c, src, &h);
+        }
+    for (int i = 0; i < w->nops && !e; i++) {
+        struct rma_op *o = &w->ops[i];
+        if (!o->result)
+            continue;
+        unsigned char *b = malloc((size_t)o->h.len ? (size_t)o->h.len : 1);
+        e = b ? mpii_recv(c, c->ctx, b, (size_t)o->h.len, o->target, TAG_REPLY, NULL)
+              : mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of a get", (long long)o->h.len);
+        if (!e)
+            mpii_unpack(b, (size_t)o->h.len, o->rtype, o->result);
+        free(b);
+    }
+    return e;
+}
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+    MPII_ENTER("MPI_Win_fence");
+    WIN_OR_ERR(w, win);
+    int n = mpii_comms[w->comm].size, *out = calloc((size_t)n, sizeof *out), *in = calloc((size_t)n, sizeof *in);
+    int e = out && in ? MPI_SUCCESS : mpii_err(w->comm, MPI_ERR_NO_MEM, "%d bytes for a fence",
+                                                (int)(2 * n * sizeof *out));
+    for (int i = 0; i < w->nops && !e; i++)
+        out[w->ops[i].target]++;
+    if (!e)
+        e = MPI_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, w->comm);
+    mpii_call = "MPI_Win_fence";
+    if (!e)
+        e = complete(w, in);
+    free(out);
+    free(in);
+    for (int i = 0; i < w->nops; i++)
+        free(w->ops[i].data);
+    w->nops = 0;
+    w->epoch = !(assert & MPI_MODE_NOSUCCEED);
+    return e;
+}
+
+/* --- what a window is ------------------------------------------------------ */
+
+int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
+{
+    MPII_ENTER("MPI_Win_get_attr");
+    WIN_OR_ERR(w, win);
+    OUT_OR_ERR(w->comm, attribute_val);
+    OUT_OR_ERR(w->comm, flag);
+    void *v = keyval == MPI_WIN_BASE          ? w->base
+              : keyval == MPI_WIN_SIZE        ? (void *)&w->size
+              : keyval == MPI_WIN_DISP_UNIT   ? (void *)&w->disp_unit
+              : keyval == MPI_WIN_CREATE_FLAVOR ? (void *)&w->flavor
+              : keyval == MPI_WIN_MODEL       ? (void *)&w->model
+                                              : NULL;
+    *flag = keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
+    if (!*flag && keyval != MPI_KEYVAL_INVALID)
+        return mpii_err(w->comm, MPI_ERR_KEYVAL, "keyval %d; accepted: MPI_WIN_BASE, MPI_WIN_SIZE, "
+                        "MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL", keyval);
+    if (*flag)
+        *(void **)attribute_val = v;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    MPII_ENTER("MPI_Win_get_group");
+    WIN_OR_ERR(w, win);
+    int e = MPI_Comm_group(w->comm, group);
+    mpii_call = "MPI_Win_get_group";
+    return e;
+}
+
+int MPI_Win_set_name(MPI_Win win, const char *name)
+{
+    MPII_ENTER("MPI_Win_set_name");
+    WIN_OR_ERR(w, win);
+    OUT_OR_ERR(w->comm, name);
+    strncpy(w->name, name, MPI_MAX_OBJECT_NAME - 1);
+    w->name[MPI_MAX_OBJECT_NAME - 1] = 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
+{
+    MPII_ENTER("MPI_Win_get_name");
+    WIN_OR_ERR(w, win);
+    OUT_OR_ERR(w->comm, name);
+    OUT_OR_ERR(w->comm, resultlen);
+    strcpy(name, w->name);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+/* The predefined handlers only: a window's own handler functions
+ * (MPI_Win_create_errhandler) are not here. */
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    MPII_ENTER("MPI_Win_set_errhandler");
+    WIN_OR_ERR(w, win);
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+        return mpii_err(w->comm, MPI_ERR_ARG, "error handler %d; accepted for a window: MPI_ERRORS_ARE_FATAL, "
+                        "MPI_ERRORS_RETURN", errhandler);
+    mpii_comms[w->comm].errh = errhandler;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    MPII_ENTER("MPI_Win_get_errhandler");
+    WIN_OR_ERR(w, win);
+    OUT_OR_ERR(w->comm, errhandler);
+    *errhandler = mpii_comms[w->comm].errh;
+    return MPI_SUCCESS;
+}
