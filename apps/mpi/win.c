@@ -1,7 +1,7 @@
 /* One-sided communication (MPI-3.1 chapter 11) with fence
  * synchronization (11.5.1): windows made by MPI_Win_create and
  * MPI_Win_allocate; MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate
- * and MPI_Fetch_and_op between fences.
+ * MPI_Fetch_and_op and MPI_Compare_and_swap between fences.
  *
  * A node has no agent that could reach into another's memory, so an
  * operation is carried out at the fence that ends its epoch, by
@@ -15,7 +15,7 @@
  *   3. each serves the operations aimed at it, each origin's in its
  *      order, origin by origin: a put's data lands in the window, an
  *      accumulate's is combined into it, a get's bytes (and a
- *      get-accumulate's old ones) go back;
+ *      get-accumulate's or compare-and-swap's old ones) go back;
  *   4. each takes the answers to its own gets, in the order it called
  *      them, into their result buffers.
  * So when the fence returns every operation of the epoch is done at its
@@ -31,7 +31,7 @@
  * operator, MPI_REPLACE or (get-accumulate) MPI_NO_OP. Origin datatypes
  * may be any committed type. Not here: passive target (MPI_Win_lock),
  * post-start-complete-wait, request-based operations, dynamic and
- * shared windows, MPI_Compare_and_swap (docs/mpi.md). */
+ * shared windows (docs/mpi.md). */
 #include <stdlib.h>
 #include <string.h>
 #include "mpii.h"
@@ -40,7 +40,7 @@
 #define TAG_OP    1                  /* on the window's point-to-point context */
 #define TAG_REPLY 2
 
-enum rma_kind { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC };
+enum rma_kind { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS };
 
 /* An operation's header on the wire: the same layout on every ISA. */
 struct rma {
@@ -52,7 +52,8 @@ struct rma {
 struct rma_op {
     struct rma h;
     int target;
-    unsigned char *data;             /* the origin's packed data (put, accumulates) */
+    unsigned char *data;             /* the origin's packed data (put, accumulates; compare-and-swap: the
+                                        new value, then the one compared) */
     void *result;                    /* get, get-accumulate: where the answer goes */
     int rcount;
     MPI_Datatype rtype;
@@ -187,7 +188,7 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
                  MPI_Datatype tt, int kind, MPI_Op op, struct rma_op **out)
 {
     struct mpii_comm *c = &mpii_comms[w->comm];
-    int acc = kind == RMA_ACC || kind == RMA_GACC;
+    int acc = kind == RMA_ACC || kind == RMA_GACC || kind == RMA_CAS;
     if (!w->epoch)
         return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "outside an access epoch: call MPI_Win_fence first (the "
                         "library has fence synchronization only)");
@@ -315,6 +316,29 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
     return e;
 }
 
+/* One element of a basic type: if the target's equals *compare_addr it
+ * becomes *origin_addr; the old value goes to *result_addr (11.3.5). */
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    MPII_ENTER("MPI_Compare_and_swap");
+    WIN_OR_ERR(w, win);
+    struct rma_op *o;
+    int e = queue(w, 1, datatype, target_rank, target_disp, 1, datatype, RMA_CAS, MPI_REPLACE, &o);
+    if (e)
+        return e;
+    size_t len = (size_t)o->h.len;
+    if (!(o->data = malloc(2 * len)))
+        return mpii_err(w->comm, MPI_ERR_NO_MEM, "%d bytes of an operation", (int)(2 * len));
+    memcpy(o->data, origin_addr, len);
+    memcpy(o->data + len, compare_addr, len);
+    o->result = result_addr;
+    o->rcount = 1;
+    o->rtype = datatype;
+    w->nops++;
+    return MPI_SUCCESS;
+}
+
 /* --- the fence ------------------------------------------------------------ */
 
 /* Operation h from rank src, at this target: its data (if any) comes
@@ -326,16 +350,19 @@ static int serve(struct win *w, struct mpii_comm *c, int src, const struct rma *
     if (h->at < 0 || h->len < 0 || h->at + h->len > w->size)   /* the origin checked it against our size */
         return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "rank %d's bytes [%lld, %lld) of this window of %ld bytes",
                         src, (long long)h->at, (long long)(h->at + h->len), (long)w->size);
-    if (h->kind == RMA_GET || h->kind == RMA_GACC)
+    if (h->kind != RMA_PUT && h->kind != RMA_ACC)
         e = mpii_send(c, c->ctx, at, (size_t)h->len, src, TAG_REPLY, 0);
     if (e || h->kind == RMA_GET || (h->kind == RMA_GACC && h->op == MPI_NO_OP))
         return e;
-    if (h->kind == RMA_PUT || h->op == MPI_REPLACE)
+    if (h->kind == RMA_PUT || (h->kind != RMA_CAS && h->op == MPI_REPLACE))
         return mpii_recv(c, c->ctx, at, (size_t)h->len, src, TAG_OP, NULL);
-    if (!(tmp = malloc((size_t)h->len ? (size_t)h->len : 1)))
-        return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an accumulate", (long long)h->len);
-    e = mpii_recv(c, c->ctx, tmp, (size_t)h->len, src, TAG_OP, NULL);
-    if (!e)
+    size_t got = (size_t)h->len * (h->kind == RMA_CAS ? 2 : 1);
+    if (!(tmp = malloc(got ? got : 1)))
+        return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an accumulate", (long long)got);
+    e = mpii_recv(c, c->ctx, tmp, got, src, TAG_OP, NULL);
+    if (!e && h->kind == RMA_CAS && !memcmp(tmp + h->len, at, (size_t)h->len))
+        memcpy(at, tmp, (size_t)h->len);
+    else if (!e && h->kind != RMA_CAS)
         mpii_reduce(tmp, at, h->count, h->type, h->op);
     free(tmp);
     return e;
@@ -351,7 +378,8 @@ static int complete(struct win *w, const int *in)
         struct rma_op *o = &w->ops[i];
         e = mpii_send(c, c->ctx, &o->h, sizeof o->h, o->target, TAG_OP, 0);
         if (!e && o->data)
-            e = mpii_send(c, c->ctx, o->data, (size_t)o->h.len, o->target, TAG_OP, 0);
+            e = mpii_send(c, c->ctx, o->data, (size_t)o->h.len * (o->h.kind == RMA_CAS ? 2 : 1), o->target,
+                          TAG_OP, 0);
     }
     for (int src = 0; src < c->size && !e; src++)
         for (int k = 0; k < in[src] && !e; k++) {

@@ -1,8 +1,8 @@
 /* One-sided communication with fences (MPI-3.1 11): windows made by
  * MPI_Win_create and MPI_Win_allocate; MPI_Put, MPI_Get, MPI_Accumulate,
- * MPI_Get_accumulate and MPI_Fetch_and_op, with contiguous and strided
- * origin types, over several epochs; the window's attributes, group and
- * name; the errors of an operation outside an epoch and out of a
+ * MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap, with
+ * contiguous and strided origin types, over several epochs; the window's
+ * attributes, group and name; the errors of an operation outside an epoch and out of a
  * window's range under MPI_ERRORS_RETURN. Rank 0 prints what the standard
  * fixes; tests/mpi/run.sh compares it with Open MPI's. Needs 2 ranks or
  * more. */
@@ -103,6 +103,18 @@ static void types_and_atomics(void)
     MPI_Win_fence(0, w);
     show("get_accumulate old", old[3]);
     show("get_accumulate new", base[11]);
+    int unset = -1, old_owner = -2, winners, owner = -3;   /* one compare-and-swap of the many wins */
+    if (rank == 0)
+        base[14] = -1;
+    MPI_Win_fence(0, w);
+    MPI_Compare_and_swap(&rank, &unset, &old_owner, MPI_INT, 0, 14, w);
+    MPI_Win_fence(0, w);
+    int won = old_owner == -1;
+    MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        owner = base[14];
+    MPI_Bcast(&owner, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    check("compare_and_swap: one winner", winners == 1 && (!won || owner == rank) && (won || old_owner == owner));
     int peek = -1;
     MPI_Get_accumulate(NULL, 0, MPI_INT, &peek, 1, MPI_INT, left, 8, 1, MPI_INT, MPI_NO_OP, w);
     MPI_Win_fence(0, w);
