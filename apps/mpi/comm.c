@@ -348,6 +348,16 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     return MPI_SUCCESS;
 }
 
+/* No process here was started by MPI_Comm_spawn (10.3.2), which the
+ * library does not have: the parent is MPI_COMM_NULL. */
+int MPI_Comm_get_parent(MPI_Comm *parent)
+{
+    MPII_ENTER("MPI_Comm_get_parent");
+    OUT_OR_ERR(MPI_COMM_WORLD, parent);
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     MPII_ENTER("MPI_Comm_test_inter");

@@ -491,6 +491,11 @@ int MPI_Get_address(const void *location, MPI_Aint *address)
     return MPI_SUCCESS;
 }
 
+/* Address arithmetic (MPI-3.1 4.1.12): on a node an address is the
+ * location's own, so these are the plain sum and difference. */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp); }
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) { return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2); }
+
 /* count blocks of blocklen elements of old, at displacement disp[i] in
  * bytes (MPI_Type_create_hindexed_block) or in old's extents. */
 static int indexed_block(int count, int blocklen, const int *disp_ext, const MPI_Aint *disp_bytes,

@@ -2,7 +2,8 @@
  * (14.2.4), the MPI_Count forms MPI_Type_size_x, MPI_Type_get_extent_x,
  * MPI_Type_get_true_extent_x and MPI_Get_elements_x (4.1.5, 4.1.8,
  * 4.1.11), MPI_Status_set_elements(_x) and MPI_Status_set_cancelled
- * (13.3), MPI_Irsend (3.7.2), MPI_Comm_test_inter (6.6.1),
+ * (13.3), MPI_Irsend (3.7.2), MPI_Comm_test_inter (6.6.1), MPI_Aint_add
+ * and MPI_Aint_diff (4.1.12), MPI_Comm_get_parent (10.3.2),
  * MPI_Type_set_name and MPI_Type_get_name (6.8; a type made
  * from a named one is left out: Open MPI 4.1 names it "Dup ..." where the
  * standard gives an unnamed type the empty name). Each result is
@@ -33,6 +34,13 @@ int main(int argc, char **argv)
     ok &= MPI_Alloc_mem(0, MPI_INFO_NULL, &none) == MPI_SUCCESS && MPI_Free_mem(none) == MPI_SUCCESS;
     check("alloc_mem, free_mem", ok);
     check("pcontrol", MPI_Pcontrol(0) == MPI_SUCCESS && MPI_Pcontrol(1, "x", 2) == MPI_SUCCESS);
+    /* address arithmetic (4.1.12) and a parent (10.3.2): none, not spawned */
+    MPI_Aint a0, a5;
+    MPI_Comm parent = MPI_COMM_WORLD;
+    MPI_Get_address(&mem, &a0);
+    MPI_Get_address((char *)&mem + 5, &a5);
+    check("aint_add, aint_diff", MPI_Aint_add(a0, 5) == a5 && MPI_Aint_diff(a5, a0) == 5);
+    check("comm_get_parent", MPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent == MPI_COMM_NULL);
 
     /* 3 blocks of 2 ints, stride 4: 6 ints of data, extent 10 ints */
     MPI_Datatype vec, wide;

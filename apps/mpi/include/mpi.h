@@ -296,6 +296,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int MPI_Comm_get_parent(MPI_Comm *parent);
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
@@ -478,6 +479,8 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Aint *true_extent);
 int MPI_Get_address(const void *location, MPI_Aint *address);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count);
 int MPI_Type_commit(MPI_Datatype *type);
 int MPI_Type_free(MPI_Datatype *type);
