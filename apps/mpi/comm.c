@@ -382,20 +382,14 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     MPII_ENTER("MPI_Comm_set_name");
     ANY_COMM_OR_ERR(c, comm);
-    strncpy(c->name, name, MPI_MAX_OBJECT_NAME - 1);
-    c->name[MPI_MAX_OBJECT_NAME - 1] = 0;
-    return MPI_SUCCESS;
+    return mpii_name_set(comm, c->name, name, "comm_name");
 }
 
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     MPII_ENTER("MPI_Comm_get_name");
     ANY_COMM_OR_ERR(c, comm);
-    OUT_OR_ERR(comm, name);
-    OUT_OR_ERR(comm, resultlen);
-    strcpy(name, c->name);
-    *resultlen = (int)strlen(name);
-    return MPI_SUCCESS;
+    return mpii_name_get(comm, c->name, name, resultlen);
 }
 
 /* MPI-3.1 6.4.2: MPI_COMM_TYPE_SHARED splits comm into the processes

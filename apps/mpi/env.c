@@ -243,6 +243,22 @@ int MPI_Get_library_version(char *version, int *resultlen)
 
 /* A predefined class's name; a class or code of the program's, the
  * string it set ("" if none, MPI-3.1 8.5). */
+int mpii_name_set(MPI_Comm errcomm, char *to, const char *name, const char *param)
+{
+    if (!name)
+        return mpii_err(errcomm, MPI_ERR_ARG, "null pointer in parameter %s; accepted: a string", param);
+    snprintf(to, MPI_MAX_OBJECT_NAME, "%s", name);
+    return MPI_SUCCESS;
+}
+
+int mpii_name_get(MPI_Comm errcomm, const char *from, char *name, int *len)
+{
+    OUT_OR_ERR(errcomm, name);
+    OUT_OR_ERR(errcomm, len);
+    *len = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", from);
+    return MPI_SUCCESS;
+}
+
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     mpii_call = "MPI_Error_string";

@@ -203,6 +203,13 @@ extern const char *mpii_call;
 #define MPII_ENTER(name) do { mpii_call = (name); mpii_check_init(); } while (0)
 void mpii_check_init(void);
 
+/* An object's name (MPI-3.1 6.8): name (the call's parameter `param`)
+ * copied to `to` (which holds MPI_MAX_OBJECT_NAME), a longer one cut as
+ * 6.8 allows; `from` copied to name, its length in *len. A null pointer
+ * is errcomm's MPI_ERR_ARG (apps/mpi/env.c). */
+int mpii_name_set(MPI_Comm errcomm, char *to, const char *name, const char *param);
+int mpii_name_get(MPI_Comm errcomm, const char *from, char *name, int *len);
+
 /* The error path: under MPI_ERRORS_ARE_FATAL (the default) print
  * "MPI error: rank R: CALL: CLASS: detail" and end the node with status
  * 16 + class; under MPI_ERRORS_RETURN return the class. */

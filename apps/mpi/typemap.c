@@ -907,23 +907,16 @@ int MPI_Type_set_name(MPI_Datatype t, const char *name)
     char *n = name_of(t);
     if (!n)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
-    if (!name)
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter type_name; accepted: a string");
-    snprintf(n, MPI_MAX_OBJECT_NAME, "%s", name);   /* a longer name is cut, as MPI-3.1 6.8 allows */
-    return MPI_SUCCESS;
+    return mpii_name_set(MPI_COMM_WORLD, n, name, "type_name");
 }
 
 int MPI_Type_get_name(MPI_Datatype t, char *name, int *resultlen)
 {
     MPII_ENTER("MPI_Type_get_name");
-    OUT_OR_ERR(MPI_COMM_WORLD, name);
-    OUT_OR_ERR(MPI_COMM_WORLD, resultlen);
     char *n = name_of(t);
     if (!n)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", t);
-    const char *v = n[0] || !mpii_basic_size(t) ? n : basic_names[t];
-    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", v);
-    return MPI_SUCCESS;
+    return mpii_name_get(MPI_COMM_WORLD, n[0] || !mpii_basic_size(t) ? n : basic_names[t], name, resultlen);
 }
 
 /* --- how a type was made (MPI-3.1 4.1.13) ---------------------------------- */

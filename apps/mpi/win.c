@@ -461,21 +461,14 @@ int MPI_Win_set_name(MPI_Win win, const char *name)
 {
     MPII_ENTER("MPI_Win_set_name");
     WIN_OR_ERR(w, win);
-    OUT_OR_ERR(w->comm, name);
-    strncpy(w->name, name, MPI_MAX_OBJECT_NAME - 1);
-    w->name[MPI_MAX_OBJECT_NAME - 1] = 0;
-    return MPI_SUCCESS;
+    return mpii_name_set(w->comm, w->name, name, "win_name");
 }
 
 int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
 {
     MPII_ENTER("MPI_Win_get_name");
     WIN_OR_ERR(w, win);
-    OUT_OR_ERR(w->comm, name);
-    OUT_OR_ERR(w->comm, resultlen);
-    strcpy(name, w->name);
-    *resultlen = (int)strlen(name);
-    return MPI_SUCCESS;
+    return mpii_name_get(w->comm, w->name, name, resultlen);
 }
 
 /* The predefined handlers only: a window's own handler functions

@@ -59,7 +59,10 @@
  *   infokey  rank 2 sets a key of 256 characters (fatal)
  *   codes    rank 0 adds error classes for ever (fatal)
  *   matchsize rank 0 asks MPI_Type_match_size for a real of 16 bytes,
- *            which an ARM node has not (fatal) */
+ *            which an ARM node has not (fatal)
+ *   rmaepoch rank 2 puts into a window before its first fence (fatal)
+ *   rmatype  rank 2 puts to a strided target datatype (fatal)
+ *   wins     every rank makes windows for ever (fatal) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +92,7 @@ static void null_outputs(int rank, int size)
     MPI_Group g;
     MPI_Status st = { 0 };
     MPI_Request none = MPI_REQUEST_NULL;
-    int buf[4] = { 0 }, one = 1, k = 0, e[28], n = 0, to = (rank + 1) % size;
+    int buf[4] = { 0 }, one = 1, k = 0, e[30], n = 0, to = (rank + 1) % size;
     MPI_Comm_group(MPI_COMM_WORLD, &g);
     MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &one, 0, &cart);
     e[n++] = MPI_Isend(buf, 1, MPI_INT, to, 0, MPI_COMM_WORLD, NULL);
@@ -120,6 +123,8 @@ static void null_outputs(int rank, int size)
     e[n++] = MPI_Type_vector(2, 1, 2, MPI_INT, NULL);
     e[n++] = MPI_Type_create_resized(MPI_INT, 0, 8, NULL);
     e[n++] = MPI_Type_size(MPI_INT, NULL);
+    e[n++] = MPI_Comm_set_name(MPI_COMM_WORLD, NULL);
+    e[n++] = MPI_Comm_get_name(MPI_COMM_WORLD, NULL, &k);
     if (rank == 0)
         print_classes("nullouts", e, n);
 }

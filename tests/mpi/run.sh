@@ -330,7 +330,7 @@ error_roots_return() {
 # MPI_STATUS_IGNORE. Under MPI_ERRORS_RETURN each call returns the class.
 error_null_request() { fails_naming nullreq 1 "rank 1: MPI_Isend: MPI_ERR_ARG: null pointer in parameter request"; }
 error_null_outputs_return() {
-  printf 'nullouts %d: MPI_ERR_ARG\n' $(seq 0 27) > "$TMP/want"
+  printf 'nullouts %d: MPI_ERR_ARG\n' $(seq 0 29) > "$TMP/want"
   returns_as_wanted nullouts
 }
 # The calls of an array of requests (Waitall, Testall, Waitany, Testany,
