@@ -62,7 +62,7 @@ say      = $(if $(filter 1,$(V))$(NO_SHORT_LINES),,printf '  %-7s %s\n' '$(1)' '
 C_EXT        = -fms-extensions
 HOST_CFLAGS  = -std=gnu11 $(C_EXT) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration -Ihost
 HOST_LIBS    = -ljansson
-HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/out/msg_replay.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/launch/merge.c host/out/trace.c \
+HOST_SRCS    = host/machine.c host/params.c host/net/net.c host/net/net_core.c host/net/net_accel.c host/net/net_build.c host/net/net_inject.c host/net/net_park.c host/net/net_sleep.c host/net/net_jump.c host/net/net_jump_probe.c host/net/net_mc.c host/net/net_topo.c host/net/net_route.c host/net/net_alloc.c host/out/msg_replay.c host/engine/engine.c host/engine/pair_order.c host/net/hwnet.c host/out/report.c host/launch/ivshmem.c host/launch/launch.c host/launch/qmp.c host/launch/pool.c host/launch/serve.c host/out/results.c host/launch/arch.c host/launch/image.c host/launch/merge.c host/out/trace.c \
               host/relay/relay.c host/relay/node_host.c host/relay/pace_queue.c host/relay/same_run.c host/relay/link_none.c host/launch/app_mem.c host/files.c host/show.c
 HOST_OBJS    = $(HOST_SRCS:%.c=$(BUILD)/%.o)
 HOST_HDRS    = $(wildcard host/*.h host/*/*.h host/*/*.def)

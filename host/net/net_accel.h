@@ -9,7 +9,7 @@
  *     moved, only blocked worms counted, is skipped and owes the counts;
  *   - parked heads (net_park.c): a head refused an output VC waits without
  *     asking, its link's blocked count kept in closed form;
- *   - the jump (net_jump.c): periodic stretches of groups of ports frozen
+ *   - the jump (net_jump.h): periodic stretches of groups of ports frozen
  *     and thawed in closed form.
  * Their assumptions (net_state.h, net_accel's no_accel): oblivious
  * routes (the jump foresees where heads go; parked heads and sleeping
@@ -85,7 +85,7 @@ static inline void acc_multidest_queued(struct net *n)
 }
 
 /* Router `node`'s NIC channel ch pushes the first flit of its front worm in cycle c:
- * a part the jump looks at (net_jump.c). */
+ * a part the jump looks at (net_jump_probe.c). */
 static inline void acc_nic_started(struct net *n, struct net_router *r, int node, int ch, uint64_t c)
 {
     r->acc.head_c = c;
@@ -95,7 +95,7 @@ static inline void acc_nic_started(struct net *n, struct net_router *r, int node
 }
 
 /* A head in input port ip of router `node` is routed to its ejection
- * channel: home, its part no longer grows (net_jump.c). */
+ * channel: home, its part no longer grows (net_jump_probe.c). */
 static inline void acc_head_home(struct net *n, int node, int ip)
 {
     if (n->ac.jump_on)
@@ -155,14 +155,14 @@ static inline void acc_vc_granted(struct net *n, int node, int i, uint64_t c)
     struct net_router *r = &n->r[node];
     if (!n->wide && (r->acc.parked >> i & 1)) {
         net_unpark(n, node, i, c);
-        r->acc.head_c = c;                       /* its input port joins its output (net_jump.c) */
+        r->acc.head_c = c;                       /* its input port joins its output (net_jump_probe.c) */
     }
 }
 
 /* Input VC i of router `node`, refused an output VC in cycle c, parks if it
  * may and is not yet parked. 1: it parked (a change: no sleep after). Its
  * input port no longer joins its output: each side's part is looked at
- * (net_jump.c). */
+ * (net_jump_probe.c). */
 static inline int acc_refused(struct net *n, int node, int i, uint64_t c)
 {
     if (!(net_parks(n) && !n->mc_live) || (n->r[node].acc.parked >> i & 1))
@@ -176,7 +176,7 @@ static inline int acc_refused(struct net *n, int node, int i, uint64_t c)
 }
 
 /* A tail left input port ip of router `node` by output o in cycle c, freeing its VC ovc:
- * its part may split (net_jump.c);
+ * its part may split (net_jump_probe.c);
  * the heads parked on that output that may take ovc ask again from the
  * next cycle, their frozen groups touched then. */
 static inline void acc_tail_left(struct net *n, int node, int ip, int o, int ovc, uint64_t c)

@@ -63,7 +63,7 @@
  * up to the flits' indices and the clock; the engine finds such a period
  * for each group of ports apart and jumps it over whole periods at once,
  * while the rest of the network steps, with exactly the times and counters
- * stepping would give (net_jump.c says how and why). Idle stretches are
+ * stepping would give (net_jump.h says how and why). Idle stretches are
  * skipped outright.
  */
 #ifndef NET_MODEL_H
@@ -93,12 +93,12 @@ struct net_msg {
     uint64_t c_arrive;              /* cycle after its tail reached the destination NIC */
     uint64_t blocked_cycles;        /* cycles a ready flit of it could not move */
     uint32_t f_out;                 /* flits that have reached the destination NIC */
-    uint32_t jix;                   /* engine scratch (net_jump.c), beside f_out: a thaw reads
+    uint32_t jix;                   /* engine scratch (net_jump.h), beside f_out: a thaw reads
                                        both for each worm and jix again for each of its flits */
     uint64_t jid;                   /* its number in the engine, from 1, never reused: a
-                                       group's state names worms by it (net_jump.c), as a
+                                       group's state names worms by it (net_jump_probe.c), as a
                                        freed message's address may come back */
-    uint64_t jmark;                 /* engine scratch (net_jump.c) */
+    uint64_t jmark;                 /* engine scratch (net_jump_probe.c) */
     struct net_msg *next_done, *next_left;  /* event list links */
     struct net_msg *next_head;
     struct net_msg *next_queue;             /* injection queue link */

@@ -1,5 +1,5 @@
 /* The network model's state, shared by the cycle model (net_core.c, run by net.c) and its
- * exact jump over periodic stretches (net_jump.c). Not for other users:
+ * exact jump over periodic stretches (net_jump.h). Not for other users:
  * net_model.h is the interface. */
 #ifndef NET_STATE_H
 #define NET_STATE_H
@@ -77,14 +77,14 @@ struct nic_queue {                  /* one injection channel */
                                        VC after the last worm's with room, taken at its head) */
 };
 
-/* What the accelerators keep of a router (net_accel.h's hooks, net_jump.c,
+/* What the accelerators keep of a router (net_accel.h's hooks, net_jump.h,
  * net_park.c, net_sleep.c); the cycle model (net_core.c) reads none of it. */
 struct router_accel {
     uint32_t nfrozen;               /* of its flits, those in frozen groups (net_jump.c) */
     uint64_t fmask;                 /* bit i: input VC i is in a frozen group (unused if n->wide) */
     uint64_t head_c;                /* the last cycle a head entered one of its input VCs, was
                                        routed or woken here, or a group of its input ports thawed
-                                       (net_jump.c: what its input VCs join is as before it) */
+                                       (net_jump_probe.c: what its input VCs join is as before it) */
     /* Asleep (net_accel.h, acc_router_quiet): a cycle in which nothing moved or was
      * granted here, only blocked worms counted, repeats until a flit or a
      * credit arrives, a front flit becomes ready (wake_at) or a group of
@@ -128,7 +128,7 @@ struct net_router {
 
 struct credit_ret { int router, port, vc; };
 
-/* The jump (net_jump.c): a worm of a group, with its counters at the
+/* The jump (net_jump.h): a worm of a group, with its counters at the
  * probe's c0 and their increments per period. */
 struct jmsg {
     struct net_msg *m;
@@ -137,7 +137,7 @@ struct jmsg {
     uint32_t d;             /* flits out per period */
     uint64_t db;            /* blocked cycles per period */
 };
-/* A group of ports (net_jump.c): a candidate (recorded, its period looked for), or frozen. */
+/* A group of ports (net_jump.h): a candidate (recorded, its period looked for), or frozen. */
 struct jgroup {
     int *port, nport, port_cap;             /* port ids (net_in_id, net_out_id), ascending */
     uint64_t *w;  size_t len, cap;          /* its canonical state at c0 */
@@ -172,7 +172,7 @@ struct jprobe {
 /* The hooks an accelerator attaches to the cycle model (net.c and net_accel.h call them
  * where it says, net_build.c attaches the jump's, net_jump.c): the cycle
  * model's state is the same with or without them, and each hook may only
- * skip work whose outcome it can give exactly (net_model.h, net_jump.c).
+ * skip work whose outcome it can give exactly (net_model.h, net_jump.h).
  *   settle      before a reader: every count and every worm's state exact
  *   cycle       the start of cycle c (frozen groups due to thaw)
  *   stepped     after a cycle stepped with no event (look for a period)
@@ -198,7 +198,7 @@ struct net_hooks {
 
 struct net_allocator;               /* below */
 /* What the accelerators keep of the network (net_accel.h's hooks,
- * net_jump.c, net_park.c, net_sleep.c); the cycle model (net_core.c)
+ * net_jump.h, net_park.c, net_sleep.c); the cycle model (net_core.c)
  * reads none of it. */
 struct net_accel {
     int no_accel;                   /* their assumptions fail, so no jump, no parked heads, no
@@ -435,7 +435,7 @@ static inline int net_vc_free(const struct net *n, const struct oport *op, int k
  * and no other count is added to it meanwhile (each cycle counts a link
  * once, net_core.c's net_count_blocked); net_sat_settle adds the saturated cycles
  * for readers. The jump's groups do not join a parked head's input port
- * to its output (net_jump.c). A tail releasing a VC of the output wakes
+ * to its output (net_jump.h). A tail releasing a VC of the output wakes
  * the heads parked on it (waking, net_wake): parked through that cycle,
  * asking again from the next, their frozen groups thawing then. */
 static inline int net_parks(const struct net *n)
@@ -474,7 +474,7 @@ int net_sat_settle(struct net *n);
 static inline int net_in_id(const struct net *n, int r, int ip) { return r * n->nin + ip; }
 static inline int net_out_id(const struct net *n, int r, int o) { return n->nr * n->nin + r * n->nout + o; }
 /* The router of port id `id`, input or output, and its index there: the
- * input port ip or the output port o (the jump's tables, net_jump.c). */
+ * input port ip or the output port o (the jump's tables, net_jump_probe.c). */
 static inline int net_port_router(const struct net *n, int id) { return n->ac.jp.port_r[id]; }
 static inline int net_port_index(const struct net *n, int id) { return n->ac.jp.port_i[id]; }
 
@@ -523,17 +523,19 @@ static inline int net_head_out(const struct net *n, int r, int ip, const struct 
     return net_head_route(n, r, ip, m, &cls);
 }
 
-/* net_jump.c. After each cycle stepped without an event, net_jump_probe
- * may freeze groups found periodic; net_jump_cycle, at the start of each
- * cycle, thaws those due or about to be touched by a head entering the
- * network; net_jump_touch schedules a group's thaw for cycle t (a head
- * pushed where it will be routed into it); net_jump_idle_until: when every
- * flit is frozen, the cycle the clock may go to; net_jump_queued: before a
- * message is queued on channel ch of node src; net_jump_settle thaws every
- * group (the counters are then exact); net_jump_reset: the next record
- * may run now; net_jump_seed: a port whose part the next record looks at
- * (an event may have begun, split or joined it); net_jump_tail: a tail
- * left port id, seeded unless a candidate or a frozen group holds it. */
+/* The jump (net_jump.h): net_jump_probe, net_jump_seed and net_jump_tail
+ * in net_jump_probe.c, the others in net_jump.c. After each cycle stepped
+ * without an event, net_jump_probe may freeze groups found periodic;
+ * net_jump_cycle, at the start of each cycle, thaws those due or about
+ * to be touched by a head entering the network; net_jump_touch schedules
+ * a group's thaw for cycle t (a head pushed where it will be routed into
+ * it); net_jump_idle_until: when every flit is frozen, the cycle the
+ * clock may go to; net_jump_queued: before a message is queued on channel
+ * ch of node src; net_jump_settle thaws every group (the counters are
+ * then exact); net_jump_reset: the next record may run now;
+ * net_jump_seed: a port whose part the next record looks at (an event
+ * may have begun, split or joined it); net_jump_tail: a tail left port
+ * id, seeded unless a candidate or a frozen group holds it. */
 void net_jump_probe(struct net *n);
 void net_jump_cycle(struct net *n, uint64_t c);
 void net_jump_touch(struct net *n, struct jgroup *g, uint64_t t);

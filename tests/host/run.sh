@@ -132,7 +132,7 @@ burst_is_the_same_jumping_or_stepping() {
     ns $a --burst 2 --len 16384 --check-jump > "$TMP/j"; expect '[ $? = 0 ] && [ "$(field .digest)" = "$d" ]' "$a"
   done
 }
-# Heads that park on the link of a frozen part while it is frozen (net_jump.c,
+# Heads that park on the link of a frozen part while it is frozen (net_jump.h,
 # park_counts): under 16x16 bursts many wait so, and the link's blocked
 # cycles must come out as stepping counts them, whichever of the jump, the
 # catch-up after it, or the closed form of the parked heads counts them.
@@ -146,7 +146,7 @@ heads_parking_at_frozen_parts_count_alike() {
 }
 # A part of the network that becomes periodic only after a transient (heads
 # still being routed when it is first recorded) is recorded again until its
-# period shows (net_jump.c, Brent): an 8x8 bitcomp burst of 16 KB worms
+# period shows (net_jump.h, Brent): an 8x8 bitcomp burst of 16 KB worms
 # steps 315 of its 34,820 cycles; compared with its first record only, 1,290.
 a_part_that_settles_late_is_jumped() {
   ns --dims 8x8 --pattern bitcomp --burst 8 --len 16384 > "$TMP/j"; expect '[ $? = 0 ]'

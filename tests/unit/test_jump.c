@@ -1,5 +1,5 @@
 /* The engine's jump over periodic stretches, group by group
- * (host/net/net_jump.c). The same messages through a network that jumps and
+ * (host/net/net_jump.h). The same messages through a network that jumps and
  * through one that steps every cycle must give the same events in the
  * same order, the same times and the same counters, on every topology,
  * switching mode, port model and buffer shape; and the jump must really
@@ -232,7 +232,7 @@ TEST(a_burst_is_the_same_and_mostly_jumped)
 
 /* Worms of 320 bytes at most (40 flits): no NIC ever has more than
  * JUMP_MIN_PUSH flits left to push, so the engine steps them without
- * probing for periods (net_jump.c, short worms), with the same results. */
+ * probing for periods (net_jump.h, short worms), with the same results. */
 TEST(short_worms_are_stepped_without_probing)
 {
     uint64_t total = 0;
@@ -264,7 +264,7 @@ TEST(a_stream_is_jumped_while_others_step)
 /* Two streams hold both VCs up column 5 of a mesh; a worm from row 4
  * parks at (5,4) for want of a VC there, while short messages cross the
  * link of row 4 its body waits on, one every 10 cycles. The parked
- * worm's group is apart from the streams' (net_jump.c, parked heads), so
+ * worm's group is apart from the streams' (net_jump.h, parked heads), so
  * the short messages thaw it alone and the streams stay jumped over. */
 TEST(a_parked_worm_does_not_tie_the_streams_it_waits_on)
 {
