@@ -168,6 +168,8 @@ COLL_DEPS    = apps/restrict.h apps/number.h apps/apps.h apps/apps.def apps/mpi_
 WORMSIM      = $(BUILD)/host/wormsim
 WORMSIM_MPI  = $(BUILD)/host/wormsim-mpi
 NETSIM       = $(BUILD)/host/netsim
+# netsim: its options and main (netsim.c) and its runs (host/net/netsim.h)
+NETSIM_SRCS  = host/net/netsim.c host/net/netsim_traffic.c host/net/netsim_engine.c host/net/netsim_replay.c
 # The user's values reach the tools through the environment, each as one
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
 export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES TIMEOUT
@@ -255,7 +257,7 @@ $(BUILD)/host/relay/link_mpi.o: host/relay/link_mpi.c host/relay/link.h | check-
 $(WORMSIM_MPI): $(WORMSIM_OBJS) $(filter-out $(BUILD)/host/relay/link_none.o,$(HOST_OBJS)) $(BUILD)/host/relay/link_mpi.o
 	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS) $(WORMSIM_LIBS) $(MPI_LIBS)
 
-$(NETSIM): $(BUILD)/host/net/netsim.o $(HOST_OBJS)
+$(NETSIM): $(NETSIM_SRCS:%.c=$(BUILD)/%.o) $(HOST_OBJS)
 	$(Q)$(call say,LD)$(CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(HOST_OBJS)
