@@ -352,8 +352,8 @@ static int serve(struct win *w, struct mpii_comm *c, int src, const struct rma *
                         src, (long long)h->at, (long long)(h->at + h->len), (long)w->size);
     if (h->kind != RMA_PUT && h->kind != RMA_ACC)
         e = mpii_send(c, c->ctx, at, (size_t)h->len, src, TAG_REPLY, 0);
-    if (e || h->kind == RMA_GET || (h->kind == RMA_GACC && h->op == MPI_NO_OP))
-        return e;
+    if (e || !h->len || h->kind == RMA_GET || (h->kind == RMA_GACC && h->op == MPI_NO_OP))
+        return e;                    /* no data follows (take_data sends none of 0 bytes) */
     if (h->kind == RMA_PUT || (h->kind != RMA_CAS && h->op == MPI_REPLACE))
         return mpii_recv(c, c->ctx, at, (size_t)h->len, src, TAG_OP, NULL);
     size_t got = (size_t)h->len * (h->kind == RMA_CAS ? 2 : 1);

@@ -39,6 +39,9 @@ static void ring_and_sum(void)
     MPI_Get(&got, 1, MPI_INT, left, 1, 1, MPI_INT, w);
     MPI_Accumulate(&one, 1, MPI_INT, 0, 2, 1, MPI_INT, MPI_SUM, w);
     MPI_Accumulate(&v, 1, MPI_INT, 0, 3, 1, MPI_INT, MPI_MAX, w);
+    MPI_Put(&v, 0, MPI_INT, right, 4, 0, MPI_INT, w);              /* empty operations */
+    MPI_Accumulate(&v, 0, MPI_INT, right, 4, 0, MPI_INT, MPI_SUM, w);
+    MPI_Get(&v, 0, MPI_INT, left, 4, 0, MPI_INT, w);
     MPI_Win_fence(0, w);
     show("put from the left", buf[0]);
     show("got from the left", got);
