@@ -183,7 +183,8 @@ int MPI_Win_free(MPI_Win *win)
 /* The checks every operation makes where it is called, then its place in
  * the queue (*op, its header filled but the data); target_count of
  * target_type must hold the origin's bytes, `acc` asks a basic target
- * type and an operator that applies to it. */
+ * type and an operator that applies to it. *op is NULL for target
+ * MPI_PROC_NULL: the operation does nothing (MPI-3.1 11.3). */
 static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint disp, int tcount,
                  MPI_Datatype tt, int kind, MPI_Op op, struct rma_op **out)
 {
@@ -192,8 +193,12 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
     if (!w->epoch)
         return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "outside an access epoch: call MPI_Win_fence first (the "
                         "library has fence synchronization only)");
+    *out = NULL;
+    if (target == MPI_PROC_NULL)
+        return MPI_SUCCESS;
     if (target < 0 || target >= c->size)
-        return mpii_err(w->comm, MPI_ERR_RANK, "target_rank %d; accepted: 0..%d", target, c->size - 1);
+        return mpii_err(w->comm, MPI_ERR_RANK, "target_rank %d; accepted: 0..%d or MPI_PROC_NULL", target,
+                        c->size - 1);
     if (count < 0 || tcount < 0)
         return mpii_err(w->comm, MPI_ERR_COUNT, "count %d; accepted: 0 or more", count < 0 ? count : tcount);
     if (!mpii_type_usable(t) || !mpii_type_usable(tt))
@@ -248,7 +253,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
     struct rma_op *o;
     int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
                   RMA_PUT, MPI_OP_NULL, &o);
-    return e ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
+    return e || !o ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
 }
 
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -259,7 +264,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
     struct rma_op *o;
     int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
                   RMA_ACC, op, &o);
-    return e ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
+    return e || !o ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
 }
 
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -270,7 +275,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
     struct rma_op *o;
     int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
                   RMA_GET, MPI_OP_NULL, &o);
-    if (e)
+    if (e || !o)
         return e;
     if ((int64_t)origin_count * mpii_type_size(origin_datatype) != o->h.len)
         return mpii_err(w->comm, MPI_ERR_TYPE, "the origin's %lld bytes against the target's %lld",
@@ -291,7 +296,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     struct rma_op *o;
     int e = queue(w, op == MPI_NO_OP ? 0 : origin_count, origin_datatype, target_rank, target_disp, target_count,
                   target_datatype, RMA_GACC, op, &o);
-    if (e)
+    if (e || !o)
         return e;
     if (!mpii_type_usable(result_datatype) ||
         (int64_t)result_count * mpii_type_size(result_datatype) != o->h.len)
@@ -325,7 +330,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     WIN_OR_ERR(w, win);
     struct rma_op *o;
     int e = queue(w, 1, datatype, target_rank, target_disp, 1, datatype, RMA_CAS, MPI_REPLACE, &o);
-    if (e)
+    if (e || !o)
         return e;
     size_t len = (size_t)o->h.len;
     if (!(o->data = malloc(2 * len)))

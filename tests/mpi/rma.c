@@ -150,6 +150,27 @@ static void types_and_atomics(void)
     MPI_Type_free(&every3);
 }
 
+/* A line of ranks, not a ring: each puts its value into its neighbours'
+ * halo cells, the ends' outer neighbours being MPI_PROC_NULL (nothing
+ * happens there), three steps over. */
+static void halo_with_proc_null(void)
+{
+    int cells[3] = { -1, rank, -1 };
+    int lo = rank ? rank - 1 : MPI_PROC_NULL, hi = rank + 1 < size ? rank + 1 : MPI_PROC_NULL;
+    MPI_Win w;
+    MPI_Win_create(cells, sizeof cells, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    for (int step = 0; step < 3; step++) {
+        MPI_Win_fence(0, w);
+        MPI_Put(&cells[1], 1, MPI_INT, lo, 2, 1, MPI_INT, w);   /* into the left one's right halo */
+        MPI_Put(&cells[1], 1, MPI_INT, hi, 0, 1, MPI_INT, w);
+        MPI_Get(&cells[1], 0, MPI_INT, hi, 0, 0, MPI_INT, w);
+        MPI_Win_fence(0, w);
+        cells[1] += cells[0] + cells[2] + 2;   /* an end's outer halo stays -1 */
+    }
+    MPI_Win_free(&w);
+    show("halo with MPI_PROC_NULL ends", cells[1]);
+}
+
 static void errors_returned(void)
 {
     int buf[4] = { 0 }, v = 1;
@@ -177,6 +198,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     ring_and_sum();
     types_and_atomics();
+    halo_with_proc_null();
     errors_returned();
     if (rank == 0 && !fails)
         printf("rma: all ok\n");
