@@ -443,7 +443,7 @@ int params_check(const struct params *p, char *err, size_t errlen)
 int params_check_net(const struct params *p, const struct topo_shape *m, const char *preset, int nsets,
                      char *err, size_t errlen)
 {
-    char why[256];
+    char why[512];
     struct net *probe = net_new(m, &p->net, why, sizeof why);
     if (probe) {
         net_free(probe);

@@ -88,6 +88,11 @@ struct net *net_core_new(const struct topo_shape *m, const struct net_params *p,
                  topo_names[m->topo]);
         return NULL;
     }
+    if (p->tie != TIE_PLUS && m->topo != TOPO_TORUS) {   /* only a ring has two shortest ways (net_topo_dir) */
+        snprintf(err, errlen, "tie = %s applies to a torus only, not a %s (accepted here: %s)", tie_names[p->tie],
+                 topo_names[m->topo], tie_names[TIE_PLUS]);
+        return NULL;
+    }
     if (m->topo == TOPO_TORUS && p->vcs < 2) {
         snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
         return NULL;

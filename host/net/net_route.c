@@ -323,20 +323,58 @@ static int only_2d(enum routing r)
     return r == ROUTING_WEST_FIRST || r == ROUTING_NORTH_LAST || r == ROUTING_ODD_EVEN;
 }
 
+/* Whether routing r routes machine m: its topology, and a plane if its
+ * turns are a plane's. */
+static int routes(enum routing r, const struct topo_shape *m)
+{
+    return (defs[r].topos >> m->topo & 1) && (!only_2d(r) || m->ndims == 2);
+}
+
+/* The engine asks the selection only of a routing that is not oblivious
+ * (net.c, n->adaptive); Valiant's permits one output a hop, where
+ * least_used still picks the VC with the most credits (free_vc) but
+ * random picks what first does. */
+int net_route_selects(enum routing r, enum selection sel)
+{
+    if (defs[r].oblivious)
+        return sel == SEL_FIRST;
+    return r != ROUTING_VALIANT || sel != SEL_RANDOM;
+}
+
+/* Appends to err, from offset o, every routing that routes m (with sel
+ * >= 0, every such routing under which selection sel changes anything). */
+static size_t list_routings(const struct topo_shape *m, int sel, char *err, size_t errlen, size_t o)
+{
+    for (int i = 0; i < ROUTING_COUNT && o < errlen; i++)
+        if (routes((enum routing)i, m) && (sel < 0 || net_route_selects((enum routing)i, (enum selection)sel)))
+            o += (size_t)snprintf(err + o, errlen - o, " %s", defs[i].name);
+    return o;
+}
+
 int net_route_check(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen)
 {
     enum routing r = p->routing;
     if (!(defs[r].topos >> m->topo & 1)) {
         size_t o = (size_t)snprintf(err, errlen, "routing=%s does not route a %s%s; for a %s:", defs[r].name,
                                     topo_names[m->topo], only_2d(r) ? " (a 2D mesh only)" : "", topo_names[m->topo]);
-        for (int i = 0; i < ROUTING_COUNT && o < errlen; i++)
-            if (defs[i].topos >> m->topo & 1)
-                o += (size_t)snprintf(err + o, errlen - o, " %s", defs[i].name);
+        list_routings(m, -1, err, errlen, o);
         return -1;
     }
-    if (only_2d(r) && m->ndims != 2) {
-        snprintf(err, errlen, "routing=%s routes a 2D mesh; this mesh has %d dimensions (negative_first or "
-                 "duato route any)", defs[r].name, m->ndims);
+    if (!routes(r, m)) {
+        size_t o = (size_t)snprintf(err, errlen, "routing=%s routes a 2D mesh; this mesh has %d dimensions; "
+                                    "for it:", defs[r].name, m->ndims);
+        list_routings(m, -1, err, errlen, o);
+        return -1;
+    }
+    if (!net_route_selects(r, p->selection)) {
+        size_t o = (size_t)snprintf(err, errlen, "selection=%s chooses among an adaptive routing's outputs, and "
+                                    "routing=%s gives one a hop (accepted here: %s; routings of a %s it changes:",
+                                    selection_names[p->selection], defs[r].name,
+                                    defs[r].oblivious ? "first" : "first, or least_used for the emptiest VC",
+                                    topo_names[m->topo]);
+        size_t e = list_routings(m, (int)p->selection, err, errlen, o);
+        if (e < errlen)
+            snprintf(err + e, errlen - e, "%s)", e == o ? " none" : "");
         return -1;
     }
     int torus = m->topo == TOPO_TORUS, df = m->topo == TOPO_DRAGONFLY;

@@ -47,6 +47,10 @@ int net_route_oblivious(enum routing r);
  * graph is acyclic as it stands does not. */
 int net_route_atomic(enum routing r);
 
+/* Whether selection sel changes anything under routing r: net_route_check
+ * refuses it where it would not. */
+int net_route_selects(enum routing r, enum selection sel);
+
 /* 0 if the routing function of p routes machine m with p's channels,
  * else -1 with what is wrong and what would do in err. */
 int net_route_check(const struct topo_shape *m, const struct net_params *p, char *err, size_t errlen);
