@@ -101,8 +101,11 @@ def why_sentence(doc, rows):
     if contended.get(("banyan", PEX), 0) + contended.get(("banyan", GEN), 0):
         text += ("The banyan's unique paths do not (section 6): up to %d messages of a step share a link under"
                  " PEX and %d under GEN. " % (most.get(("banyan", PEX), 0), most.get(("banyan", GEN), 0)))
-    text += ("The indirect networks add hops: a worm crosses log2 n + 1 links on the banyan and up to"
-             " 2 log4 n + 2 on the fat tree, where the mesh's neighbours are one link apart.\n\n")
+    # the fat tree's longest route climbs to the top level and down: 2 log4 n
+    # links (docs/network.md: 2h + 2 for a highest differing digit h < log4 n)
+    text += ("The indirect networks add hops: a worm crosses log2 n + 1 links on the banyan (7 at 64 nodes)"
+             " and up to 2 log4 n on the fat tree (6 at 64 nodes), where the mesh's neighbours are one link"
+             " apart.\n\n")
     doc.write(text)
 
 

@@ -17,7 +17,13 @@ bn_atape() {   # n arch
 }
 bn_atape_8()  { bn_atape 8 arm; }
 bn_atape_16() { bn_atape 16 riscv; }
-bn_atape_64() { bn_atape 64 arm; }
+# The most links a message of the latest run crossed (messages.csv's hops).
+most_hops() { csv_col "$(latest)/messages.csv" hops | sort -n | tail -1; }
+# docs/results.md section 7 quotes the longest route of each indirect
+# network at 64 nodes, which these runs take between every two nodes.
+bn_atape_64() { bn_atape 64 arm
+                doc_figure docs/results.md "the banyan's links a worm, 64 nodes" "$(most_hops)" 7 \
+                  'log2 n \+ 1 links on the banyan \(@ at 64 nodes\)'; }
 
 bn_pex_contends() {   # PEX's XOR pairs are not admissible on this banyan: rounds share links
   coll_ok --app alltoall_pex --topo banyan --nodes 8 --args 'len=512'
@@ -47,7 +53,9 @@ ft_exchange() {   # app nodes arch
   expect '[ "$(echo "$r" | wc -l)" = "$((n - 1))" ]' "$r"
   expect '! echo "$r" | grep -q ",no$"' "$r"
 }
-ft_gen_64()      { ft_exchange alltoall_gen 64 arm; }
+ft_gen_64()      { ft_exchange alltoall_gen 64 arm
+                   doc_figure docs/results.md "the fat tree's longest route, links, 64 nodes" "$(most_hops)" 6 \
+                     'up to 2 log4 n on the fat tree \(@ at 64 nodes\)'; }
 ft_pex_16_riscv(){ ft_exchange alltoall_pex 16 riscv; }
 ft_gen_binary()  { ft_exchange alltoall_gen 8 mixed; }
 ft_allreduce()   { coll_ok --app allreduce_tree --topo fattree --dims 3x3 --args 'len=64'; }
