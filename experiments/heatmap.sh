@@ -55,6 +55,11 @@ fi
 command -v gnuplot >/dev/null || { echo "heatmap: needs gnuplot (Debian package gnuplot-nox; tests/check-deps.sh plot)" >&2; exit 1; }
 dims=$(jq -r .dims "$run/summary.json"); topo=$(jq -r .topology "$run/summary.json")
 app=$(jq -r .app "$run/summary.json"); args=$(jq -r .args "$run/summary.json")
+# the routing, unless dimension order (so that an adaptive run's drawing
+# is not taken for it), and its selection unless the first
+routing=$(jq -r '.network // {} | select(.routing and .routing != "deterministic")
+                 | "routing=\(.routing)" + (if .selection and .selection != "first" then " selection=\(.selection)" else "" end)' \
+          "$run/summary.json")
 [[ "$dims" =~ ^[0-9]+x[0-9]+$ ]] && [[ "$topo" == mesh || "$topo" == torus ]] || { echo "heatmap: $run is a $topo $dims; only 2D meshes and tori are drawn ($run/links.csv holds every link's counters, by its header names)" >&2; exit 2; }
 X=${dims%x*}; Y=${dims#*x}
 # OUT is checked before anything is drawn: a file in an existing, writable
@@ -97,7 +102,7 @@ labels=""; [ $((X * Y)) -le 64 ] && labels="$(gq "$tmp/nodes") using 1:2:3 with 
 gnuplot <<EOF > /dev/null || { echo "heatmap: gnuplot could not draw $out" >&2; exit 1; }
 set terminal pngcairo size $W,$H font ',10'
 set output $(gq "$part")
-set title $(gq "$app${args:+ ($args)} on $topo $dims: $what per directed channel (max $max)") noenhanced
+set title $(gq "$app${args:+ ($args)} on $topo $dims${routing:+, $routing}: $what per directed channel (max $max)") noenhanced
 set size ratio -1
 unset xtics; unset ytics; unset border; unset key
 set xrange [-2:$((3 * X - 1))]; set yrange [$((3 * Y - 1)):-2]

@@ -914,6 +914,18 @@ heatmap_title_names_the_args() {
     title=$(sed -n "s/^set title '\([^:]*\):.*/\1/p" "$TMP/hmt/script")
     expect '[ "$title" = "hello${args:+ ($args)} on mesh 2x2" ]' "title: $title"
   done
+  # an adaptive run's drawing names its routing (and a selection but the
+  # first); dimension order, the default, is left unsaid as before
+  local net want
+  for net in "deterministic first:" "west_first first:, routing=west_first" \
+             "duato random:, routing=duato selection=random"; do
+    want=${net#*:}; net=${net%%:*}
+    jq -n --arg r "${net% *}" --arg s "${net#* }" \
+      '{app: "hello", args: "", topology: "mesh", dims: "2x2", network: {routing: $r, selection: $s}}' > "$TMP/hmt/run/summary.json"
+    PATH="$TMP/hmt/bin:$PATH" HM_SCRIPT="$TMP/hmt/script" experiments/heatmap.sh "$TMP/hmt/run" "$TMP/hmt/h.png" > "$TMP/hmt/o" 2>&1
+    title=$(sed -n "s/^set title '\([^:]*\):.*/\1/p" "$TMP/hmt/script")
+    expect '[ "$title" = "hello on mesh 2x2$want" ]' "$net: title: $title $(cat "$TMP/hmt/o")"
+  done
 }
 # RUN given with a trailing slash (as a shell completes it): the paths the
 # heatmap prints and writes have no //.
