@@ -362,10 +362,13 @@ int main(int argc, char **argv)
     machine_dims_str(&c.m, dimstr, sizeof dimstr);
     port_text(&c.p.net, pm, ports, sizeof ports);
     if (!c.json)
-        printf("# %s %s, %s traffic, %u-byte packets, %s, %s, %u VCs x %u flits; latency in cycles of %.3f ns\n"
+        printf("# %s %s, %s traffic, %u-byte packets, %s, %s, %u VCs x %u flits, routing %s%s%s; "
+               "latency in cycles of %.3f ns\n"
                "%8s %9s %9s %9s %9s %9s %10s %12s\n", topo_names[c.m.topo], dimstr, pat, c.len,
-               switching_names[c.p.net.switching], ports,
-               c.p.net.vcs, c.p.net.buf_flits, (double)c.p.net.flit_bytes * c.p.net.byte_ps / 1000.0,
+               switching_names[c.p.net.switching], ports, c.p.net.vcs, c.p.net.buf_flits,
+               routing_names[c.p.net.routing], c.p.net.selection != SEL_FIRST ? " selection " : "",
+               c.p.net.selection != SEL_FIRST ? selection_names[c.p.net.selection] : "",
+               (double)c.p.net.flit_bytes * c.p.net.byte_ps / 1000.0,
                "offered", "accepted", "mean", "p50", "p99", "max", "packets", "Mflit-hop/s");
     double peak = -1, peak_at = 0;
     struct result last = { 0 };

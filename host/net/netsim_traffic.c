@@ -305,8 +305,9 @@ static json_t *latency_json(const struct result *r, double v)
 /* One traffic run as one JSON object a line (docs/files.md, netsim --json). */
 void print_traffic_json(const struct cfg *c, const char *dimstr, const char *pat, const struct result *r)
 {
-    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:I, s:b, s:f, s:f, s:f}",
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:I, s:b, s:f, s:f, s:f}",
         "topology", topo_names[c->m.topo], "dims", dimstr, "pattern", pat, "len", (int)c->len,
+        "routing", routing_names[c->p.net.routing], "selection", selection_names[c->p.net.selection],
         "offered", r->offered, "generated", r->generated, "accepted", r->accepted,
         "mean_latency", latency_json(r, r->mean), "p50_latency", latency_json(r, r->p50),
         "p99_latency", latency_json(r, r->p99), "max_latency", latency_json(r, r->max_lat),
