@@ -217,7 +217,7 @@ static int route_VALIANT(const struct net *n, int at, const struct net_msg *m, s
         return 1;
     }
     int to = target(m, at), half = n->V / 2, phase = to == m->dst;
-    return dor(n, at, to, phase * half, half, c);
+    return dor(n, at, to, phase * half, phase ? n->V - half : half, c);   /* [0, V/2), then [V/2, V) */
 }
 
 /* The links from dragonfly router `at` to the end of m's route as it

@@ -174,6 +174,8 @@ TEST(routing_functions_have_acyclic_escape_channels)
         { "torus", NULL, "5x3", "duato", 4, 2 },
         { "mesh", NULL, "4x3", "valiant", 2, 2 },
         { "torus", NULL, "4x4", "valiant", 4, 4 },
+        { "mesh", NULL, "4x3", "valiant", 3, 3 },
+        { "torus", NULL, "4x4", "valiant", 5, 5 },
         { "fattree", "16", NULL, "adaptive_up", 1, 1 },
         { "fattree", "16", NULL, "deterministic", 1, 1 },
         { "dragonfly", NULL, "1x2x3", "deterministic", 2, 2 },
@@ -393,6 +395,26 @@ TEST(free_adapt_deadlocks_and_the_worms_are_named)
 
 /* Valiant's intermediate node depends on the seed, the source and the
  * sequence number only, and the route's hops count both phases. */
+/* Valiant's two phases take VCs [0, V/2) and [V/2, V) (docs/network.md),
+ * an odd V's last one too: on a 4x4 mesh (rank = x + 4 y) from (0,0) to
+ * (3,0), first towards an intermediate (2,2), then on from it. */
+TEST(valiant_phases_split_every_vc)
+{
+    struct net_cand c[NET_MAX_CANDS];
+    for (uint32_t V = 2; V <= 5; V++) {
+        struct net *n = net_with("mesh", NULL, "4x4", "valiant", V);
+        struct net_msg m = { .src = 0, .dst = 3, .via = 10 };
+        CHECK_EQ_INT(net_route_cands(n, 0, n->nlinkp, 0, &m, c), 1);
+        CHECK_EQ_INT(c[0].lo, 0);
+        CHECK_EQ_INT(c[0].hi, (int)V / 2);
+        m.via_done = 1;
+        CHECK_EQ_INT(net_route_cands(n, 10, 0, 0, &m, c), 1);
+        CHECK_EQ_INT(c[0].lo, (int)V / 2);
+        CHECK_EQ_INT(c[0].hi, (int)V);
+        net_free(n);
+    }
+}
+
 TEST(valiant_via_is_a_function_of_seed_and_worm)
 {
     struct net *a = net_with("mesh", NULL, "8x8", "valiant", 2), *b = net_with("mesh", NULL, "8x8", "valiant", 2);
