@@ -93,6 +93,11 @@ struct net *net_core_new(const struct topo_shape *m, const struct net_params *p,
                  topo_names[m->topo], tie_names[TIE_PLUS]);
         return NULL;
     }
+    if (p->tie != TIE_PLUS && p->unidirectional) {        /* a one-way ring has one way */
+        snprintf(err, errlen, "tie = %s applies to a torus of two-way links, not one of unidirectional = 1 "
+                 "(accepted here: %s)", tie_names[p->tie], tie_names[TIE_PLUS]);
+        return NULL;
+    }
     if (m->topo == TOPO_TORUS && p->vcs < 2) {
         snprintf(err, errlen, "a torus needs at least 2 virtual channels (one per dateline class), not %u", p->vcs);
         return NULL;

@@ -398,6 +398,8 @@ routing_options_the_machine_ignores_are_refused() {
   # Valiant's one output a hop: least_used picks its emptiest VC, random what first does
   netsim_refuses --topo dragonfly --nodes 72 --set 'routing=valiant vcs=3 selection=random' -- \
     "^netsim: selection=random chooses among an adaptive routing's outputs, and routing=valiant gives one a hop \(accepted here: first, or least_used for the emptiest VC; routings of a dragonfly it changes: ugal\)"
+  netsim_refuses --topo torus --dims 4x4 --set 'unidirectional=1 tie=source-parity' -- \
+    "^netsim: tie = source-parity applies to a torus of two-way links, not one of unidirectional = 1 \(accepted here: plus\)"
   netsim_refuses --topo mesh --dims 4x2x2 --set routing=north_last -- \
     "^netsim: routing=north_last routes a 2D mesh; this mesh has 3 dimensions; for it: deterministic negative_first duato valiant free_adapt "
   # the same before a node starts, and what each is for still runs
