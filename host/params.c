@@ -396,7 +396,7 @@ void params_write(FILE *f, const struct params *p, enum topo_port pm)
 
 /* NIC memory holds two messages of msg_max (its tx and rx areas) and this
  * much beside them (its config, status and descriptor ring, with room to
- * spare: the router's layout, host/engine/engine.c layout_of). */
+ * spare: the router's layout, host/engine/engine_int.h layout_of). */
 #define NIC_MEM_SPARE_KIB 16
 
 void params_list(FILE *f)

@@ -77,7 +77,7 @@ static int comm_rank_of_node(const struct mpii_comm *c, int node)
 /* The router's bounds. It stops a node whose NIC queue, or whose arrived
  * and unreceived messages, pass held_max (net_held_max), each message
  * counting its payload and NIC_MSG_HELD_BYTES. Its queue is a fluid
- * model (host/engine/engine.c, nic_queue_check): each send adds its
+ * model (host/engine/engine.c, engine_nic_queue_check): each send adds its
  * bytes, and the queue drains at the NIC's full rate (net_nic_rate). The
  * library keeps it under a quarter of held_max. It counts what it sends,
  * an upper bound of the model, and only when that passes the bound

@@ -5,46 +5,23 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "engine.h"
+#include "engine_int.h"
 #include "out/trace.h"
 #include "params.h"
-
-/* Why the router may hold no more messages (struct engine's held_limit), in its
- * messages. */
-#define HELD_LIMIT_WHY "32 x held_max, or less as the host's memory allows: --mem-limit"
 
 #define SHM32(n, off) (*(volatile uint32_t *)((n)->shm + (off)))
 
 static struct nic_config *cfg_of(struct node *n) { return (struct nic_config *)(n->shm + NIC_CONFIG_OFF); }
 static volatile struct nic_status *status_of(struct node *n) { return (volatile struct nic_status *)(n->shm + NIC_STATUS_OFF); }
-static volatile struct nic_reply *reply_of(struct node *n) { return (volatile struct nic_reply *)(n->shm + NIC_REPLY_OFF); }
 
 /* The NIC's full injection rate, all its channels at one flit per
  * nic_cycles: *bytes every *ps. The fluid model of its queue
- * (nic_queue_check) drains at it; the node's copy of it (nic_config) lets
+ * (engine_nic_queue_check) drains at it; the node's copy of it (nic_config) lets
  * a program keep under held_max (apps/mpi/p2p.c). */
 static void nic_rate(const struct engine *r, uint64_t *bytes, uint64_t *ps)
 {
     *bytes = (uint64_t)net_nic_channels(r->net) * r->p.net.flit_bytes;
     *ps = (uint64_t)r->p.net.nic_cycles * net_cycle_ps(r->net);
-}
-
-/* A node's NIC memory layout. The router derives it from its own
- * parameters rather than reading it back from struct nic_config: the node
- * can write all of its NIC memory, the config included, and a scribbled
- * ring_off, tx_off, rx_off or size must not send the router outside it. */
-struct layout { uint32_t ring_off, ring_slots, tx_off, tx_size, rx_off, rx_size; };
-
-static struct layout layout_of(const struct engine *r, const struct node *n)
-{
-    struct layout l;
-    l.ring_off = NIC_RING_OFF;
-    l.ring_slots = 64;
-    l.rx_size = (r->p.msg_max + 4095u) & ~4095u;
-    l.rx_off = (uint32_t)n->shm_size - l.rx_size;
-    l.tx_off = (l.ring_off + l.ring_slots * (uint32_t)sizeof(struct nic_desc) + 4095u) & ~4095u;
-    l.tx_size = l.rx_off - l.tx_off;
-    return l;
 }
 
 #define OP_NAME_(name, value, text) [value] = text,
@@ -76,15 +53,13 @@ static int msg_before(const struct msg *a, const struct msg *b)
     return a->seq < b->seq;
 }
 
-static int stop(struct engine *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int heap_push(struct engine *r, struct msg *m)
+int engine_heap_push(struct engine *r, struct msg *m)
 {
     if (r->heap_len == r->heap_cap) {
         size_t cap = r->heap_cap ? 2 * r->heap_cap : 256;
         struct msg **h = realloc(r->heap, cap * sizeof *h);
         if (!h)
-            return stop(r, "out of memory for %zu messages in flight", cap);
+            return engine_stop(r, "out of memory for %zu messages in flight", cap);
         r->heap = h;
         r->heap_cap = cap;
     }
@@ -124,8 +99,9 @@ static struct msg *heap_pop(struct engine *r)
  * earliest request not yet checked. A scan of every node per event made
  * the router's cost grow with the machine; instead two tournament trees
  * hold, at each inner slot, the leaf that wins below it, and every change
- * of a node's state, bound or request goes through touch(), which replays
- * its path to the root. Ties go to the lowest rank, as the scan did. */
+ * of a node's state, bound or request goes through engine_touch(), which
+ * replays its path to the root. Ties go to the lowest rank, as the scan
+ * did. */
 static uint64_t key_of(const struct engine *r, int k, int i)
 {
     if (i < 0)
@@ -144,7 +120,7 @@ static int winner(const struct engine *r, int k, int a, int b)
     return kb < ka || (kb == ka && b < a) ? b : a;
 }
 
-static void touch(struct engine *r, const struct node *n)
+void engine_touch(struct engine *r, const struct node *n)
 {
     for (int k = 0; k < 2; k++) {
         int *w = r->win[k];
@@ -308,7 +284,7 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     reply_of(n)->seq = 0xffffffffu;      /* answers no descriptor yet */
     n->link_up = 0;
     n->state = NODE_BOOT;
-    touch(r, n);
+    engine_touch(r, n);
 }
 
 void engine_set_held_limit(struct engine *r, uint64_t bytes)
@@ -333,13 +309,11 @@ int engine_node_hello(struct engine *r, int rank)
     st->link_up = n->link_up = hello;
     n->state = NODE_RUNNING;
     n->lb = 0;
-    touch(r, n);
+    engine_touch(r, n);
     return 1;
 }
 
-static int fail(struct engine *r, struct node *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(struct engine *r, struct node *n, const char *fmt, ...)
+int engine_fail(struct engine *r, struct node *n, const char *fmt, ...)
 {
     if (r->failed_node < 0) {
         va_list ap;
@@ -350,12 +324,12 @@ static int fail(struct engine *r, struct node *n, const char *fmt, ...)
         r->failed_node = n->rank;
     }
     n->state = NODE_FAILED;
-    touch(r, n);
+    engine_touch(r, n);
     return -1;
 }
 
 /* An error that is no node's: the run stops. */
-static int stop(struct engine *r, const char *fmt, ...)
+int engine_stop(struct engine *r, const char *fmt, ...)
 {
     r->stopped = 1;
     if (!r->error[0]) {
@@ -370,7 +344,7 @@ static int stop(struct engine *r, const char *fmt, ...)
 void engine_node_failed(struct engine *r, int rank)
 {
     r->nodes[rank].state = NODE_FAILED;
-    touch(r, &r->nodes[rank]);
+    engine_touch(r, &r->nodes[rank]);
 }
 
 /* A worm that is matched at its destination in its pair's order: a
@@ -381,58 +355,16 @@ static int pair_ordered(const struct msg *m)
     return (m->kind == MSG_DATA && !m->rdv_data) || m->kind == MSG_RTS;
 }
 
-/* The engine's two lists through net_prev/net_next: the messages in the
- * network (in_net) and the rendezvous data not yet cleared (rdv_held). */
-static void list_push(struct msg **head, struct msg *m)
-{
-    m->net_prev = NULL;
-    m->net_next = *head;
-    if (*head)
-        (*head)->net_prev = m;
-    *head = m;
-}
-
-static void list_remove(struct msg **head, struct msg *m)
-{
-    if (m->net_prev)
-        m->net_prev->net_next = m->net_next;
-    else
-        *head = m->net_next;
-    if (m->net_next)
-        m->net_next->net_prev = m->net_prev;
-}
-
 /* Put m on (take it off) the list of messages in the network; a node's
  * message also joins its pair's chain (pair_order.h). */
-static void net_link(struct engine *r, struct msg *m)
+void engine_net_link(struct engine *r, struct msg *m)
 {
     if (pair_ordered(m) && pair_sent(&r->pairs, m))
-        stop(r, "out of memory for the order of the messages in flight");
+        engine_stop(r, "out of memory for the order of the messages in flight");
     list_push(&r->in_net, m);
 }
 
 static void net_unlink(struct engine *r, struct msg *m) { list_remove(&r->in_net, m); }
-
-/* The worm's fields of m's network record, to enter at t_ready or later. */
-static void worm_of(struct msg *m, uint64_t t_ready, int nic_made)
-{
-    m->nm.src = m->src;
-    m->nm.dst = m->dst;
-    m->nm.len = m->len;
-    m->nm.seq = m->seq;
-    m->nm.t_ready_ns = t_ready;
-    m->nm.nic_made = nic_made;
-    m->nm.notify_head = m->kind == MSG_FLOOD;
-    m->nm.owner = m;
-}
-
-/* Hand a worm to the network, to enter at t_ready or later. */
-static void inject_worm(struct engine *r, struct msg *m, uint64_t t_ready, int nic_made)
-{
-    worm_of(m, t_ready, nic_made);
-    net_link(r, m);
-    net_inject(r->net, &m->nm);
-}
 
 /* Hand a message to the network: it may enter after the send start-up. */
 static void inject(struct engine *r, struct msg *m)
@@ -445,12 +377,12 @@ static void inject(struct engine *r, struct msg *m)
  * tag, length, post time and the source's next number (nic_made: in the
  * NIC's own sequence, NIC_SEQ_BASE); every other field zero. NULL once
  * the run stopped for want of memory. */
-static struct msg *msg_new(struct engine *r, int kind, int src, int dst, uint32_t tag, uint32_t len, uint64_t t,
+struct msg *engine_msg_new(struct engine *r, int kind, int src, int dst, uint32_t tag, uint32_t len, uint64_t t,
                            int nic_made)
 {
     struct msg *m = malloc(sizeof *m + len);
     if (!m) {
-        stop(r, "out of memory for a message of %u bytes", len);
+        engine_stop(r, "out of memory for a message of %u bytes", len);
         return NULL;
     }
     memset(m, 0, sizeof *m);
@@ -465,23 +397,7 @@ static struct msg *msg_new(struct engine *r, int kind, int src, int dst, uint32_
     return m;
 }
 
-/* A fetch-and-increment packet from NIC src to NIC dst (hwnet.h): a
- * worm of the data network, ready at t. A reply carries the register's
- * value (8 bytes) and is the NIC's; a request is its header alone and the
- * node's, posted in its order. */
-static int inject_fi(struct engine *r, int kind, int src, int dst, uint64_t value, uint64_t t)
-{
-    int nic_made = kind == MSG_FI_REPLY;
-    struct msg *m = msg_new(r, kind, src, dst, 0, nic_made ? 8 : 0, t, nic_made);
-    if (!m)
-        return -1;
-    m->value = value;
-    r->fi_packets++;
-    inject_worm(r, m, t, nic_made);
-    return 0;
-}
-
-static void answer(struct engine *r, struct node *n, uint32_t status, const struct msg *m,
+void engine_answer(struct engine *r, struct node *n, uint32_t status, const struct msg *m,
                    uint64_t t)
 {
     if (r->desc_log)
@@ -513,30 +429,10 @@ static void answer(struct engine *r, struct node *n, uint32_t status, const stru
      * of that window can be delivered without waiting for the node to run
      * (docs/design.md, The router's synchronisation). */
     n->lb = t + (n->blk.op == NIC_OP_RECV && status == NIC_REPLY_OK ? r->p.t_recv_ns : 0);
-    touch(r, n);
+    engine_touch(r, n);
     r->progress++;
     r->notify(r->ctx, n->rank);
 }
-
-/* Answer a request of the hardware beside the data network with a value. */
-static void answer_value(struct engine *r, struct node *n, uint64_t value, uint64_t t)
-{
-    reply_of(n)->value = value;
-    answer(r, n, NIC_REPLY_OK, NULL, t);
-}
-
-/* Block node n on descriptor d until it is answered. checked: nothing
- * is to be checked at its time (struct node's blk_checked), since an
- * event answers it (the hardware, the last tail leaving, a delivery). */
-static void block_on(struct engine *r, struct node *n, const struct nic_desc *d, int checked)
-{
-    n->blk = *d;
-    n->blk_checked = checked;
-    n->state = NODE_BLOCKED;
-    touch(r, n);
-}
-
-static uint64_t held_of(const struct msg *m) { return (uint64_t)m->len + NIC_MSG_HELD_BYTES; }
 
 /* One of node n's messages is out of its NIC at t (its tail left, or the
  * NIC dropped a rendezvous' data whose receiver ended): a WAIT_SENT
@@ -546,69 +442,7 @@ static void gone(struct engine *r, struct node *n, uint64_t t)
     if (t > n->last_leave)
         n->last_leave = t;
     if (--n->unleft == 0 && n->state == NODE_BLOCKED && n->blk.op == NIC_OP_WAIT_SENT)
-        answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > n->blk.time_ns ? n->last_leave : n->blk.time_ns);
-}
-
-/* --- Rendezvous (engine.h, params eager_max) ---------------------------- */
-
-/* The data message m stays in its sender's NIC (r->rdv_held) and its
- * request-to-send enters after the send start-up, in m's place in the
- * node's and the pair's order (m's sequence number). -1, m untouched,
- * when the run stopped for want of memory. */
-static int rdv_send(struct engine *r, struct msg *m)
-{
-    struct msg *q = calloc(1, sizeof *q);
-    if (!q)
-        return stop(r, "out of memory for a request-to-send");
-    m->rdv_data = 1;
-    list_push(&r->rdv_held, m);
-    r->nodes[m->src].unleft++;              /* WAIT_SENT waits for the data's tail */
-    q->kind = MSG_RTS;
-    q->src = m->src;
-    q->dst = m->dst;
-    q->tag = m->tag;
-    q->t_post = m->t_post;
-    q->seq = m->seq;
-    q->step = m->step;
-    q->rdv = m;
-    r->rdv_messages++;
-    r->rdv_packets++;
-    inject_worm(r, q, m->t_post + r->p.t_send_ns, 0);
-    return 0;
-}
-
-/* Node n's RECV took request q at t (its receive posted, the request
- * there): its NIC sends the clear-to-send, and the RECV now waits for q's
- * data alone. The clear may enter at t, but not before the request's
- * arrival cycle has ended; its first cycle is never one the network may
- * already have run before handling an event at t (net_ceil_cycle), so it
- * does not depend on how far the network ran. */
-static void rdv_accept(struct engine *r, struct node *n, struct msg *q, uint64_t t)
-{
-    struct msg *dm = q->rdv;
-    uint64_t t0 = net_cycle_to_ns_ceil(r->net, q->nm.c_arrive);
-    int src = q->src;
-    uint32_t tag = q->tag;
-    free(q);
-    if (t < t0)
-        t = t0;
-    struct msg *c = msg_new(r, MSG_CTS, n->rank, src, tag, 0, t, 1);
-    if (!c)
-        return;
-    c->rdv = dm;
-    r->rdv_packets++;
-    n->held_in -= held_of(dm);               /* counted while its request waited (deliver) */
-    n->rdv_wait = dm;
-    n->blk_checked = 1;                      /* answered by dm's arrival */
-    touch(r, n);
-    inject_worm(r, c, c->t_post, 1);
-}
-
-/* A message's end: its bytes are no longer held. */
-static void release(struct engine *r, struct msg *m)
-{
-    r->held_total -= held_of(m);
-    free(m);
+        engine_answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > n->blk.time_ns ? n->last_leave : n->blk.time_ns);
 }
 
 /* Hand message m (already unlinked) to node n's pending RECV at time t. */
@@ -623,7 +457,7 @@ static void receive(struct engine *r, struct node *n, struct msg *m, uint64_t t)
     n->recvs++;
     n->bytes_recv += m->len;
     n->held_in -= held_of(m);
-    answer(r, n, status, m, t);
+    engine_answer(r, n, status, m, t);
     release(r, m);
 }
 
@@ -632,7 +466,7 @@ static void receive(struct engine *r, struct node *n, struct msg *m, uint64_t t)
 static void take(struct engine *r, struct node *n, struct msg *m, uint64_t t)
 {
     if (m->kind == MSG_RTS)
-        rdv_accept(r, n, m, t);
+        engine_rdv_accept(r, n, m, t);
     else
         receive(r, n, m, t);
 }
@@ -697,213 +531,11 @@ static void drop_mbox(struct engine *r, struct node *n, uint64_t t)
     n->held_in = 0;
 }
 
-/* --- Flooding in the NIC (NIC_OP_FLOOD*, seed 004) ------------------------
- *
- * A flood message is a worm between neighbours carrying its origin's
- * content. When its head reaches a NIC (network time, net_events) and it
- * is the first from its origin there, the NIC starts its copies at once,
- * with no start-up, to the ports its rule for that origin names (rules
- * installed by then in simulated time), each streaming out behind the
- * flits still coming in: the switching of the relay overlaps the
- * message's transmission, as Theorem 4 has it. A later copy from the same
- * origin is dropped, so every NIC relays every origin at most once a
- * flood, and a flood is finite whatever the rules. When the tail is in,
- * the content is kept and the message goes through the heap like any
- * other, to count towards FLOOD_WAIT in simulated-time order. A NIC holds
- * any number of floods, by tag; a tag waited for is over there. */
-
-static struct flood_rx *flood_find(struct node *n, uint32_t tag)
-{
-    for (int i = 0; i < n->nfloods; i++)
-        if (n->floods[i].tag == tag)
-            return &n->floods[i];
-    return NULL;
-}
-
-static int flood_over(const struct node *n, uint32_t tag)
-{
-    for (int i = 0; i < n->ndone; i++)
-        if (n->floods_done[i] == tag)
-            return 1;
-    return 0;
-}
-
-static uint64_t flood_bytes(const struct engine *r, uint32_t len) { return (uint64_t)r->n * (len + 2u); }
-
-/* Node n's flood of tag, begun now if new, for a message of len bytes
- * from origin (n itself, or the node whose flood reached n's NIC: the
- * node an error names); NULL once the run must stop. */
-static struct flood_rx *flood_get(struct engine *r, struct node *n, uint32_t tag, uint32_t len, int origin)
-{
-    struct flood_rx *f = flood_find(n, tag);
-    if (f) {
-        if (f->len != len) {
-            stop(r, "node %d: its flood message of tag %u has %u bytes, where node %d's of that tag has %u (at node "
-                 "%d's NIC): a flood's messages are all of one length", origin, tag, len, f->origin, f->len,
-                 n->rank);
-            return NULL;
-        }
-        return f;
-    }
-    if (r->held_total + flood_bytes(r, len) > r->held_limit) {
-        stop(r, "node %d: its flood of tag %u would make the router hold %llu bytes at node %d's NIC, more than it "
-             "may (%llu: " HELD_LIMIT_WHY "): too many floods at once", origin, tag,
-             (unsigned long long)(r->held_total + flood_bytes(r, len)), n->rank, (unsigned long long)r->held_limit);
-        return NULL;
-    }
-    struct flood_rx *a = realloc(n->floods, (size_t)(n->nfloods + 1) * sizeof *a);
-    if (!a) {
-        stop(r, "out of memory for node %d's floods", n->rank);
-        return NULL;
-    }
-    n->floods = a;
-    f = &a[n->nfloods];
-    *f = (struct flood_rx){ .tag = tag, .len = len, .origin = origin };
-    f->have = calloc((size_t)r->n, 1);
-    f->got = calloc((size_t)r->n, 1);
-    f->data = calloc((size_t)r->n * len + 1, 1);
-    if (!f->have || !f->got || !f->data) {
-        free(f->have);
-        free(f->got);
-        free(f->data);
-        stop(r, "out of memory for node %d's flood of %d x %u bytes", n->rank, r->n, len);
-        return NULL;
-    }
-    n->nfloods++;
-    r->held_total += flood_bytes(r, len);
-    return f;
-}
-
-/* A flood worm of origin's content from node src to its neighbour through
- * port p, posted at t_post and ready at t_ready; a relay (nic_made) or the
- * node's own. */
-static int flood_send(struct engine *r, int src, int p, uint32_t origin, uint32_t tag, const uint8_t *data,
-                      uint32_t len, uint64_t t_post, uint64_t t_ready, uint32_t step, int nic_made)
-{
-    int from, port, to;
-    net_link_ends(r->net, src * net_link_ports(r->net) + p, &from, &port, &to);   /* checked at FLOOD_RULES */
-    if (r->held_total + len + NIC_MSG_HELD_BYTES > r->held_limit)
-        return stop(r, "node %u: its flood of tag %u: the router would hold %llu bytes of messages and flood "
-                    "copies, more than it may (%llu: " HELD_LIMIT_WHY ")", origin, tag,
-                    (unsigned long long)(r->held_total + len + NIC_MSG_HELD_BYTES), (unsigned long long)r->held_limit);
-    struct msg *m = msg_new(r, MSG_FLOOD, src, to, tag, len, t_post, nic_made);
-    if (!m)
-        return -1;
-    m->value = origin;
-    m->step = step;
-    memcpy(m->data, data, len);
-    r->held_total += held_of(m);
-    r->messages++;
-    r->bytes += len;
-    inject_worm(r, m, t_ready, nic_made);
-    return 0;
-}
-
-/* Send node src's copies of origin's message along its rule, if the rule
- * was installed by t_ready: posted at t_post, ready to enter at t_ready (the
- * node's own flood pays the start-up of a send between the two; a relay,
- * made by the NIC as the head arrives, none). */
-static int flood_relay(struct engine *r, int src, uint32_t origin, uint32_t tag, const uint8_t *data, uint32_t len,
-                       uint64_t t_post, uint64_t t_ready, uint32_t step, int nic_made)
-{
-    if (!r->flood_rules || t_ready < r->nodes[src].flood_rules_ns)
-        return 0;                          /* no rules yet: nothing relayed */
-    uint32_t mask = r->flood_rules[(size_t)src * r->n + origin];
-    for (int p = 0; mask; p++, mask >>= 1)
-        if ((mask & 1) && flood_send(r, src, p, origin, tag, data, len, t_post, t_ready, step, nic_made))
-            return -1;
-    return 0;
-}
-
-/* Flood worms whose head reached node m->dst's NIC at cycle c_head. */
-static int flood_heads(struct engine *r, struct net_msg *heads)
-{
-    for (struct net_msg *x = heads; x; x = x->next_head) {
-        struct msg *m = x->owner;
-        struct node *n = &r->nodes[m->dst];
-        uint32_t origin = (uint32_t)m->value;
-        m->first = 0;
-        if (flood_over(n, m->tag))
-            continue;                        /* a late copy of a flood over here: dropped */
-        struct flood_rx *f = flood_get(r, n, m->tag, m->len, (int)origin);
-        if (!f)
-            return -1;
-        if (f->have[origin])
-            continue;                        /* seen: dropped */
-        f->have[origin] = 1;
-        m->first = 1;
-        uint64_t t = net_cycle_to_ns_ceil(r->net, x->c_head);
-        if (flood_relay(r, n->rank, origin, m->tag, m->data, m->len, t, t, m->step, 1))
-            return -1;
-    }
-    return 0;
-}
-
-/* A flood worm's tail reached node m->dst: the first from its origin
- * leaves its content in the NIC and goes to the heap; a copy is dropped. */
-static int flood_arrived(struct engine *r, struct msg *m)
-{
-    struct flood_rx *f = m->first ? flood_find(&r->nodes[m->dst], m->tag) : NULL;
-    if (!f) {
-        release(r, m);
-        return 0;
-    }
-    memcpy(f->data + (size_t)m->value * f->len, m->data, m->len);
-    if (heap_push(r, m)) {
-        release(r, m);
-        return -1;
-    }
-    return 0;
-}
-
-/* Answer node n's FLOOD_WAIT at t with the origins delivered by then
- * (the others' slots zero); the flood is over at this NIC. */
-static void flood_answer(struct engine *r, struct node *n, struct flood_rx *f, uint64_t t)
-{
-    struct layout l = layout_of(r, n);
-    size_t bytes = (size_t)r->n * f->len;
-    for (int o = 0; o < r->n; o++)
-        if (f->got[o])
-            memcpy(n->shm + l.rx_off + (size_t)o * f->len, f->data + (size_t)o * f->len, f->len);
-        else
-            memset(n->shm + l.rx_off + (size_t)o * f->len, 0, f->len);
-    struct msg all = { .src = n->rank, .tag = f->tag, .len = (uint32_t)bytes };   /* what the reply says */
-    reply_of(n)->value = f->count ? f->t_last : t;
-    uint32_t *d = realloc(n->floods_done, (size_t)(n->ndone + 1) * sizeof *d);
-    if (!d) {
-        stop(r, "out of memory for node %d's floods", n->rank);
-        return;
-    }
-    n->floods_done = d;
-    d[n->ndone++] = f->tag;
-    r->held_total -= flood_bytes(r, f->len);
-    free(f->have);
-    free(f->got);
-    free(f->data);
-    *f = n->floods[--n->nfloods];
-    answer(r, n, NIC_REPLY_OK, &all, t);
-}
-
-/* A flood message delivered (simulated-time order): it counts. */
-static void flood_delivered(struct engine *r, struct node *n, struct msg *m)
-{
-    struct flood_rx *f = flood_find(n, m->tag);
-    if (f) {
-        f->got[m->value] = 1;
-        f->count++;
-        f->t_last = m->t_arrive;
-        if (n->state == NODE_BLOCKED && n->blk.op == NIC_OP_FLOOD_WAIT && n->blk_checked &&
-            n->blk.tag == f->tag && f->count >= n->blk.peer)
-            flood_answer(r, n, f, m->t_arrive);
-    }
-    release(r, m);
-}
-
 static void deliver(struct engine *r, struct msg *m)
 {
     struct node *n = &r->nodes[m->dst];
     if (m->kind == MSG_FLOOD) {
-        flood_delivered(r, n, m);
+        engine_flood_delivered(r, n, m);
         return;
     }
     if (m->kind == MSG_FI_REPLY) {            /* the requester waits in FETCH_INC */
@@ -944,10 +576,10 @@ static void deliver(struct engine *r, struct msg *m)
      * in simulated-time order, so where this happens is a function of the
      * programs only. */
     if (n->held_in > r->p.held_max) {
-        fail(r, n, "%llu bytes of messages arrived%s that it has not received (payload and %u bytes a "
-             "message), more than held_max (%u bytes): it does not receive what is sent to it",
-             (unsigned long long)n->held_in, r->p.eager_max ? " (or announced by a request-to-send)" : "",
-             NIC_MSG_HELD_BYTES, r->p.held_max);
+        engine_fail(r, n, "%llu bytes of messages arrived%s that it has not received (payload and %u bytes a "
+                    "message), more than held_max (%u bytes): it does not receive what is sent to it",
+                    (unsigned long long)n->held_in, r->p.eager_max ? " (or announced by a request-to-send)" : "",
+                    NIC_MSG_HELD_BYTES, r->p.held_max);
         drop_mbox(r, n, m->t_arrive);
     }
 }
@@ -958,18 +590,18 @@ static void check(struct engine *r, struct node *n)
 {
     uint64_t t = n->blk.time_ns;
     if (n->blk.op == NIC_OP_FLOOD_WAIT) {
-        struct flood_rx *f = flood_find(n, n->blk.tag);
+        struct flood_rx *f = engine_flood_find(n, n->blk.tag);
         if (f && f->count >= n->blk.peer) {
-            flood_answer(r, n, f, t);
+            engine_flood_answer(r, n, f, t);
         } else {
             n->blk_checked = 1;              /* answered by the delivery that completes the count */
-            touch(r, n);
+            engine_touch(r, n);
         }
         return;
     }
     if (n->blk.op == NIC_OP_PROBE) {
         struct msg *m = mbox_find(n, 0);
-        answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m && m->kind == MSG_RTS ? m->rdv : m, t);
+        engine_answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m && m->kind == MSG_RTS ? m->rdv : m, t);
         return;
     }
     struct msg *m = mbox_find(n, 1);
@@ -977,7 +609,7 @@ static void check(struct engine *r, struct node *n)
         take(r, n, m, t > m->t_arrive ? t : m->t_arrive);
     else {
         n->blk_checked = 1;
-        touch(r, n);
+        engine_touch(r, n);
     }
 }
 
@@ -989,7 +621,7 @@ static int record(struct engine *r, const struct msg *m)
         size_t cap = r->log_cap ? 2 * r->log_cap : 1024;
         struct msg_record *l = realloc(r->log, cap * sizeof *l);
         if (!l)
-            return stop(r, "out of memory for the record of %zu messages", cap);
+            return engine_stop(r, "out of memory for the record of %zu messages", cap);
         r->log = l;
         r->log_cap = cap;
     }
@@ -1007,7 +639,7 @@ static int record(struct engine *r, const struct msg *m)
  * arrivals (into the heap). */
 static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg *left)
 {
-    if (flood_heads(r, net_heads(r->net)))
+    if (engine_flood_heads(r, net_heads(r->net)))
         return;
     for (struct net_msg *x = left; x; x = x->next_left) {
         int kind = ((struct msg *)x->owner)->kind;
@@ -1028,7 +660,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
                 release(r, m);
                 return;
             }
-            if (flood_arrived(r, m))
+            if (engine_flood_arrived(r, m))
                 return;
             continue;
         }
@@ -1040,7 +672,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
             uint64_t t = net_cycle_to_ns_ceil(r->net, x->c_arrive) + r->p.fi_ns;
             int src = m->src, dst = m->dst;
             free(m);
-            if (inject_fi(r, MSG_FI_REPLY, dst, src, v, t))
+            if (engine_inject_fi(r, MSG_FI_REPLY, dst, src, v, t))
                 return;
             continue;
         }
@@ -1055,7 +687,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
             continue;
         }
         if (!pair_ordered(m)) {
-            if ((m->rdv_data && record(r, m)) || heap_push(r, m)) {
+            if ((m->rdv_data && record(r, m)) || engine_heap_push(r, m)) {
                 free(m);         /* the run stops here */
                 return;
             }
@@ -1065,7 +697,7 @@ static void net_events(struct engine *r, struct net_msg *arrived, struct net_msg
         r->reordered += !d;
         for (; d; d = dn) {
             dn = d->next;
-            if ((d->kind == MSG_DATA && record(r, d)) || heap_push(r, d)) {
+            if ((d->kind == MSG_DATA && record(r, d)) || engine_heap_push(r, d)) {
                 for (; d; d = dn) {   /* the run stops here (a request's data: engine_free) */
                     dn = d->next;
                     if (d->kind == MSG_RTS)
@@ -1113,11 +745,11 @@ int engine_advance(struct engine *r)
             int rc = net_run(r->net, end, &arr, &left);
             r->progress++;           /* the network moved: the run is not hung */
             if (rc == -3)
-                return stop(r, "network deadlock at %llu ns: %s",
-                            (unsigned long long)net_cycle_to_ns(r->net, net_now(r->net)), net_run_error(r->net));
+                return engine_stop(r, "network deadlock at %llu ns: %s",
+                                   (unsigned long long)net_cycle_to_ns(r->net, net_now(r->net)), net_run_error(r->net));
             if (rc < 0)
-                return stop(r, "%s at cycle %llu (a model error; please report it)", net_run_error(r->net),
-                            (unsigned long long)net_now(r->net));
+                return engine_stop(r, "%s at cycle %llu (a model error; please report it)", net_run_error(r->net),
+                                   (unsigned long long)net_now(r->net));
             net_events(r, arr, left);
             continue;
         }
@@ -1147,7 +779,7 @@ int engine_advance(struct engine *r)
  * is counted longer than it is (docs/design.md). The model reads only the
  * node's own descriptors, so the check is exact in simulated time: the
  * same program fails at the same SEND whatever the host does. */
-static int nic_queue_check(struct engine *r, struct node *n, const struct nic_desc *d)
+int engine_nic_queue_check(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     const struct net_params *np = &r->p.net;
     unsigned channels = (unsigned)net_nic_channels(r->net);
@@ -1159,258 +791,36 @@ static int nic_queue_check(struct engine *r, struct node *n, const struct nic_de
     n->nicq_ns = d->time_ns;
     if (n->nicq_bytes <= r->p.held_max)
         return 0;
-    return fail(r, n, "SEND descriptor %u: at least %llu bytes of its messages would wait in its NIC at "
-                "%llu ns, more than held_max (%u bytes): it sends faster than its NIC injects "
-                "(%u channel%s, each a %u-byte flit every %u x %llu ps)", d->seq,
-                (unsigned long long)n->nicq_bytes, (unsigned long long)d->time_ns, r->p.held_max,
-                channels, channels == 1 ? "" : "s", np->flit_bytes, np->nic_cycles,
-                (unsigned long long)net_cycle_ps(r->net));
-}
-
-/* The flooding descriptors (nic_shm.h; "Flooding in the NIC" above). */
-static int handle_flood(struct engine *r, struct node *n, const struct nic_desc *d)
-{
-    struct layout l = layout_of(r, n);
-    const char *op = engine_op_name(d->op);
-    if (d->op != NIC_OP_FLOOD_WAIT && (d->off > l.tx_size || d->len > l.tx_size - d->off))
-        return fail(r, n, "%s descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", op, d->seq,
-                    d->off, d->len, l.tx_size);
-    if (d->op == NIC_OP_FLOOD_RULES) {
-        if (n->flood_rules_ns != SIM_INF)
-            return fail(r, n, "%s descriptor %u: its NIC has its flood rules already (they are installed once)",
-                        op, d->seq);
-        if (d->len != (uint32_t)r->n * 4)
-            return fail(r, n, "%s descriptor %u: %u bytes of rules; it takes one 32-bit port mask per node, "
-                        "%d bytes", op, d->seq, d->len, r->n * 4);
-        if (!r->flood_rules) {
-            r->flood_rules = calloc((size_t)r->n * r->n, sizeof *r->flood_rules);
-            if (!r->flood_rules)
-                return stop(r, "out of memory for the flood rules of %d nodes", r->n);
-        }
-        uint32_t *rule = r->flood_rules + (size_t)n->rank * r->n;
-        memcpy(rule, n->shm + l.tx_off + d->off, d->len);
-        int P = net_link_ports(r->net), from, port, to;
-        for (int o = 0; o < r->n; o++)
-            for (int p = 0; p < 32; p++) {
-                if (!(rule[o] >> p & 1))
-                    continue;
-                if (p >= P || !net_link_ends(r->net, n->rank * P + p, &from, &port, &to))
-                    return fail(r, n, "%s descriptor %u: the rule for origin %d names port %d, where the node has "
-                                "no link (ports 0..%d, 2 dim + (dir == -1))", op, d->seq, o, p, P - 1);
-                if (to >= r->n)
-                    return fail(r, n, "%s descriptor %u: the rule for origin %d names port %d, which leads to a "
-                                "switch: flooding in the NIC needs a direct network (mesh, torus, hypercube)", op,
-                                d->seq, o, p);
-            }
-        n->flood_rules_ns = d->time_ns;
-        n->lb = d->time_ns;
-        touch(r, n);
-        return 0;
-    }
-    if (d->op == NIC_OP_FLOOD) {
-        if (n->flood_rules_ns == SIM_INF)
-            return fail(r, n, "%s descriptor %u: its NIC has no flood rules (FLOOD_RULES first)", op, d->seq);
-        if (d->len > r->p.msg_max || (uint64_t)d->len * (uint64_t)r->n > l.rx_size)
-            return fail(r, n, "%s descriptor %u: %u bytes from each of %d nodes do not fit the %u-byte receive "
-                        "area (msg_max %u)", op, d->seq, d->len, r->n, l.rx_size, r->p.msg_max);
-        struct flood_rx *f = flood_find(n, d->tag);
-        if (flood_over(n, d->tag) || (f && f->have[n->rank]))
-            return fail(r, n, "%s descriptor %u: floods tag %u a second time; successive floods take different tags",
-                        op, d->seq, d->tag);
-        if (f && f->len != d->len)
-            return fail(r, n, "%s descriptor %u: %u bytes, where the flood of tag %u has %u", op, d->seq, d->len,
-                        d->tag, f->len);
-        if (!(f = flood_get(r, n, d->tag, d->len, n->rank)))
-            return -1;
-        f->have[n->rank] = f->got[n->rank] = 1;   /* its own: never relayed back, not counted */
-        uint8_t *own = f->data + (size_t)n->rank * d->len;
-        memcpy(own, n->shm + l.tx_off + d->off, d->len);   /* read once: what it keeps and every port sends */
-        if (flood_relay(r, n->rank, (uint32_t)n->rank, d->tag, own, d->len,
-                        d->time_ns, d->time_ns + r->p.t_send_ns, n->step, 0))
-            return -1;
-        n->sends++;
-        n->bytes_sent += d->len;
-        n->lb = d->time_ns + r->p.t_send_ns;
-        touch(r, n);
-        return 0;
-    }
-    /* NIC_OP_FLOOD_WAIT: answered once its time is reached (check) or by
-     * the delivery that completes the count, with what came by then. */
-    if (d->peer >= (uint32_t)r->n)
-        return fail(r, n, "%s descriptor %u: waits for %u messages; a flood brings at most %d", op, d->seq,
-                    d->peer, r->n - 1);
-    if (flood_over(n, d->tag))
-        return fail(r, n, "%s descriptor %u: waits on flood tag %u, which it has waited for already", op, d->seq,
-                    d->tag);
-    block_on(r, n, d, 0);
-    return 0;
-}
-
-/* The descriptors of the hardware beside the data network (hwnet.h). */
-static int handle_hw(struct engine *r, struct node *n, const struct nic_desc *d)
-{
-    char err[300];
-    const char *op = engine_op_name(d->op);
-    uint64_t t;
-    int rc;
-    switch (d->op) {
-    case NIC_OP_BARRIER_SET:
-        rc = hwnet_barrier_set(&r->hw, n->rank, d->tag, d->time_ns, err, sizeof err);
-        if (rc < 0)
-            return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
-        n->lb = d->time_ns;
-        touch(r, n);
-        if (rc == 1) {                       /* it fired: wake the nodes waiting on it */
-            t = r->hw.bar[d->tag].t_fire;
-            for (int i = 0; i < r->n; i++) {
-                struct node *w = &r->nodes[i];
-                uint64_t at;
-                if (w->state == NODE_BLOCKED && w->blk.op == NIC_OP_BARRIER_WAIT && w->blk.tag == d->tag &&
-                    hwnet_barrier_wait(&r->hw, i, d->tag, w->blk.time_ns, &at, err, sizeof err) == 1)
-                    answer_value(r, w, 0, at);
-            }
-        }
-        return 0;
-    case NIC_OP_BARRIER_WAIT:
-        rc = hwnet_barrier_wait(&r->hw, n->rank, d->tag, d->time_ns, &t, err, sizeof err);
-        if (rc < 0)
-            return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
-        block_on(r, n, d, 1);
-        if (rc == 1)
-            answer_value(r, n, 0, t);
-        return 0;
-    case NIC_OP_CTRL: {
-        int64_t v = (int64_t)((uint64_t)d->off << 32 | d->len);
-        block_on(r, n, d, 1);
-        int culprit;
-        rc = hwnet_ctrl(&r->hw, n->rank, d->tag, d->peer, v, d->time_ns, &t, &culprit, err, sizeof err);
-        if (rc == -1)
-            return fail(r, n, "%s descriptor %u: %s", op, d->seq, err);
-        if (rc < 0)
-            return fail(r, &r->nodes[culprit], "%s: %s", op, err);
-        for (int i = 0; rc == 1 && i < r->n; i++)   /* every node posted it; the failed ones stay so */
-            if (r->nodes[i].state == NODE_BLOCKED)
-                answer_value(r, &r->nodes[i], (uint64_t)r->hw.ctrl_val[i], t);
-        return 0;
-    }
-    case NIC_OP_FLOOD_RULES:
-    case NIC_OP_FLOOD:
-    case NIC_OP_FLOOD_WAIT:
-        return handle_flood(r, n, d);
-    default:                                 /* NIC_OP_FETCH_INC */
-        if (d->peer >= (uint32_t)r->n)
-            return fail(r, n, "%s descriptor %u: node %u out of range 0..%d", op, d->seq, d->peer, r->n - 1);
-        if (d->tag >= NIC_FI_REGS)
-            return fail(r, n, "%s descriptor %u: register %u out of range 0..%d", op, d->seq, d->tag,
-                        NIC_FI_REGS - 1);
-        block_on(r, n, d, 1);
-        return inject_fi(r, MSG_FI_REQUEST, n->rank, (int)d->peer, d->tag, d->time_ns);
-    }
+    return engine_fail(r, n, "SEND descriptor %u: at least %llu bytes of its messages would wait in its NIC at "
+                       "%llu ns, more than held_max (%u bytes): it sends faster than its NIC injects "
+                       "(%u channel%s, each a %u-byte flit every %u x %llu ps)", d->seq,
+                       (unsigned long long)n->nicq_bytes, (unsigned long long)d->time_ns, r->p.held_max,
+                       channels, channels == 1 ? "" : "s", np->flit_bytes, np->nic_cycles,
+                       (unsigned long long)net_cycle_ps(r->net));
 }
 
 /* A SEND or MSEND of d->len bytes whose messages the router would hold
  * (`bytes` in all): 0 if that fits the host's limit, else the node fails. */
-static int held_room(struct engine *r, struct node *n, const struct nic_desc *d, uint64_t bytes)
+int engine_held_room(struct engine *r, struct node *n, const struct nic_desc *d, uint64_t bytes)
 {
     if (r->held_total + bytes <= r->held_limit)
         return 0;
-    return fail(r, n, "%s descriptor %u: the router would hold %llu bytes of messages for all nodes, more than "
-                "it may (%llu: " HELD_LIMIT_WHY "): the nodes send faster than the network and their receivers "
-                "take them", engine_op_name(d->op), d->seq, (unsigned long long)(r->held_total + bytes),
-                (unsigned long long)r->held_limit);
+    return engine_fail(r, n, "%s descriptor %u: the router would hold %llu bytes of messages for all nodes, more than "
+                       "it may (%llu: " HELD_LIMIT_WHY "): the nodes send faster than the network and their receivers "
+                       "take them", engine_op_name(d->op), d->seq, (unsigned long long)(r->held_total + bytes),
+                       (unsigned long long)r->held_limit);
 }
 
 /* A send the node posted, of `copies` messages: counted, and the node's
  * time bound moves past its start-up. */
-static void sent(struct engine *r, struct node *n, const struct nic_desc *d, uint32_t copies)
+void engine_sent(struct engine *r, struct node *n, const struct nic_desc *d, uint32_t copies)
 {
     n->sends++;
     n->bytes_sent += d->len;
     r->messages += copies;
     r->bytes += (uint64_t)copies * d->len;
     n->lb = d->time_ns + r->p.t_send_ns;
-    touch(r, n);
-}
-
-/* NIC_OP_MSEND: one multidestination worm (net_model.h), whose copies
- * are the messages each destination receives. The router reads the node's
- * list and its payload once, into the copies; the network checks the list
- * (netdev/nic_mdw.h) before anything is counted, and a bad one fails the
- * node. Its count is checked first: the router makes at most nodes - 1
- * copies of a worm. */
-static int msend(struct engine *r, struct node *n, const struct nic_desc *d)
-{
-    struct layout l = layout_of(r, n);
-    uint32_t m = d->peer;
-    if (d->len > r->p.msg_max)
-        return fail(r, n, "MSEND descriptor %u: length %u exceeds the largest message, %u bytes",
-                    d->seq, d->len, r->p.msg_max);
-    uint64_t all = nic_msend_list_bytes(m);
-    if (d->off > l.tx_size || all > l.tx_size - d->off)
-        return fail(r, n, "MSEND descriptor %u: the list [%u, +%llu) is outside the %u-byte transmit area",
-                    d->seq, d->off, (unsigned long long)all, l.tx_size);
-    const volatile uint32_t *list = (const volatile uint32_t *)(n->shm + l.tx_off + d->off);
-    uint32_t kind = list[NIC_MSEND_KIND], pay = list[NIC_MSEND_PAY];
-    if (pay > l.tx_size || d->len > l.tx_size - pay)
-        return fail(r, n, "MSEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area",
-                    d->seq, pay, d->len, l.tx_size);
-    char err[256] = "out of memory";
-    if (m < 1 || m > (uint32_t)r->n - 1) {   /* the count before a destination is read or a copy made */
-        net_mc_check(r->net, (int)kind, n->rank, NULL, m > INT32_MAX ? INT32_MAX : (int)m, err, sizeof err);
-        return fail(r, n, "MSEND descriptor %u: %s", d->seq, err);
-    }
-    if (nic_queue_check(r, n, d) || held_room(r, n, d, (uint64_t)m * (d->len + NIC_MSG_HELD_BYTES)))
-        return -1;
-    struct msg *w = msg_new(r, MSG_MDW, n->rank, -1, d->tag,
-                            (uint32_t)(sizeof(struct net_mc) + m * sizeof(struct net_msg *)), d->time_ns, 0);
-    if (!w)
-        return -1;
-    struct net_mc *mc = (struct net_mc *)w->data;
-    *mc = (struct net_mc){ .kind = (int)kind, .ncopy = (int)m, .copy = (struct net_msg **)(mc + 1) };
-    w->len = d->len;
-    w->step = n->step;
-    w->value = m;
-    uint32_t k = 0;
-    const uint8_t *payload = n->shm + l.tx_off + pay;   /* read once, into the first copy */
-    for (; k < m; k++) {
-        uint32_t to = list[NIC_MSEND_DST + k];
-        struct msg *c = msg_new(r, MSG_DATA, n->rank, to > (uint32_t)INT32_MAX ? -1 : (int)to, d->tag, d->len,
-                                d->time_ns, 0);
-        if (!c)
-            break;
-        c->step = n->step;
-        c->mdw = w;
-        c->mdw_copy = 1;
-        c->mdw_kind = (uint8_t)kind;
-        c->worm = w->seq + 1;
-        memcpy(c->data, payload, d->len);
-        payload = c->data;
-        worm_of(c, d->time_ns + r->p.t_send_ns, 0);
-        mc->copy[k] = &c->nm;
-    }
-    w->dst = k ? mc->copy[0]->dst : -1;
-    worm_of(w, d->time_ns + r->p.t_send_ns, 0);
-    w->nm.mc = mc;
-    if (k < m || net_inject_mc(r->net, &w->nm, err, sizeof err)) {
-        for (uint32_t i = 0; i < k; i++)
-            free(mc->copy[i]->owner);
-        free(w);
-        return k < m ? -1 : fail(r, n, "MSEND descriptor %u: %s", d->seq, err);
-    }
-    net_link(r, w);
-    for (k = 0; k < m; k++) {
-        struct msg *c = mc->copy[k]->owner;
-        net_link(r, c);
-        r->held_total += held_of(c);
-    }
-    n->unleft++;
-    if (r->timeline) {
-        char dd[48];
-        snprintf(dd, sizeof dd, "to %u nodes, tag %u, %u bytes", m, d->tag, d->len);
-        trace_node(r->timeline, n->rank, "msend", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
-    }
-    sent(r, n, d, m);
-    return 0;
+    engine_touch(r, n);
 }
 
 /* SEND: the payload copied out of the transmit area into a message,
@@ -1419,25 +829,25 @@ static int send_op(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     struct layout l = layout_of(r, n);
     if (d->peer >= (uint32_t)r->n)
-        return fail(r, n, "SEND descriptor %u: destination %u out of range 0..%d", d->seq, d->peer, r->n - 1);
+        return engine_fail(r, n, "SEND descriptor %u: destination %u out of range 0..%d", d->seq, d->peer, r->n - 1);
     if (d->len > r->p.msg_max)
-        return fail(r, n, "SEND descriptor %u: length %u exceeds the largest message, %u bytes", d->seq, d->len,
-                    r->p.msg_max);
+        return engine_fail(r, n, "SEND descriptor %u: length %u exceeds the largest message, %u bytes", d->seq, d->len,
+                           r->p.msg_max);
     if (d->off > l.tx_size || d->len > l.tx_size - d->off)
-        return fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", d->seq, d->off,
-                    d->len, l.tx_size);
-    if (nic_queue_check(r, n, d))
+        return engine_fail(r, n, "SEND descriptor %u: payload [%u, +%u) outside the %u-byte transmit area", d->seq,
+                           d->off, d->len, l.tx_size);
+    if (engine_nic_queue_check(r, n, d))
         return -1;
-    if (held_room(r, n, d, (uint64_t)d->len + NIC_MSG_HELD_BYTES))
+    if (engine_held_room(r, n, d, (uint64_t)d->len + NIC_MSG_HELD_BYTES))
         return -1;
-    struct msg *m = msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
+    struct msg *m = engine_msg_new(r, MSG_DATA, n->rank, (int)d->peer, d->tag, d->len, d->time_ns, 0);
     if (!m)
         return -1;
     m->step = n->step;
     memcpy(m->data, n->shm + l.tx_off + d->off, d->len);
     r->held_total += held_of(m);
     if (r->p.eager_max && d->len > r->p.eager_max) {
-        if (rdv_send(r, m)) {
+        if (engine_rdv_send(r, m)) {
             release(r, m);
             return -1;
         }
@@ -1449,7 +859,7 @@ static int send_op(struct engine *r, struct node *n, const struct nic_desc *d)
         snprintf(dd, sizeof dd, "to %u, tag %u, %u bytes", d->peer, d->tag, d->len);
         trace_node(r->timeline, n->rank, "send", d->time_ns, d->time_ns + r->p.t_send_ns, dd);
     }
-    sent(r, n, d, 1);
+    engine_sent(r, n, d, 1);
     return 0;
 }
 
@@ -1462,16 +872,16 @@ static int record_op(struct engine *r, struct node *n, const struct nic_desc *d)
         for (unsigned k = 0; k < NIC_REC_COUNT; k++)
             snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%u %s", k ? ", " : "", k,
                      record_names[k]);
-        return fail(r, n, "RECORD descriptor %u: key %u; the keys are %s", d->seq, d->tag, keys);
+        return engine_fail(r, n, "RECORD descriptor %u: key %u; the keys are %s", d->seq, d->tag, keys);
     }
     uint64_t v = (uint64_t)d->off << 32 | d->len;
     if (v > INT64_MAX)                       /* summary.json's integers are signed 64-bit */
-        return fail(r, n, "RECORD descriptor %u: %s = %llu, beyond the largest figure, 2^63 - 1", d->seq,
-                    record_names[d->tag], (unsigned long long)v);
+        return engine_fail(r, n, "RECORD descriptor %u: %s = %llu, beyond the largest figure, 2^63 - 1", d->seq,
+                           record_names[d->tag], (unsigned long long)v);
     n->rec[d->tag] = v;
     n->rec_set |= 1u << d->tag;
     n->lb = d->time_ns;
-    touch(r, n);
+    engine_touch(r, n);
     return 0;
 }
 
@@ -1479,7 +889,7 @@ static int record_op(struct engine *r, struct node *n, const struct nic_desc *d)
 static int exit_op(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     n->state = NODE_EXITED;
-    touch(r, n);
+    engine_touch(r, n);
     n->exit_code = (int)d->tag;
     n->finish_ns = d->time_ns;
     if (d->time_ns > r->sim_end)
@@ -1493,14 +903,14 @@ static int exit_op(struct engine *r, struct node *n, const struct nic_desc *d)
 static int desc_ok(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     if (n->state == NODE_BLOCKED)
-        return fail(r, n, "posted %s (descriptor %u) while its %s was unanswered", engine_op_name(d->op), d->seq,
-                    engine_op_name(n->blk.op));
+        return engine_fail(r, n, "posted %s (descriptor %u) while its %s was unanswered", engine_op_name(d->op), d->seq,
+                           engine_op_name(n->blk.op));
     if (d->time_ns > SIM_TIME_MAX_NS)
-        return fail(r, n, "descriptor %u has time %llu ns, past the simulated-time limit of %llu ns "
-                    "(about 13 days)", d->seq, (unsigned long long)d->time_ns, SIM_TIME_MAX_NS);
+        return engine_fail(r, n, "descriptor %u has time %llu ns, past the simulated-time limit of %llu ns "
+                           "(about 13 days)", d->seq, (unsigned long long)d->time_ns, SIM_TIME_MAX_NS);
     if (d->time_ns < n->lb)
-        return fail(r, n, "descriptor %u has time %llu ns, before the node's clock (%llu ns)", d->seq,
-                    (unsigned long long)d->time_ns, (unsigned long long)n->lb);
+        return engine_fail(r, n, "descriptor %u has time %llu ns, before the node's clock (%llu ns)", d->seq,
+                           (unsigned long long)d->time_ns, (unsigned long long)n->lb);
     return 0;
 }
 
@@ -1517,8 +927,8 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_RECV:
     case NIC_OP_PROBE:
         if (d->peer != NIC_ANY && d->peer >= (uint32_t)r->n)
-            return fail(r, n, "%s descriptor %u: source %u out of range 0..%d", engine_op_name(d->op), d->seq,
-                        d->peer, r->n - 1);
+            return engine_fail(r, n, "%s descriptor %u: source %u out of range 0..%d", engine_op_name(d->op), d->seq,
+                               d->peer, r->n - 1);
         block_on(r, n, d, 0);
         return 0;
     case NIC_OP_WAIT_SENT:
@@ -1526,13 +936,13 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
             block_on(r, n, d, 1);            /* answered when its last tail leaves */
         else {
             n->blk = *d;
-            answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > d->time_ns ? n->last_leave : d->time_ns);
+            engine_answer(r, n, NIC_REPLY_OK, NULL, n->last_leave > d->time_ns ? n->last_leave : d->time_ns);
         }
         return 0;
     case NIC_OP_STEP:
         n->step = d->tag;
         n->lb = d->time_ns;
-        touch(r, n);
+        engine_touch(r, n);
         return 0;
     case NIC_OP_BARRIER_SET:
     case NIC_OP_BARRIER_WAIT:
@@ -1541,15 +951,15 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
     case NIC_OP_FLOOD_RULES:
     case NIC_OP_FLOOD:
     case NIC_OP_FLOOD_WAIT:
-        return handle_hw(r, n, d);
+        return engine_handle_hw(r, n, d);
     case NIC_OP_MSEND:
-        return msend(r, n, d);
+        return engine_msend(r, n, d);
     case NIC_OP_RECORD:
         return record_op(r, n, d);
     case NIC_OP_EXIT:
         return exit_op(r, n, d);
     default:
-        return fail(r, n, "descriptor %u has unknown operation %u", d->seq, d->op);
+        return engine_fail(r, n, "descriptor %u has unknown operation %u", d->seq, d->op);
     }
 }
 
@@ -1568,17 +978,17 @@ int engine_node_poll(struct engine *r, int rank)
     uint32_t prod = SHM32(n, NIC_PROD_OFF);
     __sync_synchronize();
     if (prod - n->cons > l.ring_slots)
-        return fail(r, n, "producer index %u is beyond the ring (consumer %u, %u slots)",
-                    prod, n->cons, l.ring_slots);
+        return engine_fail(r, n, "producer index %u is beyond the ring (consumer %u, %u slots)",
+                           prod, n->cons, l.ring_slots);
     while (n->cons != prod) {
         struct nic_desc d;
         memcpy(&d, n->shm + l.ring_off + (n->cons % l.ring_slots) * sizeof d, sizeof d);
         if (n->state == NODE_EXITED)
-            return fail(r, n, "posted %s (descriptor %u) after EXIT, which must be its last",
-                        engine_op_name(d.op), n->cons);
+            return engine_fail(r, n, "posted %s (descriptor %u) after EXIT, which must be its last",
+                               engine_op_name(d.op), n->cons);
         if (d.seq != n->cons)
-            return fail(r, n, "descriptor in slot %u has index %u, expected %u",
-                        n->cons % l.ring_slots, d.seq, n->cons);
+            return engine_fail(r, n, "descriptor in slot %u has index %u, expected %u",
+                               n->cons % l.ring_slots, d.seq, n->cons);
         if (handle(r, n, &d))
             return -1;
         n->cons++;
@@ -1590,7 +1000,7 @@ int engine_node_poll(struct engine *r, int rank)
     /* A hello before EXIT is a node that reset itself mid-run; after EXIT
      * a node may be reset (nic_shm.h). */
     if (n->state != NODE_EXITED && hello != n->link_up)
-        return fail(r, n, "restarted during the run (its NIC said hello again)");
+        return engine_fail(r, n, "restarted during the run (its NIC said hello again)");
     if (status_of(n)->want_space)
         r->notify(r->ctx, n->rank);
     return engine_advance(r);
@@ -1614,15 +1024,6 @@ int engine_deadlocked(const struct engine *r)
     return blocked > 0;
 }
 
-/* The destination of a rendezvous' data node src still holds, or -1. */
-static int rdv_held_from(const struct engine *r, int src)
-{
-    for (const struct msg *m = r->rdv_held; m; m = m->net_next)
-        if (m->src == src)
-            return m->dst;
-    return -1;
-}
-
 void engine_wait_detail(const struct engine *r, char *buf, size_t len)
 {
     size_t o = 0;
@@ -1632,13 +1033,14 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len)
         if (n->state != NODE_BLOCKED || n->blk.op == NIC_OP_RECV)
             continue;
         char what[160];
-        int held_to = n->blk.op == NIC_OP_WAIT_SENT ? rdv_held_from(r, i) : -1;
+        int held_to = n->blk.op == NIC_OP_WAIT_SENT ? engine_rdv_held_from(r, i) : -1;
         if (n->blk.op == NIC_OP_BARRIER_WAIT)
             snprintf(what, sizeof what, "waits on barrier circuit %u, which %d of %d nodes set", n->blk.tag,
                      hwnet_barrier_count(&r->hw, n->blk.tag), r->n);
         else if (n->blk.op == NIC_OP_FLOOD_WAIT)
             snprintf(what, sizeof what, "waits for %u flood messages of tag %u, %u of which came", n->blk.peer,
-                     n->blk.tag, flood_find((struct node *)n, n->blk.tag) ? flood_find((struct node *)n, n->blk.tag)->count : 0);
+                     n->blk.tag, engine_flood_find((struct node *)n, n->blk.tag) ?
+                                     engine_flood_find((struct node *)n, n->blk.tag)->count : 0);
         else if (n->blk.op == NIC_OP_CTRL)
             snprintf(what, sizeof what, "waits in a control-network operation that %d of %d nodes posted",
                      r->hw.ctrl_posted, r->n);

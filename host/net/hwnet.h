@@ -23,7 +23,7 @@
  *
  * Fetch-and-increment registers (the T3D's): NIC_FI_REGS in every NIC.
  * They live here; the request and the reply are packets of the data
- * network (engine.c), so they take its latency and contention.
+ * network (engine_hw.c), so they take its latency and contention.
  *
  * Everything here is a function of the descriptors' simulated times
  * only, never of the order the host read them in.

@@ -160,7 +160,7 @@ static int read_message(char *line, size_t lineno, const int *at, int kind_at, i
     m->nm.len = (uint32_t)v[C_LEN];
     m->nm.seq = v[C_SEQ];
     m->nm.t_ready_ns = v[C_READY];
-    m->nm.nic_made = (v[C_SEQ] & NIC_SEQ_BASE) != 0;    /* the NIC's own numbers (engine.c, msg_new) */
+    m->nm.nic_made = (v[C_SEQ] & NIC_SEQ_BASE) != 0;    /* the NIC's own numbers (engine.c, engine_msg_new) */
     m->t_post_ns = v[C_POST];
     m->t_inject_ns = v[C_INJECT];
     m->t_head_ns = v[C_HEAD];

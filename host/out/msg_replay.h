@@ -5,7 +5,7 @@
  * (seq, in post order; a worm the NIC made itself, a flood relay, from
  * NIC_SEQ_BASE), when it could enter the network (t_ready_ns), and when
  * its head entered, reached its destination and its tail arrived. The
- * network model reads nothing else of the nodes (engine.c, inject_worm).
+ * network model reads nothing else of the nodes (engine_int.h, inject_worm).
  * So the same worms handed to a network of the same machine and
  * parameters, each when the network reaches its post time, as the engine
  * hands them, cross it with the same times: the model is deterministic, a
