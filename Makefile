@@ -227,13 +227,13 @@ $(BUILD)/host-apps/%.o: %.c $(COLL_DEPS) | check-host-deps
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC)$(CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(BUILD)/host/wormsim.o $(BUILD)/host/run/checks.o $(foreach a,$(ARCHES),$($(a)_OBJS)): $(COLL_DEPS)
+$(BUILD)/host/wormsim.o $(BUILD)/host/run/options.o $(BUILD)/host/run/checks.o $(BUILD)/host/run/start.o $(BUILD)/host/run/events.o $(BUILD)/host/run/ranks.o $(BUILD)/host/run/modes.o $(foreach a,$(ARCHES),$($(a)_OBJS)): $(COLL_DEPS)
 $(UNIT_TESTS): tests/unit/sched_sim.h $(COLL_DEPS)
 
 # The run tool's own objects beyond its main: the replay of a run
 # (host/out/replay.h; SHA-256 from libcrypto) and the build's identity, which
 # host/build_info.sh rewrites only when the commit or the tree's state moves.
-WORMSIM_OBJS = $(BUILD)/host/wormsim.o $(BUILD)/host/run/options.o $(BUILD)/host/run/checks.o $(BUILD)/host/out/replay.o $(BUILD)/host/build_info.o
+WORMSIM_OBJS = $(BUILD)/host/wormsim.o $(BUILD)/host/run/options.o $(BUILD)/host/run/checks.o $(BUILD)/host/run/start.o $(BUILD)/host/run/events.o $(BUILD)/host/run/ranks.o $(BUILD)/host/run/modes.o $(BUILD)/host/out/replay.o $(BUILD)/host/build_info.o
 WORMSIM_LIBS = -lcrypto
 $(BUILD)/host/build_info.c: FORCE
 	@mkdir -p $(dir $@)

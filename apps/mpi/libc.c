@@ -101,7 +101,7 @@ int kill(pid_t pid, int sig)
         errno = EPERM;
         return -1;
     }
-    /* the line the run tool quotes as a node's last word (host/wormsim.c) */
+    /* the line the run tool quotes as a node's last word (host/run/events.c) */
     printf("MPI error: rank %d: %s: signal %d\n", net_rank(), sig == SIGABRT ? "abort" : "raise", sig);
     _exit(128 + sig);
 }

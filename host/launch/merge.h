@@ -30,7 +30,7 @@ long long merge_full_scans(void);
  * randomisation. -1 with errno if the kernel refused. */
 int merge_child(void);
 
-/* A paced start of merged nodes (wormsim.c, wait_for_merging), in bytes. */
+/* A paced start of merged nodes (run/start.c, wait_for_merging), in bytes. */
 struct merge_pace {
     unsigned long long available;    /* the host's (MemAvailable); 0: unknown */
     unsigned long long rest_whole;   /* the nodes still to start, this one included, unmerged */

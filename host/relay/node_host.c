@@ -28,7 +28,7 @@ struct hosted {
 
 /* Doorbells that bring nothing are relayed by the thousand, as one BELL
  * carrying their count, so that rank 0 names a doorbell storm as on one
- * host (wormsim.c, doorbell_storm) at one message a thousand rings. */
+ * host (run/events.c, doorbell_storm) at one message a thousand rings. */
 #define RELAY_EMPTY_BELLS 1000
 
 void node_host_error(const char *fmt, ...)
@@ -45,7 +45,7 @@ void node_host_error(const char *fmt, ...)
 /* What the node posted since the last BELL, if anything changed (or
  * always). `rung`: the node rang its doorbell. A wake-up that brought
  * nothing is counted by the rings it stands for, read from the eventfd,
- * as the router counts a local node's (wormsim.c, empty_rings): a
+ * as the router counts a local node's (run/events.c, empty_rings): a
  * wake-up that brings something leaves the count unread, so the first
  * read after one counts as one ring. The BELL carries the count when it
  * brings nothing either (link.h). */

@@ -1,5 +1,5 @@
 /* The start messages a node host holds back while merged nodes start
- * paced (node_host.c; the rule is wormsim.c's merge_pace_look): each
+ * paced (node_host.c; the rule is run/start.c's merge_pace_look): each
  * node's CONFIG, in the order they came, started from the front when the
  * rule lets it. Kept apart from the node host's events so that the queue's
  * own rules are tested alone (tests/unit/test_pace_queue.c).

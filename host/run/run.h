@@ -1,7 +1,10 @@
 /* The run tool's run: what outlives a run (struct host), one run's state
- * (struct run), and the parts of host/wormsim.c apart from its event
- * loop: the options (host/run/options.c) and the checks made before any
- * node starts (host/run/checks.c). */
+ * (struct run), and the parts of the run tool beside host/wormsim.c (a
+ * run's main, its report and the tool's main): the options
+ * (host/run/options.c), the checks made before any node starts
+ * (host/run/checks.c), the start (host/run/start.c), the events and the
+ * event loop (host/run/events.c), wormsim-mpi's ranks (host/run/ranks.c),
+ * and the modes beside a run, --serve and --replay (host/run/modes.c). */
 #ifndef RUN_RUN_H
 #define RUN_RUN_H
 #include <stdio.h>
@@ -116,6 +119,65 @@ extern const char *const default_kernel[ARCH_COUNT], *const default_template[ARC
 /* What a start of merged nodes keeps available beyond what they need
  * (wait_for_merging, check_memory). */
 #define MERGE_SLACK_MIB 1024
+
+/* epoll kinds beyond the pool's (POOL_EV_*) */
+enum { EV_SIG = 16, EV_TIMER, EV_CLIENT, EV_SERVE };
+
+/* A run, and a node host's share of one, ticks every RUN_TICK_NS:
+ * link-up kicks, lost doorbells, hangs (on_timer, host/run/events.c). */
+#define RUN_TICK_NS 5000000
+
+/* host/wormsim.c. run_main: one run, its exit status; ep_add: watch fd
+ * as event kind/id; run_free_inputs: what run_main loaded for the nodes;
+ * run_timer: the run's tick every ns nanoseconds, or none (0). */
+int run_main(struct host *h, int argc, char **argv);
+int ep_add(int ep, int fd, uint32_t kind, uint32_t id);
+void run_free_inputs(struct run *rn);
+void run_timer(struct host *h, long ns);
+
+/* host/run/start.c. make_run_dir: the run's directory (rn->dir);
+ * free_tcp_port: one for the gdbstub; gdb_announce: the gdb file and the
+ * lines that tell the user; run_spec_of: the pool's description of ISA
+ * a's nodes; node_host_pace: a node host's paced start (node_host.h);
+ * run_setup: the router, then a node from the pool for every rank. */
+int make_run_dir(struct run *rn);
+int free_tcp_port(void);
+int gdb_announce(struct run *rn, int port, const char *host);
+struct pool_spec run_spec_of(const struct run *rn, int a);
+int node_host_pace(void *ctx, int node, const void *owner, char *err, size_t errlen);
+int run_setup(struct run *rn);
+
+/* host/run/events.c. run_notify: the engine's interrupt of a node;
+ * run_fail: the run fails (its first error kept) and its loop ends;
+ * run_fail_exit: for node i's nonzero exit status; stop_nodes: every
+ * node back to the pool; end_by_signal: the run ends by signal sig;
+ * on_signals: the signals read, the one that ends (or 0); on_pool_event:
+ * the events no run has; run_loop: the run's events until it is done. */
+void run_notify(void *ctx, int rank);
+void run_fail(struct run *rn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_fail_exit(struct run *rn, int i);
+void stop_nodes(struct run *rn);
+void end_by_signal(struct run *rn, int sig, int by_client, const char *when);
+int on_signals(struct host *h, struct run *rn);
+void on_pool_event(struct host *h, uint32_t kind, uint32_t id);
+void run_loop(struct run *rn);
+
+/* host/run/ranks.c (wormsim-mpi). run_agreed: this rank reached
+ * link_agree (run_agree); hold_errors: a node host's refusals held;
+ * same_as_rank0: 1 if every rank's run is rank 0's; node_host_main: a
+ * node host's part of the run. */
+extern int run_agreed;
+void hold_errors(void);
+int run_agree(int ok);
+int same_as_rank0(const struct run *rn, int argc, char **argv);
+int node_host_main(struct run *rn);
+
+/* host/run/modes.c. serve_pool: wormsim --serve NAME; run_replay:
+ * wormsim --replay DIR; split_modes: the mode the command line chooses. */
+int serve_pool(struct host *h, const char *name);
+int run_replay(struct host *h, const char *dir);
+int split_modes(int argc, char **argv, int mpi, const char **serve_name_, const char **pool_name_,
+                const char **replay_dir_, char **rest, int *nrest_);
 
 /* host/run/options.c */
 int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out);

@@ -1,5 +1,5 @@
 /* merge_may_start: when the next node of a merged machine may start
- * (host/launch/merge.h; wormsim.c wait_for_merging paces on it). */
+ * (host/launch/merge.h; host/run/start.c wait_for_merging paces on it). */
 #include "check.h"
 #include "launch/merge.h"
 
