@@ -1,4 +1,4 @@
-/* Which machines an app runs on. The run tool (host/wormsim.c) checks an
+/* Which machines an app runs on. The run tool (host/run/checks.c) checks an
  * app's restriction, and for the collective apps its len= argument, before
  * any node starts; the node checks them again with the same function, so
  * the two can never disagree. Pure C: no node or host headers.
