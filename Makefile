@@ -172,7 +172,19 @@ NETSIM       = $(BUILD)/host/netsim
 NETSIM_SRCS  = host/net/netsim.c host/net/netsim_traffic.c host/net/netsim_engine.c host/net/netsim_replay.c
 # The user's values reach the tools through the environment, each as one
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
-export MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES TIMEOUT
+RUN_MAKE_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES TIMEOUT
+export $(RUN_MAKE_VARS)
+# make run takes those (and V, BUILD and CC, as every target does); any
+# other variable on its command line would be ignored, the run unlike the
+# one asked for (ROUTING=duato ran dimension order), so it is refused.
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+  RUN_UNKNOWN := $(filter-out $(RUN_MAKE_VARS) V BUILD CC,\
+                   $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+  ifneq ($(RUN_UNKNOWN),)
+    $(error make run takes no variable $(RUN_UNKNOWN); accepted: $(RUN_MAKE_VARS) (README); \
+      a network parameter goes in NET='key=value ...', an app's in ARGS='...')
+  endif
+endif
 RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "$$NODES"} \
                $${TOPO:+--topo "$$TOPO"} $${DIMS:+--dims "$$DIMS"} \
                $${ARGS:+--args "$$ARGS"} $${GDB:+--gdb "$$GDB"} \
