@@ -65,16 +65,18 @@ if [ -z "$OUT" ]; then OUT=$(mktemp -d /tmp/wormsim-recheck.XXXXXX); trap 'rm -r
 
 . "$HERE/experiments/sweep-cell.sh"   # KEY_COLUMNS, FIGURE_COLUMNS
 
-# The sample of one stored CSV as sweep groups, one cell each.
-sample_definition() {
-  awk -F, -v per="$PER" '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+# The sample of one stored CSV as sweep groups, one cell each; its stored
+# rows, under the CSV's header, in SAMPLE_CSV.
+sample_definition() {  # STORED_CSV SAMPLE_CSV
+  awk -F, -v per="$PER" -v sample="$2" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print > sample; next }
     $col["status"] == "ok" { n++; nodes[n] = $col["nodes"] + 0; line[n] = $0 }
     END {
       for (k = 1; k <= per && k <= n; k++) {          # the per smallest, first among equals
         best = 0
         for (i = 1; i <= n; i++) if (!used[i] && (!best || nodes[i] < nodes[best])) best = i
         used[best] = 1
+        print line[best] > sample
         split(line[best], f, ",")
         printf "[cell%d]\n", k
         printf "apps = %s\ndims = %s\nlen = %s\ntopo = %s\npreset = %s\nport_model = %s\narch = %s\n",
@@ -86,22 +88,36 @@ sample_definition() {
     }' "$1"
 }
 
-# Compare the re-runs with the stored rows of the same cells; prints each
-# difference. Returns 1 if any figure differs or a cell has no re-run.
-compare() {  # STORED_CSV RERUN_CSV
+# Compare the re-runs with the sample's stored rows, cell by cell (rows of
+# other cells, which an earlier recheck with a larger --per left in OUT, are
+# not this sample's); prints each difference, and each cell not re-run.
+# Returns 1 if any figure differs or a cell has no re-run.
+compare() {  # SAMPLE_CSV RERUN_CSV
   awk -F, -v keys="$KEY_COLUMNS" -v figs="$FIGURE_COLUMNS" '
     FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
     { nk = split(keys, K, " "); key = ""
       for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]
       nf = split(figs, F, " ")
       if (file == 1) { for (i = 1; i <= nf; i++) stored[key, F[i]] = $col[F[i]]; known[key] = 1; next }
-      if (!(key in known)) { print "  " key ": no stored row"; bad = 1; next }
+      if (!(key in known) || (key in seen)) next
+      seen[key] = 1
       for (i = 1; i <= nf; i++)
         if ($col[F[i]] != stored[key, F[i]]) {
           print "  " key ": " F[i] " is " $col[F[i]] ", stored " stored[key, F[i]]; bad = 1
         }
     }
-    END { exit bad }' "$1" "$2"
+    END { for (k in known) if (!(k in seen)) { print "  " k ": not re-run"; bad = 1 }; exit bad }' "$1" "$2"
+}
+
+# How many of the sample's cells RERUN_CSV holds (0 if it is missing).
+re_run_cells() {  # SAMPLE_CSV RERUN_CSV
+  [ -s "$2" ] || { echo 0; return; }
+  awk -F, -v keys="$KEY_COLUMNS" '
+    FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
+    { nk = split(keys, K, " "); key = ""
+      for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]
+      if (file == 1) known[key] = 1; else if ((key in known) && !(key in seen)) { seen[key] = 1; n++ } }
+    END { print n + 0 }' "$1" "$2"
 }
 
 rc=0
@@ -109,20 +125,20 @@ for name in "${NAMES[@]}"; do
   stored=$RESULTS/$name/results.csv
   mkdir -p "$OUT/$name/def" || die "cannot create $OUT/$name"
   def=$OUT/$name/def/$name.sweep
-  sample_definition "$stored" > "$def"
+  sample=$OUT/$name/def/sample.csv
+  sample_definition "$stored" "$sample" > "$def"
   cells=$(grep -c '^\[cell' "$def")
   [ "$cells" -gt 0 ] || { echo "recheck $name: no ok row to re-run"; rc=1; continue; }
   # rows an earlier recheck left in OUT are compared, not run again (by this build)
-  old=0; [ -s "$OUT/$name/results.csv" ] && old=$(( $(wc -l < "$OUT/$name/results.csv") - 1 ))
+  old=$(re_run_cells "$sample" "$OUT/$name/results.csv")
   again=""; [ "$old" -gt 0 ] && again=" ($old of them from an earlier recheck in $OUT/$name, not run again by this build: give a new --out to run them)"
   if ! "$HERE/experiments/sweep.sh" --jobs 1 -o "$OUT/$name" "$def" > "$OUT/$name/sweep.log" 2>&1; then
     echo "recheck $name: a re-run failed:"; tail -5 "$OUT/$name/sweep.log" | sed 's/^/  /'; rc=1; continue
   fi
-  ran=$(( $(wc -l < "$OUT/$name/results.csv") - 1 ))
-  if diffs=$(compare "$stored" "$OUT/$name/results.csv") && [ "$ran" = "$cells" ]; then
+  if diffs=$(compare "$sample" "$OUT/$name/results.csv"); then
     echo "recheck $name: $cells cells, every simulated figure as stored$again"
   else
-    echo "recheck $name: the current build does not reproduce the stored results ($ran of $cells cells ran$again):"
+    echo "recheck $name: the current build does not reproduce the stored results ($cells cells$again):"
     echo "$diffs"
     rc=1
   fi

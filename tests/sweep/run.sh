@@ -537,6 +537,10 @@ stored_results_are_current() {
   # the same --out again only compares what is there, and says so
   experiments/recheck.sh --out "$TMP/recheck" thakur > "$TMP/rc" 2>&1
   expect 'grep -q "^recheck thakur: 2 cells, every simulated figure as stored (2 of them from an earlier recheck in .*, not run again by this build: give a new --out to run them)$" "$TMP/rc"' "$(cat "$TMP/rc")"
+  # a smaller sample there judges its own cells (the rows of the others are not its)
+  experiments/recheck.sh --per 1 --out "$TMP/recheck" thakur > "$TMP/rc" 2>&1; RC=$?
+  expect '[ $RC = 0 ] && grep -q "^recheck thakur: 1 cells, every simulated figure as stored (1 of them from an earlier" "$TMP/rc"' \
+    "rc $RC: $(cat "$TMP/rc")"
   mkdir -p "$TMP/edited/thakur"
   awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
                     NR == 2 { $c["coll_ns"] = $c["coll_ns"] + 1; cell = $c["app"] " " $c["dims"] " " $c["len"] } 1
