@@ -174,15 +174,28 @@ NETSIM_SRCS  = host/net/netsim.c host/net/netsim_traffic.c host/net/netsim_engin
 # argument whatever it holds: recipes name them "$$VAR", never '$(VAR)'.
 RUN_MAKE_VARS = MPI APP NODES TOPO DIMS ARGS GDB PORT_MODEL PRESET NET ARCH RUNS_DIR OUTPUT TRACE MERGE_PAGES TIMEOUT
 export $(RUN_MAKE_VARS)
-# make run takes those (and V, BUILD and CC, as every target does); any
-# other variable on its command line would be ignored, the run unlike the
-# one asked for (ROUTING=duato ran dimension order), so it is refused.
-ifneq ($(filter run,$(MAKECMDGOALS)),)
-  RUN_UNKNOWN := $(filter-out $(RUN_MAKE_VARS) V BUILD CC,\
-                   $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
-  ifneq ($(RUN_UNKNOWN),)
-    $(error make run takes no variable $(RUN_UNKNOWN); accepted: $(RUN_MAKE_VARS) (README); \
-      a network parameter goes in NET='key=value ...', an app's in ARGS='...')
+# The variables each command a user types takes on its command line (and
+# V, BUILD and CC, as every target does). Any other would be ignored, the
+# command not the one asked for (make run ROUTING=duato ran dimension
+# order; make heatmap RUNDIR=... drew the latest run), so it is refused.
+TAKES_run             = $(RUN_MAKE_VARS)
+TAKES_replay          = RUN RUNS_DIR
+TAKES_net-replay      = RUN RUNS_DIR NET
+TAKES_gdb             = RUN NODE GDB GDB_ARGS RUNS_DIR
+TAKES_heatmap         = RUN RUNS_DIR METRIC OUT
+TAKES_sweep           = SWEEP JOBS SWEEP_ARGS
+TAKES_report          = SWEEP METRIC DEF
+TAKES_reproduce       = REPRODUCE JOBS SWEEP_ARGS
+TAKES_recheck         = RECHECK_ARGS
+TAKES_calibrate-delta = CALIBRATE_ARGS
+RUN_HINT              = ; a network parameter goes in NET='key=value ...', an app's in ARGS='...'
+CHECKED_GOALS := $(filter $(patsubst TAKES_%,%,$(filter TAKES_%,$(.VARIABLES))),$(MAKECMDGOALS))
+ifneq ($(CHECKED_GOALS),)
+  GOAL_TAKES := V BUILD CC $(foreach g,$(CHECKED_GOALS),$(TAKES_$(g)))
+  UNTAKEN := $(filter-out $(GOAL_TAKES),$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+  ifneq ($(UNTAKEN),)
+    $(error make $(CHECKED_GOALS) takes no variable $(UNTAKEN); accepted: $(sort $(GOAL_TAKES)) (README)$(if \
+      $(filter run,$(CHECKED_GOALS)),$(RUN_HINT)))
   endif
 endif
 RUN_VARS     = $(if $(MPI),--app mpi,$${APP:+--app "$$APP"}) $${NODES:+--nodes "$$NODES"} \

@@ -776,18 +776,24 @@ many_sets() {   # the 300th --set is applied last
 # A make variable reaches wormsim as one argument, never as shell code: the
 # run records ARGS whole, or a refusal quotes its first word "x'y" with the
 # quote in it. NODES=2 APP=hello keep the machine tiny should it run.
-# make run refuses a variable it does not take (it would ignore it, and
-# run another experiment than the one asked for), before it builds or runs.
-make_run_refuses_unknown_variables() {
+# make run, and each command a user types, refuses a variable it does not
+# take (it would ignore it, and run another experiment than the one asked
+# for, or draw another run), before it builds or runs.
+make_commands_refuse_unknown_variables() {
   local build=${WORMSIM%/host/wormsim}
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 60 make -s run BUILD="$build" NODES=2 APP=hello ROUTING=duato \
       RUNS_DIR="$TMP/uruns" > "$TMP/m" 2>&1; local rc=$?
-  expect '[ $rc = 2 ] && grep -q "make run takes no variable ROUTING; accepted: MPI APP NODES .*NET=" "$TMP/m"' \
+  expect '[ $rc = 2 ] && grep -q "make run takes no variable ROUTING; accepted: APP ARCH ARGS .*(README); a network parameter goes in NET=" "$TMP/m"' \
     "exit $rc: $(tail -3 "$TMP/m")"
   expect '[ ! -e "$TMP/uruns" ]' "a run started"
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 60 make -s -n run BUILD="$build" NODES=2 APP=hello V=0 \
       NET='routing=duato' RUNS_DIR="$TMP/uruns" > "$TMP/m" 2>&1; rc=$?
   expect '[ $rc = 0 ]' "the accepted variables refused: $(tail -3 "$TMP/m")"
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 60 make -s heatmap RUNDIR="$TMP/uruns" > "$TMP/m" 2>&1; rc=$?
+  expect '[ $rc = 2 ] && grep -q "make heatmap takes no variable RUNDIR; accepted: BUILD CC METRIC OUT RUN RUNS_DIR V (README)" "$TMP/m"' \
+    "exit $rc: $(tail -3 "$TMP/m")"
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 60 make -s -n sweep SWEEP=thakur JOBS=2 SWEEP_ARGS=--only=x > "$TMP/m" 2>&1
+  expect '[ $? = 0 ]' "make sweep's variables refused: $(tail -3 "$TMP/m")"
 }
 make_run_args_one_word() {
   local build=${WORMSIM%/host/wormsim} value="x'y ; touch $TMP/pwned ; echo 'z"
@@ -1191,7 +1197,7 @@ readme_quotes_a_build_line() {
 echo "host tool tests"
 for x in numbers_are_not_octal generated_is_what_was_offered low_load_latency_is_near_uncontended accepted_follows_offered_until_saturation same_seed_same_result \
          every_pattern_runs sweep_prints_a_curve throughput_holds_past_saturation adaptive_routings_survive_saturation burst_is_the_same_jumping_or_stepping heads_parking_at_frozen_parts_count_alike a_part_that_settles_late_is_jumped bad_input patterns_with_no_traffic_are_refused burst_sends_no_packet_to_itself no_packet_no_latency set_takes_network_keys_only header_names_the_ports netsim_names_its_routing empty_preset_is_the_built_in decimals_are_finite netsim_numbers_are_not_octal replay_needs_a_run_directory usage_lists_every_topology ignored_options_are_refused options_say_what_they_accept params_are_what_a_run_takes list_params_is_what_is_accepted help_says_what_is_accepted docs_name_the_balanced_dragonflies tools_list_the_run_tools_words nic_mem_room_is_the_one_said too_big_for_memory vector_length_names_its_elements check_only routing_options_the_machine_ignores_are_refused limits_grow_with_the_buffers preset_directory preset_not_regular preset_too_large \
-         preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_run_refuses_unknown_variables make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
+         preset_long_line long_set_list many_sets files_not_regular_are_refused messages_show_no_control_bytes unknown_app_says_what_was_meant make_commands_refuse_unknown_variables make_run_args_one_word make_vars_are_not_make_code node_flags_rebuild_objects plain_make_builds_everything \
          a_hanging_unit_test_fails_alone cycle_model_reads_no_accelerator_state build_info_marks_changed_sources heatmap_names_what_the_run_lacks heatmap_title_names_the_args heatmap_run_with_a_slash gdb_takes_no_wall_clock_limit gdb_without_a_run_says_so \
          every_algorithm_has_a_readme_row_and_a_qemu_run default_preset_is_the_built_in every_preset_names_each_key_in_its_header docs_quote_the_presets network_figures_of_the_docs readme_quotes_the_memory_estimates boards_md_names_every_template_placeholder arbitration_table_of_the_docs readme_quotes_a_build_line; do t $x $x; done
 echo "host: $pass passed, $fail failed"
