@@ -54,9 +54,8 @@ struct rma_op {
     int target;
     unsigned char *data;             /* the origin's packed data (put, accumulates; compare-and-swap: the
                                         new value, then the one compared) */
-    void *result;                    /* get, get-accumulate: where the answer goes */
-    int rcount;
-    MPI_Datatype rtype;
+    void *result;                    /* get, get-accumulate, compare-and-swap: where the answer goes, */
+    MPI_Datatype rtype;              /* unpacked as this type */
 };
 
 static struct win {
@@ -212,7 +211,7 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
         return mpii_err(w->comm, MPI_ERR_OP, "operator %d on datatype %d; accepted: a predefined operator that "
                         "applies to it, or MPI_REPLACE%s", op, tt, kind == RMA_GACC ? " or MPI_NO_OP" : "");
     int64_t len = (int64_t)tcount * mpii_type_size(tt), at = (int64_t)disp * w->units[target];
-    if (kind != RMA_GET && !(kind == RMA_GACC && op == MPI_NO_OP) && (int64_t)count * mpii_type_size(t) != len)
+    if (!(kind == RMA_GACC && op == MPI_NO_OP) && (int64_t)count * mpii_type_size(t) != len)
         return mpii_err(w->comm, MPI_ERR_TYPE, "the origin's %lld bytes against the target's %lld",
                         (long long)count * mpii_type_size(t), (long long)len);
     if (disp < 0 || at + len > w->sizes[target])
@@ -277,11 +276,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
                   RMA_GET, MPI_OP_NULL, &o);
     if (e || !o)
         return e;
-    if ((int64_t)origin_count * mpii_type_size(origin_datatype) != o->h.len)
-        return mpii_err(w->comm, MPI_ERR_TYPE, "the origin's %lld bytes against the target's %lld",
-                        (long long)origin_count * mpii_type_size(origin_datatype), (long long)o->h.len);
-    o->result = origin_addr;
-    o->rcount = origin_count;
+    o->result = origin_addr;         /* queue() checked its bytes against the target's */
     o->rtype = origin_datatype;
     w->nops++;
     return MPI_SUCCESS;
@@ -303,7 +298,6 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
         return mpii_err(w->comm, MPI_ERR_TYPE, "the result buffer's %lld bytes against the target's %lld",
                         (long long)result_count * mpii_type_size(result_datatype), (long long)o->h.len);
     o->result = result_addr;
-    o->rcount = result_count;
     o->rtype = result_datatype;
     if (op == MPI_NO_OP) {
         w->nops++;
@@ -338,7 +332,6 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     memcpy(o->data, origin_addr, len);
     memcpy(o->data + len, compare_addr, len);
     o->result = result_addr;
-    o->rcount = 1;
     o->rtype = datatype;
     w->nops++;
     return MPI_SUCCESS;
