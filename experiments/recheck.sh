@@ -88,16 +88,23 @@ sample_definition() {  # STORED_CSV SAMPLE_CSV
     }' "$1"
 }
 
+# The start of an awk program over CSVs (-v keys="$KEY_COLUMNS"): each
+# file's header names its columns (col), file counts the files, and
+# cell() is a row's cell: its KEY_COLUMNS joined by commas.
+CELL_AWK='FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
+  function cell(   i, nk, K, k) {
+    nk = split(keys, K, " ")
+    for (i = 1; i <= nk; i++) k = k (i > 1 ? "," : "") $col[K[i]]
+    return k
+  }'
+
 # Compare the re-runs with the sample's stored rows, cell by cell (rows of
 # other cells, which an earlier recheck with a larger --per left in OUT, are
 # not this sample's); prints each difference, and each cell not re-run.
 # Returns 1 if any figure differs or a cell has no re-run.
 compare() {  # SAMPLE_CSV RERUN_CSV
-  awk -F, -v keys="$KEY_COLUMNS" -v figs="$FIGURE_COLUMNS" '
-    FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
-    { nk = split(keys, K, " "); key = ""
-      for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]
-      nf = split(figs, F, " ")
+  awk -F, -v keys="$KEY_COLUMNS" -v figs="$FIGURE_COLUMNS" "$CELL_AWK"'
+    { key = cell(); nf = split(figs, F, " ")
       if (file == 1) { for (i = 1; i <= nf; i++) stored[key, F[i]] = $col[F[i]]; known[key] = 1; next }
       if (!(key in known) || (key in seen)) next
       seen[key] = 1
@@ -112,11 +119,8 @@ compare() {  # SAMPLE_CSV RERUN_CSV
 # How many of the sample's cells RERUN_CSV holds (0 if it is missing).
 re_run_cells() {  # SAMPLE_CSV RERUN_CSV
   [ -s "$2" ] || { echo 0; return; }
-  awk -F, -v keys="$KEY_COLUMNS" '
-    FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; file++; next }
-    { nk = split(keys, K, " "); key = ""
-      for (i = 1; i <= nk; i++) key = key (i > 1 ? "," : "") $col[K[i]]
-      if (file == 1) known[key] = 1; else if ((key in known) && !(key in seen)) { seen[key] = 1; n++ } }
+  awk -F, -v keys="$KEY_COLUMNS" "$CELL_AWK"'
+    { key = cell(); if (file == 1) known[key] = 1; else if ((key in known) && !(key in seen)) { seen[key] = 1; n++ } }
     END { print n + 0 }' "$1" "$2"
 }
 
