@@ -286,7 +286,14 @@ int app_hang(void)
 int app_deadlock(void)
 {
     char c;
-    net_recv((net_rank() + 1) % net_nodes(), 7, &c, 1, NULL);
+    int next = (net_rank() + 1) % net_nodes();
+    const char *wait = net_arg("wait");
+    if (wait && !strcmp(wait, "probe_any")) {
+        struct net_pattern p[2] = { { next, 7, 0 }, { NET_ANY, 8, 0 } };
+        struct net_status st;
+        net_probe_any(p, 2, &st);
+    } else
+        net_recv(next, 7, &c, 1, NULL);
     return 0;
 }
 

@@ -82,6 +82,17 @@ int net_probe(int src, int tag, struct net_status *st);
 int net_recv_masked(int src, int tag, uint32_t mask, void *buf, size_t cap, struct net_status *st);
 int net_probe_masked(int src, int tag, uint32_t mask, struct net_status *st);
 
+/* Wait, without receiving, until a message matching one of n patterns
+ * (1..NET_PROBE_ANY_MAX; each a source or NET_ANY, a tag or NET_ANY and a
+ * mask as net_probe_masked's, 0 for all bits) has arrived: the first such
+ * in arrival order, its status in st. Returns the index of the first
+ * pattern it matches. The node's clock moves on to its arrival if that is
+ * later. A wait for whichever of several receives can go on (the MPI
+ * library's progress). */
+#define NET_PROBE_ANY_MAX 64
+struct net_pattern { int src, tag; uint32_t mask; };
+int net_probe_any(const struct net_pattern *p, int n, struct net_status *st);
+
 /* Send to one node and receive from another, as one exchange step. */
 void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
                   int src, int rtag, void *rbuf, size_t rcap, struct net_status *st);

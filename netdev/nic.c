@@ -362,6 +362,43 @@ int net_probe_masked(int src, int tag, uint32_t mask, struct net_status *st)
     return found;
 }
 
+_Static_assert(NET_PROBE_ANY_MAX == NIC_PROBE_ANY_MAX, "net.h's count of PROBE_ANY patterns is the NIC's");
+
+/* The patterns go into the transmit area (nic_shm.h, NIC_OP_PROBE_ANY),
+ * free again once the router has read the descriptor, before it answers. */
+int net_probe_any(const struct net_pattern *p, int n, struct net_status *st)
+{
+    if (n < 1 || n > NET_PROBE_ANY_MAX)
+        panic("net_probe_any: %d patterns; it takes 1..%d", n, NET_PROBE_ANY_MAX);
+    for (int k = 0; k < n; k++)
+        if (p[k].src != NET_ANY && (p[k].src < 0 || p[k].src >= net_nodes()))
+            panic("net_probe_any: pattern %d's source %d out of range 0..%d", k, p[k].src, net_nodes() - 1);
+    uint64_t t = clock_now_ns();
+    uint32_t need = (uint32_t)nic_probe_any_bytes((uint32_t)n);
+    wait_space(need + 3);
+    tx_head = (tx_head + 3) & ~3u;   /* word-aligned words (tx_size is a multiple of 4) */
+    uint32_t pos = tx_head % cfg->tx_size;
+    if (pos + need > cfg->tx_size) {
+        tx_head += cfg->tx_size - pos;
+        pos = 0;
+    }
+    volatile struct nic_pattern *l = (volatile struct nic_pattern *)(shm + cfg->tx_off + pos);
+    for (int k = 0; k < n; k++) {
+        l[k].src = (uint32_t)p[k].src;
+        l[k].tag = (uint32_t)p[k].tag;
+        l[k].mask = p[k].mask;
+    }
+    tx_head += need;
+    uint32_t seq = post(NIC_OP_PROBE_ANY, t, (uint32_t)n, 0, 0, pos);
+    WAIT_UNTIL(reply->seq == seq);
+    uint64_t k = reply->value;
+    if (k >= (uint64_t)n)            /* the router's word: never trusted */
+        panic("net_probe_any: pattern %lu answered of %d", (unsigned long)k, n);
+    fill_status(st);
+    clock_set_ns(reply->time_ns > t ? reply->time_ns : t);
+    return (int)k;
+}
+
 void net_sendrecv(int dst, int stag, const void *sbuf, size_t slen,
                   int src, int rtag, void *rbuf, size_t rcap, struct net_status *st)
 {

@@ -27,7 +27,7 @@
  * Protocol. The node appends descriptors to the ring (prod counts all ever
  * posted; slot = index % ring_slots) and rings the doorbell (BAR0 0x0C,
  * peer NIC_HOST_PEER, vector 0). The router consumes them in order and
- * advances cons. A blocking descriptor (RECV, PROBE, WAIT_SENT) is answered
+ * advances cons. A blocking descriptor (RECV, PROBE, PROBE_ANY, WAIT_SENT) is answered
  * in nic_reply with the descriptor's seq and an MSI-X interrupt; the node
  * posts nothing more until the answer comes. Payload of a SEND sits at
  * tx_off + desc.off until cons passes the descriptor.
@@ -186,7 +186,16 @@ struct nic_status {
  *                 receives it as a SEND from this node
  *   RECORD        tag = enum nic_record, the value (below 2^63) in len (low
  *                 word) and off (high word); not blocking. A node's later
- *                 record of a key replaces its earlier one */
+ *                 record of a key replaces its earlier one
+ *   PROBE_ANY     peer = m patterns, 1..NIC_PROBE_ANY_MAX, at tx_off + off as
+ *                 m struct nic_pattern (nic_probe_any_bytes(m) bytes);
+ *                 blocking; answers when a message matching one of them has
+ *                 arrived (by the request's time, or when it arrives): the
+ *                 first such in arrival order, as PROBE answers it, at the
+ *                 later of the two times, reply.value = the index of the
+ *                 first pattern it matches. It takes nothing: a wait for
+ *                 whichever of several receives can go on (apps/mpi/p2p.c,
+ *                 MPI's progress rule) */
 #define NIC_OPS(X)                                 \
     X(NIC_OP_SEND,          1, "SEND")             \
     X(NIC_OP_RECV,          2, "RECV")             \
@@ -202,10 +211,17 @@ struct nic_status {
     X(NIC_OP_FLOOD,        12, "FLOOD")            \
     X(NIC_OP_FLOOD_WAIT,   13, "FLOOD_WAIT")       \
     X(NIC_OP_MSEND,        14, "MSEND")            \
-    X(NIC_OP_RECORD,       15, "RECORD")
+    X(NIC_OP_RECORD,       15, "RECORD")          \
+    X(NIC_OP_PROBE_ANY,    16, "PROBE_ANY")
 #define NIC_OP_ENUM_(name, value, text) name = value,
 enum nic_op { NIC_OPS(NIC_OP_ENUM_) NIC_OP_END };
 #undef NIC_OP_ENUM_
+
+/* A PROBE_ANY pattern, matched as a RECV's peer, tag and off: src or
+ * NIC_ANY, tag or NIC_ANY, mask the tag bits that must match (0: all). */
+struct nic_pattern { uint32_t src, tag, mask; };
+#define NIC_PROBE_ANY_MAX 64
+static inline uint64_t nic_probe_any_bytes(uint32_t m) { return (uint64_t)m * sizeof(struct nic_pattern); }
 
 /* The figures a node reports with NIC_OP_RECORD (net_record), by key:
  * results are data, not console text. The run tool writes every node's in
@@ -287,6 +303,7 @@ _Static_assert(sizeof(struct nic_reply) == 64 && offsetof(struct nic_reply, time
 _Static_assert(NIC_REPLY_OFF + sizeof(struct nic_reply) <= NIC_PROD_OFF, "nic_reply overlaps the producer index");
 _Static_assert(NIC_PROD_OFF + 64 <= NIC_CONS_OFF && NIC_CONS_OFF + 64 <= NIC_RING_OFF,
                "producer and consumer indexes each on a cache line of their own");
+_Static_assert(sizeof(struct nic_pattern) == 12, "nic_pattern layout");
 _Static_assert(sizeof(struct nic_desc) == 32 && offsetof(struct nic_desc, time_ns) == 8 &&
                offsetof(struct nic_desc, peer) == 16, "nic_desc layout");
 

@@ -232,6 +232,8 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out);
 /* Show the project's collective library communicator c instead of the
  * whole machine until mpii_view(NULL) (apps/mpi/view.c). */
 void mpii_view(const struct mpii_comm *c);
+/* Wait for a message of node with tag as a blocking receive waits (apps/mpi/p2p.c). */
+void mpii_await_node(int node, int tag);
 /* This node's number in the machine, in view or not. */
 int mpii_node(void);
 

@@ -199,6 +199,13 @@ static struct held *held_find(int node, uint32_t wire, uint32_t mask, struct hel
     return NULL;
 }
 
+/* The first held message of receives of (src, tag) on ctx; NULL if none. */
+static struct held *held_find_of(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
+{
+    return held_find(src == MPI_ANY_SOURCE ? NET_ANY : c->world[src], mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
+                     tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, NULL);
+}
+
 /* The status of a received message (node and wire tag its first
  * piece's, total bytes, got of them kept, trunc if they did not fit cap),
  * its Ssend acknowledged; the error class. */
@@ -397,7 +404,7 @@ static int first_there(const struct mpii_comm *c, uint32_t ctx, int src, int tag
     int from = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
     uint32_t w = mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag);
     uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
-    struct held *h = held_find(from, w, mask, NULL);
+    struct held *h = held_find_of(c, ctx, src, tag);
     struct net_status ns;
     if (h) {
         *node = h->node;
@@ -492,6 +499,114 @@ static void progress(void)
     mpii_sched_poke();
 }
 
+/* --- waiting in the NIC with receives pending ----------------------------
+ *
+ * MPI's progress rule (MPI-3.1 3.7.4): a receive posted is matched when its
+ * message comes, whatever its rank waits for meanwhile, so a sender in
+ * MPI_Ssend is acknowledged even while the receiver waits for something
+ * that sender does only after it. So a wait that would block in the NIC
+ * for one message while receives are pending blocks for that one or any
+ * of theirs (the NIC's PROBE_ANY, netdev/net.h), and each of theirs that
+ * comes first is taken by the earliest pending receive it matches, as
+ * progress would. */
+
+/* The NIC pattern of receives of (src, tag) on ctx. */
+static struct net_pattern pattern_of(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
+{
+    return (struct net_pattern){ src == MPI_ANY_SOURCE ? NET_ANY : c->world[src],
+                                 (int)mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
+                                 tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG };
+}
+
+/* The earliest pending receive that the MPI message (node, wire) fits,
+ * whatever its communicator; NULL if none. */
+static struct req *owner_any(int node, uint32_t wire)
+{
+    uint32_t ctx = (wire >> MPII_CTX_SHIFT) & (MPII_CTX_MAX - 1);
+    for (int i = posted_head; i >= 0; i = reqs[i].next) {
+        struct req *r = &reqs[i];
+        if (r->ctx == ctx && (r->src == MPI_ANY_SOURCE || mpii_comms[r->comm].world[r->src] == node) &&
+            (r->tag == MPI_ANY_TAG || r->tag == (int)(wire & MPII_TAG_MASK)))
+            return r;
+    }
+    return NULL;
+}
+
+/* Block until a message of `own` (a NIC pattern) is there for the caller,
+ * or the caller's pending receive `self` is complete (progress may take
+ * it), the pending receives but `self` taking theirs meanwhile. Returns at
+ * once when none is pending, the caller then blocking in its receive
+ * (which takes a held message of its own first, so none of those comes
+ * here). Each pending receive is a pattern of the wait, up to
+ * AWAIT_PATTERNS; beyond them, the last pattern is any MPI message but an
+ * acknowledgement, which the earliest pending receive it fits takes, or
+ * which is held if none does (what is held of a sender stays the front of
+ * its queue: every earlier message of it fitted a pattern of the wait, and
+ * went). It polls while a nonblocking collective runs, or while a pending
+ * receive's message is held (progress takes it). */
+#define AWAIT_PATTERNS 16       /* of NET_PROBE_ANY_MAX: building them is each wake-up's cost */
+static void await(struct net_pattern own, const struct req *self)
+{
+    struct net_pattern p[AWAIT_PATTERNS];
+    const struct mpii_comm *pc[AWAIT_PATTERNS];
+    uint32_t pctx[AWAIT_PATTERNS];
+    struct net_status ns;
+    if (posted_head < 0 && !mpii_sched_busy())
+        return;                      /* the common case: nothing else waits */
+    for (;;) {
+        int n = 1, i, held = 0, rest = 0;
+        if (self && self->state != REQ_RECV)
+            return;                  /* progress took the caller's own */
+        p[0] = own;
+        for (i = posted_head; i >= 0; i = reqs[i].next) {
+            const struct req *q = &reqs[i];
+            if (q == self)
+                continue;
+            if (held_head && held_find_of(&mpii_comms[q->comm], q->ctx, q->src, q->tag))
+                held = 1;
+            if (n == AWAIT_PATTERNS - 1) {
+                rest = 1;            /* the wildcard stands for it, and for every later one */
+                if (held_head)
+                    continue;        /* (each is looked at for a held message) */
+                break;
+            }
+            pc[n] = &mpii_comms[q->comm];
+            pctx[n] = q->ctx;
+            p[n] = pattern_of(pc[n], q->ctx, q->src, q->tag);
+            n++;
+        }
+        if (rest)
+            p[n++] = (struct net_pattern){ NET_ANY, (int)MPII_BIT_MPI, MPII_BIT_MPI | MPII_BIT_ACK };
+        if (n == 1 && !mpii_sched_busy())
+            return;
+        if (held || mpii_sched_busy()) {
+            if (net_probe_masked(own.src, own.tag, own.mask, &ns))
+                return;
+            progress();
+            continue;
+        }
+        int k = net_probe_any(p, n, &ns);
+        if (k == 0)
+            return;
+        struct req *owner = rest && k == n - 1 ? owner_any(ns.src, (uint32_t)ns.tag) :
+                            owner_of(pc[k], pctx[k], ns.src, (uint32_t)ns.tag, ~0ul);
+        struct held *h;
+        if (owner)
+            take(owner);             /* the earliest receive it fits; nothing there before it does */
+        else if (rest && k == n - 1)
+            hold_one(MPI_COMM_WORLD, ns.src, (uint32_t)ns.tag, MPII_MASK_TAG, &h);
+        else
+            progress();
+    }
+}
+
+/* A message of node with tag (the project's collectives in an MPI image,
+ * apps/mpi/view.c) is there, the pending receives taking theirs meanwhile. */
+void mpii_await_node(int node, int tag)
+{
+    await((struct net_pattern){ node, tag, 0 }, NULL);
+}
+
 /* A blocking receive of (ctx, src, tag), posted after every pending one
  * (seq), into buf; st gets its status. Returns its error class. */
 static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, unsigned long seq,
@@ -499,8 +614,11 @@ static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int
 {
     for (;;) {
         int took = 0, waiting = settle(c, ctx, src, tag, seq, &took);
-        if (!waiting && !mpii_sched_busy())
+        if (!waiting && !mpii_sched_busy()) {
+            if (!held_find_of(c, ctx, src, tag))
+                await(pattern_of(c, ctx, src, tag), NULL);
             break;                   /* nothing else can take it: block in the NIC */
+        }
         if (mpii_arrived(c, ctx, src, tag)) {
             took = 0;
             hand_over(c, ctx, src, tag, seq, &took);
@@ -521,7 +639,10 @@ static int complete_recv(struct req *q)
     while (q->state == REQ_RECV) {
         int took = 0, waiting = settle(c, q->ctx, q->src, q->tag, q->seq, &took);
         if (!waiting && !mpii_sched_busy()) {
-            take(q);                 /* nothing else can take it: block in the NIC */
+            if (!held_find_of(c, q->ctx, q->src, q->tag))
+                await(pattern_of(c, q->ctx, q->src, q->tag), q);   /* (its polling's progress may take q) */
+            if (q->state == REQ_RECV)
+                take(q);             /* nothing else can take it: block in the NIC */
             break;
         }
         if (mpii_arrived(c, q->ctx, q->src, q->tag)) {
@@ -553,8 +674,7 @@ static void wait_ack(int node, uint32_t ctx, int tag)
 {
     struct net_status ns;
     int wire = (int)(mpii_wire(ctx, tag) | MPII_BIT_ACK);
-    while (!net_probe_masked(node, wire, MPII_MASK_TAG, &ns))
-        progress();
+    await((struct net_pattern){ node, wire, MPII_MASK_TAG }, NULL);
     net_recv_masked(node, wire, MPII_MASK_TAG, NULL, 0, &ns);
 }
 

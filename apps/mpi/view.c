@@ -19,9 +19,10 @@
  * The library's other node calls go through unchanged: net_msg_max (the
  * machine's), and net_step, which marks the node's steps in steps.csv
  * whichever communicator runs them. In view or not, a receive waits as
- * a blocking MPI receive does (apps/mpi/p2p.c): while a nonblocking
- * collective runs, it progresses it until its own message has come,
- * since a peer may wait for this rank's part of it before sending. The
+ * a blocking MPI receive does (apps/mpi/p2p.c): until its own message has
+ * come, it progresses a running nonblocking collective, since a peer may
+ * wait for this rank's part of it before sending, and the pending
+ * receives take their messages, since a peer may wait in MPI_Ssend. The
  * images of the project's own apps are linked without the wrapping:
  * their code, and so their figures, are those of the whole machine. */
 #include <stdint.h>
@@ -72,15 +73,14 @@ void __wrap_net_send_multi(const int *dst, int n, int tag, const void *buf, size
     __real_net_send_multi(node, n, view_tag(tag), buf, len);
 }
 
-/* Progress the running nonblocking collectives, out of view, until a
- * message from node with tag has come. */
+/* Out of view, until a message from node with tag has come: the running
+ * nonblocking collectives progress and the pending receives take their
+ * messages meanwhile (apps/mpi/p2p.c, mpii_await_node). */
 static void progress_until(int node, int tag)
 {
     const struct mpii_comm *v = view;
-    struct net_status s;
     view = NULL;
-    while (mpii_sched_busy() && !net_probe(node, tag, &s))
-        mpii_sched_poke();
+    mpii_await_node(node, tag);
     view = v;
 }
 

@@ -231,6 +231,7 @@ void engine_free(struct engine *r)
         }
         free(n->floods);
         free(n->floods_done);
+        free(n->pats);
     }
     free(r->flood_rules);
     free(r->log);
@@ -491,11 +492,28 @@ static void drop(struct engine *r, struct msg *m, uint64_t t)
 /* A RECV or PROBE's off is the mask of the tag bits that must match, 0
  * meaning all of them (netdev/nic_shm.h): MPI's MPI_ANY_TAG within one
  * communicator (apps/mpi/) matches the communicator's bits only. */
-static int matches(const struct nic_desc *d, const struct msg *m)
+static int pattern_matches(uint32_t src, uint32_t tag, uint32_t mask, const struct msg *m)
 {
-    uint32_t mask = d->off ? d->off : 0xffffffffu;
-    return (d->peer == NIC_ANY || d->peer == (uint32_t)m->src) &&
-           (d->tag == NIC_ANY || ((d->tag ^ m->tag) & mask) == 0);
+    if (!mask)
+        mask = 0xffffffffu;
+    return (src == NIC_ANY || src == (uint32_t)m->src) && (tag == NIC_ANY || ((tag ^ m->tag) & mask) == 0);
+}
+
+/* The first of the blocked PROBE_ANY's patterns m matches; -1 if none. */
+static int pattern_of(const struct node *n, const struct msg *m)
+{
+    for (uint32_t k = 0; k < n->npats; k++)
+        if (pattern_matches(n->pats[k].src, n->pats[k].tag, n->pats[k].mask, m))
+            return (int)k;
+    return -1;
+}
+
+/* Whether m is what node n's blocking RECV, PROBE or PROBE_ANY waits for. */
+static int matches(const struct node *n, const struct msg *m)
+{
+    if (n->blk.op == NIC_OP_PROBE_ANY)
+        return pattern_of(n, m) >= 0;
+    return pattern_matches(n->blk.peer, n->blk.tag, n->blk.off, m);
 }
 
 /* The first matching message in n's mailbox (arrival order), unlinked if
@@ -504,7 +522,7 @@ static struct msg *mbox_find(struct node *n, int take)
 {
     struct msg *prev = NULL;
     for (struct msg *m = n->mbox; m; prev = m, m = m->next) {
-        if (!matches(&n->blk, m))
+        if (!matches(n, m))
             continue;
         if (take) {
             if (prev)
@@ -529,6 +547,14 @@ static void drop_mbox(struct engine *r, struct node *n, uint64_t t)
     }
     n->mbox = n->mbox_tail = NULL;
     n->held_in = 0;
+}
+
+/* Answer node n's PROBE_ANY with m, left in its mailbox, at t: m's status
+ * as PROBE gives it (a request-to-send's data), the pattern in value. */
+static void probe_answer(struct engine *r, struct node *n, const struct msg *m, uint64_t t)
+{
+    reply_of(n)->value = (uint64_t)pattern_of(n, m);
+    engine_answer(r, n, NIC_REPLY_OK, m->kind == MSG_RTS ? m->rdv : m, t);
 }
 
 static void deliver(struct engine *r, struct msg *m)
@@ -567,8 +593,12 @@ static void deliver(struct engine *r, struct msg *m)
     n->mbox_tail = m;
     n->held_in += held_of(m->kind == MSG_RTS ? m->rdv : m);   /* a request: the data it holds back */
     if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_RECV && !n->rdv_wait &&
-        matches(&n->blk, m)) {
+        matches(n, m)) {
         take(r, n, mbox_find(n, 1), m->t_arrive);
+        return;
+    }
+    if (n->state == NODE_BLOCKED && n->blk_checked && n->blk.op == NIC_OP_PROBE_ANY && matches(n, m)) {
+        probe_answer(r, n, m, m->t_arrive);   /* the first match: nothing before it matched at the check */
         return;
     }
     /* Unreceived data is bounded as a real NIC's receive memory is: a
@@ -602,6 +632,16 @@ static void check(struct engine *r, struct node *n)
     if (n->blk.op == NIC_OP_PROBE) {
         struct msg *m = mbox_find(n, 0);
         engine_answer(r, n, m ? NIC_REPLY_OK : NIC_REPLY_NONE, m && m->kind == MSG_RTS ? m->rdv : m, t);
+        return;
+    }
+    if (n->blk.op == NIC_OP_PROBE_ANY) {
+        struct msg *m = mbox_find(n, 0);
+        if (m)
+            probe_answer(r, n, m, t > m->t_arrive ? t : m->t_arrive);
+        else {
+            n->blk_checked = 1;              /* answered by the first matching delivery */
+            engine_touch(r, n);
+        }
         return;
     }
     struct msg *m = mbox_find(n, 1);
@@ -914,6 +954,30 @@ static int desc_ok(struct engine *r, struct node *n, const struct nic_desc *d)
     return 0;
 }
 
+/* A PROBE_ANY's patterns, read once from the transmit area into the node's
+ * own copy (the node may rewrite its memory while it waits), each checked. */
+static int read_patterns(struct engine *r, struct node *n, const struct nic_desc *d)
+{
+    struct layout l = layout_of(r, n);
+    uint64_t bytes = nic_probe_any_bytes(d->peer);
+    if (d->peer < 1 || d->peer > NIC_PROBE_ANY_MAX)
+        return engine_fail(r, n, "PROBE_ANY descriptor %u: %u patterns; it takes 1..%d", d->seq, d->peer,
+                           NIC_PROBE_ANY_MAX);
+    if (d->off > l.tx_size || bytes > l.tx_size - d->off)
+        return engine_fail(r, n, "PROBE_ANY descriptor %u: its %u patterns at offset %u (%llu bytes) lie outside "
+                           "the %u-byte transmit area", d->seq, d->peer, d->off, (unsigned long long)bytes,
+                           l.tx_size);
+    if (!n->pats && !(n->pats = malloc(NIC_PROBE_ANY_MAX * sizeof *n->pats)))
+        return engine_stop(r, "out of memory for a PROBE_ANY's patterns");
+    memcpy(n->pats, n->shm + l.tx_off + d->off, bytes);
+    n->npats = d->peer;
+    for (uint32_t k = 0; k < n->npats; k++)
+        if (n->pats[k].src != NIC_ANY && n->pats[k].src >= (uint32_t)r->n)
+            return engine_fail(r, n, "PROBE_ANY descriptor %u: pattern %u's source %u out of range 0..%d", d->seq, k,
+                               n->pats[k].src, r->n - 1);
+    return 0;
+}
+
 static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
 {
     if (r->desc_log)
@@ -929,6 +993,11 @@ static int handle(struct engine *r, struct node *n, const struct nic_desc *d)
         if (d->peer != NIC_ANY && d->peer >= (uint32_t)r->n)
             return engine_fail(r, n, "%s descriptor %u: source %u out of range 0..%d", engine_op_name(d->op), d->seq,
                                d->peer, r->n - 1);
+        block_on(r, n, d, 0);
+        return 0;
+    case NIC_OP_PROBE_ANY:
+        if (read_patterns(r, n, d))
+            return -1;
         block_on(r, n, d, 0);
         return 0;
     case NIC_OP_WAIT_SENT:
@@ -1030,7 +1099,7 @@ void engine_wait_detail(const struct engine *r, char *buf, size_t len)
     buf[0] = 0;
     for (int i = 0; i < r->n && o + 1 < len; i++) {
         const struct node *n = &r->nodes[i];
-        if (n->state != NODE_BLOCKED || n->blk.op == NIC_OP_RECV)
+        if (n->state != NODE_BLOCKED || n->blk.op == NIC_OP_RECV || n->blk.op == NIC_OP_PROBE_ANY)
             continue;
         char what[160];
         int held_to = n->blk.op == NIC_OP_WAIT_SENT ? engine_rdv_held_from(r, i) : -1;

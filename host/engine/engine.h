@@ -167,6 +167,8 @@ struct node {
     uint64_t rec[NIC_REC_COUNT];  /* the figures it reported (RECORD), by enum nic_record */
     uint32_t rec_set;             /* bit k: it reported key k */
     struct msg *rdv_wait;         /* the data message its RECV took by its request (rendezvous) */
+    struct nic_pattern *pats;     /* its PROBE_ANY's patterns, read once when posted (NULL until one) */
+    uint32_t npats;
 };
 
 struct engine {

@@ -44,8 +44,19 @@ static json_t *waiting_json(const struct engine *r)
             continue;
         json_t *w = json_pack("{s:i, s:s, s:I}", "node", i, "op", engine_op_name(n->blk.op),
                               "since_ns", (json_int_t)n->blk.time_ns);
-        json_object_set_new(w, "src", n->blk.peer == NIC_ANY ? json_string("any") : json_integer(n->blk.peer));
-        json_object_set_new(w, "tag", n->blk.tag == NIC_ANY ? json_string("any") : json_integer(n->blk.tag));
+        int any = n->blk.op == NIC_OP_PROBE_ANY;   /* its first pattern's, then every one */
+        uint32_t src = any ? n->pats[0].src : n->blk.peer, tag = any ? n->pats[0].tag : n->blk.tag;
+        json_object_set_new(w, "src", src == NIC_ANY ? json_string("any") : json_integer(src));
+        json_object_set_new(w, "tag", tag == NIC_ANY ? json_string("any") : json_integer(tag));
+        if (any) {
+            json_t *pl = json_array();
+            for (uint32_t k = 0; k < n->npats; k++)
+                json_array_append_new(pl, json_pack("{s:o, s:o, s:I}", "src", n->pats[k].src == NIC_ANY ?
+                                      json_string("any") : json_integer(n->pats[k].src), "tag",
+                                      n->pats[k].tag == NIC_ANY ? json_string("any") : json_integer(n->pats[k].tag),
+                                      "mask", (json_int_t)n->pats[k].mask));
+            json_object_set_new(w, "patterns", pl);
+        }
         json_array_append_new(a, w);
     }
     return a;
@@ -141,11 +152,15 @@ void results_print_waiting(const struct engine *r, FILE *f, int max_lines)
             continue;
         shown++;
         if (n->state == NODE_BLOCKED) {
-            char src[16], tag[16];
-            snprintf(src, sizeof src, n->blk.peer == NIC_ANY ? "any" : "%u", n->blk.peer);
-            snprintf(tag, sizeof tag, n->blk.tag == NIC_ANY ? "any" : "%u", n->blk.tag);
-            fprintf(f, "  node %d waits in %s(src=%s, tag=%s) since %llu ns\n", i,
-                    engine_op_name(n->blk.op), src, tag, (unsigned long long)n->blk.time_ns);
+            char src[16], tag[16], more[40] = "";
+            int any = n->blk.op == NIC_OP_PROBE_ANY;   /* its first pattern's */
+            uint32_t s = any ? n->pats[0].src : n->blk.peer, t = any ? n->pats[0].tag : n->blk.tag;
+            snprintf(src, sizeof src, s == NIC_ANY ? "any" : "%u", s);
+            snprintf(tag, sizeof tag, t == NIC_ANY ? "any" : "%u", t);
+            if (any && n->npats > 1)
+                snprintf(more, sizeof more, " or %u more patterns", n->npats - 1);
+            fprintf(f, "  node %d waits in %s(src=%s, tag=%s%s) since %llu ns\n", i,
+                    engine_op_name(n->blk.op), src, tag, more, (unsigned long long)n->blk.time_ns);
         } else if (n->state == NODE_RUNNING) {
             fprintf(f, "  node %d is running; last heard of at %llu ns\n", i, (unsigned long long)n->lb);
         } else {

@@ -53,7 +53,8 @@ static uint32_t msend_pay(const struct relay_layout *l, const struct nic_desc *d
 
 /* Region k (0 or 1) of the transmit area that descriptor d names, which
  * the router reads from its mirror (nic_shm.h): the payload [off, +len) of
- * a SEND, FLOOD_RULES or FLOOD; an MSEND's list [off, +nic_msend_list_bytes(m)),
+ * a SEND, FLOOD_RULES or FLOOD; a PROBE_ANY's patterns [off, +nic_probe_any_bytes(m));
+ * an MSEND's list [off, +nic_msend_list_bytes(m)),
  * then the payload [pay, +len) at the offset its list names (msend_pay).
  * The length (0: none); regions outside the area carry nothing, the router
  * refusing those descriptors itself (engine.c). */
@@ -67,6 +68,11 @@ static uint32_t region(const struct relay_layout *l, const struct nic_desc *d, u
             return 0;
         *off = d->off;
         return d->len;
+    case NIC_OP_PROBE_ANY:
+        if (k || !in_tx(l, d->off, nic_probe_any_bytes(d->peer)))
+            return 0;
+        *off = d->off;
+        return (uint32_t)nic_probe_any_bytes(d->peer);
     case NIC_OP_MSEND: {
         uint64_t list = nic_msend_list_bytes(d->peer);
         if (!in_tx(l, d->off, list))

@@ -11,7 +11,11 @@
  *   - MPI_SOURCE is the rank in a communicator whose ranks are permuted;
  *   - a truncated receive's error stays with that receive;
  *   - a communicator and a datatype freed while a receive of them is
- *     pending: the receive completes normally. */
+ *     pending: the receive completes normally;
+ *   - a pending receive takes its Ssend's message while its rank waits
+ *     in a collective or for another receive (MPI's progress rule), with
+ *     few or more receives pending than one NIC wait takes, messages no
+ *     receive was posted for keeping their order meanwhile. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +234,122 @@ static int blocking_beside_nonblocking(void)
     return ok;
 }
 
+/* MPI's progress rule (MPI-3.1 3.7.4): a posted receive is matched when
+ * its Ssend comes, whatever its rank waits for meanwhile.
+ *   - through a collective: rank 0's receive of 1's Ssend is pending while
+ *     rank 0 is in the barrier, which rank 1 joins only once acknowledged;
+ *   - through a wait on another receive: rank 0 waits for 1's message,
+ *     which 1 sends only after 2's message, which 2 sends only once its
+ *     Ssend to rank 0's other pending receive is acknowledged;
+ *   - the same with more receives pending (70) than one NIC wait takes. */
+static int ssend_through_collective(void)
+{
+    int x = 0, y = 41, ok = 1;
+    if (rank == 0) {
+        MPI_Request q;
+        MPI_Irecv(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &q);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        ok = x == 41;
+    } else {
+        if (rank == 1)
+            MPI_Ssend(&y, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return ok;
+}
+
+static int ssend_through_wait(int pending)
+{
+    int v = 100 + rank, ok = 1;
+    if (rank == 0) {
+        MPI_Request *q = malloc((size_t)(pending + 1) * sizeof *q);
+        int *got = calloc((size_t)pending + 1, sizeof *got);
+        MPI_Irecv(&got[0], 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &q[0]);
+        for (int k = 1; k <= pending; k++)
+            MPI_Irecv(&got[k], 1, MPI_INT, 2, 100 + k, MPI_COMM_WORLD, &q[k]);
+        MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+        MPI_Waitall(pending, q + 1, MPI_STATUSES_IGNORE);
+        ok = got[0] == 102;
+        for (int k = 1; k <= pending; k++)
+            ok &= got[k] == 102;
+        free(q);
+        free(got);
+    } else if (rank == 1) {
+        MPI_Recv(&v, 1, MPI_INT, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+        for (int k = pending; k >= 1; k--)           /* the last posted first */
+            MPI_Ssend(&v, 1, MPI_INT, 0, 100 + k, MPI_COMM_WORLD);
+        MPI_Send(&v, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+    }
+    return ok;
+}
+
+/* A wait on one of more receives than one NIC wait takes polls, and the
+ * polling's progress, which looks at every pending receive, may complete
+ * the very receive waited for: rank 0 waits for the last of 70 receives
+ * first, its message coming while the earlier ones are looked at. */
+static int many_pending_last_first(void)
+{
+    enum { N = 70 };
+    int ok = 1, got[N];
+    if (rank == 0) {
+        MPI_Request q[N];
+        for (int k = 0; k < N; k++)
+            MPI_Irecv(&got[k], 1, MPI_INT, 1, k, MPI_COMM_WORLD, &q[k]);
+        MPI_Wait(&q[N - 1], MPI_STATUS_IGNORE);
+        MPI_Waitall(N - 1, q, MPI_STATUSES_IGNORE);
+        for (int k = 0; k < N; k++)
+            ok &= got[k] == 1000 + k;
+    } else if (rank == 1) {
+        for (int k = N - 1; k >= 0; k--) {
+            volatile int spin = 0;
+            for (int i = 0; i < (k == N - 1 ? 20000 : 300); i++)   /* the first after rank 0 waits */
+                spin += i;
+            int v = 1000 + k;
+            MPI_Send(&v, 1, MPI_INT, 0, k, MPI_COMM_WORLD);
+        }
+    }
+    return ok;
+}
+
+/* Messages no receive is posted for, arriving while a rank waits with
+ * more receives pending than one NIC wait takes, are received later in
+ * the order they were sent: rank 1 sends tags 50 and 51 before the
+ * message rank 0 waits for; rank 0 then receives from 1 with any tag. */
+static int unexpected_beside_many(void)
+{
+    enum { N = 70 };
+    int ok = 1, got[N], a = 0, b = 0, v = 7;
+    if (rank == 0) {
+        MPI_Request q[N];
+        MPI_Status s1, s2;
+        for (int k = 0; k < N; k++)
+            MPI_Irecv(&got[k], 1, MPI_INT, 2, 100 + k, MPI_COMM_WORLD, &q[k]);
+        MPI_Recv(&a, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&a, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &s1);
+        MPI_Recv(&b, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &s2);
+        ok = s1.MPI_TAG == 50 && s2.MPI_TAG == 51 && a == 50 && b == 51;
+        MPI_Send(&v, 1, MPI_INT, 2, 3, MPI_COMM_WORLD);
+        MPI_Waitall(N, q, MPI_STATUSES_IGNORE);
+        for (int k = 0; k < N; k++)
+            ok &= got[k] == 100 + k;
+    } else if (rank == 1) {
+        int x = 50, y = 51;
+        MPI_Send(&x, 1, MPI_INT, 0, 50, MPI_COMM_WORLD);
+        MPI_Send(&y, 1, MPI_INT, 0, 51, MPI_COMM_WORLD);
+        MPI_Send(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+        MPI_Recv(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int k = 0; k < N; k++) {
+            int w = 100 + k;
+            MPI_Send(&w, 1, MPI_INT, 0, 100 + k, MPI_COMM_WORLD);
+        }
+    }
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -250,6 +370,11 @@ int main(int argc, char **argv)
     check("freed while pending", freed_while_pending());
     check("MPI_Waitsome takes all complete", waitsome_takes_all());
     check("sub-communicator beside Ibcast", blocking_beside_nonblocking());
+    check("Ssend through a barrier", ssend_through_collective());
+    check("Ssend through a wait", ssend_through_wait(1));
+    check("Ssend through a wait, 70 more", ssend_through_wait(70));
+    check("the last of 70 receives first", many_pending_last_first());
+    check("unexpected beside 70 pending", unexpected_beside_many());
     if (rank == 0)
         printf("progress: %s\n", fails ? "FAILED" : "all ok");
     MPI_Finalize();

@@ -692,6 +692,11 @@ deadlock() {
   # no node exited: the report also says how far the nodes had got
   expect 'grep -Eq "^  simulated time  0 ns \(the last exit\); the nodes had reached [1-9][0-9]* ns when the run stopped$" "$TMP/d"' "$(cat "$TMP/d")"
   expect '[ $((SECONDS - t0)) -lt 10 ]' "deadlock found by the wall-clock limit, not by the router"
+  # a wait for the first of several patterns is a wait too, named by its patterns
+  ws --app deadlock --nodes 4 --args wait=probe_any > "$TMP/d" 2>&1; rc=$?
+  expect '[ $rc = 1 ]'
+  expect 'grep -q "node 3 waits in PROBE_ANY(src=0, tag=7 or 1 more patterns)" "$TMP/d"' "$(cat "$TMP/d")"
+  expect '[ "$(summary ".waiting[3].patterns | tostring")" = "[{\"src\":0,\"tag\":7,\"mask\":0},{\"src\":\"any\",\"tag\":8,\"mask\":0}]" ]' "$(summary .waiting[3])"
 }
 baddesc() {  # what expected-regex
   local want=$2

@@ -36,7 +36,7 @@ args_barrier_len()         { bad_input --app barrier_tree --dims 4x4 --args 'len
 args_mcast_two_sets()      { bad_input --app mcast_umesh --topo mesh --dims 4x4 --args 'set=1,2 m=3' -- \
                                "app mcast_umesh: set= and m= seed= both choose the multicast set"; }
 args_hello_takes_none()    { bad_input --app hello --nodes 4 --args 'x=1' -- "app hello: unknown key 'x'; accepted keys: none"; }
-args_deadlock_takes_none() { bad_input --app deadlock --nodes 4 --args 'node=1' -- "app deadlock: unknown key 'node'; accepted keys: none"; }
+args_netapi_takes_none() { bad_input --app netapi --nodes 4 --args 'node=1' -- "app netapi: unknown key 'node'; accepted keys: none"; }
 
 # --list-apps prints each app's keys from the same declaration.
 args_list_apps() {
@@ -115,6 +115,6 @@ args_limits_cover_the_messages() {
 for a in args_pingpong_not_a_node args_pingpong_len_nan args_pingpong_same_node args_pingpong_len_max args_octal \
          args_crash_kind args_crash_kind_prefix args_hang_how args_baddesc_what args_unknown_and_bogus \
          args_not_key_value args_given_twice args_coll_unknown_key args_coll_corrupt_range args_barrier_len \
-         args_mcast_two_sets args_hello_takes_none args_deadlock_takes_none args_list_apps \
+         args_mcast_two_sets args_hello_takes_none args_netapi_takes_none args_list_apps \
          args_ok_pingpong args_ok_collectives args_ok_crash args_ok_baddesc args_ok_hang \
          args_commas_between_keys args_limits_cover_the_messages; do t $a $a; done

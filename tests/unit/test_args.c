@@ -243,7 +243,7 @@ TEST(words_that_are_not_key_value_or_given_twice)
               "app alltoall_pex: len is given twice (len=16 and len=32); give it once");
     CHECK_CONTAINS(check("bcast_rd", mesh4x4(), "root=1 root=1"), "root is given twice");
     CHECK_STR(check("hello", mesh4x4(), "x=1"), "app hello: unknown key 'x'; accepted keys: none");
-    CHECK_STR(check("deadlock", mesh4x4(), "node=1"), "app deadlock: unknown key 'node'; accepted keys: none");
+    CHECK_STR(check("netapi", mesh4x4(), "node=1"), "app netapi: unknown key 'node'; accepted keys: none");
     CHECK_STR(check("hello", mesh4x4(), "   "), "");
     /* a key of another operation */
     CHECK_CONTAINS(check("bcast_rd", mesh4x4(), "op=sum"), "unknown key 'op'; accepted keys: len, root, segs, set");

@@ -99,7 +99,8 @@ TEST(bell_copies_descriptors_payloads_status_and_prod)
 /* Every descriptor that names transmit-area bytes the router reads gets
  * them into the mirror: FLOOD_RULES' masks, a FLOOD's message, and an
  * MSEND's list and the payload the list names (the router reads both from
- * its mirror). An MSEND whose payload lies outside carries its list only. */
+ * its mirror), and a PROBE_ANY's patterns. An MSEND whose payload lies
+ * outside carries its list only. */
 TEST(bell_carries_flood_and_multidestination_payloads)
 {
     uint8_t *node = node_memory(), *mirror = node_memory();
@@ -114,9 +115,13 @@ TEST(bell_carries_flood_and_multidestination_payloads)
     post(node, 1, NIC_OP_FLOOD, 1000, 200);
     post(node, 2, NIC_OP_MSEND, 4000, 300);
     post(node, 3, NIC_OP_MSEND, 6000, 300);
+    struct nic_pattern pats[3] = { { 1, 2, 0 }, { NIC_ANY, 5, 0xff }, { 3, NIC_ANY, 0 } };   /* m = 3 */
+    memcpy(node + TX_OFF + 7000, pats, sizeof pats);
+    post(node, 4, NIC_OP_PROBE_ANY, 7000, 0);
     uint32_t sent = 0;
     size_t len = relay(node, mirror, &sent);
-    CHECK_EQ_U64(len, sizeof(struct nic_status) + 12 + 4 * sizeof(struct nic_desc) + 64 + 200 + 20 + 300 + 20);
+    CHECK_EQ_U64(len, sizeof(struct nic_status) + 12 + 5 * sizeof(struct nic_desc) + 64 + 200 + 20 + 300 + 20 + 36);
+    CHECK(!memcmp(mirror + TX_OFF + 7000, pats, sizeof pats));
     CHECK(!memcmp(mirror + TX_OFF + 0, node + TX_OFF + 0, 64));
     CHECK(!memcmp(mirror + TX_OFF + 1000, node + TX_OFF + 1000, 200));
     CHECK(!memcmp(mirror + TX_OFF + 4000, list, sizeof list));

@@ -762,6 +762,53 @@ TEST(probe_answers_none_or_ok_without_consuming)
     fx_done();
 }
 
+/* A PROBE_ANY of n patterns, written into the transmit area at off. */
+static uint32_t probe_any_at(int rank, uint64_t t, const struct nic_pattern *p, uint32_t n, uint32_t off)
+{
+    memcpy(F.buf[rank] + F.lay[rank].tx_off + off, p, (size_t)nic_probe_any_bytes(n));
+    return post(rank, NIC_OP_PROBE_ANY, t, n, 0, 0, off);
+}
+
+TEST(probe_any_answers_the_first_match_of_any_pattern_without_consuming)
+{
+    REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
+    struct nic_pattern two[2] = { { 0, 9, 0 }, { NIC_ANY, 0x14, 0x0f } };   /* tag 4 under the mask */
+    uint32_t s = probe_any_at(1, 500, two, 2, 0);
+    REQUIRE(poll_node(1) == 0);
+    CHECK(!answered(1, s));                           /* node 0 may still send */
+    send(0, 0, 1, 4, "0123456789", 10);               /* arrives 120 */
+    REQUIRE(poll_node(0) == 0);
+    post(0, NIC_OP_STEP, 600, 0, 1, 0, 0);
+    REQUIRE(poll_node(0) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 500, 0, 4, 10);   /* by its time: at the request's */
+    CHECK_EQ_U64(reply(1)->value, 1);
+
+    s = probe_any_at(1, 500, two, 2, 64);             /* still there */
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 500, 0, 4, 10);
+    s = recv(1, 500, 0, 4, 64);                       /* the RECV gets it */
+    REQUIRE(poll_node(1) == 0);
+    REQUIRE(answered(1, s));
+    CHECK_REPLY(1, s, NIC_REPLY_OK, 500, 0, 4, 10);
+
+    /* nothing there: answered by the first arrival of a pattern, at its time */
+    send(0, 600, 1, 5, "y", 1);                       /* arrives 711, matching neither */
+    send(0, 700, 1, 9, "x", 1);                       /* arrives after it */
+    REQUIRE(poll_node(0) == 0);
+    s = probe_any_at(1, 650, two, 2, 128);
+    REQUIRE(poll_node(1) == 0);
+    CHECK(!answered(1, s));
+    exit_node(0, 800, 0);
+    REQUIRE(answered(1, s));
+    CHECK_EQ_U64(reply(1)->status, NIC_REPLY_OK);
+    CHECK_EQ_U64(reply(1)->tag, 9);
+    CHECK_EQ_U64(reply(1)->value, 0);
+    CHECK(reply(1)->time_ns > 711);
+    fx_done();
+}
+
 TEST(wait_sent_answers_when_the_last_send_left)
 {
     REQUIRE(fx_setup("mesh", "2", NULL, 1) == 0);
@@ -907,6 +954,27 @@ TEST(bad_send_payload_outside_transmit_area)
         } else {
             EXPECT_REJECTED(2, "outside the");
         }
+        fx_done();
+    }
+}
+
+TEST(bad_probe_any)
+{
+    struct nic_pattern p[2] = { { NIC_ANY, NIC_ANY, 0 }, { 77, 0, 0 } };
+    struct { uint32_t n, off; const char *what; } cases[] = {
+        { 0, 0, "0 patterns; it takes 1..64" },
+        { NIC_PROBE_ANY_MAX + 1, 0, "65 patterns; it takes 1..64" },
+        { 1, 0xffffffffu, "outside the" },
+        { 2, 0, "pattern 1's source 77 out of range 0..3" },
+    };
+    for (int i = 0; i < 4; i++) {
+        BAD_SETUP();
+        if (cases[i].off == 0xffffffffu)
+            cases[i].off = F.lay[2].tx_size - 8;      /* 12 bytes from 8 before the end */
+        else
+            memcpy(F.buf[2] + F.lay[2].tx_off, p, sizeof p);
+        post(2, NIC_OP_PROBE_ANY, 0, cases[i].n, 0, 0, cases[i].off);
+        EXPECT_REJECTED(2, cases[i].what);
         fx_done();
     }
 }
