@@ -545,13 +545,18 @@ static struct req *owner_any(int node, uint32_t wire)
  * went). It polls while a nonblocking collective runs, or while a pending
  * receive's message is held (progress takes it). */
 #define AWAIT_PATTERNS 16       /* of NET_PROBE_ANY_MAX: building them is each wake-up's cost */
-static void await(struct net_pattern own, const struct req *self)
+/* What the caller does next: receive (so with nothing else pending, await
+ * leaves the blocking to its RECV), probe (await blocks for its message
+ * in any case), or look again at its requests (await returns as soon as a
+ * pending receive has taken a message, as well). */
+enum await_mode { AWAIT_RECV, AWAIT_PROBE, AWAIT_STEP };
+static void await(struct net_pattern own, const struct req *self, enum await_mode mode)
 {
     struct net_pattern p[AWAIT_PATTERNS];
     const struct mpii_comm *pc[AWAIT_PATTERNS];
     uint32_t pctx[AWAIT_PATTERNS];
     struct net_status ns;
-    if (posted_head < 0 && !mpii_sched_busy())
+    if (mode == AWAIT_RECV && posted_head < 0 && !mpii_sched_busy())
         return;                      /* the common case: nothing else waits */
     for (;;) {
         int n = 1, i, held = 0, rest = 0;
@@ -577,12 +582,14 @@ static void await(struct net_pattern own, const struct req *self)
         }
         if (rest)
             p[n++] = (struct net_pattern){ NET_ANY, (int)MPII_BIT_MPI, MPII_BIT_MPI | MPII_BIT_ACK };
-        if (n == 1 && !mpii_sched_busy())
+        if (n == 1 && !mpii_sched_busy() && mode == AWAIT_RECV)
             return;
         if (held || mpii_sched_busy()) {
             if (net_probe_masked(own.src, own.tag, own.mask, &ns))
                 return;
             progress();
+            if (mode == AWAIT_STEP)
+                return;
             continue;
         }
         int k = net_probe_any(p, n, &ns);
@@ -597,6 +604,8 @@ static void await(struct net_pattern own, const struct req *self)
             hold_one(MPI_COMM_WORLD, ns.src, (uint32_t)ns.tag, MPII_MASK_TAG, &h);
         else
             progress();
+        if (mode == AWAIT_STEP)
+            return;
     }
 }
 
@@ -604,7 +613,7 @@ static void await(struct net_pattern own, const struct req *self)
  * apps/mpi/view.c) is there, the pending receives taking theirs meanwhile. */
 void mpii_await_node(int node, int tag)
 {
-    await((struct net_pattern){ node, tag, 0 }, NULL);
+    await((struct net_pattern){ node, tag, 0 }, NULL, AWAIT_RECV);
 }
 
 /* A blocking receive of (ctx, src, tag), posted after every pending one
@@ -616,7 +625,7 @@ static int receive(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int
         int took = 0, waiting = settle(c, ctx, src, tag, seq, &took);
         if (!waiting && !mpii_sched_busy()) {
             if (!held_find_of(c, ctx, src, tag))
-                await(pattern_of(c, ctx, src, tag), NULL);
+                await(pattern_of(c, ctx, src, tag), NULL, AWAIT_RECV);
             break;                   /* nothing else can take it: block in the NIC */
         }
         if (mpii_arrived(c, ctx, src, tag)) {
@@ -640,7 +649,7 @@ static int complete_recv(struct req *q)
         int took = 0, waiting = settle(c, q->ctx, q->src, q->tag, q->seq, &took);
         if (!waiting && !mpii_sched_busy()) {
             if (!held_find_of(c, q->ctx, q->src, q->tag))
-                await(pattern_of(c, q->ctx, q->src, q->tag), q);   /* (its polling's progress may take q) */
+                await(pattern_of(c, q->ctx, q->src, q->tag), q, AWAIT_RECV);   /* (its polling's progress may take q) */
             if (q->state == REQ_RECV)
                 take(q);             /* nothing else can take it: block in the NIC */
             break;
@@ -674,7 +683,7 @@ static void wait_ack(int node, uint32_t ctx, int tag)
 {
     struct net_status ns;
     int wire = (int)(mpii_wire(ctx, tag) | MPII_BIT_ACK);
-    await((struct net_pattern){ node, wire, MPII_MASK_TAG }, NULL);
+    await((struct net_pattern){ node, wire, MPII_MASK_TAG }, NULL, AWAIT_RECV);
     net_recv_masked(node, wire, MPII_MASK_TAG, NULL, 0, &ns);
 }
 
@@ -1217,13 +1226,43 @@ static int testany(int count, MPI_Request requests[], int *index, int *flag, MPI
     return MPI_SUCCESS;
 }
 
-/* Polls: each round probes every pending receive at the node's present
- * time; the polling's own instructions move the clock on. */
+/* The first active request of requests[] when every active one is a
+ * receive (a persistent one's started receive too); NULL otherwise. */
+static struct req *all_receives(int count, const MPI_Request requests[])
+{
+    struct req *first = NULL;
+    for (int i = 0; i < count; i++) {
+        struct req *q = req_of(requests[i]);
+        if (q && q->state == REQ_PERSIST) {
+            if (q->inner == MPI_REQUEST_NULL)
+                continue;            /* inactive */
+            q = &reqs[q->inner - 1];
+        }
+        if (!q)
+            continue;
+        if (q->state != REQ_RECV)
+            return NULL;
+        if (!first)
+            first = q;
+    }
+    return first;
+}
+
+/* Until one completes: when every active request is a receive, each round
+ * blocks in the NIC until one of their messages (or another pending
+ * receive's) has come (await); else it polls, each round probing every
+ * pending receive at the node's present time, the polling's own
+ * instructions moving the clock on. */
 static int waitany(int count, MPI_Request requests[], int *index, MPI_Status *st)
 {
     int flag = 0, e;
-    while (!(e = testany(count, requests, index, &flag, st)) && !flag)
-        progress();
+    while (!(e = testany(count, requests, index, &flag, st)) && !flag) {
+        struct req *q = mpii_sched_busy() ? NULL : all_receives(count, requests);
+        if (q)
+            await(pattern_of(&mpii_comms[q->comm], q->ctx, q->src, q->tag), q, AWAIT_STEP);
+        else
+            progress();
+    }
     return e;
 }
 
@@ -1524,7 +1563,7 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *st, 
             break;                   /* taken out of the NIC by an earlier probe */
         if ((*flag = net_probe_masked(node, (int)wire, mask, &ns)) || !block)
             break;
-        progress();
+        await((struct net_pattern){ node, (int)wire, mask }, NULL, AWAIT_PROBE);
     }
     if (h) {
         *flag = 1;
@@ -1649,7 +1688,7 @@ static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
             *st = PROC_NULL_STATUS;
         return MPI_SUCCESS;
     }
-    for (;;) {                       /* as receive() waits, but polling */
+    for (;;) {                       /* as receive() waits, but taking nothing */
         int took = 0, waiting = settle(c, c->ctx, source, tag, next_seq, &took);
         if (mpii_arrived(c, c->ctx, source, tag)) {
             took = 0;
@@ -1661,7 +1700,7 @@ static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
             *flag = 0;
             return MPI_SUCCESS;
         }
-        progress();
+        await(pattern_of(c, c->ctx, source, tag), NULL, AWAIT_PROBE);   /* then an earlier receive may take it */
     }
     int slot = 0;
     while (slot < nmatched && matched[slot].h)
