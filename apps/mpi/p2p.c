@@ -600,9 +600,10 @@ static void await(struct net_pattern own, const struct req *self, enum await_mod
         struct held *h;
         if (owner)
             take(owner);             /* the earliest receive it fits; nothing there before it does */
-        else if (rest && k == n - 1)
-            hold_one(MPI_COMM_WORLD, ns.src, (uint32_t)ns.tag, MPII_MASK_TAG, &h);
-        else
+        else if (rest && k == n - 1) {
+            if (hold_one(MPI_COMM_WORLD, ns.src, (uint32_t)ns.tag, MPII_MASK_TAG, &h))
+                return;              /* no memory (an error the program's handler saw): wait as before */
+        } else
             progress();
         if (mode == AWAIT_STEP)
             return;
