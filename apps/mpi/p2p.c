@@ -199,11 +199,19 @@ static struct held *held_find(int node, uint32_t wire, uint32_t mask, struct hel
     return NULL;
 }
 
+/* The NIC pattern of receives of (src, tag) on ctx. */
+static struct net_pattern pattern_of(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
+{
+    return (struct net_pattern){ src == MPI_ANY_SOURCE ? NET_ANY : c->world[src],
+                                 (int)mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
+                                 tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG };
+}
+
 /* The first held message of receives of (src, tag) on ctx; NULL if none. */
 static struct held *held_find_of(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
 {
-    return held_find(src == MPI_ANY_SOURCE ? NET_ANY : c->world[src], mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
-                     tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG, NULL);
+    struct net_pattern p = pattern_of(c, ctx, src, tag);
+    return held_find(p.src, (uint32_t)p.tag, p.mask, NULL);
 }
 
 /* The status of a received message (node and wire tag its first
@@ -404,7 +412,7 @@ static int first_there(const struct mpii_comm *c, uint32_t ctx, int src, int tag
     int from = src == MPI_ANY_SOURCE ? NET_ANY : c->world[src];
     uint32_t w = mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag);
     uint32_t mask = tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG;
-    struct held *h = held_find_of(c, ctx, src, tag);
+    struct held *h = held_find(from, w, mask, NULL);
     struct net_status ns;
     if (h) {
         *node = h->node;
@@ -509,14 +517,6 @@ static void progress(void)
  * of theirs (the NIC's PROBE_ANY, netdev/net.h), and each of theirs that
  * comes first is taken by the earliest pending receive it matches, as
  * progress would. */
-
-/* The NIC pattern of receives of (src, tag) on ctx. */
-static struct net_pattern pattern_of(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
-{
-    return (struct net_pattern){ src == MPI_ANY_SOURCE ? NET_ANY : c->world[src],
-                                 (int)mpii_wire(ctx, tag == MPI_ANY_TAG ? 0 : tag),
-                                 tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG };
-}
 
 /* The earliest pending receive that the MPI message (node, wire) fits,
  * whatever its communicator; NULL if none. */

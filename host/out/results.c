@@ -35,6 +35,9 @@ static const char *state_name(enum node_state s)
     return n[s];
 }
 
+/* A source or tag of a waiting node: the number, or "any". */
+static json_t *id_json(uint32_t v) { return v == NIC_ANY ? json_string("any") : json_integer(v); }
+
 static json_t *waiting_json(const struct engine *r)
 {
     json_t *a = json_array();
@@ -46,15 +49,13 @@ static json_t *waiting_json(const struct engine *r)
                               "since_ns", (json_int_t)n->blk.time_ns);
         int any = n->blk.op == NIC_OP_PROBE_ANY;   /* its first pattern's, then every one */
         uint32_t src = any ? n->pats[0].src : n->blk.peer, tag = any ? n->pats[0].tag : n->blk.tag;
-        json_object_set_new(w, "src", src == NIC_ANY ? json_string("any") : json_integer(src));
-        json_object_set_new(w, "tag", tag == NIC_ANY ? json_string("any") : json_integer(tag));
+        json_object_set_new(w, "src", id_json(src));
+        json_object_set_new(w, "tag", id_json(tag));
         if (any) {
             json_t *pl = json_array();
             for (uint32_t k = 0; k < n->npats; k++)
-                json_array_append_new(pl, json_pack("{s:o, s:o, s:I}", "src", n->pats[k].src == NIC_ANY ?
-                                      json_string("any") : json_integer(n->pats[k].src), "tag",
-                                      n->pats[k].tag == NIC_ANY ? json_string("any") : json_integer(n->pats[k].tag),
-                                      "mask", (json_int_t)n->pats[k].mask));
+                json_array_append_new(pl, json_pack("{s:o, s:o, s:I}", "src", id_json(n->pats[k].src), "tag",
+                                                    id_json(n->pats[k].tag), "mask", (json_int_t)n->pats[k].mask));
             json_object_set_new(w, "patterns", pl);
         }
         json_array_append_new(a, w);
