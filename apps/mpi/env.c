@@ -25,6 +25,8 @@ static const char *const class_names[] = {
     [MPI_ERR_INFO] = "MPI_ERR_INFO", [MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY",
     [MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE", [MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY",
     [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM", [MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL",
+    [MPI_ERR_LOCKTYPE] = "MPI_ERR_LOCKTYPE", [MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH",
+    [MPI_ERR_RMA_FLAVOR] = "MPI_ERR_RMA_FLAVOR",
 };
 
 int (*mpii_at_finalize)(void);

@@ -76,7 +76,7 @@ unsigned sleep(unsigned s)
 }
 
 /* One processor a node; pages of 4 KiB (the MMU-less node has none, but
- * programs align buffers to them). */
+ * programs align buffers to them: sysconf and getpagesize say so). */
 long sysconf(int name)
 {
     switch (name) {
@@ -85,6 +85,11 @@ long sysconf(int name)
     case _SC_CLK_TCK: return 1000000000;
     default: errno = EINVAL; return -1;
     }
+}
+
+int getpagesize(void)
+{
+    return 4096;
 }
 
 /* abort() raises SIGABRT through kill(getpid(), sig): the node ends,

@@ -49,6 +49,7 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 #define MPII_TAG_CREATE 16384
 
 #define MPII_MAX_COMMS 64
+#define MPII_MAX_WINS  16            /* windows at once (apps/mpi/win.c) */
 /* A Cartesian topology (apps/mpi/topo.c). */
 #define MPII_MAX_DIMS 16
 struct mpii_cart {
@@ -241,6 +242,25 @@ int mpii_node(void);
  * communicator's. Return an MPI error class. */
 int mpii_send(struct mpii_comm *c, uint32_t ctx, const void *buf, size_t len, int dest, int tag, int sync);
 int mpii_recv(struct mpii_comm *c, uint32_t ctx, void *buf, size_t cap, int src, int tag, MPI_Status *st);
+/* The NIC pattern of receives of (src, tag) on ctx (MPI_ANY_SOURCE and
+ * MPI_ANY_TAG taken); block until a message of it is there, taking none,
+ * as a blocking receive waits (the pending receives and the windows'
+ * requests served meanwhile). */
+struct net_pattern;
+void mpii_pattern(struct net_pattern *p, const struct mpii_comm *c, uint32_t ctx, int src, int tag);
+void mpii_await_pattern(const struct net_pattern *p);
+
+/* The windows' requests (apps/mpi/win_sync.c), served by their target
+ * whenever it waits in the library: mpii_win_patterns writes up to room
+ * NIC patterns of them, with the window each is of in which[]; 0 while
+ * one is being served (its own waits serve no other). mpii_win_serve
+ * serves window which's requests that are there; mpii_win_serve_all
+ * every window's; mpii_win_live: whether a window may have requests. */
+int mpii_win_patterns(struct net_pattern *p, int *which, int room);
+void mpii_win_serve(int which);
+void mpii_win_serve_all(void);
+extern int mpii_win_count, mpii_win_serving;   /* windows made and not freed; in a request's service */
+static inline int mpii_win_live(void) { return mpii_win_count && !mpii_win_serving; }
 
 /* Nonblocking collectives (apps/mpi/icoll.c): a schedule of sends,
  * receives and local steps in rounds, progressed by Test and Wait and by

@@ -207,6 +207,11 @@ static struct net_pattern pattern_of(const struct mpii_comm *c, uint32_t ctx, in
                                  tag == MPI_ANY_TAG ? MPII_MASK_ANYTAG : MPII_MASK_TAG };
 }
 
+void mpii_pattern(struct net_pattern *p, const struct mpii_comm *c, uint32_t ctx, int src, int tag)
+{
+    *p = pattern_of(c, ctx, src, tag);
+}
+
 /* The first held message of receives of (src, tag) on ctx; NULL if none. */
 static struct held *held_find_of(const struct mpii_comm *c, uint32_t ctx, int src, int tag)
 {
@@ -505,6 +510,8 @@ static void progress(void)
             next = q->next;
     }
     mpii_sched_poke();
+    if (mpii_win_live())
+        mpii_win_serve_all();
 }
 
 /* --- waiting in the NIC with receives pending ----------------------------
@@ -543,7 +550,9 @@ static struct req *owner_any(int node, uint32_t wire)
  * which is held if none does (what is held of a sender stays the front of
  * its queue: every earlier message of it fitted a pattern of the wait, and
  * went). It polls while a nonblocking collective runs, or while a pending
- * receive's message is held (progress takes it). */
+ * receive's message is held (progress takes it). The windows' requests
+ * (apps/mpi/win_sync.c) are patterns of the wait too, after its own,
+ * served as they come. */
 #define AWAIT_PATTERNS 16       /* of NET_PROBE_ANY_MAX: building them is each wake-up's cost */
 /* What the caller does next: receive (so with nothing else pending, await
  * leaves the blocking to its RECV), probe (await blocks for its message
@@ -552,24 +561,27 @@ static struct req *owner_any(int node, uint32_t wire)
 enum await_mode { AWAIT_RECV, AWAIT_PROBE, AWAIT_STEP };
 static void await(struct net_pattern own, const struct req *self, enum await_mode mode)
 {
-    struct net_pattern p[AWAIT_PATTERNS];
-    const struct mpii_comm *pc[AWAIT_PATTERNS];
-    uint32_t pctx[AWAIT_PATTERNS];
+    struct net_pattern p[MPII_MAX_WINS + AWAIT_PATTERNS];
+    const struct mpii_comm *pc[MPII_MAX_WINS + AWAIT_PATTERNS];
+    uint32_t pctx[MPII_MAX_WINS + AWAIT_PATTERNS];
+    int which[MPII_MAX_WINS + AWAIT_PATTERNS];
     struct net_status ns;
-    if (mode == AWAIT_RECV && posted_head < 0 && !mpii_sched_busy())
+    if (mode == AWAIT_RECV && posted_head < 0 && !mpii_sched_busy() && !mpii_win_live())
         return;                      /* the common case: nothing else waits */
     for (;;) {
-        int n = 1, i, held = 0, rest = 0;
+        int n, i, held = 0, rest = 0, nwin;
         if (self && self->state != REQ_RECV)
             return;                  /* progress took the caller's own */
         p[0] = own;
+        nwin = mpii_win_live() ? mpii_win_patterns(p + 1, which + 1, MPII_MAX_WINS) : 0;
+        n = 1 + nwin;
         for (i = posted_head; i >= 0; i = reqs[i].next) {
             const struct req *q = &reqs[i];
             if (q == self)
                 continue;
             if (held_head && held_find_of(&mpii_comms[q->comm], q->ctx, q->src, q->tag))
                 held = 1;
-            if (n == AWAIT_PATTERNS - 1) {
+            if (n == nwin + AWAIT_PATTERNS - 1) {
                 rest = 1;            /* the wildcard stands for it, and for every later one */
                 if (held_head)
                     continue;        /* (each is looked at for a held message) */
@@ -595,6 +607,12 @@ static void await(struct net_pattern own, const struct req *self, enum await_mod
         int k = net_probe_any(p, n, &ns);
         if (k == 0)
             return;
+        if (k <= nwin) {
+            mpii_win_serve(which[k]);
+            if (mode == AWAIT_STEP)
+                return;
+            continue;
+        }
         struct req *owner = rest && k == n - 1 ? owner_any(ns.src, (uint32_t)ns.tag) :
                             owner_of(pc[k], pctx[k], ns.src, (uint32_t)ns.tag, ~0ul);
         struct held *h;
@@ -608,6 +626,11 @@ static void await(struct net_pattern own, const struct req *self, enum await_mod
         if (mode == AWAIT_STEP)
             return;
     }
+}
+
+void mpii_await_pattern(const struct net_pattern *p)
+{
+    await(*p, NULL, AWAIT_PROBE);
 }
 
 /* A message of node with tag (the project's collectives in an MPI image,

@@ -107,6 +107,13 @@ int mpii_type_usable(MPI_Datatype t)
     return d ? d->committed : mpii_basic_size(t) != 0;
 }
 
+/* Whether t's elements lie back to back with no gap: its data is then
+ * copied in one piece, not an element at a time. */
+static int whole(const struct dtype *d)
+{
+    return d->nblk == 1 && d->blk[0].off == 0 && d->blk[0].len == d->extent;
+}
+
 /* out[0..count x size) = the data of count elements at in. */
 void mpii_pack(const void *in, int count, MPI_Datatype t, void *out)
 {
@@ -114,6 +121,10 @@ void mpii_pack(const void *in, int count, MPI_Datatype t, void *out)
     struct blk b;
     const struct dtype *d = held(t, &tmp, &b);
     unsigned char *o = out;
+    if (whole(d)) {
+        memcpy(o, in, (size_t)count * (size_t)d->extent);
+        return;
+    }
     for (int k = 0; k < count; k++)
         for (int i = 0; i < d->nblk; i++) {
             memcpy(o, (const unsigned char *)in + k * d->extent + d->blk[i].off, (size_t)d->blk[i].len);
@@ -128,6 +139,10 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out)
     struct blk b;
     const struct dtype *d = held(t, &tmp, &b);
     const unsigned char *p = in;
+    if (whole(d)) {
+        memcpy(out, in, bytes);
+        return;
+    }
     for (int k = 0; bytes; k++)
         for (int i = 0; i < d->nblk && bytes; i++) {
             size_t n = (size_t)d->blk[i].len < bytes ? (size_t)d->blk[i].len : bytes;

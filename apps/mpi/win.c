@@ -29,55 +29,16 @@
  * Target datatypes are contiguous (a basic type, or a derived one of
  * contiguous bytes); an accumulate's is a basic type, with a predefined
  * operator, MPI_REPLACE or (get-accumulate) MPI_NO_OP. Origin datatypes
- * may be any committed type. Not here: passive target (MPI_Win_lock),
- * post-start-complete-wait, request-based operations, dynamic and
- * shared windows (docs/mpi.md). */
+ * may be any committed type. In a lock or PSCW epoch an operation goes to
+ * its target at once instead (apps/mpi/win_sync.c). Not here:
+ * request-based operations and shared windows (docs/mpi.md). */
 #include <stdlib.h>
 #include <string.h>
-#include "mpii.h"
+#include "win.h"
 
-#define MAX_WINS  16
-#define TAG_OP    1                  /* on the window's point-to-point context */
-#define TAG_REPLY 2
+static struct win wins[MAX_WINS];
 
-enum rma_kind { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS };
-
-/* An operation's header on the wire: the same layout on every ISA. */
-struct rma {
-    int32_t kind, op, type, count;   /* count elements of basic type `type` at the target (accumulates) */
-    int64_t at, len;                 /* bytes from the window's base; bytes of data (sent, or asked for) */
-};
-
-/* An operation queued at its origin until the fence. */
-struct rma_op {
-    struct rma h;
-    int target;
-    unsigned char *data;             /* the origin's packed data (put, accumulates; compare-and-swap: the
-                                        new value, then the one compared) */
-    void *result;                    /* get, get-accumulate, compare-and-swap: where the answer goes, */
-    MPI_Datatype rtype;              /* unpacked as this type */
-};
-
-static struct win {
-    int used;
-    MPI_Comm comm;                   /* the window's own: a split of the program's */
-    void *base;
-    MPI_Aint size;
-    int disp_unit, flavor, model;
-    int epoch;                       /* 1 between fences (the access epoch is open) */
-    MPI_Aint *sizes;                 /* every rank's window size in bytes, and disp unit */
-    int *units;
-    struct rma_op *ops;
-    int nops, cap;
-    char name[MPI_MAX_OBJECT_NAME];
-} wins[MAX_WINS];
-
-static struct win *win_of(MPI_Win w) { return w >= 0 && w < MAX_WINS && wins[w].used ? &wins[w] : NULL; }
-
-#define WIN_OR_ERR(w, handle)                                                                       \
-    struct win *w = win_of(handle);                                                                 \
-    if (!w)                                                                                         \
-        return mpii_err(MPI_COMM_WORLD, MPI_ERR_WIN, "window %d is not valid", handle)
+struct win *mpii_win_of(MPI_Win w) { return w >= 0 && w < MAX_WINS && wins[w].used ? &wins[w] : NULL; }
 
 /* A window of comm's ranks over base (size bytes, disp_unit), in *out;
  * flavor says who owns base. Every rank learns every rank's size and
@@ -120,6 +81,8 @@ static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
         w->units[r] = (int)all[2 * r + 1];
     }
     free(all);
+    if (!e)
+        e = mpii_win_sync_init(w, c->size);
     if (e) {
         if (w->comm != MPI_COMM_NULL)
             MPI_Comm_free(&w->comm);
@@ -138,6 +101,15 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 {
     MPII_ENTER("MPI_Win_create");
     return win_make(base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
+}
+
+/* A window of no memory until the program attaches some (MPI_Win_attach,
+ * apps/mpi/win_sync.c); an operation's displacement is the target's
+ * address (MPI_Get_address), checked at the target (11.2.4). */
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    MPII_ENTER("MPI_Win_create_dynamic");
+    return win_make(NULL, 0, 1, info, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
@@ -162,6 +134,8 @@ int MPI_Win_free(MPI_Win *win)
     WIN_OR_ERR(w, *win);
     if (w->nops)
         return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "%d operations not yet completed by MPI_Win_fence", w->nops);
+    if (mpii_win_sync_open(w))
+        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "%s", mpii_win_sync_open(w));
     int e = MPI_Barrier(w->comm);
     mpii_call = "MPI_Win_free";
     if (e)
@@ -171,6 +145,7 @@ int MPI_Win_free(MPI_Win *win)
     free(w->sizes);
     free(w->units);
     free(w->ops);
+    mpii_win_sync_free(w);
     MPI_Comm_free(&w->comm);
     w->used = 0;
     *win = MPI_WIN_NULL;
@@ -189,15 +164,15 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
 {
     struct mpii_comm *c = &mpii_comms[w->comm];
     int acc = kind == RMA_ACC || kind == RMA_GACC || kind == RMA_CAS;
-    if (!w->epoch)
-        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "outside an access epoch: call MPI_Win_fence first (the "
-                        "library has fence synchronization only)");
     *out = NULL;
     if (target == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (target < 0 || target >= c->size)
         return mpii_err(w->comm, MPI_ERR_RANK, "target_rank %d; accepted: 0..%d or MPI_PROC_NULL", target,
                         c->size - 1);
+    if (!w->epoch && !mpii_win_synced(w, target))
+        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "outside an access epoch to rank %d: call MPI_Win_fence, "
+                        "MPI_Win_lock, MPI_Win_lock_all or MPI_Win_start first", target);
     if (count < 0 || tcount < 0)
         return mpii_err(w->comm, MPI_ERR_COUNT, "count %d; accepted: 0 or more", count < 0 ? count : tcount);
     if (!mpii_type_usable(t) || !mpii_type_usable(tt))
@@ -210,21 +185,19 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
         (op > MPI_MINLOC || mpii_reduce(NULL, NULL, 0, tt, op)))
         return mpii_err(w->comm, MPI_ERR_OP, "operator %d on datatype %d; accepted: a predefined operator that "
                         "applies to it, or MPI_REPLACE%s", op, tt, kind == RMA_GACC ? " or MPI_NO_OP" : "");
+    int dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
     int64_t len = (int64_t)tcount * mpii_type_size(tt), at = (int64_t)disp * w->units[target];
+    if (dynamic)                     /* an address (MPI_Get_address's, unsigned), which the target checks */
+        at = (int64_t)(unsigned long)disp;
     if (!(kind == RMA_GACC && op == MPI_NO_OP) && (int64_t)count * mpii_type_size(t) != len)
         return mpii_err(w->comm, MPI_ERR_TYPE, "the origin's %lld bytes against the target's %lld",
                         (long long)count * mpii_type_size(t), (long long)len);
-    if (disp < 0 || at + len > w->sizes[target])
+    if (!dynamic && (disp < 0 || at + len > w->sizes[target]))
         return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "bytes [%lld, %lld) of rank %d's window of %ld bytes",
                         (long long)at, (long long)(at + len), target, (long)w->sizes[target]);
-    if (w->nops == w->cap) {
-        int cap = w->cap ? 2 * w->cap : 16;
-        struct rma_op *o = realloc(w->ops, (size_t)cap * sizeof *o);
-        if (!o)
-            return mpii_err(w->comm, MPI_ERR_NO_MEM, "%d operations queued", cap);
-        w->ops = o;
-        w->cap = cap;
-    }
+    int e = mpii_win_room(w, &w->ops, w->nops, &w->cap, "operations queued");
+    if (e)
+        return e;
     struct rma_op *o = &w->ops[w->nops];
     *o = (struct rma_op){ .h = { .kind = kind, .op = op, .type = tt, .at = at, .len = len }, .target = target };
     if (acc)                         /* elements of the basic type, for the reduction */
@@ -233,15 +206,37 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
     return MPI_SUCCESS;
 }
 
-/* The origin's data packed into o (put, accumulates), the op counted. */
+/* Operation o, complete at its origin: sent to its target now in a lock
+ * or PSCW epoch, else counted in the fence's queue. */
+static int commit(struct win *w, struct rma_op *o)
+{
+    if (mpii_win_synced(w, o->target))
+        return mpii_win_issue(w, o);
+    w->nops++;
+    return MPI_SUCCESS;
+}
+
+int mpii_win_room(struct win *w, struct rma_op **ops, int n, int *cap, const char *what)
+{
+    if (n < *cap)
+        return MPI_SUCCESS;
+    int more = *cap ? 2 * *cap : 16;
+    struct rma_op *o = realloc(*ops, (size_t)more * sizeof *o);
+    if (!o)
+        return mpii_err(w->comm, MPI_ERR_NO_MEM, "%d %s", more, what);
+    *ops = o;
+    *cap = more;
+    return MPI_SUCCESS;
+}
+
+/* The origin's data packed into o (put, accumulates), the op committed. */
 static int take_data(struct win *w, struct rma_op *o, const void *origin, int count, MPI_Datatype t)
 {
     if (o->h.len && !(o->data = malloc((size_t)o->h.len)))
         return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an operation", (long long)o->h.len);
     if (o->h.len)
         mpii_pack(origin, count, t, o->data);
-    w->nops++;
-    return MPI_SUCCESS;
+    return commit(w, o);
 }
 
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -278,8 +273,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
         return e;
     o->result = origin_addr;         /* queue() checked its bytes against the target's */
     o->rtype = origin_datatype;
-    w->nops++;
-    return MPI_SUCCESS;
+    return commit(w, o);
 }
 
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
@@ -299,10 +293,8 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                         (long long)result_count * mpii_type_size(result_datatype), (long long)o->h.len);
     o->result = result_addr;
     o->rtype = result_datatype;
-    if (op == MPI_NO_OP) {
-        w->nops++;
-        return MPI_SUCCESS;
-    }
+    if (op == MPI_NO_OP)
+        return commit(w, o);
     return take_data(w, o, origin_addr, origin_count, origin_datatype);
 }
 
@@ -333,31 +325,50 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     memcpy(o->data + len, compare_addr, len);
     o->result = result_addr;
     o->rtype = datatype;
-    w->nops++;
-    return MPI_SUCCESS;
+    return commit(w, o);
 }
 
 /* --- the fence ------------------------------------------------------------ */
 
-/* Operation h from rank src, at this target: its data (if any) comes
- * next; the answer of a get or get-accumulate goes back. */
-static int serve(struct win *w, struct mpii_comm *c, int src, const struct rma *h)
+/* Whether the bytes [h->at, h->at + h->len) are all in this target's
+ * window (a dynamic window's: in one attached region); *at: the first.
+ * The origin checked them against our size, but never trust. */
+static int target_bytes(const struct win *w, const struct rma *h, unsigned char **at)
 {
-    unsigned char *at = (unsigned char *)w->base + h->at, *tmp = NULL;
+    if (h->at < 0 || h->len < 0)
+        return 0;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        *at = (unsigned char *)w->base + h->at;
+        return h->at + h->len <= w->size;
+    }
+    *at = (unsigned char *)(uintptr_t)h->at;
+    for (int i = 0; i < w->nregions; i++) {
+        const struct region *r = &w->regions[i];
+        if ((uint64_t)h->at >= r->base && (uint64_t)(h->at + h->len) <= r->base + (uint64_t)r->size)
+            return 1;
+    }
+    return 0;
+}
+
+int mpii_win_serve_op(struct win *w, int src, const struct rma *h, int data_tag, int answer_tag)
+{
+    struct mpii_comm *c = &mpii_comms[w->comm];
+    unsigned char *at = NULL, *tmp = NULL;
     int e = MPI_SUCCESS;
-    if (h->at < 0 || h->len < 0 || h->at + h->len > w->size)   /* the origin checked it against our size */
-        return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "rank %d's bytes [%lld, %lld) of this window of %ld bytes",
-                        src, (long long)h->at, (long long)(h->at + h->len), (long)w->size);
+    if (!target_bytes(w, h, &at))
+        return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "rank %d's bytes [%lld, %lld) of this window, %s", src,
+                        (long long)h->at, (long long)(h->at + h->len),
+                        w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? "which has no memory attached there" : "past its end");
     if (h->kind != RMA_PUT && h->kind != RMA_ACC)
-        e = mpii_send(c, c->ctx, at, (size_t)h->len, src, TAG_REPLY, 0);
+        e = mpii_send(c, c->ctx, at, (size_t)h->len, src, answer_tag, 0);
     if (e || !h->len || h->kind == RMA_GET || (h->kind == RMA_GACC && h->op == MPI_NO_OP))
         return e;                    /* no data follows (take_data sends none of 0 bytes) */
     if (h->kind == RMA_PUT || (h->kind != RMA_CAS && h->op == MPI_REPLACE))
-        return mpii_recv(c, c->ctx, at, (size_t)h->len, src, TAG_OP, NULL);
+        return mpii_recv(c, c->ctx, at, (size_t)h->len, src, data_tag, NULL);
     size_t got = (size_t)h->len * (h->kind == RMA_CAS ? 2 : 1);
     if (!(tmp = malloc(got ? got : 1)))
         return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an accumulate", (long long)got);
-    e = mpii_recv(c, c->ctx, tmp, got, src, TAG_OP, NULL);
+    e = mpii_recv(c, c->ctx, tmp, got, src, data_tag, NULL);
     if (!e && h->kind == RMA_CAS && !memcmp(tmp + h->len, at, (size_t)h->len))
         memcpy(at, tmp, (size_t)h->len);
     else if (!e && h->kind != RMA_CAS)
@@ -366,37 +377,46 @@ static int serve(struct win *w, struct mpii_comm *c, int src, const struct rma *
     return e;
 }
 
+int mpii_win_send_op(struct win *w, const struct rma_op *o, int tag)
+{
+    struct mpii_comm *c = &mpii_comms[w->comm];
+    int e = mpii_send(c, c->ctx, &o->h, sizeof o->h, o->target, tag, 0);
+    if (!e && o->data)
+        e = mpii_send(c, c->ctx, o->data, (size_t)o->h.len * (o->h.kind == RMA_CAS ? 2 : 1), o->target, tag, 0);
+    return e;
+}
+
+int mpii_win_take_answer(struct win *w, const struct rma_op *o, int tag)
+{
+    unsigned char *b = malloc((size_t)o->h.len ? (size_t)o->h.len : 1);
+    int e = b ? mpii_recv(&mpii_comms[w->comm], mpii_comms[w->comm].ctx, b, (size_t)o->h.len, o->target, tag, NULL)
+              : mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of a get", (long long)o->h.len);
+    if (!e)
+        mpii_unpack(b, (size_t)o->h.len, o->rtype, o->result);
+    free(b);
+    return e;
+}
+
+/* --- the fence ------------------------------------------------------------ */
+
 /* Steps 2-4 of the fence (above), given how many operations each rank
  * sends this one (in[r]). */
 static int complete(struct win *w, const int *in)
 {
     struct mpii_comm *c = &mpii_comms[w->comm];
     int e = MPI_SUCCESS;
-    for (int i = 0; i < w->nops && !e; i++) {
-        struct rma_op *o = &w->ops[i];
-        e = mpii_send(c, c->ctx, &o->h, sizeof o->h, o->target, TAG_OP, 0);
-        if (!e && o->data)
-            e = mpii_send(c, c->ctx, o->data, (size_t)o->h.len * (o->h.kind == RMA_CAS ? 2 : 1), o->target,
-                          TAG_OP, 0);
-    }
+    for (int i = 0; i < w->nops && !e; i++)
+        e = mpii_win_send_op(w, &w->ops[i], TAG_OP);
     for (int src = 0; src < c->size && !e; src++)
         for (int k = 0; k < in[src] && !e; k++) {
             struct rma h;
             e = mpii_recv(c, c->ctx, &h, sizeof h, src, TAG_OP, NULL);
             if (!e)
-                e = serve(w, c, src, &h);
+                e = mpii_win_serve_op(w, src, &h, TAG_OP, TAG_REPLY);
         }
-    for (int i = 0; i < w->nops && !e; i++) {
-        struct rma_op *o = &w->ops[i];
-        if (!o->result)
-            continue;
-        unsigned char *b = malloc((size_t)o->h.len ? (size_t)o->h.len : 1);
-        e = b ? mpii_recv(c, c->ctx, b, (size_t)o->h.len, o->target, TAG_REPLY, NULL)
-              : mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of a get", (long long)o->h.len);
-        if (!e)
-            mpii_unpack(b, (size_t)o->h.len, o->rtype, o->result);
-        free(b);
-    }
+    for (int i = 0; i < w->nops && !e; i++)
+        if (w->ops[i].result)
+            e = mpii_win_take_answer(w, &w->ops[i], TAG_REPLY);
     return e;
 }
 

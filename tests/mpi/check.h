@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int rank, size, fails;
 
@@ -19,8 +20,23 @@ static void check(const char *what, int ok)
     fails += !all;
 }
 
+/* Rank 0 prints "WHAT: v(0) v(1) ..." of each rank's v (rma.c, rma_sync.c). */
+static inline void show_ranks(const char *what, int v)
+{
+    int *all = malloc((size_t)size * sizeof *all);
+    MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("%s:", what);
+        for (int r = 0; r < size; r++)
+            printf(" %d", all[r]);
+        printf("\n");
+    }
+    free(all);
+}
+
 /* The name of error code e's class, for the classes the programs print
- * (attrs.c, info.c, error_classes.c, rma.c); "another class" for the rest. */
+ * (attrs.c, info.c, error_classes.c, rma.c, rma_sync.c); "another class"
+ * for the rest. */
 static inline const char *class_name(int e)
 {
     static const struct { int cls; const char *name; } names[] = {
@@ -30,6 +46,8 @@ static inline const char *class_name(int e)
         { MPI_ERR_INFO, "MPI_ERR_INFO" },         { MPI_ERR_INFO_KEY, "MPI_ERR_INFO_KEY" },
         { MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE" }, { MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY" },
         { MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC" }, { MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE" },
+        { MPI_ERR_RANK, "MPI_ERR_RANK" },         { MPI_ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE" },
+        { MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR" },
     };
     int c;
     MPI_Error_class(e, &c);

@@ -13,20 +13,6 @@
 
 #define N 8
 
-/* Rank 0 prints "WHAT: v(0) v(1) ..." of each rank's v. */
-static void show(const char *what, int v)
-{
-    int *all = malloc((size_t)size * sizeof *all);
-    MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-        printf("%s:", what);
-        for (int r = 0; r < size; r++)
-            printf(" %d", all[r]);
-        printf("\n");
-    }
-    free(all);
-}
-
 static void ring_and_sum(void)
 {
     int buf[N] = { 0 }, got = -1, one = rank + 1, left = (rank + size - 1) % size, right = (rank + 1) % size;
@@ -43,17 +29,17 @@ static void ring_and_sum(void)
     MPI_Accumulate(&v, 0, MPI_INT, right, 4, 0, MPI_INT, MPI_SUM, w);
     MPI_Get(&v, 0, MPI_INT, left, 4, 0, MPI_INT, w);
     MPI_Win_fence(0, w);
-    show("put from the left", buf[0]);
-    show("got from the left", got);
-    show("sum of rank + 1 at rank 0", buf[2]);
-    show("max at rank 0", buf[3]);
+    show_ranks("put from the left", buf[0]);
+    show_ranks("got from the left", got);
+    show_ranks("sum of rank + 1 at rank 0", buf[2]);
+    show_ranks("max at rank 0", buf[3]);
     for (int epoch = 0; epoch < 5; epoch++) {   /* each epoch passes the values one rank on */
         int mine = buf[0];
         MPI_Win_fence(0, w);
         MPI_Put(&mine, 1, MPI_INT, right, 0, 1, MPI_INT, w);
         MPI_Win_fence(0, w);
     }
-    show("five epochs on", buf[0]);
+    show_ranks("five epochs on", buf[0]);
     MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
     MPI_Win_free(&w);
     check("window freed", w == MPI_WIN_NULL);
@@ -81,14 +67,14 @@ static void types_and_atomics(void)
     MPI_Win_fence(0, w);
     MPI_Put(src, 1, every2, right, 4, 4, MPI_INT, w);
     MPI_Win_fence(0, w);
-    show("strided put, first", base[4]);
-    show("strided put, last", base[7]);
+    show_ranks("strided put, first", base[4]);
+    show_ranks("strided put, last", base[7]);
     MPI_Get(back, 1, every3, left, 4, 4, MPI_INT, w);
     MPI_Accumulate(add, 4, MPI_INT, rank, 8, 4, MPI_INT, MPI_REPLACE, w);
     MPI_Fetch_and_op(&one, &ticket, MPI_INT, 0, 15, MPI_SUM, w);
     MPI_Win_fence(0, w);
-    show("strided get, third", back[6]);
-    show("replaced", base[8] + base[11]);
+    show_ranks("strided get, third", back[6]);
+    show_ranks("replaced", base[8] + base[11]);
     int tickets = 0, *all = malloc((size_t)size * sizeof *all), seen_all = 1;
     MPI_Allgather(&ticket, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
     for (int t = 0; t < size; t++) {          /* each ticket 0..size-1 once, in whatever order */
@@ -101,11 +87,11 @@ static void types_and_atomics(void)
     check("fetch_and_op tickets distinct", seen_all);
     if (rank == 0)
         tickets = base[15];
-    show("fetch_and_op counter", tickets);
+    show_ranks("fetch_and_op counter", tickets);
     MPI_Get_accumulate(add, 4, MPI_INT, old, 4, MPI_INT, rank, 8, 4, MPI_INT, MPI_SUM, w);
     MPI_Win_fence(0, w);
-    show("get_accumulate old", old[3]);
-    show("get_accumulate new", base[11]);
+    show_ranks("get_accumulate old", old[3]);
+    show_ranks("get_accumulate new", base[11]);
     int unset = -1, old_owner = -2, winners, owner = -3;   /* one compare-and-swap of the many wins */
     if (rank == 0)
         base[14] = -1;
@@ -121,7 +107,7 @@ static void types_and_atomics(void)
     int peek = -1;
     MPI_Get_accumulate(NULL, 0, MPI_INT, &peek, 1, MPI_INT, left, 8, 1, MPI_INT, MPI_NO_OP, w);
     MPI_Win_fence(0, w);
-    show("no_op read of the left", peek);
+    show_ranks("no_op read of the left", peek);
 
     int flag, *unit, *flavor;
     MPI_Aint *sz;
@@ -168,7 +154,7 @@ static void halo_with_proc_null(void)
         cells[1] += cells[0] + cells[2] + 2;   /* an end's outer halo stays -1 */
     }
     MPI_Win_free(&w);
-    show("halo with MPI_PROC_NULL ends", cells[1]);
+    show_ranks("halo with MPI_PROC_NULL ends", cells[1]);
 }
 
 static void errors_returned(void)

@@ -125,6 +125,9 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO_VALUE 30
 #define MPI_ERR_INFO_NOKEY 31
 #define MPI_ERR_NO_MEM     34
+#define MPI_ERR_LOCKTYPE   35
+#define MPI_ERR_RMA_ATTACH 36
+#define MPI_ERR_RMA_FLAVOR 37
 #define MPI_ERR_KEYVAL     48
 #define MPI_ERR_LASTCODE   64        /* the program's classes and codes come after */
 
@@ -596,11 +599,11 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                 MPI_Request *request);
 
-/* One-sided communication (MPI-3.1 chapter 11) with fence synchronization
- * (apps/mpi/win.c) */
+/* One-sided communication (MPI-3.1 chapter 11): fences (apps/mpi/win.c),
+ * locks and post-start-complete-wait (apps/mpi/win_sync.c) */
 typedef int MPI_Win;
 #define MPI_WIN_NULL (-1)
-#define MPI_MODE_NOCHECK   1024      /* the fence's assertions, which the library may ignore (11.5.5) */
+#define MPI_MODE_NOCHECK   1024      /* the assertions, which the library may ignore (11.5.5), */
 #define MPI_MODE_NOSTORE   2048
 #define MPI_MODE_NOPUT     4096
 #define MPI_MODE_NOPRECEDE 8192
@@ -612,6 +615,9 @@ typedef int MPI_Win;
 #define MPI_WIN_MODEL         14
 #define MPI_WIN_FLAVOR_CREATE   1
 #define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED    235
 #define MPI_WIN_SEPARATE 1
 #define MPI_WIN_UNIFIED  2
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
@@ -631,6 +637,23 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win);
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
 int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag);
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 int MPI_Win_set_name(MPI_Win win, const char *name);
