@@ -17,6 +17,11 @@ static int group_ok(MPI_Group g)
     return g >= 0 && g < ngroups && groups[g].used;
 }
 
+int mpii_group_ok(MPI_Group g)
+{
+    return group_ok(g);
+}
+
 /* A free entry of the table, which doubles when it is full; 0 if there is
  * no memory for it. */
 static int free_entry(void)

@@ -340,6 +340,8 @@ int MPI_Win_sync(MPI_Win win)
  * be one. */
 static int group_ranks(struct win *w, MPI_Group group, int **out, int *n)
 {
+    if (!mpii_group_ok(group))
+        return mpii_err(w->comm, MPI_ERR_GROUP, "group %d is not valid", group);
     const char *call = mpii_call;
     MPI_Group wg = MPI_GROUP_NULL;
     int e = MPI_Group_size(group, n), *in = NULL;

@@ -47,7 +47,7 @@ static inline const char *class_name(int e)
         { MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE" }, { MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY" },
         { MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC" }, { MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE" },
         { MPI_ERR_RANK, "MPI_ERR_RANK" },         { MPI_ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE" },
-        { MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR" },
+        { MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR" }, { MPI_ERR_GROUP, "MPI_ERR_GROUP" },
     };
     int c;
     MPI_Error_class(e, &c);

@@ -222,6 +222,7 @@ static void errors(void)
     bad("wait with no post", MPI_Win_wait(w));
     bad("test with no post", MPI_Win_test(w, &flag));
     bad("complete with no start", MPI_Win_complete(w));
+    bad("post of no group", MPI_Win_post(MPI_GROUP_NULL, 0, w));
     bad("attach to a created window", MPI_Win_attach(w, buf, sizeof buf));
     bad("done", MPI_Win_free(&w));
 }

@@ -626,6 +626,7 @@ bad unlock_all of no lock_all: MPI_ERR_RMA_SYNC
 bad wait with no post: MPI_ERR_RMA_SYNC
 bad test with no post: MPI_ERR_RMA_SYNC
 bad complete with no start: MPI_ERR_RMA_SYNC
+bad post of no group: MPI_ERR_GROUP
 bad attach to a created window: MPI_ERR_RMA_FLAVOR
 bad done: MPI_SUCCESS
 EOF
