@@ -50,6 +50,8 @@ static inline uint32_t mpii_wire(uint32_t ctx, int tag)
 
 #define MPII_MAX_COMMS 64
 #define MPII_MAX_WINS  16            /* windows at once (apps/mpi/win.c) */
+/* Whether g is a group handle in use (apps/mpi/group.c). */
+int mpii_group_ok(MPI_Group g);
 /* A Cartesian topology (apps/mpi/topo.c). */
 #define MPII_MAX_DIMS 16
 struct mpii_cart {
@@ -319,8 +321,6 @@ int mpii_last_used_code(void);
  * library (MPI_INFO_NULL for MPI_INFO_NULL); mpii_info_release frees one
  * (none for MPI_INFO_NULL) and sets it to MPI_INFO_NULL. */
 int mpii_info_check(MPI_Comm comm, MPI_Info info);
-/* Whether g is a group handle in use (apps/mpi/group.c). */
-int mpii_group_ok(MPI_Group g);
 int mpii_info_copy(MPI_Comm comm, MPI_Info from, MPI_Info *to);
 void mpii_info_release(MPI_Info *info);
 /* Where communicator comm's hints are kept: a library-held info, or

@@ -95,11 +95,6 @@ int mpii_type_size(MPI_Datatype t)
     return d ? (int)d->size : mpii_basic_size(t);
 }
 
-int mpii_type_contig(MPI_Datatype t)
-{
-    const struct dtype *d = derived_of(t);
-    return !d || (d->nblk == 1 && d->blk[0].off == 0 && d->blk[0].len == d->extent && d->lb == 0);
-}
 
 int mpii_type_usable(MPI_Datatype t)
 {
@@ -109,9 +104,15 @@ int mpii_type_usable(MPI_Datatype t)
 
 /* Whether t's elements lie back to back with no gap: its data is then
  * copied in one piece, not an element at a time. */
-static int whole(const struct dtype *d)
+static int back_to_back(const struct dtype *d)
 {
     return d->nblk == 1 && d->blk[0].off == 0 && d->blk[0].len == d->extent;
+}
+
+int mpii_type_contig(MPI_Datatype t)
+{
+    const struct dtype *d = derived_of(t);
+    return !d || (back_to_back(d) && d->lb == 0);
 }
 
 /* out[0..count x size) = the data of count elements at in. */
@@ -121,7 +122,7 @@ void mpii_pack(const void *in, int count, MPI_Datatype t, void *out)
     struct blk b;
     const struct dtype *d = held(t, &tmp, &b);
     unsigned char *o = out;
-    if (whole(d)) {
+    if (back_to_back(d)) {
         memcpy(o, in, (size_t)count * (size_t)d->extent);
         return;
     }
@@ -139,7 +140,7 @@ void mpii_unpack(const void *in, size_t bytes, MPI_Datatype t, void *out)
     struct blk b;
     const struct dtype *d = held(t, &tmp, &b);
     const unsigned char *p = in;
-    if (whole(d)) {
+    if (back_to_back(d)) {
         memcpy(out, in, bytes);
         return;
     }

@@ -134,8 +134,9 @@ int MPI_Win_free(MPI_Win *win)
     WIN_OR_ERR(w, *win);
     if (w->nops)
         return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "%d operations not yet completed by MPI_Win_fence", w->nops);
-    if (mpii_win_sync_open(w))
-        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "%s", mpii_win_sync_open(w));
+    const char *open = mpii_win_sync_open(w);
+    if (open)
+        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "%s", open);
     int e = MPI_Barrier(w->comm);
     mpii_call = "MPI_Win_free";
     if (e)
@@ -328,7 +329,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     return commit(w, o);
 }
 
-/* --- the fence ------------------------------------------------------------ */
+/* --- an operation sent, served and answered (fences and the other epochs) - */
 
 /* Whether the bytes [h->at, h->at + h->len) are all in this target's
  * window (a dynamic window's: in one attached region); *at: the first.
@@ -365,7 +366,7 @@ int mpii_win_serve_op(struct win *w, int src, const struct rma *h, int data_tag,
         return e;                    /* no data follows (take_data sends none of 0 bytes) */
     if (h->kind == RMA_PUT || (h->kind != RMA_CAS && h->op == MPI_REPLACE))
         return mpii_recv(c, c->ctx, at, (size_t)h->len, src, data_tag, NULL);
-    size_t got = (size_t)h->len * (h->kind == RMA_CAS ? 2 : 1);
+    size_t got = rma_data_len(h);
     if (!(tmp = malloc(got ? got : 1)))
         return mpii_err(w->comm, MPI_ERR_NO_MEM, "%lld bytes of an accumulate", (long long)got);
     e = mpii_recv(c, c->ctx, tmp, got, src, data_tag, NULL);
@@ -382,7 +383,7 @@ int mpii_win_send_op(struct win *w, const struct rma_op *o, int tag)
     struct mpii_comm *c = &mpii_comms[w->comm];
     int e = mpii_send(c, c->ctx, &o->h, sizeof o->h, o->target, tag, 0);
     if (!e && o->data)
-        e = mpii_send(c, c->ctx, o->data, (size_t)o->h.len * (o->h.kind == RMA_CAS ? 2 : 1), o->target, tag, 0);
+        e = mpii_send(c, c->ctx, o->data, rma_data_len(&o->h), o->target, tag, 0);
     return e;
 }
 

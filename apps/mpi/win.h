@@ -76,6 +76,13 @@ struct win {
     int nregions;
 };
 
+/* The bytes of data that follow an operation's header (a compare-and-swap
+ * sends the new value and the one compared). */
+static inline size_t rma_data_len(const struct rma *h)
+{
+    return (size_t)h->len * (h->kind == RMA_CAS ? 2 : 1);
+}
+
 struct win *mpii_win_of(MPI_Win w);
 #define WIN_OR_ERR(w, handle)                                                                       \
     struct win *w = mpii_win_of(handle);                                                            \

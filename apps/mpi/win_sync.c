@@ -127,7 +127,7 @@ static int flush(struct win *w, int target);
  * NIC's room for it, nor answers not yet taken the origin's. */
 int mpii_win_issue(struct win *w, struct rma_op *o)
 {
-    size_t bytes = sizeof o->h + (o->data ? (size_t)o->h.len * (o->h.kind == RMA_CAS ? 2 : 1) : 0) +
+    size_t bytes = sizeof o->h + (o->data ? rma_data_len(&o->h) : 0) +
                    (o->result ? (size_t)o->h.len : 0);
     int e = w->unacked[o->target] && w->unacked[o->target] + bytes > w->flow ? flush(w, o->target) : MPI_SUCCESS;
     if (!e)
