@@ -38,6 +38,12 @@ static int probes(void)
     return ok;
 }
 
+/* Rank 0 tells rank 1 to send the next message only once its wait has
+ * returned, so that each wait finds exactly one message come, whatever
+ * the host's load (under Open MPI, a loaded host let two arrive before
+ * MPI_Waitsome, which then returned both). */
+#define NEXT 20
+
 static int waitany_waitsome(void)
 {
     int ok = 1, got[3] = { 0, 0, 0 };
@@ -48,13 +54,17 @@ static int waitany_waitsome(void)
             MPI_Irecv(&got[k], 1, MPI_INT, 1, 10 + k, MPI_COMM_WORLD, &q[k]);
         MPI_Waitany(3, q, &idx, MPI_STATUS_IGNORE);
         ok = idx == 2 && got[2] == 12;                   /* the last posted comes first */
+        MPI_Send(NULL, 0, MPI_INT, 1, NEXT, MPI_COMM_WORLD);
         MPI_Waitsome(3, q, &n, ids, MPI_STATUSES_IGNORE);
         ok &= n == 1 && ids[0] == 0 && got[0] == 10;
+        MPI_Send(NULL, 0, MPI_INT, 1, NEXT, MPI_COMM_WORLD);
         MPI_Waitall(3, q, MPI_STATUSES_IGNORE);
         ok &= got[1] == 11;
     } else if (rank == 1) {
         int order[3] = { 2, 0, 1 };
         for (int k = 0; k < 3; k++) {
+            if (k > 0)
+                MPI_Recv(NULL, 0, MPI_INT, 0, NEXT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             work();
             int v = 10 + order[k];
             MPI_Send(&v, 1, MPI_INT, 0, 10 + order[k], MPI_COMM_WORLD);
