@@ -132,11 +132,14 @@ FORCE:
 # compiler, flags and node objects (absolute paths, so it runs from any
 # directory, as mpicc does).
 MPICC        = $(BUILD)/bin/wormsim-mpicc
+# An MPI program's image may take the largest RAM a run gives a node
+# (linker/*.ld); the run tool checks it against the run's ram_mib.
+NODE_RAM_MAX_MIB := $(shell sed -n 's/^\#define NODE_RAM_MAX_MIB \([0-9]*\).*/\1/p' netdev/nic_shm.h)
 mpicc_vars   = export WMPICC_$(1)_CC='$($(1)_CROSS)gcc' \
                WMPICC_$(1)_CFLAGS='$(MPI_USER_CFLAGS) $($(1)_FLAGS)' \
-               WMPICC_$(1)_LDFLAGS='$(NODE_LDFLAGS) $($(1)_FLAGS) $($(1)_LDFLAGS) $(MPI_WRAP:%=-Wl,--wrap=%) -T $(abspath $($(1)_LDS))' \
+               WMPICC_$(1)_LDFLAGS='$(NODE_LDFLAGS) $($(1)_FLAGS) $($(1)_LDFLAGS) $(MPI_WRAP:%=-Wl,--wrap=%) -Wl,--defsym=__image_ram_mib=$(NODE_RAM_MAX_MIB) -T $(abspath $($(1)_LDS))' \
                WMPICC_$(1)_OBJS='$(abspath $($(1)_OBJS) $($(1)_MPI_OBJS))'
-$(MPICC): apps/mpi/wormsim-mpicc.sh Makefile $(foreach a,$(ARCHES),$($(a)_OBJS) $($(a)_MPI_OBJS))
+$(MPICC): apps/mpi/wormsim-mpicc.sh Makefile netdev/nic_shm.h $(foreach a,$(ARCHES),$($(a)_OBJS) $($(a)_MPI_OBJS))
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,GEN){ echo '#!/bin/sh'; echo '# written by make: the node toolchain for apps/mpi/wormsim-mpicc.sh'; \
 	  echo "export WMPICC_INCLUDE='$(CURDIR)/apps/mpi/include'"; \

@@ -240,6 +240,8 @@ int run_main(struct host *h, int argc, char **argv)
             fprintf(stderr, "wormsim: %s%s\n", err, rn.kernel_built[a] ? "; build it with: make" : "");
             return 2;
         }
+        if (count_image(&rn, a, rn.image[a]->im.ram_end))
+            return 2;
         if (!strcmp(rn.app, "mpi") && rn.image[a]->im.has_main == 0) {   /* (a stripped image: its node says) */
             fprintf(stderr, "wormsim: app mpi: the image %s holds no MPI program; build and run one with make run "
                     "MPI='prog.c ...', or build/bin/wormsim-mpicc -o ELF prog.c and --kernel ELF (docs/mpi.md)\n",

@@ -3,6 +3,7 @@
 #include <elf.h>
 #include "arch.h"
 #include "image.h"
+#include "../../netdev/nic_shm.h"
 
 const char *const arch_names[ARCH_COUNT] = { "arm", "riscv" };
 const unsigned long long arch_ram_base[ARCH_COUNT] = { 0x40000000, 0x80000000 };
@@ -12,13 +13,59 @@ static const struct { unsigned char cls; unsigned short machine; const char *nam
     [ARCH_RISCV] = { ELFCLASS64, EM_RISCV, "a 64-bit RISC-V" },
 };
 
+/* Where, from the RAM's base, QEMU writes the device tree on a node of
+ * ram bytes, after the run tool wrote the image. ARM: at the base, below
+ * the image (hw/arm/boot.c; linker/arm-virt.ld starts above it), so
+ * never on it: ram. RISC-V (QEMU 7.2 hw/riscv/boot.c, riscv_load_fdt):
+ * the tree's unpacked size, at most 1 MiB (FDT_MAX_SIZE), below the RAM's
+ * end, aligned down to 2 MiB; on an image's zeros it does no harm (start.S
+ * clears them), on its code or data it would. */
+static uint64_t device_tree_at(enum node_arch a, uint64_t ram)
+{
+    return a == ARCH_RISCV ? (ram - (1u << 20)) & ~(uint64_t)((2u << 20) - 1) : ram;
+}
+
+/* The bytes the image's file gives (code and data), from the RAM's base. */
+static uint64_t file_end(const struct node_image *im)
+{
+    uint64_t end = 0;
+    for (int i = 0; i < im->nseg; i++)
+        if (im->seg[i].off + im->seg[i].len > end)
+            end = im->seg[i].off + im->seg[i].len;
+    return end;
+}
+
+/* An image whose code or data the device tree would overwrite is refused,
+ * naming the least ram_mib that keeps them apart. Returns 0 or -1. */
+static int clear_of_device_tree(enum node_arch a, const struct node_image *im, const char *what, const char *path,
+                                uint64_t ram, char *err, size_t errlen)
+{
+    uint64_t end = file_end(im), at = device_tree_at(a, ram);
+    if (end <= at)
+        return 0;
+    unsigned mib = (unsigned)(ram >> 20);
+    while (mib < NODE_RAM_MAX_MIB && device_tree_at(a, (uint64_t)mib << 20) < end)
+        mib++;
+    snprintf(err, errlen, "%s %s is an image whose code and data end %.2f MiB into node RAM, past %llu MiB, where "
+             "QEMU writes the device tree on a node of ram_mib=%llu: give its nodes more, NET='ram_mib=N' "
+             "(--set ram_mib=N) with N from %u to %u", what, path, end / 1048576.0,
+             (unsigned long long)(at >> 20), (unsigned long long)(ram >> 20), mib, NODE_RAM_MAX_MIB);
+    return -1;
+}
+
 int arch_read_image(enum node_arch a, const char *path, size_t ram_bytes, struct node_image *im, char *err,
                     size_t errlen)
 {
     char what[40];
     snprintf(what, sizeof what, "%s node image", arch_names[a]);
-    return image_read(im, path, what, arch_elf[a].cls, arch_elf[a].machine, arch_elf[a].name, arch_ram_base[a],
-                      ram_bytes, err, errlen);
+    if (image_read(im, path, what, arch_elf[a].cls, arch_elf[a].machine, arch_elf[a].name, arch_ram_base[a],
+                   ram_bytes, err, errlen))
+        return -1;
+    if (clear_of_device_tree(a, im, what, path, ram_bytes, err, errlen)) {
+        image_free(im);
+        return -1;
+    }
+    return 0;
 }
 
 const unsigned arch_node_kib[ARCH_COUNT] = { 17152, 12685 };   /* 16.75 and 12.39 MiB */

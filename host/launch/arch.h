@@ -44,15 +44,18 @@ int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_
 /* Where every node's RAM starts on each board (QEMU's hw/arm/virt.c
  * VIRT_MEM, hw/riscv/virt.c VIRT_DRAM). Its size is the run's ram_mib
  * parameter, NODE_RAM_MIN_MIB to NODE_RAM_MAX_MIB (netdev/nic_shm.h): the
- * linker scripts place the images in its first NODE_RAM_MIN_MIB (linker/). */
+ * linker scripts place the project's images in its first NODE_RAM_MIN_MIB,
+ * an MPI program's in up to NODE_RAM_MAX_MIB (linker/, __image_ram_mib);
+ * image_parse() records where an image ends (ram_end) and the run refuses
+ * one that ends past its ram_mib. */
 extern const unsigned long long arch_ram_base[ARCH_COUNT];
 
 struct node_image;
 /* Read node image path for ISA a (host/launch/image.h): an executable ELF of the
  * ISA (ARM: 32-bit, EM_ARM; RISC-V: 64-bit, EM_RISCV) that fits ram_bytes of
  * RAM. Returns 0, or -1 with the reason in err (missing, empty, not ELF,
- * another machine, out of RAM), so a bad image is refused before any QEMU
- * starts. */
+ * another machine, out of RAM, code or data where QEMU writes the device
+ * tree), so a bad image is refused before any QEMU starts. */
 int arch_read_image(enum node_arch a, const char *path, size_t ram_bytes, struct node_image *im, char *err,
                     size_t errlen);
 

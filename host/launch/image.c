@@ -5,6 +5,7 @@
 #include <string.h>
 #include "image.h"
 #include "files.h"
+#include "../../netdev/nic_shm.h"
 
 #define IMAGE_FILE_MAX (64ll << 20)   /* code and data fit a node's RAM; debug sections beside */
 
@@ -141,12 +142,17 @@ static const char *parse(struct node_image *im, const uint8_t *f, size_t size, i
         struct phdr p;
         if (phdr_at(f, size, cls, phoff + (uint64_t)i * phentsize, &p))
             return "an ELF file whose program headers are cut short";
-        if (p.type != PT_LOAD || !p.filesz)
+        if (p.type != PT_LOAD || !p.memsz)
             continue;
         if (p.offset > size || p.filesz > size - p.offset || p.filesz > p.memsz)
             return "an ELF file whose segments lie outside it";
-        if (p.paddr < base || p.paddr - base > ram || p.memsz > ram - (p.paddr - base))
+        if (p.paddr < base || p.paddr - base > (uint64_t)1 << 40 || p.memsz > (uint64_t)1 << 40)
             return "an image with a segment outside the node's RAM";
+        uint64_t end = p.paddr - base + p.memsz;   /* < 2^41: no wrap */
+        if (end > im->ram_end)
+            im->ram_end = end;
+        if (!p.filesz)
+            continue;                              /* zeros only (.bss, stacks): start.S clears them */
         if (im->nseg == IMAGE_SEGS_MAX)
             return "an image with too many loaded segments";
         struct image_seg *s = &im->seg[im->nseg];
@@ -159,6 +165,14 @@ static const char *parse(struct node_image *im, const uint8_t *f, size_t size, i
     }
     if (!im->nseg)
         return "an image with nothing to load";
+    if (im->ram_end > ram) {
+        unsigned long long mib = (im->ram_end + (1u << 20) - 1) >> 20;
+        snprintf(buf, buflen, "an image that spans %llu MiB of node RAM (its segments, zeros included, end "
+                 "there), more than the run's ram_mib=%zu: give its nodes more, NET='ram_mib=N' (--set "
+                 "ram_mib=N) with N from %llu to %u (an MPI program's heap is what lies above %llu MiB)",
+                 mib, ram >> 20, mib + 1, NODE_RAM_MAX_MIB, mib);
+        return buf;
+    }
     im->has_main = defines(f, size, cls, "main");
     return NULL;
 }
@@ -174,8 +188,8 @@ int image_read(struct node_image *im, const char *path, const char *what, int cl
     uint8_t *buf = size >= 0 && !fseeko(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
     size_t n = buf ? fread(buf, 1, (size_t)size, f) : 0;
     fclose(f);
-    char isa_buf[64];
-    const char *why = buf ? parse(im, buf, n, cls, machine, isa, base, ram, isa_buf, sizeof isa_buf)
+    char why_buf[320];
+    const char *why = buf ? parse(im, buf, n, cls, machine, isa, base, ram, why_buf, sizeof why_buf)
                           : "too big to hold in memory";
     if (why) {
         snprintf(err, errlen, "%s %s is %s", what, path, why);

@@ -32,13 +32,15 @@ struct node_image {
     int nseg;
     struct image_seg seg[IMAGE_SEGS_MAX];
     int has_main;            /* defines main (an MPI program): 1, 0, or -1 cannot tell (stripped) */
+    uint64_t ram_end;        /* the RAM it spans from the base: its segments' last end, zeros included */
 };
 
 /* Read the ELF at path (named `what` in messages): a little-endian
  * executable of class elf_class (ELFCLASS32/64) and machine (EM_*; `isa`
- * names them, "a 32-bit ARM") whose loaded segments and entry lie in
- * [ram_base, ram_base + ram_size). Returns 0, or -1 with what is wrong in
- * err. */
+ * names them, "a 32-bit ARM") whose loaded segments (their zeros too)
+ * and entry lie in [ram_base, ram_base + ram_size). Returns 0, or -1 with
+ * what is wrong in err; an image that passes the RAM's end says how many
+ * MiB it needs. */
 int  image_read(struct node_image *im, const char *path, const char *what, int elf_class, int machine,
                 const char *isa, uint64_t ram_base, size_t ram_size, char *err, size_t errlen);
 void image_free(struct node_image *im);

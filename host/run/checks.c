@@ -157,17 +157,35 @@ static unsigned node_kib(const struct run *rn, int a)
     return rn->merge_pages ? arch_merged_kib[a] : arch_node_kib[a];
 }
 
-/* What a node holds of host memory with a QEMU of qemu_kib: that, the
- * app's buffers and its NIC memory. */
-unsigned long long node_bytes_with(const struct run *rn, unsigned qemu_kib)
+/* What a node of ISA a holds of host memory with a QEMU of qemu_kib:
+ * that, the app's buffers, its NIC memory and what its image adds. */
+unsigned long long node_bytes_with(const struct run *rn, int a, unsigned qemu_kib)
 {
-    return ((unsigned long long)qemu_kib << 10) + rn->need.heap + rn->p.nic_mem;
+    return ((unsigned long long)qemu_kib << 10) + rn->need.heap + rn->p.nic_mem + rn->image_extra[a];
 }
 
 /* What one node of ISA a holds: its QEMU's own pages as counted (node_kib). */
 unsigned long long node_bytes(const struct run *rn, int a)
 {
-    return node_bytes_with(rn, node_kib(rn, a));
+    return node_bytes_with(rn, a, node_kib(rn, a));
+}
+
+/* arch_node_kib was measured with images that span under
+ * IMAGE_COUNTED_MIB of RAM (the project's 0.4 MiB; an MPI program's about
+ * 2.2, its 1 MiB stack included). A larger image (an MPI program's static
+ * arrays) adds the rest: start.S clears its zeros, so the node touches
+ * every page of it. */
+#define IMAGE_COUNTED_MIB 4
+
+/* ISA a's image, read (host/launch/image.h), spans ram_end bytes of a
+ * node's RAM: what that adds to each of its nodes counts from now on,
+ * and a machine that no longer fits is refused (check_memory). Returns 0
+ * or -1. */
+int count_image(struct run *rn, int a, unsigned long long ram_end)
+{
+    unsigned long long counted = (unsigned long long)IMAGE_COUNTED_MIB << 20;
+    rn->image_extra[a] = ram_end > counted ? ram_end - counted : 0;
+    return rn->image_extra[a] ? check_memory(rn) : 0;
 }
 
 /* The run tool's own memory: RUN_TOOL_MIB, and on the router's host
@@ -199,6 +217,16 @@ unsigned long long memory_need(const struct run *rn, int *own)
     return (need + (1ull << 20) - 1) & ~((1ull << 20) - 1);
 }
 
+/* " with its image's N KiB more", or "" for an image count_image adds nothing for. */
+static const char *image_words(const struct run *rn, int a)
+{
+    static char buf[ARCH_COUNT][48];
+    buf[a][0] = 0;
+    if (rn->image_extra[a])
+        snprintf(buf[a], sizeof buf[a], " with its image's %llu KiB more", rn->image_extra[a] >> 10);
+    return buf[a];
+}
+
 /* The node costs memory_need counted, for the message of check_memory:
  * "K KiB per ARM node and M MiB for all", for each ISA among this host's
  * nodes (an ISA the run does not use costs nothing and is not named). */
@@ -213,8 +241,8 @@ static void isa_costs(const struct run *rn, char *buf, size_t n)
     buf[0] = 0;
     for (int a = 0; a < ARCH_COUNT && at < n; a++)
         if (used[a])
-            at += (size_t)snprintf(buf + at, n - at, "%u KiB per %s node and %u MiB for all, ", node_kib(rn, a),
-                                   isa_label[a], arch_shared_mib[a]);
+            at += (size_t)snprintf(buf + at, n - at, "%u KiB per %s node%s and %u MiB for all, ", node_kib(rn, a),
+                                   isa_label[a], image_words(rn, a), arch_shared_mib[a]);
 }
 
 /* What a run may use of host memory: --mem-limit, or the host's available

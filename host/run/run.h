@@ -66,6 +66,7 @@ struct run {
     double timeout_s, hang_s;
     struct template tpl[ARCH_COUNT];
     struct pool_image *image[ARCH_COUNT];   /* each ISA's node image, read once */
+    unsigned long long image_extra[ARCH_COUNT];   /* what it adds to a node's memory (count_image) */
     char dir[1024];
     struct pool_node **nd;           /* by rank */
     unsigned char *back;             /* by rank: done with the run (check_back), or its QEMU ended */
@@ -193,7 +194,8 @@ double seconds_capped(double s);
 double fmin_s(double a, double b);
 double spin_s(const struct run *rn, double spin_ns);
 unsigned long long mem_available(void);
-unsigned long long node_bytes_with(const struct run *rn, unsigned qemu_kib);
+unsigned long long node_bytes_with(const struct run *rn, int a, unsigned qemu_kib);
+int count_image(struct run *rn, int a, unsigned long long ram_end);
 unsigned long long node_bytes(const struct run *rn, int a);
 unsigned long long memory_need(const struct run *rn, int *own);
 unsigned long long memory_limit(const struct run *rn, unsigned long long *idle);

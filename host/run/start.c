@@ -150,7 +150,7 @@ static int stopped_while_starting(struct run *rn)
 #define MERGE_POLL_MS 20
 static unsigned long long whole_bytes(const struct run *rn, int a)   /* unmerged */
 {
-    return node_bytes_with(rn, arch_node_kib[a]);
+    return node_bytes_with(rn, a, arch_node_kib[a]);
 }
 
 /* One look at the host for node i's paced start, the run's nodes being

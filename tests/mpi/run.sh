@@ -22,7 +22,7 @@ latest() { echo "$RUNS/$(readlink "$RUNS/latest")"; }
 . tests/doc-figures.sh
 
 # Each program once per ISA, and natively.
-for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents stack c_types attrs info error_classes intercomm contexts rma rma_sync waits; do
+for p in basics vcoll types reduce_ops icoll progress errors alltoall_latency libc_calls probe_long subcomm window cart neighbor in_place testsome ops_local groups types_more bottom cancel vcoll_types mprobe misc_calls errhandler requests type_contents stack c_types attrs info error_classes intercomm contexts rma rma_sync waits big_image; do
   for a in arm riscv; do
     "$MPICC" --arch $a -o "$TMP/$p-$a.elf" tests/mpi/$p.c || { echo "wormsim-mpicc failed on $p ($a)"; exit 1; }
   done
@@ -583,6 +583,32 @@ c_types_riscv_3() { same_as_open_mpi c_types riscv 3 ""; }
 # 1 MiB (it was the project's own 64 KiB, and the arrays overran it).
 stack_arm_2() { same_as_open_mpi stack arm 2 ""; }
 stack_mixed_3() { same_as_open_mpi stack mixed 3 ""; }
+# An image of about 44 MiB (a static array of 40 MiB) runs on nodes of 48 MiB,
+# both ISAs; on the default 32 MiB it is refused before any QEMU starts,
+# naming what it spans and the ram_mib that would hold it, and the host's
+# memory estimate counts it.
+big_image_mixed_3() { same_as_open_mpi big_image mixed 3 "" "" --set ram_mib=48; }
+error_image_over_ram_mib() {
+  local before; before=$(ls "$RUNS" 2>/dev/null | wc -l)
+  emu big_image arm 2 ""; local rc=$?
+  expect '[ $rc = 2 ]' "exit status $rc; $(head -3 "$TMP/emu.out")"
+  # the MiB its segments span from the RAM's base (0x40000000), by readelf
+  local top=0 kind off va pa fsz msz
+  while read -r kind off va pa fsz msz _; do
+    [ "$kind" = LOAD ] && [ $((va + msz)) -gt $top ] && top=$((va + msz))
+  done < <(arm-none-eabi-readelf -lW "$TMP/big_image-arm.elf")
+  local mib=$(((top - 0x40000000 + 0xfffff) >> 20))
+  expect 'grep -q "big_image-arm.elf is an image that spans $mib MiB of node RAM .*more than the run.s ram_mib=32: .*ram_mib=N. (--set ram_mib=N) with N from $((mib + 1)) to 1024" "$TMP/emu.out"' \
+    "$(cat "$TMP/emu.out")"
+  expect '[ "$(ls "$RUNS" 2>/dev/null | wc -l)" = "$before" ]' "a run directory was made: $(ls "$RUNS")"
+  # the host's memory estimate counts the 40 MiB a node its image adds:
+  # 16 such nodes pass 600 MiB, which 16 nodes of a small image keep under
+  emu big_image arm 16 "" --set ram_mib=48 --check --mem-limit 600; rc=$?
+  expect '[ $rc = 2 ] && grep -q "KiB per ARM node with its image.s 4[0-9][0-9][0-9][0-9] KiB more .*more than the 600 MiB of --mem-limit" "$TMP/emu.out"' \
+    "exit status $rc; $(cat "$TMP/emu.out")"
+  emu stack arm 16 "" --set ram_mib=48 --check --mem-limit 600; rc=$?
+  expect '[ $rc = 0 ]' "a small image: exit status $rc; $(cat "$TMP/emu.out")"
+}
 # Intercommunicators (tests/mpi/intercomm.c): groups of the even and the
 # odd ranks, of different sizes, and of one rank each.
 intercomm_arm_5() { same_as_open_mpi intercomm arm 5 ""; }
@@ -863,7 +889,7 @@ worked_example_as_written() {
 for x in basics_arm_8 neighbor_arm_9 neighbor_mixed_12 neighbor_riscv_3 neighbor_nonblocking_tiny_grid basics_riscv_6 basics_mixed_16 basics_long_messages probe_long_arm_2 probe_long_mixed_3 basics_rendezvous probe_long_rendezvous window_past_held_max cart_arm_8 cart_mixed_12 cart_dims_and_edges cart_reorder_lays_the_grid_on_the_machine basics_p2p_algorithms \
          basics_named_algorithms basics_algorithm_that_cannot_run basics_deterministic \
          alltoall_latency_64 plan_kept_across_calls alltoall_figures_of_the_docs figures_ignore_the_data_layout alltoall_latency_mixed_16 \
-         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 intercomm_arm_5 intercomm_mixed_8 intercomm_arm_2 intercomm_riscv_3 contexts_arm_4 contexts_mixed_6 contexts_riscv_4 rma_arm_5 rma_mixed_3 rma_riscv_2 rma_sync_arm_5 rma_sync_mixed_4 rma_sync_riscv_2 rma_sync_flow_control rma_sync_own_answers stack_arm_2 stack_mixed_3 c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 attrs_arm_4 attrs_mixed_3 info_arm_3 info_mixed_2 error_classes_arm_3 error_classes_riscv_2 attrs_own_answers info_own_answers error_classes_own_answers errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 waits_arm_2 waits_mixed_2 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_rma_outside_epoch error_rma_target_type error_inter_collective error_inter_calls_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_freed_keyval error_copy_callback error_info_nthkey error_info_key_too_long error_match_size error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
+         subcomm_arm_8 subcomm_mixed_7 subcomm_runs_project_algorithms subcomm_named_algorithms libc_calls_mixed vcoll_arm_6 vcoll_mixed_8 types_mixed_5 types_arm_8 reduce_ops_arm_4 reduce_ops_mixed_5 in_place_arm_5 in_place_mixed_8 in_place_p2p testsome_arm_5 testsome_mixed_2 ops_local_arm_4 ops_local_mixed_3 groups_arm_7 groups_mixed_4 intercomm_arm_5 intercomm_mixed_8 intercomm_arm_2 intercomm_riscv_3 contexts_arm_4 contexts_mixed_6 contexts_riscv_4 rma_arm_5 rma_mixed_3 rma_riscv_2 rma_sync_arm_5 rma_sync_mixed_4 rma_sync_riscv_2 rma_sync_flow_control rma_sync_own_answers stack_arm_2 stack_mixed_3 big_image_mixed_3 error_image_over_ram_mib c_types_arm_4 c_types_riscv_3 types_more_arm_4 types_more_mixed_3 bottom_arm_3 bottom_mixed_4 cancel_arm_4 cancel_mixed_3 mprobe_arm_4 mprobe_mixed_3 misc_calls_arm_3 misc_calls_mixed_2 type_contents_arm_3 type_contents_mixed_4 attrs_arm_4 attrs_mixed_3 info_arm_3 info_mixed_2 error_classes_arm_3 error_classes_riscv_2 attrs_own_answers info_own_answers error_classes_own_answers errhandler_arm_4 errhandler_mixed_3 requests_some_arm_4 requests_some_mixed_3 requests_free_arm_4 requests_free_mixed_3 requests_procnull_arm_2 requests_order_arm_2 requests_order_mixed_2 requests_order_riscv_3 vcoll_types_arm_4 vcoll_types_mixed_5 icoll_arm_6 icoll_mixed_8 progress_arm_6 progress_mixed_4 waits_arm_2 waits_mixed_2 error_bad_rank error_bad_tag error_bad_root error_call_errhandler error_null_buffer error_in_place_buffer error_in_place_receive error_buffers_return error_root_minus_one error_roots_return error_rma_outside_epoch error_rma_target_type error_inter_collective error_inter_calls_return error_null_request error_null_outputs_return error_negative_count error_request_arrays_return error_null_counts error_null_displs error_bcast_in_place error_gather_in_place error_in_place_return error_abort error_freed_keyval error_copy_callback error_info_nthkey error_info_key_too_long error_match_size error_limits error_c_abort error_out_of_memory more_ram_meets_the_request error_before_init error_main_returns \
          error_unknown_setting error_truncate_returns error_no_program mpicc_refuses_bad_input mpicc_compiles_and_links_objects mpicc_option_values_are_not_options mpicc_output_directory_must_exist mpicc_requires_main unsupported_calls_as_documented make_builds_mpicc make_run_mpi gdb_on_a_rank worked_example_as_written; do
   t $x $x
 done

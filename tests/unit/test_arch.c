@@ -1,6 +1,12 @@
-/* arch_parse and arch_describe: which ISA each node runs, from --arch. */
+/* arch_parse and arch_describe: which ISA each node runs, from --arch;
+ * arch_read_image: an image its board's QEMU does not overwrite. */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "check.h"
 #include "launch/arch.h"
+#include "launch/image.h"
 
 static char err[512];
 static unsigned char map[16];
@@ -84,4 +90,72 @@ TEST(unknown_words_are_refused_with_the_accepted_values)
         CHECK_PREFIX(err, "unknown arch '");
         CHECK_CONTAINS(err, "accepted: arm, riscv, mixed");
     }
+}
+
+/* An image of ISA a with one PT_LOAD of 64 file bytes `off` bytes into
+ * the RAM, written to a temporary file and read for a node of ram_mib. */
+static int read_image_at(enum node_arch a, unsigned long long off, unsigned ram_mib)
+{
+    struct { Elf64_Ehdr eh; Elf64_Phdr ph; uint8_t body[64]; } e64;
+    struct { Elf32_Ehdr eh; Elf32_Phdr ph; uint8_t body[64]; } e32;
+    unsigned long long at = arch_ram_base[a] + off;
+    memset(&e64, 0, sizeof e64);
+    memset(&e32, 0, sizeof e32);
+    memset(e64.body, 0x5a, sizeof e64.body);
+    memset(e32.body, 0x5a, sizeof e32.body);
+    memcpy(e64.eh.e_ident, ELFMAG, SELFMAG);
+    memcpy(e32.eh.e_ident, ELFMAG, SELFMAG);
+    e64.eh.e_ident[EI_CLASS] = ELFCLASS64;
+    e32.eh.e_ident[EI_CLASS] = ELFCLASS32;
+    e64.eh.e_ident[EI_DATA] = e32.eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    e64.eh.e_type = e32.eh.e_type = ET_EXEC;
+    e64.eh.e_machine = EM_RISCV;
+    e32.eh.e_machine = EM_ARM;
+    e64.eh.e_entry = at;
+    e32.eh.e_entry = (uint32_t)at;
+    e64.eh.e_phoff = offsetof(__typeof__(e64), ph);
+    e32.eh.e_phoff = offsetof(__typeof__(e32), ph);
+    e64.eh.e_phentsize = sizeof(Elf64_Phdr);
+    e32.eh.e_phentsize = sizeof(Elf32_Phdr);
+    e64.eh.e_phnum = e32.eh.e_phnum = 1;
+    e64.ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = offsetof(__typeof__(e64), body), .p_vaddr = at,
+                           .p_paddr = at, .p_filesz = 64, .p_memsz = 64 };
+    e32.ph = (Elf32_Phdr){ .p_type = PT_LOAD, .p_offset = offsetof(__typeof__(e32), body), .p_vaddr = (uint32_t)at,
+                           .p_paddr = (uint32_t)at, .p_filesz = 64, .p_memsz = 64 };
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/wormsim-arch-test.%d", (int)getpid());
+    FILE *o = fopen(path, "wb");
+    if (!o)
+        abort();
+    if (a == ARCH_RISCV)
+        fwrite(&e64, 1, sizeof e64, o);
+    else
+        fwrite(&e32, 1, sizeof e32, o);
+    fclose(o);
+    struct node_image im;
+    err[0] = 0;
+    int rc = arch_read_image(a, path, (size_t)ram_mib << 20, &im, err, sizeof err);
+    unlink(path);
+    if (!rc)
+        image_free(&im);
+    return rc;
+}
+
+/* QEMU writes a RISC-V node's device tree at the RAM's end less 1 MiB,
+ * aligned down to 2 MiB (30 MiB of 32, 32 of 33 and of 34), after the
+ * image: code or data there is refused, naming the least ram_mib that
+ * keeps them apart. An ARM node's tree lies below its image. */
+TEST(code_and_data_keep_clear_of_the_device_tree)
+{
+    CHECK_EQ_INT(read_image_at(ARCH_RISCV, (30u << 20) - 64, 32), 0);
+    REQUIRE(read_image_at(ARCH_RISCV, (30u << 20) - 63, 32) == -1);
+    CHECK_CONTAINS(err, "riscv node image /tmp/wormsim-arch-test.");
+    CHECK_CONTAINS(err, "code and data end 30.00 MiB into node RAM, past 30 MiB, where QEMU writes the device tree on "
+                        "a node of ram_mib=32: give its nodes more, NET='ram_mib=N' (--set ram_mib=N) with N from 33 to "
+                        "1024");
+    CHECK_EQ_INT(read_image_at(ARCH_RISCV, (30u << 20) - 63, 33), 0);
+    REQUIRE(read_image_at(ARCH_RISCV, 32u << 20, 34) == -1);
+    CHECK_CONTAINS(err, "past 32 MiB, where QEMU writes the device tree on a node of ram_mib=34");
+    CHECK_CONTAINS(err, "with N from 35 to 1024");
+    CHECK_EQ_INT(read_image_at(ARCH_ARM, (31u << 20) - 64, 32), 0);
 }

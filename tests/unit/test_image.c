@@ -75,7 +75,20 @@ TEST(an_image_is_written_at_its_physical_address_and_compared)
     ram[0x1000 + 39] ^= 1;
     ram[0x1000 + 40] = 7;                    /* past the file bytes: not the image */
     CHECK(image_intact(&im, ram));
+    CHECK_EQ_U64(im.ram_end, 0x1000 + 40 + 16);   /* zeros included */
     free(ram);
+    image_free(&im);
+}
+
+TEST(segments_of_zeros_count_in_the_ram_an_image_spans)
+{
+    struct elf32 e = arm_exec(BASE + 0x1000, 40);
+    e.eh.e_phnum = 2;                       /* .bss and the stacks: no file bytes, up to the RAM's end */
+    e.ph[1] = (Elf32_Phdr){ .p_type = PT_LOAD, .p_paddr = BASE + 0x2000, .p_memsz = RAM - 0x2000 };
+    struct node_image im;
+    REQUIRE(read_bytes(&im, &e, sizeof e) == 0);
+    CHECK_EQ_INT(im.nseg, 1);               /* nothing to write for it */
+    CHECK_EQ_U64(im.ram_end, RAM);
     image_free(&im);
 }
 
@@ -99,11 +112,23 @@ TEST(bad_images_are_refused_with_the_reason)
     b = e;
     b.ph[0].p_paddr = BASE + RAM - 8;       /* its bytes run past the RAM's end */
     CHECK(read_bytes(&im, &b, sizeof b) == -1);
-    CHECK_CONTAINS(err, "segment outside the node's RAM");
+    CHECK_CONTAINS(err, "an image that spans 2 MiB of node RAM");
+    CHECK_CONTAINS(err, "more than the run's ram_mib=1: give its nodes more, NET='ram_mib=N' (--set ram_mib=N) "
+                        "with N from 3 to 1024");
     b = e;
-    b.ph[0].p_memsz = 0xfffffff0u;          /* a size that wraps an addition */
+    b.ph[0].p_memsz = 0xfffffff0u;          /* a size that wraps a 32-bit addition */
     CHECK(read_bytes(&im, &b, sizeof b) == -1);
-    CHECK_CONTAINS(err, "segment outside the node's RAM");
+    CHECK_CONTAINS(err, "spans 4097 MiB of node RAM");
+    b = e;
+    b.ph[0].p_paddr = 0xffffff00u;          /* far past the RAM */
+    b.eh.e_entry = BASE + 0x1000;
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "an image that spans 3072 MiB");
+    b = e;                                  /* a second segment of zeros only (.bss) past the RAM's end */
+    b.eh.e_phnum = 2;
+    b.ph[1] = (Elf32_Phdr){ .p_type = PT_LOAD, .p_paddr = BASE + 0x2000, .p_memsz = RAM };
+    CHECK(read_bytes(&im, &b, sizeof b) == -1);
+    CHECK_CONTAINS(err, "an image that spans 2 MiB of node RAM");
     b = e;
     b.ph[0].p_filesz = 4096;                /* more bytes than the file has */
     CHECK(read_bytes(&im, &b, sizeof b) == -1);
