@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "nic.h"
 #include "net.h"
+#include "tx_ring.h"
 #include "../kernel/kernel.h"
 #include "../apps/restrict.h"
 #include "board.h"
@@ -30,7 +31,7 @@ static volatile uint32_t *prod_p;
 static const volatile uint32_t *cons_p;
 static volatile struct nic_desc *ring;
 static uint32_t prod;                 /* descriptors posted */
-static uint32_t tx_head;              /* payload bytes allocated, monotonic */
+static uint32_t tx_head;              /* payload bytes placed, growing; below TX_REBASE_AT (tx_ring.h) */
 static uint32_t pay_end[256];         /* tx_head after each slot's payload; ring_slots <= 256 */
 static struct topo_shape topo;
 static char args_copy[NIC_ARGS_BYTES];
@@ -61,18 +62,31 @@ static int space_free(uint32_t need)
     if (need == 0)
         return 1;
     uint32_t tail = cons == prod ? tx_head : pay_end[(cons - 1) % cfg->ring_slots];
-    uint32_t pos = tx_head % cfg->tx_size;
-    uint32_t skip = pos + need > cfg->tx_size ? cfg->tx_size - pos : 0;
-    return tx_head + skip + need - tail <= cfg->tx_size;
+    return tx_fits(tx_head, tail, cfg->tx_size, need);
+}
+
+/* tx_head kept below TX_REBASE_AT (tx_ring.h): every position, and every
+ * payload's bytes, as they were. */
+static __attribute__((noinline)) void rebase_tx(void)
+{
+    uint32_t by = tx_rebase_by(tx_head, cfg->tx_size);
+    tx_head -= by;
+    for (unsigned i = 0; i < sizeof pay_end / sizeof *pay_end; i++)
+        pay_end[i] -= by;
 }
 
 /* Wait for a ring slot and `need` contiguous payload bytes. How far the
  * router has consumed is host timing, and space_free() branches on it, so
- * the clock is put back on every path. */
+ * the clock is put back on every path. tx_head is rebased only where a
+ * payload is about to be placed (need > 0, each placing call's first
+ * wait): a wait_space(0) between a placement and its descriptors leaves
+ * it as it is. */
 static void wait_space(uint32_t need)
 {
     uint64_t t = clock_now_ns();
     board_mb();
+    if (need && tx_head >= TX_REBASE_AT)
+        rebase_tx();
     if (!space_free(need)) {
         status->want_space = 1;
         board_mb();

@@ -30,7 +30,8 @@
  * advances cons. A blocking descriptor (RECV, PROBE, PROBE_ANY, WAIT_SENT) is answered
  * in nic_reply with the descriptor's seq and an MSI-X interrupt; the node
  * posts nothing more until the answer comes. Payload of a SEND sits at
- * tx_off + desc.off until cons passes the descriptor.
+ * tx_off + desc.off until cons passes the descriptor; the node places
+ * payloads in the byte ring as netdev/tx_ring.h says.
  *
  * Beside the data network (seed 002 section 8; docs/network.md, "Hardware
  * beside the data network"): barrier circuits as the T3D's (BARRIER_SET,
