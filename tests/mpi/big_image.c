@@ -4,7 +4,9 @@
  * (tests/mpi/run.sh). Each rank fills its 40 MiB array, sends the last
  * MiB of it to the next rank, checks what the previous rank sent and that
  * its own array kept its pattern, and allocates 4 MiB of heap, which lies
- * above the image. tests/mpi/run.sh compares the output with Open MPI's. */
+ * above the image; and a table of 16 KiB with an initialiser (.data past
+ * the linker scripts' 4 KiB image region) holds its values.
+ * tests/mpi/run.sh compares the output with Open MPI's. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 
 static unsigned char big[BIG];       /* zeros at start: .bss */
 static unsigned char got[PIECE];
+static int table[4096] = { 11, 22, 33, [2048] = 44, [4095] = 55 };   /* 16 KiB of .data */
 
 static unsigned char pattern(int r, size_t i)
 {
@@ -45,6 +48,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     check("static array zero at start", all_zero(big, BIG));
+    int sum = 0;
+    for (int i = 0; i < 4096; i++)
+        sum += table[i];
+    check("initialised table as initialised", sum == 165 && table[2048] == 44 && table[4095] == 55);
+    table[rank] += rank;
 
     for (size_t i = 0; i < BIG; i++)
         big[i] = pattern(rank, i);
@@ -62,6 +70,7 @@ int main(int argc, char **argv)
         heap_ok = holds_pattern(heap, rank + 1, 0, HEAP) && holds_pattern(big, rank, 0, BIG);
     }
     check("heap beside the array", heap_ok);
+    check("table written", table[rank] == (rank < 3 ? 11 * (rank + 1) : 0) + rank && table[4095] == 55);
     free(heap);
 
     if (rank == 0)
