@@ -46,7 +46,7 @@ int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_
  * parameter, NODE_RAM_MIN_MIB to NODE_RAM_MAX_MIB (netdev/nic_shm.h): the
  * linker scripts place the project's images in its first NODE_RAM_MIN_MIB,
  * an MPI program's in up to NODE_RAM_MAX_MIB (linker/, __image_ram_mib);
- * image_parse() records where an image ends (ram_end) and the run refuses
+ * image_read() records where an image ends (ram_end) and refuses
  * one that ends past its ram_mib. */
 extern const unsigned long long arch_ram_base[ARCH_COUNT];
 
