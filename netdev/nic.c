@@ -266,11 +266,7 @@ void net_send_multi(const int *dst, int n, int tag, const void *buf, size_t len)
     if (n <= 0)
         return;
     wait_space((uint32_t)len);
-    uint32_t pos = tx_head % cfg->tx_size;
-    if (pos + len > cfg->tx_size) {
-        tx_head += cfg->tx_size - pos;
-        pos = 0;
-    }
+    uint32_t pos = TX_PLACE(tx_head, cfg->tx_size, len);
     uint32_t start = tx_head;
     memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
     tx_head += (uint32_t)len;
@@ -391,11 +387,7 @@ int net_probe_any(const struct net_pattern *p, int n, struct net_status *st)
     uint32_t need = (uint32_t)nic_probe_any_bytes((uint32_t)n);
     wait_space(need + 3);
     tx_head = (tx_head + 3) & ~3u;   /* word-aligned words (tx_size is a multiple of 4) */
-    uint32_t pos = tx_head % cfg->tx_size;
-    if (pos + need > cfg->tx_size) {
-        tx_head += cfg->tx_size - pos;
-        pos = 0;
-    }
+    uint32_t pos = TX_PLACE(tx_head, cfg->tx_size, need);
     volatile struct nic_pattern *l = (volatile struct nic_pattern *)(shm + cfg->tx_off + pos);
     for (int k = 0; k < n; k++) {
         l[k].src = (uint32_t)p[k].src;
@@ -548,11 +540,7 @@ static uint64_t post_payload(uint32_t op, uint32_t peer, uint32_t tag, const voi
 {
     uint64_t t = clock_now_ns();
     wait_space((uint32_t)len);
-    uint32_t pos = tx_head % cfg->tx_size;
-    if (pos + len > cfg->tx_size) {
-        tx_head += cfg->tx_size - pos;
-        pos = 0;
-    }
+    uint32_t pos = TX_PLACE(tx_head, cfg->tx_size, len);
     memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
     tx_head += (uint32_t)len;
     post(op, t, peer, tag, (uint32_t)len, pos);
@@ -613,11 +601,7 @@ void net_msend_group(const struct net_worm *w, int nw, int tag, const void *buf,
         panic("net_msend: %lu bytes with the lists exceed the %lu-byte transmit area", (unsigned long)need,
               (unsigned long)cfg->tx_size);
     wait_space((uint32_t)need);
-    uint32_t pos = tx_head % cfg->tx_size;
-    if (pos + need > cfg->tx_size) {
-        tx_head += cfg->tx_size - pos;
-        pos = 0;
-    }
+    uint32_t pos = TX_PLACE(tx_head, cfg->tx_size, need);
     uint32_t start = tx_head, end = tx_head + (uint32_t)need, at = pos + (uint32_t)len;
     memcpy((void *)(shm + cfg->tx_off + pos), buf, len);
     for (int k = 0; k < nw; k++) {

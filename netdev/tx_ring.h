@@ -11,7 +11,9 @@
  * the router has not read yet. tx_rebase_by() says how much to take off
  * head, and off every recorded end, to keep it below TX_REBASE_AT: a
  * multiple of size, which leaves every position and every difference as
- * it was. Pure functions of their arguments (tests/unit/test_tx_ring.c). */
+ * it was. netdev/nic.c places, checks room and rebases with TX_PLACE,
+ * tx_fits and tx_rebase_by, and tests/unit/test_tx_ring.c drives the same
+ * three; each is a pure function of its arguments. */
 #ifndef TX_RING_H
 #define TX_RING_H
 
@@ -31,6 +33,21 @@ static inline int tx_fits(uint32_t head, uint32_t tail, uint32_t size, uint32_t 
 {
     return head + tx_skip(head, size, need) + need - tail <= size;
 }
+
+/* Where a payload of need bytes goes: head (an lvalue) moved past the
+ * bytes skipped to the area's end (tx_skip), the payload's offset in the
+ * area the value. The caller adds need to head once the payload is
+ * written. A macro, not a function: netdev/nic.c's send paths keep the
+ * instructions they had (a node's time counts them), with its volatile
+ * configuration's size read where it is used and need of the caller's
+ * type. */
+#define TX_PLACE(head, size, need) __extension__ ({     \
+        uint32_t pos_ = (head) % (size);                \
+        if (pos_ + (need) > (size)) {                   \
+            (head) += (size) - pos_;                    \
+            pos_ = 0;                                   \
+        }                                               \
+        pos_; })
 
 /* What to take off head and every recorded end: 0 below TX_REBASE_AT. */
 static inline uint32_t tx_rebase_by(uint32_t head, uint32_t size)

@@ -1,8 +1,9 @@
 /* netdev/tx_ring.h: the node's transmit area as a byte ring. A model of
- * netdev/nic.c places payloads as it does (at head % size, or at 0 when
- * one would pass the end), with a router that reads them in order at
- * irregular times, past the 4 GiB where the node's uint32_t head wraps:
- * no payload may land on one the router has not read. */
+ * netdev/nic.c places payloads with nic.c's own TX_PLACE (at head % size,
+ * or at 0 when one would pass the end) and checks room with its tx_fits,
+ * with a router that reads them in order at irregular times, past the
+ * 4 GiB where the node's uint32_t head wraps: no payload may land on one
+ * the router has not read. */
 #include "check.h"
 #include "../../netdev/tx_ring.h"
 
@@ -64,11 +65,7 @@ static long place(uint64_t bytes, int rebase, uint32_t *head_max)
             read_oldest(&r);
         if (!r.n)
             r.tail = r.head;
-        uint32_t pos = r.head % SIZE;              /* as netdev/nic.c places it */
-        if (pos + need > SIZE) {
-            r.head += SIZE - pos;
-            pos = 0;
-        }
+        uint32_t pos = TX_PLACE(r.head, SIZE, need);   /* as netdev/nic.c places it */
         bad += overlaps_unread(&r, pos, need);
         r.head += need;
         if (r.head > *head_max)
@@ -116,4 +113,17 @@ TEST(without_the_rebase_the_wrap_overwrites_unread_payloads)
 {
     uint32_t head_max;
     CHECK(place(6ull << 30, 0, &head_max) > 0);
+}
+
+TEST(a_placement_skips_to_the_start_only_when_the_payload_would_pass_the_end)
+{
+    uint32_t head = 2 * SIZE + SIZE - 10;
+    CHECK_EQ_U64(TX_PLACE(head, SIZE, 10u), SIZE - 10);   /* fits exactly */
+    CHECK_EQ_U64(head, 3 * SIZE - 10);
+    CHECK_EQ_U64(TX_PLACE(head, SIZE, 11u), 0);           /* one byte more: to the start */
+    CHECK_EQ_U64(head, 3 * SIZE);
+    size_t len = 0;                                       /* an empty payload never skips */
+    head = SIZE - 1;
+    CHECK_EQ_U64(TX_PLACE(head, SIZE, len), SIZE - 1);
+    CHECK_EQ_U64(head, SIZE - 1);
 }
