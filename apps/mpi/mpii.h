@@ -277,6 +277,14 @@ int mpii_sched_wait(struct mpii_sched *s);
 int mpii_sched_busy(void);
 void mpii_sched_poke(void);
 int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request);
+/* A request-based RMA operation's request (MPI-3.1 11.3.5; apps/mpi/
+ * win.c): complete at once when ticket is 0 (a put or an accumulate, its
+ * data sent), else once window win (of generation gen) has taken ticket
+ * answers from target (mpii_win_answered, apps/mpi/win_sync.c: with
+ * block, taking them; without, only those already there; 1 when done,
+ * *err the error class of a failed take). */
+int mpii_req_rma(MPI_Comm comm, MPI_Win win, int gen, int target, unsigned long ticket, MPI_Request *request);
+int mpii_win_answered(MPI_Win win, int gen, int target, unsigned long ticket, int block, int *err);
 /* A neighbourhood collective's one round (apps/mpi/neighbor.c lists the
  * blocks and runs the blocking form; mpii_ineighbour, apps/mpi/icoll.c,
  * the nonblocking one as a schedule): send block k of sl[k]

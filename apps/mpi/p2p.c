@@ -32,8 +32,11 @@
 #define PROC_NULL_STATUS ((MPI_Status){ .MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG })
 
 /* REQ_SSEND: an Issend whose data went, waiting for the receiver's
- * acknowledgement (ppeer: the node, ctx and tag its wire tag's). */
-enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL, REQ_PERSIST, REQ_SSEND };
+ * acknowledgement (ppeer: the node, ctx and tag its wire tag's).
+ * REQ_RMA: a request-based get, waiting for its answer (ppeer: the
+ * window, pcount: its generation, src: the target, seq: the ticket;
+ * mpii_req_rma). */
+enum { REQ_FREE = 0, REQ_DONE, REQ_RECV, REQ_COLL, REQ_PERSIST, REQ_SSEND, REQ_RMA };
 struct req {
     int state;
     unsigned long seq;               /* posting order of receives */
@@ -1068,6 +1071,13 @@ static int ready(struct req *q)
         struct net_status ns;
         return net_probe_masked(q->ppeer, (int)(mpii_wire(q->ctx, q->tag) | MPII_BIT_ACK), MPII_MASK_TAG, &ns);
     }
+    if (q->state == REQ_RMA) {       /* a poll: the requests of this rank's windows served too */
+        int err;
+        if (mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 0, &err))
+            return 1;                /* (a failed take: complete, which reports it) */
+        progress();
+        return mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 0, &err);
+    }
     return 1;
 }
 
@@ -1084,6 +1094,10 @@ static int complete(struct req *q)
         q->state = REQ_DONE;
         wait_ack(q->ppeer, q->ctx, q->tag);
     }
+    if (q->state == REQ_RMA) {
+        q->state = REQ_DONE;
+        mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 1, &q->st.MPI_ERROR);
+    }
     return q->st.MPI_ERROR;          /* a receive progress completed keeps its error */
 }
 
@@ -1092,6 +1106,16 @@ int mpii_req_sched(MPI_Comm comm, struct mpii_sched *s, MPI_Request *request)
     int e = new_req(comm, request);
     if (!e)
         reqs[*request - 1] = (struct req){ .state = REQ_COLL, .comm = comm, .sched = s,
+                                           .st = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG } };
+    return e;
+}
+
+int mpii_req_rma(MPI_Comm comm, MPI_Win win, int gen, int target, unsigned long ticket, MPI_Request *request)
+{
+    int e = new_req(comm, request);
+    if (!e)
+        reqs[*request - 1] = (struct req){ .state = ticket ? REQ_RMA : REQ_DONE, .comm = comm, .ppeer = win,
+                                           .pcount = gen, .src = target, .seq = ticket,
                                            .st = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG } };
     return e;
 }

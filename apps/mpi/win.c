@@ -30,8 +30,9 @@
  * contiguous bytes); an accumulate's is a basic type, with a predefined
  * operator, MPI_REPLACE or (get-accumulate) MPI_NO_OP. Origin datatypes
  * may be any committed type. In a lock or PSCW epoch an operation goes to
- * its target at once instead (apps/mpi/win_sync.c). Not here:
- * request-based operations and shared windows (docs/mpi.md). */
+ * its target at once instead (apps/mpi/win_sync.c). The request-based
+ * operations (MPI_Rput, ...) take a passive target epoch (below); a
+ * shared window has one rank, a node's memory being its own. */
 #include <stdlib.h>
 #include <string.h>
 #include "win.h"
@@ -61,8 +62,9 @@ static int win_make(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     if (slot == MAX_WINS)
         return mpii_err(comm, MPI_ERR_INTERN, "more than %d windows at once", MAX_WINS);
     struct win *w = &wins[slot];
+    static int made;
     *w = (struct win){ .base = base, .size = size, .disp_unit = disp_unit, .flavor = flavor,
-                       .model = MPI_WIN_SEPARATE, .comm = MPI_COMM_NULL };
+                       .model = MPI_WIN_SEPARATE, .comm = MPI_COMM_NULL, .gen = ++made };
     w->sizes = malloc((size_t)c->size * sizeof *w->sizes);
     w->units = malloc((size_t)c->size * sizeof *w->units);
     if (!w->sizes || !w->units) {
@@ -112,19 +114,68 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return win_make(NULL, 0, 1, info, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+/* A window of memory the library allocates (flavor ALLOCATE or SHARED). */
+static int win_alloc(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, int flavor,
+                     MPI_Win *win)
 {
-    MPII_ENTER("MPI_Win_allocate");
     OUT_OR_ERR(comm, baseptr);
     void *base = size > 0 ? malloc((size_t)size) : NULL;
     if (size > 0 && !base)
         return mpii_err(comm, MPI_ERR_NO_MEM, "%ld bytes for a window", (long)size);
-    int e = win_make(base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    int e = win_make(base, size, disp_unit, info, comm, flavor, win);
     if (e)
         free(base);
     else
         *(void **)baseptr = base;
     return e;
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    MPII_ENTER("MPI_Win_allocate");
+    return win_alloc(size, disp_unit, info, comm, baseptr, MPI_WIN_FLAVOR_ALLOCATE, win);
+}
+
+/* A shared memory window (MPI-3.1 11.2.3): its processes must share
+ * memory, and each node is a process with its own, so comm has one rank:
+ * what MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) gives. The window is
+ * then that rank's memory, which MPI_Win_shared_query gives back. */
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                            MPI_Win *win)
+{
+    MPII_ENTER("MPI_Win_allocate_shared");
+    COMM_OR_ERR(c, comm);
+    if (c->size != 1)
+        return mpii_err(comm, MPI_ERR_RMA_SHARED, "communicator %d has %d ranks, on as many nodes, which share no "
+                        "memory; accepted: a communicator of one rank, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) "
+                        "gives", comm, c->size);
+    return win_alloc(size, disp_unit, info, comm, baseptr, MPI_WIN_FLAVOR_SHARED, win);
+}
+
+/* Rank rank's part of a shared window (MPI_PROC_NULL: the first part of
+ * some bytes, or none). */
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPII_ENTER("MPI_Win_shared_query");
+    WIN_OR_ERR(w, win);
+    OUT_OR_ERR(w->comm, size);
+    OUT_OR_ERR(w->comm, disp_unit);
+    OUT_OR_ERR(w->comm, baseptr);
+    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
+        return mpii_err(w->comm, MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
+    int n = mpii_comms[w->comm].size;
+    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= n))
+        return mpii_err(w->comm, MPI_ERR_RANK, "rank %d; accepted: 0..%d or MPI_PROC_NULL", rank, n - 1);
+    if (rank == MPI_PROC_NULL && !w->size) {
+        *size = 0;
+        *disp_unit = w->disp_unit;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
+    *size = w->size;                 /* one rank: its own */
+    *disp_unit = w->disp_unit;
+    *(void **)baseptr = w->base;
+    return MPI_SUCCESS;
 }
 
 int MPI_Win_free(MPI_Win *win)
@@ -141,7 +192,7 @@ int MPI_Win_free(MPI_Win *win)
     mpii_call = "MPI_Win_free";
     if (e)
         return e;
-    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED)
         free(w->base);
     free(w->sizes);
     free(w->units);
@@ -240,33 +291,22 @@ static int take_data(struct win *w, struct rma_op *o, const void *origin, int co
     return commit(w, o);
 }
 
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+/* The operations' bodies, shared by their calls and their request-based
+ * forms (below); *o is the operation sent or queued, NULL for target
+ * MPI_PROC_NULL. */
+static int put(struct win *w, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, int kind,
+               MPI_Op op)
 {
-    MPII_ENTER("MPI_Put");
-    WIN_OR_ERR(w, win);
     struct rma_op *o;
-    int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                  RMA_PUT, MPI_OP_NULL, &o);
+    int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, kind,
+                  op, &o);
     return e || !o ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
 }
 
-int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+static int get(struct win *w, void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype)
 {
-    MPII_ENTER("MPI_Accumulate");
-    WIN_OR_ERR(w, win);
-    struct rma_op *o;
-    int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                  RMA_ACC, op, &o);
-    return e || !o ? e : take_data(w, o, origin_addr, origin_count, origin_datatype);
-}
-
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    MPII_ENTER("MPI_Get");
-    WIN_OR_ERR(w, win);
     struct rma_op *o;
     int e = queue(w, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
                   RMA_GET, MPI_OP_NULL, &o);
@@ -277,12 +317,10 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
     return commit(w, o);
 }
 
-int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+static int get_accumulate(struct win *w, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op)
 {
-    MPII_ENTER("MPI_Get_accumulate");
-    WIN_OR_ERR(w, win);
     struct rma_op *o;
     int e = queue(w, op == MPI_NO_OP ? 0 : origin_count, origin_datatype, target_rank, target_disp, target_count,
                   target_datatype, RMA_GACC, op, &o);
@@ -297,6 +335,122 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     if (op == MPI_NO_OP)
         return commit(w, o);
     return take_data(w, o, origin_addr, origin_count, origin_datatype);
+}
+
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPII_ENTER("MPI_Put");
+    WIN_OR_ERR(w, win);
+    return put(w, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype, RMA_PUT, MPI_OP_NULL);
+}
+
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPII_ENTER("MPI_Accumulate");
+    WIN_OR_ERR(w, win);
+    return put(w, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype, RMA_ACC, op);
+}
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPII_ENTER("MPI_Get");
+    WIN_OR_ERR(w, win);
+    return get(w, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype);
+}
+
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPII_ENTER("MPI_Get_accumulate");
+    WIN_OR_ERR(w, win);
+    return get_accumulate(w, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                          result_datatype, target_rank, target_disp, target_count, target_datatype, op);
+}
+
+/* --- request-based operations (MPI-3.1 11.3.5) -------------------------- */
+
+/* Only in a passive target epoch: every operation goes to its target when
+ * it is called (apps/mpi/win_sync.c), its data copied first, so a put's
+ * or an accumulate's request is complete at once (its buffer may be
+ * used again, 11.3.5), and a get's when its answer is taken, as
+ * MPI_Win_flush_local would take it. */
+static int passive_or_err(struct win *w, int target, MPI_Request *request)
+{
+    OUT_OR_ERR(w->comm, request);
+    *request = MPI_REQUEST_NULL;
+    int n = mpii_comms[w->comm].size;
+    if (target != MPI_PROC_NULL && target >= 0 && target < n && !mpii_win_passive(w, target))
+        return mpii_err(w->comm, MPI_ERR_RMA_SYNC, "outside a passive target epoch of rank %d: request-based "
+                        "operations need MPI_Win_lock or MPI_Win_lock_all first", target);
+    return MPI_SUCCESS;
+}
+
+/* The request of an operation just issued to target: a get's ticket is
+ * the answers asked of target so far, its own the last. */
+static int request_of(struct win *w, MPI_Win win, int target, int answered, MPI_Request *request)
+{
+    unsigned long ticket = answered && target != MPI_PROC_NULL ? w->asked[target] : 0;
+    return mpii_req_rma(w->comm, win, w->gen, target, ticket, request);
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request)
+{
+    MPII_ENTER("MPI_Rput");
+    WIN_OR_ERR(w, win);
+    int e = passive_or_err(w, target_rank, request);
+    if (!e)
+        e = put(w, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, RMA_PUT, MPI_OP_NULL);
+    return e ? e : request_of(w, win, target_rank, 0, request);
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request *request)
+{
+    MPII_ENTER("MPI_Raccumulate");
+    WIN_OR_ERR(w, win);
+    int e = passive_or_err(w, target_rank, request);
+    if (!e)
+        e = put(w, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, RMA_ACC, op);
+    return e ? e : request_of(w, win, target_rank, 0, request);
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request)
+{
+    MPII_ENTER("MPI_Rget");
+    WIN_OR_ERR(w, win);
+    int e = passive_or_err(w, target_rank, request);
+    if (!e)
+        e = get(w, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype);
+    return e ? e : request_of(w, win, target_rank, 1, request);
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                        MPI_Win win, MPI_Request *request)
+{
+    MPII_ENTER("MPI_Rget_accumulate");
+    WIN_OR_ERR(w, win);
+    int e = passive_or_err(w, target_rank, request);
+    if (!e)
+        e = get_accumulate(w, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                           result_datatype, target_rank, target_disp, target_count, target_datatype, op);
+    return e ? e : request_of(w, win, target_rank, 1, request);
 }
 
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,

@@ -69,6 +69,10 @@ struct win {
     int lock_all, accessing;         /* MPI_Win_lock_all held; MPI_Win_start's epoch open */
     struct rma_op *gets;             /* as origin: operations sent whose answers are still to come, in order */
     int ngets, gcap;
+    unsigned long *asked, *answered; /* as origin: per target, operations sent that get an answer, and
+                                        answers taken (a request-based get is complete once its target's
+                                        answered count reaches its asked count when it was sent) */
+    int gen;                         /* which window of the slot this is (a request outlives its window) */
     int excl, shared;                /* as target: the exclusive lock's holder (-1: none); shared holders */
     int *waiting, nwaiting;          /* as target: lock requests not yet granted, in order (rank * 2 + excl) */
     int exposed, expected, done;     /* as target: MPI_Win_post's epoch; its origins; their DONEs served */
@@ -108,5 +112,8 @@ void mpii_win_sync_free(struct win *w);
 int mpii_win_synced(const struct win *w, int target);
 int mpii_win_issue(struct win *w, struct rma_op *o);
 const char *mpii_win_sync_open(const struct win *w);
+/* Whether the origin holds a lock (MPI_Win_lock or MPI_Win_lock_all) on
+ * target: a passive target epoch, where request-based operations go. */
+int mpii_win_passive(const struct win *w, int target);
 
 #endif

@@ -51,14 +51,17 @@ int mpii_win_sync_init(struct win *w, int nranks)
     w->lock = calloc((size_t)nranks, 2);
     w->waiting = malloc((size_t)nranks * sizeof *w->waiting);
     w->unacked = calloc((size_t)nranks, sizeof *w->unacked);
-    if (!w->lock || !w->waiting || !w->unacked) {
+    w->asked = calloc((size_t)nranks, 2 * sizeof *w->asked);
+    if (!w->lock || !w->waiting || !w->unacked || !w->asked) {
         free(w->lock);
         free(w->waiting);
         free(w->unacked);
+        free(w->asked);
         return mpii_err(w->comm, MPI_ERR_NO_MEM, "%d bytes for a window's locks",
-                        nranks * (int)(2 + sizeof *w->waiting + sizeof *w->unacked));
+                        nranks * (int)(2 + sizeof *w->waiting + sizeof *w->unacked + 2 * sizeof *w->asked));
     }
     w->access = w->lock + nranks;
+    w->answered = w->asked + nranks;
     w->flow = net_held_max() / 4 / (size_t)nranks;
     w->excl = -1;
     mpii_win_count++;
@@ -70,6 +73,7 @@ void mpii_win_sync_free(struct win *w)
     free(w->lock);
     free(w->waiting);
     free(w->unacked);
+    free(w->asked);
     free(w->gets);
     free(w->regions);
     mpii_win_count--;
@@ -78,6 +82,11 @@ void mpii_win_sync_free(struct win *w)
 int mpii_win_synced(const struct win *w, int target)
 {
     return w->lock[target] || w->access[target];
+}
+
+int mpii_win_passive(const struct win *w, int target)
+{
+    return w->lock[target] != 0;
 }
 
 /* Why the window cannot be freed now, or NULL. */
@@ -140,24 +149,51 @@ int mpii_win_issue(struct win *w, struct rma_op *o)
     if ((e = mpii_win_room(w, &w->gets, w->ngets, &w->gcap, "operations awaiting answers")))
         return e;
     w->gets[w->ngets++] = *o;
+    w->asked[o->target]++;
     return MPI_SUCCESS;
 }
 
 /* The answers still to come from target (every target: -1), taken in
- * the order their operations were made. */
-static int take_answers(struct win *w, int target)
+ * the order their operations were made; at most `most` of them. */
+static int take_some(struct win *w, int target, int most)
 {
     int e = MPI_SUCCESS, kept = 0;
     for (int i = 0; i < w->ngets; i++) {
         struct rma_op *o = &w->gets[i];
-        if (target < 0 || o->target == target) {
+        if ((target < 0 || o->target == target) && most > 0) {
             if (!e)
                 e = mpii_win_take_answer(w, o, TAG_ANSWER);
+            w->answered[o->target]++;
+            most--;
         } else
             w->gets[kept++] = *o;
     }
     w->ngets = kept;
     return e;
+}
+
+static int take_answers(struct win *w, int target)
+{
+    return take_some(w, target, w->ngets);
+}
+
+/* A request-based get (mpii_req_rma): done once target's answers taken
+ * reach its ticket, taken one by one in order, without waiting unless
+ * block. A window freed since was unlocked, which took them all. */
+int mpii_win_answered(MPI_Win win, int gen, int target, unsigned long ticket, int block, int *err)
+{
+    struct win *w = mpii_win_of(win);
+    *err = MPI_SUCCESS;
+    if (!w || w->gen != gen)
+        return 1;
+    struct mpii_comm *c = &mpii_comms[w->comm];
+    while (w->answered[target] < ticket) {
+        if (!block && !mpii_arrived(c, c->ctx, target, TAG_ANSWER))
+            return 0;
+        if ((*err = take_some(w, target, 1)))
+            return 1;
+    }
+    return 1;
 }
 
 /* MPI_Win_flush of target: its requests applied there, its answers here. */

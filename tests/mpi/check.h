@@ -35,7 +35,7 @@ static inline void show_ranks(const char *what, int v)
 }
 
 /* The name of error code e's class, for the classes the programs print
- * (attrs.c, info.c, error_classes.c, rma.c, rma_sync.c); "another class"
+ * (attrs.c, info.c, error_classes.c, rma.c, rma_sync.c, rma_req.c); "another class"
  * for the rest. */
 static inline const char *class_name(int e)
 {
@@ -48,6 +48,7 @@ static inline const char *class_name(int e)
         { MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC" }, { MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE" },
         { MPI_ERR_RANK, "MPI_ERR_RANK" },         { MPI_ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE" },
         { MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR" }, { MPI_ERR_GROUP, "MPI_ERR_GROUP" },
+        { MPI_ERR_RMA_SHARED, "MPI_ERR_RMA_SHARED" },
     };
     int c;
     MPI_Error_class(e, &c);

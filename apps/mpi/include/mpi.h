@@ -128,6 +128,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_LOCKTYPE   35
 #define MPI_ERR_RMA_ATTACH 36
 #define MPI_ERR_RMA_FLAVOR 37
+#define MPI_ERR_RMA_SHARED 38
 #define MPI_ERR_KEYVAL     48
 #define MPI_ERR_LASTCODE   64        /* the program's classes and codes come after */
 
@@ -616,6 +617,7 @@ typedef int MPI_Win;
 #define MPI_WIN_FLAVOR_CREATE   1
 #define MPI_WIN_FLAVOR_ALLOCATE 2
 #define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
 #define MPI_LOCK_EXCLUSIVE 234
 #define MPI_LOCK_SHARED    235
 #define MPI_WIN_SEPARATE 1
@@ -638,6 +640,22 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                            MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                        MPI_Win win, MPI_Request *request);
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 int MPI_Win_detach(MPI_Win win, const void *base);
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
