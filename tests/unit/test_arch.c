@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
+#include "elf_fixture.h"
 #include "launch/arch.h"
 #include "launch/image.h"
 
@@ -96,42 +97,14 @@ TEST(unknown_words_are_refused_with_the_accepted_values)
  * the RAM, written to a temporary file and read for a node of ram_mib. */
 static int read_image_at(enum node_arch a, unsigned long long off, unsigned ram_mib)
 {
-    struct { Elf64_Ehdr eh; Elf64_Phdr ph; uint8_t body[64]; } e64;
-    struct { Elf32_Ehdr eh; Elf32_Phdr ph; uint8_t body[64]; } e32;
     unsigned long long at = arch_ram_base[a] + off;
-    memset(&e64, 0, sizeof e64);
-    memset(&e32, 0, sizeof e32);
-    memset(e64.body, 0x5a, sizeof e64.body);
-    memset(e32.body, 0x5a, sizeof e32.body);
-    memcpy(e64.eh.e_ident, ELFMAG, SELFMAG);
-    memcpy(e32.eh.e_ident, ELFMAG, SELFMAG);
-    e64.eh.e_ident[EI_CLASS] = ELFCLASS64;
-    e32.eh.e_ident[EI_CLASS] = ELFCLASS32;
-    e64.eh.e_ident[EI_DATA] = e32.eh.e_ident[EI_DATA] = ELFDATA2LSB;
-    e64.eh.e_type = e32.eh.e_type = ET_EXEC;
-    e64.eh.e_machine = EM_RISCV;
-    e32.eh.e_machine = EM_ARM;
-    e64.eh.e_entry = at;
-    e32.eh.e_entry = (uint32_t)at;
-    e64.eh.e_phoff = offsetof(__typeof__(e64), ph);
-    e32.eh.e_phoff = offsetof(__typeof__(e32), ph);
-    e64.eh.e_phentsize = sizeof(Elf64_Phdr);
-    e32.eh.e_phentsize = sizeof(Elf32_Phdr);
-    e64.eh.e_phnum = e32.eh.e_phnum = 1;
-    e64.ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = offsetof(__typeof__(e64), body), .p_vaddr = at,
-                           .p_paddr = at, .p_filesz = 64, .p_memsz = 64 };
-    e32.ph = (Elf32_Phdr){ .p_type = PT_LOAD, .p_offset = offsetof(__typeof__(e32), body), .p_vaddr = (uint32_t)at,
-                           .p_paddr = (uint32_t)at, .p_filesz = 64, .p_memsz = 64 };
+    struct elf64 e64 = elf64_exec(EM_RISCV, at, 64, 64);
+    struct elf32 e32 = elf32_exec(EM_ARM, (uint32_t)at, 64, 64);
     char path[64];
-    snprintf(path, sizeof path, "/tmp/wormsim-arch-test.%d", (int)getpid());
-    FILE *o = fopen(path, "wb");
-    if (!o)
-        abort();
     if (a == ARCH_RISCV)
-        fwrite(&e64, 1, sizeof e64, o);
+        elf_write_temp(path, sizeof path, "wormsim-arch-test", &e64, sizeof e64);
     else
-        fwrite(&e32, 1, sizeof e32, o);
-    fclose(o);
+        elf_write_temp(path, sizeof path, "wormsim-arch-test", &e32, sizeof e32);
     struct node_image im;
     err[0] = 0;
     int rc = arch_read_image(a, path, (size_t)ram_mib << 20, &im, err, sizeof err);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
+#include "elf_fixture.h"
 #include "launch/image.h"
 
 #define BASE 0x40000000ull
@@ -14,43 +15,17 @@
 
 static char err[512], path[64];
 
-/* A 32-bit ARM executable: one PT_LOAD of `len` bytes (0x11, 0x22, ...) at
- * paddr, memsz len + 16, entry at paddr. */
-struct elf32 {
-    Elf32_Ehdr eh;
-    Elf32_Phdr ph[2];
-    uint8_t body[64];
-};
-
+/* A 32-bit ARM executable: one PT_LOAD of `len` bytes at paddr, memsz
+ * len + 16, entry at paddr (elf_fixture.h). */
 static struct elf32 arm_exec(uint32_t paddr, uint32_t len)
 {
-    struct elf32 e;
-    memset(&e, 0, sizeof e);
-    memcpy(e.eh.e_ident, ELFMAG, SELFMAG);
-    e.eh.e_ident[EI_CLASS] = ELFCLASS32;
-    e.eh.e_ident[EI_DATA] = ELFDATA2LSB;
-    e.eh.e_type = ET_EXEC;
-    e.eh.e_machine = EM_ARM;
-    e.eh.e_entry = paddr;
-    e.eh.e_phoff = offsetof(struct elf32, ph);
-    e.eh.e_phentsize = sizeof(Elf32_Phdr);
-    e.eh.e_phnum = 1;
-    e.ph[0] = (Elf32_Phdr){ .p_type = PT_LOAD, .p_offset = offsetof(struct elf32, body), .p_vaddr = paddr,
-                            .p_paddr = paddr, .p_filesz = len, .p_memsz = len + 16 };
-    for (unsigned i = 0; i < sizeof e.body; i++)
-        e.body[i] = (uint8_t)(0x11 * (i + 1));
-    return e;
+    return elf32_exec(EM_ARM, paddr, len, len + 16);
 }
 
 /* Write n bytes of f to a temporary file and read it as an ARM image. */
 static int read_bytes(struct node_image *im, const void *f, size_t n)
 {
-    snprintf(path, sizeof path, "/tmp/wormsim-image-test.%d", (int)getpid());
-    FILE *o = fopen(path, "wb");
-    if (!o)
-        abort();
-    fwrite(f, 1, n, o);
-    fclose(o);
+    elf_write_temp(path, sizeof path, "wormsim-image-test", f, n);
     err[0] = 0;
     int rc = image_read(im, path, "arm node image", ELFCLASS32, EM_ARM, "a 32-bit ARM", BASE, RAM, err, sizeof err);
     unlink(path);
