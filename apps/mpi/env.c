@@ -55,23 +55,48 @@ void mpii_check_init(void)
  * freed), and with none left it stays while a communicator has it. */
 #define MPII_FIRST_ERRH 3
 #define MPII_MAX_ERRH 32
-static struct { MPI_Comm_errhandler_function *fn; int refs; } user_errh[MPII_MAX_ERRH];
+static struct {
+    MPI_Comm_errhandler_function *fn;
+    MPI_Win_errhandler_function *win_fn;   /* a window's (MPI_Win_create_errhandler): fn is NULL */
+    int refs;
+} user_errh[MPII_MAX_ERRH];
 
-static MPI_Comm_errhandler_function *user_errh_fn(MPI_Errhandler h)
+/* 1 if h is a program's handler (of either kind) still in its table. */
+static int user_errh_made(MPI_Errhandler h)
 {
     int i = h - MPII_FIRST_ERRH;
-    return i >= 0 && i < MPII_MAX_ERRH ? user_errh[i].fn : NULL;
+    return i >= 0 && i < MPII_MAX_ERRH && (user_errh[i].fn || user_errh[i].win_fn);
 }
 
-/* A program's handler is called with the communicator and the code, and
- * the call then returns the code; the call's name is kept across it
- * (the handler may make MPI calls). */
-static int call_user(MPI_Comm_errhandler_function *fn, MPI_Comm comm, int code)
+/* A program's handler is called with the communicator (a window's, with
+ * the window whose communicator it is) and the code, and the call then
+ * returns the code; the call's name is kept across it (the handler may
+ * make MPI calls). */
+static int call_user(MPI_Errhandler h, MPI_Comm comm, int code)
 {
     const char *call = mpii_call;
-    fn(&comm, &code);
+    int i = h - MPII_FIRST_ERRH;
+    if (user_errh[i].win_fn) {
+        MPI_Win win = mpii_win_of_comm(comm);
+        user_errh[i].win_fn(&win, &code);
+    } else
+        user_errh[i].fn(&comm, &code);
     mpii_call = call;
     return code;
+}
+
+int mpii_errh_valid(MPI_Errhandler h, int for_win)
+{
+    int i = h - MPII_FIRST_ERRH;
+    if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN)
+        return 1;
+    return user_errh_made(h) && user_errh[i].refs && !user_errh[i].win_fn == !for_win;
+}
+
+void mpii_errh_ref(MPI_Errhandler h)
+{
+    if (user_errh_made(h))             /* a new handle of it, for the program to free */
+        user_errh[h - MPII_FIRST_ERRH].refs++;
 }
 
 const char mpii_comm_invalid[] = "communicator %d is not valid";
@@ -99,8 +124,8 @@ int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...)
     struct mpii_comm *c = mpii_comm_any(comm);
     if (c && c->errh == MPI_ERRORS_RETURN)
         return cls;
-    if (c && user_errh_fn(c->errh))
-        return call_user(user_errh_fn(c->errh), comm, cls);
+    if (c && user_errh_made(c->errh))
+        return call_user(c->errh, comm, cls);
     char detail[160];
     va_list ap;
     va_start(ap, fmt);
@@ -302,9 +327,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     struct mpii_comm *c = mpii_comm_any(comm);
     if (!c)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
-    int i = errhandler - MPII_FIRST_ERRH;
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN &&
-        !(user_errh_fn(errhandler) && user_errh[i].refs))
+    if (!mpii_errh_valid(errhandler, 0))
         return mpii_err(comm, MPI_ERR_ARG, "error handler %d; accepted: MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN "
                         "or one of MPI_Comm_create_errhandler's, not freed", errhandler);
     c->errh = errhandler;
@@ -319,8 +342,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_COMM, mpii_comm_invalid, comm);
     OUT_OR_ERR(comm, errhandler);
     *errhandler = c->errh;
-    if (user_errh_fn(c->errh))       /* a new handle of it, for the program to free */
-        user_errh[c->errh - MPII_FIRST_ERRH].refs++;
+    mpii_errh_ref(c->errh);
     return MPI_SUCCESS;
 }
 
@@ -366,21 +388,39 @@ static int errh_in_use(MPI_Errhandler h)
     return 0;
 }
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+/* A slot for a program's handler: a freed one no communicator has any
+ * more is reused. */
+static int create(MPI_Comm_errhandler_function *fn, MPI_Win_errhandler_function *win_fn,
+                  MPI_Errhandler *errhandler)
 {
-    MPII_ENTER("MPI_Comm_create_errhandler");
     OUT_OR_ERR(MPI_COMM_WORLD, errhandler);
-    if (!function)
+    if (!fn && !win_fn)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter function; accepted: a function");
-    int i = 0;                       /* a freed one no communicator has any more is reused */
-    while (i < MPII_MAX_ERRH && user_errh[i].fn && (user_errh[i].refs || errh_in_use(MPII_FIRST_ERRH + i)))
+    int i = 0;
+    while (i < MPII_MAX_ERRH && user_errh_made(MPII_FIRST_ERRH + i) &&
+           (user_errh[i].refs || errh_in_use(MPII_FIRST_ERRH + i)))
         i++;
     if (i == MPII_MAX_ERRH)
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "more than %d error handlers at once", MPII_MAX_ERRH);
-    user_errh[i].fn = function;
+    user_errh[i].fn = fn;
+    user_errh[i].win_fn = win_fn;
     user_errh[i].refs = 1;
     *errhandler = MPII_FIRST_ERRH + i;
     return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    MPII_ENTER("MPI_Comm_create_errhandler");
+    return create(function, NULL, errhandler);
+}
+
+/* A window's handler (MPI-3.1 8.3.2): set on windows only, called with the
+ * window (MPI_Win_set_errhandler, apps/mpi/win.c). */
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    MPII_ENTER("MPI_Win_create_errhandler");
+    return create(NULL, function, errhandler);
 }
 
 /* The handle is MPI_ERRHANDLER_NULL after; a communicator that has the
@@ -391,9 +431,9 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
     MPII_ENTER("MPI_Errhandler_free");
     OUT_OR_ERR(MPI_COMM_WORLD, errhandler);
     int h = *errhandler, i = h - MPII_FIRST_ERRH;
-    if (h != MPI_ERRORS_ARE_FATAL && h != MPI_ERRORS_RETURN && !(user_errh_fn(h) && user_errh[i].refs))
+    if (!mpii_errh_valid(h, 0) && !mpii_errh_valid(h, 1))
         return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "error handler %d is not valid", h);
-    if (user_errh_fn(h))
+    if (user_errh_made(h))
         user_errh[i].refs--;
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;

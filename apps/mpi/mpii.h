@@ -217,6 +217,14 @@ int mpii_name_get(MPI_Comm errcomm, const char *from, char *name, int *len);
  * "MPI error: rank R: CALL: CLASS: detail" and end the node with status
  * 16 + class; under MPI_ERRORS_RETURN return the class. */
 int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Error handlers (apps/mpi/env.c): whether h may be set on a communicator
+ * (for_win 0) or on a window (1), predefined or the program's of that
+ * kind and not freed; a new handle of h (MPI_*_get_errhandler) for the
+ * program to free; the window whose communicator comm is (apps/mpi/win.c;
+ * MPI_WIN_NULL if none), which a window's handler is called with. */
+int mpii_errh_valid(MPI_Errhandler h, int for_win);
+void mpii_errh_ref(MPI_Errhandler h);
+MPI_Win mpii_win_of_comm(MPI_Comm comm);
 
 /* Types (apps/mpi/dtype.c, typemap.c): bytes of data of one element, 0
  * for an unknown handle; a basic type's size; 1 if count elements are

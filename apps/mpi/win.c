@@ -644,17 +644,36 @@ int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
     return mpii_name_get(w->comm, w->name, name, resultlen);
 }
 
-/* The predefined handlers only: a window's own handler functions
- * (MPI_Win_create_errhandler) are not here. */
+/* The predefined handlers, or one of MPI_Win_create_errhandler's
+ * (apps/mpi/env.c), kept as the window's communicator's: an error of a
+ * call on the window calls it with the window (mpii_win_of_comm). */
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     MPII_ENTER("MPI_Win_set_errhandler");
     WIN_OR_ERR(w, win);
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+    if (!mpii_errh_valid(errhandler, 1))
         return mpii_err(w->comm, MPI_ERR_ARG, "error handler %d; accepted for a window: MPI_ERRORS_ARE_FATAL, "
-                        "MPI_ERRORS_RETURN", errhandler);
+                        "MPI_ERRORS_RETURN or one of MPI_Win_create_errhandler's, not freed", errhandler);
     mpii_comms[w->comm].errh = errhandler;
     return MPI_SUCCESS;
+}
+
+/* The window's handler called with errorcode, as an error of a call on
+ * the window would (MPI-3.1 8.3.5); MPI_SUCCESS once it has. */
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    MPII_ENTER("MPI_Win_call_errhandler");
+    WIN_OR_ERR(w, win);
+    mpii_err(w->comm, errorcode, "error code %d, raised by the program", errorcode);
+    return MPI_SUCCESS;
+}
+
+MPI_Win mpii_win_of_comm(MPI_Comm comm)
+{
+    for (int i = 0; i < MAX_WINS; i++)
+        if (wins[i].used && wins[i].comm == comm)
+            return i;
+    return MPI_WIN_NULL;
 }
 
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
@@ -663,5 +682,6 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     WIN_OR_ERR(w, win);
     OUT_OR_ERR(w->comm, errhandler);
     *errhandler = mpii_comms[w->comm].errh;
+    mpii_errh_ref(*errhandler);
     return MPI_SUCCESS;
 }

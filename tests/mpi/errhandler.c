@@ -6,8 +6,10 @@
  * may make MPI calls; MPI_Comm_call_errhandler calls it with the
  * program's code and returns MPI_SUCCESS; a freed handler stays with the
  * communicators that have it; a duplicate inherits it; MPI_ERRORS_RETURN
- * and a handler that a communicator does not have are not called. Needs 2
- * ranks or more. */
+ * and a handler that a communicator does not have are not called. A
+ * window's handler (MPI_Win_create_errhandler) is called with the window,
+ * by an error of a call on it and by MPI_Win_call_errhandler;
+ * MPI_Win_get_errhandler gives it back. Needs 2 ranks or more. */
 #include <mpi.h>
 #include <stdio.h>
 #include "check.h"
@@ -29,6 +31,15 @@ static void other(MPI_Comm *comm, int *code, ...)
     (void)comm;
     (void)code;
     other_calls++;
+}
+
+static int win_calls, win_code;
+static MPI_Win win_seen;
+static void win_handler(MPI_Win *win, int *code, ...)
+{
+    win_calls++;
+    win_seen = *win;
+    win_code = *code;
 }
 
 static int class_of(int code)
@@ -90,6 +101,28 @@ int main(int argc, char **argv)
     ok &= calls == 5 && other_calls == 1;
     check("each its own, return calls none", ok);
     MPI_Errhandler_free(&h2);
+
+    /* a window's own handler */
+    int *mem;
+    MPI_Win w;
+    MPI_Errhandler wh, wgot;
+    MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &w);
+    MPI_Win_create_errhandler(win_handler, &wh);
+    MPI_Win_set_errhandler(w, wh);
+    MPI_Win_fence(0, w);
+    e = MPI_Put(&x, 1, MPI_INT, size + 5, 0, 1, MPI_INT, w);
+    MPI_Win_fence(0, w);
+    ok = win_calls == 1 && win_seen == w && win_code == e && class_of(e) == MPI_ERR_RANK;
+    e = MPI_Win_call_errhandler(w, MPI_ERR_OTHER);
+    ok &= e == MPI_SUCCESS && win_calls == 2 && win_seen == w && win_code == MPI_ERR_OTHER;
+    MPI_Win_get_errhandler(w, &wgot);
+    ok &= wgot == wh && calls == 5 && other_calls == 1;
+    MPI_Errhandler_free(&wgot);
+    MPI_Errhandler_free(&wh);
+    MPI_Win_call_errhandler(w, MPI_ERR_ARG);
+    ok &= win_calls == 3 && win_code == MPI_ERR_ARG;
+    check("a window's handler", ok);
+    MPI_Win_free(&w);
 
     /* the communicators still work */
     int to = (rank + 1) % size, from = (rank + size - 1) % size, y = -1;

@@ -15,7 +15,8 @@
  * (each alone on this machine, all together under mpirun on one host).
  * Rank 0 prints what the standard fixes; tests/mpi/run.sh compares it
  * with Open MPI's. With -x, the errors (the library's own answers: the
- * classes MPI-3.1 names for them). Needs 2 ranks or more. */
+ * classes MPI-3.1 names for them), a window's error handler set on a
+ * communicator and the converse among them. Needs 2 ranks or more. */
 #include <mpi.h>
 #include <string.h>
 #include "check.h"
@@ -139,6 +140,9 @@ static void expect(const char *what, int e)
         printf("bad %s: %s\n", what, class_name(e));
 }
 
+static void on_win(MPI_Win *w, int *code, ...) { (void)w; (void)code; }
+static void on_comm(MPI_Comm *c, int *code, ...) { (void)c; (void)code; }
+
 static void errors(void)
 {
     int *mem, v = 1;
@@ -156,8 +160,15 @@ static void errors(void)
     MPI_Aint sz;
     int unit, *base;
     expect("shared query of an allocated window", MPI_Win_shared_query(w, 0, &sz, &unit, &base));
+    MPI_Errhandler hw, hc;
+    MPI_Win_create_errhandler(on_win, &hw);
+    MPI_Comm_create_errhandler(on_comm, &hc);
+    expect("communicator's handler on a window", MPI_Win_set_errhandler(w, hc));
     MPI_Win_free(&w);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    expect("window's handler on a communicator", MPI_Comm_set_errhandler(MPI_COMM_WORLD, hw));
+    MPI_Errhandler_free(&hw);
+    MPI_Errhandler_free(&hc);
     expect("shared window of two nodes", MPI_Win_allocate_shared(4, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w));
     expect("done", MPI_SUCCESS);
 }

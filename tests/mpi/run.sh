@@ -643,7 +643,8 @@ rma_req_arm_4() { same_as_open_mpi rma_req arm 4 ""; }
 rma_req_mixed_5() { same_as_open_mpi rma_req mixed 5 ""; }
 rma_req_riscv_2() { same_as_open_mpi rma_req riscv 2 ""; }
 # A request-based operation outside a passive target epoch, or past the
-# window; a shared window's query of another flavor; a shared window of
+# window; a shared window's query of another flavor; an error handler of
+# one kind set on the other (communicator, window); a shared window of
 # two nodes, which share no memory.
 rma_req_own_answers() {
   cat > "$TMP/want" <<'EOF'
@@ -651,6 +652,8 @@ bad rput in a fence epoch: MPI_ERR_RMA_SYNC
 bad rget of a target not locked: MPI_ERR_RMA_SYNC
 bad rput past the window: MPI_ERR_RMA_RANGE
 bad shared query of an allocated window: MPI_ERR_RMA_FLAVOR
+bad communicator's handler on a window: MPI_ERR_ARG
+bad window's handler on a communicator: MPI_ERR_ARG
 bad shared window of two nodes: MPI_ERR_RMA_SHARED
 bad done: MPI_SUCCESS
 EOF

@@ -676,6 +676,10 @@ int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag);
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 int MPI_Win_set_name(MPI_Win win, const char *name);
 int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errorcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;     /* the MPI-2 name */
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
