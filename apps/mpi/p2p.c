@@ -1071,12 +1071,12 @@ static int ready(struct req *q)
         struct net_status ns;
         return net_probe_masked(q->ppeer, (int)(mpii_wire(q->ctx, q->tag) | MPII_BIT_ACK), MPII_MASK_TAG, &ns);
     }
-    if (q->state == REQ_RMA) {       /* a poll: the requests of this rank's windows served too */
-        int err;
-        if (mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 0, &err))
-            return 1;                /* (a failed take: complete, which reports it) */
+    if (q->state == REQ_RMA) {       /* a poll: the requests of this rank's windows served too; a
+                                        failed take's class kept in the status, for complete() */
+        if (mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 0, &q->st.MPI_ERROR))
+            return 1;
         progress();
-        return mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 0, &err);
+        return mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 0, &q->st.MPI_ERROR);
     }
     return 1;
 }
@@ -1095,8 +1095,11 @@ static int complete(struct req *q)
         wait_ack(q->ppeer, q->ctx, q->tag);
     }
     if (q->state == REQ_RMA) {
+        int err;
         q->state = REQ_DONE;
-        mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 1, &q->st.MPI_ERROR);
+        mpii_win_answered(q->ppeer, q->pcount, q->src, q->seq, 1, &err);
+        if (!q->st.MPI_ERROR)        /* a poll's failed take stays the error */
+            q->st.MPI_ERROR = err;
     }
     return q->st.MPI_ERROR;          /* a receive progress completed keeps its error */
 }
@@ -1582,9 +1585,9 @@ int MPI_Request_free(MPI_Request *request)
         *request = MPI_REQUEST_NULL;
         return e;
     }
-    if (q->state != REQ_DONE)
+    if (q->state != REQ_DONE && q->state != REQ_RMA)
         return wait_one(request, MPI_STATUS_IGNORE);
-    finish(request, NULL);
+    finish(request, NULL);           /* a request-based get's answer: taken by its flush or unlock */
     return MPI_SUCCESS;
 }
 

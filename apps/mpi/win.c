@@ -570,7 +570,7 @@ static int complete(struct win *w, const int *in)
                 e = mpii_win_serve_op(w, src, &h, TAG_OP, TAG_REPLY);
         }
     for (int i = 0; i < w->nops && !e; i++)
-        if (w->ops[i].result)
+        if (rma_answered(&w->ops[i].h))
             e = mpii_win_take_answer(w, &w->ops[i], TAG_REPLY);
     return e;
 }

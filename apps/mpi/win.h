@@ -80,6 +80,14 @@ struct win {
     int nregions;
 };
 
+/* Whether the target answers an operation (its old bytes back): every
+ * kind but a put and an accumulate, whatever the origin's result pointer
+ * (MPI_BOTTOM is a null one, with a type of absolute addresses). */
+static inline int rma_answered(const struct rma *h)
+{
+    return h->kind != RMA_PUT && h->kind != RMA_ACC;
+}
+
 /* The bytes of data that follow an operation's header (a compare-and-swap
  * sends the new value and the one compared). */
 static inline size_t rma_data_len(const struct rma *h)

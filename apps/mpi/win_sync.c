@@ -137,14 +137,14 @@ static int flush(struct win *w, int target);
 int mpii_win_issue(struct win *w, struct rma_op *o)
 {
     size_t bytes = sizeof o->h + (o->data ? rma_data_len(&o->h) : 0) +
-                   (o->result ? (size_t)o->h.len : 0);
+                   (rma_answered(&o->h) ? (size_t)o->h.len : 0);
     int e = w->unacked[o->target] && w->unacked[o->target] + bytes > w->flow ? flush(w, o->target) : MPI_SUCCESS;
     if (!e)
         e = mpii_win_send_op(w, o, TAG_REQ);
     free(o->data);
     o->data = NULL;
     w->unacked[o->target] += bytes;
-    if (e || !o->result)
+    if (e || !rma_answered(&o->h))
         return e;
     if ((e = mpii_win_room(w, &w->gets, w->ngets, &w->gcap, "operations awaiting answers")))
         return e;
@@ -179,7 +179,10 @@ static int take_answers(struct win *w, int target)
 
 /* A request-based get (mpii_req_rma): done once target's answers taken
  * reach its ticket, taken one by one in order, without waiting unless
- * block. A window freed since was unlocked, which took them all. */
+ * block. A window freed since was unlocked, which took them all. Without
+ * block, an answer of several messages (longer than msg_max) whose first
+ * has come is taken whole: the rest is on its way, as its target sends
+ * them together. */
 int mpii_win_answered(MPI_Win win, int gen, int target, unsigned long ticket, int block, int *err)
 {
     struct win *w = mpii_win_of(win);

@@ -8,7 +8,8 @@
  * gets from its left one under MPI_Win_lock_all, completing each request
  * by MPI_Wait, by MPI_Test until it says so, or by MPI_Waitall, and uses
  * a get's value before the epoch ends; a get from MPI_PROC_NULL is
- * complete at once. The shared window: each rank of a shared communicator
+ * complete at once; a get into MPI_BOTTOM (a type of absolute addresses)
+ * and one whose request was freed at once. The shared window: each rank of a shared communicator
  * writes its world rank + 1 in its part, and the communicator's first
  * rank adds up every part through MPI_Win_shared_query, so the sum over
  * the shared communicators is the same however the ranks share memory
@@ -62,6 +63,31 @@ static void requests(void)
     show_ranks("added by the left", mem[3]);
     check("rget of MPI_PROC_NULL done", null_done);
     check("rget tested until done", tests >= 1 && get == MPI_REQUEST_NULL);
+
+    /* A get into MPI_BOTTOM through a type of absolute addresses, then a
+     * plain one: each answer lands where its own get said; a request freed
+     * before its get completed leaves the get to the unlock. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    int into = -1, next = -1, freed = -1, one_len = 1;
+    MPI_Aint addr;
+    MPI_Datatype abs_t;
+    MPI_Get_address(&into, &addr);
+    MPI_Type_create_hindexed(1, &one_len, &addr, MPI_INT, &abs_t);
+    MPI_Type_commit(&abs_t);
+    MPI_Request rb, rn, rf;
+    MPI_Win_lock(MPI_LOCK_SHARED, left, 0, w);
+    MPI_Rget(MPI_BOTTOM, 1, abs_t, left, 2, 1, MPI_INT, w, &rb);
+    MPI_Rget(&next, 1, MPI_INT, left, 3, 1, MPI_INT, w, &rn);
+    MPI_Rget(&freed, 1, MPI_INT, left, 1, 1, MPI_INT, w, &rf);
+    MPI_Request_free(&rf);
+    MPI_Wait(&rn, MPI_STATUS_IGNORE);
+    MPI_Wait(&rb, MPI_STATUS_IGNORE);
+    MPI_Win_unlock(left, w);
+    MPI_Type_free(&abs_t);
+    show_ranks("got into MPI_BOTTOM", into);
+    show_ranks("got after it", next);
+    show_ranks("got by a freed request", freed);
+    check("freed request is null", rf == MPI_REQUEST_NULL);
 
     /* Under an exclusive lock: a get's request waited for, then a put of
      * what it read plus one; the lock keeps each increment whole. */
