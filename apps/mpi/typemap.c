@@ -648,6 +648,142 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                                           { &order, 1 } }, 0, NULL, 1, &old);
 }
 
+/* --- distributed arrays (MPI-3.1 4.1.4) ----------------------------------- */
+
+/* The indices dimension k's process coordinate c owns of g, in order,
+ * into own[] (room for g); returns how many, or -1 with the reason in
+ * why. BLOCK: blocks of darg (default ceil(g / p)), the c-th one; CYCLIC:
+ * blocks of darg (default 1) dealt round the p coordinates; NONE: all
+ * (p must be 1). */
+static int owned(int g, int distrib, int darg, int p, int c, int *own, const char **why)
+{
+    int n = 0;
+    if (distrib == MPI_DISTRIBUTE_NONE) {
+        if (p != 1)
+            return *why = "MPI_DISTRIBUTE_NONE needs a process grid size of 1", -1;
+        for (int j = 0; j < g; j++)
+            own[n++] = j;
+        return n;
+    }
+    if (darg != MPI_DISTRIBUTE_DFLT_DARG && darg <= 0)
+        return *why = "darg must be positive or MPI_DISTRIBUTE_DFLT_DARG", -1;
+    if (distrib == MPI_DISTRIBUTE_BLOCK) {
+        long b = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
+        if (b * p < g)
+            return *why = "a block of darg elements a process does not cover the dimension (darg * psize < gsize)", -1;
+        for (long j = b * c; j < b * (c + 1) && j < g; j++)
+            own[n++] = (int)j;
+        return n;
+    }
+    if (distrib == MPI_DISTRIBUTE_CYCLIC) {
+        int b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+        for (int j = 0; j < g; j++)
+            if (j / b % p == c)
+                own[n++] = j;
+        return n;
+    }
+    return *why = "distribution not one of MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE", -1;
+}
+
+/* Process rank's part of an ndims-dimensional array of old distributed
+ * over a size-process grid (psizes, ranks in C order whatever `order`):
+ * its elements in the array's own order, each run along the fastest
+ * dimension a block; the lower bound is 0 and the extent the whole
+ * array's, as MPI-3.1 4.1.4 defines it. */
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
+                           const int dargs[], const int psizes[], int order, MPI_Datatype old,
+                           MPI_Datatype *newtype)
+{
+    MPII_ENTER("MPI_Type_create_darray");
+    OUT_OR_ERR(MPI_COMM_WORLD, newtype);
+    if (size <= 0 || rank < 0 || rank >= size || ndims <= 0)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "size %d, rank %d, ndims %d; accepted: size > 0, "
+                        "0 <= rank < size, ndims > 0", size, rank, ndims);
+    if (!gsizes || !distribs || !dargs || !psizes)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer in parameter %s", !gsizes ? "array_of_gsizes" :
+                        !distribs ? "array_of_distribs" : !dargs ? "array_of_dargs" : "array_of_psizes");
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "order %d; accepted: MPI_ORDER_C or MPI_ORDER_FORTRAN", order);
+    MPI_Aint ext = extent_of(old), whole = ext;
+    if (!ext && !mpii_type_size(old))
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "datatype %d is not valid", old);
+    long procs = 1;
+    for (int k = 0; k < ndims; k++) {
+        if (gsizes[k] <= 0 || psizes[k] <= 0)
+            return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "dimension %d: gsize %d, psize %d; accepted: both positive",
+                            k, gsizes[k], psizes[k]);
+        procs *= psizes[k];
+        whole *= gsizes[k];
+    }
+    if (procs != size)
+        return mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "the process grid's sizes multiply to %ld, not size %d", procs,
+                        size);
+    int **own = calloc((size_t)ndims, sizeof *own), *nown = calloc((size_t)ndims, sizeof *nown), e = MPI_SUCCESS;
+    MPI_Aint *disp = NULL;
+    int *lens = NULL;
+    if (!own || !nown)
+        e = mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "a distributed array of %d dimensions", ndims);
+    for (int k = ndims - 1, r = rank; k >= 0 && !e; k--) {   /* the grid in C order: the last coordinate fastest */
+        const char *why = NULL;
+        if (!(own[k] = malloc((size_t)gsizes[k] * sizeof **own)))
+            e = mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "%d indices of dimension %d", gsizes[k], k);
+        else if ((nown[k] = owned(gsizes[k], distribs[k], dargs[k], psizes[k], r % psizes[k], own[k], &why)) < 0)
+            e = mpii_err(MPI_COMM_WORLD, MPI_ERR_ARG, "dimension %d: %s", k, why);
+        r /= psizes[k];
+    }
+    /* slowest to fastest dimension in memory: s-th is DIM(s) */
+#define DIM(s) (order == MPI_ORDER_C ? (s) : ndims - 1 - (s))
+    MPI_Aint runs = 0;
+    if (!e) {
+        int f = DIM(ndims - 1), nf = 0;
+        for (int i = 0; i < nown[f]; i++)      /* runs of consecutive indices along the fastest */
+            nf += !i || own[f][i] != own[f][i - 1] + 1;
+        runs = nf;
+        for (int s = 0; s < ndims - 1; s++)
+            runs *= nown[DIM(s)];
+        disp = malloc((size_t)(runs ? runs : 1) * sizeof *disp);
+        lens = malloc((size_t)(runs ? runs : 1) * sizeof *lens);
+        if (!disp || !lens || runs > INT_MAX)
+            e = mpii_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "a distributed array of %ld runs", (long)runs);
+        MPI_Aint n = 0;
+        for (MPI_Aint outer = 0; !e && n < runs; outer++) {
+            MPI_Aint rest = outer, off = 0, stride = gsizes[f];   /* outer: an owned index in each slower
+                                                                     dimension, the array's order */
+            for (int s = ndims - 2; s >= 0; s--) {
+                int k = DIM(s);
+                off += (MPI_Aint)own[k][rest % nown[k]] * stride;
+                rest /= nown[k];
+                stride *= gsizes[k];
+            }
+            for (int i = 0; i < nown[f]; i++) {
+                if (i && own[f][i] == own[f][i - 1] + 1) {
+                    lens[n - 1]++;
+                    continue;
+                }
+                disp[n] = (off + own[f][i]) * ext;
+                lens[n++] = 1;
+            }
+        }
+        if (!e)
+            e = build_one((int)runs, disp, lens, old, newtype);
+    }
+#undef DIM
+    for (int k = 0; own && k < ndims; k++)
+        free(own[k]);
+    free(own);
+    free(nown);
+    free(disp);
+    free(lens);
+    if (e)
+        return e;
+    struct dtype *d = derived_of(*newtype);
+    d->lb = 0;
+    d->extent = whole;
+    return record(newtype, MPI_COMBINER_DARRAY, 8,
+                  (struct seg[]){ { &size, 1 }, { &rank, 1 }, { &ndims, 1 }, { gsizes, ndims }, { distribs, ndims },
+                                  { dargs, ndims }, { psizes, ndims }, { &order, 1 } }, 0, NULL, 1, &old);
+}
+
 /* The bounds of the data itself, whatever lb and extent were set to
  * (MPI-3.1 4.1.8). */
 int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint *true_lb, MPI_Aint *true_extent)
@@ -704,6 +840,9 @@ static int recipe_part(int slot, int i, MPI_Datatype *sub, MPI_Aint *count)
         *count = 1;
         for (int k = 0; k < n[0]; k++)
             *count *= n[1 + n[0] + k];
+        return i == 0;
+    case MPI_COMBINER_DARRAY:        /* the elements of old the process owns */
+        *count = mpii_type_size(*sub) ? derived[slot].size / mpii_type_size(*sub) : 0;
         return i == 0;
     default:                         /* resized, dup: one element of the old type */
         *count = 1;
