@@ -37,6 +37,9 @@ struct net_status {
 
 int net_rank(void);
 int net_nodes(void);
+/* The ISA node runs (NIC_ISA_ARM, NIC_ISA_RISCV: netdev/nic_shm.h), as
+ * the router says; -1 where it does not say. */
+int net_node_isa(int node);
 /* The node's RAM in MiB (the run's ram_mib, netdev/nic_shm.h). */
 unsigned net_ram_mib(void);
 /* The machine's shape (netdev/topo.h), as the router configured it. */

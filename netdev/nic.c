@@ -225,6 +225,14 @@ void nic_fault(uint32_t kind, uint32_t pc, uint32_t addr, uint32_t st)
 /* --- The node ABI (net.h) --- */
 
 int net_rank(void) { return (int)cfg->rank; }
+
+int net_node_isa(int node)
+{
+    uint32_t period = cfg->isa_period;
+    if (!period || period > NIC_ISA_PERIOD_MAX || node < 0)
+        return -1;                   /* the router's words: never trusted */
+    return (int)(cfg->isa_bits >> ((uint32_t)node % period) & 1);
+}
 int net_nodes(void) { return cfg->shape.nodes; }
 unsigned net_ram_mib(void) { return cfg->ram_mib; }
 size_t net_msg_max(void) { return cfg->msg_max; }

@@ -56,8 +56,8 @@
 #include "topo.h"
 
 #define NIC_MAGIC        0x43494e57u   /* "WNIC" */
-#define NIC_VERSION      3u            /* 2: ARGS of NIC_ARGS_BYTES - 1 characters; 3: the shape is
-                                          netdev/topo.h's struct topo_shape */
+#define NIC_VERSION      4u            /* 2: ARGS of NIC_ARGS_BYTES - 1 characters; 3: the shape is
+                                          netdev/topo.h's struct topo_shape; 4: the machine's ISAs */
 #define NIC_HOST_PEER    0u            /* the router's ivshmem peer id; node r is peer r+1 */
 #define NIC_MAX_DIMS     TOPO_MAX_DIMS
 #define NIC_ARGS_BYTES   800           /* ARGS with its NUL: what fits before nic_status */
@@ -105,10 +105,18 @@ struct nic_config {
     uint32_t nic_flit_ps;              /* injection channel) every nic_flit_ps (nic_cycles cycles) */
     uint32_t eager_max;                /* the longest message sent eagerly; 0: every one (rendezvous,
                                           docs/network.md) */
-    uint32_t reserved[2];
+    uint32_t isa_period;               /* node i's ISA is bit i % isa_period of isa_bits (NIC_ISA_*); */
+    uint32_t isa_bits;                 /* isa_period 1..NIC_ISA_PERIOD_MAX, 0: not said */
     char     app[64];                  /* NUL-terminated app name */
     char     args[NIC_ARGS_BYTES];     /* NUL-terminated, space-separated key=value */
 };
+
+/* A node's ISA in nic_config's isa_bits (host/launch/arch.h's enum
+ * node_arch has the same values). A machine's ISAs repeat an --arch list;
+ * one whose period passes NIC_ISA_PERIOD_MAX words is not said. */
+#define NIC_ISA_ARM        0u
+#define NIC_ISA_RISCV      1u
+#define NIC_ISA_PERIOD_MAX 32
 
 /* What a node does after its EXIT: reset its board (a node of one run:
  * QEMU's -no-reboot ends it), or wait to be reset from outside (a node a

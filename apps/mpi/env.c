@@ -126,7 +126,7 @@ int mpii_err(MPI_Comm comm, int cls, const char *fmt, ...)
         return cls;
     if (c && user_errh_made(c->errh))
         return call_user(c->errh, comm, cls);
-    char detail[160];
+    char detail[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
@@ -167,6 +167,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
                              .errh = MPI_ERRORS_ARE_FATAL, .name = "MPI_COMM_SELF" };
     s->world = world_ranks(1, net_rank());
     mpii_cvar_read();
+    mpii_isa_init();
     if (provided)
         *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;

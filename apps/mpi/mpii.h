@@ -235,6 +235,19 @@ int mpii_type_size(MPI_Datatype t);
 int mpii_basic_size(MPI_Datatype t);
 int mpii_basic_align(MPI_Datatype t);
 int mpii_type_contig(MPI_Datatype t);
+/* Types on a mixed machine (apps/mpi/isa.c): the first basic type t holds
+ * whose size differs between the ISAs (MPI_LONG, ...), its name in *name;
+ * MPI_DATATYPE_NULL if none. */
+MPI_Datatype mpii_type_varying(MPI_Datatype t, const char **name);
+/* mpii_isa_mixed: the machine has nodes of both ISAs (set by MPI_Init,
+ * mpii_isa_init). A call that would move such a type between nodes of
+ * the two ISAs is refused: to the node of rank peer of c
+ * (mpii_isa_peer), or, a collective, anywhere in c (mpii_isa_comm; an
+ * intercommunicator's remote group too); each returns an error class. */
+extern int mpii_isa_mixed;
+void mpii_isa_init(void);
+int mpii_isa_peer(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t, int peer);
+int mpii_isa_comm(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t);
 int mpii_type_usable(MPI_Datatype t);
 MPI_Aint mpii_type_extent(MPI_Datatype t);   /* 0 for an unknown handle */
 void mpii_pack(const void *in, int count, MPI_Datatype t, void *out);

@@ -746,6 +746,8 @@ static int check_buf(MPI_Comm comm, struct mpii_comm **cp, const void *buf, int 
     if (!((tag_any_ok && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MPI_TAG_UB_VALUE)))
         return mpii_err(comm, MPI_ERR_TAG, "tag %d; accepted: 0..%d%s", tag, MPI_TAG_UB_VALUE,
                         tag_any_ok ? " or MPI_ANY_TAG" : "");
+    if (mpii_isa_mixed)              /* a type of another size at the peer (apps/mpi/isa.c) */
+        return mpii_isa_peer(comm, c, t, peer);
     return MPI_SUCCESS;
 }
 

@@ -1048,6 +1048,36 @@ static const char *const basic_names[] = {
 };
 static char basic_named[sizeof basic_names / sizeof basic_names[0]][MPI_MAX_OBJECT_NAME];
 
+/* The basic types whose size is the node's own C type's, which differs
+ * between the ISAs (long: 4 bytes on ARM, 8 on RISC-V; long double 8 and
+ * 16; MPI_Aint a long); every other has one size on both. */
+static int size_varies(MPI_Datatype t)
+{
+    switch (t) {
+    case MPI_LONG: case MPI_UNSIGNED_LONG: case MPI_AINT: case MPI_LONG_INT:
+    case MPI_LONG_DOUBLE: case MPI_LONG_DOUBLE_INT: case MPI_C_LONG_DOUBLE_COMPLEX:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+MPI_Datatype mpii_type_varying(MPI_Datatype t, const char **name)
+{
+    const struct dtype *d = derived_of(t);
+    if (!d) {
+        *name = size_varies(t) ? basic_names[t] : NULL;
+        return size_varies(t) ? t : MPI_DATATYPE_NULL;
+    }
+    const struct recipe *r = &recipes[t - MPII_FIRST_DERIVED];
+    for (int i = 0; i < r->nd; i++) {     /* what it was made of (a DAG: each of its types came first) */
+        MPI_Datatype v = mpii_type_varying(r->types[i], name);
+        if (v != MPI_DATATYPE_NULL)
+            return v;
+    }
+    return MPI_DATATYPE_NULL;
+}
+
 /* Where t's name is kept, NULL if t is not a valid type. */
 static char *name_of(MPI_Datatype t)
 {

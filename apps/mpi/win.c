@@ -230,6 +230,11 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
     if (!mpii_type_usable(t) || !mpii_type_usable(tt))
         return mpii_err(w->comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed",
                         mpii_type_usable(t) ? tt : t);
+    int e = mpii_isa_mixed ? mpii_isa_peer(w->comm, c, t, target) : MPI_SUCCESS;   /* apps/mpi/isa.c */
+    if (!e && mpii_isa_mixed)
+        e = mpii_isa_peer(w->comm, c, tt, target);
+    if (e)
+        return e;
     if (!mpii_type_contig(tt) || (acc && !mpii_basic_size(tt)))
         return mpii_err(w->comm, MPI_ERR_TYPE, "target datatype %d is not %s, which %s does not take yet", tt,
                         acc ? "a basic type" : "contiguous", mpii_call);
@@ -247,8 +252,7 @@ static int queue(struct win *w, int count, MPI_Datatype t, int target, MPI_Aint 
     if (!dynamic && (disp < 0 || at + len > w->sizes[target]))
         return mpii_err(w->comm, MPI_ERR_RMA_RANGE, "bytes [%lld, %lld) of rank %d's window of %ld bytes",
                         (long long)at, (long long)(at + len), target, (long)w->sizes[target]);
-    int e = mpii_win_room(w, &w->ops, w->nops, &w->cap, "operations queued");
-    if (e)
+    if ((e = mpii_win_room(w, &w->ops, w->nops, &w->cap, "operations queued")))
         return e;
     struct rma_op *o = &w->ops[w->nops];
     *o = (struct rma_op){ .h = { .kind = kind, .op = op, .type = tt, .at = at, .len = len }, .target = target };

@@ -272,6 +272,8 @@ void engine_attach(struct engine *r, int rank, uint8_t *shm, size_t size,
     c->ram_mib = r->p.ram_mib;
     c->held_max = r->p.held_max;
     c->eager_max = r->p.eager_max;
+    c->isa_period = r->isa_period;
+    c->isa_bits = r->isa_bits;
     uint64_t fb, fps;
     nic_rate(r, &fb, &fps);
     while (fps > UINT32_MAX) {       /* both halved, the time up and the bytes down: never faster */

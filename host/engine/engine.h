@@ -175,6 +175,8 @@ struct engine {
     struct topo_shape m;
     struct params p;
     int n;
+    unsigned isa_period;          /* the nodes' ISAs, as the NIC's configuration says them (nic_shm.h; */
+    uint32_t isa_bits;            /* set by the run tool after engine_init, 0: not said) */
     struct node *nodes;
     /* Two tournament trees over the nodes (engine.c, "The bounds"): win[0]
      * finds the safe time, win[1] the earliest unchecked request. Slot 1

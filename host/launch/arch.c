@@ -107,6 +107,22 @@ int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_
     return 0;
 }
 
+unsigned arch_period(const unsigned char *map, int nodes, uint32_t *bits)
+{
+    *bits = 0;
+    for (unsigned period = 1; period <= NIC_ISA_PERIOD_MAX; period++) {
+        int i = (int)period;
+        while (i < nodes && map[i] == map[i % period])
+            i++;
+        if (i < nodes)
+            continue;
+        for (unsigned k = 0; k < period && (int)k < nodes; k++)
+            *bits |= (uint32_t)(map[k] == ARCH_RISCV) << k;
+        return period;
+    }
+    return 0;
+}
+
 void arch_describe(const unsigned char *map, int nodes, char *buf, size_t len)
 {
     int count[ARCH_COUNT] = { 0 };

@@ -5,11 +5,14 @@
 #define ARCH_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include "../../netdev/nic_shm.h"
 
 enum node_arch { ARCH_ARM = 0, ARCH_RISCV = 1, ARCH_COUNT };
 extern const char *const arch_names[ARCH_COUNT];      /* "arm", "riscv" */
 
 #define ARCH_LIST_MAX 64   /* words of an --arch list at most */
+_Static_assert(ARCH_ARM == NIC_ISA_ARM && ARCH_RISCV == NIC_ISA_RISCV, "the NIC's ISA numbers are the run tool's");
 #define ARCH_ACCEPTED "arm, riscv, mixed (even ranks arm, odd ranks riscv), " \
                       "or a comma-separated list of arm and riscv that node i reads at i mod its length"
 
@@ -40,6 +43,11 @@ extern const unsigned arch_merged_kib[ARCH_COUNT];
 /* Fill map[0..nodes-1] from --arch. Returns 0, or -1 with a message naming
  * the accepted values in err. */
 int arch_parse(const char *spec, int nodes, unsigned char *map, char *err, size_t errlen);
+/* The shortest period of map (the nodes' ISAs) and its ISAs as bits
+ * (bit k: node k's, 1 for RISC-V), for the NIC's configuration; 0 if it
+ * passes NIC_ISA_PERIOD_MAX (an --arch list of up to ARCH_LIST_MAX
+ * words can). */
+unsigned arch_period(const unsigned char *map, int nodes, uint32_t *bits);
 
 /* Where every node's RAM starts on each board (QEMU's hw/arm/virt.c
  * VIRT_MEM, hw/riscv/virt.c VIRT_DRAM). Its size is the run's ram_mib

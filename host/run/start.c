@@ -251,6 +251,7 @@ int run_setup(struct run *rn)
         return -1;
     }
     rn->r.notify = run_notify;
+    rn->r.isa_period = arch_period(rn->arch, n, &rn->r.isa_bits);   /* each node's NIC tells it every ISA */
     engine_set_held_limit(&rn->r, rn->held_room);
     if (net_set_jump(rn->r.net, rn->jump)) {
         fprintf(stderr, "wormsim: no memory for --check-jump's second network model\n");

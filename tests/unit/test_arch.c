@@ -1,4 +1,5 @@
-/* arch_parse and arch_describe: which ISA each node runs, from --arch;
+/* arch_parse, arch_describe and arch_period: which ISA each node runs,
+ * from --arch, and what the NICs are told of it;
  * arch_read_image: an image its board's QEMU does not overwrite. */
 #include <elf.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 #include "launch/image.h"
 
 static char err[512];
-static unsigned char map[16];
+static unsigned char map[128];
 
 static int parse(const char *spec, int nodes)
 {
@@ -56,6 +57,42 @@ TEST(a_list_is_read_cyclically)
     static const unsigned char want[] = { 1, 0, 0, 1, 0, 0, 1 };
     CHECK_MEM(map, want, sizeof want);
     CHECK_STR(describe(7), "mixed: 4 arm, 3 riscv");
+}
+
+/* What the NIC's configuration says of a machine's ISAs: the shortest
+ * period of the map and its ISAs as bits, which give back every node's;
+ * none when the period passes NIC_ISA_PERIOD_MAX. */
+static int period_gives_back(int nodes, unsigned period, uint32_t bits)
+{
+    for (int i = 0; i < nodes; i++)
+        if (map[i] != ((bits >> (i % period)) & 1))
+            return 0;
+    return 1;
+}
+
+TEST(the_nics_are_told_every_nodes_isa)
+{
+    uint32_t bits;
+    REQUIRE(parse("arm", 6) == 0);
+    CHECK_EQ_INT((int)arch_period(map, 6, &bits), 1);
+    CHECK_EQ_U64(bits, 0);
+    REQUIRE(parse("mixed", 9) == 0);
+    CHECK_EQ_INT((int)arch_period(map, 9, &bits), 2);
+    CHECK_EQ_U64(bits, 2);
+    REQUIRE(parse("riscv,arm,arm,riscv,arm,arm", 13) == 0);   /* a list that repeats itself: period 3 */
+    CHECK_EQ_INT((int)arch_period(map, 13, &bits), 3);
+    CHECK(period_gives_back(13, 3, bits));
+    REQUIRE(parse("riscv,arm,arm", 2) == 0);                  /* fewer nodes than the list */
+    CHECK_EQ_INT((int)arch_period(map, 2, &bits), 2);
+    CHECK(period_gives_back(2, 2, bits));
+    char list[40 * 6] = "riscv";
+    for (int i = 1; i < 33; i++)
+        strcat(list, ",arm");                                 /* a period of 33 words */
+    REQUIRE(parse(list, 40) == 0);
+    CHECK_EQ_INT((int)arch_period(map, 40, &bits), 0);
+    CHECK_EQ_INT((int)arch_period(map, 33, &bits), 33 <= NIC_ISA_PERIOD_MAX ? 33 : 0);
+    CHECK_EQ_INT((int)arch_period(map, 32, &bits), 32);       /* its first 32 nodes: said */
+    CHECK(period_gives_back(32, 32, bits));
 }
 
 /* A list of as many words as the refusal of a longer one names is read;
