@@ -50,6 +50,12 @@ int mpii_isa_peer(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t, int 
     return v == MPI_DATATYPE_NULL ? MPI_SUCCESS : refuse(comm, t, v, name, node);
 }
 
+int mpii_isa_inter(MPI_Comm comm, const struct mpii_comm *ic, MPI_Datatype t)
+{
+    int e = mpii_isa_comm(comm, ic, t);                  /* the remote group */
+    return e ? e : mpii_isa_comm(comm, &mpii_comms[mpii_local(ic)], t);
+}
+
 int mpii_isa_comm(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t)
 {
     const char *name;

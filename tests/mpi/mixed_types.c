@@ -2,7 +2,8 @@
  * the other types of the node's own C size move between nodes of one ISA
  * as any type, and are refused with MPI_ERR_TYPE, where the call is made,
  * between nodes of the two ISAs (point to point, at the sender and at a
- * receiver naming its source; a collective on a communicator of both;
+ * receiver naming its source; a collective on a communicator of both,
+ * an intercommunicator's too;
  * a one-sided operation; a derived type holding one), while the
  * fixed-size types move everywhere. Rank 0 prints each answer; on a
  * machine of one ISA every call succeeds. With -f, rank 0's send of a
@@ -85,6 +86,14 @@ int main(int argc, char **argv)
     e = MPI_Allreduce(&w, &wsum, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     say("int64_t allreduce on every rank",
         e ? e : wsum != 5000LL * size + (int64_t)size * (size - 1) / 2 ? MPI_ERR_OTHER : MPI_SUCCESS);
+    MPI_Comm inter;                  /* the even ranks and the odd ones: one ISA each on arm,riscv */
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - rank % 2, 9, &inter);
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    e = MPI_Allreduce(&v, &sum, 1, MPI_LONG, MPI_SUM, inter);
+    say("long allreduce between the two parities", e);
+    e = MPI_Allreduce(&w, &wsum, 1, MPI_INT64_T, MPI_SUM, inter);
+    say("int64_t allreduce between the two parities", e);
+    MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
 
     long *mem;

@@ -702,11 +702,13 @@ mixed_types_as_answered() {
     want=$([ $arch = mixed ] && echo MPI_ERR_TYPE || echo MPI_SUCCESS)
     expect 'grep -q "all ok" "$TMP/log"' "$arch: $(cat "$TMP/log")"
     for call in "long between ranks 0 and 1" "two unsigned longs between ranks 1 and 0" \
-                "long allreduce on every rank" "long put to the next rank"; do
+                "long allreduce on every rank" "long put to the next rank" \
+                "long allreduce between the two parities"; do
       expect 'grep -qx "$call: $want" "$TMP/log"' "$arch: $call: $(grep "^$call" "$TMP/log")"
     done
     for call in "long between ranks 0 and 2" "int64_t between ranks 0 and 1" \
-                "long allreduce on the ranks of one parity" "int64_t allreduce on every rank"; do
+                "long allreduce on the ranks of one parity" "int64_t allreduce on every rank" \
+                "int64_t allreduce between the two parities"; do
       expect 'grep -qx "$call: MPI_SUCCESS" "$TMP/log"' "$arch: $call: $(grep "^$call" "$TMP/log")"
     done
   done
