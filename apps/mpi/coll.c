@@ -176,14 +176,7 @@ static int coll_types(MPI_Datatype t, MPI_Op op, enum coll_dtype *d, enum coll_r
 
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
-    int e = mpii_check(comm, cp, count, t, root, MPII_CONTIG, len);
-    if (mpii_isa_mixed && (e == MPI_SUCCESS || e == MPII_IS_INTER)) {   /* a type of another size elsewhere
-                                                                          in comm (apps/mpi/isa.c) */
-        int f = e ? mpii_isa_inter(comm, *cp, t) : mpii_isa_comm(comm, *cp, t);
-        if (f)
-            return f;
-    }
-    return e;
+    return mpii_isa_checked(comm, t, mpii_check(comm, cp, count, t, root, MPII_CONTIG, len));
 }
 
 

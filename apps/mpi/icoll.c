@@ -278,10 +278,7 @@ static int launch(struct mpii_sched *s, MPI_Request *request)
 
 static int check(MPI_Comm comm, struct mpii_comm **cp, int count, MPI_Datatype t, int root, size_t *len)
 {
-    int e = mpii_check(comm, cp, count, t, root, MPII_CONTIG, len);
-    if (!e && mpii_isa_mixed)        /* a type of another size elsewhere in comm (apps/mpi/isa.c) */
-        e = mpii_isa_comm(comm, *cp, t);
-    return e;
+    return mpii_isa_checked(comm, t, mpii_check(comm, cp, count, t, root, MPII_CONTIG, len));
 }
 
 /* A second type of the call (the send side, or the root's other side):

@@ -50,20 +50,28 @@ int mpii_isa_peer(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t, int 
     return v == MPI_DATATYPE_NULL ? MPI_SUCCESS : refuse(comm, t, v, name, node);
 }
 
-int mpii_isa_inter(MPI_Comm comm, const struct mpii_comm *ic, MPI_Datatype t)
+/* The first node of c of the other ISA than this one's, or -1. */
+static int other_isa_node(const struct mpii_comm *c)
 {
-    int e = mpii_isa_comm(comm, ic, t);                  /* the remote group */
-    return e ? e : mpii_isa_comm(comm, &mpii_comms[mpii_local(ic)], t);
-}
-
-int mpii_isa_comm(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t)
-{
-    const char *name;
     int self = net_node_isa(net_rank());
     for (int r = 0; r < c->size; r++)
-        if (net_node_isa(c->world[r]) != self) {
-            MPI_Datatype v = mpii_type_varying(t, &name);
-            return v == MPI_DATATYPE_NULL ? MPI_SUCCESS : refuse(comm, t, v, name, c->world[r]);
-        }
-    return MPI_SUCCESS;
+        if (net_node_isa(c->world[r]) != self)
+            return c->world[r];
+    return -1;
+}
+
+/* The type is looked at first: most calls move none of these types, and
+ * then the communicator's members are not walked. An intercommunicator's
+ * two groups are both walked by every rank, so that all refuse or none. */
+int mpii_isa_coll(MPI_Comm comm, MPI_Datatype t)
+{
+    const char *name;
+    MPI_Datatype v = mpii_type_varying(t, &name);
+    if (v == MPI_DATATYPE_NULL)
+        return MPI_SUCCESS;
+    const struct mpii_comm *c = mpii_comm(comm), *ic = c ? NULL : mpii_inter(comm);
+    int node = c ? other_isa_node(c) : ic ? other_isa_node(ic) : -1;
+    if (node < 0 && ic)
+        node = other_isa_node(&mpii_comms[mpii_local(ic)]);
+    return node < 0 ? MPI_SUCCESS : refuse(comm, t, v, name, node);
 }

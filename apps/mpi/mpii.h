@@ -242,16 +242,24 @@ MPI_Datatype mpii_type_varying(MPI_Datatype t, const char **name);
 /* mpii_isa_mixed: the machine has nodes of both ISAs (set by MPI_Init,
  * mpii_isa_init). A call that would move such a type between nodes of
  * the two ISAs is refused: to the node of rank peer of c
- * (mpii_isa_peer), or, a collective, anywhere in c (mpii_isa_comm; an
- * intercommunicator's groups: mpii_isa_inter); each returns an error
- * class. */
+ * (mpii_isa_peer), or, a collective, anywhere in comm (mpii_isa_coll; an
+ * intercommunicator's two groups); each returns an error class. */
 extern int mpii_isa_mixed;
 void mpii_isa_init(void);
 int mpii_isa_peer(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t, int peer);
-int mpii_isa_comm(MPI_Comm comm, const struct mpii_comm *c, MPI_Datatype t);
-/* An intercommunicator's collective: its two groups, every rank checking
- * both, so that all of them refuse or none. */
-int mpii_isa_inter(MPI_Comm comm, const struct mpii_comm *ic, MPI_Datatype t);
+int mpii_isa_coll(MPI_Comm comm, MPI_Datatype t);
+/* A collective's check: e, mpii_check's answer (MPI_SUCCESS, or
+ * MPII_IS_INTER for an intercommunicator's form), or the refusal of t on
+ * comm. Inline: a machine of one ISA pays one test. */
+static inline int mpii_isa_checked(MPI_Comm comm, MPI_Datatype t, int e)
+{
+    if (mpii_isa_mixed && (e == MPI_SUCCESS || e == MPII_IS_INTER)) {
+        int f = mpii_isa_coll(comm, t);
+        if (f)
+            return f;
+    }
+    return e;
+}
 int mpii_type_usable(MPI_Datatype t);
 MPI_Aint mpii_type_extent(MPI_Datatype t);   /* 0 for an unknown handle */
 void mpii_pack(const void *in, int count, MPI_Datatype t, void *out);

@@ -32,7 +32,7 @@ int mpii_contig_type(MPI_Comm comm, MPI_Datatype t, int *size)
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
     if (!mpii_type_contig(t))
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not contiguous, which this call does not take yet", t);
-    return mpii_isa_mixed && mpii_comm(comm) ? mpii_isa_comm(comm, mpii_comm(comm), t) : MPI_SUCCESS;
+    return mpii_isa_checked(comm, t, MPI_SUCCESS);
 }
 
 /* A call's counts and, when it takes them (takes_displs), displacements:
@@ -62,7 +62,7 @@ static int typed_ok(MPI_Comm comm, MPI_Datatype t)
 {
     if (!mpii_type_usable(t))
         return mpii_err(comm, MPI_ERR_TYPE, "datatype %d is not valid or not committed", t);
-    return mpii_isa_mixed && mpii_comm(comm) ? mpii_isa_comm(comm, mpii_comm(comm), t) : MPI_SUCCESS;
+    return mpii_isa_checked(comm, t, MPI_SUCCESS);
 }
 
 static void *packing_room(MPI_Comm comm, size_t len, int *e)
