@@ -111,6 +111,55 @@ int template_has(const struct template *t, const char *word)
     return 0;
 }
 
+/* The child of launch_node's vfork, until its exec: it shares the
+ * router's memory while the router waits, so it writes none of it (only
+ * its own frame and the kernel's per-process state: signal mask, file
+ * descriptors, priority, group) and reports a failure with write(2)
+ * alone. `fail` is the start of that report. */
+static __attribute__((noinline, noreturn)) void node_child(char **argv, const struct launch_vars *v, int out_fd,
+                                                             pid_t parent, const char *fail)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    /* No transparent huge pages for the node (inherited across exec):
+     * QEMU asks for them on guest RAM, and zeroing 2 MiB pages a node
+     * barely touches was the largest cost of starting many nodes. */
+    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    /* Nodes run below the router: every node waits on it, so when it
+     * has work it should get a core at once. */
+    setpriority(PRIO_PROCESS, 0, 5);
+    setpgid(0, 0);
+    if (v->merge_pages && merge_child()) {
+        static const char m[] = "cannot make the node's pages mergeable\n";
+        if (write(out_fd, m, sizeof m - 1) < 0) { /* nothing more to tell */ }
+        _exit(127);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int in = open("/dev/null", O_RDONLY);
+    if (in < 0)
+        _exit(127);
+    dup2(in, 0);
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    /* Above every fixed number first, so neither dup2 below closes the other's source. */
+    int pool = v->pool_fd >= 0 ? fcntl(v->pool_fd, F_DUPFD, 10) : -1;
+    int ram = v->ram_fd >= 0 ? fcntl(v->ram_fd, F_DUPFD, 10) : -1;
+    if ((v->pool_fd >= 0 && (pool < 0 || dup2(pool, LAUNCH_POOL_FD) < 0)) ||
+        (v->ram_fd >= 0 && (ram < 0 || dup2(ram, LAUNCH_RAM_FD) < 0)))
+        _exit(127);
+    if (pool >= 0) close(pool);
+    if (ram >= 0) close(ram);
+    execvp(argv[0], argv);
+    /* (strerror may translate, and so allocate: the error's name is a constant) */
+    const char *why = errno == ENOENT ? "not found" : errno == EACCES ? "permission denied" : strerrorname_np(errno);
+    if (write(2, fail, strlen(fail)) < 0 || write(2, why ? why : "?", strlen(why ? why : "?")) < 0 ||
+        write(2, "\n", 1) < 0) { /* nothing more to tell */ }
+    _exit(127);
+}
+
 pid_t launch_node(const struct template *t, const struct launch_vars *v, int out_fd)
 {
     char **argv = calloc((size_t)t->argc + 12, sizeof *argv);
@@ -152,45 +201,16 @@ pid_t launch_node(const struct template *t, const struct launch_vars *v, int out
             errno = ENOMEM;
             return -1;
         }
+    /* vfork, not fork: a fork copied the router's page tables and made
+     * every page of its heap copy-on-write, once per node (on a cold
+     * 256-node hello, 40 % of the router's CPU was the forks and the
+     * faults after them). The message of a failed exec is made here. */
+    char fail[320];
+    snprintf(fail, sizeof fail, "cannot start %s: ", argv[0]);
     pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(127);
-        /* No transparent huge pages for the node (inherited across exec):
-         * QEMU asks for them on guest RAM, and zeroing 2 MiB pages a node
-         * barely touches was the largest cost of starting many nodes. */
-        prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-        /* Nodes run below the router: every node waits on it, so when it
-         * has work it should get a core at once. */
-        setpriority(PRIO_PROCESS, 0, 5);
-        setpgid(0, 0);
-        if (v->merge_pages && merge_child()) {
-            dprintf(out_fd, "cannot make the node's pages mergeable: %m\n");
-            _exit(127);
-        }
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        int in = open("/dev/null", O_RDONLY);
-        if (in < 0)
-            _exit(127);
-        dup2(in, 0);
-        dup2(out_fd, 1);
-        dup2(out_fd, 2);
-        /* Above every fixed number first, so neither dup2 below closes the other's source. */
-        int pool = v->pool_fd >= 0 ? fcntl(v->pool_fd, F_DUPFD, 10) : -1;
-        int ram = v->ram_fd >= 0 ? fcntl(v->ram_fd, F_DUPFD, 10) : -1;
-        if ((v->pool_fd >= 0 && (pool < 0 || dup2(pool, LAUNCH_POOL_FD) < 0)) ||
-            (v->ram_fd >= 0 && (ram < 0 || dup2(ram, LAUNCH_RAM_FD) < 0)))
-            _exit(127);
-        if (pool >= 0) close(pool);
-        if (ram >= 0) close(ram);
-        execvp(argv[0], argv);
-        dprintf(2, "cannot start %s: %m\n", argv[0]);
-        _exit(127);
-    }
+    pid_t pid = vfork();
+    if (pid == 0)
+        node_child(argv, v, out_fd, parent, fail);
     for (int i = 0; i < n; i++)
         free(argv[i]);
     free(argv);
