@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -129,6 +130,11 @@ static __attribute__((noinline, noreturn)) void node_child(char **argv, const st
     /* Nodes run below the router: every node waits on it, so when it
      * has work it should get a core at once. */
     setpriority(PRIO_PROCESS, 0, 5);
+    /* ... and its wake-ups do not preempt the router (SCHED_BATCH,
+     * sched(7)): an answer's interrupt wakes the node's QEMU, which would
+     * otherwise take the router's core in the middle of its turn. */
+    struct sched_param batch = { .sched_priority = 0 };
+    sched_setscheduler(0, SCHED_BATCH, &batch);
     setpgid(0, 0);
     if (v->merge_pages && merge_child()) {
         static const char m[] = "cannot make the node's pages mergeable\n";

@@ -1,12 +1,13 @@
 /* launch_node (host/launch/launch.h): a node's process as the run tool
  * starts it, seen from inside by a script standing for QEMU: its words,
- * its own process group, its priority, its standard descriptors, the
+ * its own process group, its priority and scheduling policy, its standard descriptors, the
  * node's fixed descriptors; and a program that cannot be run, reported
  * on the node's output with exit status 127. */
 #define _GNU_SOURCE
 #include "check.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include "launch/launch.h"
 
@@ -72,12 +73,13 @@ TEST(the_node_gets_its_words_its_group_its_priority_and_its_descriptors)
     snprintf(script, sizeof script, "%s/node.sh", dir);
     FILE *f = fopen(script, "w");
     REQUIRE(f != NULL);
-    /* pid and group (fields 1 and 5 of stat), niceness (field 19), the
-     * words, stdin's target, and whether the RAM's fd is open */
+    /* pid and group (fields 1 and 5 of stat), niceness (field 19),
+     * scheduling policy (field 41), the words, stdin's target, and
+     * whether the RAM's fd is open */
     fputs("#!/bin/sh\n"
-          "set -- $(cut -d' ' -f1,5,19 /proc/$$/stat) \"$@\"\n"
-          "echo \"pid=$1 group=$2 nice=$3\"\n"
-          "shift 3\n"
+          "set -- $(cut -d' ' -f1,5,19,41 /proc/$$/stat) \"$@\"\n"
+          "echo \"pid=$1 group=$2 nice=$3 policy=$4\"\n"
+          "shift 4\n"
           "echo \"words=$*\"\n"
           "echo \"stdin=$(readlink /proc/$$/fd/0)\"\n"
           "[ -e /proc/$$/fd/4 ] && echo ram=open\n"
@@ -91,11 +93,12 @@ TEST(the_node_gets_its_words_its_group_its_priority_and_its_descriptors)
     int ram = open("/dev/null", O_RDONLY);
     CHECK_EQ_INT(run_node(&t, ram, out, sizeof out), 0);
     close(ram);
-    int pid = 0, group = -1, nice = -1;
+    int pid = 0, group = -1, nice = -1, policy = -1;
     const char *l = strstr(out, "pid=");
-    REQUIRE(l && sscanf(l, "pid=%d group=%d nice=%d", &pid, &group, &nice) == 3);
+    REQUIRE(l && sscanf(l, "pid=%d group=%d nice=%d policy=%d", &pid, &group, &nice, &policy) == 4);
     CHECK_EQ_INT(group, pid);                    /* its own process group */
     CHECK_EQ_INT(nice, 5);                       /* below the router */
+    CHECK_EQ_INT(policy, SCHED_BATCH);           /* its wake-ups do not preempt the router */
     CHECK_CONTAINS(out, "words=-kernel k.elf -no-reboot -m 32M\n");
     CHECK_CONTAINS(out, "stdin=/dev/null\n");
     CHECK_CONTAINS(out, "ram=open\n");
