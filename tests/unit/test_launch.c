@@ -1,8 +1,8 @@
 /* launch_node (host/launch/launch.h): a node's process as the run tool
  * starts it, seen from inside by a script standing for QEMU: its words,
- * its own process group, its priority and scheduling policy, its standard descriptors, the
- * node's fixed descriptors; and a program that cannot be run, reported
- * on the node's output with exit status 127. */
+ * its own process group, its priority and scheduling policy, its
+ * standard descriptors, the node's fixed descriptors; and a program that
+ * cannot be run, reported on the node's output with exit status 127. */
 #define _GNU_SOURCE
 #include "check.h"
 #include <errno.h>
